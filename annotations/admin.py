@@ -1,0 +1,159 @@
+from django.contrib import admin
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest
+
+from .models import (
+    Assignment,
+    Campaign,
+    CampaignMembership,
+    Criterion,
+    Item,
+    Judgement,
+    JudgementScore,
+    Output,
+    System,
+    Task,
+    TaskOutput,
+    Worker,
+)
+
+
+class CriterionInline(admin.TabularInline):
+    model = Criterion
+    extra = 0
+    fields = ("name", "question", "show_input", "scale", "position")
+
+
+class MembershipInline(admin.TabularInline):
+    model = CampaignMembership
+    extra = 0
+    autocomplete_fields = ("user",)
+
+
+@admin.register(Campaign)
+class CampaignAdmin(admin.ModelAdmin):
+    list_display = (
+        "slug", "name", "status", "n_systems", "n_items", "n_tasks",
+        "outputs_per_task", "judgements_per_task", "created_at",
+    )
+    list_filter = ("status", "merge_identical_outputs", "accept_prolific", "accept_mturk")
+    search_fields = ("slug", "name", "description")
+    prepopulated_fields = {"slug": ("name",)}
+    inlines = (CriterionInline, MembershipInline)
+    readonly_fields = ("created_at", "updated_at")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Campaign]:
+        return super().get_queryset(request).annotate(
+            _systems=Count("systems", distinct=True),
+            _items=Count("items", distinct=True),
+            _tasks=Count("tasks", distinct=True),
+        )
+
+    @admin.display(ordering="_systems", description="systems")
+    def n_systems(self, obj: Campaign) -> int:
+        return obj._systems  # type: ignore[attr-defined]
+
+    @admin.display(ordering="_items", description="items")
+    def n_items(self, obj: Campaign) -> int:
+        return obj._items  # type: ignore[attr-defined]
+
+    @admin.display(ordering="_tasks", description="tasks")
+    def n_tasks(self, obj: Campaign) -> int:
+        return obj._tasks  # type: ignore[attr-defined]
+
+
+@admin.register(CampaignMembership)
+class CampaignMembershipAdmin(admin.ModelAdmin):
+    list_display = ("campaign", "user", "role")
+    list_filter = ("role", "campaign")
+    search_fields = ("campaign__slug", "user__username")
+
+
+@admin.register(Criterion)
+class CriterionAdmin(admin.ModelAdmin):
+    list_display = ("name", "campaign", "scale", "show_input", "question")
+    list_filter = ("scale", "show_input", "campaign")
+    search_fields = ("name", "question", "campaign__slug")
+
+
+@admin.register(System)
+class SystemAdmin(admin.ModelAdmin):
+    list_display = ("label", "name", "campaign", "n_outputs")
+    list_filter = ("campaign",)
+    search_fields = ("label", "name")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[System]:
+        return super().get_queryset(request).annotate(_outputs=Count("outputs"))
+
+    @admin.display(ordering="_outputs", description="outputs")
+    def n_outputs(self, obj: System) -> int:
+        return obj._outputs  # type: ignore[attr-defined]
+
+
+@admin.register(Item)
+class ItemAdmin(admin.ModelAdmin):
+    list_display = ("external_id", "campaign", "input", "position")
+    list_filter = ("campaign",)
+    search_fields = ("external_id", "input")
+
+
+@admin.register(Output)
+class OutputAdmin(admin.ModelAdmin):
+    list_display = ("id", "system", "item", "text", "canonical")
+    list_filter = ("item__campaign", "system", ("canonical", admin.EmptyFieldListFilter))
+    search_fields = ("text", "item__external_id", "system__label")
+    list_select_related = ("system", "item")
+    raw_id_fields = ("item", "system", "canonical")
+
+
+class TaskOutputInline(admin.TabularInline):
+    model = TaskOutput
+    extra = 0
+    raw_id_fields = ("output",)
+
+
+@admin.register(Task)
+class TaskAdmin(admin.ModelAdmin):
+    list_display = ("id", "campaign", "criterion", "item", "kind", "number", "external_id")
+    list_filter = ("kind", "campaign", "criterion__name")
+    search_fields = ("item__external_id", "item__input", "external_id")
+    list_select_related = ("campaign", "criterion", "item")
+    raw_id_fields = ("item",)
+    inlines = (TaskOutputInline,)
+
+
+@admin.register(Worker)
+class WorkerAdmin(admin.ModelAdmin):
+    list_display = (
+        "external_id", "platform", "campaign", "flagged", "excluded", "stopped",
+        "created_at", "last_seen_at",
+    )
+    list_filter = ("platform", "flagged", "excluded", "stopped", "campaign")
+    search_fields = ("external_id",)
+    list_editable = ("flagged", "excluded")
+
+
+@admin.register(Assignment)
+class AssignmentAdmin(admin.ModelAdmin):
+    list_display = ("id", "worker", "task", "kind", "state", "started_at", "expires_at", "submitted_at")
+    list_filter = ("state", "kind", "task__campaign")
+    search_fields = ("worker__external_id", "task__item__external_id")
+    list_select_related = ("worker", "task")
+    raw_id_fields = ("worker", "task", "item", "criterion")
+
+
+class JudgementScoreInline(admin.TabularInline):
+    model = JudgementScore
+    extra = 0
+    raw_id_fields = ("output",)
+
+
+@admin.register(Judgement)
+class JudgementAdmin(admin.ModelAdmin):
+    list_display = ("id", "worker", "criterion", "task", "submitted_at", "seconds_on_task", "too_fast")
+    list_filter = ("criterion__name", "too_fast", "task__campaign")
+    search_fields = ("worker__external_id", "task__external_id", "task__item__external_id")
+    list_select_related = ("worker", "criterion", "task")
+    raw_id_fields = ("assignment", "task", "worker", "criterion")
+    inlines = (JudgementScoreInline,)
+    date_hierarchy = "submitted_at"

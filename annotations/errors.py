@@ -1,0 +1,27 @@
+"""The domain's error types. One handler per interface maps them to a response."""
+
+from __future__ import annotations
+
+
+class DomainError(Exception):
+    """A domain rule refused the request. The message is fit to show a person."""
+
+
+class ImportFileError(DomainError):
+    """A file could not be imported; nothing was written.
+
+    Carries where the problem is: the file, the line (1-based, the header being line 1
+    for tabular files) and the field.
+    """
+
+    def __init__(self, message: str, *, file: str, line: int | None = None, field: str = "") -> None:
+        self.file = file
+        self.line = line
+        self.field = field
+        self.reason = message
+        where = file
+        if line is not None:
+            where += f", line {line}"
+        if field:
+            where += f", field '{field}'"
+        super().__init__(f"{where}: {message}")

@@ -1,0 +1,492 @@
+"""The domain of a human-evaluation campaign.
+
+A campaign has systems, items (inputs), one output per system per item and criteria.
+A task shows a worker k outputs of one item under one criterion; an assignment hands a
+task to a worker; a judgement holds the worker's raw score for every output of the task
+and the ranks derived from them.
+
+Rules that must never break are database constraints, not only code: one output per
+system and item, one judgement per assignment, a worker never holds the same task twice,
+scores are never negative, and so on. Business logic lives in ``services.py``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+
+def _code() -> str:
+    return secrets.token_hex(4).upper()
+
+
+class Campaign(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        LIVE = "live", "Live"
+        PAUSED = "paused", "Paused"
+        CLOSED = "closed", "Closed"
+
+    class MinTimePolicy(models.TextChoices):
+        WARN = "warn", "Warn the worker"
+        REFUSE = "refuse", "Refuse the submission"
+
+    slug = models.SlugField(max_length=64, unique=True)
+    name = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    instructions = models.TextField(blank=True)
+    consent_text = models.TextField(blank=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.DRAFT)
+
+    outputs_per_task = models.PositiveSmallIntegerField(default=5)
+    judgements_per_task = models.PositiveSmallIntegerField(default=3)
+    tasks_per_worker = models.PositiveIntegerField(
+        default=10, help_text="At most this many tasks for one worker."
+    )
+    min_seconds_per_task = models.PositiveIntegerField(default=0)
+    min_time_policy = models.CharField(
+        max_length=8, choices=MinTimePolicy.choices, default=MinTimePolicy.WARN
+    )
+    assignment_timeout_minutes = models.PositiveIntegerField(default=30)
+    merge_identical_outputs = models.BooleanField(
+        default=True,
+        help_text=(
+            "Show identical outputs of one item once; the score then counts for each "
+            "system that produced it."
+        ),
+    )
+    task_seed = models.BigIntegerField(default=0, help_text="Seed of the task design.")
+
+    # Quality control (rates are fractions of a worker's tasks).
+    attention_check_rate = models.FloatField(default=0.0)
+    repeat_rate = models.FloatField(default=0.0)
+    quality_threshold = models.FloatField(
+        default=0.5, help_text="Lowest attention-check pass rate a worker may have."
+    )
+    stop_failed_workers = models.BooleanField(default=False)
+
+    # Entry platforms and completion.
+    accept_prolific = models.BooleanField(default=True)
+    accept_mturk = models.BooleanField(default=True)
+    accept_link = models.BooleanField(default=True)
+    completion_code = models.CharField(max_length=64, default=_code)
+    failed_check_code = models.CharField(max_length=64, default=_code)
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="owned_campaigns",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(outputs_per_task__gte=2), name="campaign_outputs_per_task_gte_2"
+            ),
+            models.CheckConstraint(
+                condition=Q(judgements_per_task__gte=1), name="campaign_judgements_per_task_gte_1"
+            ),
+            models.CheckConstraint(
+                condition=Q(tasks_per_worker__gte=1), name="campaign_tasks_per_worker_gte_1"
+            ),
+            models.CheckConstraint(
+                condition=Q(assignment_timeout_minutes__gte=1),
+                name="campaign_assignment_timeout_gte_1",
+            ),
+            models.CheckConstraint(
+                condition=Q(attention_check_rate__gte=0) & Q(attention_check_rate__lte=1),
+                name="campaign_attention_check_rate_0_1",
+            ),
+            models.CheckConstraint(
+                condition=Q(repeat_rate__gte=0) & Q(repeat_rate__lte=1),
+                name="campaign_repeat_rate_0_1",
+            ),
+            models.CheckConstraint(
+                condition=Q(quality_threshold__gte=0) & Q(quality_threshold__lte=1),
+                name="campaign_quality_threshold_0_1",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["draft", "live", "paused", "closed"]),
+                name="campaign_status_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name or self.slug
+
+
+class CampaignMembership(models.Model):
+    """A user's role in a campaign (the owner also has a row)."""
+
+    class Role(models.TextChoices):
+        OWNER = "owner", "Owner"
+        DESIGNER = "designer", "Designer"
+        VIEWER = "viewer", "Viewer"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="campaign_memberships"
+    )
+    role = models.CharField(max_length=8, choices=Role.choices, default=Role.VIEWER)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "user"], name="membership_unique"),
+            models.CheckConstraint(
+                condition=Q(role__in=["owner", "designer", "viewer"]), name="membership_role_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.role} of {self.campaign}"
+
+
+class Criterion(models.Model):
+    """What workers are asked about an output, and on which scale.
+
+    ``scale_settings`` holds the scale's options: for ``magnitude`` the standard
+    (default 100) and the largest number of digits (default 6); for ``likert`` the
+    ``levels``, a list of ``{"value": int, "label": str, "descriptor": str}``.
+    """
+
+    class Scale(models.TextChoices):
+        MAGNITUDE = "magnitude", "Magnitude estimation (RankME)"
+        SLIDER = "slider", "Continuous slider (0-100, unlabeled)"
+        LIKERT = "likert", "Likert levels with descriptors"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="criteria")
+    name = models.SlugField(max_length=64)
+    question = models.TextField()
+    show_input = models.BooleanField(default=True)
+    scale = models.CharField(max_length=10, choices=Scale.choices, default=Scale.MAGNITUDE)
+    scale_settings = models.JSONField(default=dict, blank=True)
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["campaign", "position", "name"]
+        verbose_name_plural = "criteria"
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "name"], name="criterion_unique_name"),
+            models.CheckConstraint(
+                condition=Q(scale__in=["magnitude", "slider", "likert"]),
+                name="criterion_scale_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.campaign.slug}/{self.name}"
+
+    @property
+    def standard(self) -> int:
+        return int(self.scale_settings.get("standard", 100))
+
+    @property
+    def likert_levels(self) -> list[dict[str, Any]]:
+        return list(self.scale_settings.get("levels", []))
+
+
+class System(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="systems")
+    label = models.CharField(max_length=100)
+    name = models.CharField(max_length=200, blank=True)
+    metadata = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["campaign", "label"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "label"], name="system_unique_label"),
+        ]
+
+    def __str__(self) -> str:
+        return self.label
+
+
+class Item(models.Model):
+    """One input (e.g. an E2E meaning representation)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="items")
+    external_id = models.CharField(max_length=200)
+    input = models.TextField()
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["campaign", "position", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "external_id"], name="item_unique_external_id"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.external_id
+
+
+class Output(models.Model):
+    """A system's output for an item.
+
+    ``canonical`` points to the first output of the same item with identical text
+    (null when this output is itself the first); set by ``outputs_detect_identical``.
+    """
+
+    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="outputs")
+    system = models.ForeignKey(System, on_delete=models.CASCADE, related_name="outputs")
+    text = models.TextField()
+    canonical = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="twins"
+    )
+
+    class Meta:
+        ordering = ["item", "system"]
+        constraints = [
+            models.UniqueConstraint(fields=["item", "system"], name="output_unique_item_system"),
+            models.CheckConstraint(
+                condition=~Q(canonical=F("id")), name="output_canonical_not_self"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.system.label} on {self.item.external_id}"
+
+
+class Task(models.Model):
+    """k outputs of one item to be judged under one criterion."""
+
+    class Kind(models.TextChoices):
+        REGULAR = "regular", "Regular"
+        ATTENTION = "attention", "Attention check"
+        IMPORTED = "imported", "Imported (finished campaign)"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="tasks")
+    criterion = models.ForeignKey(Criterion, on_delete=models.CASCADE, related_name="tasks")
+    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="tasks")
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.REGULAR)
+    number = models.PositiveIntegerField(default=0, help_text="Order within the design.")
+    external_id = models.CharField(max_length=100, blank=True, help_text="e.g. a CrowdFlower unit")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "criterion", "number", "id"]
+        indexes = [models.Index(fields=["campaign", "criterion", "kind"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["criterion", "external_id"],
+                condition=~Q(external_id=""),
+                name="task_unique_external_id",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=["regular", "attention", "imported"]),
+                name="task_kind_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"task {self.pk} ({self.criterion.name}, {self.item.external_id})"
+
+
+class TaskOutput(models.Model):
+    """An output in a task, at a display slot.
+
+    Merged identical outputs share a slot: the worker sees the text once and the score
+    counts for every output in the slot. An attention check's degraded copy has
+    ``role=degraded``, the original output it was made from, and its own ``text``.
+    """
+
+    class Role(models.TextChoices):
+        REGULAR = "regular", "Regular"
+        DEGRADED = "degraded", "Degraded copy (attention check)"
+
+    task = models.ForeignKey(Task, on_delete=models.CASCADE, related_name="task_outputs")
+    output = models.ForeignKey(Output, on_delete=models.CASCADE, related_name="task_outputs")
+    slot = models.PositiveSmallIntegerField()
+    role = models.CharField(max_length=8, choices=Role.choices, default=Role.REGULAR)
+    text = models.TextField(blank=True, help_text="Shown instead of the output's text if set.")
+
+    class Meta:
+        ordering = ["task", "slot", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["task", "output"],
+                condition=Q(role="regular"),
+                name="task_output_unique_regular",
+            ),
+            models.CheckConstraint(
+                condition=Q(role__in=["regular", "degraded"]), name="task_output_role_valid"
+            ),
+        ]
+
+    @property
+    def shown_text(self) -> str:
+        return self.text or self.output.text
+
+
+class Worker(models.Model):
+    """A crowd worker in one campaign. No IP addresses or locations are stored."""
+
+    class Platform(models.TextChoices):
+        PROLIFIC = "prolific", "Prolific"
+        MTURK = "mturk", "Amazon Mechanical Turk"
+        LINK = "link", "Plain link"
+        IMPORTED = "imported", "Imported"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="workers")
+    platform = models.CharField(max_length=8, choices=Platform.choices)
+    external_id = models.CharField(max_length=200)
+    metadata = models.JSONField(default=dict, blank=True)
+    consented_at = models.DateTimeField(null=True, blank=True)
+    flagged = models.BooleanField(default=False)
+    excluded = models.BooleanField(
+        default=False, help_text="Judgements stay stored but leave rankings that exclude them."
+    )
+    stopped = models.BooleanField(default=False, help_text="Failed checks; no more tasks.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_seen_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["campaign", "platform", "external_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "platform", "external_id"], name="worker_unique_identity"
+            ),
+            models.CheckConstraint(
+                condition=Q(platform__in=["prolific", "mturk", "link", "imported"]),
+                name="worker_platform_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.platform}:{self.external_id}"
+
+
+class Assignment(models.Model):
+    """A task handed to a worker.
+
+    ``item`` and ``criterion`` repeat the task's so that the database itself refuses to
+    give a worker the same item under the same criterion twice (repeats for
+    self-consistency and imported judgements are exempt).
+    """
+
+    class State(models.TextChoices):
+        ACTIVE = "active", "Active"
+        SUBMITTED = "submitted", "Submitted"
+        EXPIRED = "expired", "Expired"
+
+    class Kind(models.TextChoices):
+        REGULAR = "regular", "Regular"
+        REPEAT = "repeat", "Repeat (self-consistency)"
+        IMPORTED = "imported", "Imported"
+
+    worker = models.ForeignKey(Worker, on_delete=models.CASCADE, related_name="assignments")
+    task = models.ForeignKey(Task, on_delete=models.CASCADE, related_name="assignments")
+    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="+")
+    criterion = models.ForeignKey(Criterion, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.REGULAR)
+    state = models.CharField(max_length=9, choices=State.choices, default=State.ACTIVE)
+    display_order = models.JSONField(default=list, blank=True, help_text="Slots in shown order.")
+    started_at = models.DateTimeField()
+    expires_at = models.DateTimeField(null=True, blank=True)
+    submitted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["started_at", "id"]
+        indexes = [
+            models.Index(fields=["task", "state"]),
+            models.Index(fields=["worker", "state"]),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["worker", "task"],
+                condition=Q(kind="regular"),
+                name="assignment_unique_worker_task",
+            ),
+            models.UniqueConstraint(
+                fields=["worker", "criterion", "item"],
+                condition=Q(kind="regular"),
+                name="assignment_unique_worker_item",
+            ),
+            models.CheckConstraint(
+                condition=Q(state__in=["active", "submitted", "expired"]),
+                name="assignment_state_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=["regular", "repeat", "imported"]),
+                name="assignment_kind_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(submitted_at__isnull=True) | Q(state="submitted"),
+                name="assignment_submitted_state",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.worker} on task {self.task_id} ({self.state})"
+
+
+class Judgement(models.Model):
+    """A worker's scores for every output of a task. One per assignment (idempotent)."""
+
+    assignment = models.OneToOneField(
+        Assignment, on_delete=models.CASCADE, related_name="judgement"
+    )
+    task = models.ForeignKey(Task, on_delete=models.CASCADE, related_name="judgements")
+    worker = models.ForeignKey(Worker, on_delete=models.CASCADE, related_name="judgements")
+    criterion = models.ForeignKey(Criterion, on_delete=models.CASCADE, related_name="judgements")
+    started_at = models.DateTimeField()
+    submitted_at = models.DateTimeField()
+    seconds_on_task = models.FloatField()
+    too_fast = models.BooleanField(default=False)
+    metadata = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["submitted_at", "id"]
+        indexes = [models.Index(fields=["criterion", "submitted_at"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(seconds_on_task__gte=0), name="judgement_seconds_nonnegative"
+            ),
+            models.CheckConstraint(
+                condition=Q(submitted_at__gte=F("started_at")), name="judgement_submitted_after"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"judgement {self.pk} by {self.worker} on task {self.task_id}"
+
+
+class JudgementScore(models.Model):
+    """The raw score one output received in a judgement, and its derived rank.
+
+    ``rank`` is 1 for the best; equal scores share the best rank of their group.
+    ``coverage`` keeps the worker's input-coverage label where one was collected
+    (E2E: ok, missing, added, or both).
+    """
+
+    judgement = models.ForeignKey(Judgement, on_delete=models.CASCADE, related_name="scores")
+    output = models.ForeignKey(Output, on_delete=models.CASCADE, related_name="scores")
+    slot = models.PositiveSmallIntegerField()
+    role = models.CharField(
+        max_length=8, choices=TaskOutput.Role.choices, default=TaskOutput.Role.REGULAR
+    )
+    score = models.FloatField()
+    rank = models.FloatField()
+    coverage = models.CharField(max_length=32, blank=True)
+
+    class Meta:
+        ordering = ["judgement", "slot", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["judgement", "output"],
+                condition=Q(role="regular"),
+                name="judgement_score_unique_output",
+            ),
+            models.CheckConstraint(condition=Q(score__gte=0), name="judgement_score_nonnegative"),
+            models.CheckConstraint(condition=Q(rank__gte=1), name="judgement_score_rank_gte_1"),
+        ]

@@ -1,0 +1,1 @@
+"""Reads, one module per area. Import from the module: ``from annotations.selectors.campaigns import ...``."""

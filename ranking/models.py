@@ -1,0 +1,99 @@
+"""Ranking runs: a method applied to a criterion's judgements, and its result per system."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+from annotations.models import Campaign, Criterion, System
+
+
+class RankingRun(models.Model):
+    """One ranking of a criterion's systems.
+
+    The seed, the parameters and the fingerprint of the judgements used are stored so
+    that a run can be reproduced exactly.
+    """
+
+    class Method(models.TextChoices):
+        WMT14 = "wmt14", "TrueSkill, WMT14 procedure (E2E report)"
+        BOOTSTRAP = "bootstrap", "TrueSkill over bootstrap resamples"
+        BRADLEY_TERRY = "bradley_terry", "Bradley-Terry with bootstrap intervals"
+        EXPECTED_WINS = "expected_wins", "Expected wins with bootstrap ranges"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="ranking_runs")
+    criterion = models.ForeignKey(
+        Criterion, on_delete=models.CASCADE, related_name="ranking_runs"
+    )
+    method = models.CharField(max_length=16, choices=Method.choices, default=Method.WMT14)
+    runs = models.PositiveIntegerField(default=200)
+    confidence = models.FloatField(default=0.95)
+    seed = models.BigIntegerField(default=1)
+    parameters = models.JSONField(default=dict, blank=True)
+    exclude_flagged = models.BooleanField(
+        default=True, help_text="Leave out judgements of excluded workers."
+    )
+    fingerprint = models.CharField(max_length=64, blank=True)
+    n_judgements = models.PositiveIntegerField(default=0)
+    n_comparisons = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    progress = models.FloatField(default=0.0)
+    error = models.TextField(blank=True)
+    stability = models.JSONField(default=dict, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    seconds = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(progress__gte=0) & Q(progress__lte=1), name="run_progress_0_1"
+            ),
+            models.CheckConstraint(
+                condition=Q(confidence__gt=0) & Q(confidence__lt=1), name="run_confidence_0_1"
+            ),
+            models.CheckConstraint(condition=Q(runs__gte=1), name="run_runs_gte_1"),
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "running", "done", "failed"]),
+                name="run_status_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.method} of {self.criterion} (seed {self.seed})"
+
+
+class RankingResult(models.Model):
+    """A system's place in a ranking run."""
+
+    run = models.ForeignKey(RankingRun, on_delete=models.CASCADE, related_name="results")
+    system = models.ForeignKey(System, on_delete=models.CASCADE, related_name="+")
+    value = models.FloatField()
+    spread = models.FloatField(default=0.0)
+    rank_lo = models.PositiveIntegerField()
+    rank_hi = models.PositiveIntegerField()
+    cluster = models.PositiveIntegerField()
+    comparisons = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["run", "-value"]
+        constraints = [
+            models.UniqueConstraint(fields=["run", "system"], name="result_unique_system"),
+            models.CheckConstraint(condition=Q(rank_lo__gte=1), name="result_rank_lo_gte_1"),
+            models.CheckConstraint(
+                condition=Q(rank_hi__gte=F("rank_lo")), name="result_rank_range_ordered"
+            ),
+            models.CheckConstraint(condition=Q(cluster__gte=1), name="result_cluster_gte_1"),
+        ]

@@ -1,0 +1,103 @@
+"""factory_boy factories for the domain models."""
+
+from __future__ import annotations
+
+import factory
+from django.utils import timezone
+
+from annotations.models import (
+    Assignment,
+    Campaign,
+    Criterion,
+    Item,
+    Output,
+    System,
+    Task,
+    TaskOutput,
+    Worker,
+)
+from annotations.services.campaigns import E2E_QUALITY_QUESTION
+
+
+class CampaignFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Campaign
+
+    slug = factory.Sequence(lambda n: f"campaign-{n}")
+    name = factory.LazyAttribute(lambda o: o.slug.replace("-", " ").title())
+
+
+class CriterionFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Criterion
+
+    campaign = factory.SubFactory(CampaignFactory)
+    name = factory.Sequence(lambda n: f"quality{n}")
+    question = E2E_QUALITY_QUESTION
+    show_input = True
+    scale = Criterion.Scale.MAGNITUDE
+    scale_settings = factory.LazyFunction(lambda: {"standard": 100, "max_digits": 6})
+
+
+class SystemFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = System
+
+    campaign = factory.SubFactory(CampaignFactory)
+    label = factory.Sequence(lambda n: f"sys{n}")
+
+
+class ItemFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Item
+
+    campaign = factory.SubFactory(CampaignFactory)
+    external_id = factory.Sequence(lambda n: f"mr{n}")
+    input = "name[Cotto], eatType[coffee shop], near[The Bakers]"
+
+
+class OutputFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Output
+
+    item = factory.SubFactory(ItemFactory)
+    system = factory.SubFactory(SystemFactory, campaign=factory.SelfAttribute("..item.campaign"))
+    text = factory.Sequence(lambda n: f"Cotto is a coffee shop near The Bakers ({n}).")
+
+
+class TaskFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Task
+
+    campaign = factory.SubFactory(CampaignFactory)
+    criterion = factory.SubFactory(CriterionFactory, campaign=factory.SelfAttribute("..campaign"))
+    item = factory.SubFactory(ItemFactory, campaign=factory.SelfAttribute("..campaign"))
+
+
+class TaskOutputFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = TaskOutput
+
+    task = factory.SubFactory(TaskFactory)
+    output = factory.SubFactory(OutputFactory, item=factory.SelfAttribute("..task.item"))
+    slot = factory.Sequence(lambda n: n % 5)
+
+
+class WorkerFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Worker
+
+    campaign = factory.SubFactory(CampaignFactory)
+    platform = Worker.Platform.PROLIFIC
+    external_id = factory.Sequence(lambda n: f"PID{n:06d}")
+
+
+class AssignmentFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Assignment
+
+    task = factory.SubFactory(TaskFactory)
+    worker = factory.SubFactory(WorkerFactory, campaign=factory.SelfAttribute("..task.campaign"))
+    item = factory.SelfAttribute("task.item")
+    criterion = factory.SelfAttribute("task.criterion")
+    started_at = factory.LazyFunction(timezone.now)
