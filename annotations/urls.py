@@ -1,9 +1,17 @@
-from django.urls import path
+from django.urls import include, path
 
-from . import views
+from .views import home
 
 app_name = "annotations"
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", home.home, name="home"),
 ]
+
+# Worker pages (/w/...) and designer pages are added by their own url modules.
+try:
+    from . import worker_urls
+
+    urlpatterns += [path("w/", include(worker_urls))]
+except ImportError:  # pragma: no cover - during the build-up only
+    pass

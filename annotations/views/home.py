@@ -1,7 +1,7 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from .selectors import campaigns as campaign_selectors
+from annotations.selectors import campaigns as campaign_selectors
 
 
 def home(request: HttpRequest) -> HttpResponse:

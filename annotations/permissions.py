@@ -1,0 +1,46 @@
+"""Who may see and change a campaign. Roles: owner > designer > viewer; superusers all."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q, QuerySet
+
+from .models import Campaign, CampaignMembership
+
+_ORDER = {
+    CampaignMembership.Role.VIEWER: 1,
+    CampaignMembership.Role.DESIGNER: 2,
+    CampaignMembership.Role.OWNER: 3,
+}
+
+
+def campaigns_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Campaign]:
+    if not user.is_authenticated:
+        return Campaign.objects.none()
+    if getattr(user, "is_superuser", False):
+        return Campaign.objects.all()
+    return Campaign.objects.filter(Q(owner=user) | Q(memberships__user=user)).distinct()
+
+
+def role_of(user: AbstractBaseUser | AnonymousUser, campaign: Campaign) -> str | None:
+    """The user's role in the campaign, or None."""
+    if not user.is_authenticated:
+        return None
+    if getattr(user, "is_superuser", False) or campaign.owner_id == user.pk:
+        return CampaignMembership.Role.OWNER
+    membership = CampaignMembership.objects.filter(campaign=campaign, user=user).first()
+    return membership.role if membership else None
+
+
+def has_role(user: AbstractBaseUser | AnonymousUser, campaign: Campaign, role: str) -> bool:
+    """Whether the user holds ``role`` or a stronger one in the campaign."""
+    held = role_of(user, campaign)
+    return held is not None and _ORDER[held] >= _ORDER[role]  # type: ignore[index]
+
+
+def can_view(user: AbstractBaseUser | AnonymousUser, campaign: Campaign) -> bool:
+    return has_role(user, campaign, CampaignMembership.Role.VIEWER)
+
+
+def can_design(user: AbstractBaseUser | AnonymousUser, campaign: Campaign) -> bool:
+    return has_role(user, campaign, CampaignMembership.Role.DESIGNER)
