@@ -1,17 +1,12 @@
 from django.urls import include, path
 
+from . import designer_urls, worker_urls
 from .views import home
 
 app_name = "annotations"
 
 urlpatterns = [
     path("", home.home, name="home"),
+    path("w/", include(worker_urls)),
+    path("", include(designer_urls)),
 ]
-
-# Worker pages (/w/...) and designer pages are added by their own url modules.
-try:
-    from . import worker_urls
-
-    urlpatterns += [path("w/", include(worker_urls))]
-except ImportError:  # pragma: no cover - during the build-up only
-    pass

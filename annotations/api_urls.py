@@ -1,0 +1,3 @@
+"""REST API routes, under /api/."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""Task-designer and organizer pages."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""Crowd-worker pages, under /w/."""
+
+urlpatterns: list = []

@@ -1,0 +1,5 @@
+"""Ranking pages."""
+
+app_name = "ranking"
+
+urlpatterns: list = []
