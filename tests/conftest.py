@@ -18,3 +18,23 @@ def e2e_dir() -> Path:
             "data in ../shared/e2e)"
         )
     return path
+
+
+@pytest.fixture(autouse=True)
+def _celery_eager(request: pytest.FixtureRequest):
+    """Run Celery tasks in-process, except in tests that use the real worker.
+
+    CI's second pass sets CELERY_BROKER_URL (so settings turn eager mode off); only the
+    ``celery_worker`` tests should then reach the broker.
+    """
+    from humaneval.celery import app
+
+    if request.node.get_closest_marker("celery_worker"):
+        yield
+        return
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = previous

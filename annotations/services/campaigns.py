@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from annotations.errors import DomainError
@@ -93,13 +93,13 @@ def campaign_create(
     *,
     slug: str,
     name: str = "",
-    owner: AbstractBaseUser | None = None,
+    owner: User | None = None,
     **fields: Any,
 ) -> Campaign:
     """Create a campaign (draft); its owner gets an owner membership."""
     if Campaign.objects.filter(slug=slug).exists():
         raise DomainError(f"A campaign with the slug '{slug}' already exists.")
-    campaign = Campaign(slug=slug, name=name or slug, owner=owner, **fields)  # type: ignore[misc]
+    campaign = Campaign(slug=slug, name=name or slug, owner=owner, **fields)
     campaign.full_clean()
     campaign.save()
     if owner is not None:
@@ -198,9 +198,15 @@ def outputs_detect_identical(*, campaign: Campaign) -> int:
     Returns the number of groups of identical outputs (of two or more).
     """
     by_text: dict[tuple[int, str], list[Output]] = defaultdict(list)
-    for output in Output.objects.filter(item__campaign=campaign).order_by("item_id", "id"):
-        by_text[(output.item_id, normalise_output_text(output.text))].append(output)
     changed: list[Output] = []
+    outputs = Output.objects.filter(item__campaign=campaign).order_by("item_id", "id")
+    for output in outputs:
+        if not output.text.strip():  # placeholders (e.g. WMT imports carry no text)
+            if output.canonical_id is not None:
+                output.canonical_id = None
+                changed.append(output)
+            continue
+        by_text[(output.item_id, normalise_output_text(output.text))].append(output)
     groups = 0
     for group in by_text.values():
         first = group[0]

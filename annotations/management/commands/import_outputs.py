@@ -1,0 +1,49 @@
+"""``manage.py import_outputs <file-or-folder> --campaign <slug>``."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
+
+from annotations.errors import DomainError
+from annotations.services.campaigns import campaign_get_or_create
+from annotations.services.importing import outputs_import
+
+
+class Command(BaseCommand):
+    help = (
+        "Import system outputs from a CSV (item_id,input,system,output), a JSONL file "
+        "(one object per line with those keys) or a folder of E2E <system>.tsv files. "
+        "The campaign is created when missing. All or nothing."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("path", type=Path)
+        parser.add_argument("--campaign", required=True, help="Campaign slug.")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        start = time.perf_counter()
+        try:
+            with transaction.atomic():
+                campaign, created = campaign_get_or_create(slug=options["campaign"])
+                summary = outputs_import(campaign=campaign, path=options["path"])
+        except DomainError as exc:
+            raise CommandError(f"Import failed, nothing was written: {exc}") from exc
+        self.stdout.write(
+            f"Imported {summary.file} into campaign '{campaign.slug}'"
+            f"{' (created)' if created else ''}:\n"
+            f"  systems (new):          {summary.systems}\n"
+            f"  items (new):            {summary.items}\n"
+            f"  outputs:                {summary.outputs}\n"
+            f"  identical-output groups:{summary.identical_groups:>2}\n"
+            + (
+                f"  systems named from participants.tsv: {summary.systems_named}\n"
+                if summary.systems_named
+                else ""
+            )
+            + f"  time: {time.perf_counter() - start:.1f} s"
+        )

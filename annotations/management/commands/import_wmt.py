@@ -1,0 +1,52 @@
+"""``manage.py import_wmt <csv> --campaign <slug> [--criterion NAME]``."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
+
+from annotations.errors import DomainError
+from annotations.services.campaigns import campaign_get_or_create
+from annotations.services.importing import wmt_import
+
+
+class Command(BaseCommand):
+    help = (
+        "Import a WMT relative-ranking CSV (segmentId, judgeId, system{i}Id, system{i}rank) "
+        "as finished judgements: rank as given (1 = best), score = k + 1 - rank. Rows with "
+        "a rank of -1 are skipped. Missing items and outputs are created as empty "
+        "placeholders. All or nothing."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("path", type=Path)
+        parser.add_argument("--campaign", required=True, help="Campaign slug.")
+        parser.add_argument(
+            "--criterion", default="ranking", help="Criterion name (created when missing)."
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        start = time.perf_counter()
+        try:
+            with transaction.atomic():
+                campaign, created = campaign_get_or_create(slug=options["campaign"])
+                s = wmt_import(
+                    campaign=campaign, path=options["path"], criterion_name=options["criterion"]
+                )
+        except DomainError as exc:
+            raise CommandError(f"Import failed, nothing was written: {exc}") from exc
+        self.stdout.write(
+            f"Imported {s.file} into campaign '{campaign.slug}'"
+            f"{' (created)' if created else ''}, criterion '{s.criterion}':\n"
+            f"  judgements:                   {s.judgements}\n"
+            f"  skipped (a rank of -1):       {s.skipped_unranked}\n"
+            f"  workers:                      {s.workers}\n"
+            f"  placeholder items created:    {s.items_created}\n"
+            f"  systems created:              {s.systems_created}\n"
+            f"  placeholder outputs created:  {s.outputs_created}\n"
+            f"  time: {time.perf_counter() - start:.1f} s"
+        )
