@@ -1,3 +1,17 @@
-"""Crowd-worker pages, under /w/."""
+"""Crowd-worker pages, included by ``annotations.urls`` under ``w/``."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from .views import worker
+
+urlpatterns = [
+    path("<slug:slug>/", worker.entry, name="worker-entry"),
+    path("<slug:slug>/preview/", worker.preview, name="worker-preview"),
+    path("<slug:slug>/s/<str:token>/", worker.session, name="worker-session"),
+    path("<slug:slug>/s/<str:token>/consent/", worker.consent, name="worker-consent"),
+    path(
+        "<slug:slug>/s/<str:token>/task/<int:assignment_id>/",
+        worker.submit,
+        name="worker-submit",
+    ),
+]

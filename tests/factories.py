@@ -101,3 +101,27 @@ class AssignmentFactory(factory.django.DjangoModelFactory):
     item = factory.SelfAttribute("task.item")
     criterion = factory.SelfAttribute("task.criterion")
     started_at = factory.LazyFunction(timezone.now)
+
+
+def task_with_outputs(
+    *,
+    campaign: Campaign | None = None,
+    criterion: Criterion | None = None,
+    texts: tuple[str, ...] = (
+        "Cotto is a coffee shop near The Bakers.",
+        "Near The Bakers, Cotto is a coffee shop.",
+        "Cotto coffee shop Bakers.",
+    ),
+    kind: str = Task.Kind.REGULAR,
+    number: int = 0,
+) -> Task:
+    """A task with one output per text, each in its own slot (0, 1, ...), one system each."""
+    campaign = campaign or (criterion.campaign if criterion else CampaignFactory())
+    criterion = criterion or CriterionFactory(campaign=campaign)
+    item = ItemFactory(campaign=campaign)
+    task = TaskFactory(campaign=campaign, criterion=criterion, item=item, kind=kind, number=number)
+    for slot, text in enumerate(texts):
+        system = System.objects.get_or_create(campaign=campaign, label=f"sys{slot}")[0]
+        output = OutputFactory(item=item, system=system, text=text)
+        TaskOutputFactory(task=task, output=output, slot=slot)
+    return task

@@ -1,0 +1,172 @@
+"""Reads for the crowd-worker pages: the task page, progress, quality results."""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import dataclass
+
+from django.db.models import Count, Q
+
+from annotations.models import Assignment, Campaign, Criterion, Item, Task, TaskOutput, Worker
+
+_MR_PAIR = re.compile(r"\s*([^\[\],]+?)\s*\[([^\]]*)\]\s*(?:,|$)")
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
+def attribute_label(name: str) -> str:
+    """``eatType`` -> ``eat type``; ``customer rating`` stays."""
+    return _CAMEL.sub(" ", name.strip()).lower()
+
+
+def mr_attributes(text: str) -> list[tuple[str, str]] | None:
+    """An E2E meaning representation as (attribute, value) pairs, or None if it is not one.
+
+    >>> mr_attributes("name[Cotto], eatType[coffee shop]")
+    [('name', 'Cotto'), ('eat type', 'coffee shop')]
+    """
+    text = text.strip()
+    pairs: list[tuple[str, str]] = []
+    pos = 0
+    while pos < len(text):
+        match = _MR_PAIR.match(text, pos)
+        if match is None or match.end() == pos:
+            return None
+        pairs.append((attribute_label(match.group(1)), match.group(2).strip()))
+        pos = match.end()
+    return pairs or None
+
+
+@dataclass(frozen=True)
+class SlotView:
+    slot: int
+    letter: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Progress:
+    done: int
+    total: int
+
+    @property
+    def current(self) -> int:
+        return min(self.done + 1, self.total)
+
+
+@dataclass(frozen=True)
+class TaskPage:
+    """What the task page shows: the question, the input, the outputs in display order."""
+
+    campaign: Campaign
+    criterion: Criterion
+    item: Item
+    input_pairs: list[tuple[str, str]] | None
+    slots: list[SlotView]
+    assignment: Assignment | None
+
+    @property
+    def letters(self) -> dict[int, str]:
+        return {s.slot: s.letter for s in self.slots}
+
+
+def _letter(i: int) -> str:
+    letters = string.ascii_uppercase
+    return letters[i] if i < len(letters) else f"{letters[i // 26 - 1]}{letters[i % 26]}"
+
+
+def _task_page(
+    *, task: Task, order: list[int], assignment: Assignment | None, campaign: Campaign
+) -> TaskPage:
+    text_by_slot: dict[int, str] = {}
+    for to in TaskOutput.objects.filter(task=task).select_related("output").order_by("slot", "id"):
+        # The first output of a slot stands for the merged ones (identical text); a
+        # degraded copy shows its own text.
+        if to.slot not in text_by_slot or to.role == TaskOutput.Role.DEGRADED:
+            text_by_slot[to.slot] = to.shown_text
+    order = [s for s in order if s in text_by_slot] + sorted(set(text_by_slot) - set(order))
+    criterion, item = task.criterion, task.item
+    return TaskPage(
+        campaign=campaign,
+        criterion=criterion,
+        item=item,
+        input_pairs=mr_attributes(item.input) if criterion.show_input else None,
+        slots=[
+            SlotView(slot=s, letter=_letter(i), text=text_by_slot[s]) for i, s in enumerate(order)
+        ],
+        assignment=assignment,
+    )
+
+
+def task_page_for(*, assignment: Assignment) -> TaskPage:
+    """The task page of an assignment (expects ``task``, ``criterion``, ``item`` and the
+    campaign loaded with it, as ``assignment_for_worker`` does). One query."""
+    task = assignment.task
+    return _task_page(
+        task=task,
+        order=list(assignment.display_order),
+        assignment=assignment,
+        campaign=task.campaign,
+    )
+
+
+def task_page_preview(*, task: Task) -> TaskPage:
+    """The task page as a worker would see the task, in slot order; nothing is stored."""
+    return _task_page(task=task, order=[], assignment=None, campaign=task.campaign)
+
+
+def assignment_for_worker(*, worker: Worker, assignment_id: int) -> Assignment | None:
+    return (
+        Assignment.objects.filter(pk=assignment_id, worker=worker)
+        .select_related("task__campaign", "task__criterion", "task__item")
+        .first()
+    )
+
+
+def assignment_with_page_data(*, assignment: Assignment) -> Assignment:
+    """The assignment again with everything the task page needs, in one query."""
+    return Assignment.objects.select_related("task__campaign", "task__criterion", "task__item").get(
+        pk=assignment.pk
+    )
+
+
+def worker_progress(*, worker: Worker, campaign: Campaign) -> Progress:
+    done = Assignment.objects.filter(worker=worker, state=Assignment.State.SUBMITTED).count()
+    return Progress(done=done, total=campaign.tasks_per_worker)
+
+
+def preview_task(*, campaign: Campaign, task_id: int | None = None) -> Task | None:
+    """A task of the campaign to preview: the one asked for, else the first regular one."""
+    qs = Task.objects.filter(campaign=campaign).select_related("campaign", "criterion", "item")
+    if task_id is not None:
+        return qs.filter(pk=task_id).first()
+    return (
+        qs.filter(kind=Task.Kind.REGULAR).order_by("criterion__position", "number", "id").first()
+        or qs.order_by("id").first()
+    )
+
+
+@dataclass(frozen=True)
+class WorkerQuality:
+    worker_id: int
+    platform: str
+    external_id: str
+    checks: int
+    passed: int
+    flagged: bool
+    stopped: bool
+
+    @property
+    def pass_rate(self) -> float | None:
+        return self.passed / self.checks if self.checks else None
+
+
+def worker_quality_list(*, campaign: Campaign) -> list[WorkerQuality]:
+    """Every worker of the campaign with their check counts (one query)."""
+    rows = (
+        Worker.objects.filter(campaign=campaign)
+        .annotate(n=Count("checks"), n_passed=Count("checks", filter=Q(checks__passed=True)))
+        .order_by("platform", "external_id")
+        .values_list("pk", "platform", "external_id", "n", "n_passed", "flagged", "stopped")
+    )
+    return [WorkerQuality(*row) for row in rows]

@@ -1,0 +1,205 @@
+"""Recording a worker's judgement: validation of scores, time on task, idempotency."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from annotations.errors import DomainError
+from annotations.models import (
+    Assignment,
+    Campaign,
+    Criterion,
+    Judgement,
+    JudgementScore,
+    Task,
+    TaskOutput,
+    Worker,
+)
+from annotations.scoring import ranks_from_scores
+from annotations.services.assignment import places_taken
+
+
+class InvalidScores(DomainError):
+    """Scores that do not fit the task or the scale; ``errors`` maps slot -> message."""
+
+    def __init__(self, errors: dict[int, str]) -> None:
+        self.errors = errors
+        super().__init__("; ".join(f"slot {s}: {m}" for s, m in sorted(errors.items())))
+
+
+class TooFast(DomainError):
+    """Submitted before the campaign's minimum time per task.
+
+    ``can_confirm`` is True when the campaign only warns: submitting again with
+    ``acknowledge_too_fast=True`` records the judgement (marked ``too_fast``).
+    """
+
+    def __init__(self, *, seconds: float, minimum: int, can_confirm: bool) -> None:
+        self.seconds = seconds
+        self.minimum = minimum
+        self.can_confirm = can_confirm
+        if can_confirm:
+            message = (
+                f"You spent {seconds:.0f} seconds on this task; we expect at least {minimum}. "
+                "Please make sure you have read every output."
+            )
+        else:
+            message = (
+                f"Please take a little more time: read every output before you submit "
+                f"(at least {minimum} seconds per task)."
+            )
+        super().__init__(message)
+
+
+class AssignmentExpired(DomainError):
+    """The assignment's time ran out and its place was given to someone else."""
+
+
+def max_magnitude(criterion: Criterion) -> int:
+    return 10 ** int(criterion.scale_settings.get("max_digits", 6)) - 1
+
+
+def score_error(*, criterion: Criterion, score: float) -> str | None:
+    """Why ``score`` is not a valid answer on the criterion's scale, or None."""
+    if criterion.scale == Criterion.Scale.MAGNITUDE:
+        if score != int(score) or score <= 0:
+            return "Enter a whole number above 0."
+        if score > max_magnitude(criterion):
+            return f"Enter at most {len(str(max_magnitude(criterion)))} digits."
+    elif criterion.scale == Criterion.Scale.SLIDER:
+        if not 0 <= score <= 100:
+            return "Slider values run from 0 to 100."
+    elif criterion.scale == Criterion.Scale.LIKERT:
+        values = {float(level["value"]) for level in criterion.likert_levels}
+        if float(score) not in values:
+            return "Choose one of the levels."
+    return None
+
+
+def scores_validate(
+    *, criterion: Criterion, slots: list[int], scores: Mapping[int, float]
+) -> dict[int, float]:
+    """The scores, one per slot, checked against the scale. Raises ``InvalidScores``."""
+    errors: dict[int, str] = {}
+    clean: dict[int, float] = {}
+    for slot in slots:
+        if slot not in scores or scores[slot] is None:
+            errors[slot] = "Give this output a score."
+            continue
+        value = float(scores[slot])
+        problem = score_error(criterion=criterion, score=value)
+        if problem:
+            errors[slot] = problem
+        clean[slot] = value
+    for slot in set(scores) - set(slots):
+        errors[slot] = "This task has no such output."
+    if errors:
+        raise InvalidScores(errors)
+    return clean
+
+
+@transaction.atomic
+def judgement_submit(
+    *,
+    assignment: Assignment,
+    scores: Mapping[int, float],
+    acknowledge_too_fast: bool = False,
+    coverage: Mapping[int, str] | None = None,
+    metadata: dict[str, Any] | None = None,
+    now: datetime | None = None,
+) -> Judgement:
+    """Record the worker's scores (slot -> score) for the assignment's task.
+
+    Idempotent: when the assignment already has a judgement (a double click, a resubmit,
+    a retry after a network error) that judgement is returned and nothing is written.
+    Every output in a slot gets its own score row with the slot's score (merged identical
+    outputs), degraded copies keep their role so rankings can leave them out.
+
+    Time on task is measured on the server from the hand-out. Below the campaign's
+    minimum, ``min_time_policy`` decides: ``refuse`` raises ``TooFast``; ``warn`` raises
+    ``TooFast(can_confirm=True)`` unless ``acknowledge_too_fast`` and then records the
+    judgement with ``too_fast=True``.
+
+    Locks the worker row, then the assignment row (``FOR UPDATE``), so concurrent
+    submissions of one assignment record exactly one judgement.
+    """
+    Worker.objects.select_for_update(no_key=True).filter(pk=assignment.worker_id).first()
+    locked = (
+        Assignment.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("task__campaign", "criterion")
+        .get(pk=assignment.pk)
+    )
+    existing = Judgement.objects.filter(assignment=locked).first()
+    if existing is not None:
+        return existing
+    task: Task = locked.task
+    campaign: Campaign = task.campaign
+    if campaign.status == Campaign.Status.CLOSED:
+        raise DomainError("This campaign is closed; no more answers are recorded.")
+    task_outputs = list(TaskOutput.objects.filter(task=task).order_by("slot", "id"))
+    slots = sorted({to.slot for to in task_outputs})
+    clean = scores_validate(criterion=locked.criterion, slots=slots, scores=scores)
+
+    now = now or timezone.now()
+    seconds = max(0.0, (now - locked.started_at).total_seconds())
+    too_fast = seconds < campaign.min_seconds_per_task
+    if too_fast:
+        refuse = campaign.min_time_policy == Campaign.MinTimePolicy.REFUSE
+        if refuse or not acknowledge_too_fast:
+            raise TooFast(
+                seconds=seconds, minimum=campaign.min_seconds_per_task, can_confirm=not refuse
+            )
+
+    overdue = locked.state == Assignment.State.EXPIRED or (
+        locked.expires_at is not None and locked.expires_at <= now
+    )
+    if overdue and locked.kind == Assignment.Kind.REGULAR and task.kind == Task.Kind.REGULAR:
+        # Late but not lost: accepted while the task still has a free place.
+        Task.objects.select_for_update(no_key=True).filter(pk=task.pk).first()
+        if places_taken(task.pk, now, excluding=locked.pk) >= campaign.judgements_per_task:
+            raise AssignmentExpired(
+                "Your time for this task ran out and it was given to someone else. "
+                "Your answer was not recorded; please continue with the next task."
+            )
+
+    judgement = Judgement.objects.create(
+        assignment=locked,
+        task=task,
+        worker_id=locked.worker_id,
+        criterion=locked.criterion,
+        started_at=locked.started_at,
+        submitted_at=max(now, locked.started_at),
+        seconds_on_task=seconds,
+        too_fast=too_fast,
+        metadata=metadata or {},
+    )
+    ranks = dict(zip(slots, ranks_from_scores([clean[s] for s in slots]), strict=True))
+    coverage = coverage or {}
+    JudgementScore.objects.bulk_create(
+        [
+            JudgementScore(
+                judgement=judgement,
+                output_id=to.output_id,
+                slot=to.slot,
+                role=to.role,
+                score=clean[to.slot],
+                rank=ranks[to.slot],
+                coverage=coverage.get(to.slot, ""),
+            )
+            for to in task_outputs
+        ]
+    )
+    locked.state = Assignment.State.SUBMITTED
+    locked.submitted_at = judgement.submitted_at
+    locked.save(update_fields=["state", "submitted_at"])
+    Worker.objects.filter(pk=locked.worker_id).update(last_seen_at=now)
+
+    from annotations.services.quality import quality_after_judgement
+
+    quality_after_judgement(judgement=judgement)
+    return judgement

@@ -1,0 +1,219 @@
+"""Quality control of workers: attention checks, repeats, uniform scoring, flagging.
+
+* **Attention check**: a task (``Task.kind=attention``) in which one output is replaced
+  by a degraded copy of another output of the same task (``annotations.degrade``). The
+  worker passes when the copy is rated strictly below its original.
+* **Repeat**: a task the worker did earlier, shown again (``Assignment.kind=repeat``).
+  The worker passes when the two judgements order the outputs alike: the share of
+  output pairs ordered the same way (ties agreeing with ties) is at least
+  ``REPEAT_MIN_AGREEMENT``.
+* **Uniform scoring**: the same score for every output in ``UNIFORM_RUN`` judgements in
+  a row is a failed check.
+
+A worker's pass rate is passed checks / all checks; below the campaign's
+``quality_threshold`` the worker is flagged, and stopped when the campaign stops failed
+workers. Flags are only ever set here, never cleared (an organizer decides that).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from django.db import transaction
+from django.db.models import Count, Q
+
+from annotations.degrade import degrade
+from annotations.models import (
+    Assignment,
+    Judgement,
+    JudgementScore,
+    Task,
+    TaskOutput,
+    Worker,
+    WorkerCheck,
+)
+
+REPEAT_MIN_AGREEMENT = 0.6
+UNIFORM_RUN = 3
+
+
+def pairwise_agreement(first: Sequence[float], second: Sequence[float]) -> float:
+    """Share of pairs (i, j) that both score lists order the same way (ties count as an order).
+
+    >>> pairwise_agreement([3, 2, 1], [30, 20, 10])
+    1.0
+    >>> pairwise_agreement([3, 2, 1], [1, 2, 3])
+    0.0
+    """
+    if len(first) != len(second):
+        raise ValueError("Both score lists must have one score per output.")
+    n = len(first)
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    if not pairs:
+        return 1.0
+    same = sum(np.sign(first[i] - first[j]) == np.sign(second[i] - second[j]) for i, j in pairs)
+    return float(same) / len(pairs)
+
+
+@transaction.atomic
+def attention_task_create(*, task: Task, rng: np.random.Generator) -> Task:
+    """An attention-check copy of ``task``: one slot's outputs replaced by a degraded copy.
+
+    The copy is made from the output of another slot (its ``TaskOutput`` has
+    ``role=degraded``, that output as ``output`` and the degraded ``text``); the source
+    slot stays in the task so the worker sees the original beside its copy.
+    """
+    task_outputs = list(task.task_outputs.select_related("output").order_by("slot", "id"))
+    slots = sorted({to.slot for to in task_outputs})
+    if len(slots) < 2:
+        raise ValueError(f"Task {task.pk} has fewer than two slots: no attention check possible.")
+    source_slot, target_slot = (slots[int(i)] for i in rng.choice(len(slots), 2, replace=False))
+    source = next(to for to in task_outputs if to.slot == source_slot)
+    copy = degrade(source.shown_text, rng=rng)
+    check = Task.objects.create(
+        campaign_id=task.campaign_id,
+        criterion_id=task.criterion_id,
+        item_id=task.item_id,
+        kind=Task.Kind.ATTENTION,
+        number=task.number,
+    )
+    rows = [
+        TaskOutput(task=check, output_id=to.output_id, slot=to.slot, role=to.role, text=to.text)
+        for to in task_outputs
+        if to.slot != target_slot
+    ]
+    rows.append(
+        TaskOutput(
+            task=check,
+            output_id=source.output_id,
+            slot=target_slot,
+            role=TaskOutput.Role.DEGRADED,
+            text=copy.text,
+        )
+    )
+    TaskOutput.objects.bulk_create(rows)
+    return check
+
+
+def attention_tasks_build(*, campaign_tasks: Sequence[Task], seed: int) -> list[Task]:
+    """Attention-check copies of the given tasks (a pool shared by workers), seeded."""
+    rng = np.random.default_rng(int(seed) % (2**63))
+    return [attention_task_create(task=t, rng=rng) for t in campaign_tasks]
+
+
+def _slot_scores(judgement: Judgement) -> dict[int, float]:
+    return dict(
+        JudgementScore.objects.filter(judgement=judgement)
+        .order_by("slot")
+        .values_list("slot", "score")
+        .distinct()
+    )
+
+
+def _check_attention(judgement: Judgement) -> WorkerCheck | None:
+    rows = list(
+        JudgementScore.objects.filter(judgement=judgement).values_list("output_id", "role", "score")
+    )
+    degraded = [(o, s) for o, r, s in rows if r == TaskOutput.Role.DEGRADED]
+    if not degraded:
+        return None
+    originals = {o: s for o, r, s in rows if r == TaskOutput.Role.REGULAR}
+    compared = [(s, originals[o]) for o, s in degraded if o in originals]
+    if not compared:
+        return None
+    passed = all(copy < original for copy, original in compared)
+    return WorkerCheck(
+        worker_id=judgement.worker_id,
+        assignment_id=judgement.assignment_id,
+        kind=WorkerCheck.Kind.ATTENTION,
+        passed=passed,
+        detail={"copy_vs_original": compared},
+    )
+
+
+def _check_repeat(judgement: Judgement, assignment: Assignment) -> WorkerCheck | None:
+    original = (
+        Judgement.objects.filter(
+            worker_id=judgement.worker_id,
+            task_id=judgement.task_id,
+            assignment__kind=Assignment.Kind.REGULAR,
+        )
+        .order_by("submitted_at")
+        .first()
+    )
+    if original is None:
+        return None
+    now_scores, then_scores = _slot_scores(judgement), _slot_scores(original)
+    slots = sorted(set(now_scores) & set(then_scores))
+    agreement = pairwise_agreement([then_scores[s] for s in slots], [now_scores[s] for s in slots])
+    return WorkerCheck(
+        worker_id=judgement.worker_id,
+        assignment_id=assignment.pk,
+        kind=WorkerCheck.Kind.REPEAT,
+        passed=agreement >= REPEAT_MIN_AGREEMENT,
+        detail={"original_judgement": original.pk, "agreement": agreement},
+    )
+
+
+def _check_uniform(judgement: Judgement) -> WorkerCheck | None:
+    recent = list(
+        Judgement.objects.filter(worker_id=judgement.worker_id)
+        .order_by("-submitted_at", "-id")
+        .annotate(
+            n_slots=Count("scores__slot", distinct=True),
+            n_values=Count("scores__score", distinct=True),
+        )
+        .values_list("pk", "n_slots", "n_values")[:UNIFORM_RUN]
+    )
+    if len(recent) < UNIFORM_RUN:
+        return None
+    if all(n_slots >= 2 and n_values == 1 for _, n_slots, n_values in recent):
+        return WorkerCheck(
+            worker_id=judgement.worker_id,
+            assignment_id=judgement.assignment_id,
+            kind=WorkerCheck.Kind.UNIFORM,
+            passed=False,
+            detail={"judgements": [pk for pk, _, _ in recent]},
+        )
+    return None
+
+
+@transaction.atomic
+def quality_after_judgement(*, judgement: Judgement) -> list[WorkerCheck]:
+    """Run the checks a new judgement triggers, store their results, update the worker."""
+    assignment = judgement.assignment
+    checks: list[WorkerCheck | None] = []
+    if judgement.task.kind == Task.Kind.ATTENTION:
+        checks.append(_check_attention(judgement))
+    if assignment.kind == Assignment.Kind.REPEAT:
+        checks.append(_check_repeat(judgement, assignment))
+    checks.append(_check_uniform(judgement))
+    made = [c for c in checks if c is not None]
+    if made:
+        WorkerCheck.objects.bulk_create(made, ignore_conflicts=True)
+        worker_quality_update(worker=Worker.objects.get(pk=judgement.worker_id))
+    return made
+
+
+@transaction.atomic
+def worker_quality_update(*, worker: Worker) -> Worker:
+    """Flag (and, if the campaign says so, stop) a worker below the quality threshold."""
+    campaign = worker.campaign
+    totals = WorkerCheck.objects.filter(worker=worker).aggregate(
+        n=Count("pk"), passed=Count("pk", filter=Q(passed=True))
+    )
+    if not totals["n"]:
+        return worker
+    rate = totals["passed"] / totals["n"]
+    if rate < campaign.quality_threshold:
+        changed = []
+        if not worker.flagged:
+            worker.flagged = True
+            changed.append("flagged")
+        if campaign.stop_failed_workers and not worker.stopped:
+            worker.stopped = True
+            changed.append("stopped")
+        if changed:
+            worker.save(update_fields=changed)
+    return worker

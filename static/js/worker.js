@@ -1,0 +1,166 @@
+/* Worker task page: live ranking preview, untouched-slider detection, "same as" ties.
+   Small vanilla JS; the page works without it (the server checks everything again). */
+(function () {
+  "use strict";
+
+  function form() { return document.getElementById("task-form"); }
+
+  function outputs(f) { return Array.prototype.slice.call(f.querySelectorAll(".w-output[data-slot]")); }
+
+  function scoreOf(f, li) {
+    var scale = f.dataset.scale;
+    if (scale === "likert") {
+      var checked = li.querySelector("input[type=radio]:checked");
+      return checked ? parseFloat(checked.value) : null;
+    }
+    var input = li.querySelector("[data-score]");
+    if (!input) return null;
+    if (scale === "slider") {
+      var touched = li.querySelector("[data-touched]");
+      if (!touched || !touched.value) return null;
+      return parseFloat(input.value);
+    }
+    var raw = input.value.trim();
+    return /^[0-9]+$/.test(raw) && parseInt(raw, 10) > 0 ? parseInt(raw, 10) : null;
+  }
+
+  function renderRanking(f) {
+    var box = f.querySelector("[data-ranking]");
+    var list = f.querySelector("[data-ranking-list]");
+    if (!box || !list) return;
+    var rated = [], unrated = [];
+    outputs(f).forEach(function (li) {
+      var s = scoreOf(f, li);
+      (s === null ? unrated : rated).push({ letter: li.dataset.letter, score: s });
+    });
+    rated.sort(function (a, b) { return b.score - a.score; });
+    var groups = [];
+    rated.forEach(function (r) {
+      var last = groups[groups.length - 1];
+      if (last && last.score === r.score) last.letters.push(r.letter);
+      else groups.push({ score: r.score, letters: [r.letter] });
+    });
+    list.textContent = "";
+    var rank = 1;
+    groups.forEach(function (g) {
+      var li = document.createElement("li");
+      li.value = rank;
+      li.textContent = g.letters.map(function (l) { return "Output " + l; }).join(" = ");
+      if (g.letters.length > 1) {
+        li.className = "tie";
+        li.textContent += " (tie)";
+      }
+      list.appendChild(li);
+      rank += g.letters.length;
+    });
+    if (unrated.length) {
+      var u = document.createElement("li");
+      u.className = "unrated";
+      u.textContent = "Not scored yet: " + unrated.map(function (r) { return "Output " + r.letter; }).join(", ");
+      list.appendChild(u);
+    }
+    box.hidden = false;
+  }
+
+  function markTouched(li) {
+    var t = li.querySelector("[data-touched]");
+    if (t) t.value = "1";
+    var wrap = li.querySelector(".w-slider");
+    if (wrap) wrap.classList.remove("untouched");
+  }
+
+  function syncTies(f, sourceSlot) {
+    outputs(f).forEach(function (li) {
+      var tie = li.querySelector("[data-tie]");
+      if (tie && tie.value === String(sourceSlot)) {
+        var src = f.querySelector('.w-output[data-slot="' + sourceSlot + '"] [data-slider]');
+        li.querySelector("[data-slider]").value = src.value;
+        markTouched(li);
+        syncTies(f, li.dataset.slot);
+      }
+    });
+  }
+
+  function init() {
+    var f = form();
+    if (!f) return;
+    var flag = f.querySelector("[data-js-flag]");
+    if (flag) flag.value = "1";
+    if (f.dataset.scale === "slider") {
+      outputs(f).forEach(function (li) {
+        var t = li.querySelector("[data-touched]");
+        if (t && !t.value) li.querySelector(".w-slider").classList.add("untouched");
+      });
+    }
+    renderRanking(f);
+    var summary = f.querySelector("[data-error-summary]");
+    if (summary) summary.focus();
+  }
+
+  document.addEventListener("input", function (e) {
+    var f = form();
+    if (!f || !f.contains(e.target)) return;
+    var li = e.target.closest(".w-output");
+    if (li && e.target.matches("[data-slider]")) {
+      markTouched(li);
+      var tie = li.querySelector("[data-tie]");
+      if (tie && tie.value) tie.value = "";  // moved by hand: no longer "same as"
+      syncTies(f, li.dataset.slot);
+    }
+    renderRanking(f);
+  });
+
+  document.addEventListener("change", function (e) {
+    var f = form();
+    if (!f || !f.contains(e.target)) return;
+    var li = e.target.closest(".w-output");
+    if (li && e.target.matches("[data-tie]") && e.target.value) {
+      var src = f.querySelector('.w-output[data-slot="' + e.target.value + '"] [data-slider]');
+      if (src) li.querySelector("[data-slider]").value = src.value;
+      markTouched(li);
+      syncTies(f, li.dataset.slot);
+    } else if (li && e.target.matches("[data-slider]")) {
+      markTouched(li);
+    }
+    renderRanking(f);
+  });
+
+  // Keyboard and pointer use count as touching a slider even when the value stays.
+  ["pointerdown", "keydown"].forEach(function (type) {
+    document.addEventListener(type, function (e) {
+      if (e.target.matches && e.target.matches("[data-slider]")) {
+        if (type === "keydown" && !/Arrow|Home|End|Page/.test(e.key)) return;
+        markTouched(e.target.closest(".w-output"));
+      }
+    });
+  });
+
+  // Before anything is sent (capture phase: runs before htmx's own submit handler).
+  document.addEventListener("submit", function (e) {
+    var f = e.target;
+    if (f.id !== "task-form" || f.dataset.scale !== "slider") return;
+    var untouched = outputs(f).filter(function (li) {
+      var t = li.querySelector("[data-touched]");
+      return t && !t.value;
+    });
+    f.querySelectorAll("[data-client-error]").forEach(function (n) { n.remove(); });
+    if (!untouched.length) return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    untouched.forEach(function (li) {
+      var p = document.createElement("p");
+      p.className = "w-error";
+      p.setAttribute("data-client-error", "");
+      p.id = "client-error-" + li.dataset.slot;
+      p.textContent = "Output " + li.dataset.letter + ": you have not moved this slider yet.";
+      var slider = li.querySelector("[data-slider]");
+      li.classList.add("has-error");
+      li.insertBefore(p, li.querySelector(".w-label"));
+      slider.setAttribute("aria-describedby", (slider.getAttribute("aria-describedby") || "") + " " + p.id);
+    });
+    untouched[0].querySelector("[data-slider]").focus();
+  }, true);
+
+  document.addEventListener("DOMContentLoaded", init);
+  document.addEventListener("htmx:afterSettle", init);
+})();

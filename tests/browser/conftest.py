@@ -1,0 +1,65 @@
+"""Browser tests: real headless Chromium (Debian's, never downloaded) against live_server.
+
+Playwright's sync API runs an event loop in the test thread; Django refuses database
+access from a thread with a running loop unless told it is safe, which it is here.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not CHROMIUM.exists():
+        pytest.skip(
+            f"{CHROMIUM} is absent: install Debian's chromium (make browser) to run browser tests"
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, live_server) -> Iterator[object]:
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    # Nothing leaves the machine: every request to another host is aborted unless a test
+    # routes it itself (page routes run before context routes).
+    context.route(re.compile(r"^https?://(?!127\.0\.0\.1|localhost)"), lambda route: route.abort())
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def screenshot(page) -> Callable[[str], Path]:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(name: str) -> Path:
+        path = SCREENSHOTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take
