@@ -1,3 +1,69 @@
 """REST API routes, under /api/."""
 
-urlpatterns: list = []
+from django.urls import path
+from rest_framework.authtoken.views import obtain_auth_token
+
+from ranking import apis as ranking_apis
+
+from . import apis
+
+urlpatterns = [
+    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("campaigns/", apis.CampaignListApi.as_view(), name="api-campaigns"),
+    path("campaigns/<slug:slug>/", apis.CampaignDetailApi.as_view(), name="api-campaign"),
+    path("campaigns/<slug:slug>/criteria/", apis.CriterionListApi.as_view(), name="api-criteria"),
+    path(
+        "campaigns/<slug:slug>/criteria/<int:pk>/",
+        apis.CriterionDetailApi.as_view(),
+        name="api-criterion",
+    ),
+    path("campaigns/<slug:slug>/systems/", apis.SystemListApi.as_view(), name="api-systems"),
+    path("campaigns/<slug:slug>/outputs/", apis.OutputUploadApi.as_view(), name="api-outputs"),
+    path("campaigns/<slug:slug>/build/", apis.CampaignBuildApi.as_view(), name="api-build"),
+    path(
+        "campaigns/<slug:slug>/launch/",
+        apis.CampaignActionApi.as_view(action="launch"),
+        name="api-launch",
+    ),
+    path(
+        "campaigns/<slug:slug>/pause/",
+        apis.CampaignActionApi.as_view(action="pause"),
+        name="api-pause",
+    ),
+    path(
+        "campaigns/<slug:slug>/close/",
+        apis.CampaignActionApi.as_view(action="close"),
+        name="api-close",
+    ),
+    path(
+        "campaigns/<slug:slug>/progress/", apis.CampaignProgressApi.as_view(), name="api-progress"
+    ),
+    path("campaigns/<slug:slug>/workers/", apis.WorkerListApi.as_view(), name="api-workers"),
+    path(
+        "campaigns/<slug:slug>/workers/<int:pk>/",
+        apis.WorkerDetailApi.as_view(),
+        name="api-worker",
+    ),
+    path(
+        "campaigns/<slug:slug>/judgements/",
+        apis.JudgementListApi.as_view(),
+        name="api-judgements",
+    ),
+    path("campaigns/<slug:slug>/export/", apis.ExportApi.as_view(), name="api-export"),
+    path(
+        "campaigns/<slug:slug>/rankings/",
+        ranking_apis.CampaignRankingRunsApi.as_view(),
+        name="api-campaign-rankings",
+    ),
+    path("rankings/<int:pk>/", ranking_apis.RankingRunApi.as_view(), name="api-ranking"),
+    path(
+        "rankings/<int:pk>/result/",
+        ranking_apis.RankingResultApi.as_view(),
+        name="api-ranking-result",
+    ),
+    path(
+        "rankings/<int:pk>/export/<str:fmt>/",
+        ranking_apis.RankingExportApi.as_view(),
+        name="api-ranking-export",
+    ),
+]

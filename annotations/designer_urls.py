@@ -1,3 +1,42 @@
-"""Task-designer and organizer pages."""
+"""Task-designer and organizer pages, under /campaigns/ (names in the annotations namespace)."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from .views import designer
+
+urlpatterns = [
+    path("campaigns/new/", designer.campaign_new, name="designer-new"),
+    path("campaigns/account/", designer.account, name="designer-account"),
+    path("campaigns/<slug:slug>/", designer.campaign_detail, name="designer-campaign"),
+    path("campaigns/<slug:slug>/upload/", designer.campaign_upload, name="designer-upload"),
+    path("campaigns/<slug:slug>/settings/", designer.campaign_settings, name="designer-settings"),
+    path("campaigns/<slug:slug>/criteria/", designer.criteria, name="designer-criteria"),
+    path(
+        "campaigns/<slug:slug>/criteria/<int:pk>/",
+        designer.criterion_edit,
+        name="designer-criterion",
+    ),
+    path(
+        "campaigns/<slug:slug>/criteria/<int:pk>/delete/",
+        designer.criterion_delete,
+        name="designer-criterion-delete",
+    ),
+    path("campaigns/<slug:slug>/plan/", designer.campaign_plan, name="designer-plan"),
+    path("campaigns/<slug:slug>/build/", designer.campaign_build, name="designer-build"),
+    path("campaigns/<slug:slug>/launch/", designer.campaign_launch, name="designer-launch"),
+    path("campaigns/<slug:slug>/pause/", designer.campaign_pause, name="designer-pause"),
+    path("campaigns/<slug:slug>/close/", designer.campaign_close, name="designer-close"),
+    path("campaigns/<slug:slug>/monitor/", designer.campaign_monitor, name="designer-monitor"),
+    path(
+        "campaigns/<slug:slug>/workers/<int:pk>/",
+        designer.worker_mark,
+        name="designer-worker-mark",
+    ),
+    path("campaigns/<slug:slug>/members/", designer.campaign_members, name="designer-members"),
+    path(
+        "campaigns/<slug:slug>/members/<int:pk>/remove/",
+        designer.member_remove,
+        name="designer-member-remove",
+    ),
+    path("campaigns/<slug:slug>/export/", designer.campaign_export, name="designer-export"),
+]

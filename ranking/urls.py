@@ -1,5 +1,15 @@
-"""Ranking pages."""
+"""Ranking pages, under /rankings/."""
+
+from django.urls import path
+
+from . import views
 
 app_name = "ranking"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("campaign/<slug:slug>/", views.campaign_runs, name="campaign-runs"),
+    path("compare/", views.run_compare, name="compare"),
+    path("<int:pk>/", views.run_detail, name="run"),
+    path("<int:pk>/plot.svg", views.run_plot, name="run-plot"),
+    path("<int:pk>/export/<str:fmt>/", views.run_export, name="run-export"),
+]

@@ -1,0 +1,322 @@
+"""Raw judgements out: E2E-like CSV, JSONL and the WMT ranking CSV, all streamed.
+
+Every function yields text lines from a queryset read with ``iterator(chunk_size=...)``,
+so a large campaign never sits in memory; views wrap them in a
+``StreamingHttpResponse`` and the ``export_judgements`` command writes them to a file.
+
+Exported are the judgements that count: regular and imported tasks, first answers
+(no repeats), regular outputs (no degraded attention copies). ``include_excluded``
+keeps workers an organizer excluded (default: yes, the raw data is complete).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from django.db.models import Count, Max, Prefetch, Q, QuerySet
+
+from annotations.errors import DomainError
+from annotations.models import Criterion, Judgement, JudgementScore, Task, TaskOutput
+
+FORMATS: dict[str, tuple[str, str]] = {
+    # format: (content type, file extension)
+    "csv": ("text/csv; charset=utf-8", "csv"),
+    "jsonl": ("application/x-ndjson; charset=utf-8", "jsonl"),
+    "wmt": ("text/csv; charset=utf-8", "wmt.csv"),
+}
+
+# CrowdFlower's time format, as in the E2E release (UTC).
+E2E_TIME_FORMAT = "%m/%d/%Y %H:%M:%S"
+
+
+@dataclass(frozen=True)
+class ExportedOutput:
+    slot: int
+    system: str
+    text: str
+    score: float
+    rank: float
+    coverage: str
+
+
+@dataclass(frozen=True)
+class ExportedJudgement:
+    judgement_id: int
+    unit_id: str
+    worker_id: str
+    platform: str
+    started_at: datetime
+    submitted_at: datetime
+    seconds_on_task: float
+    too_fast: bool
+    item_id: str
+    input: str
+    item_position: int
+    outputs: list[ExportedOutput]
+
+
+def judgements_for_export(
+    *, criterion: Criterion, include_excluded: bool = True
+) -> QuerySet[Judgement]:
+    qs = Judgement.objects.filter(
+        criterion=criterion, task__kind__in=[Task.Kind.REGULAR, Task.Kind.IMPORTED]
+    ).exclude(assignment__kind="repeat")
+    if not include_excluded:
+        qs = qs.exclude(worker__excluded=True)
+    scores = (
+        JudgementScore.objects.filter(role=TaskOutput.Role.REGULAR)
+        .select_related("output__system")
+        .order_by("slot", "id")
+    )
+    return (
+        qs.select_related("task__item", "worker")
+        .prefetch_related(Prefetch("scores", queryset=scores))
+        .order_by("submitted_at", "id")
+    )
+
+
+def judgement_records(
+    *, criterion: Criterion, include_excluded: bool = True, chunk_size: int = 500
+) -> Iterator[ExportedJudgement]:
+    """The criterion's counted judgements, oldest first, read in chunks."""
+    qs = judgements_for_export(criterion=criterion, include_excluded=include_excluded)
+    for j in qs.iterator(chunk_size=chunk_size):
+        task = j.task
+        yield ExportedJudgement(
+            judgement_id=j.pk,
+            unit_id=task.external_id or str(task.pk),
+            worker_id=j.worker.external_id,
+            platform=j.worker.platform,
+            started_at=j.started_at,
+            submitted_at=j.submitted_at,
+            seconds_on_task=j.seconds_on_task,
+            too_fast=j.too_fast,
+            item_id=task.item.external_id,
+            input=task.item.input,
+            item_position=task.item.position,
+            outputs=[
+                ExportedOutput(
+                    slot=s.slot,
+                    system=s.output.system.label,
+                    text=s.output.text,
+                    score=s.score,
+                    rank=s.rank,
+                    coverage=s.coverage,
+                )
+                for s in j.scores.all()
+            ],
+        )
+
+
+def _width(criterion: Criterion) -> int:
+    """Output columns: the design's k, or more when a judgement holds more outputs."""
+    most = (
+        Judgement.objects.filter(criterion=criterion)
+        .annotate(n=Count("scores", filter=Q(scores__role=TaskOutput.Role.REGULAR)))
+        .aggregate(m=Max("n"))["m"]
+    )
+    return max(criterion.campaign.outputs_per_task, most or 0)
+
+
+def _line(row: Iterable[object]) -> str:
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerow(row)
+    return buffer.getvalue()
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _e2e_time(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime(E2E_TIME_FORMAT)
+
+
+# Score-column prefixes of the E2E release (other criteria use their own name).
+E2E_PREFIXES = {"quality": "quality", "naturalness": "natur"}
+
+
+def csv_header(*, criterion: Criterion, width: int) -> list[str]:
+    prefix = E2E_PREFIXES.get(criterion.name, criterion.name)
+    numbered = [
+        *(f"sys{i}" for i in range(1, width + 1)),
+        *(f"ref{i}" for i in range(1, width + 1)),
+        *(f"{prefix}{i}" for i in range(1, width + 1)),
+        *(f"check{i}" for i in range(1, width + 1)),
+        *(f"dupl_ref{i}" for i in range(1, width + 1)),
+    ]
+    return [
+        "_unit_id",
+        "_id",
+        "_worker_id",
+        "_started_at",
+        "_created_at",
+        "_platform",
+        "_seconds",
+        "_too_fast",
+        "mr",
+        "mr_id",
+        "item_id",
+        *numbered,
+    ]
+
+
+def csv_lines(
+    *, criterion: Criterion, include_excluded: bool = True, chunk_size: int = 500
+) -> Iterator[str]:
+    """E2E-like CSV: one row per judgement, outputs in display-slot order.
+
+    ``dupl_ref<i>`` names the column of an identical output shown once (same slot), as
+    in the E2E release; ``check<i>`` holds a coverage label where one was collected.
+    """
+    width = _width(criterion)
+    yield _line(csv_header(criterion=criterion, width=width))
+    for record in judgement_records(
+        criterion=criterion, include_excluded=include_excluded, chunk_size=chunk_size
+    ):
+        outs = record.outputs
+        pad = [""] * (width - len(outs))
+        twins = []
+        for i, o in enumerate(outs):
+            twin = next(
+                (j + 1 for j, other in enumerate(outs) if j != i and other.slot == o.slot), ""
+            )
+            twins.append(str(twin))
+        yield _line(
+            [
+                record.unit_id,
+                record.judgement_id,
+                record.worker_id,
+                _e2e_time(record.started_at),
+                _e2e_time(record.submitted_at),
+                record.platform,
+                f"{record.seconds_on_task:g}",
+                "true" if record.too_fast else "false",
+                record.input,
+                # E2E's mr_id is a positive number: the item's id when it is one.
+                record.item_id if record.item_id.isdigit() else record.item_position + 1,
+                record.item_id,
+                *[o.system for o in outs],
+                *pad,
+                *[o.text for o in outs],
+                *pad,
+                *[_number(o.score) for o in outs],
+                *pad,
+                *[o.coverage for o in outs],
+                *pad,
+                *twins,
+                *pad,
+            ]
+        )
+
+
+def jsonl_lines(
+    *, criterion: Criterion, include_excluded: bool = True, chunk_size: int = 500
+) -> Iterator[str]:
+    """One JSON object per judgement, full precision, ISO 8601 times."""
+    for r in judgement_records(
+        criterion=criterion, include_excluded=include_excluded, chunk_size=chunk_size
+    ):
+        yield (
+            json.dumps(
+                {
+                    "campaign": criterion.campaign.slug,
+                    "criterion": criterion.name,
+                    "unit_id": r.unit_id,
+                    "worker_id": r.worker_id,
+                    "platform": r.platform,
+                    "started_at": r.started_at.isoformat(),
+                    "submitted_at": r.submitted_at.isoformat(),
+                    "seconds_on_task": r.seconds_on_task,
+                    "too_fast": r.too_fast,
+                    "item_id": r.item_id,
+                    "input": r.input,
+                    "outputs": [
+                        {
+                            "slot": o.slot,
+                            "system": o.system,
+                            "text": o.text,
+                            "score": o.score,
+                            "rank": o.rank,
+                            "coverage": o.coverage,
+                        }
+                        for o in r.outputs
+                    ],
+                },
+                ensure_ascii=False,
+            )
+            + "\n"
+        )
+
+
+def wmt_header(width: int) -> list[str]:
+    return [
+        "srclang",
+        "trglang",
+        "srcIndex",
+        "documentId",
+        "segmentId",
+        "judgeId",
+        *[f"system{i}{part}" for i in range(1, width + 1) for part in ("Number", "Id")],
+        *[f"system{i}rank" for i in range(1, width + 1)],
+    ]
+
+
+def wmt_lines(
+    *,
+    criterion: Criterion,
+    include_excluded: bool = True,
+    srclang: str = "mr",
+    trglang: str = "en",
+    chunk_size: int = 500,
+) -> Iterator[str]:
+    """The WMT13-15 ranking CSV (the format of wmt-trueskill): one row per judgement,
+    rank 1 best, ties sharing a rank. There are as many systems per row as the widest
+    judgement (five in WMT and E2E); shorter judgements are padded with rank -1, which
+    WMT readers skip. ``srcIndex`` is the item's 1-based position, ``segmentId`` its
+    external id, ``documentId`` the task (unit) id, ``systemNNumber`` the display slot
+    (outputs merged into one slot share it and their rank).
+    """
+    width = _width(criterion)
+    yield _line(wmt_header(width))
+    for r in judgement_records(
+        criterion=criterion, include_excluded=include_excluded, chunk_size=chunk_size
+    ):
+        pad = width - len(r.outputs)
+        pairs: list[str] = []
+        for o in r.outputs:
+            pairs += [str(o.slot + 1), o.system]
+        pairs += ["-1", ""] * pad
+        ranks = [_number(o.rank) for o in r.outputs] + ["-1"] * pad
+        yield _line(
+            [
+                srclang,
+                trglang,
+                r.item_position + 1,
+                r.unit_id,
+                r.item_id,
+                r.worker_id,
+                *pairs,
+                *ranks,
+            ]
+        )
+
+
+def export_lines(*, criterion: Criterion, fmt: str, include_excluded: bool = True) -> Iterator[str]:
+    """The criterion's judgements in ``fmt`` (one of :data:`FORMATS`), line by line."""
+    if fmt == "csv":
+        return csv_lines(criterion=criterion, include_excluded=include_excluded)
+    if fmt == "jsonl":
+        return jsonl_lines(criterion=criterion, include_excluded=include_excluded)
+    if fmt == "wmt":
+        return wmt_lines(criterion=criterion, include_excluded=include_excluded)
+    raise DomainError(f"Unknown export format '{fmt}'; choose one of {', '.join(FORMATS)}.")
+
+
+def export_filename(*, criterion: Criterion, fmt: str) -> str:
+    return f"{criterion.campaign.slug}-{criterion.name}.{FORMATS[fmt][1]}"

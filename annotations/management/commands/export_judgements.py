@@ -1,0 +1,54 @@
+"""Export a criterion's raw judgements: ``export_judgements <campaign> --criterion C
+--format csv|jsonl|wmt [-o FILE]`` (streamed, so a large campaign needs little memory)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from annotations.exports import FORMATS, export_lines
+from annotations.models import Campaign
+
+
+class Command(BaseCommand):
+    help = "Export raw judgements as E2E-like CSV, JSONL or WMT ranking CSV."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("campaign", help="campaign slug")
+        parser.add_argument("--criterion", "-c", required=True, help="criterion name")
+        parser.add_argument("--format", "-f", dest="fmt", choices=sorted(FORMATS), default="csv")
+        parser.add_argument("--output", "-o", help="file to write (default: standard output)")
+        parser.add_argument(
+            "--without-excluded",
+            action="store_true",
+            help="leave out workers an organizer excluded",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        campaign = Campaign.objects.filter(slug=options["campaign"]).first()
+        if campaign is None:
+            raise CommandError(f"No campaign '{options['campaign']}'.")
+        criterion = campaign.criteria.filter(name=options["criterion"]).first()
+        if criterion is None:
+            names = ", ".join(campaign.criteria.values_list("name", flat=True)) or "none"
+            raise CommandError(
+                f"Campaign '{campaign.slug}' has no criterion '{options['criterion']}' "
+                f"(it has: {names})."
+            )
+        lines = export_lines(
+            criterion=criterion,
+            fmt=options["fmt"],
+            include_excluded=not options["without_excluded"],
+        )
+        count = -1 if options["fmt"] in ("csv", "wmt") else 0
+        if options["output"]:
+            with open(options["output"], "w", encoding="utf-8", newline="") as handle:
+                for line in lines:
+                    handle.write(line)
+                    count += 1
+            self.stderr.write(f"Wrote {count} rows to {options['output']}.")
+        else:
+            for line in lines:
+                sys.stdout.write(line)

@@ -1,0 +1,401 @@
+"""Reads for organizers: the plan, live progress, comparison counts, workers, agreement."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from itertools import combinations
+
+import numpy as np
+from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
+
+from annotations.agreement import krippendorff_alpha_long, preference
+from annotations.models import (
+    Campaign,
+    Criterion,
+    Judgement,
+    JudgementScore,
+    Task,
+    TaskOutput,
+    Worker,
+)
+
+# Judgements that count towards the plan and rankings: real tasks, first answers.
+_COUNTED = Q(task__kind__in=[Task.Kind.REGULAR, Task.Kind.IMPORTED]) & ~Q(assignment__kind="repeat")
+
+
+# The plan -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SystemPlan:
+    label: str
+    comparisons: int
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a campaign will take: tasks, judgements, workers, time and money."""
+
+    built: bool
+    criteria: int
+    items: int
+    systems: int
+    tasks: int
+    judgements: int
+    worker_tasks: int
+    workers: int
+    hours: float
+    cost: float
+    pay_per_hour: float
+    seconds_per_task: float
+    per_system: list[SystemPlan] = field(default_factory=list)
+
+
+def campaign_plan(
+    *, campaign: Campaign, pay_per_hour: float = 0.0, seconds_per_task: float | None = None
+) -> Plan:
+    """The campaign's plan: from the built tasks when there are any, else estimated.
+
+    Before tasks exist, every system is assumed to appear once per item and criterion in
+    a task of ``outputs_per_task`` outputs (the design ``tasks_build`` makes). Attention
+    checks and repeats add worker time but no judgements that count. Comparisons are the
+    pairwise comparisons a system takes part in, summed over criteria.
+    """
+    if seconds_per_task is None:
+        seconds_per_task = float(max(campaign.min_seconds_per_task, 60))
+    k = campaign.outputs_per_task
+    n_criteria = campaign.criteria.count()
+    n_items = campaign.items.count()
+    systems = list(campaign.systems.order_by("label").values_list("id", "label"))
+    jpt = campaign.judgements_per_task
+    regular = Task.objects.filter(campaign=campaign, kind=Task.Kind.REGULAR)
+    n_tasks = regular.count()
+    built = n_tasks > 0
+    comparisons: dict[int, int] = defaultdict(int)
+    if built:
+        slots = dict(
+            regular.annotate(n=Count("task_outputs__slot", distinct=True)).values_list("id", "n")
+        )
+        for task_id, system_id in TaskOutput.objects.filter(
+            task__in=regular, role=TaskOutput.Role.REGULAR
+        ).values_list("task_id", "output__system_id"):
+            comparisons[system_id] += (slots[task_id] - 1) * jpt
+    else:
+        per_item = math.ceil(len(systems) / k) if systems else 0
+        n_tasks = n_items * per_item * n_criteria
+        for system_id, _ in systems:
+            comparisons[system_id] = n_items * n_criteria * (min(k, len(systems)) - 1) * jpt
+    judgements = n_tasks * jpt
+    real_share = max(1.0 - campaign.attention_check_rate - campaign.repeat_rate, 1e-9)
+    worker_tasks = math.ceil(judgements / real_share) if judgements else 0
+    hours = worker_tasks * seconds_per_task / 3600.0
+    return Plan(
+        built=built,
+        criteria=n_criteria,
+        items=n_items,
+        systems=len(systems),
+        tasks=n_tasks,
+        judgements=judgements,
+        worker_tasks=worker_tasks,
+        workers=math.ceil(worker_tasks / campaign.tasks_per_worker) if worker_tasks else 0,
+        hours=hours,
+        cost=round(hours * pay_per_hour, 2),
+        pay_per_hour=pay_per_hour,
+        seconds_per_task=seconds_per_task,
+        per_system=[SystemPlan(label, comparisons[sid]) for sid, label in systems],
+    )
+
+
+# Progress -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CriterionProgress:
+    criterion: Criterion
+    planned: int
+    collected: int
+    per_hour: float
+    finish_at: datetime | None
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * min(self.collected / self.planned, 1.0) if self.planned else 0.0
+
+    @property
+    def remaining(self) -> int:
+        return max(self.planned - self.collected, 0)
+
+
+def campaign_progress(
+    *, campaign: Campaign, now: datetime | None = None, window_hours: float = 3.0
+) -> list[CriterionProgress]:
+    """Judgements collected against planned, per criterion, with an estimated finish.
+
+    The rate is the number of judgements submitted in the last ``window_hours``; with none
+    in that window there is no estimate.
+    """
+    now = now or timezone.now()
+    since = now - timedelta(hours=window_hours)
+    jpt = campaign.judgements_per_task
+    criteria = campaign.criteria.annotate(
+        n_regular=Count("tasks", filter=Q(tasks__kind=Task.Kind.REGULAR), distinct=True),
+    )
+    counted = dict(
+        Judgement.objects.filter(_COUNTED, criterion__campaign=campaign)
+        .values("criterion_id")
+        .annotate(n=Count("id"))
+        .values_list("criterion_id", "n")
+    )
+    imported = dict(
+        Judgement.objects.filter(criterion__campaign=campaign, task__kind=Task.Kind.IMPORTED)
+        .values("criterion_id")
+        .annotate(n=Count("id"))
+        .values_list("criterion_id", "n")
+    )
+    recent = dict(
+        Judgement.objects.filter(_COUNTED, criterion__campaign=campaign, submitted_at__gte=since)
+        .values("criterion_id")
+        .annotate(n=Count("id"))
+        .values_list("criterion_id", "n")
+    )
+    rows = []
+    for criterion in criteria:
+        planned = criterion.n_regular * jpt + imported.get(criterion.pk, 0)
+        collected = counted.get(criterion.pk, 0)
+        per_hour = recent.get(criterion.pk, 0) / window_hours
+        remaining = max(planned - collected, 0)
+        finish_at = None
+        if remaining == 0 and planned:
+            finish_at = now
+        elif per_hour > 0:
+            finish_at = now + timedelta(hours=remaining / per_hour)
+        rows.append(CriterionProgress(criterion, planned, collected, per_hour, finish_at))
+    return rows
+
+
+def campaign_throughput(
+    *, campaign: Campaign, hours: int = 24, now: datetime | None = None
+) -> list[tuple[datetime, int]]:
+    """Judgements submitted per hour over the last ``hours`` hours (oldest first)."""
+    now = now or timezone.now()
+    end = now.replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
+    start = end - timedelta(hours=hours)
+    counts = [0] * hours
+    for submitted in Judgement.objects.filter(
+        criterion__campaign=campaign, submitted_at__gte=start
+    ).values_list("submitted_at", flat=True):
+        counts[min(int((submitted - start).total_seconds() // 3600), hours - 1)] += 1
+    return [(start + timedelta(hours=i), n) for i, n in enumerate(counts)]
+
+
+# Comparison matrix --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ComparisonMatrix:
+    criterion: Criterion
+    labels: list[str]
+    counts: list[list[int]]
+
+    @property
+    def rows(self) -> list[tuple[str, list[int]]]:
+        return list(zip(self.labels, self.counts, strict=True))
+
+
+def comparison_matrix(*, criterion: Criterion) -> ComparisonMatrix:
+    """How often each pair of systems was compared: two outputs shown in different slots
+    of the same counted judgement."""
+    systems = list(criterion.campaign.systems.order_by("label").values_list("id", "label"))
+    index = {sid: i for i, (sid, _) in enumerate(systems)}
+    counts = np.zeros((len(systems), len(systems)), dtype=np.int64)
+    by_judgement: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    rows = (
+        JudgementScore.objects.filter(
+            judgement__criterion=criterion,
+            role=TaskOutput.Role.REGULAR,
+            judgement__task__kind__in=[Task.Kind.REGULAR, Task.Kind.IMPORTED],
+        )
+        .exclude(judgement__assignment__kind="repeat")
+        .values_list("judgement_id", "output__system_id", "slot")
+    )
+    for judgement_id, system_id, slot in rows.iterator(chunk_size=5000):
+        by_judgement[judgement_id].append((index[system_id], slot))
+    for members in by_judgement.values():
+        for (a, slot_a), (b, slot_b) in combinations(members, 2):
+            if slot_a != slot_b and a != b:
+                counts[a, b] += 1
+                counts[b, a] += 1
+    return ComparisonMatrix(criterion, [label for _, label in systems], counts.tolist())
+
+
+# Workers ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WorkerRow:
+    worker: Worker
+    tasks_done: int
+    median_seconds: float | None
+    attention_checks: int
+    attention_pass_rate: float | None
+    self_consistency: float | None
+    uniform_rate: float | None
+    agreement: float | None
+
+
+def _pairs_signs(scores: dict[int, float]) -> dict[tuple[int, int], int]:
+    outputs = sorted(scores)
+    return {(a, b): preference(scores[a], scores[b]) for a, b in combinations(outputs, 2)}
+
+
+def worker_table(*, campaign: Campaign, workers: QuerySet[Worker] | None = None) -> list[WorkerRow]:
+    """Per worker: tasks done, median time, attention-check pass rate, self-consistency
+    (share of output pairs ordered the same way in a repeat), uniform-score rate (share of
+    judgements giving every output the same score) and agreement with the others (share of
+    output pairs on which another worker's judgement of the same task agrees)."""
+    workers = workers if workers is not None else campaign.workers.all()
+    workers = workers.order_by("-created_at", "id")
+    rows = JudgementScore.objects.filter(judgement__criterion__campaign=campaign).values_list(
+        "judgement_id",
+        "judgement__worker_id",
+        "judgement__task_id",
+        "judgement__task__kind",
+        "judgement__assignment__kind",
+        "judgement__seconds_on_task",
+        "output_id",
+        "role",
+        "score",
+    )
+    judgements: dict[int, dict] = {}
+    for jid, wid, tid, tkind, akind, seconds, oid, role, score in rows.iterator(chunk_size=5000):
+        j = judgements.setdefault(
+            jid,
+            {
+                "worker": wid,
+                "task": tid,
+                "task_kind": tkind,
+                "repeat": akind == "repeat",
+                "seconds": seconds,
+                "regular": {},
+                "degraded": {},
+            },
+        )
+        (j["degraded"] if role == TaskOutput.Role.DEGRADED else j["regular"])[oid] = score
+
+    by_worker: dict[int, list[dict]] = defaultdict(list)
+    by_task: dict[int, list[dict]] = defaultdict(list)
+    for j in judgements.values():
+        by_worker[j["worker"]].append(j)
+        if j["task_kind"] != Task.Kind.ATTENTION and not j["repeat"]:
+            by_task[j["task"]].append(j)
+
+    result = []
+    for worker in workers:
+        own = by_worker.get(worker.pk, [])
+        real = [j for j in own if j["task_kind"] != Task.Kind.ATTENTION and not j["repeat"]]
+        checks = [j for j in own if j["task_kind"] == Task.Kind.ATTENTION]
+        passed = 0
+        for j in checks:
+            # Passed when every degraded copy scored below the output it was made from.
+            passed += all(
+                score < j["regular"].get(oid, math.inf) for oid, score in j["degraded"].items()
+            )
+        consistency: list[float] = []
+        for j in own:
+            if not j["repeat"]:
+                continue
+            first = next((o for o in real if o["task"] == j["task"]), None)
+            if first is None:
+                continue
+            a, b = _pairs_signs(first["regular"]), _pairs_signs(j["regular"])
+            shared = a.keys() & b.keys()
+            if shared:
+                consistency.append(sum(a[p] == b[p] for p in shared) / len(shared))
+        agree = total = 0
+        for j in real:
+            mine = _pairs_signs(j["regular"])
+            for other in by_task.get(j["task"], []):
+                if other["worker"] == worker.pk:
+                    continue
+                theirs = _pairs_signs(other["regular"])
+                for pair in mine.keys() & theirs.keys():
+                    agree += mine[pair] == theirs[pair]
+                    total += 1
+        uniform = [len(set(j["regular"].values())) == 1 for j in real if len(j["regular"]) > 1]
+        result.append(
+            WorkerRow(
+                worker=worker,
+                tasks_done=len(real),
+                median_seconds=statistics.median(j["seconds"] for j in own) if own else None,
+                attention_checks=len(checks),
+                attention_pass_rate=passed / len(checks) if checks else None,
+                self_consistency=statistics.fmean(consistency) if consistency else None,
+                uniform_rate=sum(uniform) / len(uniform) if uniform else None,
+                agreement=agree / total if total else None,
+            )
+        )
+    return result
+
+
+# Agreement ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CriterionAgreement:
+    criterion: Criterion
+    judgements: int
+    workers: int
+    preference_alpha: float | None
+    score_alpha: float | None
+
+
+def _finite(value: float) -> float | None:
+    return None if math.isnan(value) else value
+
+
+def criterion_agreement(*, criterion: Criterion) -> CriterionAgreement:
+    """Krippendorff's alpha among workers on one criterion's counted judgements.
+
+    Preferences: a unit is (task, pair of outputs), a value +1/0/-1, ordinal level (a tie
+    lies between the two preferences). Scores: a unit is (task, output), the raw score at
+    interval level.
+    """
+    rows = (
+        JudgementScore.objects.filter(
+            judgement__criterion=criterion,
+            role=TaskOutput.Role.REGULAR,
+            judgement__task__kind__in=[Task.Kind.REGULAR, Task.Kind.IMPORTED],
+        )
+        .exclude(judgement__assignment__kind="repeat")
+        .values_list(
+            "judgement_id", "judgement__worker_id", "judgement__task_id", "output_id", "score"
+        )
+    )
+    judgements: dict[int, tuple[int, int, dict[int, float]]] = {}
+    for jid, wid, tid, oid, score in rows.iterator(chunk_size=5000):
+        judgements.setdefault(jid, (wid, tid, {}))[2][oid] = score
+    score_units: dict[tuple, int] = {}
+    pair_units: dict[tuple, int] = {}
+    score_unit, score_value, pair_unit, pair_value = [], [], [], []
+    for _wid, tid, scores in judgements.values():
+        for oid, score in scores.items():
+            score_unit.append(score_units.setdefault((tid, oid), len(score_units)))
+            score_value.append(score)
+        for pair, sign in _pairs_signs(scores).items():
+            pair_unit.append(pair_units.setdefault((tid, *pair), len(pair_units)))
+            pair_value.append(sign)
+    workers = {wid for wid, _, _ in judgements.values()}
+    pref = krippendorff_alpha_long(np.array(pair_unit), np.array(pair_value), level="ordinal")
+    score = krippendorff_alpha_long(np.array(score_unit), np.array(score_value), level="interval")
+    return CriterionAgreement(
+        criterion, len(judgements), len(workers), _finite(pref), _finite(score)
+    )
+
+
+def campaign_agreement(*, campaign: Campaign) -> list[CriterionAgreement]:
+    return [criterion_agreement(criterion=c) for c in campaign.criteria.all()]

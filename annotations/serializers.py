@@ -1,0 +1,192 @@
+"""REST serializers: the shape of input and output. Domain rules live in the services."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from annotations.models import Campaign, Criterion, Judgement, JudgementScore, System, Worker
+from annotations.services.campaigns import CRITERION_PRESETS
+from annotations.services.designer import SETTINGS_FIELDS
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every error: a message fit to show a person; imports add where the problem is."""
+
+    detail = serializers.CharField()
+    file = serializers.CharField(required=False)
+    line = serializers.IntegerField(required=False, allow_null=True)
+    field = serializers.CharField(required=False)
+
+
+class CampaignSerializer(serializers.ModelSerializer):
+    owner = serializers.CharField(source="owner.get_username", default=None, read_only=True)
+
+    class Meta:
+        model = Campaign
+        fields = [
+            "slug",
+            "name",
+            "description",
+            "status",
+            "owner",
+            *sorted(SETTINGS_FIELDS - {"name", "description"}),
+            "created_at",
+            "updated_at",
+        ]
+        read_only_fields = fields
+
+
+class CampaignCreateSerializer(serializers.Serializer):
+    slug = serializers.SlugField(max_length=64)
+    name = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    description = serializers.CharField(required=False, allow_blank=True)
+
+
+class CampaignUpdateSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Campaign
+        fields = sorted(SETTINGS_FIELDS)
+        extra_kwargs = {name: {"required": False} for name in SETTINGS_FIELDS}
+
+
+class CriterionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Criterion
+        fields = ["id", "name", "question", "show_input", "scale", "scale_settings", "position"]
+        read_only_fields = ["id"]
+        extra_kwargs = {
+            "name": {"required": False, "validators": []},
+            "question": {"required": False},
+        }
+
+
+class CriterionCreateSerializer(CriterionSerializer):
+    preset = serializers.ChoiceField(
+        choices=sorted(CRITERION_PRESETS), required=False, allow_blank=True, write_only=True
+    )
+
+    class Meta(CriterionSerializer.Meta):
+        fields = [*CriterionSerializer.Meta.fields, "preset"]
+
+    def validate(self, attrs: dict) -> dict:
+        if not attrs.get("preset") and not (attrs.get("name") and attrs.get("question")):
+            raise serializers.ValidationError("Give a preset, or a name and a question.")
+        return attrs
+
+
+class SystemSerializer(serializers.ModelSerializer):
+    outputs = serializers.IntegerField(source="n_outputs", read_only=True)
+
+    class Meta:
+        model = System
+        fields = ["id", "label", "name", "metadata", "outputs"]
+
+
+class UploadSerializer(serializers.Serializer):
+    files = serializers.ListField(
+        child=serializers.FileField(),
+        allow_empty=False,
+        help_text=".csv / .jsonl outputs, or an E2E release's <system>.tsv files.",
+    )
+
+
+class OutputsImportedSerializer(serializers.Serializer):
+    file = serializers.CharField()
+    systems = serializers.IntegerField()
+    items = serializers.IntegerField()
+    outputs = serializers.IntegerField()
+    identical_groups = serializers.IntegerField()
+
+
+class BuildSerializer(serializers.Serializer):
+    seed = serializers.IntegerField(required=False, allow_null=True)
+
+
+class WorkerSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Worker
+        fields = [
+            "id",
+            "platform",
+            "external_id",
+            "flagged",
+            "excluded",
+            "stopped",
+            "consented_at",
+            "created_at",
+            "last_seen_at",
+        ]
+        read_only_fields = [f for f in fields if f not in ("flagged", "excluded")]
+
+
+class WorkerQualitySerializer(serializers.Serializer):
+    worker = WorkerSerializer()
+    tasks_done = serializers.IntegerField()
+    median_seconds = serializers.FloatField(allow_null=True)
+    attention_checks = serializers.IntegerField()
+    attention_pass_rate = serializers.FloatField(allow_null=True)
+    self_consistency = serializers.FloatField(allow_null=True)
+    uniform_rate = serializers.FloatField(allow_null=True)
+    agreement = serializers.FloatField(allow_null=True)
+
+
+class JudgementScoreSerializer(serializers.ModelSerializer):
+    system = serializers.CharField(source="output.system.label")
+    item = serializers.CharField(source="output.item.external_id")
+
+    class Meta:
+        model = JudgementScore
+        fields = ["output", "system", "item", "slot", "score", "rank", "coverage"]
+
+
+class JudgementSerializer(serializers.ModelSerializer):
+    criterion = serializers.CharField(source="criterion.name")
+    worker = serializers.CharField(source="worker.external_id")
+    platform = serializers.CharField(source="worker.platform")
+    scores = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Judgement
+        fields = [
+            "id",
+            "task",
+            "criterion",
+            "worker",
+            "platform",
+            "started_at",
+            "submitted_at",
+            "seconds_on_task",
+            "too_fast",
+            "scores",
+        ]
+
+    def get_scores(self, obj: Judgement) -> list[dict]:
+        regular = [s for s in obj.scores.all() if s.role == "regular"]
+        return JudgementScoreSerializer(regular, many=True).data  # type: ignore[return-value]
+
+
+class CriterionProgressSerializer(serializers.Serializer):
+    criterion = serializers.CharField(source="criterion.name")
+    planned = serializers.IntegerField()
+    collected = serializers.IntegerField()
+    percent = serializers.FloatField()
+    per_hour = serializers.FloatField()
+    finish_at = serializers.DateTimeField(allow_null=True)
+
+
+class AgreementSerializer(serializers.Serializer):
+    criterion = serializers.CharField(source="criterion.name")
+    judgements = serializers.IntegerField()
+    workers = serializers.IntegerField()
+    preference_alpha = serializers.FloatField(allow_null=True)
+    score_alpha = serializers.FloatField(allow_null=True)
+
+
+class ProgressSerializer(serializers.Serializer):
+    status = serializers.CharField()
+    criteria = CriterionProgressSerializer(many=True)
+    agreement = AgreementSerializer(many=True)
+    comparisons = serializers.DictField(
+        child=serializers.DictField(child=serializers.DictField(child=serializers.IntegerField())),
+        help_text="criterion -> system -> system -> number of comparisons",
+    )

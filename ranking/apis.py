@@ -1,0 +1,182 @@
+"""REST API of ranking runs: create, follow the status, read the result, export it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, serializers, status
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from annotations.apis import ERRORS, CampaignScoped, DomainErrorsMixin, Pagination
+from annotations.errors import DomainError
+from annotations.models import CampaignMembership
+from annotations.permissions import campaigns_visible_to, has_role
+
+from . import selectors
+from .models import RankingRun
+from .views import EXPORT_TYPES, run_render
+
+
+class RankingRunSerializer(serializers.ModelSerializer):
+    campaign = serializers.CharField(source="campaign.slug", read_only=True)
+    criterion = serializers.CharField(source="criterion.name")
+    result_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = RankingRun
+        fields = [
+            "id",
+            "campaign",
+            "criterion",
+            "method",
+            "runs",
+            "seed",
+            "confidence",
+            "exclude_flagged",
+            "parameters",
+            "status",
+            "progress",
+            "error",
+            "stability",
+            "n_judgements",
+            "n_comparisons",
+            "fingerprint",
+            "created_at",
+            "started_at",
+            "finished_at",
+            "seconds",
+            "result_url",
+        ]
+        read_only_fields = [
+            f
+            for f in fields
+            if f
+            not in (
+                "criterion",
+                "method",
+                "runs",
+                "seed",
+                "confidence",
+                "exclude_flagged",
+                "parameters",
+            )
+        ]
+
+    def get_result_url(self, run: RankingRun) -> str:
+        return f"/api/rankings/{run.pk}/result/"
+
+
+class RankingRowSerializer(serializers.Serializer):
+    system = serializers.CharField()
+    value = serializers.FloatField()
+    spread = serializers.FloatField()
+    rank_lo = serializers.IntegerField()
+    rank_hi = serializers.IntegerField()
+    cluster = serializers.IntegerField()
+    comparisons = serializers.IntegerField()
+
+
+class RankingResultSerializer(serializers.Serializer):
+    run = RankingRunSerializer()
+    rows = RankingRowSerializer(many=True)
+
+
+class CampaignRankingRunsApi(CampaignScoped, generics.ListAPIView):
+    """A campaign's ranking runs (newest first); POST starts one (a Celery job)."""
+
+    serializer_class = RankingRunSerializer
+    pagination_class = Pagination
+
+    def get_queryset(self):  # type: ignore[no-untyped-def]
+        qs = RankingRun.objects.filter(campaign=self.campaign).select_related(
+            "campaign", "criterion"
+        )
+        params = self.request.query_params
+        if params.get("criterion"):
+            qs = qs.filter(criterion__name=params["criterion"])
+        if params.get("status"):
+            qs = qs.filter(status=params["status"])
+        return qs.order_by("-created_at", "-id")
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("criterion", str),
+            OpenApiParameter("status", str, enum=RankingRun.Status.values),
+        ]
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(request=RankingRunSerializer, responses={201: RankingRunSerializer, **ERRORS})
+    def post(self, request: Request, slug: str) -> Response:
+        data = RankingRunSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        name = fields.pop("criterion")["name"]
+        criterion = self.campaign.criteria.filter(name=name).first()
+        if criterion is None:
+            raise DomainError(
+                f"criterion: campaign '{self.campaign.slug}' has no criterion '{name}'."
+            )
+        from .services import ranking_run_create  # the ranking engine loads lazily
+
+        run = ranking_run_create(
+            campaign=self.campaign, criterion=criterion, user=request.user, **fields
+        )
+        run.refresh_from_db()
+        return Response(RankingRunSerializer(run).data, status=status.HTTP_201_CREATED)
+
+
+class RankingRunScoped(DomainErrorsMixin):
+    def _run(self, request: Request, pk: int) -> RankingRun:
+        run = (
+            RankingRun.objects.select_related("campaign", "criterion")
+            .filter(pk=pk, campaign__in=campaigns_visible_to(request.user))
+            .first()
+        )
+        if run is None:
+            raise Http404("No such ranking run among your campaigns.")
+        if not has_role(request.user, run.campaign, CampaignMembership.Role.VIEWER):
+            raise PermissionDenied("You cannot see this run.")
+        return run
+
+
+class RankingRunApi(RankingRunScoped, APIView):
+    """A run's status and progress (0..1)."""
+
+    @extend_schema(responses={200: RankingRunSerializer, **ERRORS})
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(RankingRunSerializer(self._run(request, pk)).data)
+
+
+class RankingResultApi(RankingRunScoped, APIView):
+    """A finished run's rows in ranking order; 400 while it is not done."""
+
+    @extend_schema(responses={200: RankingResultSerializer, **ERRORS})
+    def get(self, request: Request, pk: int) -> Response:
+        run = self._run(request, pk)
+        if run.status != RankingRun.Status.DONE:
+            raise DomainError(f"Ranking run {run.pk} is {run.status}; its result is not ready.")
+        rows = selectors.ranking_run_rows(run=run)
+        return Response(RankingResultSerializer({"run": run, "rows": rows}).data)
+
+
+class RankingExportApi(RankingRunScoped, APIView):
+    """A finished run's cluster ranking as ``table``, ``json``, ``csv``, ``latex`` or
+    ``markdown`` text."""
+
+    @extend_schema(
+        parameters=[OpenApiParameter("fmt", str, OpenApiParameter.PATH, enum=list(EXPORT_TYPES))],
+        responses={(200, "text/plain"): OpenApiTypes.STR, **ERRORS},
+    )
+    def get(self, request: Request, pk: int, fmt: str) -> HttpResponse:
+        run = self._run(request, pk)
+        if fmt not in EXPORT_TYPES:
+            raise DomainError(f"Unknown format '{fmt}'; choose one of {', '.join(EXPORT_TYPES)}.")
+        return HttpResponse(run_render(run, fmt), content_type=EXPORT_TYPES[fmt][0])

@@ -1,0 +1,195 @@
+"""Ranking pages: start a run, follow its progress, read and export its result, compare two."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods
+
+from annotations.errors import DomainError
+from annotations.models import Campaign, CampaignMembership
+from annotations.permissions import campaigns_visible_to, has_role
+
+from . import exports, selectors
+from .models import RankingRun
+
+Role = CampaignMembership.Role
+
+EXPORT_TYPES = {
+    "table": ("text/plain; charset=utf-8", "txt"),
+    "json": ("application/json", "json"),
+    "csv": ("text/csv; charset=utf-8", "csv"),
+    "latex": ("application/x-tex; charset=utf-8", "tex"),
+    "markdown": ("text/markdown; charset=utf-8", "md"),
+}
+
+
+class RankingRunForm(forms.Form):
+    criterion = forms.ChoiceField()
+    method = forms.ChoiceField(choices=RankingRun.Method.choices, initial=RankingRun.Method.WMT14)
+    runs = forms.IntegerField(min_value=1, max_value=100_000, initial=200)
+    seed = forms.IntegerField(initial=1)
+    confidence = forms.FloatField(min_value=0.5, max_value=0.999, initial=0.95)
+    exclude_flagged = forms.BooleanField(
+        required=False, initial=True, label="Leave out excluded workers"
+    )
+
+    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["criterion"].choices = [(c.name, c.name) for c in campaign.criteria.all()]
+
+
+# Shared with the API ------------------------------------------------------------------------
+
+
+def run_meta(run: RankingRun) -> dict[str, Any]:
+    return {
+        "campaign": run.campaign.slug,
+        "criterion": run.criterion.name,
+        "method": run.method,
+        "runs": run.runs,
+        "seed": run.seed,
+        "confidence": run.confidence,
+        "judgements": run.n_judgements,
+        "comparisons": run.n_comparisons,
+        "fingerprint": run.fingerprint,
+    }
+
+
+def run_title(run: RankingRun) -> str:
+    return f"{run.campaign.name}: {run.criterion.name} ({run.get_method_display()})"
+
+
+def run_render(run: RankingRun, fmt: str) -> str:
+    """A finished run's result in ``fmt`` (table, json, csv, latex or markdown)."""
+    if run.status != RankingRun.Status.DONE:
+        raise DomainError(f"Ranking run {run.pk} is {run.status}, not done: nothing to export.")
+    if fmt not in exports.FORMATS:
+        raise DomainError(f"Unknown format '{fmt}'; choose one of {', '.join(exports.FORMATS)}.")
+    rows = selectors.ranking_run_rows(run=run)
+    return exports.render(rows, fmt, title=run_title(run), meta=run_meta(run))
+
+
+def run_plot_svg(run: RankingRun) -> bytes:
+    from . import plots
+
+    return plots.rank_range_plot(
+        selectors.ranking_run_rows(run=run), fmt="svg", title=run_title(run)
+    )
+
+
+def _visible_run(request: HttpRequest, pk: int) -> RankingRun:
+    run = get_object_or_404(
+        RankingRun.objects.select_related("campaign", "criterion"),
+        pk=pk,
+        campaign__in=campaigns_visible_to(request.user),
+    )
+    return run
+
+
+# Pages ----------------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_runs(request: HttpRequest, slug: str) -> HttpResponse:
+    """A campaign's ranking runs and the form to start one (designers)."""
+    campaign = get_object_or_404(campaigns_visible_to(request.user), slug=slug)
+    can_design = has_role(request.user, campaign, Role.DESIGNER)
+    form = RankingRunForm(request.POST or None, campaign=campaign)
+    if request.method == "POST":
+        if not can_design:
+            raise PermissionDenied("Viewers cannot start ranking runs.")
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                from .services import ranking_run_create  # the ranking engine loads lazily
+
+                run = ranking_run_create(
+                    campaign=campaign,
+                    criterion=campaign.criteria.get(name=data["criterion"]),
+                    method=data["method"],
+                    runs=data["runs"],
+                    seed=data["seed"],
+                    confidence=data["confidence"],
+                    exclude_flagged=data["exclude_flagged"],
+                    user=request.user,
+                )
+            except DomainError as exc:
+                form.add_error(None, str(exc))
+            else:
+                return redirect("ranking:run", pk=run.pk)
+    runs = RankingRun.objects.filter(campaign=campaign).select_related("criterion")
+    return render(
+        request,
+        "ranking/campaign_runs.html",
+        {"campaign": campaign, "form": form, "runs": runs, "can_design": can_design},
+    )
+
+
+def _result_context(run: RankingRun) -> dict[str, Any]:
+    done = run.status == RankingRun.Status.DONE
+    return {
+        "run": run,
+        "rows": selectors.ranking_run_rows(run=run) if done else [],
+        "percent": round(100 * run.progress),
+        "formats": list(EXPORT_TYPES),
+    }
+
+
+@login_required
+def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The run's result; while it runs, a progress bar that polls its own partial."""
+    run = _visible_run(request, pk)
+    template = "ranking/run_detail.html"
+    if request.htmx:
+        template += "#run-result"
+    return render(request, template, {"campaign": run.campaign, **_result_context(run)})
+
+
+@login_required
+def run_plot(request: HttpRequest, pk: int) -> HttpResponse:
+    run = _visible_run(request, pk)
+    if run.status != RankingRun.Status.DONE:
+        raise Http404("The run has no result yet.")
+    return HttpResponse(run_plot_svg(run), content_type="image/svg+xml")
+
+
+@login_required
+def run_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
+    run = _visible_run(request, pk)
+    if fmt not in EXPORT_TYPES:
+        raise Http404(f"Unknown format '{fmt}'.")
+    try:
+        text = run_render(run, fmt)
+    except DomainError as exc:
+        return HttpResponse(str(exc), status=400, content_type="text/plain")
+    content_type, extension = EXPORT_TYPES[fmt]
+    response = HttpResponse(text, content_type=content_type)
+    name = f"{run.campaign.slug}-{run.criterion.name}-{run.method}-{run.pk}.{extension}"
+    disposition = "inline" if fmt == "table" else "attachment"
+    response["Content-Disposition"] = f'{disposition}; filename="{name}"'
+    return response
+
+
+@login_required
+def run_compare(request: HttpRequest) -> HttpResponse:
+    """Two runs side by side (e.g. wmt14 and bradley_terry on the same criterion)."""
+    try:
+        a, b = int(request.GET.get("a", "")), int(request.GET.get("b", ""))
+    except ValueError as exc:
+        raise Http404("Give two run ids as ?a=...&b=...") from exc
+    runs = [_visible_run(request, a), _visible_run(request, b)]
+    if runs[0].campaign_id != runs[1].campaign_id:
+        messages.info(request, "These runs belong to different campaigns.")
+    return render(
+        request,
+        "ranking/compare.html",
+        {"campaign": runs[0].campaign, "sides": [_result_context(r) for r in runs]},
+    )
