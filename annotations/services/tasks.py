@@ -1,0 +1,259 @@
+"""Task design: the campaign's tasks, built from ``annotations.design``.
+
+``tasks_build`` turns the campaign's systems, items and outputs into integer arrays,
+asks ``annotations.design.design_tasks`` for a balanced design per criterion and writes
+the tasks and their ``TaskOutput`` slots in bulk, in one transaction.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from django.db import transaction
+
+from annotations.design import balance_of, default_tasks_per_item, design_tasks
+from annotations.errors import DomainError
+from annotations.models import Assignment, Campaign, Criterion, Output, Task, TaskOutput
+
+BATCH_SIZE = 2000
+# Kinds the design makes (attention checks are copies of design tasks); imported tasks
+# belong to finished judgements and are never touched here.
+DESIGN_KINDS = (Task.Kind.REGULAR, Task.Kind.ATTENTION)
+SEED_LIMIT = 2**63  # Campaign.task_seed is a signed 64-bit integer.
+
+
+@dataclass(frozen=True)
+class CriterionDesign:
+    """The design built for one criterion and how balanced it is.
+
+    ``counts[s]`` is the number of tasks of system ``systems[s]``; ``pairs[s][t]`` the
+    number of tasks systems ``s`` and ``t`` share. Pair statistics are over distinct
+    pairs.
+    """
+
+    criterion: str
+    tasks: int
+    task_outputs: int
+    merged_outputs: int
+    skipped_items: int
+    systems: tuple[str, ...]
+    counts: tuple[int, ...]
+    pairs: tuple[tuple[int, ...], ...]
+    count_min: int
+    count_max: int
+    pair_min: int
+    pair_max: int
+    pair_mean: float
+    pair_std: float
+
+
+@dataclass(frozen=True)
+class DesignReport:
+    """What ``tasks_build`` made."""
+
+    campaign: str
+    seed: int
+    k: int
+    tasks_per_item: int
+    deleted_tasks: int
+    criteria: tuple[CriterionDesign, ...]
+
+    @property
+    def tasks(self) -> int:
+        return sum(c.tasks for c in self.criteria)
+
+    @property
+    def summary(self) -> str:
+        parts = [
+            f"{c.criterion}: {c.tasks} tasks, each system in {c.count_min}-{c.count_max}, "
+            f"each pair together in {c.pair_min}-{c.pair_max}"
+            for c in self.criteria
+        ]
+        return f"{self.tasks} tasks of {self.k} outputs (seed {self.seed}). " + "; ".join(parts)
+
+
+def _criterion_seed(seed: int, name: str) -> list[int]:
+    # One stream per criterion, keyed by its name: building one criterion alone gives
+    # the same tasks as building it together with the others.
+    return [seed, zlib.crc32(name.encode())]
+
+
+def _chosen_criteria(
+    campaign: Campaign, criteria: Sequence[Criterion | str] | None
+) -> list[Criterion]:
+    available = list(campaign.criteria.order_by("position", "name"))
+    if not available:
+        raise DomainError(f"Campaign '{campaign.slug}' has no criteria: add one first.")
+    if criteria is None:
+        return available
+    by_name = {c.name: c for c in available}
+    chosen: list[Criterion] = []
+    for c in criteria:
+        name = c if isinstance(c, str) else c.name
+        if name not in by_name or (not isinstance(c, str) and c.campaign_id != campaign.pk):
+            raise DomainError(
+                f"Campaign '{campaign.slug}' has no criterion '{name}'; "
+                f"it has {', '.join(by_name)}."
+            )
+        if by_name[name] not in chosen:
+            chosen.append(by_name[name])
+    if not chosen:
+        raise DomainError("Choose at least one criterion.")
+    return chosen
+
+
+@transaction.atomic
+def tasks_build(
+    *,
+    campaign: Campaign,
+    seed: int | None = None,
+    criteria: Sequence[Criterion | str] | None = None,
+    tasks_per_item: int | None = None,
+    rebuild: bool = False,
+) -> DesignReport:
+    """Build the campaign's tasks for every (or the given) criteria, balanced and seeded.
+
+    For every item and criterion: tasks of ``k = min(campaign.outputs_per_task,
+    n_systems)`` distinct systems; by default ``ceil(n_systems / k)`` tasks per item so
+    that every output of every item is judged (the last task is filled up with the
+    systems judged least so far, choosing those that met least), or ``tasks_per_item``.
+    Per-system counts over the whole criterion differ by at most one when every system
+    has an output for every item; pairs are balanced greedily (``annotations.design``).
+    Items where fewer than two systems have an output get no task.
+
+    Identical outputs of an item (``Output.canonical``) share one slot when
+    ``campaign.merge_identical_outputs``: the worker reads the text once.
+
+    The same ``seed`` gives the same tasks; without one a fresh seed is drawn (or the
+    stored one reused when other criteria already have tasks, so one seed describes the
+    campaign). The seed is stored in ``campaign.task_seed``.
+
+    Refuses when the criteria have tasks already unless ``rebuild``; rebuilding deletes
+    them (regular and attention tasks), and is refused when any of them has an
+    assignment. Locks the campaign row for the duration of the build.
+    """
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    k = int(campaign.outputs_per_task)
+    if tasks_per_item is not None and tasks_per_item < 1:
+        raise DomainError("tasks per item: must be at least 1.")
+    if seed is not None and not 0 <= seed < SEED_LIMIT:
+        raise DomainError(f"seed: must be between 0 and {SEED_LIMIT - 1}.")
+    chosen = _chosen_criteria(campaign, criteria)
+
+    systems = list(campaign.systems.order_by("label").values_list("id", "label"))
+    if len(systems) < 2:
+        raise DomainError(
+            f"Campaign '{campaign.slug}' has {len(systems)} system(s): a task compares the "
+            "outputs of at least two systems. Add outputs of another system first."
+        )
+    items = list(campaign.items.order_by("position", "id").values_list("id", flat=True))
+    if not items:
+        raise DomainError(f"Campaign '{campaign.slug}' has no items: upload outputs first.")
+
+    existing = Task.objects.filter(campaign=campaign, criterion__in=chosen, kind__in=DESIGN_KINDS)
+    deleted = 0
+    if existing.exists():
+        names = ", ".join(
+            sorted(set(existing.values_list("criterion__name", flat=True).distinct()))
+        )
+        if not rebuild:
+            raise DomainError(
+                f"Campaign '{campaign.slug}' already has tasks for {names}; "
+                "rebuild them explicitly (--rebuild) to replace them."
+            )
+        held = Assignment.objects.filter(task__in=existing).count()
+        if held:
+            raise DomainError(
+                f"Cannot rebuild the tasks of {names}: {held} assignment(s) were handed out "
+                "on them already."
+            )
+        deleted = existing.count()
+        existing.delete()
+
+    if seed is None:
+        others = (
+            Task.objects.filter(campaign=campaign, kind__in=DESIGN_KINDS)
+            .exclude(criterion__in=chosen)
+            .exists()
+        )
+        seed = (
+            int(campaign.task_seed)
+            if others
+            else int(np.random.SeedSequence().generate_state(1, np.uint64)[0]) % SEED_LIMIT
+        )
+
+    system_index = {pk: i for i, (pk, _) in enumerate(systems)}
+    item_index = {pk: i for i, pk in enumerate(items)}
+    output_id = np.full((len(items), len(systems)), -1, dtype=np.int64)
+    # Outputs sharing a text share a group: the first output of the group's id.
+    group_id = np.full((len(items), len(systems)), -1, dtype=np.int64)
+    for pk, item_id, system_id, canonical_id in Output.objects.filter(
+        item__campaign=campaign
+    ).values_list("id", "item_id", "system_id", "canonical_id"):
+        i, s = item_index[item_id], system_index[system_id]
+        output_id[i, s] = pk
+        group_id[i, s] = canonical_id if campaign.merge_identical_outputs and canonical_id else pk
+    available = output_id >= 0
+    per_item = tasks_per_item or default_tasks_per_item(len(systems), k)
+
+    reports = []
+    for criterion in chosen:
+        rng = np.random.default_rng(_criterion_seed(seed, criterion.name))
+        design = design_tasks(available, k=k, rng=rng, tasks_per_item=tasks_per_item)
+        tasks = [
+            Task(
+                campaign=campaign,
+                criterion=criterion,
+                item_id=items[int(i)],
+                kind=Task.Kind.REGULAR,
+                number=n + 1,
+            )
+            for n, i in enumerate(design.task_item)
+        ]
+        Task.objects.bulk_create(tasks, batch_size=BATCH_SIZE)
+        task_outputs: list[TaskOutput] = []
+        merged = 0
+        for task, row, i in zip(tasks, design.tasks, design.task_item, strict=True):
+            slots: dict[int, int] = {}
+            for s in row[row >= 0]:
+                group = int(group_id[i, s])
+                if group in slots:
+                    merged += 1
+                slot = slots.setdefault(group, len(slots))
+                task_outputs.append(
+                    TaskOutput(task_id=task.pk, output_id=int(output_id[i, s]), slot=slot)
+                )
+        TaskOutput.objects.bulk_create(task_outputs, batch_size=BATCH_SIZE)
+        balance = balance_of(design)
+        reports.append(
+            CriterionDesign(
+                criterion=criterion.name,
+                tasks=len(tasks),
+                task_outputs=len(task_outputs),
+                merged_outputs=merged,
+                skipped_items=int(design.skipped_items.size),
+                systems=tuple(label for _, label in systems),
+                counts=tuple(int(c) for c in balance.counts),
+                pairs=tuple(tuple(int(p) for p in row) for row in balance.pairs),
+                count_min=balance.count_min,
+                count_max=balance.count_max,
+                pair_min=balance.pair_min,
+                pair_max=balance.pair_max,
+                pair_mean=balance.pair_mean,
+                pair_std=balance.pair_std,
+            )
+        )
+
+    campaign.task_seed = seed
+    campaign.save(update_fields=["task_seed", "updated_at"])
+    return DesignReport(
+        campaign=campaign.slug,
+        seed=seed,
+        k=min(k, len(systems)),
+        tasks_per_item=per_item,
+        deleted_tasks=deleted,
+        criteria=tuple(reports),
+    )

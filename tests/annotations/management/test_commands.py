@@ -1,0 +1,109 @@
+"""build_tasks, seed_demo and ensure_admin."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+
+from annotations.models import Campaign, Task
+from annotations.services.campaigns import OutputRow, criterion_from_preset, outputs_store
+from tests.factories import CampaignFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def _campaign(n_systems: int, n_items: int, k: int = 3) -> Campaign:
+    campaign = CampaignFactory(slug="toy", outputs_per_task=k)
+    criterion_from_preset(campaign=campaign, preset="quality")
+    criterion_from_preset(campaign=campaign, preset="naturalness")
+    outputs_store(
+        campaign=campaign,
+        rows=[
+            OutputRow(f"mr{i}", f"name[P{i}]", f"sys{s:02d}", f"P{i} by {s}.")
+            for i in range(n_items)
+            for s in range(n_systems)
+        ],
+    )
+    return campaign
+
+
+def _run(*args: str) -> str:
+    out = StringIO()
+    call_command(*args, stdout=out)
+    return out.getvalue()
+
+
+def test_build_tasks_prints_the_balance_and_a_matrix_for_few_systems():
+    campaign = _campaign(5, 6)
+    out = _run("build_tasks", "toy", "--seed", "9", "--criterion", "quality")
+    assert "Built 12 tasks for campaign 'toy' (seed 9, 3 outputs per task, 2 tasks per item" in out
+    assert "criterion quality: 12 tasks, 36 task outputs" in out
+    assert "tasks per system:   min 7, max 8" in out
+    assert "tasks per pair:     min" in out
+    matrix = [line for line in out.splitlines() if line.strip().startswith("S") and "sys0" in line]
+    assert len(matrix) == 5 and matrix[0].split()[-1] == "sys00"
+    assert "naturalness" not in out
+    assert Task.objects.filter(campaign=campaign, criterion__name="quality").count() == 12
+    campaign.refresh_from_db()
+    assert campaign.task_seed == 9
+
+
+def test_build_tasks_without_a_matrix_for_many_systems_and_with_tasks_per_item():
+    _campaign(13, 4, k=5)
+    out = _run("build_tasks", "toy", "--tasks-per-item", "1")
+    assert "Built 8 tasks" in out and "1 tasks per item" in out
+    assert "pairs (diagonal" not in out
+
+
+def test_build_tasks_refuses_to_build_twice_and_names_the_way_out():
+    _campaign(4, 2)
+    _run("build_tasks", "toy", "--seed", "1")
+    with pytest.raises(CommandError, match=r"No tasks were built: .*already has tasks.*--rebuild"):
+        _run("build_tasks", "toy")
+    out = _run("build_tasks", "toy", "--seed", "2", "--rebuild")
+    assert "replaced 8 earlier tasks" in out
+
+
+def test_build_tasks_errors():
+    with pytest.raises(CommandError, match="No campaign 'nope'"):
+        _run("build_tasks", "nope")
+    _campaign(4, 2)
+    with pytest.raises(CommandError, match="no criterion 'fluency'"):
+        _run("build_tasks", "toy", "--criterion", "fluency")
+
+
+def test_seed_demo_says_what_it_made_then_that_it_was_there():
+    first = _run("seed_demo")
+    assert first.startswith("Created demo campaign 'demo'")
+    assert "6 systems, 40 items, 240 outputs, 160 tasks, 192 judgements (simulated)" in first
+    second = _run("seed_demo")
+    assert second.startswith("Already there: demo campaign 'demo'")
+    assert Campaign.objects.filter(slug="demo").count() == 1
+
+
+def test_ensure_admin_prints_url_and_credentials_and_adopts_the_demo(
+    settings, tmp_path, monkeypatch
+):
+    monkeypatch.delenv("HUMANEVAL_ADMIN_PASSWORD", raising=False)
+    settings.BASE_DIR = tmp_path
+    _run("seed_demo")
+    out = _run("ensure_admin")
+    password = (tmp_path / ".admin-password").read_text().strip()
+    assert "http://127.0.0.1:8000/admin/" in out
+    assert "username: admin" in out and f"password: {password}" in out
+    assert "now the owner of campaign 'demo'" in out
+    assert get_user_model().objects.get(username="admin").check_password(password)
+    again = _run("ensure_admin")
+    assert again.startswith("Admin account exists") and f"password: {password}" in again
+    assert "owner" not in again
+
+
+def test_ensure_admin_with_the_password_in_the_environment(settings, tmp_path, monkeypatch):
+    monkeypatch.setenv("HUMANEVAL_ADMIN_PASSWORD", "from-env-123")
+    settings.BASE_DIR = tmp_path
+    out = _run("ensure_admin")
+    assert "password: from-env-123" in out
+    assert not (tmp_path / ".admin-password").exists()
