@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods
 
 from annotations.errors import DomainError
 from annotations.models import Campaign, CampaignMembership
-from annotations.permissions import campaigns_visible_to, has_role
+from annotations.permissions import campaigns_visible_to, has_role, role_of
 
 from . import exports, selectors
 from .models import RankingRun
@@ -32,12 +32,32 @@ EXPORT_TYPES = {
 
 class RankingRunForm(forms.Form):
     criterion = forms.ChoiceField()
-    method = forms.ChoiceField(choices=RankingRun.Method.choices, initial=RankingRun.Method.WMT14)
-    runs = forms.IntegerField(min_value=1, max_value=100_000, initial=200)
-    seed = forms.IntegerField(initial=1)
-    confidence = forms.FloatField(min_value=0.5, max_value=0.999, initial=0.95)
+    method = forms.ChoiceField(
+        choices=RankingRun.Method.choices,
+        initial=RankingRun.Method.WMT14,
+        help_text="The E2E NLG Challenge used TrueSkill with the WMT14 procedure.",
+    )
+    runs = forms.IntegerField(
+        min_value=1,
+        max_value=100_000,
+        initial=200,
+        help_text=(
+            "Repetitions (TrueSkill runs or bootstrap resamples). More runs give steadier "
+            "rank ranges and take longer; the result says whether they were enough."
+        ),
+    )
+    seed = forms.IntegerField(initial=1, help_text="The same seed gives the same result.")
+    confidence = forms.FloatField(
+        min_value=0.5,
+        max_value=0.999,
+        initial=0.95,
+        help_text="Level of the rank ranges and of the significance clusters.",
+    )
     exclude_flagged = forms.BooleanField(
-        required=False, initial=True, label="Leave out excluded workers"
+        required=False,
+        initial=True,
+        label="Leave out excluded workers",
+        help_text="Workers excluded on the monitor page.",
     )
 
     def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
@@ -129,17 +149,30 @@ def campaign_runs(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "ranking/campaign_runs.html",
-        {"campaign": campaign, "form": form, "runs": runs, "can_design": can_design},
+        {
+            "campaign": campaign,
+            "form": form,
+            "runs": runs,
+            "can_design": can_design,
+            "role": role_of(request.user, campaign),
+        },
     )
 
 
-def _result_context(run: RankingRun) -> dict[str, Any]:
+def _result_context(run: RankingRun, *, can_design: bool = False) -> dict[str, Any]:
     done = run.status == RankingRun.Status.DONE
+    suggested = (run.stability or {}).get("suggested_runs") if done else None
     return {
         "run": run,
         "rows": selectors.ranking_run_rows(run=run) if done else [],
         "percent": round(100 * run.progress),
         "formats": list(EXPORT_TYPES),
+        # A one-click rerun with the suggested number of runs when the result is unstable.
+        "rerun_runs": (
+            suggested
+            if can_design and suggested and not run.stability.get("stable") and suggested > run.runs
+            else None
+        ),
     }
 
 
@@ -147,10 +180,16 @@ def _result_context(run: RankingRun) -> dict[str, Any]:
 def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The run's result; while it runs, a progress bar that polls its own partial."""
     run = _visible_run(request, pk)
+    can_design = has_role(request.user, run.campaign, Role.DESIGNER)
     template = "ranking/run_detail.html"
     if request.htmx:
         template += "#run-result"
-    return render(request, template, {"campaign": run.campaign, **_result_context(run)})
+    context = {
+        "campaign": run.campaign,
+        "role": role_of(request.user, run.campaign),
+        **_result_context(run, can_design=can_design),
+    }
+    return render(request, template, context)
 
 
 @login_required
@@ -191,5 +230,9 @@ def run_compare(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "ranking/compare.html",
-        {"campaign": runs[0].campaign, "sides": [_result_context(r) for r in runs]},
+        {
+            "campaign": runs[0].campaign,
+            "role": role_of(request.user, runs[0].campaign),
+            "sides": [_result_context(r) for r in runs],
+        },
     )

@@ -1,0 +1,112 @@
+"""Rank a criterion's systems: ``python manage.py rank e2e --criterion naturalness``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from annotations.errors import DomainError
+from annotations.models import Campaign
+from ranking import exports, selectors, services
+from ranking.models import RankingRun
+from ranking.plots import rank_range_plot
+
+
+def _parameter(text: str) -> tuple[str, Any]:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise CommandError(f"--param takes NAME=VALUE, not '{text}'.")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value
+
+
+class Command(BaseCommand):
+    help = (
+        "Rank the systems of a campaign's criterion (stored as a ranking run) and print "
+        "the cluster table. Same seed, same data: same result."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("campaign", help="campaign slug")
+        parser.add_argument("--criterion", required=True)
+        parser.add_argument("--method", default="wmt14", choices=RankingRun.Method.values)
+        parser.add_argument("--runs", type=int, default=200)
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--confidence", type=float, default=0.95)
+        parser.add_argument("--format", default="table", choices=exports.FORMATS)
+        parser.add_argument("--plot", type=Path, help="write the rank-range plot (.svg or .png)")
+        parser.add_argument(
+            "--include-excluded",
+            action="store_true",
+            help="keep judgements of workers an organizer excluded",
+        )
+        parser.add_argument(
+            "--param",
+            action="append",
+            default=[],
+            metavar="NAME=VALUE",
+            help="a method parameter, e.g. --param sigma0=0.5 --param draw_probability=0.25",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        campaign = Campaign.objects.filter(slug=options["campaign"]).first()
+        if campaign is None:
+            raise CommandError(f"No campaign with the slug '{options['campaign']}'.")
+        criterion = campaign.criteria.filter(name=options["criterion"]).first()
+        if criterion is None:
+            names = ", ".join(campaign.criteria.values_list("name", flat=True)) or "none"
+            raise CommandError(
+                f"Campaign '{campaign.slug}' has no criterion '{options['criterion']}' "
+                f"(it has: {names})."
+            )
+        plot: Path | None = options["plot"]
+        if plot is not None and plot.suffix.lower() not in (".svg", ".png"):
+            raise CommandError("--plot must name a .svg or .png file.")
+        try:
+            run = services.ranking_run_create(
+                campaign=campaign,
+                criterion=criterion,
+                method=options["method"],
+                runs=options["runs"],
+                seed=options["seed"],
+                confidence=options["confidence"],
+                exclude_flagged=not options["include_excluded"],
+                parameters=dict(_parameter(p) for p in options["param"]),
+                queue=False,
+            )
+            services.ranking_run_compute(run=run)
+        except DomainError as exc:
+            raise CommandError(str(exc)) from exc
+        rows = selectors.ranking_run_rows(run=run)
+        title = (
+            f"{campaign.slug} / {criterion.name}: {run.method}, {run.runs} runs, seed {run.seed}, "
+            f"{run.confidence:.0%} ranges, {run.n_judgements} judgements"
+        )
+        meta = {
+            "campaign": campaign.slug,
+            "criterion": criterion.name,
+            "method": run.method,
+            "runs": run.runs,
+            "seed": run.seed,
+            "confidence": run.confidence,
+            "parameters": run.parameters,
+            "judgements": run.n_judgements,
+            "comparisons": run.n_comparisons,
+            "fingerprint": run.fingerprint,
+            "ranking_run": run.pk,
+            "stability": run.stability,
+        }
+        self.stdout.write(exports.render(rows, options["format"], title=title, meta=meta), ending="")
+        if options["format"] == "table":
+            note = run.stability.get("note") if run.stability else None
+            if note:
+                self.stdout.write(f"\nStability: {note}")
+            self.stdout.write(f"Ranking run {run.pk} stored; computed in {run.seconds:.2f} s.")
+        if plot is not None:
+            plot.write_bytes(rank_range_plot(rows, fmt=plot.suffix.lower()[1:], title=title))
+            self.stderr.write(f"Plot written to {plot}")
