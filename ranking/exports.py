@@ -42,10 +42,15 @@ def render(rows: Sequence[Row], fmt: str, *, title: str = "", meta: dict | None 
     }[fmt](rows, title, meta or {})
 
 
+def _value_label(meta: dict) -> str:
+    """The value column's heading: TrueSkill for the TrueSkill methods."""
+    return "TrueSkill" if meta.get("method") in (None, "wmt14", "bootstrap") else "Value"
+
+
 def _table(rows: Sequence[Row], title: str, meta: dict) -> str:
     width = max([len("System"), *(len(r.system) for r in rows)])
     lines = [title] if title else []
-    header = f"{'#':>3}  {'TrueSkill' if meta.get('method') in (None, 'wmt14', 'bootstrap') else 'Value':>9}  {'Range':>7}  {'System':<{width}}"
+    header = f"{'#':>3}  {_value_label(meta):>9}  {'Range':>7}  {'System':<{width}}"
     lines += [header, "-" * len(header)]
     previous = None
     for r in rows:
@@ -84,7 +89,7 @@ def _latex(rows: Sequence[Row], title: str, meta: dict) -> str:
         r"% requires \usepackage{booktabs}",
         r"\begin{tabular}{rrcl}",
         r"\toprule",
-        r"\# & TrueSkill & Range & System \\",
+        rf"\# & {_value_label(meta)} & Range & System \\",
         r"\midrule",
     ]
     previous = None
@@ -102,7 +107,7 @@ def _latex(rows: Sequence[Row], title: str, meta: dict) -> str:
 
 def _markdown(rows: Sequence[Row], title: str, meta: dict) -> str:
     lines = [f"**{title}**", ""] if title else []
-    lines += ["| # | TrueSkill | Range | System |", "|--:|--:|:-:|:--|"]
+    lines += [f"| # | {_value_label(meta)} | Range | System |", "|--:|--:|:-:|:--|"]
     previous = None
     for r in rows:
         cluster = str(r.cluster) if r.cluster != previous else ""

@@ -1,0 +1,89 @@
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from annotations.services.importing import e2e_import
+from ranking.exports import parse_csv
+from ranking.models import RankingRun
+from tests.ranking.planted import planted_campaign
+
+pytestmark = pytest.mark.django_db
+
+
+def _rank(*args: str) -> str:
+    out = StringIO()
+    call_command("rank", *args, stdout=out, stderr=StringIO())
+    return out.getvalue()
+
+
+def test_every_format_and_the_plot(tmp_path):
+    campaign, _ = planted_campaign(strengths=[50, 0, -50, -100], n_judgements=30, seed=1, k=4)
+    base = [campaign.slug, "--criterion", "quality", "--runs", "20", "--seed", "3"]
+    table = _rank(*base)
+    assert "TrueSkill" in table and "Stability:" in table and "Ranking run" in table
+    data = json.loads(_rank(*base, "--format", "json"))
+    assert data["seed"] == 3 and data["runs"] == 20 and data["judgements"] == 30
+    assert [r["system"] for r in data["ranking"]][0] == "s0"
+    rows = parse_csv(_rank(*base, "--format", "csv"))
+    assert [(r.system, r.rank_lo, r.rank_hi, r.cluster) for r in rows] == [
+        (r["system"], r["rank_lo"], r["rank_hi"], r["cluster"]) for r in data["ranking"]
+    ]
+    assert r"\toprule" in _rank(*base, "--format", "latex")
+    assert "| # | TrueSkill | Range | System |" in _rank(*base, "--format", "markdown").splitlines()
+    plot = tmp_path / "ranks.svg"
+    _rank(*base, "--plot", str(plot))
+    assert plot.read_bytes().startswith(b"<?xml") and b"s0 (1)" in plot.read_bytes()
+    # Five identical requests: five stored runs with identical results.
+    runs = RankingRun.objects.filter(seed=3)
+    assert runs.count() == 6
+    assert len({r.fingerprint for r in runs}) == 1
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["nope", "--criterion", "quality"], "No campaign with the slug 'nope'"),
+        (["{slug}", "--criterion", "fluency"], "has no criterion 'fluency' (it has: quality)"),
+        (["{slug}", "--criterion", "quality", "--plot", "x.pdf"], ".svg or .png"),
+        (["{slug}", "--criterion", "quality", "--param", "sigma0"], "NAME=VALUE"),
+    ],
+)
+def test_mistakes_get_clear_errors(args, message):
+    campaign, _ = planted_campaign(strengths=[10, 0], n_judgements=3, seed=2, k=2)
+    with pytest.raises(CommandError) as error:
+        _rank(*[a.format(slug=campaign.slug) for a in args])
+    assert message in str(error.value)
+
+
+@pytest.mark.e2e_data
+def test_reproduces_table_11_from_the_released_ratings(e2e_dir):
+    """``rank e2e --method wmt14 --runs 200 --seed 1`` against the published Table 11.
+
+    Naturalness: every value within 0.01, every 95% rank range within one rank at each
+    end. Quality: the same within 0.04, except tuda and slug, whose published values
+    (slug 0.300, tuda 0.228) the released data do not give; an independent
+    reimplementation finds tuda about +0.31 and slug about +0.27 (docs/reproducing-e2e.md).
+    """
+    e2e_import(campaign_slug="e2e", folder=e2e_dir)
+    published = json.loads((e2e_dir / "table11.json").read_text())
+    known_exception = {"tuda", "slug"}
+    for criterion, tolerance in (("naturalness", 0.01), ("quality", 0.04)):
+        ours = {
+            r["system"]: r
+            for r in json.loads(
+                _rank("e2e", "--criterion", criterion, "--runs", "200", "--seed", "1", "--format", "json")
+            )["ranking"]
+        }
+        assert set(ours) == {p["system"] for p in published[criterion]}
+        for p in published[criterion]:
+            row = ours[p["system"]]
+            if criterion == "quality" and p["system"] in known_exception:
+                continue
+            assert row["value"] == pytest.approx(p["trueskill"], abs=tolerance), p["system"]
+            assert abs(row["rank_lo"] - p["rank_lo"]) <= 1, p["system"]
+            assert abs(row["rank_hi"] - p["rank_hi"]) <= 1, p["system"]
+        if criterion == "quality":
+            assert ours["tuda"]["value"] == pytest.approx(0.31, abs=0.02)
+            assert ours["slug"]["value"] == pytest.approx(0.27, abs=0.02)
