@@ -13,7 +13,7 @@ import numpy as np
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
-from annotations.agreement import krippendorff_alpha_long, preference
+from annotations.agreement import krippendorff_alpha_long
 from annotations.models import (
     Campaign,
     Criterion,
@@ -54,6 +54,15 @@ class Plan:
     pay_per_hour: float
     seconds_per_task: float
     per_system: list[SystemPlan] = field(default_factory=list)
+    # Tasks and judgements imported from a finished evaluation (``import_e2e`` and the
+    # like): they are not planned, only shown.
+    imported_tasks: int = 0
+    imported_judgements: int = 0
+
+    @property
+    def imported_only(self) -> bool:
+        """An imported campaign with nothing to collect: its plan is not an estimate."""
+        return bool(self.imported_tasks) and not self.built
 
 
 def campaign_plan(
@@ -108,6 +117,10 @@ def campaign_plan(
         pay_per_hour=pay_per_hour,
         seconds_per_task=seconds_per_task,
         per_system=[SystemPlan(label, comparisons[sid]) for sid, label in systems],
+        imported_tasks=Task.objects.filter(campaign=campaign, kind=Task.Kind.IMPORTED).count(),
+        imported_judgements=Judgement.objects.filter(
+            criterion__campaign=campaign, task__kind=Task.Kind.IMPORTED
+        ).count(),
     )
 
 
@@ -249,21 +262,29 @@ class WorkerRow:
 
 
 def _pairs_signs(scores: dict[int, float]) -> dict[tuple[int, int], int]:
+    """+1 / 0 / -1 for each pair of outputs (as ``agreement.preference``, without numpy's
+    per-call cost: the monitor calls this for every judgement of a campaign)."""
     outputs = sorted(scores)
-    return {(a, b): preference(scores[a], scores[b]) for a, b in combinations(outputs, 2)}
+    return {
+        (a, b): (scores[a] > scores[b]) - (scores[a] < scores[b])
+        for a, b in combinations(outputs, 2)
+    }
 
 
-def worker_table(*, campaign: Campaign, workers: QuerySet[Worker] | None = None) -> list[WorkerRow]:
-    """Per worker: tasks done, median time, attention-check pass rate, self-consistency
-    (share of output pairs ordered the same way in a repeat), uniform-score rate (share of
-    judgements giving every output the same score) and agreement with the others (share of
-    output pairs on which another worker's judgement of the same task agrees)."""
-    workers = workers if workers is not None else campaign.workers.all()
-    workers = workers.order_by("-created_at", "id")
+def campaign_judgements(*, campaign: Campaign) -> dict[int, dict]:
+    """Every judgement of the campaign with its scores, read in one query.
+
+    Keyed by judgement id; each value holds ``worker``, ``task``, ``criterion``,
+    ``task_kind``, ``repeat``, ``seconds``, the ``regular`` and ``degraded`` scores by
+    output id and, for judgements that count (no attention check, no repeat), ``signs``:
+    the preference of every pair of outputs. The monitor page reads it once and hands it
+    to :func:`worker_table` and :func:`campaign_agreement`.
+    """
     rows = JudgementScore.objects.filter(judgement__criterion__campaign=campaign).values_list(
         "judgement_id",
         "judgement__worker_id",
         "judgement__task_id",
+        "judgement__criterion_id",
         "judgement__task__kind",
         "judgement__assignment__kind",
         "judgement__seconds_on_task",
@@ -272,26 +293,52 @@ def worker_table(*, campaign: Campaign, workers: QuerySet[Worker] | None = None)
         "score",
     )
     judgements: dict[int, dict] = {}
-    for jid, wid, tid, tkind, akind, seconds, oid, role, score in rows.iterator(chunk_size=5000):
-        j = judgements.setdefault(
-            jid,
-            {
+    for jid, wid, tid, cid, tkind, akind, seconds, oid, role, score in rows.iterator(
+        chunk_size=5000
+    ):
+        j = judgements.get(jid)
+        if j is None:
+            j = judgements[jid] = {
                 "worker": wid,
                 "task": tid,
+                "criterion": cid,
                 "task_kind": tkind,
                 "repeat": akind == "repeat",
                 "seconds": seconds,
                 "regular": {},
                 "degraded": {},
-            },
-        )
+            }
         (j["degraded"] if role == TaskOutput.Role.DEGRADED else j["regular"])[oid] = score
+    for j in judgements.values():
+        if j["task_kind"] != Task.Kind.ATTENTION and not j["repeat"]:
+            # Compared with every other judgement of its task: work them out once.
+            j["signs"] = _pairs_signs(j["regular"])
+    return judgements
+
+
+def worker_table(
+    *,
+    campaign: Campaign,
+    workers: QuerySet[Worker] | None = None,
+    judgements: dict[int, dict] | None = None,
+) -> list[WorkerRow]:
+    """Per worker: tasks done, median time, attention-check pass rate, self-consistency
+    (share of output pairs ordered the same way in a repeat), uniform-score rate (share of
+    judgements giving every output the same score) and agreement with the others (share of
+    output pairs on which another worker's judgement of the same task agrees).
+
+    ``judgements`` is :func:`campaign_judgements`' result when the caller has it already.
+    """
+    workers = workers if workers is not None else campaign.workers.all()
+    workers = workers.order_by("-created_at", "id")
+    if judgements is None:
+        judgements = campaign_judgements(campaign=campaign)
 
     by_worker: dict[int, list[dict]] = defaultdict(list)
     by_task: dict[int, list[dict]] = defaultdict(list)
     for j in judgements.values():
         by_worker[j["worker"]].append(j)
-        if j["task_kind"] != Task.Kind.ATTENTION and not j["repeat"]:
+        if "signs" in j:
             by_task[j["task"]].append(j)
 
     result = []
@@ -312,17 +359,17 @@ def worker_table(*, campaign: Campaign, workers: QuerySet[Worker] | None = None)
             first = next((o for o in real if o["task"] == j["task"]), None)
             if first is None:
                 continue
-            a, b = _pairs_signs(first["regular"]), _pairs_signs(j["regular"])
+            a, b = first["signs"], _pairs_signs(j["regular"])
             shared = a.keys() & b.keys()
             if shared:
                 consistency.append(sum(a[p] == b[p] for p in shared) / len(shared))
         agree = total = 0
         for j in real:
-            mine = _pairs_signs(j["regular"])
+            mine = j["signs"]
             for other in by_task.get(j["task"], []):
                 if other["worker"] == worker.pk:
                     continue
-                theirs = _pairs_signs(other["regular"])
+                theirs = other["signs"]
                 for pair in mine.keys() & theirs.keys():
                     agree += mine[pair] == theirs[pair]
                     total += 1
@@ -358,44 +405,46 @@ def _finite(value: float) -> float | None:
     return None if math.isnan(value) else value
 
 
-def criterion_agreement(*, criterion: Criterion) -> CriterionAgreement:
+def criterion_agreement(
+    *, criterion: Criterion, judgements: dict[int, dict] | None = None
+) -> CriterionAgreement:
     """Krippendorff's alpha among workers on one criterion's counted judgements.
 
     Preferences: a unit is (task, pair of outputs), a value +1/0/-1, ordinal level (a tie
-    lies between the two preferences). Scores: a unit is (task, output), the raw score at
-    interval level.
+    lies between the two preferences). Scores: a unit is (task, output), the score at
+    interval level; magnitude-estimation scores are ratios to the standard, so they are
+    compared as logarithms (log of max(score, 1)), otherwise one worker's 111111 would
+    swamp everyone's agreement. ``judgements`` is :func:`campaign_judgements`' result
+    when the caller has it already.
     """
-    rows = (
-        JudgementScore.objects.filter(
-            judgement__criterion=criterion,
-            role=TaskOutput.Role.REGULAR,
-            judgement__task__kind__in=[Task.Kind.REGULAR, Task.Kind.IMPORTED],
-        )
-        .exclude(judgement__assignment__kind="repeat")
-        .values_list(
-            "judgement_id", "judgement__worker_id", "judgement__task_id", "output_id", "score"
-        )
-    )
-    judgements: dict[int, tuple[int, int, dict[int, float]]] = {}
-    for jid, wid, tid, oid, score in rows.iterator(chunk_size=5000):
-        judgements.setdefault(jid, (wid, tid, {}))[2][oid] = score
+    magnitude = criterion.scale == Criterion.Scale.MAGNITUDE
+    if judgements is None:
+        judgements = campaign_judgements(campaign=criterion.campaign)
+    counted = [
+        j for j in judgements.values() if j["criterion"] == criterion.pk and "signs" in j
+    ]
     score_units: dict[tuple, int] = {}
     pair_units: dict[tuple, int] = {}
     score_unit, score_value, pair_unit, pair_value = [], [], [], []
-    for _wid, tid, scores in judgements.values():
-        for oid, score in scores.items():
+    for j in counted:
+        tid = j["task"]
+        for oid, score in j["regular"].items():
             score_unit.append(score_units.setdefault((tid, oid), len(score_units)))
-            score_value.append(score)
-        for pair, sign in _pairs_signs(scores).items():
+            score_value.append(math.log(max(score, 1.0)) if magnitude else score)
+        for pair, sign in j["signs"].items():
             pair_unit.append(pair_units.setdefault((tid, *pair), len(pair_units)))
             pair_value.append(sign)
-    workers = {wid for wid, _, _ in judgements.values()}
+    workers = {j["worker"] for j in counted}
     pref = krippendorff_alpha_long(np.array(pair_unit), np.array(pair_value), level="ordinal")
     score = krippendorff_alpha_long(np.array(score_unit), np.array(score_value), level="interval")
-    return CriterionAgreement(
-        criterion, len(judgements), len(workers), _finite(pref), _finite(score)
-    )
+    return CriterionAgreement(criterion, len(counted), len(workers), _finite(pref), _finite(score))
 
 
-def campaign_agreement(*, campaign: Campaign) -> list[CriterionAgreement]:
-    return [criterion_agreement(criterion=c) for c in campaign.criteria.all()]
+def campaign_agreement(
+    *, campaign: Campaign, judgements: dict[int, dict] | None = None
+) -> list[CriterionAgreement]:
+    if judgements is None:
+        judgements = campaign_judgements(campaign=campaign)
+    return [
+        criterion_agreement(criterion=c, judgements=judgements) for c in campaign.criteria.all()
+    ]

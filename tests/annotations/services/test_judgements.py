@@ -16,7 +16,6 @@ from annotations.models import (
     JudgementScore,
     TaskOutput,
 )
-from annotations.selectors.judgements import judgements_for_ranking
 from annotations.services.assignment import task_next_for
 from annotations.services.judgements import (
     AssignmentExpired,
@@ -25,6 +24,7 @@ from annotations.services.judgements import (
     judgement_submit,
 )
 from annotations.services.quality import attention_task_create
+from ranking.selectors import ranking_scores
 from tests.factories import (
     CampaignFactory,
     CriterionFactory,
@@ -189,17 +189,16 @@ def test_merged_outputs_each_get_the_slot_score_and_ranking_rows_leave_checks_ou
     )
     judgement_submit(assignment=rep, scores={0: 100, 1: 90, 2: 80})
 
-    rows = judgements_for_ranking(criterion=task.criterion, exclude_excluded_workers=True)
-    assert len(rows) == 1
-    row = rows[0]
-    assert row.judgement_id == judgement.pk
-    by_system = dict(zip(row.system_ids, row.scores, strict=True))
-    assert by_system[twin_system.pk] == 120.0
-    assert len(row.system_ids) == 4
+    data = ranking_scores(criterion=task.criterion, exclude_excluded_workers=True)
+    assert data.n_judgements == 1
+    labels = [data.systems[i].label for i in data.system]
+    assert len(labels) == 4  # three slots, the first holding two merged outputs
+    assert dict(zip(labels, data.score.tolist(), strict=True))["twin"] == 120.0
+    assert data.slot.tolist().count(0) == 2
 
     worker.excluded = True
     worker.save(update_fields=["excluded"])
-    assert judgements_for_ranking(criterion=task.criterion, exclude_excluded_workers=True) == []
+    assert ranking_scores(criterion=task.criterion, exclude_excluded_workers=True).n_judgements == 0
     assert (
-        len(judgements_for_ranking(criterion=task.criterion, exclude_excluded_workers=False)) == 1
+        ranking_scores(criterion=task.criterion, exclude_excluded_workers=False).n_judgements == 1
     )
