@@ -159,18 +159,32 @@ def campaign_runs(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+def run_is_stable(run: RankingRun) -> bool | None:
+    """Whether a finished run's clusters are stable: its two random halves of the runs give
+    the same clusters and no boundary decision rests near the cut (``ranking.stats.
+    stability``); None when the run stored no stability check."""
+    stability = run.stability or {}
+    if "stable" in stability:
+        return bool(stability["stable"])
+    if "agree" not in stability:
+        return None
+    return bool(stability["agree"]) and not stability.get("fragile")
+
+
 def _result_context(run: RankingRun, *, can_design: bool = False) -> dict[str, Any]:
     done = run.status == RankingRun.Status.DONE
-    suggested = (run.stability or {}).get("suggested_runs") if done else None
+    stable = run_is_stable(run) if done else None
+    suggested = (run.stability or {}).get("suggested_runs")
     return {
         "run": run,
         "rows": selectors.ranking_run_rows(run=run) if done else [],
         "percent": round(100 * run.progress),
         "formats": list(EXPORT_TYPES),
+        "stable": stable,
         # A one-click rerun with the suggested number of runs when the result is unstable.
         "rerun_runs": (
             suggested
-            if can_design and suggested and not run.stability.get("stable") and suggested > run.runs
+            if can_design and stable is False and suggested and suggested > run.runs
             else None
         ),
     }

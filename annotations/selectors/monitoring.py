@@ -420,9 +420,7 @@ def criterion_agreement(
     magnitude = criterion.scale == Criterion.Scale.MAGNITUDE
     if judgements is None:
         judgements = campaign_judgements(campaign=criterion.campaign)
-    counted = [
-        j for j in judgements.values() if j["criterion"] == criterion.pk and "signs" in j
-    ]
+    counted = [j for j in judgements.values() if j["criterion"] == criterion.pk and "signs" in j]
     score_units: dict[tuple, int] = {}
     pair_units: dict[tuple, int] = {}
     score_unit, score_value, pair_unit, pair_value = [], [], [], []

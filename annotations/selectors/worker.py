@@ -135,11 +135,16 @@ def worker_progress(*, worker: Worker, campaign: Campaign) -> Progress:
     return Progress(done=done, total=campaign.tasks_per_worker)
 
 
-def preview_task(*, campaign: Campaign, task_id: int | None = None) -> Task | None:
-    """A task of the campaign to preview: the one asked for, else the first regular one."""
+def preview_task(
+    *, campaign: Campaign, task_id: int | None = None, criterion_name: str | None = None
+) -> Task | None:
+    """A task of the campaign to preview: the one asked for, else the first regular one
+    (of the named criterion when one is given)."""
     qs = Task.objects.filter(campaign=campaign).select_related("campaign", "criterion", "item")
     if task_id is not None:
         return qs.filter(pk=task_id).first()
+    if criterion_name:
+        qs = qs.filter(criterion__name=criterion_name)
     return (
         qs.filter(kind=Task.Kind.REGULAR).order_by("criterion__position", "number", "id").first()
         or qs.order_by("id").first()

@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import Exists, OuterRef
 from django.http import (
     Http404,
     HttpRequest,
@@ -36,7 +37,7 @@ from annotations.forms_designer import (
     PlanForm,
     UploadForm,
 )
-from annotations.models import Campaign, CampaignMembership, Criterion, Worker
+from annotations.models import Campaign, CampaignMembership, Criterion, Task, Worker
 from annotations.permissions import campaigns_visible_to, has_role, role_of
 from annotations.selectors import monitoring
 from annotations.services import designer as services
@@ -197,11 +198,97 @@ def campaign_settings(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     else:
         form = CampaignDesignForm(instance=campaign)
     locked = campaign.tasks.exists()
+    for name, (label, help_text) in SETTINGS_LABELS.items():
+        if name in form.fields:
+            form.fields[name].label = label
+            form.fields[name].help_text = help_text or form.fields[name].help_text
+    groups = [
+        (title, note, [form[name] for name in names if name in form.fields])
+        for title, note, names in SETTINGS_GROUPS
+    ]
     return render(
         request,
         "annotations/designer/settings.html",
-        _context(request, campaign, form=form, locked=locked, design_fields=services.DESIGN_FIELDS),
+        _context(
+            request,
+            campaign,
+            form=form,
+            groups=groups,
+            locked=locked,
+            design_fields=services.DESIGN_FIELDS,
+        ),
     )
+
+
+# The design form's fields as an organizer reads them: grouped, in plain words.
+SETTINGS_LABELS: dict[str, tuple[str, str]] = {
+    "outputs_per_task": (
+        "Outputs per task",
+        "How many system outputs a worker scores side by side (RankME: 5).",
+    ),
+    "judgements_per_task": ("Judgements per task", "How many different workers judge each task."),
+    "tasks_per_worker": ("Tasks per worker", "At most this many tasks for one worker."),
+    "merge_identical_outputs": (
+        "Show identical outputs of one item once",
+        "The score then counts for each system that produced the text.",
+    ),
+    "assignment_timeout_minutes": (
+        "Time allowed for a task (minutes)",
+        "An unfinished task is handed to someone else after this.",
+    ),
+    "min_seconds_per_task": (
+        "Minimum seconds per task",
+        "Faster answers are warned about or refused; 0 turns the check off.",
+    ),
+    "min_time_policy": ("When a worker answers faster", ""),
+    "attention_check_rate": (
+        "Share of attention checks (0 to 1)",
+        "Fraction of a worker's tasks that hold a degraded copy, which must score lower.",
+    ),
+    "repeat_rate": (
+        "Share of repeated tasks (0 to 1)",
+        "Fraction of a worker's tasks shown again to measure self-consistency.",
+    ),
+    "quality_threshold": (
+        "Lowest attention-check pass rate (0 to 1)",
+        "Workers below it are flagged (and stopped, if chosen below).",
+    ),
+    "stop_failed_workers": ("Stop workers who fall below it (they get the failed-check code)", ""),
+    "accept_prolific": ("Prolific", ""),
+    "accept_mturk": ("Amazon Mechanical Turk", ""),
+    "accept_link": ("Anyone with the plain link", ""),
+    "completion_code": ("Completion code", "Shown to workers who finish."),
+    "failed_check_code": (
+        "Failed-check code",
+        "Shown to workers stopped by quality checks.",
+    ),
+    "consent_text": ("Consent text", "Shown before the first task; workers tick a box to agree."),
+    "instructions": ("Instructions", "Shown before the first task and in MTurk previews."),
+}
+SETTINGS_GROUPS: list[tuple[str, str, list[str]]] = [
+    ("The campaign", "", ["name", "description"]),
+    (
+        "Task design",
+        "Fixed once tasks are built.",
+        ["outputs_per_task", "judgements_per_task", "tasks_per_worker", "merge_identical_outputs"],
+    ),
+    (
+        "Quality control",
+        "Check and repeat shares are fixed once tasks are built.",
+        ["attention_check_rate", "repeat_rate", "quality_threshold", "stop_failed_workers"],
+    ),
+    (
+        "Timing",
+        "",
+        ["assignment_timeout_minutes", "min_seconds_per_task", "min_time_policy"],
+    ),
+    (
+        "Where workers come from",
+        "",
+        ["accept_prolific", "accept_mturk", "accept_link", "completion_code", "failed_check_code"],
+    ),
+    ("What workers read", "", ["consent_text", "instructions"]),
+]
 
 
 # Criteria -----------------------------------------------------------------------------------
@@ -226,10 +313,13 @@ def criteria(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             else:
                 messages.success(request, f"Criterion “{criterion.name}” added.")
                 return redirect("annotations:designer-criteria", slug=campaign.slug)
+    criteria = campaign.criteria.annotate(
+        has_tasks=Exists(Task.objects.filter(criterion=OuterRef("pk")))
+    )
     return render(
         request,
         "annotations/designer/criteria.html",
-        _context(request, campaign, form=form, criteria=campaign.criteria.all()),
+        _context(request, campaign, form=form, criteria=criteria),
     )
 
 
@@ -322,27 +412,32 @@ campaign_close = _lifecycle(services.campaign_close, "The campaign is closed.")
 
 @campaign_view(Role.VIEWER)
 def campaign_monitor(request: HttpRequest, campaign: Campaign) -> HttpResponse:
-    criteria = list(campaign.criteria.all())
-    chosen = request.GET.get("criterion")
-    criterion = next((c for c in criteria if c.name == chosen), criteria[0] if criteria else None)
+    """Progress (polled every few seconds while the campaign can still change), then the
+    comparison matrix, agreement and worker table, computed once per page load: they read
+    every judgement of the campaign, too much to redo on each poll."""
     throughput = monitoring.campaign_throughput(campaign=campaign)
-    peak = max((n for _, n in throughput), default=0)
     context = _context(
         request,
         campaign,
         progress=monitoring.campaign_progress(campaign=campaign),
         throughput=throughput,
-        peak=peak,
+        peak=max((n for _, n in throughput), default=0),
+        poll=campaign.status != Campaign.Status.CLOSED,
+    )
+    if request.htmx:
+        return render(request, "annotations/designer/monitor.html#live", context)
+    criteria = list(campaign.criteria.all())
+    chosen = request.GET.get("criterion")
+    criterion = next((c for c in criteria if c.name == chosen), criteria[0] if criteria else None)
+    judgements = monitoring.campaign_judgements(campaign=campaign)
+    context.update(
         criteria=criteria,
         criterion=criterion,
         matrix=monitoring.comparison_matrix(criterion=criterion) if criterion else None,
-        workers=monitoring.worker_table(campaign=campaign),
-        agreement=monitoring.campaign_agreement(campaign=campaign),
+        workers=monitoring.worker_table(campaign=campaign, judgements=judgements),
+        agreement=monitoring.campaign_agreement(campaign=campaign, judgements=judgements),
     )
-    template = "annotations/designer/monitor.html"
-    if request.htmx:
-        template += "#live"
-    return render(request, template, context)
+    return render(request, "annotations/designer/monitor.html", context)
 
 
 @campaign_view(Role.DESIGNER)
@@ -381,7 +476,8 @@ def worker_mark(request: HttpRequest, campaign: Campaign, pk: int) -> HttpRespon
 @campaign_view(Role.VIEWER)
 @require_http_methods(["GET", "POST"])
 def campaign_members(request: HttpRequest, campaign: Campaign) -> HttpResponse:
-    form = MemberForm(request.POST or None)
+    # The least power by default: adding someone should not make them an owner by accident.
+    form = MemberForm(request.POST or None, initial={"role": Role.VIEWER})
     if request.method == "POST":
         if not has_role(request.user, campaign, Role.OWNER):
             raise PermissionDenied("Only owners manage members.")

@@ -378,7 +378,9 @@ def preview(request: HttpRequest, slug: str) -> HttpResponse:
         return _problem(request, "unknown", status=404)
     raw_id = request.GET.get("task", "")
     task = worker_selectors.preview_task(
-        campaign=campaign, task_id=int(raw_id) if raw_id.isdigit() else None
+        campaign=campaign,
+        task_id=int(raw_id) if raw_id.isdigit() else None,
+        criterion_name=request.GET.get("criterion") or None,
     )
     if task is None:
         return _problem(request, "no-tasks", campaign)
@@ -397,4 +399,5 @@ def preview(request: HttpRequest, slug: str) -> HttpResponse:
         status=status,
         preview=True,
         preview_ok=checked,
+        preview_criteria=list(campaign.criteria.order_by("position", "name")),
     )
