@@ -14,7 +14,9 @@ class ImportFileError(DomainError):
     for tabular files) and the field.
     """
 
-    def __init__(self, message: str, *, file: str, line: int | None = None, field: str = "") -> None:
+    def __init__(
+        self, message: str, *, file: str, line: int | None = None, field: str = ""
+    ) -> None:
         self.file = file
         self.line = line
         self.field = field

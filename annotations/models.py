@@ -323,6 +323,9 @@ class TaskOutput(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"slot {self.slot} of task {self.task_id}: output {self.output_id} ({self.role})"
+
     @property
     def shown_text(self) -> str:
         return self.text or self.output.text
@@ -490,6 +493,9 @@ class JudgementScore(models.Model):
             models.CheckConstraint(condition=Q(score__gte=0), name="judgement_score_nonnegative"),
             models.CheckConstraint(condition=Q(rank__gte=1), name="judgement_score_rank_gte_1"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.score:g} (rank {self.rank:g}) for output {self.output_id}"
 
 
 class WorkerCheck(models.Model):

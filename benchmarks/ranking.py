@@ -61,8 +61,11 @@ def main() -> int:
     for name in ("quality", "naturalness"):
         scores = ranking_scores(criterion=Criterion.objects.get(campaign__slug="e2e", name=name))
         comparisons[name] = judgements_to_comparisons(
-            scores.judgement, scores.system, scores.score,
-            n_systems=len(scores.systems), slot=scores.slot,
+            scores.judgement,
+            scores.system,
+            scores.score,
+            n_systems=len(scores.systems),
+            slot=scores.slot,
         )
     benchmark(comparisons, runs=args.runs, reference_runs=args.reference_runs, seed=args.seed)
     return 0

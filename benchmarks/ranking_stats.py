@@ -144,9 +144,7 @@ def benchmark(
     criteria = list(data)
     for c in criteria:
         d = data[c]
-        print(
-            f"{c}: {d.n_judgements} judgements, {len(d)} comparisons, {d.n_systems} systems"
-        )
+        print(f"{c}: {d.n_judgements} judgements, {len(d)} comparisons, {d.n_systems} systems")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"load average before: {load:.2f} on {os.cpu_count()} cores")
 

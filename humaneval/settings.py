@@ -117,6 +117,9 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Without a broker, ranking runs compute in a background thread of the web process so that
+# their page can show progress (tests switch this off to run them synchronously).
+RANKING_RUNS_IN_THREAD = env.bool("HUMANEVAL_RANKING_IN_THREAD", default=not CELERY_BROKER_URL)
 if not CELERY_BROKER_URL:
     CELERY_BROKER_URL = "memory://"
 

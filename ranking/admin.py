@@ -14,8 +14,17 @@ class RankingResultInline(admin.TabularInline):
 @admin.register(RankingRun)
 class RankingRunAdmin(admin.ModelAdmin):
     list_display = (
-        "id", "campaign", "criterion", "method", "runs", "seed", "status", "progress",
-        "n_judgements", "seconds", "created_at",
+        "id",
+        "campaign",
+        "criterion",
+        "method",
+        "runs",
+        "seed",
+        "status",
+        "progress",
+        "n_judgements",
+        "seconds",
+        "created_at",
     )
     list_filter = ("method", "status", "campaign")
     search_fields = ("campaign__slug", "criterion__name", "fingerprint")

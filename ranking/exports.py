@@ -26,7 +26,9 @@ class Row:
 
     @property
     def rank_range(self) -> str:
-        return f"{self.rank_lo}" if self.rank_lo == self.rank_hi else f"{self.rank_lo}-{self.rank_hi}"
+        return (
+            f"{self.rank_lo}" if self.rank_lo == self.rank_hi else f"{self.rank_lo}-{self.rank_hi}"
+        )
 
 
 def render(rows: Sequence[Row], fmt: str, *, title: str = "", meta: dict | None = None) -> str:
@@ -72,12 +74,31 @@ def _csv(rows: Sequence[Row], title: str, meta: dict) -> str:
     writer.writerow(["cluster", "system", "value", "spread", "rank_lo", "rank_hi", "comparisons"])
     for r in rows:
         writer.writerow(
-            [r.cluster, r.system, f"{r.value:.6f}", f"{r.spread:.6f}", r.rank_lo, r.rank_hi, r.comparisons]
+            [
+                r.cluster,
+                r.system,
+                f"{r.value:.6f}",
+                f"{r.spread:.6f}",
+                r.rank_lo,
+                r.rank_hi,
+                r.comparisons,
+            ]
         )
     return out.getvalue()
 
 
-_LATEX_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}"}
+_LATEX_SPECIAL = {
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "\\": r"\textbackslash{}",
+}
 
 
 def _tex(text: str) -> str:
@@ -97,7 +118,9 @@ def _latex(rows: Sequence[Row], title: str, meta: dict) -> str:
         if previous is not None and r.cluster != previous:
             lines.append(r"\midrule")
         cluster = str(r.cluster) if r.cluster != previous else ""
-        lines.append(f"{cluster} & {r.value:.3f} & {r.rank_range.replace('-', '--')} & {_tex(r.system)} \\\\")
+        lines.append(
+            f"{cluster} & {r.value:.3f} & {r.rank_range.replace('-', '--')} & {_tex(r.system)} \\\\"
+        )
         previous = r.cluster
     lines += [r"\bottomrule", r"\end{tabular}"]
     if title:

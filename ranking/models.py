@@ -29,9 +29,7 @@ class RankingRun(models.Model):
         FAILED = "failed", "Failed"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="ranking_runs")
-    criterion = models.ForeignKey(
-        Criterion, on_delete=models.CASCADE, related_name="ranking_runs"
-    )
+    criterion = models.ForeignKey(Criterion, on_delete=models.CASCADE, related_name="ranking_runs")
     method = models.CharField(max_length=16, choices=Method.choices, default=Method.WMT14)
     runs = models.PositiveIntegerField(default=200)
     confidence = models.FloatField(default=0.95)

@@ -31,8 +31,12 @@ def _draw(fig: Any, ax: Any, rows: Sequence[Row], n: int, fmt: str, title: str, 
         for i, r in enumerate(rows):
             colour = _COLOURS[(r.cluster - 1) % len(_COLOURS)]
             ax.barh(
-                i, r.rank_hi - r.rank_lo + 0.8, left=r.rank_lo - 0.4, height=0.55,
-                color=colour, alpha=0.85,
+                i,
+                r.rank_hi - r.rank_lo + 0.8,
+                left=r.rank_lo - 0.4,
+                height=0.55,
+                color=colour,
+                alpha=0.85,
             )
             ax.text(r.rank_hi + 0.55, i, f"{r.value:.3f}", va="center", fontsize=8, color="#333")
         previous = None

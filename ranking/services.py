@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import connections, transaction
 from django.utils import timezone
 
 from annotations.errors import DomainError
@@ -63,10 +65,36 @@ def ranking_run_create(
             created_by=user if user is not None and user.is_authenticated else None,
         )
         if queue:
-            from .tasks import ranking_run_compute_task
-
-            transaction.on_commit(lambda: ranking_run_compute_task.delay(run.pk))
+            transaction.on_commit(lambda: _dispatch(run.pk))
     return run
+
+
+def _dispatch(run_id: int) -> None:
+    """Hand a committed run to Celery.
+
+    Without a broker (the embedded set-up) Celery runs tasks in-process; a ranking then
+    computes in a background thread of the web process, so that the page that started it
+    can show its progress instead of waiting for the whole computation.
+    """
+    from .tasks import ranking_run_compute_task
+
+    if settings.RANKING_RUNS_IN_THREAD and ranking_run_compute_task.app.conf.task_always_eager:
+        threading.Thread(
+            target=_compute_in_thread, args=(run_id,), name=f"ranking-run-{run_id}", daemon=True
+        ).start()
+    else:
+        ranking_run_compute_task.delay(run_id)
+
+
+def _compute_in_thread(run_id: int) -> None:
+    from .tasks import ranking_run_compute_task
+
+    try:
+        # apply() runs the task here and keeps its exception in the result; a failure is
+        # recorded on the run itself by ranking_run_compute.
+        ranking_run_compute_task.apply(args=(run_id,))
+    finally:
+        connections.close_all()
 
 
 def ranking_run_compute(*, run: RankingRun) -> RankingRun:

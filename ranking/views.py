@@ -164,11 +164,7 @@ def run_is_stable(run: RankingRun) -> bool | None:
     the same clusters and no boundary decision rests near the cut (``ranking.stats.
     stability``); None when the run stored no stability check."""
     stability = run.stability or {}
-    if "stable" in stability:
-        return bool(stability["stable"])
-    if "agree" not in stability:
-        return None
-    return bool(stability["agree"]) and not stability.get("fragile")
+    return bool(stability["stable"]) if "stable" in stability else None
 
 
 def _result_context(run: RankingRun, *, can_design: bool = False) -> dict[str, Any]:

@@ -23,7 +23,8 @@ E2E_NATURALNESS_QUESTION = "Could the utterance have been produced by a native s
 def _likert(descriptors: list[str]) -> dict[str, Any]:
     return {
         "levels": [
-            {"value": i + 1, "label": str(i + 1), "descriptor": d} for i, d in enumerate(descriptors)
+            {"value": i + 1, "label": str(i + 1), "descriptor": d}
+            for i, d in enumerate(descriptors)
         ]
     }
 
@@ -159,19 +160,34 @@ def outputs_store(*, campaign: Campaign, rows: Iterable[OutputRow]) -> OutputsSt
     rows = list(rows)
     systems = {s.label: s for s in campaign.systems.all()}
     items = {i.external_id: i for i in campaign.items.all()}
-    new_systems = [System(campaign=campaign, label=lbl) for lbl in dict.fromkeys(r.system for r in rows) if lbl not in systems]
+    new_systems = [
+        System(campaign=campaign, label=lbl)
+        for lbl in dict.fromkeys(r.system for r in rows)
+        if lbl not in systems
+    ]
     System.objects.bulk_create(new_systems)
-    systems.update({s.label: s for s in campaign.systems.filter(label__in=[s.label for s in new_systems])})
+    systems.update(
+        {s.label: s for s in campaign.systems.filter(label__in=[s.label for s in new_systems])}
+    )
     next_pos = len(items)
     new_items: list[Item] = []
     for r in rows:
         if r.item_id not in items and all(i.external_id != r.item_id for i in new_items):
-            new_items.append(Item(campaign=campaign, external_id=r.item_id, input=r.input, position=next_pos))
+            new_items.append(
+                Item(campaign=campaign, external_id=r.item_id, input=r.input, position=next_pos)
+            )
             next_pos += 1
     Item.objects.bulk_create(new_items)
-    items.update({i.external_id: i for i in campaign.items.filter(external_id__in=[i.external_id for i in new_items])})
+    items.update(
+        {
+            i.external_id: i
+            for i in campaign.items.filter(external_id__in=[i.external_id for i in new_items])
+        }
+    )
     existing = set(
-        Output.objects.filter(item__campaign=campaign).values_list("item__external_id", "system__label")
+        Output.objects.filter(item__campaign=campaign).values_list(
+            "item__external_id", "system__label"
+        )
     )
     outputs: list[Output] = []
     for r in rows:
@@ -183,7 +199,10 @@ def outputs_store(*, campaign: Campaign, rows: Iterable[OutputRow]) -> OutputsSt
     Output.objects.bulk_create(outputs, batch_size=2000)
     groups = outputs_detect_identical(campaign=campaign)
     return OutputsStored(
-        systems=len(new_systems), items=len(new_items), outputs=len(outputs), identical_groups=groups
+        systems=len(new_systems),
+        items=len(new_items),
+        outputs=len(outputs),
+        identical_groups=groups,
     )
 
 

@@ -89,10 +89,16 @@ class ClusterStability:
     z: float
     note: str
 
+    @property
+    def stable(self) -> bool:
+        """The halves give the same clusters and no boundary decision is fragile."""
+        return bool(self.agree) and self.fragile.size == 0
+
     def as_dict(self) -> dict[str, object]:
         """JSON-friendly summary (for storing with a ranking run)."""
         return {
             "n_runs": self.n_runs,
+            "stable": self.stable,
             "agree": self.agree,
             "adjusted_rand": self.adjusted_rand,
             "boundary_agreement": self.boundary_agreement,

@@ -37,7 +37,9 @@ def planted_campaign(
     for j in range(n_judgements):
         item = ItemFactory(campaign=campaign, external_id=f"item{j}")
         chosen = rng.choice(len(systems), size=k, replace=False)
-        task = Task.objects.create(campaign=campaign, criterion=criterion, item=item, kind="imported")
+        task = Task.objects.create(
+            campaign=campaign, criterion=criterion, item=item, kind="imported"
+        )
         outputs = [
             Output.objects.create(item=item, system=systems[s], text=f"out {s} {j}") for s in chosen
         ]
@@ -45,16 +47,29 @@ def planted_campaign(
             TaskOutput.objects.create(task=task, output=output, slot=slot)
         worker = workers[j % len(workers)]
         assignment = Assignment.objects.create(
-            worker=worker, task=task, item=item, criterion=criterion, kind="imported",
-            state="submitted", started_at=now, submitted_at=now,
+            worker=worker,
+            task=task,
+            item=item,
+            criterion=criterion,
+            kind="imported",
+            state="submitted",
+            started_at=now,
+            submitted_at=now,
         )
         scores = [max(1.0, round(100 + strengths[s] + rng.normal(0, noise))) for s in chosen]
         judgement = Judgement.objects.create(
-            assignment=assignment, task=task, worker=worker, criterion=criterion,
-            started_at=now, submitted_at=now, seconds_on_task=30.0,
+            assignment=assignment,
+            task=task,
+            worker=worker,
+            criterion=criterion,
+            started_at=now,
+            submitted_at=now,
+            seconds_on_task=30.0,
         )
         JudgementScore.objects.bulk_create(
             JudgementScore(judgement=judgement, output=o, slot=slot, score=sc, rank=r)
-            for slot, (o, sc, r) in enumerate(zip(outputs, scores, ranks_from_scores(scores), strict=True))
+            for slot, (o, sc, r) in enumerate(
+                zip(outputs, scores, ranks_from_scores(scores), strict=True)
+            )
         )
     return campaign, criterion

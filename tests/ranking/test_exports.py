@@ -48,7 +48,15 @@ def test_markdown_and_json():
 
 def test_csv_round_trip():
     assert parse_csv(render(ROWS, "csv")) == [
-        Row(r.system, round(r.value, 6), round(r.spread, 6), r.rank_lo, r.rank_hi, r.cluster, r.comparisons)
+        Row(
+            r.system,
+            round(r.value, 6),
+            round(r.spread, 6),
+            r.rank_lo,
+            r.rank_hi,
+            r.cluster,
+            r.comparisons,
+        )
         for r in ROWS
     ]
 

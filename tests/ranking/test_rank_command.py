@@ -73,7 +73,17 @@ def test_reproduces_table_11_from_the_released_ratings(e2e_dir):
         ours = {
             r["system"]: r
             for r in json.loads(
-                _rank("e2e", "--criterion", criterion, "--runs", "200", "--seed", "1", "--format", "json")
+                _rank(
+                    "e2e",
+                    "--criterion",
+                    criterion,
+                    "--runs",
+                    "200",
+                    "--seed",
+                    "1",
+                    "--format",
+                    "json",
+                )
             )["ranking"]
         }
         assert set(ours) == {p["system"] for p in published[criterion]}

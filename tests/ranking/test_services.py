@@ -19,7 +19,10 @@ def _run(campaign, criterion, **kwargs):
 
 
 def _numbers(run):
-    return [(r.system, r.value, r.spread, r.rank_lo, r.rank_hi, r.cluster) for r in ranking_run_rows(run=run)]
+    return [
+        (r.system, r.value, r.spread, r.rank_lo, r.rank_hi, r.cluster)
+        for r in ranking_run_rows(run=run)
+    ]
 
 
 def test_same_seed_same_data_gives_identical_results_and_stores_how():
@@ -60,7 +63,10 @@ def test_excluded_workers_leave_the_ranking_when_the_run_says_so():
     kept = ranking_scores(criterion=criterion)
     assert kept.n_judgements == 40  # w0 gave every fifth judgement
     assert kept.fingerprint != all_scores.fingerprint
-    assert ranking_scores(criterion=criterion, exclude_excluded_workers=False).fingerprint == all_scores.fingerprint
+    assert (
+        ranking_scores(criterion=criterion, exclude_excluded_workers=False).fingerprint
+        == all_scores.fingerprint
+    )
     run = _run(campaign, criterion, runs=10, seed=1)
     assert run.n_judgements == 40
     run = _run(campaign, criterion, runs=10, seed=1, exclude_flagged=False)
@@ -96,6 +102,8 @@ def test_bad_requests_are_refused_before_anything_is_stored(kwargs, message):
 def test_trueskill_parameters_are_passed_to_the_method():
     campaign, criterion = planted_campaign(strengths=STRENGTHS, n_judgements=40, seed=7)
     default = _run(campaign, criterion, runs=10, seed=1)
-    wider = _run(campaign, criterion, runs=10, seed=1, parameters={"sigma0": 1.0, "draw_probability": 0.1})
+    wider = _run(
+        campaign, criterion, runs=10, seed=1, parameters={"sigma0": 1.0, "draw_probability": 0.1}
+    )
     assert wider.parameters == {"sigma0": 1.0, "draw_probability": 0.1}
     assert _numbers(default) != _numbers(wider)

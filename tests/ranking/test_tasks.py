@@ -33,7 +33,9 @@ def test_run_queued_on_commit_computes_and_stores(django_capture_on_commit_callb
 @pytest.mark.django_db(transaction=True)
 def test_run_travels_through_the_broker_to_a_real_worker():
     if os.environ.get("HUMANEVAL_CELERY_WORKER") != "1":
-        pytest.skip("needs a real Celery worker and broker (run by .ci/run: HUMANEVAL_CELERY_WORKER=1)")
+        pytest.skip(
+            "needs a real Celery worker and broker (run by .ci/run: HUMANEVAL_CELERY_WORKER=1)"
+        )
     from humaneval.celery import app
 
     assert not app.conf.task_always_eager, "this test must not run tasks in-process"
@@ -51,3 +53,29 @@ def test_run_travels_through_the_broker_to_a_real_worker():
     assert run.fingerprint and run.seconds is not None and run.seconds > 0
     # The worker process computed it, not this one: nothing ran eagerly here.
     assert run.started_at is not None and run.finished_at is not None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_a_broker_a_run_computes_in_a_background_thread(settings, monkeypatch):
+    """The embedded set-up: the request that starts a run returns at once."""
+    import threading
+
+    from ranking import services, tasks
+
+    settings.RANKING_RUNS_IN_THREAD = True
+    computed_in = []
+
+    def compute(*, run):
+        computed_in.append(threading.current_thread().name)
+        return services.ranking_run_compute(run=run)
+
+    monkeypatch.setattr(tasks, "ranking_run_compute", compute)
+    campaign, criterion = planted_campaign(strengths=STRENGTHS, n_judgements=30, seed=8)
+    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=20, seed=2)
+    name = f"ranking-run-{run.pk}"
+    for thread in [t for t in threading.enumerate() if t.name == name]:
+        thread.join(timeout=60)
+    assert computed_in == [name]
+    run.refresh_from_db()
+    assert run.status == RankingRun.Status.DONE, run.error
+    assert run.results.count() == len(STRENGTHS)

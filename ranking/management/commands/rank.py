@@ -101,7 +101,9 @@ class Command(BaseCommand):
             "ranking_run": run.pk,
             "stability": run.stability,
         }
-        self.stdout.write(exports.render(rows, options["format"], title=title, meta=meta), ending="")
+        self.stdout.write(
+            exports.render(rows, options["format"], title=title, meta=meta), ending=""
+        )
         if options["format"] == "table":
             note = run.stability.get("note") if run.stability else None
             if note:

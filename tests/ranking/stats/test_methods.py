@@ -222,3 +222,24 @@ def test_comparisons_of_a_method_result():
     result = rank("bradley_terry", c, rng=np.random.default_rng(0), runs=5)
     assert result.n_comparisons == len(c)
     assert_array_equal(result.comparisons, c.per_system())
+
+
+def test_stability_summary_says_whether_stable():
+    from ranking.stats import cluster_stability, judgements_to_comparisons, wmt14
+
+    rng = np.random.default_rng(0)
+    judgement = np.repeat(np.arange(60), 3)
+    system = np.tile([0, 1, 2], 60)
+    score = np.tile([300.0, 100.0, 10.0], 60)
+    comparisons = judgements_to_comparisons(judgement, system, score, n_systems=3)
+    result = wmt14(comparisons, rng=rng, runs=200)
+    summary = cluster_stability(result, rng=np.random.default_rng(1))
+    stored = summary.as_dict()
+    assert stored["stable"] is summary.stable
+    assert summary.stable == (summary.agree and len(summary.fragile) == 0)
+    # A dominant, consistent order: three separate clusters that every half agrees on.
+    assert summary.stable and list(result.cluster) == [1, 2, 3]
+    # With only 40 runs even a share of 0 beyond the 95% cut is within 2 standard errors
+    # of it: the same order is then reported as not yet settled, with more runs suggested.
+    few = cluster_stability(wmt14(comparisons, rng=rng, runs=40), rng=np.random.default_rng(1))
+    assert few.agree and not few.stable and few.suggested_runs > 40
