@@ -7,6 +7,7 @@ errors add ``file``, ``line`` and ``field``) through :func:`exception_handler`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db.models import Count, Prefetch, QuerySet
@@ -14,7 +15,7 @@ from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -29,6 +30,7 @@ from annotations.models import (
     Criterion,
     Judgement,
     JudgementScore,
+    System,
     Worker,
 )
 from annotations.permissions import campaigns_visible_to, has_role
@@ -59,11 +61,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 class DomainErrorsMixin:
     """Use :func:`exception_handler` whatever the project's DRF settings say."""
 
-    def get_exception_handler(self):  # type: ignore[no-untyped-def]
+    def get_exception_handler(self) -> Callable[[Exception, dict[str, Any]], Response | None]:
         return exception_handler
 
 
-class CampaignScoped(DomainErrorsMixin):
+class CampaignScoped(DomainErrorsMixin, APIView):
     """Loads ``self.campaign`` from the ``slug`` URL argument and checks the role.
 
     Safe methods need ``read_role`` (viewer), the others ``write_role`` (designer).
@@ -71,11 +73,9 @@ class CampaignScoped(DomainErrorsMixin):
 
     read_role = Role.VIEWER
     write_role = Role.DESIGNER
-    request: Request
-    kwargs: dict[str, Any]
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
-        super().initial(request, *args, **kwargs)  # type: ignore[misc]
+        super().initial(request, *args, **kwargs)
         campaign = campaigns_visible_to(request.user).filter(slug=kwargs["slug"]).first()
         if campaign is None:
             raise Http404("No such campaign among yours.")
@@ -125,7 +125,10 @@ class CampaignListApi(DomainErrorsMixin, generics.ListAPIView):
     def post(self, request: Request) -> Response:
         data = s.CampaignCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        campaign = services.campaign_start(user=request.user, **data.validated_data)
+        user = request.user
+        if not user.is_authenticated:  # refused before by IsAuthenticated, the default
+            raise NotAuthenticated()
+        campaign = services.campaign_start(user=user, **data.validated_data)
         return Response(s.CampaignSerializer(campaign).data, status=status.HTTP_201_CREATED)
 
 
@@ -263,7 +266,7 @@ class SystemListApi(CampaignScoped, generics.ListAPIView):
     pagination_class = Pagination
     serializer_class = s.SystemSerializer
 
-    def get_queryset(self):  # type: ignore[no-untyped-def]
+    def get_queryset(self) -> QuerySet[System]:
         return self.campaign.systems.annotate(n_outputs=Count("outputs")).order_by("label")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -79,13 +80,15 @@ class ScoresForm(forms.Form):
         return values[raw], None
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         scale = self.criterion.scale
-        parse = {
+        parsers: dict[str, Callable[[str], tuple[float | None, str | None]]] = {
             Criterion.Scale.MAGNITUDE: self._magnitude,
             Criterion.Scale.SLIDER: self._slider,
             Criterion.Scale.LIKERT: self._likert,
-        }[scale]
+        }
+        parse = parsers[scale]
         scores: dict[int, float] = {}
         for slot, letter in self.letters.items():
             value, error = parse((data.get(f"score_{slot}") or "").strip())

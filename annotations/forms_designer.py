@@ -34,7 +34,9 @@ class CampaignCreateForm(forms.Form):
 
 
 class UploadForm(forms.Form):
-    files = MultipleFileField(
+    # The form's metaclass moves declared fields off the class, so ``self.files`` stays
+    # the uploaded files; the stubs see only a class attribute shadowing BaseForm.files.
+    files = MultipleFileField(  # type: ignore[assignment]
         help_text=(
             "A .csv or .jsonl file of outputs, or the <system>.tsv files of an E2E-style "
             "release (select them all; participants.tsv names the systems)."
@@ -122,7 +124,8 @@ class CriterionForm(forms.Form):
         return levels
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if not self.editing and not data.get("preset"):
             for required in ("name", "question", "scale"):
                 if not data.get(required):

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
 
 from .models import Campaign, CampaignMembership
 
-_ORDER = {
+_ORDER: dict[str, int] = {
     CampaignMembership.Role.VIEWER: 1,
     CampaignMembership.Role.DESIGNER: 2,
     CampaignMembership.Role.OWNER: 3,
 }
 
 
-def campaigns_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Campaign]:
+def campaigns_visible_to(user: User | AnonymousUser) -> QuerySet[Campaign]:
     if not user.is_authenticated:
         return Campaign.objects.none()
     if getattr(user, "is_superuser", False):
@@ -22,7 +22,7 @@ def campaigns_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Cam
     return Campaign.objects.filter(Q(owner=user) | Q(memberships__user=user)).distinct()
 
 
-def role_of(user: AbstractBaseUser | AnonymousUser, campaign: Campaign) -> str | None:
+def role_of(user: User | AnonymousUser, campaign: Campaign) -> str | None:
     """The user's role in the campaign, or None."""
     if not user.is_authenticated:
         return None
@@ -32,15 +32,15 @@ def role_of(user: AbstractBaseUser | AnonymousUser, campaign: Campaign) -> str |
     return membership.role if membership else None
 
 
-def has_role(user: AbstractBaseUser | AnonymousUser, campaign: Campaign, role: str) -> bool:
+def has_role(user: User | AnonymousUser, campaign: Campaign, role: str) -> bool:
     """Whether the user holds ``role`` or a stronger one in the campaign."""
     held = role_of(user, campaign)
-    return held is not None and _ORDER[held] >= _ORDER[role]  # type: ignore[index]
+    return held is not None and _ORDER[held] >= _ORDER[role]
 
 
-def can_view(user: AbstractBaseUser | AnonymousUser, campaign: Campaign) -> bool:
+def can_view(user: User | AnonymousUser, campaign: Campaign) -> bool:
     return has_role(user, campaign, CampaignMembership.Role.VIEWER)
 
 
-def can_design(user: AbstractBaseUser | AnonymousUser, campaign: Campaign) -> bool:
+def can_design(user: User | AnonymousUser, campaign: Campaign) -> bool:
     return has_role(user, campaign, CampaignMembership.Role.DESIGNER)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -93,7 +94,7 @@ class CampaignRankingRunsApi(CampaignScoped, generics.ListAPIView):
     serializer_class = RankingRunSerializer
     pagination_class = Pagination
 
-    def get_queryset(self):  # type: ignore[no-untyped-def]
+    def get_queryset(self) -> QuerySet[RankingRun]:
         qs = RankingRun.objects.filter(campaign=self.campaign).select_related(
             "campaign", "criterion"
         )

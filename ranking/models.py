@@ -95,3 +95,6 @@ class RankingResult(models.Model):
             ),
             models.CheckConstraint(condition=Q(cluster__gte=1), name="result_cluster_gte_1"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.system}: ranks {self.rank_lo}-{self.rank_hi}, cluster {self.cluster}"

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import connections, transaction
 from django.utils import timezone
 
@@ -31,7 +31,7 @@ def ranking_run_create(
     confidence: float = 0.95,
     exclude_flagged: bool = True,
     parameters: dict[str, Any] | None = None,
-    user: AbstractBaseUser | None = None,
+    user: User | AnonymousUser | None = None,
     queue: bool = True,
 ) -> RankingRun:
     """Create a pending run and, when ``queue``, hand it to Celery once the row is committed."""

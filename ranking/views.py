@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib import messages
@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
 from annotations.errors import DomainError
+from annotations.http import HtmxHttpRequest
 from annotations.models import Campaign, CampaignMembership
 from annotations.permissions import campaigns_visible_to, has_role, role_of
 
@@ -62,7 +63,8 @@ class RankingRunForm(forms.Form):
 
     def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["criterion"].choices = [(c.name, c.name) for c in campaign.criteria.all()]
+        criterion = cast(forms.ChoiceField, self.fields["criterion"])
+        criterion.choices = [(c.name, c.name) for c in campaign.criteria.all()]
 
 
 # Shared with the API ------------------------------------------------------------------------
@@ -187,7 +189,7 @@ def _result_context(run: RankingRun, *, can_design: bool = False) -> dict[str, A
 
 
 @login_required
-def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def run_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The run's result; while it runs, a progress bar that polls its own partial."""
     run = _visible_run(request, pk)
     can_design = has_role(request.user, run.campaign, Role.DESIGNER)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, TypeVar
+
 import factory
+from django.db.models import Model
 from django.utils import timezone
 
 from annotations.models import (
@@ -18,8 +21,23 @@ from annotations.models import (
 )
 from annotations.services.campaigns import E2E_QUALITY_QUESTION
 
+ModelT = TypeVar("ModelT", bound=Model)
 
-class CampaignFactory(factory.django.DjangoModelFactory):
+
+class ModelFactory(factory.django.DjangoModelFactory[ModelT]):
+    """A factory whose call is typed as returning its model (``CampaignFactory()`` is a
+    ``Campaign``), as factory_boy's metaclass makes it at run time."""
+
+    class Meta:
+        abstract = True
+
+    if TYPE_CHECKING:
+        # factory_boy's metaclass ``__call__`` returns the model but is untyped, so mypy
+        # would take ``CampaignFactory()`` for a factory instance.
+        def __new__(cls, *args: Any, **kwargs: Any) -> ModelT: ...  # type: ignore[misc]
+
+
+class CampaignFactory(ModelFactory[Campaign]):
     class Meta:
         model = Campaign
 
@@ -27,7 +45,7 @@ class CampaignFactory(factory.django.DjangoModelFactory):
     name = factory.LazyAttribute(lambda o: o.slug.replace("-", " ").title())
 
 
-class CriterionFactory(factory.django.DjangoModelFactory):
+class CriterionFactory(ModelFactory[Criterion]):
     class Meta:
         model = Criterion
 
@@ -39,7 +57,7 @@ class CriterionFactory(factory.django.DjangoModelFactory):
     scale_settings = factory.LazyFunction(lambda: {"standard": 100, "max_digits": 6})
 
 
-class SystemFactory(factory.django.DjangoModelFactory):
+class SystemFactory(ModelFactory[System]):
     class Meta:
         model = System
 
@@ -47,7 +65,7 @@ class SystemFactory(factory.django.DjangoModelFactory):
     label = factory.Sequence(lambda n: f"sys{n}")
 
 
-class ItemFactory(factory.django.DjangoModelFactory):
+class ItemFactory(ModelFactory[Item]):
     class Meta:
         model = Item
 
@@ -56,7 +74,7 @@ class ItemFactory(factory.django.DjangoModelFactory):
     input = "name[Cotto], eatType[coffee shop], near[The Bakers]"
 
 
-class OutputFactory(factory.django.DjangoModelFactory):
+class OutputFactory(ModelFactory[Output]):
     class Meta:
         model = Output
 
@@ -65,7 +83,7 @@ class OutputFactory(factory.django.DjangoModelFactory):
     text = factory.Sequence(lambda n: f"Cotto is a coffee shop near The Bakers ({n}).")
 
 
-class TaskFactory(factory.django.DjangoModelFactory):
+class TaskFactory(ModelFactory[Task]):
     class Meta:
         model = Task
 
@@ -74,7 +92,7 @@ class TaskFactory(factory.django.DjangoModelFactory):
     item = factory.SubFactory(ItemFactory, campaign=factory.SelfAttribute("..campaign"))
 
 
-class TaskOutputFactory(factory.django.DjangoModelFactory):
+class TaskOutputFactory(ModelFactory[TaskOutput]):
     class Meta:
         model = TaskOutput
 
@@ -83,7 +101,7 @@ class TaskOutputFactory(factory.django.DjangoModelFactory):
     slot = factory.Sequence(lambda n: n % 5)
 
 
-class WorkerFactory(factory.django.DjangoModelFactory):
+class WorkerFactory(ModelFactory[Worker]):
     class Meta:
         model = Worker
 
@@ -92,7 +110,7 @@ class WorkerFactory(factory.django.DjangoModelFactory):
     external_id = factory.Sequence(lambda n: f"PID{n:06d}")
 
 
-class AssignmentFactory(factory.django.DjangoModelFactory):
+class AssignmentFactory(ModelFactory[Assignment]):
     class Meta:
         model = Assignment
 

@@ -19,6 +19,7 @@ committed before the lock was granted). On SQLite the whole transaction is seria
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -116,11 +117,15 @@ def session_plan(*, campaign: Campaign, worker: Worker) -> list[str]:
     n_repeat = min(round(n * campaign.repeat_rate), max(0, n - 2))
     n_attention = min(round(n * campaign.attention_check_rate), n - n_repeat)
     plan = [KIND_REGULAR] * n
-    repeat_at = rng.choice(np.arange(2, n), size=n_repeat, replace=False) if n_repeat else []
+    repeat_at: Iterable[np.integer] = (
+        rng.choice(np.arange(2, n), size=n_repeat, replace=False) if n_repeat else []
+    )
     for p in repeat_at:
         plan[int(p)] = KIND_REPEAT
     free = np.array([i for i in range(n) if plan[i] == KIND_REGULAR], dtype=np.int64)
-    attention_at = rng.choice(free, size=n_attention, replace=False) if n_attention else []
+    attention_at: Iterable[np.integer] = (
+        rng.choice(free, size=n_attention, replace=False) if n_attention else []
+    )
     for p in attention_at:
         plan[int(p)] = KIND_ATTENTION
     return plan

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
@@ -71,7 +71,7 @@ def _clean(instance: Any, fields: Iterable[str] | None = None) -> None:
 
 
 @transaction.atomic
-def campaign_start(*, user: AbstractBaseUser, slug: str, name: str = "", **fields: Any) -> Campaign:
+def campaign_start(*, user: User, slug: str, name: str = "", **fields: Any) -> Campaign:
     """A new draft campaign owned by ``user``."""
     if slug in RESERVED_SLUGS:
         raise DomainError(f"The slug '{slug}' is reserved; choose another.")

@@ -22,6 +22,7 @@ from django.http import (
     HttpResponseRedirect,
     StreamingHttpResponse,
 )
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
@@ -37,13 +38,14 @@ from annotations.forms_designer import (
     PlanForm,
     UploadForm,
 )
+from annotations.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from annotations.models import Campaign, CampaignMembership, Criterion, Task, Worker
 from annotations.permissions import campaigns_visible_to, has_role, role_of
 from annotations.selectors import monitoring
 from annotations.services import designer as services
 
 Role = CampaignMembership.Role
-View = Callable[..., HttpResponse]
+View = Callable[..., HttpResponseBase]
 
 
 def campaign_view(role: str) -> Callable[[View], View]:
@@ -52,7 +54,7 @@ def campaign_view(role: str) -> Callable[[View], View]:
     def decorate(view: View) -> View:
         @login_required
         @functools.wraps(view)
-        def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponseBase:
             campaign = get_object_or_404(campaigns_visible_to(request.user), slug=slug)
             if not has_role(request.user, campaign, role):
                 raise PermissionDenied(f"This needs the {role} role in the campaign.")
@@ -121,7 +123,7 @@ def worker_links(request: HttpRequest, campaign: Campaign) -> list[dict[str, str
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def campaign_new(request: HttpRequest) -> HttpResponse:
+def campaign_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = CampaignCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -362,7 +364,7 @@ def criterion_delete(request: HttpRequest, campaign: Campaign, pk: int) -> HttpR
 
 
 @campaign_view(Role.VIEWER)
-def campaign_plan(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+def campaign_plan(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
     form = PlanForm(request.GET or None)
     pay = Decimal(12)
     seconds = None
@@ -411,7 +413,7 @@ campaign_close = _lifecycle(services.campaign_close, "The campaign is closed.")
 
 
 @campaign_view(Role.VIEWER)
-def campaign_monitor(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+def campaign_monitor(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
     """Progress (polled every few seconds while the campaign can still change), then the
     comparison matrix, agreement and worker table, computed once per page load: they read
     every judgement of the campaign, too much to redo on each poll."""
@@ -442,7 +444,7 @@ def campaign_monitor(request: HttpRequest, campaign: Campaign) -> HttpResponse:
 
 @campaign_view(Role.DESIGNER)
 @require_POST
-def worker_mark(request: HttpRequest, campaign: Campaign, pk: int) -> HttpResponse:
+def worker_mark(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> HttpResponse:
     worker = get_object_or_404(Worker, campaign=campaign, pk=pk)
     action = request.POST.get("action", "")
     changes = {
@@ -529,7 +531,7 @@ def export_response(
 
 
 @campaign_view(Role.VIEWER)
-def campaign_export(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+def campaign_export(request: HttpRequest, campaign: Campaign) -> HttpResponseBase:
     criterion = campaign.criteria.filter(name=request.GET.get("criterion", "")).first()
     if criterion is None:
         raise Http404("No such criterion in this campaign.")
@@ -546,7 +548,7 @@ def campaign_export(request: HttpRequest, campaign: Campaign) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def account(request: HttpRequest) -> HttpResponse:
+def account(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The user's page: their API token (POST makes a new one, revoking the old)."""
     token = Token.objects.filter(user=request.user).first()
     if request.method == "POST":

@@ -23,6 +23,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from annotations import permissions
 from annotations.errors import DomainError
 from annotations.forms import ConsentForm, ScoresForm
+from annotations.http import HtmxHttpRequest
 from annotations.models import Campaign, Worker
 from annotations.selectors import worker as worker_selectors
 from annotations.services import assignment as assignment_services
@@ -103,7 +104,9 @@ def entry(request: HttpRequest, slug: str) -> HttpResponse:
         }
     elif campaign.accept_link and not q.get("PROLIFIC_PID") and not q.get("workerId"):
         cookie_name = f"hew_{campaign.pk}"
-        external_id = request.get_signed_cookie(cookie_name, default="", salt=_LINK_COOKIE_SALT)
+        external_id = (
+            request.get_signed_cookie(cookie_name, default="", salt=_LINK_COOKIE_SALT) or ""
+        )
         if not external_id:
             external_id = cookie_to_set = uuid.uuid4().hex
         platform, metadata = Worker.Platform.LINK, {}
@@ -177,7 +180,7 @@ def _task_context(
 
 
 def _render_task(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     page: worker_selectors.TaskPage,
     form: ScoresForm,
     progress: worker_selectors.Progress | None,
@@ -188,12 +191,12 @@ def _render_task(
 ) -> HttpResponse:
     context = _task_context(page, form, progress, action=action, **extra)
     template = "annotations/worker/task.html"
-    if request.htmx:  # type: ignore[attr-defined]
+    if request.htmx:
         template += "#task-form"
     return render(request, template, context, status=status)
 
 
-def session(request: HttpRequest, slug: str, token: str) -> HttpResponse:
+def session(request: HtmxHttpRequest, slug: str, token: str) -> HttpResponse:
     """The worker's current page: consent, the current task, the stop page or the end."""
     campaign, problem = _open_campaign(request, slug)
     if problem is not None:
@@ -267,14 +270,14 @@ def consent(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     return redirect(_session_url(campaign, worker))
 
 
-def _to_session(request: HttpRequest, url: str) -> HttpResponse:
-    if request.htmx:  # type: ignore[attr-defined]
+def _to_session(request: HtmxHttpRequest, url: str) -> HttpResponse:
+    if request.htmx:
         return HttpResponseClientRedirect(url)
-    return HttpResponseRedirect(url, status=303)  # type: ignore[call-arg]
+    return HttpResponseRedirect(url, status=303)
 
 
 @require_POST
-def submit(request: HttpRequest, slug: str, token: str, assignment_id: int) -> HttpResponse:
+def submit(request: HtmxHttpRequest, slug: str, token: str, assignment_id: int) -> HttpResponse:
     """Validate the scores (inline errors keep what was entered) and record them once."""
     campaign = Campaign.objects.filter(slug=slug).first()
     worker = _worker_from_token(campaign, token) if campaign else None
@@ -288,7 +291,7 @@ def submit(request: HttpRequest, slug: str, token: str, assignment_id: int) -> H
     form = ScoresForm(request.POST, criterion=page.criterion, letters=page.letters)
     progress = worker_selectors.worker_progress(worker=worker, campaign=campaign)
     action = request.path
-    bad = 200 if request.htmx else 400  # type: ignore[attr-defined]
+    bad = 200 if request.htmx else 400
     if not form.is_valid():
         return _render_task(request, page, form, progress, action=action, status=bad)
     try:
@@ -316,7 +319,7 @@ def submit(request: HttpRequest, slug: str, token: str, assignment_id: int) -> H
                 "message": str(error),
                 "next_url": session_url,
             },
-            status=409 if not request.htmx else 200,  # type: ignore[attr-defined]
+            status=409 if not request.htmx else 200,
         )
     except DomainError as error:
         return render(
@@ -328,7 +331,7 @@ def submit(request: HttpRequest, slug: str, token: str, assignment_id: int) -> H
                 "message": str(error),
                 "next_url": session_url,
             },
-            status=409 if not request.htmx else 200,  # type: ignore[attr-defined]
+            status=409 if not request.htmx else 200,
         )
     return _to_session(request, session_url)
 
@@ -371,7 +374,7 @@ def _stopped(request: HttpRequest, campaign: Campaign, worker: Worker) -> HttpRe
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def preview(request: HttpRequest, slug: str) -> HttpResponse:
+def preview(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The real task page for a task of the campaign, for designers. Records nothing."""
     campaign = Campaign.objects.filter(slug=slug).first()
     if campaign is None or not permissions.can_view(request.user, campaign):
@@ -388,7 +391,7 @@ def preview(request: HttpRequest, slug: str) -> HttpResponse:
     data = request.POST if request.method == "POST" else None
     form = ScoresForm(data, criterion=page.criterion, letters=page.letters)
     checked = data is not None and form.is_valid()
-    status = 200 if data is None or checked or request.htmx else 400  # type: ignore[attr-defined]
+    status = 200 if data is None or checked or request.htmx else 400
     progress = worker_selectors.Progress(done=0, total=campaign.tasks_per_worker)
     return _render_task(
         request,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import numpy as np
-from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from annotations.models import (
@@ -30,8 +30,7 @@ from annotations.services.campaigns import (
 SYSTEMS = ("alpha", "beta", "gamma", "delta", "epsilon")
 
 
-def users() -> dict[str, object]:
-    User = get_user_model()
+def users() -> dict[str, User]:
     # No passwords: tests log in with force_login (password hashing is slow).
     return {
         name: User.objects.create(username=name)
@@ -41,7 +40,7 @@ def users() -> dict[str, object]:
 
 def judged_campaign(
     *,
-    owner: object = None,
+    owner: User | None = None,
     slug: str = "judged",
     n_items: int = 4,
     n_workers: int = 3,
@@ -129,7 +128,7 @@ def judged_campaign(
     return campaign
 
 
-def add_member(campaign: Campaign, user: object, role: str) -> None:
+def add_member(campaign: Campaign, user: User, role: str) -> None:
     CampaignMembership.objects.update_or_create(
         campaign=campaign, user=user, defaults={"role": role}
     )

@@ -40,11 +40,14 @@ def world():
 def stubs(monkeypatch):
     """Permission tests check access, not the task design or the ranking engine."""
     tasks = types.ModuleType("annotations.services.tasks")
-    tasks.tasks_build = lambda **kw: {"tasks": 0}
+    monkeypatch.setattr(tasks, "tasks_build", lambda **kw: {"tasks": 0}, raising=False)
     monkeypatch.setitem(sys.modules, "annotations.services.tasks", tasks)
     fake = types.ModuleType("ranking.services")
-    fake.ranking_run_create = lambda **kw: RankingRun.objects.create(
-        campaign=kw["campaign"], criterion=kw["criterion"]
+    monkeypatch.setattr(
+        fake,
+        "ranking_run_create",
+        lambda **kw: RankingRun.objects.create(campaign=kw["campaign"], criterion=kw["criterion"]),
+        raising=False,
     )
     monkeypatch.setitem(sys.modules, "ranking.services", fake)
 

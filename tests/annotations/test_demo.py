@@ -68,7 +68,7 @@ def test_simulated_scores_are_positive_whole_numbers_that_favour_better_outputs(
                 rng=rng,
             )
             assert all(s >= 1 and s == int(s) for s in scores)
-            by_text = {}
+            by_text: dict[str, float] = {}
             for label, score in zip(labels, scores, strict=True):
                 assert by_text.setdefault(item.outputs[label].text, score) == score
                 log_scores[label].append(np.log2(score))

@@ -124,7 +124,7 @@ def test_missing_outputs_are_never_shown_and_lone_items_skipped(data, n, k, item
         assert len(set(members.tolist())) == members.size == min(k, int(mask[item].sum()))
     for item in set(range(items)) - set(lone.tolist()):
         shown = {
-            int(s) for t in np.flatnonzero(design.task_item == item) for s in design.members(t)
+            int(s) for t in np.flatnonzero(design.task_item == item) for s in design.members(int(t))
         }
         assert shown == set(np.flatnonzero(mask[item]).tolist())
 

@@ -84,7 +84,9 @@ def test_jsonl_round_trip_keeps_full_precision():
     campaign = judged_campaign()
     criterion = campaign.criteria.get()
     judgement = Judgement.objects.filter(criterion=criterion).first()
+    assert judgement is not None
     score = judgement.scores.first()
+    assert score is not None
     score.score = 123.456789
     score.save(update_fields=["score"])
     records = [json.loads(line) for line in jsonl_lines(criterion=criterion)]

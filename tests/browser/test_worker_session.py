@@ -143,9 +143,9 @@ def test_prolific_worker_completes_a_session(page, live_server, screenshot, scal
     assert page.url == f"{PROLIFIC}?cc=CODE{scale.upper()}"
     assert Judgement.objects.filter(worker=worker).count() == 2
     if scale == "slider":
-        scores = sorted(
-            Judgement.objects.filter(worker=worker).first().scores.values_list("score", flat=True)
-        )
+        judgement = Judgement.objects.filter(worker=worker).first()
+        assert judgement is not None
+        scores = sorted(judgement.scores.values_list("score", flat=True))
         assert scores[1] == scores[2] or scores[0] == scores[1]  # the "same as" tie was kept
 
 

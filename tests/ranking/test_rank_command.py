@@ -25,7 +25,7 @@ def test_every_format_and_the_plot(tmp_path):
     assert "TrueSkill" in table and "Stability:" in table and "Ranking run" in table
     data = json.loads(_rank(*base, "--format", "json"))
     assert data["seed"] == 3 and data["runs"] == 20 and data["judgements"] == 30
-    assert [r["system"] for r in data["ranking"]][0] == "s0"
+    assert data["ranking"][0]["system"] == "s0"
     rows = parse_csv(_rank(*base, "--format", "csv"))
     assert [(r.system, r.rank_lo, r.rank_hi, r.cluster) for r in rows] == [
         (r["system"], r["rank_lo"], r["rank_hi"], r["cluster"]) for r in data["ranking"]

@@ -61,9 +61,14 @@ def test_participant_prefix_match() -> None:
         Participant("slug", "Slug", ""),
         Participant("forge", "F", ""),
     ]
-    assert participant_for("tr2", participants).label == "tr"
-    assert participant_for("slug-alt", participants).label == "slug"
-    assert participant_for("forge3", participants).label == "forge"
+
+    def label(system_id: str) -> str | None:
+        participant = participant_for(system_id, participants)
+        return participant.label if participant is not None else None
+
+    assert label("tr2") == "tr"
+    assert label("slug-alt") == "slug"
+    assert label("forge3") == "forge"
     assert participant_for("trx", participants) is None
     assert participant_for("tuda", participants) is None
 

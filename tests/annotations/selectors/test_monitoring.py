@@ -29,6 +29,7 @@ def test_magnitude_scores_agree_as_logarithms_so_one_huge_number_does_not_swamp_
     criterion = campaign.criteria.get(name="quality")
     # One worker types scores a thousand times larger in one judgement: the same ratios.
     judgement = criterion.judgements.order_by("id").first()
+    assert judgement is not None
     for score in judgement.scores.all():
         score.score *= 1000
         score.save(update_fields=["score"])
@@ -40,6 +41,7 @@ def test_magnitude_scores_agree_as_logarithms_so_one_huge_number_does_not_swamp_
     raw = krippendorff.alpha(
         reliability_data=_score_matrix(criterion, float), level_of_measurement="interval"
     )
+    assert ours.score_alpha is not None
     assert ours.score_alpha == pytest.approx(expected, abs=1e-9)
     assert raw < ours.score_alpha
 

@@ -56,6 +56,7 @@ def test_resume_returns_the_same_assignment():
     worker = WorkerFactory(campaign=campaign)
     first = task_next_for(worker=worker, campaign=campaign)
     second = task_next_for(worker=worker, campaign=campaign)
+    assert first is not None and second is not None
     assert first.pk == second.pk
     assert Assignment.objects.filter(worker=worker).count() == 1
 
@@ -72,6 +73,7 @@ def test_worker_never_gets_same_item_under_same_criterion_twice():
         twin.task_outputs.create(output=to.output, slot=to.slot)
     worker = WorkerFactory(campaign=campaign)
     a = task_next_for(worker=worker, campaign=campaign)
+    assert a is not None
     judgement_submit(assignment=a, scores={0: 100, 1: 90, 2: 10})
     assert task_next_for(worker=worker, campaign=campaign) is None
 
@@ -83,6 +85,7 @@ def test_tasks_per_worker_cap_and_display_order_is_a_permutation():
     worker = WorkerFactory(campaign=campaign)
     for _ in range(2):
         a = task_next_for(worker=worker, campaign=campaign)
+        assert a is not None
         assert sorted(a.display_order) == [0, 1, 2]
         judgement_submit(assignment=a, scores={0: 100, 1: 50, 2: 200})
     assert task_next_for(worker=worker, campaign=campaign) is None
@@ -100,7 +103,8 @@ def test_expired_assignment_frees_its_place():
     task = task_with_outputs(campaign=campaign)
     slow, other = WorkerFactory(campaign=campaign), WorkerFactory(campaign=campaign)
     start = timezone.now()
-    assert task_next_for(worker=slow, campaign=campaign, now=start).task_id == task.pk
+    held = task_next_for(worker=slow, campaign=campaign, now=start)
+    assert held is not None and held.task_id == task.pk
     assert task_next_for(worker=other, campaign=campaign, now=start) is None
     later = start + timedelta(minutes=6)
     taken = task_next_for(worker=other, campaign=campaign, now=later)
@@ -117,6 +121,7 @@ def test_expired_assignment_is_renewed_for_its_worker_when_place_is_free():
     first = task_next_for(worker=worker, campaign=campaign, now=start)
     later = start + timedelta(minutes=10)
     again = task_next_for(worker=worker, campaign=campaign, now=later)
+    assert first is not None and again is not None
     assert again.pk == first.pk
     assert again.expires_at == later + timedelta(minutes=5)
 

@@ -96,6 +96,7 @@ def test_likert_and_slider_scales_are_checked():
     )
     task_with_outputs(campaign=campaign, criterion=likert)
     assignment = task_next_for(worker=WorkerFactory(campaign=campaign), campaign=campaign)
+    assert assignment is not None
     with pytest.raises(InvalidScores):
         judgement_submit(assignment=assignment, scores={0: 1, 1: 4, 2: 2})
     assert judgement_submit(assignment=assignment, scores={0: 1, 1: 3, 2: 2}).pk
@@ -105,6 +106,7 @@ def test_likert_and_slider_scales_are_checked():
     )
     task_with_outputs(campaign=slider_campaign, criterion=slider)
     a = task_next_for(worker=WorkerFactory(campaign=slider_campaign), campaign=slider_campaign)
+    assert a is not None
     with pytest.raises(InvalidScores):
         judgement_submit(assignment=a, scores={0: 101, 1: 3, 2: 2})
     assert judgement_submit(assignment=a, scores={0: 0, 1: 37.5, 2: 100}).scores.count() == 3
@@ -140,7 +142,8 @@ def test_late_submission_accepted_only_while_the_place_is_free():
     lost, task = claimed(judgements_per_task=1, assignment_timeout_minutes=1)
     later = lost.started_at + timedelta(minutes=5)
     other = WorkerFactory(campaign=task.campaign)
-    assert task_next_for(worker=other, campaign=task.campaign, now=later).task_id == task.pk
+    taken = task_next_for(worker=other, campaign=task.campaign, now=later)
+    assert taken is not None and taken.task_id == task.pk
     with pytest.raises(AssignmentExpired):
         judgement_submit(assignment=lost, scores={0: 1, 1: 2, 2: 3}, now=later)
 
@@ -162,6 +165,7 @@ def test_merged_outputs_each_get_the_slot_score_and_ranking_rows_leave_checks_ou
     TaskOutput.objects.create(task=task, output=twin, slot=0)
     worker = WorkerFactory(campaign=campaign)
     a = task_next_for(worker=worker, campaign=campaign)
+    assert a is not None
     judgement = judgement_submit(assignment=a, scores={0: 120, 1: 80, 2: 40})
     slot0 = judgement.scores.filter(slot=0)
     assert slot0.count() == 2 and set(slot0.values_list("score", flat=True)) == {120.0}

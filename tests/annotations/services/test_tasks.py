@@ -138,8 +138,10 @@ def test_building_again_is_refused_unless_rebuild_and_rebuild_needs_no_assignmen
 def test_imported_tasks_are_left_alone():
     campaign = _campaign(3, 2, k=3)
     criterion = campaign.criteria.get()
+    item = campaign.items.first()
+    assert item is not None
     imported = Task.objects.create(
-        campaign=campaign, criterion=criterion, item=campaign.items.first(), kind=Task.Kind.IMPORTED
+        campaign=campaign, criterion=criterion, item=item, kind=Task.Kind.IMPORTED
     )
     tasks_build(campaign=campaign, seed=1)
     tasks_build(campaign=campaign, seed=1, rebuild=True)

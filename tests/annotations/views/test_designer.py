@@ -237,6 +237,7 @@ def test_monitor_page_and_live_partial(owner_client, people, django_assert_max_n
 def test_flag_and_exclude_worker_with_and_without_htmx(owner_client, people):
     campaign = judged_campaign(owner=people["owner"])
     worker = campaign.workers.first()
+    assert worker is not None
     url = reverse("annotations:designer-worker-mark", args=[campaign.slug, worker.pk])
     response = owner_client.post(url, {"action": "flag"})
     assert response.status_code == 302

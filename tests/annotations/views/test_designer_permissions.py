@@ -103,13 +103,16 @@ N_URLS = 25
 def test_page_permissions(client, world, who, index, monkeypatch):
     # Starting a run must not compute it here: only the permission matters.
     fake = types.ModuleType("ranking.services")
-    fake.ranking_run_create = lambda **kw: RankingRun.objects.create(
-        campaign=kw["campaign"], criterion=kw["criterion"]
+    monkeypatch.setattr(
+        fake,
+        "ranking_run_create",
+        lambda **kw: RankingRun.objects.create(campaign=kw["campaign"], criterion=kw["criterion"]),
+        raising=False,
     )
     monkeypatch.setitem(sys.modules, "ranking.services", fake)
     monkeypatch.setattr(ranking, "services", fake, raising=False)
     tasks = types.ModuleType("annotations.services.tasks")
-    tasks.tasks_build = lambda **kw: None
+    monkeypatch.setattr(tasks, "tasks_build", lambda **kw: None, raising=False)
     monkeypatch.setitem(sys.modules, "annotations.services.tasks", tasks)
     people, campaign, run = world
     urls = _urls(campaign, run)

@@ -148,6 +148,7 @@ def test_preview_shows_a_task_of_the_criterion_asked_for(owner_client, people):
     campaign = judged_campaign(owner=people["owner"])
     naturalness = criterion_from_preset(campaign=campaign, preset="naturalness")
     item = campaign.items.order_by("position").first()
+    assert item is not None
     task = Task.objects.create(campaign=campaign, criterion=naturalness, item=item, number=0)
     for slot, output in enumerate(Output.objects.filter(item=item).order_by("system__label")):
         TaskOutput.objects.create(task=task, output=output, slot=slot)
