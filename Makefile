@@ -28,8 +28,14 @@ browser:
 run: install
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py seed_demo
-	$(PY) manage.py ensure_admin
-	@echo "humaneval is starting on http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/)"
+	$(PY) manage.py ensure_admin --url http://$(HOST):$(PORT)/admin/
+	@echo ""
+	@echo "humaneval is starting on http://$(HOST):$(PORT)/"
+	@echo "  organizers and designers: http://$(HOST):$(PORT)/ (sign in as admin, above)"
+	@echo "  a crowd worker's view:    http://$(HOST):$(PORT)/w/demo/"
+	@echo "  Django admin:             http://$(HOST):$(PORT)/admin/"
+	@echo "  REST API docs:            http://$(HOST):$(PORT)/api/docs/"
+	@echo ""
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 test: install browser

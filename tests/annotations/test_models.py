@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from datetime import timedelta
 from typing import Any
 
@@ -87,7 +88,7 @@ def test_names_are_unique_within_a_campaign_only():
     ):
         model.objects.create(campaign=a, **fields)
         model.objects.create(campaign=b, **fields)  # another campaign: fine
-        refused(lambda model=model, fields=fields: model.objects.create(campaign=a, **fields))
+        refused(partial(model.objects.create, campaign=a, **fields))
 
 
 def test_criterion_scale_is_known():
