@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from datetime import UTC, datetime
@@ -59,6 +59,49 @@ def csv_records(path: Path, *, delimiter: str = ",") -> Iterator[tuple[int, list
         if not row or all(not cell.strip() for cell in row):
             continue
         yield start, row
+
+
+class CsvTable:
+    """A CSV file with a header line: its column names, and its records checked against them.
+
+    An empty file, a missing column and a record with another number of columns than the
+    header are errors naming the file, the line and the field.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.file = str(path)
+        self._records = csv_records(path)
+        try:
+            self.header_line, header = next(self._records)
+        except StopIteration:
+            raise ImportFileError(
+                "the file is empty (a header line is expected).", file=self.file
+            ) from None
+        self.names = [h.strip() for h in header]
+        self.index = {name: i for i, name in enumerate(self.names)}
+
+    def require(self, columns: Iterable[str], *, hint: str = "") -> None:
+        for column in columns:
+            if column not in self.index:
+                raise ImportFileError(
+                    f"the header lacks this column{hint}.",
+                    file=self.file,
+                    line=self.header_line,
+                    field=column,
+                )
+
+    def records(self) -> Iterator[tuple[int, list[str]]]:
+        """(line, values) of every record after the header."""
+        width = len(self.names)
+        for line, record in self._records:
+            if len(record) != width:
+                raise ImportFileError(
+                    f"expected {width} columns as in the header, found {len(record)}.",
+                    file=self.file,
+                    line=line,
+                    field=self.names[len(record)] if len(record) < width else f"column {width + 1}",
+                )
+            yield line, record
 
 
 def parse_utc(value: str, *, fmt: str, file: str, line: int, field: str) -> datetime:

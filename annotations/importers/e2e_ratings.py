@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 
 from annotations.errors import ImportFileError
-from annotations.importers.common import csv_records, parse_utc
+from annotations.importers.common import CsvTable, parse_utc
 
 TIME_FORMAT = "%m/%d/%Y %H:%M:%S"
 SLOTS = 5
@@ -88,13 +88,8 @@ def _metadata_value(column: str, value: str) -> object:
 
 
 def parse_e2e_ratings(path: Path) -> ParsedRatings:
-    file = str(path)
-    records = csv_records(path)
-    try:
-        header_line, header = next(records)
-    except StopIteration:
-        raise ImportFileError("the file is empty (a header line is expected).", file=file) from None
-    names = [h.strip() for h in header]
+    table = CsvTable(path)
+    file, header_line, names = table.file, table.header_line, table.names
     criterion = next((c for c, prefix in SCORE_PREFIXES.items() if f"{prefix}1" in names), None)
     if criterion is None:
         raise ImportFileError(
@@ -109,23 +104,12 @@ def parse_e2e_ratings(path: Path) -> ParsedRatings:
         required += [f"sys{k}", f"ref{k}", f"{prefix}{k}", f"dupl_ref{k}"]
         if criterion == "quality":
             required.append(f"check{k}")
-    for column in required:
-        if column not in names:
-            raise ImportFileError(
-                "the header lacks this column.", file=file, line=header_line, field=column
-            )
-    index = {name: i for i, name in enumerate(names)}
+    table.require(required)
+    index = table.index
     judgements: list[ImportedJudgement] = []
     seen_ids: dict[str, int] = {}
     units: dict[str, ImportedJudgement] = {}
-    for line, record in records:
-        if len(record) != len(names):
-            raise ImportFileError(
-                f"expected {len(names)} columns as in the header, found {len(record)}.",
-                file=file,
-                line=line,
-                field=names[len(record)] if len(record) < len(names) else "",
-            )
+    for line, record in table.records():
 
         def value(column: str, *, required: bool = True, line: int = line, record=record) -> str:
             v = record[index[column]].strip()

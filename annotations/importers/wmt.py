@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from annotations.errors import ImportFileError
-from annotations.importers.common import csv_records
+from annotations.importers.common import CsvTable
 
 MAX_SYSTEMS = 5
 
@@ -39,37 +39,17 @@ class ParsedWMT:
 
 
 def parse_wmt_csv(path: Path) -> ParsedWMT:
-    file = str(path)
-    records = csv_records(path)
-    try:
-        header_line, header = next(records)
-    except StopIteration:
-        raise ImportFileError("the file is empty (a header line is expected).", file=file) from None
-    names = [h.strip() for h in header]
-    for column in ("segmentId", "judgeId", "system1Id", "system1rank", "system2Id", "system2rank"):
-        if column not in names:
-            raise ImportFileError(
-                "the header lacks this column.", file=file, line=header_line, field=column
-            )
+    table = CsvTable(path)
+    file, header_line, names = table.file, table.header_line, table.names
+    table.require(("segmentId", "judgeId", "system1Id", "system1rank", "system2Id", "system2rank"))
     k = 2
     while k < MAX_SYSTEMS and f"system{k + 1}Id" in names:
         k += 1
-    for i in range(1, k + 1):
-        if f"system{i}rank" not in names:
-            raise ImportFileError(
-                "the header lacks this column.", file=file, line=header_line, field=f"system{i}rank"
-            )
-    index = {name: i for i, name in enumerate(names)}
+    table.require(f"system{i}rank" for i in range(1, k + 1))
+    index = table.index
     rankings: list[WMTRanking] = []
     skipped = 0
-    for line, record in records:
-        if len(record) != len(names):
-            raise ImportFileError(
-                f"expected {len(names)} columns as in the header, found {len(record)}.",
-                file=file,
-                line=line,
-                field=names[len(record)] if len(record) < len(names) else "",
-            )
+    for line, record in table.records():
         values = {name: record[i].strip() for name, i in index.items()}
         for column in ("segmentId", "judgeId"):
             if not values[column]:

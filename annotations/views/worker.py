@@ -337,36 +337,31 @@ def submit(request: HtmxHttpRequest, slug: str, token: str, assignment_id: int) 
 
 
 def _done(request: HttpRequest, campaign: Campaign, worker: Worker) -> HttpResponse:
+    return _final_page(request, campaign, worker, "done.html", campaign.completion_code)
+
+
+def _stopped(request: HttpRequest, campaign: Campaign, worker: Worker) -> HttpResponse:
+    return _final_page(request, campaign, worker, "stopped.html", campaign.failed_check_code)
+
+
+def _final_page(
+    request: HttpRequest, campaign: Campaign, worker: Worker, template: str, code: str
+) -> HttpResponse:
+    """The completion or stop page with its code and the way back to the worker's platform."""
     prolific_url = None
     if worker.platform == Worker.Platform.PROLIFIC:
         # A page that moves on by itself (meta refresh, and a link) rather than an HTTP
         # redirect: the worker sees that the work is saved and which code is sent.
-        prolific_url = f"{PROLIFIC_COMPLETE}?{urlencode({'cc': campaign.completion_code})}"
+        prolific_url = f"{PROLIFIC_COMPLETE}?{urlencode({'cc': code})}"
     return render(
         request,
-        "annotations/worker/done.html",
+        f"annotations/worker/{template}",
         {
             "campaign": campaign,
             "worker": worker,
-            "code": campaign.completion_code,
+            "code": code,
             "mturk_submit_url": _mturk_submit_url(worker.metadata.get("turk_submit_to", "")),
             "mturk_assignment_id": worker.metadata.get("assignment_id", ""),
-            "prolific_url": prolific_url,
-        },
-    )
-
-
-def _stopped(request: HttpRequest, campaign: Campaign, worker: Worker) -> HttpResponse:
-    prolific_url = None
-    if worker.platform == Worker.Platform.PROLIFIC:
-        prolific_url = f"{PROLIFIC_COMPLETE}?{urlencode({'cc': campaign.failed_check_code})}"
-    return render(
-        request,
-        "annotations/worker/stopped.html",
-        {
-            "campaign": campaign,
-            "worker": worker,
-            "code": campaign.failed_check_code,
             "prolific_url": prolific_url,
         },
     )

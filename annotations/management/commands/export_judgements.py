@@ -8,8 +8,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from annotations.errors import DomainError
 from annotations.exports import FORMATS, export_lines
-from annotations.models import Campaign
+from annotations.selectors.campaigns import campaign_criterion_get
 
 
 class Command(BaseCommand):
@@ -27,16 +28,12 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        campaign = Campaign.objects.filter(slug=options["campaign"]).first()
-        if campaign is None:
-            raise CommandError(f"No campaign '{options['campaign']}'.")
-        criterion = campaign.criteria.filter(name=options["criterion"]).first()
-        if criterion is None:
-            names = ", ".join(campaign.criteria.values_list("name", flat=True)) or "none"
-            raise CommandError(
-                f"Campaign '{campaign.slug}' has no criterion '{options['criterion']}' "
-                f"(it has: {names})."
+        try:
+            _, criterion = campaign_criterion_get(
+                campaign_slug=options["campaign"], criterion_name=options["criterion"]
             )
+        except DomainError as exc:
+            raise CommandError(str(exc)) from exc
         lines = export_lines(
             criterion=criterion,
             fmt=options["fmt"],

@@ -9,7 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotations.errors import DomainError
-from annotations.models import Campaign
+from annotations.selectors.campaigns import campaign_criterion_get
 from ranking import exports, selectors, services
 from ranking.models import RankingRun
 from ranking.plots import rank_range_plot
@@ -54,20 +54,13 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        campaign = Campaign.objects.filter(slug=options["campaign"]).first()
-        if campaign is None:
-            raise CommandError(f"No campaign with the slug '{options['campaign']}'.")
-        criterion = campaign.criteria.filter(name=options["criterion"]).first()
-        if criterion is None:
-            names = ", ".join(campaign.criteria.values_list("name", flat=True)) or "none"
-            raise CommandError(
-                f"Campaign '{campaign.slug}' has no criterion '{options['criterion']}' "
-                f"(it has: {names})."
-            )
         plot: Path | None = options["plot"]
         if plot is not None and plot.suffix.lower() not in (".svg", ".png"):
             raise CommandError("--plot must name a .svg or .png file.")
         try:
+            campaign, criterion = campaign_criterion_get(
+                campaign_slug=options["campaign"], criterion_name=options["criterion"]
+            )
             run = services.ranking_run_create(
                 campaign=campaign,
                 criterion=criterion,
