@@ -21,6 +21,7 @@ from annotations.permissions import campaigns_visible_to, has_role
 
 from . import selectors
 from .models import RankingRun
+from .services import ranking_run_create
 from .views import EXPORT_TYPES, run_render
 
 
@@ -125,7 +126,6 @@ class CampaignRankingRunsApi(CampaignScoped, generics.ListAPIView):
             raise DomainError(
                 f"criterion: campaign '{self.campaign.slug}' has no criterion '{name}'."
             )
-        from .services import ranking_run_create  # the ranking engine loads lazily
 
         run = ranking_run_create(
             campaign=self.campaign, criterion=criterion, user=request.user, **fields

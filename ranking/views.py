@@ -19,6 +19,7 @@ from annotations.permissions import campaigns_visible_to, has_role, role_of
 
 from . import exports, selectors
 from .models import RankingRun
+from .services import ranking_run_create
 
 Role = CampaignMembership.Role
 
@@ -131,8 +132,6 @@ def campaign_runs(request: HttpRequest, slug: str) -> HttpResponse:
         if form.is_valid():
             data = form.cleaned_data
             try:
-                from .services import ranking_run_create  # the ranking engine loads lazily
-
                 run = ranking_run_create(
                     campaign=campaign,
                     criterion=campaign.criteria.get(name=data["criterion"]),
