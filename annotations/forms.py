@@ -13,6 +13,9 @@ from annotations.services.judgements import max_magnitude
 
 _WHOLE = re.compile(r"^[0-9]+$")
 
+# Where every slider starts (the middle); the page renders it, the form checks against it.
+SLIDER_START = 50
+
 
 class ConsentForm(forms.Form):
     agree = forms.BooleanField(
@@ -26,9 +29,19 @@ class ScoresForm(forms.Form):
     """One score per slot of a task, on the criterion's scale.
 
     Fields are named by slot: ``score_<slot>``; sliders add ``touched_<slot>`` (set by
-    the page's script when the worker moves the slider) and ``tie_<slot>`` (the slot whose
-    value this one takes, "same as"). ``js`` is set by the script: only then can untouched
-    sliders be detected. ``cleaned_scores`` maps slot -> score after validation.
+    the page's script when the worker moves the slider), ``tie_<slot>`` (the slot whose
+    value this one takes, "same as") and ``keep_<slot>`` (a box the worker ticks to say
+    that a slider left where it started is their answer). ``js`` is set by the script.
+    ``cleaned_scores`` maps slot -> score after validation.
+
+    Untouched sliders: every slider starts at ``SLIDER_START``. A slider counts as placed
+    when the script saw it moved (``touched``), when its value differs from the start
+    (it can only have got there by being moved: this is what detects untouched sliders
+    without JavaScript), when it takes another output's value ("same as"), or when the
+    worker ticked "keep". Otherwise it is an error, and the page re-rendered with that
+    error offers the "keep" box. So a worker without JavaScript who really means the
+    middle is asked once and then confirms; nobody is refused forever, and nobody's
+    forgotten slider is recorded as a deliberate 50.
     """
 
     js = forms.CharField(required=False, widget=forms.HiddenInput)
@@ -41,11 +54,14 @@ class ScoresForm(forms.Form):
         self.criterion = criterion
         self.letters = letters
         self.cleaned_scores: dict[int, float] = {}
+        # Sliders refused as not moved: their page offers the "keep in the middle" box.
+        self.untouched: set[int] = set()
         for slot in letters:
             self.fields[f"score_{slot}"] = forms.CharField(required=False)
             if criterion.scale == Criterion.Scale.SLIDER:
                 self.fields[f"touched_{slot}"] = forms.CharField(required=False)
                 self.fields[f"tie_{slot}"] = forms.CharField(required=False)
+                self.fields[f"keep_{slot}"] = forms.BooleanField(required=False)
 
     def _magnitude(self, raw: str) -> tuple[float | None, str | None]:
         if raw == "":
@@ -124,13 +140,20 @@ class ScoresForm(forms.Form):
                 )
             elif target in scores:
                 scores[slot] = scores[target]
-        if data.get("js"):
-            for slot, letter in self.letters.items():
-                touched = data.get(f"touched_{slot}") or slot in ties
-                if not touched and f"score_{slot}" not in self.errors:
-                    self.add_error(
-                        f"score_{slot}",
-                        f"Output {letter}: you have not moved this slider yet. "
-                        "Move it to where you think this output belongs.",
-                    )
-                    scores.pop(slot, None)
+        for slot, letter in self.letters.items():
+            if f"score_{slot}" in self.errors or slot in ties:
+                continue
+            placed = (
+                bool(data.get(f"touched_{slot}"))
+                or bool(data.get(f"keep_{slot}"))
+                or scores.get(slot) != SLIDER_START
+            )
+            if not placed:
+                self.add_error(
+                    f"score_{slot}",
+                    f"Output {letter}: you have not moved this slider yet. Move it to where "
+                    "you think this output belongs, or tick the box below to keep it in the "
+                    "middle.",
+                )
+                scores.pop(slot, None)
+                self.untouched.add(slot)

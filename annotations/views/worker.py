@@ -22,12 +22,13 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from annotations import permissions
 from annotations.errors import DomainError
-from annotations.forms import ConsentForm, ScoresForm
+from annotations.forms import SLIDER_START, ConsentForm, ScoresForm
 from annotations.http import HtmxHttpRequest
-from annotations.models import Campaign, Worker
+from annotations.models import Assignment, Campaign, Criterion, Worker
 from annotations.selectors import worker as worker_selectors
 from annotations.services import assignment as assignment_services
 from annotations.services import judgements as judgement_services
+from annotations.services.judgements import max_magnitude
 
 _TOKEN_SALT = "humaneval.worker.session"
 _LINK_COOKIE_SALT = "humaneval.worker.link"
@@ -102,7 +103,12 @@ def entry(request: HttpRequest, slug: str) -> HttpResponse:
             "hit_id": q.get("hitId", ""),
             "turk_submit_to": q.get("turkSubmitTo", ""),
         }
-    elif campaign.accept_link and not q.get("PROLIFIC_PID") and not q.get("workerId"):
+    elif campaign.accept_link and not any(
+        q.get(name) for name in ("PROLIFIC_PID", "workerId", "assignmentId")
+    ):
+        # Only a plain link: a Prolific or MTurk link into a campaign that does not take
+        # that platform must not silently become an anonymous worker (nor record an MTurk
+        # preview).
         cookie_name = f"hew_{campaign.pk}"
         external_id = (
             request.get_signed_cookie(cookie_name, default="", salt=_LINK_COOKIE_SALT) or ""
@@ -147,9 +153,17 @@ def _task_context(
     progress: worker_selectors.Progress | None,
     **extra: Any,
 ) -> dict[str, Any]:
+    slider = page.criterion.scale == Criterion.Scale.SLIDER
     slots = []
+    focused = False
     for s in page.slots:
         bound = form[f"score_{s.slot}"]
+        tie_errors = form[f"tie_{s.slot}"].errors if slider else []
+        # The first field in error gets ``autofocus``, which works without JavaScript
+        # (a full page) and with htmx (which focuses [autofocus] in swapped content).
+        focus = ""
+        if not focused and (bound.errors or tie_errors):
+            focus, focused = ("score" if bound.errors else "tie"), True
         slots.append(
             {
                 "slot": s.slot,
@@ -157,14 +171,14 @@ def _task_context(
                 "text": s.text,
                 "value": bound.value() or "",
                 "errors": bound.errors,
-                "touched": form["touched_" + str(s.slot)].value()
-                if f"touched_{s.slot}" in form.fields
-                else "",
-                "tie": form["tie_" + str(s.slot)].value() if f"tie_{s.slot}" in form.fields else "",
-                "tie_errors": form["tie_" + str(s.slot)].errors
-                if f"tie_{s.slot}" in form.fields
-                else [],
+                "touched": form[f"touched_{s.slot}"].value() if slider else "",
+                "tie": form[f"tie_{s.slot}"].value() if slider else "",
+                "tie_errors": tie_errors,
+                "keep": bool(form[f"keep_{s.slot}"].value()) if slider else False,
+                "offer_keep": slider
+                and (s.slot in form.untouched or form[f"keep_{s.slot}"].value()),
                 "others": [o for o in page.slots if o.slot != s.slot],
+                "focus": focus,
             }
         )
     return {
@@ -175,6 +189,8 @@ def _task_context(
         "slots": slots,
         "progress": progress,
         "levels": page.criterion.likert_levels,
+        "max_digits": len(str(max_magnitude(page.criterion))),
+        "slider_start": SLIDER_START,
         **extra,
     }
 
@@ -216,6 +232,7 @@ def session(request: HtmxHttpRequest, slug: str, token: str) -> HttpResponse:
                 "worker": worker,
                 "form": ConsentForm(),
                 "token": token,
+                "progress": worker_selectors.worker_progress(worker=worker, campaign=campaign),
                 **_consent_extra(campaign),
             },
         )
@@ -262,6 +279,7 @@ def consent(request: HttpRequest, slug: str, token: str) -> HttpResponse:
                 "worker": worker,
                 "form": form,
                 "token": token,
+                "progress": worker_selectors.worker_progress(worker=worker, campaign=campaign),
                 **_consent_extra(campaign),
             },
             status=400,
@@ -285,7 +303,9 @@ def submit(request: HtmxHttpRequest, slug: str, token: str, assignment_id: int) 
         return _problem(request, "bad-link", campaign, status=404)
     session_url = _session_url(campaign, worker)
     assignment = worker_selectors.assignment_for_worker(worker=worker, assignment_id=assignment_id)
-    if assignment is None:
+    if assignment is None or assignment.state == Assignment.State.SUBMITTED:
+        # Already recorded (a double click, a resubmit, a retry, a second tab): whatever
+        # was posted this time, the worker simply moves on to their current page.
         return _to_session(request, session_url)
     page = worker_selectors.task_page_for(assignment=assignment)
     form = ScoresForm(request.POST, criterion=page.criterion, letters=page.letters)
@@ -299,6 +319,7 @@ def submit(request: HtmxHttpRequest, slug: str, token: str, assignment_id: int) 
             assignment=assignment,
             scores=form.cleaned_scores,
             acknowledge_too_fast=form.cleaned_data.get("acknowledge_too_fast", False),
+            metadata={"js": bool(form.cleaned_data.get("js"))},
         )
     except judgement_services.TooFast as error:
         return _render_task(
@@ -350,8 +371,13 @@ def _final_page(
     """The completion or stop page with its code and the way back to the worker's platform."""
     prolific_url = None
     if worker.platform == Worker.Platform.PROLIFIC:
-        # A page that moves on by itself (meta refresh, and a link) rather than an HTTP
-        # redirect: the worker sees that the work is saved and which code is sent.
+        # A page that moves on by itself (meta refresh after 2 s, plus a link) rather than
+        # an HTTP 302, deliberately: the worker first sees that the work is saved and the
+        # code itself, so if Prolific's page does not load (a blocked redirect, a network
+        # hiccup, a privacy extension) they can still enter the code there by hand; and
+        # the session URL stays a page a worker can come back to and read the code from.
+        # Meta refresh needs no JavaScript. tests/browser/test_worker_session.py checks
+        # that the browser really ends up on app.prolific.com with ?cc=<code>.
         prolific_url = f"{PROLIFIC_COMPLETE}?{urlencode({'cc': code})}"
     return render(
         request,
@@ -360,6 +386,7 @@ def _final_page(
             "campaign": campaign,
             "worker": worker,
             "code": code,
+            "progress": worker_selectors.worker_progress(worker=worker, campaign=campaign),
             "mturk_submit_url": _mturk_submit_url(worker.metadata.get("turk_submit_to", "")),
             "mturk_assignment_id": worker.metadata.get("assignment_id", ""),
             "prolific_url": prolific_url,

@@ -16,12 +16,30 @@
     var input = li.querySelector("[data-score]");
     if (!input) return null;
     if (scale === "slider") {
-      var touched = li.querySelector("[data-touched]");
-      if (!touched || !touched.value) return null;
+      if (!placed(li)) return null;
       return parseFloat(input.value);
     }
     var raw = input.value.trim();
     return /^[0-9]+$/.test(raw) && parseInt(raw, 10) > 0 ? parseInt(raw, 10) : null;
+  }
+
+  // A slider counts as placed once moved (marker set by this script) or when the worker
+  // ticked "keep in the middle" (offered after the server refused it as not moved).
+  function placed(li) {
+    var touched = li.querySelector("[data-touched]");
+    var keep = li.querySelector("[data-keep]");
+    return !!((touched && touched.value) || (keep && keep.checked));
+  }
+
+  function clearClientError(li) {
+    var p = li.querySelector("[data-client-error]");
+    if (!p) return;
+    var slider = li.querySelector("[data-slider]");
+    slider.removeAttribute("aria-invalid");
+    slider.setAttribute("aria-describedby",
+      (slider.getAttribute("aria-describedby") || "").replace(p.id, "").trim());
+    p.remove();
+    if (!li.querySelector(".w-error")) li.classList.remove("has-error");
   }
 
   function renderRanking(f) {
@@ -67,6 +85,7 @@
     if (t) t.value = "1";
     var wrap = li.querySelector(".w-slider");
     if (wrap) wrap.classList.remove("untouched");
+    clearClientError(li);
   }
 
   function syncTies(f, sourceSlot) {
@@ -93,8 +112,10 @@
       });
     }
     renderRanking(f);
-    var summary = f.querySelector("[data-error-summary]");
-    if (summary) summary.focus();
+    // After a refused submit the focus goes to the first field in error (the server marks
+    // it autofocus; htmx swaps do not always honour that, so it is done here as well).
+    var first = f.querySelector("[autofocus]") || f.querySelector("[aria-invalid=true]");
+    if (first) first.focus();
   }
 
   document.addEventListener("input", function (e) {
@@ -121,6 +142,8 @@
       syncTies(f, li.dataset.slot);
     } else if (li && e.target.matches("[data-slider]")) {
       markTouched(li);
+    } else if (li && e.target.matches("[data-keep]") && e.target.checked) {
+      clearClientError(li);
     }
     renderRanking(f);
   });
@@ -139,10 +162,7 @@
   document.addEventListener("submit", function (e) {
     var f = e.target;
     if (f.id !== "task-form" || f.dataset.scale !== "slider") return;
-    var untouched = outputs(f).filter(function (li) {
-      var t = li.querySelector("[data-touched]");
-      return t && !t.value;
-    });
+    var untouched = outputs(f).filter(function (li) { return !placed(li); });
     f.querySelectorAll("[data-client-error]").forEach(function (n) { n.remove(); });
     if (!untouched.length) return;
     e.preventDefault();
@@ -157,6 +177,7 @@
       li.classList.add("has-error");
       li.insertBefore(p, li.querySelector(".w-label"));
       slider.setAttribute("aria-describedby", (slider.getAttribute("aria-describedby") || "") + " " + p.id);
+      slider.setAttribute("aria-invalid", "true");
     });
     untouched[0].querySelector("[data-slider]").focus();
   }, true);

@@ -42,24 +42,48 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture
-def page(browser, live_server) -> Iterator[object]:
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
-    # Nothing leaves the machine: every request to another host is aborted unless a test
-    # routes it itself (page routes run before context routes).
-    context.route(re.compile(r"^https?://(?!127\.0\.0\.1|localhost)"), lambda route: route.abort())
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
+def new_page(browser, live_server) -> Iterator[Callable[..., object]]:
+    """Make pages in fresh browser contexts (another browser: no shared cookies).
+
+    ``new_page(java_script_enabled=False)`` is a browser without JavaScript. Nothing
+    leaves the machine: every request to another host is aborted unless a test routes it
+    itself (page routes run before context routes).
+    """
+    contexts: list[object] = []
+
+    def make(*, java_script_enabled: bool = True, width: int = 1100, height: int = 900) -> object:
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, java_script_enabled=java_script_enabled
+        )
+        context.route(
+            re.compile(r"^https?://(?!127\.0\.0\.1|localhost)"), lambda route: route.abort()
+        )
+        contexts.append(context)
+        made = context.new_page()
+        made.set_default_timeout(10_000)
+        return made
+
+    yield make
+    for context in contexts:
+        context.close()  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def page(new_page) -> object:
+    return new_page()
+
+
+def save_screenshot(page: object, name: str) -> Path:
+    """A full-page screenshot in artifacts/screenshots/<name>.png."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)  # type: ignore[attr-defined]
+    return path
 
 
 @pytest.fixture
 def screenshot(page) -> Callable[[str], Path]:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-
     def take(name: str) -> Path:
-        path = SCREENSHOTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
-        return path
+        return save_screenshot(page, name)
 
     return take

@@ -222,3 +222,23 @@ def _submit_quietly(assignment: Assignment, scores: dict[int, float], errors: li
         errors.append(error)
     finally:
         connections.close_all()
+
+
+def test_display_order_is_randomised_per_assignment_and_stable_on_resume():
+    campaign = live_campaign(judgements_per_task=60)
+    task = task_with_outputs(
+        campaign=campaign, texts=tuple(f"Output text number {i}." for i in range(5))
+    )
+    orders = []
+    for _ in range(60):
+        worker = WorkerFactory(campaign=campaign)
+        a = task_next_for(worker=worker, campaign=campaign)
+        assert a is not None and a.task_id == task.pk
+        assert sorted(a.display_order) == [0, 1, 2, 3, 4]
+        again = task_next_for(worker=worker, campaign=campaign)
+        assert again is not None and again.display_order == a.display_order
+        orders.append(tuple(a.display_order))
+    # 60 draws among 120 orders: fewer than 20 distinct ones is vanishingly unlikely.
+    assert len(set(orders)) > 20
+    # Each output is shown first to some worker (probability of missing one < 5 * 0.8**60).
+    assert {o[0] for o in orders} == {0, 1, 2, 3, 4}

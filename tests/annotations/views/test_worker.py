@@ -104,6 +104,7 @@ def test_consent_then_first_task(client, campaign):
     worker = WorkerFactory(campaign=campaign)
     page = client.get(session_url(campaign, worker))
     assert b"We store your scores." in page.content and b"twice as good" in page.content
+    assert b"Before task 1 of 2" in page.content  # progress on every page
     consent_url = reverse("annotations:worker-consent", args=[campaign.slug, worker_token(worker)])
     refused = client.post(consent_url, {})
     assert refused.status_code == 400 and b"tick the box" in refused.content
@@ -195,6 +196,7 @@ def test_completion_redirects_prolific_and_shows_code_to_link_workers(client, ca
             a = Assignment.objects.get(worker=worker, state="active")
             client.post(_submit_url(campaign, worker, a), _valid(a))
         done = client.get(session_url(campaign, worker))
+        assert b"2 tasks done" in done.content
         if platform == "prolific":
             url = "https://app.prolific.com/submissions/complete?cc=DONE42"
             assert done.status_code == 200
@@ -248,7 +250,7 @@ def test_slider_untouched_detected_and_ties_resolved(client):
     task_with_outputs(campaign=c, criterion=crit)
     worker = consented(c)
     html = client.get(session_url(c, worker)).content.decode()
-    assert 'type="range"' in html and "Same as" in html
+    assert 'type="range"' in html and "Same score as" in html
     a = Assignment.objects.get(worker=worker)
     url = _submit_url(c, worker, a)
     untouched = client.post(
