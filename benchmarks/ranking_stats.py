@@ -2,10 +2,11 @@
 
 Loads quality.csv and naturalness.csv (CrowdFlower exports of the E2E human evaluation)
 with the csv module, times the vectorised :func:`ranking.stats.wmt14` with 200 runs on
-both criteria, times the plain reference loop (:func:`ranking.stats.wmt14_reference`,
-the ``trueskill`` package) over a few runs and extrapolates it to 200 runs, and prints
-both times, their ratio and the peak memory. ``--table`` prints our Table 11 beside the
-published one.
+both criteria (one after the other, in two processes, and side by side in one pass with
+:func:`ranking.stats.wmt14.wmt14_many`), times the plain reference loop
+(:func:`ranking.stats.wmt14_reference`, the ``trueskill`` package) over a few runs and
+extrapolates it to 200 runs, and prints both times, their ratio and the peak memory.
+``--table`` prints our Table 11 beside the published one.
 
     python benchmarks/ranking_stats.py                 # the benchmark
     python benchmarks/ranking_stats.py --table         # Table 11, published vs ours
@@ -40,6 +41,7 @@ from ranking.stats import (  # noqa: E402
     cluster_stability,
     judgements_to_comparisons,
     wmt14,
+    wmt14_many,
     wmt14_reference,
 )
 
@@ -136,7 +138,7 @@ def peak_rss_mb() -> float:
 def benchmark(
     data: dict[str, Comparisons], *, runs: int = 200, reference_runs: int = 2, seed: int = 1
 ) -> None:
-    """Time wmt14 (every criterion, sequential and in two processes) against the reference.
+    """Time wmt14 (every criterion: sequential, two processes, side by side) vs the reference.
 
     Wall times depend on what else the machine runs; CPU times (``time.process_time``)
     are printed beside them because they do not.
@@ -161,6 +163,18 @@ def benchmark(
         )
     print(f"vectorised wmt14, both criteria, one process: {wall:.2f} s wall, {cpu:.2f} s CPU")
 
+    w0, c0 = time.perf_counter(), time.process_time()
+    wmt14_many(
+        [data[c] for c in criteria],
+        rngs=[np.random.default_rng(seed) for _ in criteria],
+        runs=runs,
+    )
+    many_wall, many_cpu = time.perf_counter() - w0, time.process_time() - c0
+    print(
+        f"vectorised wmt14_many, both criteria side by side, one process: {many_wall:.2f} s "
+        f"wall, {many_cpu:.2f} s CPU"
+    )
+
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=2) as pool:
         list(pool.map(_run_wmt14, [(data[c], runs, seed) for c in criteria]))
@@ -183,6 +197,10 @@ def benchmark(
         f"{ref_cpu:.0f} s CPU"
     )
     print(f"speed-up, one process: {ref_wall / wall:.0f}x wall, {ref_cpu / cpu:.0f}x CPU")
+    print(
+        f"speed-up, one process side by side: {ref_wall / many_wall:.0f}x wall, "
+        f"{ref_cpu / many_cpu:.0f}x CPU"
+    )
     print(f"speed-up, two processes: {ref_wall / parallel:.0f}x wall")
     print(f"peak memory (max RSS of this process and the workers): {peak_rss_mb():.0f} MB")
 

@@ -32,7 +32,7 @@ from .trueskill import (
     vw_draw,
     vw_win,
 )
-from .wmt14 import wmt14, wmt14_reference
+from .wmt14 import wmt14, wmt14_many, wmt14_reference
 
 __all__ = [
     "METHODS",
@@ -70,5 +70,6 @@ __all__ = [
     "vw_draw",
     "vw_win",
     "wmt14",
+    "wmt14_many",
     "wmt14_reference",
 ]

@@ -116,26 +116,39 @@ def bootstrap(
     for r, seq in enumerate(sequences):
         order[: len(seq), r] = seq
 
+    # State: (2, runs, width) variances then means; the phantom players n and n + 1
+    # pad short replicates. Per comparison: winner, loser and kind (0 win, 1 draw).
     width = n + 2
-    draws = np.concatenate([comparisons.draws.astype(np.float64), [1.0]])
-    players_table = np.stack(
-        [np.r_[comparisons.winners, n], np.r_[comparisons.losers, n + 1]]
+    plane = runs * width
+    game_table = np.stack(
+        [
+            np.r_[comparisons.winners, n],
+            np.r_[comparisons.losers, n + 1],
+            np.r_[comparisons.draws.astype(np.int64), 1],
+        ]
     ).astype(np.intp)
-    kind_table = np.stack([draws, 2.0 * draws - 1.0])
-    lanes = np.arange(runs, dtype=np.intp) * width
-    mu = np.full((runs, width), float(params.mu))
-    var = np.full((runs, width), float(params.sigma) ** 2)
-    mu_flat, var_flat = mu.reshape(-1), var.reshape(-1)
+    state = np.empty((2, runs, width))
+    state[0] = float(params.sigma) ** 2
+    state[1] = float(params.mu)
+    flat = state.reshape(-1)
     update = BatchUpdater(runs, beta=params.beta, tau=params.tau, margin=params.draw_margin)
-    add = np.add
+    kind_table = BatchUpdater.game_columns([0.0, 1.0], params.draw_margin)
+    lanes = np.arange(runs, dtype=np.intp) * width
+    game = np.empty((3, runs), dtype=np.intp)
+    game_players, game_kind = game[0:2], game[2]
+    pos_var, pos_mu = update.pos[0:2], update.pos[2:4]
+    add, shift = np.add, np.intp(plane)
     for step, chosen_step in enumerate(order):
-        players = players_table.take(chosen_step, axis=1)
-        add(players, lanes, players)
-        update(mu_flat, var_flat, players, kind_table.take(chosen_step, axis=1))
+        game_table.take(chosen_step, axis=1, out=game, mode="clip")
+        add(game_players, lanes, pos_var)
+        add(pos_var, shift, pos_mu)
+        kind_table.take(game_kind, axis=1, out=update.cols, mode="clip")
+        update.play(flat)
         if progress is not None and (step + 1) % block == 0:
             progress((step + 1) / n_steps)
     if progress is not None:
         progress(1.0)
+    mu = state[1]
 
     return summarise_runs(
         method="bootstrap",

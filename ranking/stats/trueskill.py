@@ -363,34 +363,60 @@ def _const(x: float) -> FloatArray:
 
 
 class BatchUpdater:
-    """In-place TrueSkill updates of one game in each of ``size`` independent runs.
+    """In-place TrueSkill updates of one game in each of ``size`` independent lanes (runs).
 
-    The ratings of all runs live in flat arrays ``mu`` and ``var`` (variances). A step
-    passes, for each run, the flat positions of the two players (``pos``,
-    shape ``(2, size)``; row 0 the winner, or either player of a draw) and, for each
-    run, the draw flag and its sign (``kind``, shape ``(2, size)``: row 0 is 1.0 for a
-    draw and 0.0 for a win, row 1 is +1.0 for a draw and -1.0 for a win). A step costs a
-    fixed number of numpy calls on preallocated length-``size`` buffers, whatever
-    ``size`` is: this is what makes the WMT14 and bootstrap samplers fast. ``var_pos``
-    gives the positions in ``var`` when it is laid out differently from ``mu``.
+    The ratings of all lanes live in one flat float array, the *state* (its layout is
+    the caller's: :func:`ranking.stats.wmt14` uses ``(2, n_systems, lanes)``, variances
+    then means). A step fills two buffers and calls :meth:`play`:
+
+    ``pos`` (intp, shape ``(4, size)``)
+        Flat state positions of, per lane, the first player's variance, the second
+        player's variance, the first player's mean and the second player's mean. The
+        first player is the winner (either player for a draw).
+    ``cols`` (float, shape ``(5, size)``)
+        The game's columns of a table made by :meth:`game_columns`: ``1``, the draw flag
+        ``d`` (1.0 or 0.0), ``1 - 2 d``, and the offsets ``(2 d - 1) margin`` and
+        ``-margin`` of the two truncation points.
+
+    :meth:`play` gathers ``X = state[pos]`` (rows ``var_1, var_2, mu_1, mu_2``), updates
+    it and scatters it back: about 40 numpy calls on arrays of ``size`` or ``2 * size``
+    elements, whatever ``size`` is, which is what makes the WMT14 and bootstrap samplers
+    fast. Callers fill the buffers with ``take(..., out=updater.pos)`` so that no array
+    is allocated per step.
 
     The arithmetic is that of :func:`rate_1vs1` (and so of the ``trueskill`` package)
-    up to the order of floating-point operations (agreement to about 1e-15 per
-    update). Win and draw are evaluated by one formula: with ``a``, ``b`` the
-    truncation points (``a = t - eps`` for a win; ``a = eps - |t|``, ``b = -eps - |t|``
-    for a draw) and ``d`` the draw flag, ``V = (pdf(a) - d pdf(b)) / (cdf(a) - d cdf(b))``
-    and ``w = V^2 + (a pdf(a) - d b pdf(b)) / (cdf(a) - d cdf(b))``. Steps that reach
-    into the tails (``|t| + eps >= 6``) go through :func:`vw_win` / :func:`vw_draw`.
+    up to the order of floating-point operations (agreement to about 1e-15 per update).
+    Win and draw share one formula. With ``D = mu_1 - mu_2``, ``c^2 = 2 beta^2 + s_1 +
+    s_2`` (``s_i = var_i + tau^2``) and ``D' = D`` for a win, ``-|D|`` for a draw
+    (``min(D, (1 - 2 d) D)``), the truncation points are ``p_1 = (D' + (2 d - 1)
+    margin) / c`` (``t - eps`` for a win, ``eps - |t|`` for a draw) and ``p_2 = (D' -
+    margin) / c``; then ``V = (pdf(p_1) - d pdf(p_2)) / (cdf(p_1) - d cdf(p_2))`` and
+    ``w = V^2 + (p_1 pdf(p_1) - d p_2 pdf(p_2)) / (cdf(p_1) - d cdf(p_2))``. A draw's
+    ``v`` is ``-V`` when ``D > 0`` (the package's ``sign(t)``): dividing by
+    ``copysign(c, (1 - 2 d) D - D)`` gives ``v / c`` in one call.
+
+    The normal cdf is the package's Numerical Recipes ``erfcc``: with
+    ``tt = 1 / (1 + |p| / (2 sqrt 2))``, ``cdf(-|p|) = tt exp(-p^2 / 2 + C_0 + log(1/2) +
+    sum_k c_k tt^k)`` (``k = 1 .. 9``). The rows ``tt, tt^2, tt^3``, ones and ``p^2`` of
+    both players are stacked into one ``(5, 2 size)`` array; one matrix product with a
+    ``(4, 5)`` coefficient matrix gives ``A`` (the terms ``k <= 3``, the constants and
+    ``-p^2 / 2``), the pdf exponent ``log(1 / sqrt(2 pi)) - p^2 / 2`` and the cubic
+    parts ``B``, ``C`` of the terms ``k = 4..6`` and ``7..9``; four calls form
+    ``A + tt^3 (B + tt^3 C)`` and one ``exp`` call gives ``cdf(-|p|) / tt`` and
+    ``pdf(p)``. ``cdf(p)`` is ``|[p > 0] - cdf(-|p|)|`` (only ``p_1`` can be positive).
+
+    Steps that reach into the tails (some ``|p| >= 6``) go through :func:`vw_win` /
+    :func:`vw_draw` for all lanes of that step; so do steps with a draw when some lane
+    has a zero draw margin.
 
     Parameters
     ----------
     size : int
-        Number of simultaneous games (runs).
-    beta, margin : float or ndarray of shape (size,)
-        Performance noise and draw margin (arrays let runs with different
-        environments advance side by side).
-    tau : float
-        Dynamics factor.
+        Number of simultaneous games (lanes).
+    beta, tau, margin : float or ndarray of shape (size,)
+        Performance noise, dynamics factor and draw margin (arrays let lanes with
+        different environments, e.g. two criteria, advance side by side). :meth:`play`
+        takes the margin from the game columns, which must be made with the same one.
     """
 
     def __init__(
@@ -398,65 +424,113 @@ class BatchUpdater:
         size: int,
         *,
         beta: float | FloatArray,
-        tau: float,
+        tau: float | FloatArray,
         margin: float | FloatArray,
     ) -> None:
         self.size = size
-        self.two_beta2 = 2.0 * np.asarray(beta, np.float64) ** 2 * np.ones(size)
-        self.tau2 = _const(float(tau) ** 2)
-        self.has_tau = bool(tau)
-        self.margin = np.asarray(margin, np.float64) * np.ones(size)
-        max_eps = float(np.max(self.margin / np.sqrt(self.two_beta2)))
-        self.safe_t = _SAFE - max_eps
-        n_pw = len(_ERFC_POLY)
-        # Powers t^1..t^9 of the erfcc variable, and a constant row: the dot product with
-        # the coefficients then adds log(0.5 exp(C0) / pdf_k), folding the constant term,
-        # the halving of cdf = erfc / 2 and the pdf normalisation (the cdf and pdf below
-        # are both divided by 1/sqrt(2 pi), which cancels in v and w).
-        pw = np.empty((n_pw + 1, 2 * size))
-        pw[n_pw] = 1.0
-        coefs = np.array([*_ERFC_POLY, _ERFC_C0 + math.log(0.5) - math.log(_PDF_K)])
-        two = (2, size)
-        m, s, p, q, g, r, tmp2 = (np.empty(two) for _ in range(7))
-        gt = np.empty(size, dtype=np.bool_)
-        flip = np.empty(size, dtype=np.bool_)
-        one = [np.empty(size) for _ in range(9)]  # c2 c t eps at tsel tmp den v
-        pw3 = pw.reshape(n_pw + 1, 2, size)
-        self._buffers: tuple[Any, ...] = (m, s, p, q, g, r, tmp2, gt, flip, *one)
-        self._rows: tuple[FloatArray, ...] = (
-            m[0],
-            m[1],
-            s[0],
-            s[1],
+        ones = np.ones(size)
+        self.two_beta2 = 2.0 * np.asarray(beta, np.float64) ** 2 * ones
+        self.tau2 = np.asarray(tau, np.float64) ** 2 * ones
+        self.has_tau = bool(np.any(self.tau2 > 0))
+        self.margin = np.asarray(margin, np.float64) * ones
+        self.zero_margin = bool(np.any(self.margin <= 0))
+        self.pos = np.zeros((4, size), dtype=np.intp)
+        self.cols = np.zeros((5, size))
+        self.cols[0] = 1.0
+
+        # The erfcc polynomial sum_k c_k tt^k (k = 1..9) as A + tt^3 (B + tt^3 C) with A, B,
+        # C combinations of tt, tt^2, tt^3: one matrix product of the rows tt, tt^2, tt^3,
+        # ones and p^2 gives A (with the constant and -p^2 / 2 folded in), the pdf
+        # exponent log(1 / sqrt(2 pi)) - p^2 / 2, B and C.
+        pw = np.empty((5, 2 * size))
+        pw[3] = 1.0
+        coefs = np.zeros((4, 5))
+        coefs[0, :3] = _ERFC_POLY[0:3]
+        coefs[0, 3] = _ERFC_C0 + math.log(0.5)
+        coefs[1, 3] = math.log(_PDF_K)
+        coefs[0:2, 4] = -0.5
+        coefs[2, :3] = _ERFC_POLY[3:6]
+        coefs[3, :3] = _ERFC_POLY[6:9]
+        q = np.empty((4, 2 * size))
+        # b, per player: exp(cdf exponent) = cdf(-|p|) / tt, pdf(p), p pdf(p), cdf(p);
+        # rows 1-3 of the first player minus d times the second player's give the
+        # numerator of V, the numerator of w - V^2 and their denominator
+        b = np.empty((4, 2, size))
+        x = np.empty((4, size))
+        c, diff, diff_k, diff_d, h0 = (np.empty(size) for _ in range(5))
+        denominators = np.empty((2, size))  # [+-c, c^2]: v / c and w / c^2 in one call
+        r = np.empty((3, size))  # [V then v / c, w then w / c^2, denominator]
+        p, ap = np.empty((2, size)), np.empty((2, size))
+        k = np.empty((2, 2, size))
+        self._x = x
+        self._views: tuple[Any, ...] = (
+            x.reshape(2, 2, size),  # [[var_1, var_2], [mu_1, mu_2]]
+            x[0:2],
+            x[0],
+            x[1],
+            x[2],
+            x[3],
+            c,
+            diff,
+            diff_k,
+            diff_d,
+            h0,
+            denominators,
+            denominators[0],
+            denominators[1],
+            p,
             p[0],
-            p[1],
-            r[0],
-            r[1],
-            g[0],
-            g[1],
+            ap,
+            ap.reshape(-1),
+            self.cols[1],
+            self.cols[2],
+            self.cols[3:5],
         )
-        poly = np.empty(2 * size)
-        self._pw: tuple[Any, ...] = (
+        self._poly: tuple[Any, ...] = (
             pw,
-            pw3[0],
-            pw3[1],
-            pw3[0:2],
-            pw3[2:4],
-            pw3[0:4],
-            pw3[3],
-            pw3[4:8],
-            pw3[7],
-            pw3[8],
+            pw[0].reshape(2, size),
+            pw[0],
+            pw[1],
+            pw[2],
+            pw[4].reshape(2, size),
             coefs,
-            poly,
-            poly.reshape(2, size),
+            q,
+            q[0],
+            q[2],
+            q[3],
+            q[0:2],
+            b[0:2].reshape(2, 2 * size),
+            b[0],
+            b[1],
+            b[2],
+            b[3],
+            b[3, 0],
+            b[1:4, 0],
+            b[1:4, 1],
         )
-        self._signs = np.array([[1.0], [-1.0]])
+        self._results: tuple[Any, ...] = (r, r[0:2], r[0], r[1], r[2], k, k[0], k[1])
+        self._signs = np.array([[-1.0], [1.0]])
         self._c_2sqrt2 = _const(2.0 * _SQRT2)
-        self._c_one = _const(1.0)
         self._c_zero = _const(0.0)
-        self._c_mhalf = _const(-0.5)
-        self._c_inv_k = _const(1.0 / _PDF_K)
+
+    @staticmethod
+    def game_columns(drawn: ArrayLike, margin: float | ArrayLike) -> FloatArray:
+        """The ``(5, m)`` table of :attr:`cols` rows for ``m`` games (see the class).
+
+        Rows: ``1``, ``d``, ``1 - 2 d``, ``(2 d - 1) margin``, ``-margin`` with ``d`` the
+        draw flag; callers gather columns of it (or of the two-column table of
+        ``drawn = [0, 1]``, indexed by the draw flag) into :attr:`cols`.
+        """
+        d = np.asarray(drawn, np.float64)
+        marg = np.asarray(margin, np.float64) * np.ones_like(d)
+        return np.stack([np.ones_like(d), d, 1.0 - 2.0 * d, (2.0 * d - 1.0) * marg, -marg])
+
+    def play(self, state: FloatArray) -> None:
+        """Play the games described by :attr:`pos` and :attr:`cols` on the flat ``state``."""
+        x = self._x
+        state.take(self.pos, out=x, mode="clip")
+        self._update()
+        state[self.pos] = x
 
     def __call__(
         self,
@@ -466,88 +540,81 @@ class BatchUpdater:
         kind: FloatArray,
         var_pos: NDArray[np.intp] | None = None,
     ) -> None:
-        """Play one game per run; ``var_pos`` if ``var`` is laid out unlike ``mu``."""
+        """Play one game per lane on separate flat ``mu`` and ``var`` arrays.
+
+        ``pos`` (shape ``(2, size)``) holds the players' positions in ``mu`` (and in
+        ``var`` unless ``var_pos`` is given); ``kind`` (shape ``(2, size)``) the draw
+        flag (1.0 or 0.0) and its sign (+1.0 for a draw, -1.0 for a win).
+        """
+        vpos = pos if var_pos is None else var_pos
+        x = self._x
+        var.take(vpos, out=x[0:2])
+        mu.take(pos, out=x[2:4])
+        drawn = np.asarray(kind[0], np.float64)
+        self.cols[1:] = self.game_columns(drawn, self.margin)[1:]
+        self._update()
+        var[vpos] = x[0:2]
+        mu[pos] = x[2:4]
+
+    def _update(self) -> None:
         add, sub, mul, div = np.add, np.subtract, np.multiply, np.divide
-        if var_pos is None:
-            var_pos = pos
-        m, s, p, q, g, r, tmp2, gt, flip, c2, c, t, eps, at, tsel, tmp, den, v = self._buffers
-        m0, m1, s0, s1, p0, p1, r0, r1, g0, g1 = self._rows
-        mu.take(pos, out=m)
-        var.take(var_pos, out=s)
+        x4, s, s1, s2, m1, m2, c, diff, diff_k, diff_d, h0, dens, v_den, s_sum = self._views[:14]
+        p, p1, ap, ap_flat, drawn, order, offsets = self._views[14:]
+        r, r_vw, v, w, r_den, k, k_var, k_mu = self._results
         if self.has_tau:
             add(s, self.tau2, s)
-        add(s0, s1, c2)
-        add(c2, self.two_beta2, c2)
-        np.sqrt(c2, c)
-        sub(m0, m1, t)
-        div(t, c, t)
-        div(self.margin, c, eps)
-        np.absolute(t, at)
-        if np.maximum.reduce(at) >= self.safe_t:
-            w = self._tail_vw(t, eps, kind[0], v, tmp)
+        add(s1, s2, s_sum)
+        add(s_sum, self.two_beta2, s_sum)  # c^2
+        np.sqrt(s_sum, c)
+        sub(m1, m2, diff)
+        mul(diff, order, diff_k)
+        np.minimum(diff, diff_k, out=diff_d)  # D for a win, -|D| for a draw
+        add(offsets, diff_d, p)
+        div(p, c, p)  # the truncation points p_1, p_2
+        np.absolute(p, ap)
+        if np.maximum.reduce(ap_flat) >= _SAFE or (self.zero_margin and drawn.any()):
+            self._tail(diff, c, s_sum, v, w)
         else:
-            drawn, sign = kind[0], kind[1]
-            # tsel = t for a win, -|t| for a draw (exactly: t + |t| is 2t or 0)
-            add(t, at, tmp)
-            mul(tmp, drawn, tmp)
-            np.greater(tmp, self._c_zero, flip)  # a draw with t > 0: v changes sign
-            sub(t, tmp, tsel)
-            # a = tsel - eps (win) or tsel + eps (draw);  b = tsel - eps (draws only)
-            mul(sign, eps, tmp)
-            add(tsel, tmp, p0)
-            sub(tsel, eps, p1)
-            # Numerical Recipes erfcc at -p / sqrt(2): its variable 1 / (1 + |p| / 2 sqrt 2)
-            pw, tt, pw_1, pw_01, pw_23, pw_03, pw_3, pw_47, pw_7, pw_8, coefs, poly, poly2 = (
-                self._pw
-            )
-            np.absolute(p, tt)
-            add(tt, self._c_2sqrt2, tt)
-            div(self._c_2sqrt2, tt, tt)
-            mul(tt, tt, pw_1)
-            mul(pw_01, pw_1, pw_23)
-            mul(pw_03, pw_3, pw_47)
-            mul(pw_7, tt, pw_8)
-            np.dot(coefs, pw, poly)
-            np.exp(poly, poly)
-            np.square(p, q)
-            mul(q, self._c_mhalf, q)
-            np.exp(q, g)  # exp(-p^2 / 2) = pdf / pdf_k
-            # cdf / pdf_k: lower tail t exp(-p^2/2 + C0 + poly) / 2, upper 1 - that
-            mul(tt, g, r)
-            mul(r, poly2, r)
-            np.greater(p0, self._c_zero, gt)  # only a can lie above 0 (b = -eps - |t|)
-            sub(self._c_inv_k, r0, r0, where=gt)
-            mul(r1, drawn, r1)
-            mul(g1, drawn, g1)
-            sub(r0, r1, den)
-            sub(g0, g1, v)
-            div(v, den, v)
-            mul(g, p, g)
-            w = tsel  # reuse
-            sub(g0, g1, w)
-            div(w, den, w)
-            mul(v, v, tmp)
-            add(w, tmp, w)
-            np.negative(v, v, where=flip)
-        div(v, c, v)
-        div(w, c2, w)
-        # mu_1 += var_1 v / c,  mu_2 -= var_2 v / c
-        mul(self._signs, v, tmp2)
-        mul(tmp2, s, tmp2)
-        add(m, tmp2, m)
-        # var_i *= 1 - var_i w / c^2
-        mul(s, w, tmp2)
-        sub(self._c_one, tmp2, tmp2)
-        mul(s, tmp2, s)
-        mu[pos] = m
-        var[var_pos] = s
+            (pw, tt, t1, t2, t3, p_sq, coefs, q, q_a, q_b, q_c, q_exp) = self._poly[:12]
+            (b_exp, b_cdf_tt, b_pdf, b_ppdf, b_cdf, cdf1, z1, z2) = self._poly[12:]
+            add(ap, self._c_2sqrt2, ap)
+            div(self._c_2sqrt2, ap, tt)  # tt = 1 / (1 + |p| / (2 sqrt 2))
+            mul(t1, t1, t2)
+            mul(t2, t1, t3)
+            np.square(p, p_sq)
+            np.matmul(coefs, pw, q)
+            mul(q_c, t3, q_c)
+            add(q_c, q_b, q_c)
+            mul(q_c, t3, q_c)
+            add(q_a, q_c, q_a)  # A + tt^3 (B + tt^3 C)
+            np.exp(q_exp, b_exp)
+            mul(tt, b_cdf_tt, b_cdf)  # cdf(-|p|)
+            np.greater(p1, self._c_zero, h0)  # 1.0 where p_1 > 0
+            sub(h0, cdf1, cdf1)
+            np.absolute(cdf1, cdf1)  # cdf(p_1)
+            mul(p, b_pdf, b_ppdf)
+            mul(z2, drawn, z2)  # the second player's terms count for draws only
+            sub(z1, z2, r)
+            div(r_vw, r_den, r_vw)  # V and (p_1 pdf(p_1) - d p_2 pdf(p_2)) / den
+            mul(v, v, h0)
+            add(w, h0, w)  # w = V^2 + ...
+            sub(diff_k, diff, v_den)
+            np.copysign(c, v_den, v_den)  # -c for a draw with D > 0
+            div(r_vw, dens, r_vw)  # v / c and w / c^2
+        # var_i -= var_i^2 w / c^2;  mu_1 += var_1 v / c;  mu_2 -= var_2 v / c
+        mul(s, w, k_var)
+        mul(self._signs, v, k_mu)
+        mul(k, s, k)
+        sub(x4, k, x4)
 
-    def _tail_vw(
-        self, t: FloatArray, eps: FloatArray, drawn: FloatArray, v: FloatArray, w: FloatArray
-    ) -> FloatArray:
+    def _tail(
+        self, diff: FloatArray, c: FloatArray, c2: FloatArray, v: FloatArray, w: FloatArray
+    ) -> None:
+        """``v / c`` and ``w / c^2`` through :func:`vw_win` / :func:`vw_draw`."""
+        t = diff / c
+        eps = -self.cols[4] / c
         v_w, w_w = vw_win(t, eps)
         v_d, w_d = vw_draw(t, eps)
-        is_draw = drawn > 0
-        np.copyto(v, np.where(is_draw, v_d, v_w))
-        np.copyto(w, np.where(is_draw, w_d, w_w))
-        return w
+        is_draw = self.cols[1] > 0
+        np.divide(np.where(is_draw, v_d, v_w), c, v)
+        np.divide(np.where(is_draw, w_d, w_w), c2, w)

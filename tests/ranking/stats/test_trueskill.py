@@ -175,3 +175,28 @@ def test_parameters_are_validated():
         TrueSkillParams(0.0, 0.0, 1.0, 0.0, 0.1)
     with pytest.raises(ValueError):
         TrueSkillParams(0.0, 1.0, 1.0, 0.0, 1.0)
+
+
+@pytest.mark.parametrize("params", PARAMS)
+def test_batch_updater_play_on_one_state_array_follows_the_package(params: TrueSkillParams):
+    """The table-driven entry point: positions into one (2, runs * n) state, game columns."""
+    env = params.env()
+    rng = np.random.default_rng(5)
+    runs, n = 4, 5
+    oracle = [[env.create_rating() for _ in range(n)] for _ in range(runs)]
+    state = np.empty((2, runs * n))
+    state[0], state[1] = params.sigma**2, params.mu
+    update = BatchUpdater(runs, beta=params.beta, tau=params.tau, margin=params.draw_margin)
+    table = BatchUpdater.game_columns([0.0, 1.0], params.draw_margin)
+    for _ in range(500):
+        drawn = (rng.random(runs) < 0.3).astype(int) if params.draw_probability else [0] * runs
+        for r in range(runs):
+            a, b = rng.choice(n, 2, replace=False)
+            update.pos[:, r] = (r * n + a, r * n + b, runs * n + r * n + a, runs * n + r * n + b)
+            oracle[r][a], oracle[r][b] = env.rate_1vs1(
+                oracle[r][a], oracle[r][b], drawn=bool(drawn[r])
+            )
+        update.cols[:] = table[:, drawn]
+        update.play(state.reshape(-1))
+    assert_allclose(state[1], [x.mu for row in oracle for x in row], rtol=0, atol=1e-9)
+    assert_allclose(np.sqrt(state[0]), [x.sigma for row in oracle for x in row], atol=1e-9)

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
 from ranking.stats import Comparisons, judgements_to_comparisons, wmt14, wmt14_reference
+from ranking.stats.wmt14 import wmt14_many
 
 
 def simulate(
@@ -130,3 +131,57 @@ def test_more_data_never_merges_a_planted_large_gap(gap, seed, size):
         top = set(result.cluster[[0, 1]].tolist())
         bottom = set(result.cluster[[2, 3]].tolist())
         assert max(top) < min(bottom)
+
+
+def test_many_sets_side_by_side_equal_their_own_runs():
+    """Different sizes, systems, steps and a missing pair: each set as if ranked alone."""
+    a = simulate([30, 20, 10, 0, -10, -25], 120, seed=4)
+    b = simulate([10, 5, 0, -5], 200, k=2, seed=2)
+    keep = ~(((b.winners == 0) & (b.losers == 3)) | ((b.winners == 3) & (b.losers == 0)))
+    b = b.subset(keep)
+    c = dominance(20)
+    params = {"tau": 0.05, "draw_probability": 0.1}
+    many = wmt14_many(
+        [a, b, c], rngs=[np.random.default_rng(s) for s in (11, 5, 3)], runs=3, **params
+    )
+    for got, comparisons, seed in zip(many, [a, b, c], (11, 5, 3), strict=True):
+        alone = wmt14(comparisons, rng=np.random.default_rng(seed), runs=3, **params)
+        slow = wmt14_reference(comparisons, rng=np.random.default_rng(seed), runs=3, **params)
+        assert_allclose(got.run_values, alone.run_values, rtol=0, atol=1e-13)
+        assert_allclose(got.run_values, slow.run_values, rtol=0, atol=1e-12)
+        assert_array_equal(got.run_ranks, slow.run_ranks)
+        assert got.params == slow.params
+
+
+def test_many_complete_sets_of_different_sizes_equal_the_reference():
+    """Padding systems (no missing pairs anywhere, so a's own weight is zeroed directly)."""
+    sets = [simulate([30, 20, 10, 0, -10, -25], 120, seed=4), dominance(25)]
+    many = wmt14_many(sets, rngs=[np.random.default_rng(7), np.random.default_rng(8)], runs=4)
+    for got, comparisons, seed in zip(many, sets, (7, 8), strict=True):
+        slow = wmt14_reference(comparisons, rng=np.random.default_rng(seed), runs=4)
+        assert_allclose(got.run_values, slow.run_values, rtol=0, atol=1e-12)
+
+
+def test_many_reports_progress_over_all_sets():
+    seen: list[float] = []
+    wmt14_many(
+        [dominance(10), dominance(30)],
+        rngs=[np.random.default_rng(0), np.random.default_rng(1)],
+        runs=2,
+        block=16,
+        progress=seen.append,
+    )
+    assert seen == sorted(seen) and seen[-1] == 1.0 and len(seen) > 2
+
+
+def test_many_needs_one_generator_per_set():
+    with pytest.raises(ValueError, match="one generator per"):
+        wmt14_many([dominance()], rngs=[])
+
+
+def test_more_than_255_systems_take_the_wide_path():
+    """Counts and argmax keys above one byte: the generic reductions are used."""
+    c = simulate(np.linspace(50, -50, 260), 600, k=5, seed=9)
+    fast = wmt14(c, rng=np.random.default_rng(2), runs=2, steps=300)
+    slow = wmt14_reference(c, rng=np.random.default_rng(2), runs=2, steps=300)
+    assert_allclose(fast.run_values, slow.run_values, rtol=0, atol=1e-12)
