@@ -224,18 +224,7 @@ def session(request: HtmxHttpRequest, slug: str, token: str) -> HttpResponse:
     if worker.stopped:
         return _stopped(request, campaign, worker)
     if worker.consented_at is None:
-        return render(
-            request,
-            "annotations/worker/consent.html",
-            {
-                "campaign": campaign,
-                "worker": worker,
-                "form": ConsentForm(),
-                "token": token,
-                "progress": worker_selectors.worker_progress(worker=worker, campaign=campaign),
-                **_consent_extra(campaign),
-            },
-        )
+        return _consent_page(request, campaign, worker, token, ConsentForm())
     assignment = assignment_services.task_next_for(worker=worker, campaign=campaign)
     progress = worker_selectors.worker_progress(worker=worker, campaign=campaign)
     if assignment is None:
@@ -252,12 +241,34 @@ def session(request: HtmxHttpRequest, slug: str, token: str) -> HttpResponse:
     return _render_task(request, page, form, progress, action=action)
 
 
-def _consent_extra(campaign: Campaign) -> dict[str, Any]:
+def _consent_page(
+    request: HttpRequest,
+    campaign: Campaign,
+    worker: Worker,
+    token: str,
+    form: ConsentForm,
+    *,
+    status: int = 200,
+) -> HttpResponse:
+    """Consent and instructions, with a worked example of each scale the campaign uses."""
     scales = list(
         dict.fromkeys(campaign.criteria.order_by("position").values_list("scale", flat=True))
     )
     likert = campaign.criteria.filter(scale="likert").order_by("position").first()
-    return {"scales": scales, "likert_example": likert.likert_levels if likert else []}
+    return render(
+        request,
+        "annotations/worker/consent.html",
+        {
+            "campaign": campaign,
+            "worker": worker,
+            "form": form,
+            "token": token,
+            "progress": worker_selectors.worker_progress(worker=worker, campaign=campaign),
+            "scales": scales,
+            "likert_example": likert.likert_levels if likert else [],
+        },
+        status=status,
+    )
 
 
 @require_POST
@@ -271,19 +282,7 @@ def consent(request: HttpRequest, slug: str, token: str) -> HttpResponse:
         return _problem(request, "bad-link", campaign, status=404)
     form = ConsentForm(request.POST)
     if not form.is_valid():
-        return render(
-            request,
-            "annotations/worker/consent.html",
-            {
-                "campaign": campaign,
-                "worker": worker,
-                "form": form,
-                "token": token,
-                "progress": worker_selectors.worker_progress(worker=worker, campaign=campaign),
-                **_consent_extra(campaign),
-            },
-            status=400,
-        )
+        return _consent_page(request, campaign, worker, token, form, status=400)
     assignment_services.worker_consent(worker=worker)
     return redirect(_session_url(campaign, worker))
 
