@@ -26,6 +26,7 @@ from annotations.services.campaigns import (
     criterion_from_preset,
     outputs_store,
 )
+from ranking.models import RankingResult, RankingRun
 
 SYSTEMS = ("alpha", "beta", "gamma", "delta", "epsilon")
 
@@ -132,3 +133,20 @@ def add_member(campaign: Campaign, user: User, role: str) -> None:
     CampaignMembership.objects.update_or_create(
         campaign=campaign, user=user, defaults={"role": role}
     )
+
+
+def judged_world() -> tuple[dict[str, User], Campaign, RankingRun]:
+    """Owner, designer, viewer and outsider; a judged campaign with the first three as
+    members; and a finished ranking run of its criterion (one system per cluster)."""
+    people = users()
+    campaign = judged_campaign(owner=people["owner"])
+    add_member(campaign, people["designer"], CampaignMembership.Role.DESIGNER)
+    add_member(campaign, people["viewer"], CampaignMembership.Role.VIEWER)
+    run = RankingRun.objects.create(
+        campaign=campaign, criterion=campaign.criteria.get(), status="done", progress=1.0
+    )
+    for i, system in enumerate(campaign.systems.order_by("label")):
+        RankingResult.objects.create(
+            run=run, system=system, value=1.0 - i, rank_lo=i + 1, rank_hi=i + 1, cluster=i + 1
+        )
+    return people, campaign, run

@@ -12,8 +12,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from annotations.models import Campaign, CampaignMembership, Output
-from ranking.models import RankingResult, RankingRun
-from tests.annotations.designer_data import add_member, judged_campaign, users
+from ranking.models import RankingRun
+from tests.annotations.designer_data import judged_campaign, judged_world
 
 pytestmark = pytest.mark.django_db
 Role = CampaignMembership.Role
@@ -22,18 +22,7 @@ ORDER = {"viewer": 1, "designer": 2, "owner": 3}
 
 @pytest.fixture
 def world():
-    people = users()
-    campaign = judged_campaign(owner=people["owner"])
-    add_member(campaign, people["designer"], Role.DESIGNER)
-    add_member(campaign, people["viewer"], Role.VIEWER)
-    run = RankingRun.objects.create(
-        campaign=campaign, criterion=campaign.criteria.get(), status="done", progress=1.0
-    )
-    for i, system in enumerate(campaign.systems.order_by("label")):
-        RankingResult.objects.create(
-            run=run, system=system, value=1.0 - i, rank_lo=i + 1, rank_hi=i + 1, cluster=i + 1
-        )
-    return people, campaign, run
+    return judged_world()
 
 
 @pytest.fixture

@@ -11,8 +11,8 @@ from django.urls import reverse
 
 import ranking
 from annotations.models import CampaignMembership
-from ranking.models import RankingResult, RankingRun
-from tests.annotations.designer_data import add_member, judged_campaign, users
+from ranking.models import RankingRun
+from tests.annotations.designer_data import judged_world, users
 
 Role = CampaignMembership.Role
 
@@ -81,18 +81,7 @@ def _urls(c, run):
 
 @pytest.fixture
 def world(db):
-    people = users()
-    campaign = judged_campaign(owner=people["owner"])
-    add_member(campaign, people["designer"], Role.DESIGNER)
-    add_member(campaign, people["viewer"], Role.VIEWER)
-    run = RankingRun.objects.create(
-        campaign=campaign, criterion=campaign.criteria.get(), status="done", progress=1.0
-    )
-    for i, system in enumerate(campaign.systems.order_by("label")):
-        RankingResult.objects.create(
-            run=run, system=system, value=1.0 - i, rank_lo=i + 1, rank_hi=i + 1, cluster=i + 1
-        )
-    return people, campaign, run
+    return judged_world()
 
 
 N_URLS = 25

@@ -140,13 +140,19 @@ def test_many_sets_side_by_side_equal_their_own_runs():
     keep = ~(((b.winners == 0) & (b.losers == 3)) | ((b.winners == 3) & (b.losers == 0)))
     b = b.subset(keep)
     c = dominance(20)
-    params = {"tau": 0.05, "draw_probability": 0.1}
+    tau, draw = 0.05, 0.1
     many = wmt14_many(
-        [a, b, c], rngs=[np.random.default_rng(s) for s in (11, 5, 3)], runs=3, **params
+        [a, b, c],
+        rngs=[np.random.default_rng(s) for s in (11, 5, 3)],
+        runs=3,
+        tau=tau,
+        draw_probability=draw,
     )
     for got, comparisons, seed in zip(many, [a, b, c], (11, 5, 3), strict=True):
-        alone = wmt14(comparisons, rng=np.random.default_rng(seed), runs=3, **params)
-        slow = wmt14_reference(comparisons, rng=np.random.default_rng(seed), runs=3, **params)
+        rng = np.random.default_rng(seed)
+        alone = wmt14(comparisons, rng=rng, runs=3, tau=tau, draw_probability=draw)
+        rng = np.random.default_rng(seed)
+        slow = wmt14_reference(comparisons, rng=rng, runs=3, tau=tau, draw_probability=draw)
         assert_allclose(got.run_values, alone.run_values, rtol=0, atol=1e-13)
         assert_allclose(got.run_values, slow.run_values, rtol=0, atol=1e-12)
         assert_array_equal(got.run_ranks, slow.run_ranks)
