@@ -1,6 +1,5 @@
 from django.contrib import admin
-from django.db.models import Count, IntegerField, Model, OuterRef, QuerySet, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 
 from .models import (
@@ -17,18 +16,7 @@ from .models import (
     TaskOutput,
     Worker,
 )
-
-
-def _count(model: type[Model]) -> Coalesce:
-    """The number of ``model`` rows of the campaign in the outer query."""
-    rows = (
-        model._default_manager.filter(campaign=OuterRef("pk"))
-        .order_by()
-        .values("campaign")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    return Coalesce(Subquery(rows, output_field=IntegerField()), 0)
+from .selectors.campaigns import count_of
 
 
 class CriterionInline(admin.TabularInline):
@@ -68,7 +56,7 @@ class CampaignAdmin(admin.ModelAdmin):
         return (
             super()
             .get_queryset(request)
-            .annotate(_systems=_count(System), _items=_count(Item), _tasks=_count(Task))
+            .annotate(_systems=count_of(System), _items=count_of(Item), _tasks=count_of(Task))
         )
 
     @admin.display(ordering="_systems", description="systems")

@@ -6,5 +6,7 @@ from annotations.selectors import campaigns as campaign_selectors
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(
-        request, "annotations/home.html", {"campaigns": campaign_selectors.campaign_list()}
+        request,
+        "annotations/home.html",
+        {"campaigns": campaign_selectors.campaign_list(user=request.user)},
     )
