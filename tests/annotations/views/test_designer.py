@@ -295,10 +295,7 @@ def test_home_lists_only_the_users_campaigns(client, people):
     html = client.get("/").content.decode()
     assert "/campaigns/mine/" in html and "/campaigns/theirs/" not in html
     # Its sizes, each counted on its own (5 systems, 4 items, 1 criterion), not multiplied.
-    from annotations.selectors.campaigns import campaign_list
-
-    sizes = campaign_list(user=people["viewer"]).values_list("n_systems", "n_items", "n_criteria")
-    assert list(sizes) == [(5, 4, 1)]
+    assert '<td class="num">5</td><td class="num">4</td><td class="num">1</td>' in html
 
 
 def test_workers_never_see_designer_pages(client, people):
