@@ -30,6 +30,12 @@ class Campaign(models.Model):
         LIVE = "live", "Live"
         PAUSED = "paused", "Paused"
         CLOSED = "closed", "Closed"
+        ARCHIVED = "archived", "Archived"
+
+    class Setup(models.TextChoices):
+        # The RankME study's set-ups (Novikova, Dusek and Rieser 2018).
+        SEPARATE = "separate", "One criterion per task (set-up 2)"
+        TOGETHER = "together", "All criteria of an item on one page (set-up 1)"
 
     class MinTimePolicy(models.TextChoices):
         WARN = "warn", "Warn the worker"
@@ -41,6 +47,12 @@ class Campaign(models.Model):
     instructions = models.TextField(blank=True)
     consent_text = models.TextField(blank=True)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.DRAFT)
+    setup = models.CharField(
+        max_length=8,
+        choices=Setup.choices,
+        default=Setup.SEPARATE,
+        help_text="Whether a worker rates one criterion per task or all criteria at once.",
+    )
 
     outputs_per_task = models.PositiveSmallIntegerField(default=5)
     judgements_per_task = models.PositiveSmallIntegerField(default=3)
@@ -75,6 +87,7 @@ class Campaign(models.Model):
     accept_link = models.BooleanField(default=True)
     completion_code = models.CharField(max_length=64, default=_code)
     failed_check_code = models.CharField(max_length=64, default=_code)
+    screened_out_code = models.CharField(max_length=64, default=_code)
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -90,7 +103,7 @@ class Campaign(models.Model):
         ordering = ["-created_at"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(outputs_per_task__gte=2), name="campaign_outputs_per_task_gte_2"
+                condition=Q(outputs_per_task__gte=1), name="campaign_outputs_per_task_gte_1"
             ),
             models.CheckConstraint(
                 condition=Q(judgements_per_task__gte=1), name="campaign_judgements_per_task_gte_1"
@@ -115,8 +128,11 @@ class Campaign(models.Model):
                 name="campaign_quality_threshold_0_1",
             ),
             models.CheckConstraint(
-                condition=Q(status__in=["draft", "live", "paused", "closed"]),
+                condition=Q(status__in=["draft", "live", "paused", "closed", "archived"]),
                 name="campaign_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(setup__in=["separate", "together"]), name="campaign_setup_valid"
             ),
         ]
 
@@ -129,7 +145,7 @@ class CampaignMembership(models.Model):
 
     class Role(models.TextChoices):
         OWNER = "owner", "Owner"
-        DESIGNER = "designer", "Designer"
+        DESIGNER = "designer", "Editor"
         VIEWER = "viewer", "Viewer"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
@@ -156,6 +172,12 @@ class Criterion(models.Model):
     ``scale_settings`` holds the scale's options: for ``magnitude`` the standard
     (default 100) and the largest number of digits (default 6); for ``likert`` the
     ``levels``, a list of ``{"value": int, "label": str, "descriptor": str}``.
+
+    A magnitude criterion relates every score to its *standard* (RankME's modulus): an
+    input and an output text shown on every task with the value ``standard``
+    (``standard_output`` records the uploaded output it was copied from, if any).
+    ``content_checks`` lists the per-output checklist shown under each output (RankME's
+    quality and informativeness set-ups), e.g. ``["added", "missing", "perfect"]``.
     """
 
     class Scale(models.TextChoices):
@@ -170,6 +192,12 @@ class Criterion(models.Model):
     scale = models.CharField(max_length=10, choices=Scale.choices, default=Scale.MAGNITUDE)
     scale_settings = models.JSONField(default=dict, blank=True)
     position = models.PositiveSmallIntegerField(default=0)
+    standard_input = models.TextField(blank=True)
+    standard_text = models.TextField(blank=True)
+    standard_output = models.ForeignKey(
+        "Output", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    content_checks = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["campaign", "position", "name"]
@@ -271,6 +299,11 @@ class Task(models.Model):
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.REGULAR)
     number = models.PositiveIntegerField(default=0, help_text="Order within the design.")
     external_id = models.CharField(max_length=100, blank=True, help_text="e.g. a CrowdFlower unit")
+    group = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Tasks of one item shown together on one page (set-up 1) share a group.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -350,6 +383,15 @@ class Worker(models.Model):
         default=False, help_text="Judgements stay stored but leave rankings that exclude them."
     )
     stopped = models.BooleanField(default=False, help_text="Failed checks; no more tasks.")
+    exclusion_reason = models.TextField(blank=True)
+    review = models.CharField(
+        max_length=8,
+        choices=[("", "Not reviewed"), ("approved", "Approved"), ("rejected", "Rejected")],
+        blank=True,
+        default="",
+        help_text="The organizer's payment decision.",
+    )
+    bonus = models.DecimalField(max_digits=8, decimal_places=2, default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     last_seen_at = models.DateTimeField(null=True, blank=True)
 
@@ -363,6 +405,10 @@ class Worker(models.Model):
                 condition=Q(platform__in=["prolific", "mturk", "link", "imported"]),
                 name="worker_platform_valid",
             ),
+            models.CheckConstraint(
+                condition=Q(review__in=["", "approved", "rejected"]), name="worker_review_valid"
+            ),
+            models.CheckConstraint(condition=Q(bonus__gte=0), name="worker_bonus_nonnegative"),
         ]
 
     def __str__(self) -> str:
@@ -394,6 +440,9 @@ class Assignment(models.Model):
     kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.REGULAR)
     state = models.CharField(max_length=9, choices=State.choices, default=State.ACTIVE)
     display_order = models.JSONField(default=list, blank=True, help_text="Slots in shown order.")
+    draft = models.JSONField(
+        default=dict, blank=True, help_text="Answers saved while the worker types (autosave)."
+    )
     started_at = models.DateTimeField()
     expires_at = models.DateTimeField(null=True, blank=True)
     submitted_at = models.DateTimeField(null=True, blank=True)
@@ -481,6 +530,9 @@ class JudgementScore(models.Model):
     score = models.FloatField()
     rank = models.FloatField()
     coverage = models.CharField(max_length=32, blank=True)
+    checks = models.JSONField(
+        default=list, blank=True, help_text="Content checks the worker ticked for this output."
+    )
 
     class Meta:
         ordering = ["judgement", "slot", "id"]
@@ -531,3 +583,78 @@ class WorkerCheck(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} check of {self.worker}: {'passed' if self.passed else 'failed'}"
+
+
+class ImportJob(models.Model):
+    """An upload imported in the background (a Celery job), with its progress.
+
+    The uploaded bytes are kept in the database so that a worker on another machine can
+    read them; they are dropped once the job has ended.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="import_jobs")
+    kind = models.CharField(max_length=16, help_text="The importer: outputs, e2e, wmt, ...")
+    filename = models.CharField(max_length=255)
+    data = models.BinaryField(blank=True)
+    options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    rows_done = models.PositiveIntegerField(default=0)
+    rows_total = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    summary = models.JSONField(default=dict, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "running", "done", "failed"]),
+                name="import_job_status_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"import of {self.filename} into {self.campaign.slug} ({self.status})"
+
+
+class CampaignInvitation(models.Model):
+    """An emailed link that makes its acceptor a member of a campaign with a role."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField()
+    role = models.CharField(
+        max_length=8,
+        choices=CampaignMembership.Role.choices,
+        default=CampaignMembership.Role.DESIGNER,
+    )
+    token = models.CharField(max_length=64, unique=True)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(role__in=["owner", "designer", "viewer"]), name="invitation_role_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"invitation of {self.email} to {self.campaign.slug} as {self.role}"
