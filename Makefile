@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint serve browser benchmark clean
+.PHONY: install run test lint serve browser benchmark benchmark-imports clean
 
 install: $(STAMP)
 
@@ -46,7 +46,8 @@ lint: install
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy .
 
-# Production shape: gunicorn + a Celery worker, against PostgreSQL and Redis.
+# Production shape: gunicorn + a Celery worker + celery beat (it sweeps lost ranking runs
+# every minute), against PostgreSQL and Redis.
 #   DATABASE_URL=postgres://user@host:5432/humaneval CELERY_BROKER_URL=redis://host:6379/0 \
 #   DJANGO_DEBUG=false DJANGO_SECRET_KEY=... make serve
 serve: install
@@ -55,11 +56,16 @@ serve: install
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py collectstatic --no-input >/dev/null
 	$(VENV)/bin/celery -A humaneval worker --loglevel=INFO --concurrency=2 & \
-	  worker=$$!; trap 'kill $$worker' EXIT INT TERM; \
+	  worker=$$!; \
+	  $(VENV)/bin/celery -A humaneval beat --loglevel=INFO --schedule=$(VENV)/celerybeat-schedule & \
+	  beat=$$!; trap 'kill $$worker $$beat' EXIT INT TERM; \
 	  $(VENV)/bin/gunicorn humaneval.wsgi:application --bind $(HOST):$(PORT) --workers 3 --access-logfile -
 
 benchmark: install
 	$(PY) benchmarks/ranking.py
+
+benchmark-imports: install
+	$(PY) benchmarks/imports.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache

@@ -1,14 +1,13 @@
 """REST API routes, under /api/."""
 
-from django.urls import path
-from rest_framework.authtoken.views import obtain_auth_token
+from django.urls import path, re_path
 
 from ranking import apis as ranking_apis
 
 from . import apis
 
 urlpatterns = [
-    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("auth/token/", apis.TokenApi.as_view(), name="api-token"),
     path("campaigns/", apis.CampaignListApi.as_view(), name="api-campaigns"),
     path("campaigns/<slug:slug>/", apis.CampaignDetailApi.as_view(), name="api-campaign"),
     path("campaigns/<slug:slug>/criteria/", apis.CriterionListApi.as_view(), name="api-criteria"),
@@ -57,6 +56,16 @@ urlpatterns = [
     ),
     path("rankings/<int:pk>/", ranking_apis.RankingRunApi.as_view(), name="api-ranking"),
     path(
+        "rankings/<int:pk>/cancel/",
+        ranking_apis.RankingRunCancelApi.as_view(),
+        name="api-ranking-cancel",
+    ),
+    path(
+        "rankings/<int:pk>/retry/",
+        ranking_apis.RankingRunRetryApi.as_view(),
+        name="api-ranking-retry",
+    ),
+    path(
         "rankings/<int:pk>/result/",
         ranking_apis.RankingResultApi.as_view(),
         name="api-ranking-result",
@@ -66,4 +75,6 @@ urlpatterns = [
         ranking_apis.RankingExportApi.as_view(),
         name="api-ranking-export",
     ),
+    # Last: any other path under /api/ is a JSON 404 in the API's error shape.
+    re_path(r"^[\s\S]*$", apis.api_not_found, name="api-not-found"),
 ]

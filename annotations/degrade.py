@@ -92,3 +92,23 @@ def degrade(text: str, *, rng: np.random.Generator, method: str | None = None) -
             return Degraded(text=copy, method=name)
     # A one-word text: every method leaves it unchanged but repeating it.
     return Degraded(text=f"{original} {original}", method="repeat")
+
+
+def drops_content(original: str, copy: str) -> bool:
+    """Whether ``copy`` leaves words of ``original`` out (what ``drop`` does).
+
+    True when the copy's words are the original's in the same order with some missing:
+    a copy made by ``drop``. ``shuffle`` keeps every word and ``repeat`` adds words, so
+    neither counts, which lets a check tell from the texts alone that a copy misses
+    information of the input.
+
+    >>> drops_content("Cotto is a pub, near the river.", "Cotto is a pub,")
+    True
+    >>> drops_content("Cotto is a pub.", "pub. a is Cotto")
+    False
+    """
+    words, kept = original.split(), copy.split()
+    if len(kept) >= len(words):
+        return False
+    remaining = iter(words)
+    return all(any(word == w for w in remaining) for word in kept)

@@ -52,7 +52,9 @@ class Design:
     task_item : ndarray of int, shape (n_tasks,)
         The item of each task; tasks of one item are consecutive, items in order.
     skipped_items : ndarray of int
-        Items with fewer than two systems (nothing to compare); they have no task.
+        Items with fewer than two systems (nothing to compare); they have no task. With
+        ``k = 1`` (PlainME: one output per task, scored against the standard alone) an
+        item needs one system.
     """
 
     n_systems: int
@@ -95,6 +97,26 @@ def default_tasks_per_item(n_systems: int, k: int) -> int:
     return -(-n_systems // k_eff)
 
 
+def item_task_counts(
+    available: ArrayLike, *, k: int, tasks_per_item: int | None = None
+) -> NDArray[np.int64]:
+    """The number of tasks ``design_tasks`` makes for each item, without making them.
+
+    An item with fewer systems than a task needs (two, or one when ``k = 1``) gets none;
+    every other item ``tasks_per_item`` or ``ceil(n_i / min(k, n_i))``. The plan shown
+    before building reads this, so that it equals what building produces.
+    """
+    mask = np.asarray(available, dtype=bool)
+    n = mask.sum(axis=1).astype(np.int64)
+    fewest = min(k, 2)
+    per_item = (
+        np.full(n.shape, tasks_per_item, dtype=np.int64)
+        if tasks_per_item
+        else -(-n // np.maximum(np.minimum(k, n), 1))
+    )
+    return np.where(n >= fewest, per_item, 0).astype(np.int64)
+
+
 def design_tasks(
     available: ArrayLike,
     *,
@@ -110,8 +132,9 @@ def design_tasks(
     available : array_like of bool, shape (n_items, n_systems)
         Whether system ``s`` has an output for item ``i``.
     k : int
-        Systems per task (``Campaign.outputs_per_task``), at least 2. An item with fewer
-        systems gets tasks of all of them.
+        Systems per task (``Campaign.outputs_per_task``), at least 1. An item with fewer
+        systems gets tasks of all of them. ``k = 1`` is PlainME: each task holds one
+        output, the quotas still spread the tasks evenly over the systems.
     rng : numpy.random.Generator
         The only source of randomness (tie breaking); the same state gives the same
         design.
@@ -129,11 +152,13 @@ def design_tasks(
     mask = np.asarray(available, dtype=bool)
     if mask.ndim != 2:
         raise ValueError("available must be a 2-d (items x systems) array")
-    if k < 2:
-        raise ValueError("k must be at least 2")
+    if k < 1:
+        raise ValueError("k must be at least 1")
     if tasks_per_item is not None and tasks_per_item < 1:
         raise ValueError("tasks_per_item must be at least 1")
     restarts = max(1, restarts)
+    # Outputs to compare need two systems; a single output (PlainME) needs one.
+    fewest = min(k, 2)
     n_items, n_systems = mask.shape
     counts = np.zeros(n_systems, dtype=np.int64)
     pairs = np.zeros((n_systems, n_systems), dtype=np.int64)
@@ -145,7 +170,7 @@ def design_tasks(
     for item in range(n_items):
         systems = np.flatnonzero(mask[item])
         n_i = systems.size
-        if n_i < 2:
+        if n_i < fewest:
             skipped.append(item)
             continue
         k_i = min(k, n_i)

@@ -6,7 +6,15 @@ so a large campaign never sits in memory; views wrap them in a
 
 Exported are the judgements that count: regular and imported tasks, first answers
 (no repeats), regular outputs (no degraded attention copies). ``include_excluded``
-keeps workers an organizer excluded (default: yes, the raw data is complete).
+keeps workers an organizer excluded (default: yes, the raw data is complete); every
+format says which workers were excluded or flagged, so a reader can leave them out.
+
+The CSV formats are safe to open in a spreadsheet: every cell goes through
+``export_safety.csv_cell`` (a worker's own id like ``=HYPERLINK(...)`` is inert text).
+Their first line stays the header that E2E and WMT readers expect, so the criterion's
+RankME standard (value, input and text) is given in columns of its own on every row
+of the E2E-like CSV rather than in a comment line those readers would choke on. JSONL
+is raw JSON: values are data there, never formulas.
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ from datetime import UTC, datetime
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
 from annotations.errors import DomainError
+from annotations.export_safety import csv_row
 from annotations.models import Criterion, Judgement, JudgementScore, Task, TaskOutput
 
 FORMATS: dict[str, tuple[str, str]] = {
@@ -42,6 +51,7 @@ class ExportedOutput:
     score: float
     rank: float
     coverage: str
+    checks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -50,6 +60,8 @@ class ExportedJudgement:
     unit_id: str
     worker_id: str
     platform: str
+    worker_excluded: bool
+    worker_flagged: bool
     started_at: datetime
     submitted_at: datetime
     seconds_on_task: float
@@ -92,6 +104,8 @@ def judgement_records(
             unit_id=task.external_id or str(task.pk),
             worker_id=j.worker.external_id,
             platform=j.worker.platform,
+            worker_excluded=j.worker.excluded,
+            worker_flagged=j.worker.flagged,
             started_at=j.started_at,
             submitted_at=j.submitted_at,
             seconds_on_task=j.seconds_on_task,
@@ -107,6 +121,7 @@ def judgement_records(
                     score=s.score,
                     rank=s.rank,
                     coverage=s.coverage,
+                    checks=tuple(s.checks or ()),
                 )
                 for s in j.scores.all()
             ],
@@ -124,8 +139,9 @@ def _width(criterion: Criterion) -> int:
 
 
 def _line(row: Iterable[object]) -> str:
+    """One CSV line, every cell neutralised against spreadsheet formulas."""
     buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerow(row)
+    csv.writer(buffer, lineterminator="\n").writerow(csv_row(row))
     return buffer.getvalue()
 
 
@@ -139,6 +155,17 @@ def _e2e_time(moment: datetime) -> str:
 
 # Score-column prefixes of the E2E release (other criteria use their own name).
 E2E_PREFIXES = {"quality": "quality", "naturalness": "natur"}
+
+
+def _flag(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def _standard(criterion: Criterion) -> tuple[str, str, str]:
+    """The criterion's RankME standard (value, input, text); blank unless magnitude."""
+    if criterion.scale != Criterion.Scale.MAGNITUDE:
+        return "", "", ""
+    return str(criterion.standard), criterion.standard_input, criterion.standard_text
 
 
 def csv_header(*, criterion: Criterion, width: int) -> list[str]:
@@ -163,6 +190,13 @@ def csv_header(*, criterion: Criterion, width: int) -> list[str]:
         "mr_id",
         "item_id",
         *numbered,
+        # Added after the E2E columns, so positional E2E readers are unaffected.
+        "_worker_excluded",
+        "_worker_flagged",
+        *(f"content_checks{i}" for i in range(1, width + 1)),
+        "_standard",
+        "_standard_input",
+        "_standard_text",
     ]
 
 
@@ -173,8 +207,13 @@ def csv_lines(
 
     ``dupl_ref<i>`` names the column of an identical output shown once (same slot), as
     in the E2E release; ``check<i>`` holds a coverage label where one was collected.
+    ``_worker_excluded``/``_worker_flagged`` mark the worker; ``content_checks<i>`` the
+    content checks ticked for output i (``;``-separated keys: added, missing, perfect);
+    ``_standard``, ``_standard_input`` and ``_standard_text`` the criterion's RankME
+    standard (magnitude criteria; blank otherwise), the same on every row.
     """
     width = _width(criterion)
+    standard = _standard(criterion)
     yield _line(csv_header(criterion=criterion, width=width))
     for record in judgement_records(
         criterion=criterion, include_excluded=include_excluded, chunk_size=chunk_size
@@ -211,6 +250,11 @@ def csv_lines(
                 *pad,
                 *twins,
                 *pad,
+                _flag(record.worker_excluded),
+                _flag(record.worker_flagged),
+                *[";".join(o.checks) for o in outs],
+                *pad,
+                *standard,
             ]
         )
 
@@ -218,7 +262,16 @@ def csv_lines(
 def jsonl_lines(
     *, criterion: Criterion, include_excluded: bool = True, chunk_size: int = 500
 ) -> Iterator[str]:
-    """One JSON object per judgement, full precision, ISO 8601 times."""
+    """One JSON object per judgement, full precision, ISO 8601 times.
+
+    ``standard`` is the criterion's RankME standard (``null`` unless magnitude);
+    ``worker_excluded``/``worker_flagged`` mark the worker; each output lists the
+    content ``checks`` the worker ticked.
+    """
+    value, standard_input, standard_text = _standard(criterion)
+    standard = (
+        {"value": int(value), "input": standard_input, "text": standard_text} if value else None
+    )
     for r in judgement_records(
         criterion=criterion, include_excluded=include_excluded, chunk_size=chunk_size
     ):
@@ -230,6 +283,8 @@ def jsonl_lines(
                     "unit_id": r.unit_id,
                     "worker_id": r.worker_id,
                     "platform": r.platform,
+                    "worker_excluded": r.worker_excluded,
+                    "worker_flagged": r.worker_flagged,
                     "started_at": r.started_at.isoformat(),
                     "submitted_at": r.submitted_at.isoformat(),
                     "seconds_on_task": r.seconds_on_task,
@@ -244,9 +299,11 @@ def jsonl_lines(
                             "score": o.score,
                             "rank": o.rank,
                             "coverage": o.coverage,
+                            "checks": list(o.checks),
                         }
                         for o in r.outputs
                     ],
+                    "standard": standard,
                 },
                 ensure_ascii=False,
             )
@@ -264,6 +321,8 @@ def wmt_header(width: int) -> list[str]:
         "judgeId",
         *[f"system{i}{part}" for i in range(1, width + 1) for part in ("Number", "Id")],
         *[f"system{i}rank" for i in range(1, width + 1)],
+        "judgeExcluded",
+        "judgeFlagged",
     ]
 
 
@@ -280,7 +339,8 @@ def wmt_lines(
     judgement (five in WMT and E2E); shorter judgements are padded with rank -1, which
     WMT readers skip. ``srcIndex`` is the item's 1-based position, ``segmentId`` its
     external id, ``documentId`` the task (unit) id, ``systemNNumber`` the display slot
-    (outputs merged into one slot share it and their rank).
+    (outputs merged into one slot share it and their rank). ``judgeExcluded`` and
+    ``judgeFlagged`` (extra columns WMT readers ignore) mark the worker.
     """
     width = _width(criterion)
     yield _line(wmt_header(width))
@@ -303,6 +363,8 @@ def wmt_lines(
                 r.worker_id,
                 *pairs,
                 *ranks,
+                _flag(r.worker_excluded),
+                _flag(r.worker_flagged),
             ]
         )
 

@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 
 from annotations.models import Criterion
+from annotations.services.criteria import CONTENT_CHECKS
 from annotations.services.judgements import max_magnitude
 
 _WHOLE = re.compile(r"^[0-9]+$")
@@ -54,6 +55,8 @@ class ScoresForm(forms.Form):
         self.criterion = criterion
         self.letters = letters
         self.cleaned_scores: dict[int, float] = {}
+        # Content checks the worker ticked, slot -> keys (only when the criterion asks).
+        self.cleaned_checks: dict[int, list[str]] = {}
         # Sliders refused as not moved: their page offers the "keep in the middle" box.
         self.untouched: set[int] = set()
         for slot in letters:
@@ -62,18 +65,37 @@ class ScoresForm(forms.Form):
                 self.fields[f"touched_{slot}"] = forms.CharField(required=False)
                 self.fields[f"tie_{slot}"] = forms.CharField(required=False)
                 self.fields[f"keep_{slot}"] = forms.BooleanField(required=False)
+            if criterion.content_checks:
+                self.fields[f"check_{slot}"] = forms.MultipleChoiceField(
+                    required=False,
+                    choices=[(k, CONTENT_CHECKS.get(k, k)) for k in criterion.content_checks],
+                    error_messages={"invalid_choice": "Tick only the statements shown."},
+                )
 
     def _magnitude(self, raw: str) -> tuple[float | None, str | None]:
+        """RankME's rule: a whole number above 0 of at most ``max_digits`` digits.
+
+        Nothing is rounded, cut or reinterpreted ("1e3", "12.5" and "1,000" are refused,
+        never read as 1000, 12 or 1); only spaces around the number are ignored.
+        """
+        standard = self.criterion.standard
         if raw == "":
-            return None, "Enter a number (100 = as good as the standard)."
-        if not _WHOLE.match(raw):
-            return None, "Enter a whole number without signs, decimals or spaces, e.g. 150."
+            return None, f"Enter a number ({standard} = as good as the standard)."
+        digits = len(str(max_magnitude(self.criterion)))
+        if not _WHOLE.fullmatch(raw):
+            return None, (
+                f"“{raw[:20]}” is not a whole number: use digits only, without signs, "
+                f"decimals, spaces or exponents, e.g. {standard + standard // 2}."
+            )
+        if len(raw) > digits:
+            return None, (
+                f"{raw} has {len(raw)} digits; enter a whole number of at most {digits} digits."
+            )
         value = int(raw)
         if value <= 0:
-            return None, "Enter a number above 0 (half as good as the standard is 50)."
-        if value > max_magnitude(self.criterion):
-            digits = len(str(max_magnitude(self.criterion)))
-            return None, f"Enter at most {digits} digits."
+            return None, (
+                f"Enter a number above 0 (half as good as the standard is {standard // 2 or 1})."
+            )
         return float(value), None
 
     def _slider(self, raw: str) -> tuple[float | None, str | None]:
@@ -115,6 +137,10 @@ class ScoresForm(forms.Form):
         if scale == Criterion.Scale.SLIDER:
             self._clean_slider(data, scores)
         self.cleaned_scores = scores
+        if self.criterion.content_checks:
+            self.cleaned_checks = {
+                slot: list(data.get(f"check_{slot}") or []) for slot in self.letters
+            }
         return data
 
     def _clean_slider(self, data: dict[str, Any], scores: dict[int, float]) -> None:

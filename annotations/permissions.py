@@ -1,4 +1,10 @@
-"""Who may see and change a campaign. Roles: owner > designer > viewer; superusers all."""
+"""Who may see and change a campaign. Roles: owner > editor > viewer; superusers all.
+
+The editor role is stored as ``designer`` (its value predates the label). Viewers read
+every page and download exports; editors also change the campaign (design, criteria,
+outputs, life cycle, workers, payment decisions); owners also manage members and
+invitations.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +13,24 @@ from django.db.models import Q, QuerySet
 
 from .models import Campaign, CampaignMembership
 
-_ORDER: dict[str, int] = {
+ROLE_ORDER: dict[str, int] = {
     CampaignMembership.Role.VIEWER: 1,
     CampaignMembership.Role.DESIGNER: 2,
     CampaignMembership.Role.OWNER: 3,
 }
+_ORDER = ROLE_ORDER
+
+# What each role may do, in the words the members page and the campaign page use.
+ROLE_POWERS: dict[str, str] = {
+    CampaignMembership.Role.OWNER: "sees and changes everything, and manages members",
+    CampaignMembership.Role.DESIGNER: "sees and changes the campaign, but not its members",
+    CampaignMembership.Role.VIEWER: "sees the campaign and downloads exports, changes nothing",
+}
+
+
+def role_label(role: str | None) -> str:
+    """The role as people read it: Owner, Editor or Viewer ('' for none)."""
+    return CampaignMembership.Role(role).label if role else ""
 
 
 def campaigns_visible_to(user: User | AnonymousUser) -> QuerySet[Campaign]:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.db import models
 from rest_framework import serializers
 
 from annotations.models import Campaign, Criterion, Judgement, JudgementScore, System, Worker
@@ -10,15 +13,96 @@ from annotations.services.designer import SETTINGS_FIELDS
 
 
 class ErrorSerializer(serializers.Serializer):
-    """Every error: a message fit to show a person; imports add where the problem is."""
+    """Every API error (4xx and 5xx), one shape.
+
+    ``detail`` is a message fit to show a person (it names the fields at fault),
+    ``code`` a stable machine-readable reason, ``fields`` the messages per input field
+    (body fields, query parameters such as ``page``; ``non_field_errors`` for the whole
+    input). Import errors add where the problem is: ``file``, ``line`` and ``field``.
+    """
 
     detail = serializers.CharField()
+    code = serializers.CharField(
+        help_text="e.g. invalid, refused, import_error, not_authenticated, "
+        "authentication_failed, permission_denied, not_found, method_not_allowed, "
+        "throttled, locked_out, server_error"
+    )
+    # Popped into _declared_fields by DRF's metaclass, so it does not hide Serializer.fields.
+    fields = serializers.DictField(  # type: ignore[assignment]
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
+        help_text="input field (dotted for nested ones) -> messages",
+    )
     file = serializers.CharField(required=False)
     line = serializers.IntegerField(required=False, allow_null=True)
     field = serializers.CharField(required=False)
 
 
-class CampaignSerializer(serializers.ModelSerializer):
+def _no_nul(value: object, where: str = "") -> None:
+    """JSON may not carry NUL characters (PostgreSQL's jsonb refuses them)."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise serializers.ValidationError(
+                f"Null characters are not allowed{f' (in {where})' if where else ''}."
+            )
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _no_nul(key, where)
+            _no_nul(item, f"{where}.{key}" if where else str(key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _no_nul(item, f"{where}[{index}]")
+
+
+class JSONObjectField(serializers.JSONField):
+    """A JSON value stored in a JSON column: no NUL characters anywhere in it."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        value = super().to_internal_value(data)
+        if value is None and not self.allow_null:  # "null" sent as form data
+            self.fail("null")
+        _no_nul(value)
+        return value
+
+
+class ApiModelSerializer(serializers.ModelSerializer):
+    """Model serializer whose JSON columns refuse what the database would refuse."""
+
+    serializer_field_mapping = {
+        **serializers.ModelSerializer.serializer_field_mapping,
+        models.JSONField: JSONObjectField,
+    }
+
+
+# Query parameters (validated like bodies: a bad value is a 400 naming the parameter) ------
+
+
+class CampaignQuerySerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=Campaign.Status.values, required=False)
+
+
+class WorkerQuerySerializer(serializers.Serializer):
+    flagged = serializers.BooleanField(required=False, allow_null=True, default=None)
+    excluded = serializers.BooleanField(required=False, allow_null=True, default=None)
+    platform = serializers.ChoiceField(choices=Worker.Platform.values, required=False)
+
+
+class JudgementQuerySerializer(serializers.Serializer):
+    criterion = serializers.CharField(required=False, max_length=100)
+    worker = serializers.CharField(required=False, max_length=200)
+    submitted_after = serializers.DateTimeField(
+        required=False,
+        error_messages={"invalid": "Not an ISO 8601 date and time (e.g. 2025-01-31T12:00Z)."},
+    )
+
+
+class ExportQuerySerializer(serializers.Serializer):
+    criterion = serializers.CharField(max_length=100)
+    fmt = serializers.ChoiceField(choices=["csv", "jsonl", "wmt"], default="csv")
+    include_excluded = serializers.BooleanField(required=False, default=True)
+
+
+class CampaignSerializer(ApiModelSerializer):
     owner = serializers.CharField(source="owner.get_username", default=None, read_only=True)
 
     class Meta:
@@ -42,14 +126,14 @@ class CampaignCreateSerializer(serializers.Serializer):
     description = serializers.CharField(required=False, allow_blank=True)
 
 
-class CampaignUpdateSerializer(serializers.ModelSerializer):
+class CampaignUpdateSerializer(ApiModelSerializer):
     class Meta:
         model = Campaign
         fields = sorted(SETTINGS_FIELDS)
         extra_kwargs = {name: {"required": False} for name in SETTINGS_FIELDS}
 
 
-class CriterionSerializer(serializers.ModelSerializer):
+class CriterionSerializer(ApiModelSerializer):
     class Meta:
         model = Criterion
         fields = ["id", "name", "question", "show_input", "scale", "scale_settings", "position"]
@@ -74,7 +158,7 @@ class CriterionCreateSerializer(CriterionSerializer):
         return attrs
 
 
-class SystemSerializer(serializers.ModelSerializer):
+class SystemSerializer(ApiModelSerializer):
     outputs = serializers.IntegerField(source="n_outputs", read_only=True)
 
     class Meta:
@@ -99,10 +183,12 @@ class OutputsImportedSerializer(serializers.Serializer):
 
 
 class BuildSerializer(serializers.Serializer):
-    seed = serializers.IntegerField(required=False, allow_null=True)
+    seed = serializers.IntegerField(
+        required=False, allow_null=True, min_value=0, max_value=2**31 - 1
+    )
 
 
-class WorkerSerializer(serializers.ModelSerializer):
+class WorkerSerializer(ApiModelSerializer):
     class Meta:
         model = Worker
         fields = [
@@ -130,7 +216,7 @@ class WorkerQualitySerializer(serializers.Serializer):
     agreement = serializers.FloatField(allow_null=True)
 
 
-class JudgementScoreSerializer(serializers.ModelSerializer):
+class JudgementScoreSerializer(ApiModelSerializer):
     system = serializers.CharField(source="output.system.label")
     item = serializers.CharField(source="output.item.external_id")
 
@@ -139,7 +225,7 @@ class JudgementScoreSerializer(serializers.ModelSerializer):
         fields = ["output", "system", "item", "slot", "score", "rank", "coverage"]
 
 
-class JudgementSerializer(serializers.ModelSerializer):
+class JudgementSerializer(ApiModelSerializer):
     criterion = serializers.CharField(source="criterion.name")
     worker = serializers.CharField(source="worker.external_id")
     platform = serializers.CharField(source="worker.platform")
@@ -190,3 +276,7 @@ class ProgressSerializer(serializers.Serializer):
         child=serializers.DictField(child=serializers.DictField(child=serializers.IntegerField())),
         help_text="criterion -> system -> system -> number of comparisons",
     )
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text="Send as the header `Authorization: Token <token>`.")

@@ -5,9 +5,11 @@ Embedded default (nothing to start): a SQLite file database and Celery in eager 
 with real worker processes.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -20,6 +22,31 @@ SECRET_KEY = env.str(
 )
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
+if not DEBUG and SECRET_KEY.startswith("insecure-dev-key"):
+    raise ImproperlyConfigured("DJANGO_DEBUG=false needs a real DJANGO_SECRET_KEY.")
+
+# HTTPS: with DJANGO_DEBUG=false every setting below defaults to the safe value
+# (`manage.py check --deploy` is clean); each can be overridden from the environment.
+# With DEBUG on (`make run` on http://127.0.0.1:8000) nothing changes: no redirect, no HSTS.
+SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=not DEBUG)
+# Paths answered over plain HTTP too (regexes without the leading slash), e.g. a health check.
+SECURE_REDIRECT_EXEMPT = env.list("DJANGO_SECURE_REDIRECT_EXEMPT", default=[])
+SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=0 if DEBUG else 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=True)
+SESSION_COOKIE_SECURE = env.bool("DJANGO_SESSION_COOKIE_SECURE", default=not DEBUG)
+CSRF_COOKIE_SECURE = env.bool("DJANGO_CSRF_COOKIE_SECURE", default=not DEBUG)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+# Behind a proxy that terminates TLS (nginx, a load balancer), set DJANGO_BEHIND_PROXY=true:
+# Django then trusts its X-Forwarded-Proto (is the request HTTPS?) and X-Forwarded-For (the
+# client's address, for login throttling; HUMANEVAL_PROXY_COUNT proxies append to it). The
+# proxy must set both headers itself; never enable this when clients reach gunicorn directly.
+BEHIND_PROXY = env.bool("DJANGO_BEHIND_PROXY", default=False)
+PROXY_COUNT = env.int("HUMANEVAL_PROXY_COUNT", default=1)
+if BEHIND_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -34,6 +61,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "rest_framework",
     "rest_framework.authtoken",
+    "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "annotations",
@@ -49,8 +77,34 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: turns a locked-out sign-in into a 429.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Sign-in throttling (django-axes): the AXES_FAILURE_LIMIT-th wrong password in a row from one
+# client address is a 429 until AXES_COOLOFF_TIME has passed without another attempt; a
+# right password before the limit resets the count. Counts live in the database (axes'
+# database handler): shared by every gunicorn worker and host, kept across restarts, and
+# listed in the admin (Axes > Access attempts; `manage.py axes_reset` unlocks everyone).
+AUTHENTICATION_BACKENDS = [
+    "annotations.apis.LoginThrottleBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_ENABLED = env.bool("HUMANEVAL_LOGIN_THROTTLE", default=True)
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_FAILURE_LIMIT = env.int("HUMANEVAL_LOGIN_FAILURE_LIMIT", default=30)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("HUMANEVAL_LOGIN_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "annotations.apis.client_ip_address"
+AXES_LOCKOUT_CALLABLE = "annotations.apis.login_lockout_response"
+AXES_ENABLE_ADMIN = True
+
+# The cache (shared by gunicorn workers when it is Redis): CACHE_URL=redis://host:6379/1;
+# a per-process memory cache otherwise.
+CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 
 ROOT_URLCONF = "humaneval.urls"
 WSGI_APPLICATION = "humaneval.wsgi.application"
@@ -108,6 +162,19 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
+# Email (invitations, password resets): printed on the console unless configured, e.g.
+# EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend EMAIL_HOST=smtp.example.org.
+EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = env.str("EMAIL_HOST", default="localhost")
+EMAIL_PORT = env.int("EMAIL_PORT", default=25)
+EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
+EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="humaneval <noreply@localhost>")
+# An invitation link works once, for this many days.
+INVITATION_MAX_AGE_DAYS = env.int("HUMANEVAL_INVITATION_DAYS", default=7)
+
 # Celery: eager (in-process) unless a broker is configured.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not CELERY_BROKER_URL)
@@ -117,9 +184,45 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A task whose worker process dies (SIGKILL, out of memory) goes back to the queue
+# instead of being acknowledged as done; ranking runs count their attempts.
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# Ranking runs always end: soft/hard time limits per run, a heartbeat the sweep checks.
+RANKING_SOFT_TIME_LIMIT = env.int("HUMANEVAL_RANKING_SOFT_TIME_LIMIT", default=3600)
+RANKING_TIME_LIMIT = RANKING_SOFT_TIME_LIMIT + 120
+RANKING_STALE_AFTER = env.int("HUMANEVAL_RANKING_STALE_AFTER", default=600)
+RANKING_PENDING_TIMEOUT = env.int("HUMANEVAL_RANKING_PENDING_TIMEOUT", default=6 * 3600)
+RANKING_MAX_ATTEMPTS = 3
+RANKING_MAX_RUNS = 100_000
+RANKING_MAX_ACTIVE_RUNS_PER_USER = env.int("HUMANEVAL_RANKING_MAX_ACTIVE_RUNS", default=3)
+RANKING_BATCH_RUNS = 2_000
+RANKING_MAX_RUN_VALUES = 5_000_000  # runs x systems kept in memory (16 bytes each)
+RANKING_MIN_COMPARISONS = 30  # per system, before clusters and stability are shown
+# Redis redelivers a message unacknowledged this long (a worker lost with its host);
+# longer than the hard time limit, so that a running task is never delivered twice.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env.int(
+        "HUMANEVAL_CELERY_VISIBILITY_TIMEOUT", default=RANKING_TIME_LIMIT + 600
+    )
+}
+CELERY_BEAT_SCHEDULE = {
+    "ranking-sweep-runs": {"task": "ranking.sweep_runs", "schedule": 60.0},
+}
 # Without a broker, ranking runs compute in a background thread of the web process so that
 # their page can show progress (tests switch this off to run them synchronously).
 RANKING_RUNS_IN_THREAD = env.bool("HUMANEVAL_RANKING_IN_THREAD", default=not CELERY_BROKER_URL)
+# Uploads of outputs (annotations.services.importing): refused above the limit with a
+# 413 naming the file; above IMPORT_INLINE_MAX_BYTES (all files together) they import as a
+# background job (ImportJob, a Celery task) whose page shows its progress, smaller ones
+# during the request. Without a broker, jobs run in a thread of the web process, as
+# ranking runs do. Django's own limits: form fields (not files) up to 2.5 MB, uploads
+# above 2.5 MB are spooled to a temporary file, at most 200 files per request.
+IMPORT_UPLOAD_MAX_BYTES = env.int("HUMANEVAL_UPLOAD_MAX_MB", default=50) * 1024 * 1024
+IMPORT_INLINE_MAX_BYTES = env.int("HUMANEVAL_IMPORT_INLINE_MAX_KB", default=1024) * 1024
+IMPORTS_IN_THREAD = env.bool("HUMANEVAL_IMPORTS_IN_THREAD", default=not CELERY_BROKER_URL)
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+DATA_UPLOAD_MAX_NUMBER_FILES = 200
 if not CELERY_BROKER_URL:
     CELERY_BROKER_URL = "memory://"
 
@@ -131,7 +234,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # The one error shape on every operation (annotations.apis.ApiSchema).
+    "DEFAULT_SCHEMA_CLASS": "annotations.apis.ApiSchema",
     "EXCEPTION_HANDLER": "annotations.apis.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
@@ -147,6 +251,34 @@ SPECTACULAR_SETTINGS = {
 
 # Worker-facing signed cookie for anonymous link workers.
 WORKER_COOKIE_MAX_AGE = 60 * 60 * 24 * 30
+
+# Framing and Content-Security-Policy. Worker pages (/w/...) may be shown in an iframe by
+# these origins only (MTurk's ExternalQuestion: the live site and the sandbox); every
+# other page refuses framing (X-Frame-Options DENY and frame-ancestors 'none').
+WORKER_FRAME_ANCESTORS = env.list(
+    "HUMANEVAL_FRAME_ANCESTORS",
+    default=["https://www.mturk.com", "https://workersandbox.mturk.com"],
+)
+X_FRAME_OPTIONS = "DENY"
+# No inline script anywhere (scripts are static files); inline style attributes only
+# (progress bars), never <style> elements; forms post to this site or to MTurk's
+# externalSubmit (the completion form of MTurk workers).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "style-src-elem": ["'self'"],
+        "style-src-attr": ["'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'", "https://www.mturk.com", "https://workersandbox.mturk.com"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 # Where the released E2E data lives (tests and benchmarks skip when it is absent).
 E2E_DATA_DIR = env.path("HUMANEVAL_E2E_DIR", default=BASE_DIR.parent / "shared" / "e2e")

@@ -1,9 +1,11 @@
-"""REST API of ranking runs: create, follow the status, read the result, export it."""
+"""REST API of ranking runs: create, follow the status and progress, cancel, retry, delete,
+read the result, export it."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from drf_spectacular.types import OpenApiTypes
@@ -21,13 +23,24 @@ from annotations.permissions import campaigns_visible_to, has_role
 
 from . import selectors
 from .models import RankingRun
-from .services import ranking_run_create
+from .services import (
+    ranking_run_cancel,
+    ranking_run_create,
+    ranking_run_delete,
+    ranking_run_retry,
+)
 from .views import EXPORT_TYPES, run_render
 
 
 class RankingRunSerializer(serializers.ModelSerializer):
     campaign = serializers.CharField(source="campaign.slug", read_only=True)
     criterion = serializers.CharField(source="criterion.name")
+    runs = serializers.IntegerField(
+        min_value=1,
+        max_value=settings.RANKING_MAX_RUNS,
+        default=200,
+        help_text=f"Runs or bootstrap replicates, 1 to {settings.RANKING_MAX_RUNS:,}.",
+    )
     result_url = serializers.SerializerMethodField()
 
     class Meta:
@@ -44,11 +57,15 @@ class RankingRunSerializer(serializers.ModelSerializer):
             "parameters",
             "status",
             "progress",
+            "runs_done",
+            "heartbeat_at",
+            "attempts",
             "error",
             "stability",
             "n_judgements",
             "n_comparisons",
             "fingerprint",
+            "inputs",
             "created_at",
             "started_at",
             "finished_at",
@@ -84,9 +101,19 @@ class RankingRowSerializer(serializers.Serializer):
     comparisons = serializers.IntegerField()
 
 
+class DataRuleSerializer(serializers.Serializer):
+    min_comparisons = serializers.IntegerField()
+    met = serializers.BooleanField(help_text="Whether clusters and stability can be trusted.")
+    problems = serializers.ListField(child=serializers.CharField())
+
+
 class RankingResultSerializer(serializers.Serializer):
     run = RankingRunSerializer()
     rows = RankingRowSerializer(many=True)
+    unranked = serializers.ListField(
+        child=serializers.CharField(), help_text="Systems without any comparison."
+    )
+    data_rule = DataRuleSerializer()
 
 
 class CampaignRankingRunsApi(CampaignScoped, generics.ListAPIView):
@@ -147,13 +174,44 @@ class RankingRunScoped(DomainErrorsMixin):
             raise PermissionDenied("You cannot see this run.")
         return run
 
+    def _designer_run(self, request: Request, pk: int) -> RankingRun:
+        run = self._run(request, pk)
+        if not has_role(request.user, run.campaign, CampaignMembership.Role.DESIGNER):
+            raise PermissionDenied("Changing a ranking run needs the designer role.")
+        return run
+
 
 class RankingRunApi(RankingRunScoped, APIView):
-    """A run's status and progress (0..1)."""
+    """A run's status and progress (``runs_done`` of ``runs``; ``progress`` 0..1); DELETE
+    removes a run that has ended (done, failed or cancelled)."""
 
     @extend_schema(responses={200: RankingRunSerializer, **ERRORS})
     def get(self, request: Request, pk: int) -> Response:
         return Response(RankingRunSerializer(self._run(request, pk)).data)
+
+    @extend_schema(responses={204: None, **ERRORS})
+    def delete(self, request: Request, pk: int) -> Response:
+        ranking_run_delete(run=self._designer_run(request, pk))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class RankingRunCancelApi(RankingRunScoped, APIView):
+    """Cancel a queued or running run; the computation stops at its next progress report."""
+
+    @extend_schema(request=None, responses={200: RankingRunSerializer, **ERRORS})
+    def post(self, request: Request, pk: int) -> Response:
+        run = ranking_run_cancel(run=self._designer_run(request, pk))
+        return Response(RankingRunSerializer(run).data)
+
+
+class RankingRunRetryApi(RankingRunScoped, APIView):
+    """Queue a failed or cancelled run again with the same settings and seed."""
+
+    @extend_schema(request=None, responses={200: RankingRunSerializer, **ERRORS})
+    def post(self, request: Request, pk: int) -> Response:
+        run = ranking_run_retry(run=self._designer_run(request, pk), user=request.user)
+        run.refresh_from_db()
+        return Response(RankingRunSerializer(run).data)
 
 
 class RankingResultApi(RankingRunScoped, APIView):
@@ -165,7 +223,17 @@ class RankingResultApi(RankingRunScoped, APIView):
         if run.status != RankingRun.Status.DONE:
             raise DomainError(f"Ranking run {run.pk} is {run.status}; its result is not ready.")
         rows = selectors.ranking_run_rows(run=run)
-        return Response(RankingResultSerializer({"run": run, "rows": rows}).data)
+        meta = selectors.ranking_run_meta(run=run)
+        return Response(
+            RankingResultSerializer(
+                {
+                    "run": run,
+                    "rows": rows,
+                    "unranked": meta["unranked"],
+                    "data_rule": meta["data_rule"],
+                }
+            ).data
+        )
 
 
 class RankingExportApi(RankingRunScoped, APIView):
@@ -174,7 +242,15 @@ class RankingExportApi(RankingRunScoped, APIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("fmt", str, OpenApiParameter.PATH, enum=list(EXPORT_TYPES))],
-        responses={(200, "text/plain"): OpenApiTypes.STR, **ERRORS},
+        responses={
+            **{
+                (200, content_type.split(";")[0]): (
+                    OpenApiTypes.ANY if content_type == "application/json" else OpenApiTypes.STR
+                )
+                for content_type, _ in EXPORT_TYPES.values()
+            },
+            **ERRORS,
+        },
     )
     def get(self, request: Request, pk: int, fmt: str) -> HttpResponse:
         run = self._run(request, pk)

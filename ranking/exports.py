@@ -1,5 +1,15 @@
 """A ranking run's result in the formats organizers publish: a plain table like the E2E
-report's Table 11, JSON, CSV, LaTeX (booktabs, a rule between clusters) and Markdown."""
+report's Table 11, JSON, CSV, LaTeX (booktabs, a rule between clusters) and Markdown.
+
+Every format records what the ranking rests on (``meta``: judgements used and left
+out, excluded workers, method, parameters, seed, the minimum-data rule) and lists the
+systems it could not rank. Every name goes through :mod:`annotations.export_safety`:
+CSV cells cannot become formulas, LaTeX and Markdown cannot become markup.
+
+When ``meta["data_rule"]["met"]`` is false, the human-readable formats (table, LaTeX,
+Markdown) show no clusters (no cluster numbers, no rules between clusters) and say why;
+CSV and JSON keep the cluster numbers next to the rule's verdict.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +18,9 @@ import io
 import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from typing import Any
+
+from annotations.export_safety import csv_cell, csv_row, latex_escape, markdown_cell
 
 FORMATS = ("table", "json", "csv", "latex", "markdown")
 
@@ -44,23 +57,87 @@ def render(rows: Sequence[Row], fmt: str, *, title: str = "", meta: dict | None 
     }[fmt](rows, title, meta or {})
 
 
+def _clusters_shown(meta: dict) -> bool:
+    rule = meta.get("data_rule")
+    return not isinstance(rule, dict) or bool(rule.get("met", True))
+
+
+def _one_line(value: Any) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+    return " ".join(text.splitlines())
+
+
+#: provenance lines, in this order, under these headings (absent keys are skipped)
+_PROVENANCE = (
+    ("campaign", "campaign"),
+    ("criterion", "criterion"),
+    ("ranking_run", "ranking run"),
+    ("method", "method"),
+    ("parameters", "parameters"),
+    ("runs", "runs"),
+    ("seed", "seed"),
+    ("confidence", "confidence"),
+    ("judgements_total", "judgements stored"),
+    ("judgements", "judgements used"),
+    ("left_out", "judgements left out"),
+    ("excluded_workers", "excluded workers"),
+    ("comparisons", "comparisons"),
+    ("fingerprint", "fingerprint of the judgements"),
+    ("unranked", "unranked (no comparisons)"),
+    ("data_rule", "minimum-data rule"),
+)
+
+
+def provenance(meta: dict) -> list[tuple[str, str]]:
+    """(heading, one-line text) pairs saying what the ranking rests on."""
+    out = []
+    for key, heading in _PROVENANCE:
+        if key not in meta:
+            continue
+        value = meta[key]
+        if key == "data_rule" and isinstance(value, dict):
+            text = "met" if value.get("met") else "not met: " + " ".join(value.get("problems", []))
+            text = (
+                f"each system >= {value.get('min_comparisons')} comparisons, every system "
+                f"ranked, split-half check passing; {text}"
+            )
+        elif key in ("excluded_workers", "unranked") and isinstance(value, list):
+            text = ", ".join(str(v) for v in value) if value else "none"
+        elif key == "left_out" and isinstance(value, dict):
+            # A fixed order (PostgreSQL's jsonb does not keep the stored one).
+            known = ("attention_checks", "repeats", "excluded_workers")
+            keys = [k for k in known if k in value] + sorted(set(value) - set(known))
+            text = ", ".join(f"{k.replace('_', ' ')} {value[k]}" for k in keys)
+        else:
+            text = _one_line(value)
+        out.append((heading, _one_line(text)))
+    return out
+
+
 def _value_label(meta: dict) -> str:
     """The value column's heading: TrueSkill for the TrueSkill methods."""
     return "TrueSkill" if meta.get("method") in (None, "wmt14", "bootstrap") else "Value"
 
 
 def _table(rows: Sequence[Row], title: str, meta: dict) -> str:
-    width = max([len("System"), *(len(r.system) for r in rows)])
-    lines = [title] if title else []
+    shown = _clusters_shown(meta)
+    names = [_one_line(r.system) for r in rows]
+    width = max([len("System"), *(len(n) for n in names)])
+    lines = [_one_line(title)] if title else []
     header = f"{'#':>3}  {_value_label(meta):>9}  {'Range':>7}  {'System':<{width}}"
     lines += [header, "-" * len(header)]
     previous = None
-    for r in rows:
-        if previous is not None and r.cluster != previous:
+    for r, name in zip(rows, names, strict=True):
+        if shown and previous is not None and r.cluster != previous:
             lines.append("-" * len(header))
-        cluster = str(r.cluster) if r.cluster != previous else ""
-        lines.append(f"{cluster:>3}  {r.value:>9.3f}  {r.rank_range:>7}  {r.system:<{width}}")
+        cluster = str(r.cluster) if shown and r.cluster != previous else ""
+        lines.append(f"{cluster:>3}  {r.value:>9.3f}  {r.rank_range:>7}  {name:<{width}}")
         previous = r.cluster
+    if not shown:
+        lines.append("(No clusters: too little data; see the minimum-data rule below.)")
+    if meta:
+        lines.append("")
+        lines += [f"{heading}: {text}" for heading, text in provenance(meta)]
     return "\n".join(lines) + "\n"
 
 
@@ -69,43 +146,34 @@ def _json(rows: Sequence[Row], title: str, meta: dict) -> str:
 
 
 def _csv(rows: Sequence[Row], title: str, meta: dict) -> str:
+    """Provenance first, as ``# heading,value`` rows, then the ranking (unranked
+    systems last, with empty ranks)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
+    for heading, text in provenance(meta):
+        writer.writerow(["# " + heading, csv_cell(text)])
     writer.writerow(["cluster", "system", "value", "spread", "rank_lo", "rank_hi", "comparisons"])
     for r in rows:
         writer.writerow(
-            [
-                r.cluster,
-                r.system,
-                f"{r.value:.6f}",
-                f"{r.spread:.6f}",
-                r.rank_lo,
-                r.rank_hi,
-                r.comparisons,
-            ]
+            csv_row(
+                [
+                    r.cluster,
+                    r.system,
+                    f"{r.value:.6f}",
+                    f"{r.spread:.6f}",
+                    r.rank_lo,
+                    r.rank_hi,
+                    r.comparisons,
+                ]
+            )
         )
+    for label in meta.get("unranked", []):
+        writer.writerow(csv_row(["", label, "", "", "", "", 0]))
     return out.getvalue()
 
 
-_LATEX_SPECIAL = {
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-    "\\": r"\textbackslash{}",
-}
-
-
-def _tex(text: str) -> str:
-    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
-
-
 def _latex(rows: Sequence[Row], title: str, meta: dict) -> str:
+    shown = _clusters_shown(meta)
     lines = [
         r"% requires \usepackage{booktabs}",
         r"\begin{tabular}{rrcl}",
@@ -115,34 +183,56 @@ def _latex(rows: Sequence[Row], title: str, meta: dict) -> str:
     ]
     previous = None
     for r in rows:
-        if previous is not None and r.cluster != previous:
+        if shown and previous is not None and r.cluster != previous:
             lines.append(r"\midrule")
-        cluster = str(r.cluster) if r.cluster != previous else ""
-        lines.append(
-            f"{cluster} & {r.value:.3f} & {r.rank_range.replace('-', '--')} & {_tex(r.system)} \\\\"
-        )
+        cluster = str(r.cluster) if shown and r.cluster != previous else ""
+        rank_range = r.rank_range.replace("-", "--")
+        lines.append(f"{cluster} & {r.value:.3f} & {rank_range} & {latex_escape(r.system)} \\\\")
         previous = r.cluster
+    for label in meta.get("unranked", []):
+        lines.append(f" & -- & unranked & {latex_escape(label)} \\\\")
     lines += [r"\bottomrule", r"\end{tabular}"]
+    if not shown:
+        lines.append("% No clusters: too little data (see the minimum-data rule below).")
+    # Comments: escaped as well, and newlines are spaces, so nothing leaves the comment.
+    lines += [f"% {heading}: {latex_escape(text)}" for heading, text in provenance(meta)]
     if title:
-        lines.insert(0, f"% {title}")
+        lines.insert(0, f"% {latex_escape(title)}")
     return "\n".join(lines) + "\n"
 
 
 def _markdown(rows: Sequence[Row], title: str, meta: dict) -> str:
-    lines = [f"**{title}**", ""] if title else []
+    shown = _clusters_shown(meta)
+    lines = [f"**{_md_text(title)}**", ""] if title else []
     lines += [f"| # | {_value_label(meta)} | Range | System |", "|--:|--:|:-:|:--|"]
     previous = None
     for r in rows:
-        cluster = str(r.cluster) if r.cluster != previous else ""
-        system = r.system.replace("|", r"\|")
-        lines.append(f"| {cluster} | {r.value:.3f} | {r.rank_range} | {system} |")
+        cluster = str(r.cluster) if shown and r.cluster != previous else ""
+        lines.append(f"| {cluster} | {r.value:.3f} | {r.rank_range} | {markdown_cell(r.system)} |")
         previous = r.cluster
+    for label in meta.get("unranked", []):
+        lines.append(f"|  | - | unranked | {markdown_cell(label)} |")
+    if not shown:
+        lines += ["", "No clusters: too little data (see the minimum-data rule below)."]
+    if meta:
+        lines.append("")
+        lines += [f"- {heading}: {_md_text(text)}" for heading, text in provenance(meta)]
     return "\n".join(lines) + "\n"
+
+
+def _md_text(text: str) -> str:
+    """Running Markdown text: one line, pipes escaped, and no emphasis, link or HTML
+    markup taking effect."""
+    value = markdown_cell(text)
+    for ch in "*_`[]<>#!":
+        value = value.replace(ch, "\\" + ch)
+    return value
 
 
 def parse_csv(text: str) -> list[Row]:
     """Read back what :func:`render` wrote as CSV."""
-    reader = csv.DictReader(io.StringIO(text))
+    lines = [line for line in text.splitlines() if not line.startswith("# ")]
+    reader = csv.DictReader(lines)
     return [
         Row(
             system=d["system"],
@@ -154,4 +244,5 @@ def parse_csv(text: str) -> list[Row]:
             comparisons=int(d["comparisons"]),
         )
         for d in reader
+        if d["rank_lo"]
     ]

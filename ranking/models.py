@@ -27,6 +27,12 @@ class RankingRun(models.Model):
         RUNNING = "running", "Running"
         DONE = "done", "Done"
         FAILED = "failed", "Failed"
+        CANCELLED = "cancelled", "Cancelled"
+
+    #: a run in one of these states is not computing and never will again by itself
+    ENDED = (Status.DONE, Status.FAILED, Status.CANCELLED)
+    #: a run in one of these states counts against its designer's concurrent-run cap
+    ACTIVE = (Status.PENDING, Status.RUNNING)
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="ranking_runs")
     criterion = models.ForeignKey(Criterion, on_delete=models.CASCADE, related_name="ranking_runs")
@@ -41,8 +47,26 @@ class RankingRun(models.Model):
     fingerprint = models.CharField(max_length=64, blank=True)
     n_judgements = models.PositiveIntegerField(default=0)
     n_comparisons = models.PositiveIntegerField(default=0)
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    status = models.CharField(max_length=9, choices=Status.choices, default=Status.PENDING)
     progress = models.FloatField(default=0.0)
+    runs_done = models.PositiveIntegerField(
+        default=0, help_text="Runs (or bootstrap replicates) computed so far, of ``runs``."
+    )
+    heartbeat_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Last sign of life of the computation; the sweep fails runs whose "
+        "heartbeat is older than RANKING_STALE_AFTER seconds.",
+    )
+    attempts = models.PositiveSmallIntegerField(
+        default=0, help_text="Times a worker started computing this run (redeliveries count)."
+    )
+    inputs = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Which judgements the run used and left out (counts, excluded workers), "
+        "and the systems it could not rank.",
+    )
     error = models.TextField(blank=True)
     stability = models.JSONField(default=dict, blank=True)
     created_by = models.ForeignKey(
@@ -55,6 +79,7 @@ class RankingRun(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "heartbeat_at"], name="run_status_heartbeat")]
         constraints = [
             models.CheckConstraint(
                 condition=Q(progress__gte=0) & Q(progress__lte=1), name="run_progress_0_1"
@@ -64,7 +89,10 @@ class RankingRun(models.Model):
             ),
             models.CheckConstraint(condition=Q(runs__gte=1), name="run_runs_gte_1"),
             models.CheckConstraint(
-                condition=Q(status__in=["pending", "running", "done", "failed"]),
+                condition=Q(runs_done__lte=F("runs")), name="run_runs_done_lte_runs"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "running", "done", "failed", "cancelled"]),
                 name="run_status_valid",
             ),
         ]

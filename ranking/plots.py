@@ -11,8 +11,13 @@ from .exports import Row
 _COLOURS = ("#1f5fbf", "#c2410c", "#15803d", "#7e22ce", "#b45309", "#0e7490", "#be185d", "#4d7c0f")
 
 
-def rank_range_plot(rows: Sequence[Row], *, fmt: str = "svg", title: str = "") -> bytes:
-    """Draw the rows (in ranking order) as an SVG or PNG image and return its bytes."""
+def rank_range_plot(
+    rows: Sequence[Row], *, fmt: str = "svg", title: str = "", clusters: bool = True
+) -> bytes:
+    """Draw the rows (in ranking order) as an SVG or PNG image and return its bytes.
+
+    ``clusters=False`` (too little data for them): one colour, no rules between clusters,
+    no cluster numbers."""
     if fmt not in ("svg", "png"):
         raise ValueError("The plot is drawn as svg or png.")
     import matplotlib
@@ -23,13 +28,22 @@ def rank_range_plot(rows: Sequence[Row], *, fmt: str = "svg", title: str = "") -
     n = len(rows)
     with matplotlib.rc_context({"svg.fonttype": "none"}):
         fig, ax = plt.subplots(figsize=(7.5, 1.6 + 0.32 * max(n, 1)), dpi=110)
-        return _draw(fig, ax, rows, n, fmt, title, plt)
+        return _draw(fig, ax, rows, n, fmt, title, plt, clusters)
 
 
-def _draw(fig: Any, ax: Any, rows: Sequence[Row], n: int, fmt: str, title: str, plt: Any) -> bytes:
+def _draw(
+    fig: Any,
+    ax: Any,
+    rows: Sequence[Row],
+    n: int,
+    fmt: str,
+    title: str,
+    plt: Any,
+    clusters: bool,
+) -> bytes:
     try:
         for i, r in enumerate(rows):
-            colour = _COLOURS[(r.cluster - 1) % len(_COLOURS)]
+            colour = _COLOURS[(r.cluster - 1) % len(_COLOURS)] if clusters else _COLOURS[0]
             ax.barh(
                 i,
                 r.rank_hi - r.rank_lo + 0.8,
@@ -41,17 +55,22 @@ def _draw(fig: Any, ax: Any, rows: Sequence[Row], n: int, fmt: str, title: str, 
             ax.text(r.rank_hi + 0.55, i, f"{r.value:.3f}", va="center", fontsize=8, color="#333")
         previous = None
         for i, r in enumerate(rows):
-            if previous is not None and r.cluster != previous:
+            if clusters and previous is not None and r.cluster != previous:
                 ax.axhline(i - 0.5, color="#888", linewidth=0.8, linestyle="--")
             previous = r.cluster
         ax.set_yticks(range(n))
-        ax.set_yticklabels([f"{r.system} ({r.cluster})" for r in rows], fontsize=9)
+        labels = [f"{r.system} ({r.cluster})" if clusters else r.system for r in rows]
+        ax.set_yticklabels(labels, fontsize=9)
         ax.invert_yaxis()
         last = max([n, *(r.rank_hi for r in rows)])
         ax.set_xlim(0.4, last + 2.2)
         ax.set_xticks(range(1, last + 1))
         ax.tick_params(axis="x", labelsize=8)
-        ax.set_xlabel("rank range (1 = best); label: system (cluster), bar text: value")
+        ax.set_xlabel(
+            "rank range (1 = best); label: system (cluster), bar text: value"
+            if clusters
+            else "rank range (1 = best); bar text: value; no clusters (too little data)"
+        )
         ax.grid(axis="x", color="#ddd", linewidth=0.6)
         ax.set_axisbelow(True)
         if title:

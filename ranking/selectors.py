@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from django.conf import settings
 from django.db.models import QuerySet
 
-from annotations.models import Criterion, JudgementScore, System
+from annotations.models import Criterion, Judgement, JudgementScore, System
 
 from .exports import Row
 from .models import RankingRun
@@ -80,6 +83,156 @@ def ranking_scores(*, criterion: Criterion, exclude_excluded_workers: bool = Tru
     )
 
 
+def ranking_inputs(
+    *, criterion: Criterion, exclude_excluded_workers: bool = True
+) -> dict[str, Any]:
+    """Which of a criterion's judgements a ranking uses and which it leaves out, and why.
+
+    Stored with every run (``RankingRun.inputs``) and written into every export, so a
+    published ranking says what it rests on.
+    """
+    judgements = Judgement.objects.filter(criterion=criterion)
+    attention = judgements.filter(task__kind="attention").count()
+    repeat = judgements.exclude(task__kind="attention").filter(assignment__kind="repeat").count()
+    regular = judgements.filter(task__kind__in=["regular", "imported"]).exclude(
+        assignment__kind="repeat"
+    )
+    excluded = regular.filter(worker__excluded=True)
+    excluded_ids = sorted(set(excluded.values_list("worker__external_id", flat=True)))
+    n_excluded = excluded.count() if exclude_excluded_workers else 0
+    return {
+        "judgements_total": judgements.count(),
+        "judgements_used": regular.count() - n_excluded,
+        "left_out": {
+            "attention_checks": attention,
+            "repeats": repeat,
+            "excluded_workers": n_excluded,
+        },
+        "exclude_excluded_workers": exclude_excluded_workers,
+        "excluded_workers": excluded_ids if exclude_excluded_workers else [],
+    }
+
+
+def ranking_campaign_system_labels(*, criterion: Criterion) -> list[str]:
+    """Every system of the criterion's campaign (a ranking lists the unjudged as unranked)."""
+    return list(
+        System.objects.filter(campaign_id=criterion.campaign_id)
+        .order_by("label")
+        .values_list("label", flat=True)
+    )
+
+
+def ranking_runs_active_count(*, user_id: int) -> int:
+    """Pending or running runs a designer started (they count against a cap)."""
+    return RankingRun.objects.filter(created_by_id=user_id, status__in=RankingRun.ACTIVE).count()
+
+
+@dataclass(frozen=True)
+class DataRule:
+    """Whether a finished run has enough data for its clusters and stability verdict.
+
+    The rule: every ranked system took part in at least ``min_comparisons``
+    comparisons, no system of the campaign is unranked, and the split-half check of
+    the clusters passes.
+    """
+
+    min_comparisons: int
+    thin_systems: list[tuple[str, int]]
+    unranked: list[str]
+    stable: bool | None
+
+    @property
+    def enough_comparisons(self) -> bool:
+        return not self.thin_systems
+
+    @property
+    def met(self) -> bool:
+        return self.enough_comparisons and not self.unranked and self.stable is True
+
+    @property
+    def problems(self) -> list[str]:
+        """What is missing, one sentence each (empty when the rule is met)."""
+        out = []
+        if self.thin_systems:
+            listed = ", ".join(f"{label} ({n})" for label, n in self.thin_systems[:10])
+            more = f" and {len(self.thin_systems) - 10} more" if len(self.thin_systems) > 10 else ""
+            out.append(
+                f"{len(self.thin_systems)} system(s) have fewer than {self.min_comparisons} "
+                f"comparisons: {listed}{more}."
+            )
+        if self.unranked:
+            out.append(
+                f"{len(self.unranked)} system(s) have no comparisons at all and are unranked: "
+                f"{', '.join(self.unranked[:10])}{' ...' if len(self.unranked) > 10 else ''}."
+            )
+        if self.stable is False:
+            out.append("The split-half check fails: two halves of the runs disagree.")
+        elif self.stable is None:
+            out.append("The run stored no split-half check.")
+        return out
+
+
+def ranking_data_rule(*, run: RankingRun) -> DataRule:
+    """Apply the minimum-data rule (``RANKING_MIN_COMPARISONS``) to a finished run."""
+    minimum = int(getattr(settings, "RANKING_MIN_COMPARISONS", 30))
+    thin = [
+        (label, n)
+        for label, n in run.results.order_by("comparisons", "system__label").values_list(
+            "system__label", "comparisons"
+        )
+        if n < minimum
+    ]
+    stability = run.stability or {}
+    return DataRule(
+        min_comparisons=minimum,
+        thin_systems=thin,
+        unranked=list((run.inputs or {}).get("unranked", [])),
+        stable=bool(stability["stable"]) if "stable" in stability else None,
+    )
+
+
+@dataclass(frozen=True)
+class CheckCounts:
+    """How often each content check was ticked for each system's outputs."""
+
+    checks: list[str]
+    systems: list[str]
+    outputs: list[int]  # outputs judged per system (the trials)
+    ticked: list[list[int]]  # [system][check]
+
+
+def content_check_counts(
+    *, criterion: Criterion, exclude_excluded_workers: bool = True
+) -> CheckCounts | None:
+    """Per system: outputs judged and how many times each enabled content check was ticked.
+
+    None when the criterion has no content checks. Uses the judgements a ranking uses.
+    """
+    checks = [str(c) for c in (criterion.content_checks or [])]
+    if not checks:
+        return None
+    qs = JudgementScore.objects.filter(
+        judgement__criterion=criterion,
+        role="regular",
+        judgement__task__kind__in=["regular", "imported"],
+    ).exclude(judgement__assignment__kind="repeat")
+    if exclude_excluded_workers:
+        qs = qs.exclude(judgement__worker__excluded=True)
+    outputs: Counter[str] = Counter()
+    ticked: Counter[tuple[str, str]] = Counter()
+    for label, ticks in qs.values_list("output__system__label", "checks").iterator():
+        outputs[label] += 1
+        for key in set(ticks or []):
+            ticked[(label, str(key))] += 1
+    systems = sorted(outputs)
+    return CheckCounts(
+        checks=checks,
+        systems=systems,
+        outputs=[outputs[s] for s in systems],
+        ticked=[[ticked[(s, c)] for c in checks] for s in systems],
+    )
+
+
 def ranking_run_rows(*, run: RankingRun) -> list[Row]:
     """A finished run's rows in ranking order (best value first)."""
     return [
@@ -94,6 +247,38 @@ def ranking_run_rows(*, run: RankingRun) -> list[Row]:
         )
         for r in run.results.select_related("system").order_by("cluster", "-value", "system__label")
     ]
+
+
+def ranking_run_meta(*, run: RankingRun) -> dict[str, Any]:
+    """What a finished run rests on, for its exports: which judgements it used and left
+    out (counts, excluded workers), the method, its parameters, runs, seed, confidence,
+    the systems it could not rank and the minimum-data rule's verdict."""
+    inputs = run.inputs or {}
+    rule = ranking_data_rule(run=run)
+    return {
+        "campaign": run.campaign.slug,
+        "criterion": run.criterion.name,
+        "ranking_run": run.pk,
+        "method": run.method,
+        "parameters": run.parameters,
+        "runs": run.runs,
+        "seed": run.seed,
+        "confidence": run.confidence,
+        "judgements_total": inputs.get("judgements_total"),
+        "judgements": run.n_judgements,
+        "left_out": inputs.get("left_out", {}),
+        "exclude_excluded_workers": run.exclude_flagged,
+        "excluded_workers": inputs.get("excluded_workers", []),
+        "comparisons": run.n_comparisons,
+        "fingerprint": run.fingerprint,
+        "unranked": list(inputs.get("unranked", [])),
+        "data_rule": {
+            "min_comparisons": rule.min_comparisons,
+            "met": rule.met,
+            "problems": rule.problems,
+        },
+        "stability": run.stability,
+    }
 
 
 def ranking_runs_for(*, criterion: Criterion) -> QuerySet[RankingRun]:

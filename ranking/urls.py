@@ -10,6 +10,9 @@ urlpatterns = [
     path("campaign/<slug:slug>/", views.campaign_runs, name="campaign-runs"),
     path("compare/", views.run_compare, name="compare"),
     path("<int:pk>/", views.run_detail, name="run"),
+    path("<int:pk>/cancel/", views.run_cancel, name="run-cancel"),
+    path("<int:pk>/retry/", views.run_retry, name="run-retry"),
+    path("<int:pk>/delete/", views.run_delete, name="run-delete"),
     path("<int:pk>/plot.svg", views.run_plot, name="run-plot"),
     path("<int:pk>/export/<str:fmt>/", views.run_export, name="run-export"),
 ]

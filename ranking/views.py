@@ -1,10 +1,13 @@
-"""Ranking pages: start a run, follow its progress, read and export its result, compare two."""
+"""Ranking pages: start a run, follow its progress, cancel, retry or delete it, read and
+export its result, compare two."""
 
 from __future__ import annotations
 
 from typing import Any, cast
 
+import numpy as np
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -19,7 +22,14 @@ from annotations.permissions import campaigns_visible_to, has_role, role_of
 
 from . import exports, selectors
 from .models import RankingRun
-from .services import ranking_run_create
+from .services import (
+    ranking_run_cancel,
+    ranking_run_create,
+    ranking_run_delete,
+    ranking_run_retry,
+    ranking_runs_sweep,
+)
+from .stats.proportions import wilson_interval
 
 Role = CampaignMembership.Role
 
@@ -41,7 +51,7 @@ class RankingRunForm(forms.Form):
     )
     runs = forms.IntegerField(
         min_value=1,
-        max_value=100_000,
+        max_value=settings.RANKING_MAX_RUNS,
         initial=200,
         help_text=(
             "Repetitions (TrueSkill runs or bootstrap resamples). More runs give steadier "
@@ -71,20 +81,6 @@ class RankingRunForm(forms.Form):
 # Shared with the API ------------------------------------------------------------------------
 
 
-def run_meta(run: RankingRun) -> dict[str, Any]:
-    return {
-        "campaign": run.campaign.slug,
-        "criterion": run.criterion.name,
-        "method": run.method,
-        "runs": run.runs,
-        "seed": run.seed,
-        "confidence": run.confidence,
-        "judgements": run.n_judgements,
-        "comparisons": run.n_comparisons,
-        "fingerprint": run.fingerprint,
-    }
-
-
 def run_title(run: RankingRun) -> str:
     return f"{run.campaign.name}: {run.criterion.name} ({run.get_method_display()})"
 
@@ -96,14 +92,17 @@ def run_render(run: RankingRun, fmt: str) -> str:
     if fmt not in exports.FORMATS:
         raise DomainError(f"Unknown format '{fmt}'; choose one of {', '.join(exports.FORMATS)}.")
     rows = selectors.ranking_run_rows(run=run)
-    return exports.render(rows, fmt, title=run_title(run), meta=run_meta(run))
+    return exports.render(rows, fmt, title=run_title(run), meta=selectors.ranking_run_meta(run=run))
 
 
 def run_plot_svg(run: RankingRun) -> bytes:
     from . import plots
 
     return plots.rank_range_plot(
-        selectors.ranking_run_rows(run=run), fmt="svg", title=run_title(run)
+        selectors.ranking_run_rows(run=run),
+        fmt="svg",
+        title=run_title(run),
+        clusters=selectors.ranking_data_rule(run=run).met,
     )
 
 
@@ -125,6 +124,8 @@ def campaign_runs(request: HttpRequest, slug: str) -> HttpResponse:
     """A campaign's ranking runs and the form to start one (designers)."""
     campaign = get_object_or_404(campaigns_visible_to(request.user), slug=slug)
     can_design = has_role(request.user, campaign, Role.DESIGNER)
+    # Without celery beat (the embedded set-up) lost runs end when someone looks.
+    ranking_runs_sweep(campaign=campaign)
     form = RankingRunForm(request.POST or None, campaign=campaign)
     if request.method == "POST":
         if not can_design:
@@ -155,6 +156,7 @@ def campaign_runs(request: HttpRequest, slug: str) -> HttpResponse:
             "form": form,
             "runs": runs,
             "can_design": can_design,
+            "max_active": settings.RANKING_MAX_ACTIVE_RUNS_PER_USER,
             "role": role_of(request.user, campaign),
         },
     )
@@ -168,19 +170,57 @@ def run_is_stable(run: RankingRun) -> bool | None:
     return bool(stability["stable"]) if "stable" in stability else None
 
 
+def content_check_summary(run: RankingRun) -> dict[str, Any] | None:
+    """Per system, the share of its outputs on which workers ticked each content check,
+    with a 95% Wilson interval; None when the criterion has no content checks."""
+    counts = selectors.content_check_counts(
+        criterion=run.criterion, exclude_excluded_workers=run.exclude_flagged
+    )
+    if counts is None:
+        return None
+    trials = np.asarray(counts.outputs, dtype=np.int64)
+    ticked = np.asarray(counts.ticked, dtype=np.int64).reshape(len(counts.systems), -1)
+    rows = []
+    for i, system in enumerate(counts.systems):
+        lo, hi = wilson_interval(ticked[i], np.full(ticked.shape[1], trials[i]))
+        rows.append(
+            {
+                "system": system,
+                "outputs": int(trials[i]),
+                "cells": [
+                    {
+                        "ticked": int(ticked[i, j]),
+                        "rate": float(ticked[i, j] / trials[i]),
+                        "lo": float(lo[j]),
+                        "hi": float(hi[j]),
+                    }
+                    for j in range(ticked.shape[1])
+                ],
+            }
+        )
+    return {"checks": counts.checks, "rows": rows}
+
+
 def _result_context(run: RankingRun, *, can_design: bool = False) -> dict[str, Any]:
     done = run.status == RankingRun.Status.DONE
+    rule = selectors.ranking_data_rule(run=run) if done else None
     stable = run_is_stable(run) if done else None
     suggested = (run.stability or {}).get("suggested_runs")
     return {
         "run": run,
         "rows": selectors.ranking_run_rows(run=run) if done else [],
+        "unranked": (run.inputs or {}).get("unranked", []) if done else [],
+        "inputs": run.inputs or {},
+        "rule": rule,
+        "clusters_shown": bool(rule and rule.met),
         "percent": round(100 * run.progress),
         "formats": list(EXPORT_TYPES),
         "stable": stable,
+        "can_design": can_design,
+        "checks": content_check_summary(run) if done else None,
         # A one-click rerun with the suggested number of runs when the result is unstable.
         "rerun_runs": (
-            suggested
+            min(suggested, settings.RANKING_MAX_RUNS)
             if can_design and stable is False and suggested and suggested > run.runs
             else None
         ),
@@ -191,6 +231,8 @@ def _result_context(run: RankingRun, *, can_design: bool = False) -> dict[str, A
 def run_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The run's result; while it runs, a progress bar that polls its own partial."""
     run = _visible_run(request, pk)
+    if run.status in RankingRun.ACTIVE and ranking_runs_sweep(campaign=run.campaign):
+        run.refresh_from_db()
     can_design = has_role(request.user, run.campaign, Role.DESIGNER)
     template = "ranking/run_detail.html"
     if request.htmx:
@@ -201,6 +243,65 @@ def run_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         **_result_context(run, can_design=can_design),
     }
     return render(request, template, context)
+
+
+def _designer_run(request: HttpRequest, pk: int) -> RankingRun:
+    run = _visible_run(request, pk)
+    if not has_role(request.user, run.campaign, Role.DESIGNER):
+        raise PermissionDenied("Viewers cannot change ranking runs.")
+    return run
+
+
+@login_required
+@require_http_methods(["POST"])
+def run_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    """Cancel a queued or running run (the computation stops at its next progress report)."""
+    run = _designer_run(request, pk)
+    try:
+        ranking_run_cancel(run=run)
+    except DomainError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"Ranking run #{run.pk} cancelled.")
+    return redirect("ranking:run", pk=run.pk)
+
+
+@login_required
+@require_http_methods(["POST"])
+def run_retry(request: HttpRequest, pk: int) -> HttpResponse:
+    """Queue a failed or cancelled run again with the same settings."""
+    run = _designer_run(request, pk)
+    try:
+        ranking_run_retry(run=run, user=request.user)
+    except DomainError as exc:
+        messages.error(request, str(exc))
+    return redirect("ranking:run", pk=run.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def run_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET: a confirmation stating what is lost; POST: delete a finished run."""
+    run = _designer_run(request, pk)
+    if request.method == "POST":
+        try:
+            ranking_run_delete(run=run)
+        except DomainError as exc:
+            messages.error(request, str(exc))
+            return redirect("ranking:run", pk=run.pk)
+        messages.success(request, f"Ranking run #{pk} deleted.")
+        return redirect("ranking:campaign-runs", slug=run.campaign.slug)
+    return render(
+        request,
+        "ranking/run_delete.html",
+        {
+            "campaign": run.campaign,
+            "role": role_of(request.user, run.campaign),
+            "run": run,
+            "n_results": run.results.count(),
+            "ended": run.status in RankingRun.ENDED,
+        },
+    )
 
 
 @login_required
@@ -238,6 +339,8 @@ def run_compare(request: HttpRequest) -> HttpResponse:
     runs = [_visible_run(request, a), _visible_run(request, b)]
     if runs[0].campaign_id != runs[1].campaign_id:
         messages.info(request, "These runs belong to different campaigns.")
+    elif runs[0].criterion_id != runs[1].criterion_id:
+        messages.info(request, "These runs rank different criteria.")
     return render(
         request,
         "ranking/compare.html",

@@ -44,3 +44,18 @@ def _celery_eager(request: pytest.FixtureRequest):
         yield
     finally:
         app.conf.task_always_eager = previous
+
+
+@pytest.fixture(autouse=True)
+def _login_throttle_reset():
+    """Failed sign-ins of one test never lock out the next (every test client is 127.0.0.1).
+
+    django-axes counts failures in the database (its database handler), which each test's
+    transaction rolls back (or the flush of transactional tests empties); the cache, shared
+    by the whole process, is cleared here.
+    """
+    yield
+    from django.core.cache import caches
+
+    for cache in caches.all(initialized_only=True):
+        cache.clear()

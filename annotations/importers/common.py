@@ -17,21 +17,85 @@ from annotations.services.campaigns import OutputRow
 _LINE_END = re.compile(r"\r+\n?")
 
 
-def read_text(path: Path) -> str:
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def _looks_utf16(data: bytes) -> bool:
+    """UTF-16 text without a byte-order mark: ASCII-range text with a NUL byte in every
+    other position (the even ones for big-endian, the odd ones for little-endian)."""
+    sample = data[:4096]
+    if len(sample) < 4:
+        return False
+    even, odd = sample[0::2], sample[1::2]
+    return max(even.count(0) / len(even), odd.count(0) / len(odd)) > 0.9
+
+
+def _bad_byte_field(text: str, line: int, delimiter: str | None) -> str:
+    """The header column of a tabular file in which the bad byte of ``line`` sits."""
+    if delimiter is None:
+        return ""
+    lines = text.split("\n")
+    if line < 2 or line > len(lines):
+        return ""
+    try:
+        header = next(csv.reader([lines[0]], delimiter=delimiter))
+        cells = next(csv.reader([lines[line - 1]], delimiter=delimiter))
+    except (csv.Error, StopIteration):
+        return ""
+    index = next((i for i, cell in enumerate(cells) if "\ufffd" in cell), None)
+    if index is None or index >= len(header):
+        return ""
+    return header[index].strip()
+
+
+def read_text(path: Path, *, delimiter: str | None = None) -> str:
     """The file decoded as UTF-8 (a byte-order mark is dropped) with ``\\n`` line ends.
 
     Released files mix LF, CRLF and even CR CR LF line ends; every run of CRs with an
     optional LF counts as one line end, so line numbers match what an editor shows.
+
+    Files that are not UTF-8 text are refused before any parsing, naming the line (and,
+    for a CSV/TSV file whose ``delimiter`` is given, the column) of the first bad byte:
+    an empty (0-byte) file, UTF-16 text with or without a byte-order mark, a NUL byte
+    (binary data), and invalid UTF-8.
     """
+    file = str(path)
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise ImportFileError(f"cannot read the file ({exc.strerror}).", file=str(path)) from exc
+        raise ImportFileError(f"cannot read the file ({exc.strerror}).", file=file) from exc
+    if not data:
+        raise ImportFileError("the file is empty (0 bytes).", file=file)
+    if data.startswith(_UTF16_BOMS) or _looks_utf16(data):
+        raise ImportFileError(
+            "the file is UTF-16 text; save it as UTF-8 (e.g. 'CSV UTF-8' in a spreadsheet).",
+            file=file,
+            line=1,
+        )
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        line = _LINE_END.sub("\n", data[:nul].decode("utf-8", "replace")).count("\n") + 1
+        shown = data.decode("utf-8-sig", "replace").replace("\x00", "\ufffd")
+        raise ImportFileError(
+            "the file holds a NUL byte (binary data, not text).",
+            file=file,
+            line=line,
+            field=_bad_byte_field(_LINE_END.sub("\n", shown), line, delimiter),
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise ImportFileError("the file is not UTF-8 text.", file=str(path), line=line) from exc
+        before = _LINE_END.sub("\n", data[: exc.start].decode("utf-8-sig", "replace"))
+        line = before.count("\n") + 1
+        column = len(before.rsplit("\n", 1)[-1]) + 1
+        replaced = _LINE_END.sub("\n", data.decode("utf-8-sig", "replace"))
+        raise ImportFileError(
+            f"the file is not UTF-8 text (byte 0x{data[exc.start]:02x} at character "
+            f"{column} cannot be read); save it as UTF-8.",
+            file=file,
+            line=line,
+            field=_bad_byte_field(replaced, line, delimiter),
+        ) from exc
     return _LINE_END.sub("\n", text)
 
 
@@ -40,7 +104,7 @@ def csv_records(path: Path, *, delimiter: str = ",") -> Iterator[tuple[int, list
 
     Quoted fields may span lines; blank lines are skipped.
     """
-    text = read_text(path)
+    text = read_text(path, delimiter=delimiter)
     reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
     end = 0
     while True:

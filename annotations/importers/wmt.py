@@ -46,11 +46,14 @@ def parse_wmt_csv(path: Path) -> ParsedWMT:
     while k < MAX_SYSTEMS and f"system{k + 1}Id" in names:
         k += 1
     table.require(f"system{i}rank" for i in range(1, k + 1))
-    index = table.index
+    # Only the columns used are read (a WMT file has a dozen more per row).
+    used = ["segmentId", "judgeId"]
+    used += [f"system{i}{part}" for i in range(1, k + 1) for part in ("Id", "rank")]
+    index = [(name, table.index[name]) for name in used]
     rankings: list[WMTRanking] = []
     skipped = 0
     for line, record in table.records():
-        values = {name: record[i].strip() for name, i in index.items()}
+        values = {name: record[i].strip() for name, i in index}
         for column in ("segmentId", "judgeId"):
             if not values[column]:
                 raise ImportFileError("the value is empty.", file=file, line=line, field=column)

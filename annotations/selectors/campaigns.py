@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import string
+from dataclasses import dataclass
+
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, IntegerField, Model, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from annotations.errors import DomainError
-from annotations.models import Campaign, Criterion, Item, System
+from annotations.models import Campaign, Criterion, Item, Judgement, Output, System
 from annotations.permissions import campaigns_visible_to
+from annotations.selectors.worker import SlotView, TaskPage, mr_attributes
 
 
 def count_of(model: type[Model]) -> Coalesce:
@@ -52,3 +56,75 @@ def campaign_criterion_get(
             f"Campaign '{campaign.slug}' has no criterion '{criterion_name}' (it has: {names})."
         )
     return campaign, criterion
+
+
+@dataclass(frozen=True)
+class CampaignContents:
+    """What a campaign holds: what deleting it loses."""
+
+    criteria: int
+    systems: int
+    items: int
+    outputs: int
+    tasks: int
+    workers: int
+    judgements: int
+    ranking_runs: int
+
+
+def campaign_contents(*, campaign: Campaign) -> CampaignContents:
+    """Counts of everything deleting the campaign would delete."""
+    return CampaignContents(
+        criteria=campaign.criteria.count(),
+        systems=campaign.systems.count(),
+        items=campaign.items.count(),
+        outputs=Output.objects.filter(item__campaign=campaign).count(),
+        tasks=campaign.tasks.count(),
+        workers=campaign.workers.count(),
+        judgements=Judgement.objects.filter(criterion__campaign=campaign).count(),
+        # The reverse relation of ranking.RankingRun (annotations never imports ranking).
+        ranking_runs=campaign.ranking_runs.count(),  # type: ignore[attr-defined]
+    )
+
+
+def sample_task_page(*, campaign: Campaign, criterion_name: str | None = None) -> TaskPage | None:
+    """A task page made from the uploaded outputs, for previews before tasks are built.
+
+    The first item (in upload order) with the most outputs, up to ``outputs_per_task``
+    of them in system order (identical texts shown once when the campaign merges them),
+    under the named criterion or the first one. Nothing is stored; None without
+    criteria or outputs.
+    """
+    criteria = campaign.criteria.order_by("position", "name")
+    criterion = (criteria.filter(name=criterion_name).first() if criterion_name else None) or (
+        criteria.first()
+    )
+    if criterion is None:
+        return None
+    item = (
+        campaign.items.annotate(n=Count("outputs"))
+        .filter(n__gt=0)
+        .order_by("-n", "position", "id")
+        .first()
+    )
+    if item is None:
+        return None
+    texts: list[str] = []
+    for output in item.outputs.select_related("system").order_by("system__label", "id"):
+        if campaign.merge_identical_outputs and output.canonical_id is not None:
+            continue
+        texts.append(output.text)
+        if len(texts) == campaign.outputs_per_task:
+            break
+    letters = string.ascii_uppercase
+    return TaskPage(
+        campaign=campaign,
+        criterion=criterion,
+        item=item,
+        input_pairs=mr_attributes(item.input) if criterion.show_input else None,
+        slots=[
+            SlotView(slot=i, letter=letters[i % 26] * (1 + i // 26), text=text)
+            for i, text in enumerate(texts)
+        ],
+        assignment=None,
+    )

@@ -14,11 +14,13 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from annotations.agreement import krippendorff_alpha_long
+from annotations.design import item_task_counts
 from annotations.models import (
     Campaign,
     Criterion,
     Judgement,
     JudgementScore,
+    Output,
     Task,
     TaskOutput,
     Worker,
@@ -70,10 +72,12 @@ def campaign_plan(
 ) -> Plan:
     """The campaign's plan: from the built tasks when there are any, else estimated.
 
-    Before tasks exist, every system is assumed to appear once per item and criterion in
-    a task of ``outputs_per_task`` outputs (the design ``tasks_build`` makes). Attention
-    checks and repeats add worker time but no judgements that count. Comparisons are the
-    pairwise comparisons a system takes part in, summed over criteria.
+    Before tasks exist, the number of tasks is what ``tasks_build`` will make: per item
+    and criterion, ``annotations.design.item_task_counts`` over the systems that have an
+    output for that item (items without enough outputs get none). Attention checks and
+    repeats add worker time but no judgements that count. Comparisons are the pairwise
+    comparisons a system takes part in, summed over criteria; before building they are
+    the expected share of each item's task slots (the design spreads them evenly).
     """
     if seconds_per_task is None:
         seconds_per_task = float(max(campaign.min_seconds_per_task, 60))
@@ -95,10 +99,27 @@ def campaign_plan(
         ).values_list("task_id", "output__system_id"):
             comparisons[system_id] += (slots[task_id] - 1) * jpt
     else:
-        per_item = math.ceil(len(systems) / k) if systems else 0
-        n_tasks = n_items * per_item * n_criteria
-        for system_id, _ in systems:
-            comparisons[system_id] = n_items * n_criteria * (min(k, len(systems)) - 1) * jpt
+        n_tasks = 0
+        index = {sid: s for s, (sid, _) in enumerate(systems)}
+        item_rows: dict[int, list[int]] = defaultdict(list)
+        for item_id, system_id in Output.objects.filter(item__campaign=campaign).values_list(
+            "item_id", "system_id"
+        ):
+            item_rows[item_id].append(index[system_id])
+        if item_rows and systems:
+            available = np.zeros((len(item_rows), len(systems)), dtype=bool)
+            for row, members in enumerate(item_rows.values()):
+                available[row, members] = True
+            per_item = item_task_counts(available, k=k)
+            n_tasks = int(per_item.sum()) * n_criteria
+            n_i = available.sum(axis=1)
+            k_i = np.minimum(k, n_i)
+            # Each system of an item fills T_i * k_i / n_i of its slots on average; every
+            # slot is compared with the task's k_i - 1 others in each judgement.
+            share = np.where(per_item > 0, per_item * k_i * (k_i - 1) / np.maximum(n_i, 1), 0)
+            expected = (available * share[:, None]).sum(axis=0) * n_criteria * jpt
+            for s, (system_id, _) in enumerate(systems):
+                comparisons[system_id] = round(float(expected[s]))
     judgements = n_tasks * jpt
     real_share = max(1.0 - campaign.attention_check_rate - campaign.repeat_rate, 1e-9)
     worker_tasks = math.ceil(judgements / real_share) if judgements else 0
@@ -134,6 +155,8 @@ class CriterionProgress:
     collected: int
     per_hour: float
     finish_at: datetime | None
+    # Of ``planned`` and ``collected``: judgements imported from a finished evaluation.
+    imported: int = 0
 
     @property
     def percent(self) -> float:
@@ -187,8 +210,49 @@ def campaign_progress(
             finish_at = now
         elif per_hour > 0:
             finish_at = now + timedelta(hours=remaining / per_hour)
-        rows.append(CriterionProgress(criterion, planned, collected, per_hour, finish_at))
+        rows.append(
+            CriterionProgress(
+                criterion, planned, collected, per_hour, finish_at, imported.get(criterion.pk, 0)
+            )
+        )
     return rows
+
+
+@dataclass(frozen=True)
+class ProgressTotals:
+    """Judgements planned and done over all criteria: the one count the overview and
+    the monitor both show. ``imported`` judgements (a finished evaluation) are part of
+    both; ``to_collect`` is what the built tasks ask of workers here."""
+
+    planned: int
+    done: int
+    imported: int
+
+    @property
+    def to_collect(self) -> int:
+        return self.planned - self.imported
+
+    @property
+    def collected(self) -> int:
+        return self.done - self.imported
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * min(self.done / self.planned, 1.0) if self.planned else 0.0
+
+
+def progress_totals(*, progress: list[CriterionProgress]) -> ProgressTotals:
+    """The totals of :func:`campaign_progress`' rows (pass them when you have them)."""
+    return ProgressTotals(
+        planned=sum(p.planned for p in progress),
+        done=sum(p.collected for p in progress),
+        imported=sum(p.imported for p in progress),
+    )
+
+
+def campaign_totals(*, campaign: Campaign) -> ProgressTotals:
+    """Judgements planned and done in the campaign, as the monitor counts them."""
+    return progress_totals(progress=campaign_progress(campaign=campaign))
 
 
 def campaign_throughput(

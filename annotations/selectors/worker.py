@@ -130,9 +130,76 @@ def assignment_with_page_data(*, assignment: Assignment) -> Assignment:
     )
 
 
+def is_together(campaign: Campaign) -> bool:
+    return campaign.setup == Campaign.Setup.TOGETHER
+
+
+def pages_done(*, worker: Worker, campaign: Campaign) -> int:
+    """Pages the worker submitted: assignments, counted once per group in set-up 1."""
+    rows = Assignment.objects.filter(worker=worker, state=Assignment.State.SUBMITTED)
+    if not is_together(campaign):
+        return rows.count()
+    keys = {
+        ("group", group)
+        if group is not None and kind == Assignment.Kind.REGULAR and task_kind == Task.Kind.REGULAR
+        else ("assignment", pk)
+        for pk, kind, group, task_kind in rows.values_list(
+            "pk", "kind", "task__group", "task__kind"
+        )
+    }
+    return len(keys)
+
+
+def page_assignments(*, assignment: Assignment) -> list[Assignment]:
+    """The assignments shown on one page with ``assignment``, in criterion order.
+
+    ``[assignment]`` in set-up 2; in set-up 1 every assignment of the worker on the
+    task's group (and the same hand-out: same state and start), with tasks, criteria,
+    items and the campaign loaded.
+    """
+    task = assignment.task
+    campaign = task.campaign
+    if (
+        not is_together(campaign)
+        or task.group is None
+        or assignment.kind != Assignment.Kind.REGULAR
+        or task.kind != Task.Kind.REGULAR
+    ):
+        return [assignment]
+    siblings = list(
+        Assignment.objects.filter(
+            worker_id=assignment.worker_id,
+            kind=Assignment.Kind.REGULAR,
+            task__campaign_id=campaign.pk,
+            task__kind=Task.Kind.REGULAR,
+            task__group=task.group,
+        )
+        .select_related("task__campaign", "task__criterion", "task__item")
+        .order_by("task__criterion__position", "task__criterion__name", "id")
+    )
+    for sibling in siblings:
+        sibling.task.campaign = campaign
+    return siblings or [assignment]
+
+
+def group_tasks(*, task: Task) -> list[Task]:
+    """Set-up 1: the tasks shown on one page with ``task`` (its group), in criterion order;
+    ``[task]`` when the campaign gives each criterion its own tasks."""
+    campaign = task.campaign
+    if not is_together(campaign) or task.group is None or task.kind != Task.Kind.REGULAR:
+        return [task]
+    return list(
+        Task.objects.filter(campaign=campaign, kind=Task.Kind.REGULAR, group=task.group)
+        .select_related("campaign", "criterion", "item")
+        .order_by("criterion__position", "criterion__name", "id")
+    )
+
+
 def worker_progress(*, worker: Worker, campaign: Campaign) -> Progress:
-    done = Assignment.objects.filter(worker=worker, state=Assignment.State.SUBMITTED).count()
-    return Progress(done=done, total=campaign.tasks_per_worker)
+    """Pages done of the worker's ``tasks_per_worker`` (a group is one page in set-up 1)."""
+    return Progress(
+        done=pages_done(worker=worker, campaign=campaign), total=campaign.tasks_per_worker
+    )
 
 
 def preview_task(

@@ -8,32 +8,60 @@ Rules kept here (and by database constraints on ``Assignment``):
   (repeats for self-consistency are the one, deliberate, exception);
 * a worker gets at most ``tasks_per_worker`` tasks, checks included;
 * an assignment expires ``assignment_timeout_minutes`` after it was handed out and its
-  place goes back to the pool; the same worker coming back in time resumes it.
+  place goes back to the pool; the same worker coming back in time resumes it;
+* items come in an order of their own for each worker (a seeded permutation of the
+  campaign's tasks, from ``task_seed`` and the worker id), among tasks equally far from
+  their judgements per task, and the item just shown is not shown again straight away
+  for another criterion while some other item is available;
+* set-up 1 (``campaign.setup == "together"``): the tasks of one ``Task.group`` (one item,
+  every criterion) are one page; they are handed out together (one assignment each,
+  claimed in one transaction, all or none) and ``tasks_per_worker`` counts pages.
 
 Concurrency: ``task_next_for`` locks the worker row (one hand-out per worker at a time),
 then candidate task rows with ``SELECT ... FOR UPDATE SKIP LOCKED`` and counts the task's
 places again after the lock is held (a fresh statement, so it sees every assignment
-committed before the lock was granted). On SQLite the whole transaction is serialised by
+committed before the lock was granted). In set-up 1 only the group's lead task (its
+first criterion's) is a candidate; once it is locked the group's other tasks are locked
+in id order and counted too, so two hand-outs never hold parts of one group each. On SQLite the whole transaction is serialised by
 ``BEGIN IMMEDIATE`` instead.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 import numpy as np
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Value
-from django.db.models.functions import Coalesce
+from django.db.models import (
+    BigIntegerField,
+    Case,
+    Count,
+    Exists,
+    ExpressionWrapper,
+    F,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
+from django.db.models.functions import Coalesce, Mod
 from django.utils import timezone
 
 from annotations.errors import DomainError
 from annotations.models import Assignment, Campaign, Task, TaskOutput, Worker
+from annotations.selectors.worker import is_together, pages_done
 
 # How many locked-and-full candidates to step over before giving up on one hand-out.
 _MAX_CANDIDATES = 25
+
+# The worker's item order: (item * a + criterion * b + c) mod this prime, a permutation
+# of the items for each worker (a < prime, so the products fit in 64 bits).
+_ORDER_PRIME = 2_147_483_647
 
 KIND_REGULAR = "regular"
 KIND_ATTENTION = "attention"
@@ -140,18 +168,43 @@ def display_order_for(
     return [slots[i] for i in rng.permutation(len(slots))]
 
 
-def _unseen_q(worker: Worker) -> Exists:
-    return Exists(
-        Assignment.objects.filter(
-            worker=worker,
-            kind=Assignment.Kind.REGULAR,
-            item_id=OuterRef("item_id"),
-            criterion_id=OuterRef("criterion_id"),
-        )
-    )
+def _unseen_q(worker: Worker, *, any_criterion: bool = False) -> Exists:
+    """The worker has a regular assignment on the task's item (under its criterion)."""
+    match: dict[str, Any] = {"item_id": OuterRef("item_id")}
+    if not any_criterion:
+        match["criterion_id"] = OuterRef("criterion_id")
+    return Exists(Assignment.objects.filter(worker=worker, kind=Assignment.Kind.REGULAR, **match))
 
 
-def _regular_candidates(*, campaign: Campaign, worker: Worker, now: datetime) -> QuerySet[Task]:
+def lead_criterion_id(campaign: Campaign) -> int | None:
+    """Set-up 1: the criterion whose task stands for its group when work is handed out."""
+    return campaign.criteria.order_by("position", "name", "id").values_list("pk", flat=True).first()
+
+
+def worker_order_key(*, campaign: Campaign, worker: Worker) -> tuple[int, int, int]:
+    """The worker's item order as the coefficients (a, b, c) of
+    ``(item_id * a + criterion_id * b + c) mod 2**31 - 1``: seeded by the campaign's
+    ``task_seed`` and the worker id, so the same worker always gets the same order.
+    """
+    rng = np.random.default_rng(_seed(campaign.task_seed, worker.pk, 4))
+    a, b, c = (int(x) for x in rng.integers(1, _ORDER_PRIME, size=3))
+    return a, b, c
+
+
+def _regular_candidates(
+    *,
+    campaign: Campaign,
+    worker: Worker,
+    now: datetime,
+    avoid_item: int | None = None,
+    lead: int | None = None,
+) -> QuerySet[Task]:
+    """Regular tasks the worker may get, best first.
+
+    Order: the item just shown last (``avoid_item``) only when nothing else is left; then
+    the tasks furthest from their judgements per task; then the worker's own seeded
+    order of items and criteria. In set-up 1 only the lead criterion's tasks (``lead``).
+    """
     taken = (
         Assignment.objects.filter(task=OuterRef("pk"), kind=Assignment.Kind.REGULAR)
         .filter(holds_place_q(now))
@@ -160,57 +213,92 @@ def _regular_candidates(*, campaign: Campaign, worker: Worker, now: datetime) ->
         .annotate(n=Count("pk"))
         .values("n")
     )
+    a, b, c = worker_order_key(campaign=campaign, worker=worker)
+    key = ExpressionWrapper(
+        Mod(F("item_id") * a + F("criterion_id") * b + c, Value(_ORDER_PRIME)),
+        output_field=BigIntegerField(),
+    )
+    qs = Task.objects.filter(campaign=campaign, kind=Task.Kind.REGULAR)
+    if lead is not None:
+        qs = qs.filter(criterion_id=lead)
     return (
-        Task.objects.filter(campaign=campaign, kind=Task.Kind.REGULAR)
-        .filter(~_unseen_q(worker))
+        qs.filter(~_unseen_q(worker, any_criterion=lead is not None))
         .annotate(taken=Coalesce(Subquery(taken), Value(0)))
         .filter(taken__lt=campaign.judgements_per_task)
-        .order_by("taken", "number", "id")
+        .annotate(
+            again=Case(When(item_id=avoid_item, then=Value(1)), default=Value(0)),
+            order_key=key,
+        )
+        .order_by("again", "taken", "order_key", "number", "id")
+    )
+
+
+def _group_tasks(task: Task) -> list[Task]:
+    """Set-up 1: the other tasks of ``task``'s group, locked in id order (``FOR UPDATE``)."""
+    return list(
+        Task.objects.select_for_update(no_key=True)
+        .filter(campaign_id=task.campaign_id, group=task.group, kind=Task.Kind.REGULAR)
+        .exclude(pk=task.pk)
+        .only("pk", "campaign_id", "criterion_id", "item_id", "kind", "group")
+        .order_by("id")
     )
 
 
 def _lock_if_room(
     qs: QuerySet[Task], campaign: Campaign, now: datetime
-) -> tuple[Task | None, bool]:
-    """Lock the first task of ``qs`` and count its places again under the lock.
+) -> tuple[list[Task] | None, bool]:
+    """Lock the first task of ``qs`` (with its group in set-up 1) and count its places
+    again under the lock.
 
-    Returns (task, has_room). A full task's lock is released at once (rolled back to a
-    savepoint) so that no hand-out holds one task while waiting for another.
+    Returns (tasks, has_room): the task first, then its group's other tasks. A full
+    task's locks are released at once (rolled back to a savepoint) so that no hand-out
+    holds one task while waiting for another.
     """
     savepoint = transaction.savepoint()
-    task = qs.only("pk", "campaign_id", "criterion_id", "item_id", "kind").first()
-    if task is not None and places_taken(task.pk, now) < campaign.judgements_per_task:
+    task = qs.only("pk", "campaign_id", "criterion_id", "item_id", "kind", "group").first()
+    if task is None:
+        transaction.savepoint_rollback(savepoint)
+        return None, False
+    tasks = [task]
+    if is_together(campaign) and task.group is not None:
+        tasks += _group_tasks(task)
+    if all(places_taken(t.pk, now) < campaign.judgements_per_task for t in tasks):
         transaction.savepoint_commit(savepoint)
-        return task, True
+        return tasks, True
     transaction.savepoint_rollback(savepoint)
-    return task, False
+    return tasks, False
 
 
-def _claim_regular(*, campaign: Campaign, worker: Worker, now: datetime) -> Task | None:
-    candidates = _regular_candidates(campaign=campaign, worker=worker, now=now)
+def _claim_regular(
+    *, campaign: Campaign, worker: Worker, now: datetime, avoid_item: int | None
+) -> list[Task] | None:
+    lead = lead_criterion_id(campaign) if is_together(campaign) else None
+    candidates = _regular_candidates(
+        campaign=campaign, worker=worker, now=now, avoid_item=avoid_item, lead=lead
+    )
     full: list[int] = []
     for _ in range(_MAX_CANDIDATES):
-        task, room = _lock_if_room(
+        tasks, room = _lock_if_room(
             candidates.exclude(pk__in=full).select_for_update(
                 skip_locked=True, no_key=True, of=("self",)
             ),
             campaign,
             now,
         )
-        if task is None:
+        if tasks is None:
             break
         if room:
-            return task
-        full.append(task.pk)
+            return tasks
+        full.append(tasks[0].pk)
     # Every candidate left is locked by another hand-out: wait for them in turn rather
     # than telling the worker there is nothing left.
     waiting = list(candidates.exclude(pk__in=full).values_list("pk", flat=True)[:_MAX_CANDIDATES])
     for task_id in waiting:
-        task, room = _lock_if_room(
+        tasks, room = _lock_if_room(
             Task.objects.select_for_update(no_key=True).filter(pk=task_id), campaign, now
         )
         if room:
-            return task
+            return tasks
     return None
 
 
@@ -263,36 +351,61 @@ def _pick_repeat(*, worker: Worker, rng: np.random.Generator) -> Task | None:
     return Task.objects.get(pk=done[int(rng.integers(0, len(done)))])
 
 
+def _page_key(assignment: Assignment, together: bool) -> tuple[str, int]:
+    """Assignments with one key are one page: a group's in set-up 1, else each alone."""
+    task = assignment.task
+    if (
+        together
+        and task.group is not None
+        and assignment.kind == Assignment.Kind.REGULAR
+        and task.kind == Task.Kind.REGULAR
+    ):
+        return ("group", task.group)
+    return ("assignment", assignment.pk)
+
+
 def _resume(*, worker: Worker, campaign: Campaign, now: datetime) -> Assignment | None:
-    """The worker's unfinished assignment, renewed if its time ran out but its place is free."""
+    """The worker's unfinished page, renewed if its time ran out but its places are free.
+
+    A page is one assignment, or in set-up 1 the assignments of one group: they are
+    renewed or expired together. Returns the page's first assignment.
+    """
     active = list(
         Assignment.objects.filter(worker=worker, state=Assignment.State.ACTIVE)
         .select_related("task__criterion", "task__item")
         .order_by("started_at", "id")
     )
-    found: Assignment | None = None
+    pages: dict[tuple[str, int], list[Assignment]] = {}
     for assignment in active:
-        if found is None and (assignment.expires_at is None or assignment.expires_at > now):
-            found = assignment
+        pages.setdefault(_page_key(assignment, is_together(campaign)), []).append(assignment)
+    found: Assignment | None = None
+    expires_at = now + timedelta(minutes=campaign.assignment_timeout_minutes)
+    for page in pages.values():
+        if found is None and all(a.expires_at is None or a.expires_at > now for a in page):
+            found = page[0]
             continue
-        counts = assignment.kind == Assignment.Kind.REGULAR and (
-            assignment.task.kind == Task.Kind.REGULAR
-        )
-        if found is None and counts:
-            Task.objects.select_for_update(no_key=True).filter(pk=assignment.task_id).first()
-            room = (
-                places_taken(assignment.task_id, now, excluding=assignment.pk)
-                < campaign.judgements_per_task
-            )
-        else:
-            room = found is None
+        room = found is None
         if room:
-            assignment.expires_at = now + timedelta(minutes=campaign.assignment_timeout_minutes)
-            assignment.save(update_fields=["expires_at"])
-            found = assignment
-        else:
-            assignment.state = Assignment.State.EXPIRED
-            assignment.save(update_fields=["state"])
+            for assignment in sorted(page, key=lambda a: a.task_id):
+                counts = assignment.kind == Assignment.Kind.REGULAR and (
+                    assignment.task.kind == Task.Kind.REGULAR
+                )
+                if not counts:
+                    continue
+                Task.objects.select_for_update(no_key=True).filter(pk=assignment.task_id).first()
+                room = room and (
+                    places_taken(assignment.task_id, now, excluding=assignment.pk)
+                    < campaign.judgements_per_task
+                )
+        for assignment in page:
+            if room:
+                assignment.expires_at = expires_at
+                assignment.save(update_fields=["expires_at"])
+            else:
+                assignment.state = Assignment.State.EXPIRED
+                assignment.save(update_fields=["state"])
+        if room:
+            found = page[0]
     return found
 
 
@@ -303,14 +416,16 @@ def task_next_for(
     """The assignment the worker should work on now, or None when the session is over.
 
     Resumes the worker's active assignment when there is one (a refresh, a closed tab or
-    another browser continue the same task); otherwise hands out the task the session
+    another browser continue the same task); in set-up 1 the whole page is handed out
+    (one assignment per task of the group, all created here) and the first is returned
+    (``page_assignments`` gives the others); otherwise hands out the task the session
     plan asks for (regular, attention check or repeat; a check that cannot be made falls
     back to a regular task). Returns None when the worker is stopped, has done
     ``tasks_per_worker`` tasks, or no task is left for them. Only ``regular`` and
     ``attention`` tasks are handed out, never imported ones.
 
     Locks: the worker row (``FOR UPDATE``), then one task row at a time
-    (``FOR UPDATE SKIP LOCKED``).
+    (``FOR UPDATE SKIP LOCKED``), in set-up 1 followed by the rest of its group.
     """
     if campaign.status != Campaign.Status.LIVE:
         raise CampaignNotOpen(f"The campaign '{campaign}' is not open ({campaign.status}).")
@@ -323,7 +438,7 @@ def task_next_for(
     resumed = _resume(worker=worker, campaign=campaign, now=now)
     if resumed is not None:
         return resumed
-    position = Assignment.objects.filter(worker=worker, state=Assignment.State.SUBMITTED).count()
+    position = pages_done(worker=worker, campaign=campaign)
     if position >= campaign.tasks_per_worker:
         return None
     plan = session_plan(campaign=campaign, worker=worker)
@@ -335,25 +450,35 @@ def task_next_for(
         kind = Assignment.Kind.REPEAT if task is not None else kind
     elif plan[position] == KIND_ATTENTION:
         task = _pick_attention(campaign=campaign, worker=worker, rng=rng)
-    if task is None:
-        task = _claim_regular(campaign=campaign, worker=worker, now=now)
-    if task is None:
+    tasks: list[Task] | None = [task] if task is not None else None
+    if tasks is None:
+        last_item = (
+            Assignment.objects.filter(worker=worker)
+            .order_by("-started_at", "-id")
+            .values_list("item_id", flat=True)
+            .first()
+        )
+        tasks = _claim_regular(campaign=campaign, worker=worker, now=now, avoid_item=last_item)
+    if not tasks:
         return None
-    assignment = Assignment.objects.create(
-        worker=worker,
-        task=task,
-        item_id=task.item_id,
-        criterion_id=task.criterion_id,
-        kind=kind,
-        state=Assignment.State.ACTIVE,
-        display_order=display_order_for(
-            task=task, worker=worker, position=position, campaign=campaign
-        ),
-        started_at=now,
-        expires_at=now + timedelta(minutes=campaign.assignment_timeout_minutes),
-    )
+    # One order of the outputs for the whole page (set-up 1 shows each output once).
+    order = display_order_for(task=tasks[0], worker=worker, position=position, campaign=campaign)
+    assignments = [
+        Assignment.objects.create(
+            worker=worker,
+            task=t,
+            item_id=t.item_id,
+            criterion_id=t.criterion_id,
+            kind=kind,
+            state=Assignment.State.ACTIVE,
+            display_order=order,
+            started_at=now,
+            expires_at=now + timedelta(minutes=campaign.assignment_timeout_minutes),
+        )
+        for t in tasks
+    ]
     Worker.objects.filter(pk=worker.pk).update(last_seen_at=now)
-    return assignment
+    return assignments[0]
 
 
 @transaction.atomic
@@ -368,3 +493,48 @@ def assignments_expire(*, campaign: Campaign | None = None, now: datetime | None
     if campaign is not None:
         qs = qs.filter(task__campaign=campaign)
     return qs.update(state=Assignment.State.EXPIRED)
+
+
+# Form fields a draft may hold: a score, a slider's marks, a tie, a content check, each
+# of one slot, prefixed ``c<criterion id>-`` on a set-up 1 page.
+_DRAFT_FIELD = re.compile(r"^(c[0-9]{1,12}-)?(score|touched|tie|keep|check)_[0-9]{1,4}$")
+_DRAFT_MAX_FIELDS = 400
+_DRAFT_MAX_VALUE = 40
+
+
+def draft_clean(answers: Mapping[str, Sequence[str]]) -> dict[str, str | list[str]]:
+    """The answer fields of a posted form, as stored in ``Assignment.draft``.
+
+    Only answer fields are kept (no tokens, no flags), each value cut to a few dozen
+    characters (a draft only pre-fills the page: the submit checks everything again and
+    a cut value is shown, never recorded); content checks keep their list.
+    """
+    clean: dict[str, str | list[str]] = {}
+    for name, values in answers.items():
+        if len(clean) >= _DRAFT_MAX_FIELDS or not _DRAFT_FIELD.match(name):
+            continue
+        kept = [str(v)[:_DRAFT_MAX_VALUE] for v in values][:10]
+        clean[name] = kept if "check_" in name else (kept[-1] if kept else "")
+    return clean
+
+
+@transaction.atomic
+def assignment_draft_save(*, assignment: Assignment, answers: Mapping[str, Sequence[str]]) -> bool:
+    """Keep the answers typed so far on the assignment's page (autosave).
+
+    Returns False, writing nothing, when the assignment is no longer active (submitted,
+    from this or another tab, or expired). Locks the assignment row (``FOR UPDATE``), so
+    a draft arriving after the submit never lands on a submitted assignment.
+    """
+    locked = (
+        Assignment.objects.select_for_update(no_key=True)
+        .filter(pk=assignment.pk, state=Assignment.State.ACTIVE)
+        .first()
+    )
+    if locked is None:
+        return False
+    draft = draft_clean(answers)
+    if draft != locked.draft:
+        locked.draft = draft
+        locked.save(update_fields=["draft"])
+    return True

@@ -18,6 +18,7 @@ E2E_QUALITY_QUESTION = (
     "correctness, fluency, adequacy and other important factors?"
 )
 E2E_NATURALNESS_QUESTION = "Could the utterance have been produced by a native speaker?"
+RANKME_INFORMATIVENESS_QUESTION = "How informative is the utterance, relative to the standard?"
 
 
 def _likert(descriptors: list[str]) -> dict[str, Any]:
@@ -43,6 +44,14 @@ CRITERION_PRESETS: dict[str, dict[str, Any]] = {
         "show_input": False,
         "scale": Criterion.Scale.MAGNITUDE,
         "scale_settings": {"standard": 100, "max_digits": 6},
+    },
+    # RankME's third criterion (Novikova, Dusek and Rieser 2018), with its checklist.
+    "informativeness": {
+        "question": RANKME_INFORMATIVENESS_QUESTION,
+        "show_input": True,
+        "scale": Criterion.Scale.MAGNITUDE,
+        "scale_settings": {"standard": 100, "max_digits": 6},
+        "content_checks": ["added", "missing", "perfect"],
     },
     "grammar": {
         "question": "How grammatical is the text?",
@@ -89,6 +98,111 @@ CRITERION_PRESETS: dict[str, dict[str, Any]] = {
 }
 
 
+class CampaignSettingsError(DomainError):
+    """Settings that cannot work together; ``problems`` maps each field to its reason.
+
+    The message names every field in words, so the API and the CLI can show it as it
+    is; forms put each reason next to its field.
+    """
+
+    def __init__(self, problems: dict[str, str]) -> None:
+        self.problems = problems
+        super().__init__(
+            " ".join(f"{SETTING_NAMES.get(f, f)}: {reason}" for f, reason in problems.items())
+        )
+
+
+# Settings as the design page names them (for messages outside the form).
+SETTING_NAMES: dict[str, str] = {
+    "outputs_per_task": "Outputs per task",
+    "judgements_per_task": "Judgements per task",
+    "tasks_per_worker": "Tasks per worker",
+    "assignment_timeout_minutes": "Time allowed for a task",
+    "min_seconds_per_task": "Minimum seconds per task",
+    "attention_check_rate": "Share of attention checks",
+    "repeat_rate": "Share of repeated tasks",
+    "quality_threshold": "Lowest attention-check pass rate",
+    "accept_prolific": "Platforms",
+}
+
+
+def campaign_settings_problems(*, campaign: Campaign) -> dict[str, str]:
+    """What makes the campaign's settings impossible, by field (empty when they work).
+
+    Checked on every save and again before building and launching (systems and
+    criteria may have been added since): a task cannot show more outputs than there are
+    systems; one output per task is plain magnitude estimation (PlainME) and needs
+    magnitude-estimation criteria; a worker needs a platform to arrive from, at least
+    one task, and real tasks among the checks and repeats; and a task's time limit must
+    leave the minimum time per task.
+    """
+    problems: dict[str, str] = {}
+    k = campaign.outputs_per_task
+    n_systems = campaign.systems.count() if campaign.pk else 0
+    if k is None or k < 1:
+        problems["outputs_per_task"] = "must be at least 1."
+    elif n_systems and k > n_systems:
+        problems["outputs_per_task"] = (
+            f"{k} is more than the {n_systems} systems with outputs; choose at most {n_systems}."
+        )
+    elif k == 1 and campaign.pk:
+        others = list(
+            campaign.criteria.exclude(scale=Criterion.Scale.MAGNITUDE).values_list(
+                "name", flat=True
+            )
+        )
+        if others:
+            problems["outputs_per_task"] = (
+                "1 output per task (plain magnitude estimation) needs magnitude-estimation "
+                f"criteria; {', '.join(others)} use{'s' if len(others) == 1 else ''} another "
+                "scale. Choose 2 or more, or change the scale."
+            )
+    if campaign.judgements_per_task is None or campaign.judgements_per_task < 1:
+        problems["judgements_per_task"] = "must be at least 1: every task needs a judge."
+    tasks = campaign.tasks_per_worker
+    if tasks is None or tasks < 1:
+        problems["tasks_per_worker"] = "must be at least 1: a worker needs a task to do."
+    for name in ("attention_check_rate", "repeat_rate", "quality_threshold"):
+        value = getattr(campaign, name)
+        if value is None or not 0 <= value <= 1:
+            problems[name] = "must be between 0 and 1 (a share: 0.1 is one task in ten)."
+    checks, repeats = campaign.attention_check_rate or 0, campaign.repeat_rate or 0
+    if "attention_check_rate" not in problems and "repeat_rate" not in problems:
+        real = 1 - checks - repeats
+        if real <= 1e-9:
+            problems["repeat_rate"] = (
+                f"attention checks ({checks:.0%}) and repeats ({repeats:.0%}) together take "
+                "every task: no real task would be left. Keep their sum below 100%."
+            )
+        elif tasks and tasks >= 1 and tasks * real < 1:
+            problems["repeat_rate"] = (
+                f"with {tasks} task{'s' if tasks != 1 else ''} per worker, attention checks "
+                f"({checks:.0%}) and repeats ({repeats:.0%}) leave no real task for a worker. "
+                "Lower the shares or give workers more tasks."
+            )
+    if not (campaign.accept_prolific or campaign.accept_mturk or campaign.accept_link):
+        problems["accept_prolific"] = (
+            "accept at least one platform (Prolific, MTurk or the plain link): "
+            "otherwise no worker can start."
+        )
+    timeout = campaign.assignment_timeout_minutes
+    if timeout is None or timeout < 1:
+        problems["assignment_timeout_minutes"] = "must be at least 1 minute."
+    elif campaign.min_seconds_per_task and timeout * 60 < campaign.min_seconds_per_task:
+        problems["assignment_timeout_minutes"] = (
+            f"{timeout} minute{'s' if timeout != 1 else ''} is shorter than the minimum time "
+            f"per task ({campaign.min_seconds_per_task} s): no worker could submit in time."
+        )
+    return problems
+
+
+def campaign_settings_check(*, campaign: Campaign) -> None:
+    """Raise ``CampaignSettingsError`` naming every impossible setting."""
+    problems = campaign_settings_problems(campaign=campaign)
+    if problems:
+        raise CampaignSettingsError(problems)
+
+
 @transaction.atomic
 def campaign_create(
     *,
@@ -101,6 +215,7 @@ def campaign_create(
     if Campaign.objects.filter(slug=slug).exists():
         raise DomainError(f"A campaign with the slug '{slug}' already exists.")
     campaign = Campaign(slug=slug, name=name or slug, owner=owner, **fields)
+    campaign_settings_check(campaign=campaign)
     campaign.full_clean()
     campaign.save()
     if owner is not None:
@@ -171,8 +286,10 @@ def outputs_store(*, campaign: Campaign, rows: Iterable[OutputRow]) -> OutputsSt
     )
     next_pos = len(items)
     new_items: list[Item] = []
+    new_item_ids: set[str] = set()  # a set, not a scan of new_items: linear imports
     for r in rows:
-        if r.item_id not in items and all(i.external_id != r.item_id for i in new_items):
+        if r.item_id not in items and r.item_id not in new_item_ids:
+            new_item_ids.add(r.item_id)
             new_items.append(
                 Item(campaign=campaign, external_id=r.item_id, input=r.input, position=next_pos)
             )

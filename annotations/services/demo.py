@@ -28,13 +28,22 @@ from annotations.demo import (
     simulated_scores,
     simulated_workers,
 )
-from annotations.models import Campaign, CampaignMembership, Judgement, Output, System, Task
+from annotations.models import (
+    Campaign,
+    CampaignMembership,
+    Criterion,
+    Judgement,
+    Output,
+    System,
+    Task,
+)
 from annotations.services.campaigns import (
     OutputRow,
     campaign_create,
     criterion_from_preset,
     outputs_store,
 )
+from annotations.services.criteria import criterion_rankme_set
 from annotations.services.importing import (
     FinishedJudgement,
     FinishedScore,
@@ -157,6 +166,7 @@ def demo_campaign_seed(*, seed: int = DEMO_SEED) -> DemoSeeded:
                 "synthetic": True,
             }
         System.objects.bulk_update(systems, ["name", "metadata"])
+        demo_standards_choose(campaign=campaign)
         tasks_build(campaign=campaign, seed=seed)
         demo_judgements_simulate(campaign=campaign, items=items, seed=seed)
     return DemoSeeded(
@@ -168,6 +178,23 @@ def demo_campaign_seed(*, seed: int = DEMO_SEED) -> DemoSeeded:
         tasks=campaign.tasks.filter(kind=Task.Kind.REGULAR).count(),
         judgements=Judgement.objects.filter(task__campaign=campaign).count(),
     )
+
+
+# The system and item whose output is the demo's RankME standard: "terse" leaves facts
+# out, so a worker can score outputs both above and below it.
+DEMO_STANDARD_SYSTEM = "terse"
+DEMO_STANDARD_ITEM = "demo-001"
+
+
+def demo_standards_choose(*, campaign: Campaign) -> None:
+    """Give every magnitude criterion of the demo its standard (an uploaded output)."""
+    output = Output.objects.select_related("item").get(
+        item__campaign=campaign,
+        item__external_id=DEMO_STANDARD_ITEM,
+        system__label=DEMO_STANDARD_SYSTEM,
+    )
+    for criterion in campaign.criteria.filter(scale=Criterion.Scale.MAGNITUDE):
+        criterion_rankme_set(criterion=criterion, standard_output=output)
 
 
 # ----------------------------------------------------------------------------------------

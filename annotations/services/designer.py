@@ -12,12 +12,26 @@ from typing import Any, Protocol
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
+from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import transaction
 
 from annotations.errors import DomainError, ImportFileError
-from annotations.models import Campaign, CampaignMembership, Criterion, Task, Worker
-from annotations.services.campaigns import campaign_create, criterion_from_preset
+from annotations.models import (
+    Campaign,
+    CampaignMembership,
+    Criterion,
+    Item,
+    Output,
+    System,
+    Task,
+    Worker,
+)
+from annotations.services.campaigns import (
+    SETTING_NAMES,
+    campaign_create,
+    campaign_settings_check,
+    criterion_from_preset,
+)
 
 # Slugs that would collide with designer pages under /campaigns/.
 RESERVED_SLUGS = frozenset({"new", "account"})
@@ -25,6 +39,7 @@ RESERVED_SLUGS = frozenset({"new", "account"})
 # Fields that shape the task design: they change only while the campaign is a draft.
 DESIGN_FIELDS = frozenset(
     {
+        "setup",
         "outputs_per_task",
         "judgements_per_task",
         "tasks_per_worker",
@@ -49,6 +64,7 @@ SETTINGS_FIELDS = DESIGN_FIELDS | {
     "accept_link",
     "completion_code",
     "failed_check_code",
+    "screened_out_code",
 }
 
 
@@ -59,14 +75,23 @@ class UploadedFileLike(Protocol):
 
 
 def _clean(instance: Any, fields: Iterable[str] | None = None) -> None:
-    """Model validation as a DomainError naming the field."""
+    """Model validation as a DomainError naming the field in words (its label, never
+    the attribute or a constraint name: those are caught by the checks before this)."""
     try:
         instance.full_clean(exclude=None, validate_unique=False)
     except ValidationError as exc:
-        parts = [
-            f"{field}: {' '.join(str(m) for m in messages)}"
-            for field, messages in exc.message_dict.items()
-        ]
+        parts = []
+        for field, messages in exc.message_dict.items():
+            text = " ".join(str(m) for m in messages)
+            if field == "__all__":
+                parts.append(text)
+                continue
+            try:
+                label = str(instance._meta.get_field(field).verbose_name)
+            except FieldDoesNotExist:
+                label = field.replace("_", " ")
+            label = SETTING_NAMES.get(field, label[:1].upper() + label[1:])
+            parts.append(f"{label}: {text}")
         raise DomainError("; ".join(parts)) from exc
 
 
@@ -78,30 +103,56 @@ def campaign_start(*, user: User, slug: str, name: str = "", **fields: Any) -> C
     return campaign_create(slug=slug, name=name, owner=user, **fields)
 
 
+# What a closed or archived campaign may still change: how it is called.
+ALWAYS_EDITABLE = frozenset({"name", "description"})
+
+
+def campaign_fixed_fields(*, campaign: Campaign) -> frozenset[str]:
+    """The settings that can no longer change, and so are shown read-only.
+
+    The design fields once tasks are built (the built tasks would no longer match them;
+    a live, paused or closed campaign always has tasks), and everything but the name
+    and description once the campaign is closed or archived.
+    """
+    if campaign.status in (Campaign.Status.CLOSED, Campaign.Status.ARCHIVED):
+        return frozenset(SETTINGS_FIELDS - ALWAYS_EDITABLE)
+    if campaign.status != Campaign.Status.DRAFT or campaign.tasks.exists():
+        return DESIGN_FIELDS
+    return frozenset()
+
+
+def _named(fields: Iterable[str]) -> str:
+    return ", ".join(SETTING_NAMES.get(f, f.replace("_", " ")).lower() for f in sorted(fields))
+
+
 @transaction.atomic
 def campaign_settings_update(*, campaign: Campaign, **fields: Any) -> Campaign:
-    """Change a campaign's settings.
+    """Change a campaign's settings (locks the campaign row).
 
-    Design fields (outputs per task, judgements per task, check rates ...) are refused
-    once tasks have been built, since the built tasks would no longer match them.
+    Fields in ``campaign_fixed_fields`` are refused (design fields once tasks are built,
+    almost everything once closed). The result must pass ``campaign_settings_check``:
+    ``CampaignSettingsError`` names each impossible field and why; nothing is saved.
     """
     unknown = set(fields) - SETTINGS_FIELDS
     if unknown:
         raise DomainError(f"These settings cannot be changed here: {', '.join(sorted(unknown))}.")
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     changed = {k: v for k, v in fields.items() if getattr(campaign, k) != v}
-    design_changes = sorted(set(changed) & DESIGN_FIELDS)
-    if design_changes and campaign.tasks.exists():
+    fixed = sorted(set(changed) & campaign_fixed_fields(campaign=campaign))
+    if fixed:
+        if campaign.status in (Campaign.Status.CLOSED, Campaign.Status.ARCHIVED):
+            why = f"The campaign is {campaign.get_status_display().lower()}"
+        else:
+            why = "Tasks are built already"
         raise DomainError(
-            "Tasks are built already; the design ("
-            + ", ".join(design_changes)
-            + ") can no longer change. Settings like instructions and codes still can."
+            f"{why}; these settings can no longer change: {_named(fixed)}. "
+            "Clone the campaign to run a new round with other settings."
         )
     if not changed:
         return campaign
     for key, value in changed.items():
         setattr(campaign, key, value)
-    if campaign.attention_check_rate + campaign.repeat_rate >= 1:
-        raise DomainError("Attention checks and repeats together must leave room for real tasks.")
+    campaign_settings_check(campaign=campaign)
     _clean(campaign)
     campaign.save(update_fields=[*changed, "updated_at"])
     return campaign
@@ -120,15 +171,20 @@ def _transition(campaign: Campaign, allowed_from: set[str], to: str, verb: str) 
 def campaign_launch(*, campaign: Campaign) -> Campaign:
     """Open a draft or paused campaign to workers (locks the campaign row).
 
-    A campaign needs criteria, systems, built tasks and at least one entry platform.
+    A campaign needs criteria, systems, built tasks, at least one entry platform and
+    settings that pass ``campaign_settings_check``.
     """
     if campaign.status == Campaign.Status.DRAFT or campaign.status == Campaign.Status.PAUSED:
+        campaign_settings_check(campaign=campaign)
         if not campaign.criteria.exists():
             raise DomainError("Add at least one criterion before launching.")
         if not campaign.tasks.filter(kind=Task.Kind.REGULAR).exists():
             raise DomainError("Build the tasks before launching.")
         if not (campaign.accept_prolific or campaign.accept_mturk or campaign.accept_link):
             raise DomainError("Accept at least one entry platform before launching.")
+        from annotations.services.criteria import criteria_check_launchable
+
+        criteria_check_launchable(campaign=campaign)  # magnitude criteria need a standard
     return _transition(
         campaign, {Campaign.Status.DRAFT, Campaign.Status.PAUSED}, Campaign.Status.LIVE, "launched"
     )
@@ -152,6 +208,120 @@ def campaign_close(*, campaign: Campaign) -> Campaign:
 
 
 @transaction.atomic
+def campaign_archive(*, campaign: Campaign) -> Campaign:
+    """Put a closed campaign away: off the campaign list, read-only, nothing deleted."""
+    return _transition(campaign, {Campaign.Status.CLOSED}, Campaign.Status.ARCHIVED, "archived")
+
+
+@transaction.atomic
+def campaign_unarchive(*, campaign: Campaign) -> Campaign:
+    """Bring an archived campaign back as closed (to rank or export it again)."""
+    return _transition(campaign, {Campaign.Status.ARCHIVED}, Campaign.Status.CLOSED, "restored")
+
+
+# Statuses a campaign may be deleted in: a draft has collected nothing; a closed or
+# archived one has ended (deleting a live or paused one would pull tasks from workers).
+DELETABLE = frozenset({Campaign.Status.DRAFT, Campaign.Status.CLOSED, Campaign.Status.ARCHIVED})
+
+
+@transaction.atomic
+def campaign_delete(*, campaign: Campaign) -> None:
+    """Delete a draft, closed or archived campaign with everything it holds (locks the row).
+
+    Judgements, workers, tasks, outputs and ranking runs go with it; the confirmation
+    page shows their counts first (``selectors.campaigns.campaign_contents``).
+    """
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if campaign.status not in DELETABLE:
+        raise DomainError(
+            f"A {campaign.get_status_display().lower()} campaign cannot be deleted: "
+            "close it first, so that no worker is in the middle of a task."
+        )
+    campaign.delete()
+
+
+# Campaign fields a clone copies: the whole design and what workers read, not the
+# identity (slug, name, owner), the status, the design seed or the completion codes
+# (a new round gets fresh codes, so that one round's code never pays for another).
+_NOT_CLONED = frozenset(
+    {
+        "id",
+        "slug",
+        "name",
+        "status",
+        "owner",
+        "created_at",
+        "updated_at",
+        "task_seed",
+        "completion_code",
+        "failed_check_code",
+        "screened_out_code",
+    }
+)
+
+
+@transaction.atomic
+def campaign_clone(*, campaign: Campaign, user: User, slug: str, name: str = "") -> Campaign:
+    """A new draft with the campaign's settings, criteria, systems, items and outputs.
+
+    For a second round: workers, tasks, assignments, judgements and ranking runs are not
+    copied; ``user`` owns the clone. Criteria keep every field (scale, standard,
+    content checks); a standard copied from an output points to the clone's output.
+    """
+    if slug in RESERVED_SLUGS:
+        raise DomainError(f"The slug '{slug}' is reserved; choose another.")
+    fields = {
+        f.name: getattr(campaign, f.name)
+        for f in Campaign._meta.concrete_fields
+        if f.name not in _NOT_CLONED
+    }
+    clone = campaign_create(
+        slug=slug, name=name or f"{campaign.name} (round 2)", owner=user, **fields
+    )
+    systems = {
+        s.pk: System(campaign=clone, label=s.label, name=s.name, metadata=s.metadata)
+        for s in campaign.systems.all()
+    }
+    System.objects.bulk_create(systems.values())
+    items = {
+        i.pk: Item(campaign=clone, external_id=i.external_id, input=i.input, position=i.position)
+        for i in campaign.items.all()
+    }
+    Item.objects.bulk_create(items.values(), batch_size=2000)
+    old_outputs = list(
+        Output.objects.filter(item__campaign=campaign)
+        .order_by("id")
+        .values_list("id", "item_id", "system_id", "text", "canonical_id")
+    )
+    outputs = {
+        pk: Output(item=items[item_id], system=systems[system_id], text=text)
+        for pk, item_id, system_id, text, _ in old_outputs
+    }
+    Output.objects.bulk_create(outputs.values(), batch_size=2000)
+    twins = []
+    for pk, _, _, _, canonical_id in old_outputs:
+        if canonical_id is not None and canonical_id in outputs:
+            outputs[pk].canonical = outputs[canonical_id]
+            twins.append(outputs[pk])
+    Output.objects.bulk_update(twins, ["canonical"], batch_size=2000)
+    criteria = []
+    for criterion in campaign.criteria.order_by("position", "name"):
+        copy = Criterion(
+            **{
+                f.attname: getattr(criterion, f.attname)
+                for f in Criterion._meta.concrete_fields
+                if f.name not in ("id", "campaign", "standard_output")
+            },
+            campaign=clone,
+        )
+        if criterion.standard_output_id in outputs:
+            copy.standard_output = outputs[criterion.standard_output_id]
+        criteria.append(copy)
+    Criterion.objects.bulk_create(criteria)
+    return clone
+
+
+@transaction.atomic
 def campaign_tasks_build(*, campaign: Campaign, seed: int | None = None) -> Any:
     """Build the task design (delegates to ``services.tasks.tasks_build``); drafts only."""
     if campaign.status != Campaign.Status.DRAFT:
@@ -160,6 +330,7 @@ def campaign_tasks_build(*, campaign: Campaign, seed: int | None = None) -> Any:
         raise DomainError("Add at least one criterion before building tasks.")
     if not campaign.systems.exists():
         raise DomainError("Upload system outputs before building tasks.")
+    campaign_settings_check(campaign=campaign)
     from annotations.services.tasks import tasks_build
 
     # A draft's tasks may be rebuilt (tasks_build refuses when judgements exist).
@@ -190,9 +361,9 @@ def criterion_create(*, campaign: Campaign, preset: str = "", **fields: Any) -> 
         raise DomainError(f"Unknown criterion fields: {', '.join(sorted(unknown))}.")
     name = fields.get("name") or preset
     if not name:
-        raise DomainError("name: a criterion needs a name (or a preset).")
+        raise DomainError("Name: a criterion needs a name (or a preset).")
     if campaign.criteria.filter(name=name).exists():
-        raise DomainError(f"name: the campaign already has a criterion '{name}'.")
+        raise DomainError(f"Name: the campaign already has a criterion '{name}'.")
     if preset:
         criterion = criterion_from_preset(campaign=campaign, preset=preset, name=name)
         overrides = {k: v for k, v in fields.items() if k != "name" and v not in (None, "")}
@@ -217,7 +388,7 @@ def criterion_update(*, criterion: Criterion, **fields: Any) -> Criterion:
         and fields["name"] != criterion.name
         and criterion.campaign.criteria.filter(name=fields["name"]).exists()
     ):
-        raise DomainError(f"name: the campaign already has a criterion '{fields['name']}'.")
+        raise DomainError(f"Name: the campaign already has a criterion '{fields['name']}'.")
     for key, value in fields.items():
         setattr(criterion, key, value)
     _check_scale_settings(criterion)
@@ -235,20 +406,18 @@ def criterion_delete(*, criterion: Criterion) -> None:
 def _check_scale_settings(criterion: Criterion) -> None:
     settings = criterion.scale_settings or {}
     if not isinstance(settings, dict):
-        raise DomainError("scale_settings: must be a JSON object.")
+        raise DomainError("Scale settings must be a JSON object.")
     if criterion.scale == Criterion.Scale.MAGNITUDE:
         standard = settings.get("standard", 100)
         if not isinstance(standard, int | float) or standard <= 0:
-            raise DomainError("scale_settings.standard: must be a positive number.")
+            raise DomainError("The standard's value must be a positive number.")
     if criterion.scale == Criterion.Scale.LIKERT:
         levels = settings.get("levels")
         if not isinstance(levels, list) or len(levels) < 2:
-            raise DomainError("scale_settings.levels: a Likert scale needs at least two levels.")
+            raise DomainError("A Likert scale needs at least two levels.")
         for i, level in enumerate(levels, start=1):
             if not isinstance(level, dict) or not isinstance(level.get("value"), int):
-                raise DomainError(
-                    f"scale_settings.levels[{i}]: each level needs an integer 'value'."
-                )
+                raise DomainError(f"Likert level {i}: each level needs a whole-number value.")
 
 
 # Members ----------------------------------------------------------------------------------
@@ -258,10 +427,10 @@ def _check_scale_settings(criterion: Criterion) -> None:
 def membership_set(*, campaign: Campaign, username: str, role: str) -> CampaignMembership:
     """Give a user a role in the campaign (creating or changing their membership)."""
     if role not in CampaignMembership.Role.values:
-        raise DomainError(f"role: choose one of {', '.join(CampaignMembership.Role.values)}.")
+        raise DomainError(f"Role: choose one of {', '.join(CampaignMembership.Role.values)}.")
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
-        raise DomainError(f"username: there is no user '{username}'.")
+        raise DomainError(f"There is no user '{username}'.")
     if campaign.owner_id == user.pk and role != CampaignMembership.Role.OWNER:
         raise DomainError("The campaign's owner keeps the owner role.")
     membership, _ = CampaignMembership.objects.update_or_create(
@@ -282,12 +451,17 @@ def membership_remove(*, membership: CampaignMembership) -> None:
 
 @transaction.atomic
 def worker_mark(
-    *, worker: Worker, flagged: bool | None = None, excluded: bool | None = None
+    *,
+    worker: Worker,
+    flagged: bool | None = None,
+    excluded: bool | None = None,
+    reason: str | None = None,
 ) -> Worker:
     """Flag a worker for review and/or exclude them from rankings.
 
     Their judgements stay stored; rankings run with ``exclude_flagged`` leave out
-    excluded workers.
+    excluded workers. ``reason`` is kept with an exclusion (``Worker.exclusion_reason``)
+    and cleared when the worker is included again.
     """
     fields = []
     if flagged is not None and worker.flagged != flagged:
@@ -296,9 +470,27 @@ def worker_mark(
     if excluded is not None and worker.excluded != excluded:
         worker.excluded = excluded
         fields.append("excluded")
+    wanted = (reason or "").strip() if worker.excluded else ""
+    if (excluded is not None or reason is not None) and worker.exclusion_reason != wanted:
+        worker.exclusion_reason = wanted
+        fields.append("exclusion_reason")
     if fields:
         worker.save(update_fields=fields)
     return worker
+
+
+def worker_exclude(*, worker: Worker, reason: str) -> Worker:
+    """Exclude a worker from rankings, saying why (the reason is required and kept)."""
+    if not reason.strip():
+        raise DomainError("Say why this worker is excluded (e.g. 'failed 3 of 4 checks').")
+    if len(reason) > 500:
+        raise DomainError("Keep the reason under 500 characters.")
+    return worker_mark(worker=worker, excluded=True, reason=reason)
+
+
+def worker_include(*, worker: Worker) -> Worker:
+    """Undo an exclusion: the worker's judgements count again; the reason is cleared."""
+    return worker_mark(worker=worker, excluded=False)
 
 
 # Uploads ----------------------------------------------------------------------------------
@@ -315,8 +507,10 @@ def outputs_upload(*, campaign: Campaign, files: Iterable[UploadedFileLike]) -> 
     files = list(files)
     if not files:
         raise DomainError("Choose at least one file to upload.")
-    if campaign.status == Campaign.Status.CLOSED:
-        raise DomainError("A closed campaign takes no new outputs.")
+    if campaign.status in (Campaign.Status.CLOSED, Campaign.Status.ARCHIVED):
+        raise DomainError(
+            f"A {campaign.get_status_display().lower()} campaign takes no new outputs."
+        )
     results = []
     with tempfile.TemporaryDirectory(prefix="humaneval-upload-") as tmp:
         # E2E-style <system>.tsv files (and participants.tsv) form one folder; every

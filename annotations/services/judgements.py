@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -22,6 +22,7 @@ from annotations.models import (
 )
 from annotations.scoring import ranks_from_scores
 from annotations.services.assignment import places_taken
+from annotations.services.criteria import checks_ticked_clean
 
 
 class InvalidScores(DomainError):
@@ -30,6 +31,21 @@ class InvalidScores(DomainError):
     def __init__(self, errors: dict[int, str]) -> None:
         self.errors = errors
         super().__init__("; ".join(f"slot {s}: {m}" for s, m in sorted(errors.items())))
+
+
+class InvalidPageScores(DomainError):
+    """Set-up 1: scores of a page that do not fit; ``errors`` maps criterion id -> slot ->
+    message."""
+
+    def __init__(self, errors: dict[int, dict[int, str]]) -> None:
+        self.errors = errors
+        super().__init__(
+            "; ".join(
+                f"criterion {c}, slot {s}: {m}"
+                for c, by_slot in sorted(errors.items())
+                for s, m in sorted(by_slot.items())
+            )
+        )
 
 
 class TooFast(DomainError):
@@ -43,15 +59,17 @@ class TooFast(DomainError):
         self.seconds = seconds
         self.minimum = minimum
         self.can_confirm = can_confirm
+        # The real time taken, never rounded down to a misleading "0 seconds".
+        spent = f"{seconds:.1f}" if seconds < 10 else f"{seconds:.0f}"
         if can_confirm:
             message = (
-                f"You spent {seconds:.0f} seconds on this task; we expect at least {minimum}. "
+                f"You spent {spent} seconds on this task; we expect at least {minimum}. "
                 "Please make sure you have read every output."
             )
         else:
             message = (
-                f"Please take a little more time: read every output before you submit "
-                f"(at least {minimum} seconds per task)."
+                f"You spent {spent} seconds on this task; please take at least {minimum} "
+                "seconds per task and read every output before you submit."
             )
         super().__init__(message)
 
@@ -110,6 +128,7 @@ def judgement_submit(
     scores: Mapping[int, float],
     acknowledge_too_fast: bool = False,
     coverage: Mapping[int, str] | None = None,
+    checks: Mapping[int, Iterable[str]] | None = None,
     metadata: dict[str, Any] | None = None,
     now: datetime | None = None,
 ) -> Judgement:
@@ -119,6 +138,8 @@ def judgement_submit(
     a retry after a network error) that judgement is returned and nothing is written.
     Every output in a slot gets its own score row with the slot's score (merged identical
     outputs), degraded copies keep their role so rankings can leave them out.
+    ``checks`` (slot -> content-check keys the worker ticked) must name checks the
+    criterion offers; they are stored with every output of the slot.
 
     Time on task is measured on the server from the hand-out. Below the campaign's
     minimum, ``min_time_policy`` decides: ``refuse`` raises ``TooFast``; ``warn`` raises
@@ -144,6 +165,12 @@ def judgement_submit(
     task_outputs = list(TaskOutput.objects.filter(task=task).order_by("slot", "id"))
     slots = sorted({to.slot for to in task_outputs})
     clean = scores_validate(criterion=locked.criterion, slots=slots, scores=scores)
+    # Content checks ticked per slot (RankME's checklist), keys the criterion offers.
+    ticked, check_errors = checks_ticked_clean(
+        criterion=locked.criterion, slots=slots, checks=checks or {}
+    )
+    if check_errors:
+        raise InvalidScores(check_errors)
 
     now = now or timezone.now()
     seconds = max(0.0, (now - locked.started_at).total_seconds())
@@ -190,6 +217,7 @@ def judgement_submit(
                 score=clean[to.slot],
                 rank=ranks[to.slot],
                 coverage=coverage.get(to.slot, ""),
+                checks=ticked.get(to.slot, []),
             )
             for to in task_outputs
         ]
@@ -203,3 +231,66 @@ def judgement_submit(
 
     quality_after_judgement(judgement=judgement)
     return judgement
+
+
+@transaction.atomic
+def judgements_submit_page(
+    *,
+    assignments: Sequence[Assignment],
+    scores: Mapping[int, Mapping[int, float]],
+    acknowledge_too_fast: bool = False,
+    checks: Mapping[int, Mapping[int, Iterable[str]]] | None = None,
+    metadata: dict[str, Any] | None = None,
+    now: datetime | None = None,
+) -> list[Judgement]:
+    """Set-up 1: record a page (one assignment per criterion) as one judgement each.
+
+    ``scores`` maps criterion id -> slot -> score (``checks`` likewise, criterion id ->
+    slot -> ticked content checks). All or nothing: every criterion's
+    scores are checked first and any problem raises ``InvalidPageScores`` naming each
+    criterion and slot; a later refusal (too fast, place given away) rolls back the
+    judgements written before it. Idempotent like ``judgement_submit``: assignments
+    already judged return their judgement and are not written again.
+
+    Locks the worker row, then the page's assignment rows in id order (``FOR UPDATE``).
+    """
+    if not assignments:
+        raise DomainError("Nothing to submit: the page has no tasks.")
+    Worker.objects.select_for_update(no_key=True).filter(pk=assignments[0].worker_id).first()
+    locked = {
+        a.pk: a
+        for a in Assignment.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("criterion")
+        .filter(pk__in=[a.pk for a in assignments])
+        .order_by("id")
+    }
+    judged = set(
+        Judgement.objects.filter(assignment_id__in=locked).values_list("assignment_id", flat=True)
+    )
+    errors: dict[int, dict[int, str]] = {}
+    for assignment in assignments:
+        if assignment.pk in judged:
+            continue
+        criterion = locked[assignment.pk].criterion
+        slots = sorted(
+            set(
+                TaskOutput.objects.filter(task_id=assignment.task_id).values_list("slot", flat=True)
+            )
+        )
+        try:
+            scores_validate(criterion=criterion, slots=slots, scores=scores.get(criterion.pk, {}))
+        except InvalidScores as error:
+            errors[criterion.pk] = error.errors
+    if errors:
+        raise InvalidPageScores(errors)
+    return [
+        judgement_submit(
+            assignment=assignment,
+            scores=scores.get(assignment.criterion_id, {}),
+            acknowledge_too_fast=acknowledge_too_fast,
+            checks=(checks or {}).get(assignment.criterion_id),
+            metadata=metadata,
+            now=now,
+        )
+        for assignment in assignments
+    ]

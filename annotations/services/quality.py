@@ -2,7 +2,9 @@
 
 * **Attention check**: a task (``Task.kind=attention``) in which one output is replaced
   by a degraded copy of another output of the same task (``annotations.degrade``). The
-  worker passes when the copy is rated strictly below its original.
+  worker passes when the copy is rated strictly below its original, and, when the
+  criterion asks the "missing" content check and the copy left a stretch of the
+  original out, when the copy is ticked "misses information from the input".
 * **Repeat**: a task the worker did earlier, shown again (``Assignment.kind=repeat``).
   The worker passes when the two judgements order the outputs alike: the share of
   output pairs ordered the same way (ties agreeing with ties) is at least
@@ -23,7 +25,7 @@ import numpy as np
 from django.db import transaction
 from django.db.models import Count, Q
 
-from annotations.degrade import degrade
+from annotations.degrade import degrade, drops_content
 from annotations.models import (
     Assignment,
     Judgement,
@@ -113,22 +115,37 @@ def _slot_scores(judgement: Judgement) -> dict[int, float]:
 
 def _check_attention(judgement: Judgement) -> WorkerCheck | None:
     rows = list(
-        JudgementScore.objects.filter(judgement=judgement).values_list("output_id", "role", "score")
+        JudgementScore.objects.filter(judgement=judgement).values_list(
+            "output_id", "role", "score", "slot", "checks"
+        )
     )
-    degraded = [(o, s) for o, r, s in rows if r == TaskOutput.Role.DEGRADED]
+    degraded = [(o, s) for o, r, s, _, _ in rows if r == TaskOutput.Role.DEGRADED]
     if not degraded:
         return None
-    originals = {o: s for o, r, s in rows if r == TaskOutput.Role.REGULAR}
+    originals = {o: s for o, r, s, _, _ in rows if r == TaskOutput.Role.REGULAR}
     compared = [(s, originals[o]) for o, s in degraded if o in originals]
     if not compared:
         return None
     passed = all(copy < original for copy, original in compared)
+    detail: dict[str, object] = {"copy_vs_original": compared}
+    if "missing" in (judgement.criterion.content_checks or []):
+        # A copy that dropped part of its original misses information of the input:
+        # an attentive worker ticks "missing" for it.
+        ticked = {slot: list(keys) for _, r, _, slot, keys in rows if r == TaskOutput.Role.DEGRADED}
+        copies = TaskOutput.objects.filter(
+            task_id=judgement.task_id, role=TaskOutput.Role.DEGRADED
+        ).select_related("output")
+        dropped = [to.slot for to in copies if drops_content(to.output.text, to.text)]
+        missed = [slot for slot in dropped if "missing" not in ticked.get(slot, [])]
+        detail["dropped_slots"] = dropped
+        detail["missing_not_ticked"] = missed
+        passed = passed and not missed
     return WorkerCheck(
         worker_id=judgement.worker_id,
         assignment_id=judgement.assignment_id,
         kind=WorkerCheck.Kind.ATTENTION,
         passed=passed,
-        detail={"copy_vs_original": compared},
+        detail=detail,
     )
 
 

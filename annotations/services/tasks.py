@@ -23,6 +23,8 @@ BATCH_SIZE = 2000
 # belong to finished judgements and are never touched here.
 DESIGN_KINDS = (Task.Kind.REGULAR, Task.Kind.ATTENTION)
 SEED_LIMIT = 2**63  # Campaign.task_seed is a signed 64-bit integer.
+# The random stream of the one design all criteria share in set-up 1 ("together").
+TOGETHER_STREAM = "<together>"
 
 
 @dataclass(frozen=True)
@@ -117,12 +119,22 @@ def tasks_build(
     """Build the campaign's tasks for every (or the given) criteria, balanced and seeded.
 
     For every item and criterion: tasks of ``k = min(campaign.outputs_per_task,
-    n_systems)`` distinct systems; by default ``ceil(n_systems / k)`` tasks per item so
+    n_systems)`` distinct systems (``k = 1`` allowed); by default ``ceil(n_systems / k)`` tasks per item so
     that every output of every item is judged (the last task is filled up with the
     systems judged least so far, choosing those that met least), or ``tasks_per_item``.
     Per-system counts over the whole criterion differ by at most one when every system
     has an output for every item; pairs are balanced greedily (``annotations.design``).
     Items where fewer than two systems have an output get no task.
+
+    Set-up 1 (``campaign.setup == "together"``): one design is built and every criterion
+    gets a copy of each designed task (the same item, the same outputs in the same
+    slots); the copies share ``Task.group``, the page a worker rates all criteria on.
+    Each criterion keeps its own tasks, comparisons and rankings. Only all criteria at
+    once can be built. Set-up 2 (``"separate"``): one design per criterion.
+
+    ``outputs_per_task = 1`` is PlainME: one output per task, scored against the
+    standard alone; tasks are spread evenly over the systems and items with a single
+    system's output are judged too.
 
     Identical outputs of an item (``Output.canonical``) share one slot when
     ``campaign.merge_identical_outputs``: the worker reads the text once.
@@ -142,6 +154,11 @@ def tasks_build(
     if seed is not None and not 0 <= seed < SEED_LIMIT:
         raise DomainError(f"seed: must be between 0 and {SEED_LIMIT - 1}.")
     chosen = _chosen_criteria(campaign, criteria)
+    if campaign.setup == Campaign.Setup.TOGETHER and len(chosen) != campaign.criteria.count():
+        raise DomainError(
+            f"Campaign '{campaign.slug}' shows all criteria of an item on one page "
+            "(set-up 1): build the tasks of all its criteria together."
+        )
 
     systems = list(campaign.systems.order_by("label").values_list("id", "label"))
     if len(systems) < 2:
@@ -199,10 +216,29 @@ def tasks_build(
     available = output_id >= 0
     per_item = tasks_per_item or default_tasks_per_item(len(systems), k)
 
+    together = campaign.setup == Campaign.Setup.TOGETHER
+    shared = (
+        design_tasks(
+            available,
+            k=k,
+            rng=np.random.default_rng(_criterion_seed(seed, TOGETHER_STREAM)),
+            tasks_per_item=tasks_per_item,
+        )
+        if together
+        else None
+    )
     reports = []
     for criterion in chosen:
-        rng = np.random.default_rng(_criterion_seed(seed, criterion.name))
-        design = design_tasks(available, k=k, rng=rng, tasks_per_item=tasks_per_item)
+        design = (
+            shared
+            if shared is not None
+            else design_tasks(
+                available,
+                k=k,
+                rng=np.random.default_rng(_criterion_seed(seed, criterion.name)),
+                tasks_per_item=tasks_per_item,
+            )
+        )
         tasks = [
             Task(
                 campaign=campaign,
@@ -210,6 +246,8 @@ def tasks_build(
                 item_id=items[int(i)],
                 kind=Task.Kind.REGULAR,
                 number=n + 1,
+                # Set-up 1: the n-th designed task of every criterion is one page.
+                group=n + 1 if together else None,
             )
             for n, i in enumerate(design.task_item)
         ]
@@ -257,3 +295,64 @@ def tasks_build(
         deleted_tasks=deleted,
         criteria=tuple(reports),
     )
+
+
+@dataclass(frozen=True)
+class DesignPreset:
+    """A study design in one choice: the set-up, outputs per task and the criteria."""
+
+    label: str
+    setup: str
+    outputs_per_task: int
+    criteria: tuple[str, ...]
+
+
+# The set-ups of the RankME study (Novikova, Dusek and Rieser 2018). PlainME is plain
+# magnitude estimation: one output per task, scored against the criterion's standard; it
+# gives no within-task comparison, so comparison-based rankings learn nothing from it.
+DESIGN_PRESETS: dict[str, DesignPreset] = {
+    "rankme-together": DesignPreset(
+        "RankME set-up 1: quality, naturalness and informativeness of 5 outputs on one page",
+        Campaign.Setup.TOGETHER,
+        5,
+        ("quality", "naturalness", "informativeness"),
+    ),
+    "rankme-separate": DesignPreset(
+        "RankME set-up 2: one criterion per task, 5 outputs each",
+        Campaign.Setup.SEPARATE,
+        5,
+        ("quality", "naturalness", "informativeness"),
+    ),
+    "plainme": DesignPreset(
+        "PlainME: one output per task, scored against the standard (magnitude estimation)",
+        Campaign.Setup.SEPARATE,
+        1,
+        ("quality",),
+    ),
+}
+
+
+@transaction.atomic
+def campaign_design_preset_apply(*, campaign: Campaign, preset: str) -> Campaign:
+    """Set the campaign's set-up and outputs per task from a design preset and add the
+    preset's criteria it lacks (from the criterion presets of the same names).
+
+    The settings go through ``campaign_settings_update``, so a campaign whose tasks are
+    built refuses the change; criteria the campaign has already are left as they are.
+    """
+    from annotations.services.campaigns import criterion_from_preset
+    from annotations.services.designer import campaign_settings_update
+
+    if preset not in DESIGN_PRESETS:
+        raise DomainError(
+            f"design preset: unknown '{preset}'; choose one of {', '.join(DESIGN_PRESETS)}."
+        )
+    chosen = DESIGN_PRESETS[preset]
+    campaign = campaign_settings_update(
+        campaign=campaign, setup=chosen.setup, outputs_per_task=chosen.outputs_per_task
+    )
+    have = set(campaign.criteria.values_list("name", flat=True))
+    for name in chosen.criteria:
+        if name not in have:
+            criterion_from_preset(campaign=campaign, preset=name)
+    return campaign

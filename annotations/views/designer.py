@@ -11,9 +11,13 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
+from django import forms
+from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.http import (
     Http404,
@@ -25,24 +29,50 @@ from django.http import (
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 from rest_framework.authtoken.models import Token
 
 from annotations import exports
 from annotations.errors import DomainError, ImportFileError
+from annotations.forms_accounts import InvitationForm, PaymentDecisionsForm, SignUpForm
 from annotations.forms_designer import (
+    CampaignCloneForm,
     CampaignCreateForm,
     CampaignDesignForm,
     CriterionForm,
+    CriterionPresetForm,
     MemberForm,
     PlanForm,
     UploadForm,
 )
 from annotations.http import AuthenticatedHttpRequest, HtmxHttpRequest
-from annotations.models import Campaign, CampaignMembership, Criterion, Task, Worker
-from annotations.permissions import campaigns_visible_to, has_role, role_of
+from annotations.models import (
+    Campaign,
+    CampaignInvitation,
+    CampaignMembership,
+    Criterion,
+    ImportJob,
+    Task,
+    Worker,
+)
+from annotations.permissions import (
+    ROLE_POWERS,
+    campaigns_visible_to,
+    has_role,
+    role_label,
+    role_of,
+)
+from annotations.selectors import campaigns as campaign_selectors
+from annotations.selectors import memberships as member_selectors
 from annotations.selectors import monitoring
+from annotations.selectors import payments as payment_selectors
+from annotations.services import criteria as criteria_services
 from annotations.services import designer as services
+from annotations.services import importing
+from annotations.services import memberships as membership_services
+from annotations.services import payments as payment_services
+from annotations.services.campaigns import CampaignSettingsError
 
 Role = CampaignMembership.Role
 View = Callable[..., HttpResponseBase]
@@ -73,6 +103,7 @@ def _context(request: HttpRequest, campaign: Campaign, **extra: Any) -> dict[str
         "role": role,
         "can_design": role in (Role.DESIGNER, Role.OWNER),
         "is_owner": role == Role.OWNER,
+        "role_label": role_label(role),
         **extra,
     }
 
@@ -145,6 +176,7 @@ def campaign_detail(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         request,
         campaign,
         plan=plan,
+        totals=monitoring.campaign_totals(campaign=campaign),
         criteria=campaign.criteria.all(),
         systems=campaign.systems.all(),
         n_items=campaign.items.count(),
@@ -160,52 +192,101 @@ def campaign_detail(request: HttpRequest, campaign: Campaign) -> HttpResponse:
 @campaign_view(Role.DESIGNER)
 @require_POST
 def campaign_upload(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+    """Import uploaded outputs: small uploads during the request, larger ones (over
+    ``IMPORT_INLINE_MAX_BYTES`` together) as a background job whose page shows progress.
+    A refused file is a 4xx page naming the file, line and field; nothing is written."""
     form = UploadForm(request.POST, request.FILES)
-    if not form.is_valid():
-        messages.error(request, "Choose at least one file to upload.")
-        return redirect("annotations:designer-campaign", slug=campaign.slug)
+    files = request.FILES.getlist("files")
     try:
-        results = services.outputs_upload(campaign=campaign, files=form.cleaned_data["files"])
+        uploads = importing.uploads_read(files=files)
+        if sum(len(u.data) for u in uploads) > settings.IMPORT_INLINE_MAX_BYTES:
+            job = importing.import_job_create(campaign=campaign, uploads=uploads, user=request.user)
+            return redirect("annotations:designer-import-job", slug=campaign.slug, pk=job.pk)
+        results = importing.outputs_import_uploads(campaign=campaign, uploads=uploads)
     except ImportFileError as exc:
+        status = 413 if isinstance(exc, importing.UploadTooLargeError) else 400
         context = _context(request, campaign, import_error=exc, upload_form=form)
-        return render(request, "annotations/designer/upload_error.html", context, status=400)
+        return render(request, "annotations/designer/upload_error.html", context, status=status)
     except DomainError as exc:
-        _error(request, exc)
-    else:
-        outputs = sum(r.outputs for r in results)
-        systems = sum(r.systems for r in results)
-        items = sum(r.items for r in results)
-        messages.success(
-            request, f"Imported {outputs} outputs: {systems} new systems, {items} new items."
-        )
+        status = 400 if not files else 409
+        context = _context(request, campaign, refusal=str(exc), upload_form=form)
+        return render(request, "annotations/designer/upload_error.html", context, status=status)
+    outputs = sum(r.outputs for r in results)
+    systems = sum(r.systems for r in results)
+    items = sum(r.items for r in results)
+    messages.success(
+        request, f"Imported {outputs} outputs: {systems} new systems, {items} new items."
+    )
+    unjudged = sorted({s for r in results for s in r.systems_not_in_tasks})
+    if unjudged:
+        messages.warning(request, _not_in_tasks(unjudged))
     return redirect("annotations:designer-campaign", slug=campaign.slug)
+
+
+def _not_in_tasks(labels: list[str]) -> str:
+    return (
+        f"The tasks were built before: no task shows {', '.join(labels)} yet. "
+        "Rebuild the tasks, or these systems will never be judged."
+    )
+
+
+@campaign_view(Role.VIEWER)
+def import_job(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> HttpResponse:
+    """A background import: a progress bar polling its own partial, then the result."""
+    job = get_object_or_404(ImportJob, campaign=campaign, pk=pk)
+    done, total = importing.import_job_progress(job=job)
+    context = _context(
+        request,
+        campaign,
+        job=job,
+        rows_done=done,
+        rows_total=total,
+        percent=int(100 * done / total) if total else 0,
+        active=job.status in (ImportJob.Status.PENDING, ImportJob.Status.RUNNING),
+        not_in_tasks=_not_in_tasks(job.summary["systems_not_in_tasks"])
+        if job.status == ImportJob.Status.DONE and job.summary.get("systems_not_in_tasks")
+        else "",
+    )
+    template = "annotations/designer/import_job.html"
+    if request.htmx:
+        template += "#import-job"
+    return render(request, template, context)
 
 
 @campaign_view(Role.VIEWER)
 @require_http_methods(["GET", "POST"])
 def campaign_settings(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+    """The design form. Settings that can no longer change are disabled and shown as
+    text (the service refuses them too); every impossible setting is named on its field."""
+    fixed = services.campaign_fixed_fields(campaign=campaign)
     if request.method == "POST":
         if not has_role(request.user, campaign, Role.DESIGNER):
             raise PermissionDenied("Viewers cannot change settings.")
-        form = CampaignDesignForm(request.POST, instance=Campaign.objects.get(pk=campaign.pk))
+        form = CampaignDesignForm(
+            request.POST, instance=Campaign.objects.get(pk=campaign.pk), fixed=fixed
+        )
         if form.is_valid():
             fields = {name: form.cleaned_data[name] for name in form.changed_data}
             try:
                 services.campaign_settings_update(campaign=campaign, **fields)
+            except CampaignSettingsError as exc:
+                for name, reason in exc.problems.items():
+                    field = name if name in form.fields else None
+                    form.add_error(field, reason[:1].upper() + reason[1:])
             except DomainError as exc:
                 form.add_error(None, str(exc))
             else:
                 messages.success(request, "Settings saved.")
                 return redirect("annotations:designer-settings", slug=campaign.slug)
     else:
-        form = CampaignDesignForm(instance=campaign)
-    locked = campaign.tasks.exists()
+        form = CampaignDesignForm(instance=campaign, fixed=fixed)
+    locked = bool(fixed)
     for name, (label, help_text) in SETTINGS_LABELS.items():
         if name in form.fields:
             form.fields[name].label = label
             form.fields[name].help_text = help_text or form.fields[name].help_text
     groups = [
-        (title, note, [form[name] for name in names if name in form.fields])
+        (title, note, [(form[name], _shown(form[name])) for name in names if name in form.fields])
         for title, note, names in SETTINGS_GROUPS
     ]
     return render(
@@ -217,13 +298,30 @@ def campaign_settings(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             form=form,
             groups=groups,
             locked=locked,
-            design_fields=services.DESIGN_FIELDS,
+            design_fields=fixed,
         ),
     )
 
 
+def _shown(field: Any) -> str:
+    """A fixed setting's value as the page shows it (read-only text, not an input)."""
+    if not field.field.disabled:
+        return ""
+    value = field.value()
+    if isinstance(field.field, forms.BooleanField):
+        return "Yes" if value else "No"
+    choices = dict(getattr(field.field, "choices", []) or [])
+    return str(choices.get(value, value)) if value not in (None, "") else "—"
+
+
 # The design form's fields as an organizer reads them: grouped, in plain words.
 SETTINGS_LABELS: dict[str, tuple[str, str]] = {
+    "setup": (
+        "Criteria on a page",
+        "RankME set-up 1 shows every criterion of an item on one page (one score per output "
+        "and criterion); set-up 2 gives each criterion its own tasks. Each criterion keeps "
+        "its own comparisons and ranking either way.",
+    ),
     "outputs_per_task": (
         "Outputs per task",
         "How many system outputs a worker scores side by side (RankME: 5).",
@@ -264,15 +362,33 @@ SETTINGS_LABELS: dict[str, tuple[str, str]] = {
         "Failed-check code",
         "Shown to workers stopped by quality checks.",
     ),
-    "consent_text": ("Consent text", "Shown before the first task; workers tick a box to agree."),
-    "instructions": ("Instructions", "Shown before the first task and in MTurk previews."),
+    "screened_out_code": (
+        "Screened-out code",
+        "Shown to workers turned away before any task (none left for them, or all taken).",
+    ),
+    "consent_text": (
+        "Consent text",
+        "Shown before the first task; workers tick a box to agree. Markdown: **bold**, "
+        "lists, [links](https://example.org); HTML is cleaned.",
+    ),
+    "instructions": (
+        "Instructions",
+        "Shown before the first task and in MTurk previews, in Markdown (headings with #, "
+        "lists with -, links). Each criterion's scale is explained below them.",
+    ),
 }
 SETTINGS_GROUPS: list[tuple[str, str, list[str]]] = [
     ("The campaign", "", ["name", "description"]),
     (
         "Task design",
         "Fixed once tasks are built.",
-        ["outputs_per_task", "judgements_per_task", "tasks_per_worker", "merge_identical_outputs"],
+        [
+            "setup",
+            "outputs_per_task",
+            "judgements_per_task",
+            "tasks_per_worker",
+            "merge_identical_outputs",
+        ],
     ),
     (
         "Quality control",
@@ -287,7 +403,14 @@ SETTINGS_GROUPS: list[tuple[str, str, list[str]]] = [
     (
         "Where workers come from",
         "",
-        ["accept_prolific", "accept_mturk", "accept_link", "completion_code", "failed_check_code"],
+        [
+            "accept_prolific",
+            "accept_mturk",
+            "accept_link",
+            "completion_code",
+            "failed_check_code",
+            "screened_out_code",
+        ],
     ),
     ("What workers read", "", ["consent_text", "instructions"]),
 ]
@@ -298,43 +421,61 @@ SETTINGS_GROUPS: list[tuple[str, str, list[str]]] = [
 
 @campaign_view(Role.VIEWER)
 @require_http_methods(["GET", "POST"])
-def criteria(request: HttpRequest, campaign: Campaign) -> HttpResponse:
-    form = CriterionForm(request.POST or None)
+def criteria(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
+    """The criteria and the form to add one. ``?preset=`` fills the form from a preset
+    (a plain GET without JavaScript; with htmx only the form is swapped); nothing is
+    saved until the filled form, as shown, is posted."""
+    outputs = criteria_services.standard_candidates(campaign=campaign)
+    preset_form = CriterionPresetForm(request.GET or None)
+    preset = request.GET.get("preset", "") if preset_form.is_valid() else ""
+    form = CriterionForm(
+        request.POST or None, outputs=outputs, initial=CriterionForm.initial_for_preset(preset)
+    )
     if request.method == "POST":
         if not has_role(request.user, campaign, Role.DESIGNER):
             raise PermissionDenied("Viewers cannot add criteria.")
         if form.is_valid():
             try:
-                criterion = services.criterion_create(
-                    campaign=campaign,
-                    preset=form.cleaned_data.get("preset") or "",
-                    **form.service_fields(),
+                criterion = criteria_services.criterion_define(
+                    campaign=campaign, fields=form.service_fields(), **form.rankme_fields()
                 )
             except DomainError as exc:
                 form.add_error(None, str(exc))
             else:
                 messages.success(request, f"Criterion “{criterion.name}” added.")
                 return redirect("annotations:designer-criteria", slug=campaign.slug)
-    criteria = campaign.criteria.annotate(
+    context = _context(
+        request, campaign, form=form, preset_form=preset_form, preset=preset, outputs=outputs
+    )
+    if request.htmx and request.method == "GET":
+        return render(request, "annotations/designer/criteria.html#criterion-form", context)
+    context["criteria"] = campaign.criteria.annotate(
         has_tasks=Exists(Task.objects.filter(criterion=OuterRef("pk")))
     )
-    return render(
-        request,
-        "annotations/designer/criteria.html",
-        _context(request, campaign, form=form, criteria=criteria),
-    )
+    return render(request, "annotations/designer/criteria.html", context)
 
 
 @campaign_view(Role.DESIGNER)
 @require_http_methods(["GET", "POST"])
 def criterion_edit(request: HttpRequest, campaign: Campaign, pk: int) -> HttpResponse:
     criterion = get_object_or_404(Criterion, campaign=campaign, pk=pk)
+    outputs = criteria_services.standard_candidates(
+        campaign=campaign, include=criterion.standard_output_id
+    )
     form = CriterionForm(
-        request.POST or None, editing=True, initial=CriterionForm.initial_for(criterion)
+        request.POST or None,
+        editing=True,
+        outputs=outputs,
+        initial=CriterionForm.initial_for(criterion),
     )
     if request.method == "POST" and form.is_valid():
         try:
-            services.criterion_update(criterion=criterion, **form.service_fields(criterion))
+            criteria_services.criterion_define(
+                campaign=campaign,
+                criterion=criterion,
+                fields=form.service_fields(criterion),
+                **form.rankme_fields(),
+            )
         except DomainError as exc:
             form.add_error(None, str(exc))
         else:
@@ -343,7 +484,7 @@ def criterion_edit(request: HttpRequest, campaign: Campaign, pk: int) -> HttpRes
     return render(
         request,
         "annotations/designer/criterion_edit.html",
-        _context(request, campaign, form=form, criterion=criterion),
+        _context(request, campaign, form=form, criterion=criterion, outputs=outputs),
     )
 
 
@@ -381,6 +522,7 @@ def campaign_plan(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
             initial={"pay_per_hour": pay, "seconds_per_task": int(plan.seconds_per_task)}
         )
     context = _context(request, campaign, form=form, plan=plan)
+    context["criteria_problems"] = criteria_services.criterion_launch_problems(campaign=campaign)
     template = "annotations/designer/plan.html"
     if request.htmx:
         template += "#plan-result"
@@ -407,6 +549,91 @@ campaign_build = _lifecycle(services.campaign_tasks_build, "Tasks built.")
 campaign_launch = _lifecycle(services.campaign_launch, "The campaign is live.")
 campaign_pause = _lifecycle(services.campaign_pause, "The campaign is paused.")
 campaign_close = _lifecycle(services.campaign_close, "The campaign is closed.")
+campaign_archive = _lifecycle(
+    services.campaign_archive, "The campaign is archived: it is read-only and off your list."
+)
+campaign_unarchive = _lifecycle(services.campaign_unarchive, "The campaign is restored (closed).")
+
+
+@campaign_view(Role.OWNER)
+@require_http_methods(["GET", "POST"])
+def campaign_delete(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+    """A page that states what deleting loses (and offers archiving instead), then deletes."""
+    if request.method == "POST":
+        if request.POST.get("confirm_slug", "").strip() != campaign.slug:
+            messages.error(request, f"Type the campaign's slug, {campaign.slug}, to delete it.")
+            return redirect("annotations:designer-delete", slug=campaign.slug)
+        name = campaign.name
+        try:
+            services.campaign_delete(campaign=campaign)
+        except DomainError as exc:
+            _error(request, exc)
+            return redirect("annotations:designer-campaign", slug=campaign.slug)
+        messages.success(request, f"Campaign “{name}” deleted with everything it held.")
+        return redirect("annotations:home")
+    return render(
+        request,
+        "annotations/designer/delete.html",
+        _context(
+            request,
+            campaign,
+            contents=campaign_selectors.campaign_contents(campaign=campaign),
+            deletable=campaign.status in services.DELETABLE,
+        ),
+    )
+
+
+@campaign_view(Role.DESIGNER)
+@require_http_methods(["GET", "POST"])
+def campaign_clone(request: AuthenticatedHttpRequest, campaign: Campaign) -> HttpResponse:
+    """A second round: a new draft with this campaign's settings, criteria and outputs."""
+    form = CampaignCloneForm(
+        request.POST or None,
+        initial={"name": f"{campaign.name} (round 2)", "slug": f"{campaign.slug}-2"[:64]},
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            clone = services.campaign_clone(
+                campaign=campaign, user=request.user, **form.cleaned_data
+            )
+        except DomainError as exc:
+            form.add_error("slug", str(exc))
+        else:
+            messages.success(
+                request,
+                f"Campaign “{clone.name}” created from “{campaign.name}”: check the design, "
+                "then build its tasks.",
+            )
+            return redirect("annotations:designer-campaign", slug=clone.slug)
+    return render(
+        request,
+        "annotations/designer/clone.html",
+        _context(
+            request,
+            campaign,
+            form=form,
+            contents=campaign_selectors.campaign_contents(campaign=campaign),
+        ),
+    )
+
+
+@campaign_view(Role.VIEWER)
+def campaign_preview_intro(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+    """The worker's consent and instructions page as workers see it. Records nothing;
+    its Start button leads to the task preview (which works before tasks are built)."""
+    from annotations.forms import ConsentForm
+
+    return render(
+        request,
+        "annotations/worker/consent.html",
+        {
+            "campaign": campaign,
+            "form": ConsentForm(),
+            "preview": True,
+            "progress": None,
+            "criteria": list(campaign.criteria.order_by("position", "name")),
+        },
+    )
 
 
 # Monitoring ----------------------------------------------------------------------------------
@@ -418,13 +645,15 @@ def campaign_monitor(request: HtmxHttpRequest, campaign: Campaign) -> HttpRespon
     comparison matrix, agreement and worker table, computed once per page load: they read
     every judgement of the campaign, too much to redo on each poll."""
     throughput = monitoring.campaign_throughput(campaign=campaign)
+    progress = monitoring.campaign_progress(campaign=campaign)
     context = _context(
         request,
         campaign,
-        progress=monitoring.campaign_progress(campaign=campaign),
+        progress=progress,
+        totals=monitoring.progress_totals(progress=progress),
         throughput=throughput,
         peak=max((n for _, n in throughput), default=0),
-        poll=campaign.status != Campaign.Status.CLOSED,
+        poll=campaign.status not in (Campaign.Status.CLOSED, Campaign.Status.ARCHIVED),
     )
     if request.htmx:
         return render(request, "annotations/designer/monitor.html#live", context)
@@ -447,15 +676,21 @@ def campaign_monitor(request: HtmxHttpRequest, campaign: Campaign) -> HttpRespon
 def worker_mark(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> HttpResponse:
     worker = get_object_or_404(Worker, campaign=campaign, pk=pk)
     action = request.POST.get("action", "")
-    changes = {
-        "flag": {"flagged": True},
-        "unflag": {"flagged": False},
-        "exclude": {"excluded": True},
-        "include": {"excluded": False},
-    }.get(action)
-    if changes is None:
+    changes: dict[str, Callable[[], Worker]] = {
+        "flag": lambda: services.worker_mark(worker=worker, flagged=True),
+        "unflag": lambda: services.worker_mark(worker=worker, flagged=False),
+        "exclude": lambda: services.worker_exclude(
+            worker=worker, reason=request.POST.get("reason", "")
+        ),
+        "include": lambda: services.worker_include(worker=worker),
+    }
+    if action not in changes:
         return HttpResponse("Unknown action; use flag, unflag, exclude or include.", status=400)
-    services.worker_mark(worker=worker, **changes)
+    error = ""
+    try:
+        changes[action]()
+    except DomainError as exc:
+        error = str(exc)
     if request.htmx:
         row = next(
             r
@@ -466,9 +701,13 @@ def worker_mark(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> HttpRe
         return render(
             request,
             "annotations/designer/monitor.html#worker-row",
-            _context(request, campaign, w=row),
+            _context(request, campaign, w=row, row_error=error),
         )
-    messages.success(request, f"Worker {worker.external_id}: {action}ed.")
+    if error:
+        messages.error(request, f"Worker {worker.external_id}: {error}")
+    else:
+        done = {"flag": "flagged", "unflag": "unflagged", "exclude": "excluded"}
+        messages.success(request, f"Worker {worker.external_id}: {done.get(action, 'included')}.")
     return redirect(reverse("annotations:designer-monitor", args=[campaign.slug]) + "#workers")
 
 
@@ -491,12 +730,185 @@ def campaign_members(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             else:
                 messages.success(request, "Member saved.")
                 return redirect("annotations:designer-members", slug=campaign.slug)
-    memberships = campaign.memberships.select_related("user").order_by("role", "user__username")
+    return _members_page(request, campaign, form=form)
+
+
+def _members_page(
+    request: HttpRequest,
+    campaign: Campaign,
+    *,
+    form: MemberForm | None = None,
+    invite_form: InvitationForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The members page: members with their roles, what each role may do, invitations."""
+    is_owner = has_role(request.user, campaign, Role.OWNER)
+    context = _context(
+        request,
+        campaign,
+        form=form or MemberForm(initial={"role": Role.VIEWER}),
+        invite_form=invite_form or InvitationForm(initial={"role": Role.VIEWER}),
+        memberships=member_selectors.campaign_members(campaign=campaign),
+        invitations=member_selectors.invitations_pending(campaign=campaign) if is_owner else [],
+        role_powers=[(Role(r).label, text) for r, text in ROLE_POWERS.items()],
+        now=timezone.now(),
+        max_age_days=settings.INVITATION_MAX_AGE_DAYS,
+    )
+    return render(request, "annotations/designer/members.html", context, status=status)
+
+
+@campaign_view(Role.OWNER)
+@require_POST
+def member_invite(request: AuthenticatedHttpRequest, campaign: Campaign) -> HttpResponse:
+    """Email an invitation link (the console shows it unless email is configured)."""
+    form = InvitationForm(request.POST)
+    if form.is_valid():
+        try:
+            invitation = membership_services.invitation_create(
+                campaign=campaign,
+                invited_by=request.user,
+                link_for=lambda token: request.build_absolute_uri(
+                    reverse("annotations:invitation", args=[token])
+                ),
+                **form.cleaned_data,
+            )
+        except DomainError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(
+                request,
+                f"Invitation sent to {invitation.email} as {role_label(invitation.role).lower()}.",
+            )
+            return redirect("annotations:designer-members", slug=campaign.slug)
+    return _members_page(request, campaign, invite_form=form, status=400)
+
+
+@campaign_view(Role.OWNER)
+@require_POST
+def invitation_revoke(request: HttpRequest, campaign: Campaign, pk: int) -> HttpResponse:
+    invitation = get_object_or_404(CampaignInvitation, campaign=campaign, pk=pk)
+    try:
+        membership_services.invitation_revoke(invitation=invitation)
+    except DomainError as exc:
+        _error(request, exc)
+    else:
+        messages.success(request, f"Invitation of {invitation.email} withdrawn.")
+    return redirect("annotations:designer-members", slug=campaign.slug)
+
+
+@require_http_methods(["GET", "POST"])
+def invitation(request: HttpRequest, token: str) -> HttpResponse:
+    """The link of an invitation email: accept signed in, or sign up and accept.
+
+    Forged, used and expired links get a page saying so (404 / 410), never a member.
+    """
+    try:
+        found = membership_services.invitation_for_token(token=token)
+    except membership_services.InvitationRefused as exc:
+        status = 404 if exc.reason == "forged" else 410
+        return render(
+            request,
+            "annotations/designer/invitation.html",
+            {"refused": str(exc), "reason": exc.reason},
+            status=status,
+        )
+    signup = None
+    if not request.user.is_authenticated:
+        signup = SignUpForm(request.POST or None)
+        if request.method == "POST" and signup.is_valid():
+            with transaction.atomic():
+                user = signup.save(commit=False)
+                user.email = found.email
+                user.save()
+                membership_services.invitation_accept(token=token, user=user)
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(
+                request,
+                f"Welcome, {user.get_username()}: you are now "
+                f"{role_label(found.role).lower()} of this campaign.",
+            )
+            return redirect("annotations:designer-campaign", slug=found.campaign.slug)
+    elif request.method == "POST":
+        try:
+            membership = membership_services.invitation_accept(
+                token=token,
+                user=request.user,  # type: ignore[arg-type]
+            )
+        except DomainError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(
+                request, f"You are now {role_label(membership.role).lower()} of this campaign."
+            )
+            return redirect("annotations:designer-campaign", slug=found.campaign.slug)
     return render(
         request,
-        "annotations/designer/members.html",
-        _context(request, campaign, form=form, memberships=memberships),
+        "annotations/designer/invitation.html",
+        {
+            "invitation": found,
+            "role_label": role_label(found.role),
+            "signup": signup,
+            "expires_at": membership_services.invitation_expires_at(found),
+        },
+        status=400 if signup is not None and signup.is_bound else 200,
     )
+
+
+# Payments ------------------------------------------------------------------------------------
+
+
+@campaign_view(Role.VIEWER)
+@require_http_methods(["GET", "POST"])
+def campaign_payments(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+    """Per worker: the quality checks' suggestion, the organizer's decision and bonus,
+    and the platforms' bulk files. Viewers read; editors decide."""
+    rows = payment_selectors.payment_rows(campaign=campaign)
+    form = PaymentDecisionsForm(request.POST or None, workers=[r.worker for r in rows])
+    status = 200
+    if request.method == "POST":
+        if not has_role(request.user, campaign, Role.DESIGNER):
+            raise PermissionDenied("Viewers cannot decide payments.")
+        if request.POST.get("action") == "accept-suggestions":
+            n = payment_services.workers_review_accept_suggestions(
+                campaign=campaign, overwrite=request.POST.get("overwrite") == "1"
+            )
+            messages.success(
+                request, f"Suggestions accepted: {n} decision{'s' if n != 1 else ''} changed."
+            )
+            return redirect("annotations:designer-payments", slug=campaign.slug)
+        if form.is_valid():
+            try:
+                n = payment_services.workers_review_update(
+                    campaign=campaign, decisions=form.decisions()
+                )
+            except DomainError as exc:
+                form.add_error(None, str(exc))
+            else:
+                messages.success(request, f"Saved: {n} worker{'s' if n != 1 else ''} changed.")
+                return redirect("annotations:designer-payments", slug=campaign.slug)
+        status = 400
+    context = _context(
+        request,
+        campaign,
+        rows=[(r, form[f"review_{r.worker.pk}"], form[f"bonus_{r.worker.pk}"]) for r in rows],
+        form=form,
+        summary=payment_selectors.payment_summary(rows=rows),
+        has_prolific=any(r.worker.platform == Worker.Platform.PROLIFIC for r in rows),
+        has_mturk=any(r.worker.platform == Worker.Platform.MTURK for r in rows),
+        mturk_unreviewable=payment_selectors.mturk_unreviewable(campaign=campaign),
+    )
+    return render(request, "annotations/designer/payments.html", context, status=status)
+
+
+@campaign_view(Role.VIEWER)
+def campaign_payments_export(request: HttpRequest, campaign: Campaign, fmt: str) -> HttpResponse:
+    if fmt not in payment_selectors.FORMATS:
+        raise Http404("No such payment export.")
+    content_type, suffix = payment_selectors.FORMATS[fmt]
+    body = payment_selectors.payment_export(campaign=campaign, fmt=fmt)
+    response = HttpResponse(body.encode("utf-8"), content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{campaign.slug}-{suffix}"'
+    return response
 
 
 @campaign_view(Role.OWNER)

@@ -3,11 +3,21 @@
 A worker's pages live under ``/w/<slug>/s/<token>/``, the token being the signed worker
 id: the pages then work inside MTurk's iframe (where cookies may be blocked) and in
 any browser the worker opens them in. Link workers are recognised by a signed cookie.
+
+A worker row is created only when consent is given: the entry page (a GET, which link
+previewers and crawlers also make) shows the consent form carrying the identity read
+from the link, signed; the consent POST creates the worker.
+
+Every worker page may be framed by the crowd platforms in
+``settings.WORKER_FRAME_ANCESTORS`` (MTurk shows HITs in an iframe); all other pages of
+the site refuse framing.
 """
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable, Sequence
+from functools import wraps
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
@@ -17,6 +27,7 @@ from django.core import signing
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -24,17 +35,58 @@ from annotations import permissions
 from annotations.errors import DomainError
 from annotations.forms import SLIDER_START, ConsentForm, ScoresForm
 from annotations.http import HtmxHttpRequest
-from annotations.models import Assignment, Campaign, Criterion, Worker
+from annotations.models import Assignment, Campaign, Criterion, Task, Worker
 from annotations.selectors import worker as worker_selectors
 from annotations.services import assignment as assignment_services
 from annotations.services import judgements as judgement_services
+from annotations.services import platforms as platform_services
 from annotations.services.judgements import max_magnitude
 
 _TOKEN_SALT = "humaneval.worker.session"
 _LINK_COOKIE_SALT = "humaneval.worker.link"
+_IDENTITY_SALT = "humaneval.worker.identity"
+# How long a consent page may stay open before its signed identity is refused.
+_IDENTITY_MAX_AGE = 60 * 60 * 24 * 7
 PROLIFIC_COMPLETE = "https://app.prolific.com/submissions/complete"
 MTURK_NOT_ACCEPTED = "ASSIGNMENT_ID_NOT_AVAILABLE"
 MTURK_SUBMIT_HOSTS = {"www.mturk.com", "workersandbox.mturk.com"}
+
+
+def framable_by_crowd_platforms(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Let the view's pages be shown in an iframe by ``settings.WORKER_FRAME_ANCESTORS``.
+
+    MTurk shows an ExternalQuestion HIT in an iframe on its own origin. The response
+    drops ``X-Frame-Options`` (it cannot name origins) and its CSP ``frame-ancestors``
+    names the configured origins instead of ``'none'``. The setting is read per request,
+    so a deployment (``HUMANEVAL_FRAME_ANCESTORS``) or a test can change it.
+    """
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = view(request, *args, **kwargs)
+        response.xframe_options_exempt = True  # type: ignore[attr-defined]
+        # What django-csp's ``csp_replace`` decorator sets, built at request time.
+        replace = dict(getattr(response, "_csp_replace", None) or {})
+        replace["frame-ancestors"] = list(settings.WORKER_FRAME_ANCESTORS) or ["'none'"]
+        response._csp_replace = replace  # type: ignore[attr-defined]
+        return response
+
+    return wrapped
+
+
+def worker_form_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A worker page that takes POSTs: framable, and exempt from the CSRF cookie check.
+
+    Why no CSRF cookie: inside MTurk's iframe the site is a third party, and browsers that
+    block third-party cookies (Safari, Chrome with the setting on) never send Django's CSRF
+    cookie, so every worker POST would fail. Nor is it needed: CSRF abuses an ambient
+    credential (a cookie the browser adds by itself), and these views use none. The
+    worker is identified only by the signed token in the URL (or, before consent, the
+    signed identity in the form), which a cross-site attacker cannot forge: a forged or
+    missing token is refused before anything is read or written, and a sender who holds
+    a valid token could use it directly without any victim's browser.
+    """
+    return csrf_exempt(framable_by_crowd_platforms(view))
 
 
 def worker_token(worker: Worker) -> str:
@@ -82,15 +134,35 @@ def _mturk_submit_url(turk_submit_to: str) -> str:
     return f"https://{host or 'www.mturk.com'}/mturk/externalSubmit"
 
 
+# Identity parameters the platforms fill in; a placeholder left in any of them is refused.
+_PLATFORM_PARAMETERS = (
+    "PROLIFIC_PID",
+    "STUDY_ID",
+    "SESSION_ID",
+    "workerId",
+    "assignmentId",
+    "hitId",
+)
+
+
+@framable_by_crowd_platforms
 @require_http_methods(["GET"])
 def entry(request: HttpRequest, slug: str) -> HttpResponse:
-    """``/w/<slug>/``: recognise the worker (Prolific, MTurk or link) and send them on."""
+    """``/w/<slug>/``: recognise the worker (Prolific, MTurk or link) and send them on.
+
+    A known worker goes on to their session. Anyone else sees the consent page, which
+    carries their identity signed; nothing is written until they agree (``start``).
+    """
     campaign, problem = _open_campaign(request, slug)
     if problem is not None:
         return problem
     assert campaign is not None
     q = request.GET
-    cookie_to_set: str | None = None
+    supplied = {name: q[name] for name in _PLATFORM_PARAMETERS if q.get(name)}
+    if any(platform_services.is_unexpanded_placeholder(v) for v in supplied.values()):
+        # The researcher pasted the link template itself (e.g. ?PROLIFIC_PID={{%PROLIFIC_PID%}})
+        # instead of letting the platform fill in the worker's id.
+        return _problem(request, "placeholder", campaign, status=400)
     if q.get("PROLIFIC_PID") and campaign.accept_prolific:
         platform, external_id = Worker.Platform.PROLIFIC, q["PROLIFIC_PID"]
         metadata = {"study_id": q.get("STUDY_ID", ""), "session_id": q.get("SESSION_ID", "")}
@@ -108,27 +180,85 @@ def entry(request: HttpRequest, slug: str) -> HttpResponse:
     ):
         # Only a plain link: a Prolific or MTurk link into a campaign that does not take
         # that platform must not silently become an anonymous worker (nor record an MTurk
-        # preview).
-        cookie_name = f"hew_{campaign.pk}"
+        # preview). A new link worker's id is drawn here but stored only on consent.
         external_id = (
-            request.get_signed_cookie(cookie_name, default="", salt=_LINK_COOKIE_SALT) or ""
+            request.get_signed_cookie(
+                _link_cookie_name(campaign), default="", salt=_LINK_COOKIE_SALT
+            )
+            or uuid.uuid4().hex
         )
-        if not external_id:
-            external_id = cookie_to_set = uuid.uuid4().hex
         platform, metadata = Worker.Platform.LINK, {}
     else:
         return _problem(request, "bad-link", campaign, status=400)
+    external_id = external_id.strip()
+    if not external_id or len(external_id) > 200:
+        return _problem(request, "bad-link", campaign, status=400)
+    known = Worker.objects.filter(
+        campaign=campaign, platform=platform, external_id=external_id
+    ).first()
+    if known is not None:
+        if metadata and any(known.metadata.get(k) != v for k, v in metadata.items()):
+            # A returning MTurk worker may come with a new assignment: keep the latest.
+            known = assignment_services.worker_get_or_create(
+                campaign=campaign, platform=platform, external_id=external_id, metadata=metadata
+            )
+        return redirect(_session_url(campaign, known))
+    identity = signing.dumps(
+        {"c": campaign.pk, "p": platform, "x": external_id, "m": metadata}, salt=_IDENTITY_SALT
+    )
+    return _consent_page(request, campaign, None, "", ConsentForm(), identity=identity)
+
+
+def _link_cookie_name(campaign: Campaign) -> str:
+    return f"hew_{campaign.pk}"
+
+
+def _identity_from(campaign: Campaign, signed: str) -> dict[str, Any] | None:
+    """The identity the entry page signed for this campaign, or None if forged or stale."""
     try:
-        worker = assignment_services.worker_get_or_create(
-            campaign=campaign, platform=platform, external_id=external_id, metadata=metadata
+        identity = signing.loads(signed, salt=_IDENTITY_SALT, max_age=_IDENTITY_MAX_AGE)
+    except signing.BadSignature:
+        return None
+    if not isinstance(identity, dict) or identity.get("c") != campaign.pk:
+        return None
+    return identity
+
+
+@worker_form_view
+@require_POST
+def start(request: HttpRequest, slug: str) -> HttpResponse:
+    """Consent of a new worker: create the worker from the signed identity, then go on.
+
+    CSRF: see ``worker_form_view``; here the credential is the identity the entry page
+    signed (campaign, platform, id), refused if missing, forged or for another campaign.
+    """
+    campaign, problem = _open_campaign(request, slug)
+    if problem is not None:
+        return problem
+    assert campaign is not None
+    signed = request.POST.get("identity", "")
+    identity = _identity_from(campaign, signed)
+    if identity is None:
+        return _problem(request, "bad-link", campaign, status=400)
+    form = ConsentForm(request.POST)
+    if not form.is_valid():
+        return _consent_page(request, campaign, None, "", form, status=400, identity=signed)
+    try:
+        worker = platform_services.worker_enrol(
+            campaign=campaign,
+            platform=identity["p"],
+            external_id=identity["x"],
+            metadata=identity["m"],
         )
     except DomainError:
         return _problem(request, "bad-link", campaign, status=400)
-    response = redirect(_session_url(campaign, worker))
-    if cookie_to_set:
+    response = HttpResponseRedirect(_session_url(campaign, worker), status=303)
+    if worker.platform == Worker.Platform.LINK:
+        # Lets the same browser come back to its session from the plain link. Inside a
+        # third-party iframe the browser may drop it; the session URL does not need it.
         response.set_signed_cookie(
-            f"hew_{campaign.pk}",
-            cookie_to_set,
+            _link_cookie_name(campaign),
+            worker.external_id,
             salt=_LINK_COOKIE_SALT,
             max_age=settings.WORKER_COOKIE_MAX_AGE,
             httponly=True,
@@ -179,6 +309,7 @@ def _task_context(
                 and (s.slot in form.untouched or form[f"keep_{s.slot}"].value()),
                 "others": [o for o in page.slots if o.slot != s.slot],
                 "focus": focus,
+                **_checks_context(form, s.slot),
             }
         )
     return {
@@ -192,6 +323,21 @@ def _task_context(
         "max_digits": len(str(max_magnitude(page.criterion))),
         "slider_start": SLIDER_START,
         **extra,
+    }
+
+
+def _checks_context(form: ScoresForm, slot: int) -> dict[str, Any]:
+    """The content checklist of one output (RankME): the boxes offered, ticked, errors."""
+    name = f"check_{slot}"
+    if name not in form.fields:
+        return {"checks": [], "check_errors": []}
+    ticked = set(form[name].value() or [])
+    return {
+        "checks": [
+            {"key": key, "label": label, "ticked": key in ticked}
+            for key, label in form.fields[name].choices  # type: ignore[attr-defined]
+        ],
+        "check_errors": form[name].errors,
     }
 
 
@@ -212,6 +358,7 @@ def _render_task(
     return render(request, template, context, status=status)
 
 
+@framable_by_crowd_platforms
 def session(request: HtmxHttpRequest, slug: str, token: str) -> HttpResponse:
     """The worker's current page: consent, the current task, the stop page or the end."""
     campaign, problem = _open_campaign(request, slug)
@@ -232,25 +379,42 @@ def session(request: HtmxHttpRequest, slug: str, token: str) -> HttpResponse:
         if worker.stopped:
             return _stopped(request, campaign, worker)
         if progress.done == 0:
-            return _problem(request, "full", campaign)
+            # Turned away before any task: Prolific and MTurk count this as screened out.
+            return _screened_out(request, campaign, worker)
         return _done(request, campaign, worker)
     assignment.task.campaign = campaign
-    page = worker_selectors.task_page_for(assignment=assignment)
-    form = ScoresForm(criterion=page.criterion, letters=page.letters)
     action = reverse("annotations:worker-submit", args=[slug, token, assignment.pk])
-    return _render_task(request, page, form, progress, action=action)
+    extra: dict[str, Any] = {
+        "draft_url": reverse("annotations:worker-draft", args=[slug, token, assignment.pk]),
+        "notice": ALREADY_SUBMITTED if request.GET.get("already") else "",
+    }
+    siblings = worker_selectors.page_assignments(assignment=assignment)
+    if len(siblings) > 1:
+        # The page autosaves onto its first assignment (the one the form posts to).
+        forms = [_page_form(a, None, initial=True, draft=assignment) for a in siblings]
+        return _render_together(request, forms, progress, action=action, **extra)
+    page = worker_selectors.task_page_for(assignment=assignment)
+    form = ScoresForm(
+        criterion=page.criterion, letters=page.letters, initial=_draft_initial(assignment)
+    )
+    return _render_task(request, page, form, progress, action=action, **extra)
 
 
 def _consent_page(
     request: HttpRequest,
     campaign: Campaign,
-    worker: Worker,
+    worker: Worker | None,
     token: str,
     form: ConsentForm,
     *,
     status: int = 200,
+    identity: str = "",
 ) -> HttpResponse:
-    """Consent and instructions, with a worked example of each scale the campaign uses."""
+    """Consent and instructions, with a worked example of each scale the campaign uses.
+
+    For a worker not yet created (``worker`` None) the form posts the signed ``identity``
+    to ``start``; for an existing worker it posts to their session's consent URL.
+    """
     scales = list(
         dict.fromkeys(campaign.criteria.order_by("position").values_list("scale", flat=True))
     )
@@ -263,7 +427,17 @@ def _consent_page(
             "worker": worker,
             "form": form,
             "token": token,
-            "progress": worker_selectors.worker_progress(worker=worker, campaign=campaign),
+            "identity": identity,
+            "consent_action": (
+                reverse("annotations:worker-consent", args=[campaign.slug, token])
+                if worker is not None
+                else reverse("annotations:worker-start", args=[campaign.slug])
+            ),
+            "progress": (
+                worker_selectors.worker_progress(worker=worker, campaign=campaign)
+                if worker is not None
+                else worker_selectors.Progress(done=0, total=campaign.tasks_per_worker)
+            ),
             "scales": scales,
             "likert_example": likert.likert_levels if likert else [],
         },
@@ -271,8 +445,10 @@ def _consent_page(
     )
 
 
+@worker_form_view
 @require_POST
 def consent(request: HttpRequest, slug: str, token: str) -> HttpResponse:
+    """Consent of an existing worker (CSRF: see ``worker_form_view``; the URL's token)."""
     campaign, problem = _open_campaign(request, slug)
     if problem is not None:
         return problem
@@ -293,6 +469,7 @@ def _to_session(request: HtmxHttpRequest, url: str) -> HttpResponse:
     return HttpResponseRedirect(url, status=303)
 
 
+@worker_form_view
 @require_POST
 def submit(request: HtmxHttpRequest, slug: str, token: str, assignment_id: int) -> HttpResponse:
     """Validate the scores (inline errors keep what was entered) and record them once."""
@@ -303,9 +480,12 @@ def submit(request: HtmxHttpRequest, slug: str, token: str, assignment_id: int) 
     session_url = _session_url(campaign, worker)
     assignment = worker_selectors.assignment_for_worker(worker=worker, assignment_id=assignment_id)
     if assignment is None or assignment.state == Assignment.State.SUBMITTED:
-        # Already recorded (a double click, a resubmit, a retry, a second tab): whatever
-        # was posted this time, the worker simply moves on to their current page.
-        return _to_session(request, session_url)
+        # Already recorded (a second tab, a double click, a retry): whatever was posted
+        # this time, the worker moves on to their current page and is told why.
+        return _to_session(request, f"{session_url}?already=1")
+    siblings = worker_selectors.page_assignments(assignment=assignment)
+    if len(siblings) > 1:
+        return _submit_together(request, campaign, siblings, session_url)
     page = worker_selectors.task_page_for(assignment=assignment)
     form = ScoresForm(request.POST, criterion=page.criterion, letters=page.letters)
     progress = worker_selectors.worker_progress(worker=worker, campaign=campaign)
@@ -318,6 +498,7 @@ def submit(request: HtmxHttpRequest, slug: str, token: str, assignment_id: int) 
             assignment=assignment,
             scores=form.cleaned_scores,
             acknowledge_too_fast=form.cleaned_data.get("acknowledge_too_fast", False),
+            checks=form.cleaned_checks,
             metadata={"js": bool(form.cleaned_data.get("js"))},
         )
     except judgement_services.TooFast as error:
@@ -356,12 +537,212 @@ def submit(request: HtmxHttpRequest, slug: str, token: str, assignment_id: int) 
     return _to_session(request, session_url)
 
 
+# Set-up 1 pages, drafts and second tabs ---------------------------------------------------
+
+ALREADY_SUBMITTED = (
+    "This task was already submitted from another tab or window, so this answer was not "
+    "recorded again. Here is your next task."
+)
+
+DRAFT_TOO_LATE = (
+    "This task was already submitted from another tab or window; what you type here is "
+    "not recorded."
+)
+
+
+def _draft_initial(assignment: Assignment, prefix: str = "") -> dict[str, Any]:
+    """The answers autosaved on the page (``Assignment.draft``) as a form's initial values."""
+    lead = f"{prefix}-" if prefix else ""
+    return {
+        name[len(lead) :]: value
+        for name, value in (assignment.draft or {}).items()
+        if name.startswith(lead) and (prefix or "-" not in name)
+    }
+
+
+def _page_form(
+    assignment: Assignment, data: Any, *, initial: bool = False, draft: Assignment | None = None
+) -> tuple[Assignment, worker_selectors.TaskPage, ScoresForm]:
+    """One criterion's part of a set-up 1 page: its fields are named ``c<criterion id>-``."""
+    page = worker_selectors.task_page_for(assignment=assignment)
+    prefix = f"c{assignment.criterion_id}"
+    form = ScoresForm(
+        data,
+        criterion=page.criterion,
+        letters=page.letters,
+        prefix=prefix,
+        initial=_draft_initial(draft or assignment, prefix) if initial else None,
+    )
+    return assignment, page, form
+
+
+def _together_context(
+    forms: Sequence[tuple[Assignment | None, worker_selectors.TaskPage, ScoresForm]],
+) -> dict[str, Any]:
+    """The page of set-up 1: each output once, with one answer per criterion."""
+    lead = forms[0][1]
+    criteria = [
+        {
+            "criterion": page.criterion,
+            "prefix": form.prefix,
+            "levels": page.criterion.likert_levels,
+            "max_digits": len(str(max_magnitude(page.criterion))),
+        }
+        for _, page, form in forms
+    ]
+    outputs = []
+    errors = []
+    focused = False
+    for s in lead.slots:
+        answers = []
+        for (_, page, form), c in zip(forms, criteria, strict=True):
+            slider = page.criterion.scale == Criterion.Scale.SLIDER
+            bound = form[f"score_{s.slot}"]
+            focus = bool(bound.errors) and not focused
+            focused = focused or focus
+            # Several criteria per output: each message names its criterion.
+            named = [f"{page.criterion.name.capitalize()}, {e}" for e in bound.errors]
+            errors += [(f"{form.prefix}-score-{s.slot}", e) for e in named]
+            answers.append(
+                {
+                    **c,
+                    "id": f"{form.prefix}-score-{s.slot}",
+                    "name": f"{form.prefix}-score_{s.slot}",
+                    "value": bound.value() or "",
+                    "errors": named,
+                    "focus": focus,
+                    "touched": form[f"touched_{s.slot}"].value() if slider else "",
+                    "keep": bool(form[f"keep_{s.slot}"].value()) if slider else False,
+                    "offer_keep": slider
+                    and (s.slot in form.untouched or bool(form[f"keep_{s.slot}"].value())),
+                    **_checks_context(form, s.slot),
+                }
+            )
+        outputs.append({"slot": s.slot, "letter": s.letter, "text": s.text, "answers": answers})
+    return {
+        "page": lead,
+        "campaign": lead.campaign,
+        "criterion": lead.criterion,
+        "together_criteria": criteria,
+        "together_outputs": outputs,
+        "together_errors": errors,
+        "slider_start": SLIDER_START,
+    }
+
+
+def _render_together(
+    request: HtmxHttpRequest,
+    forms: Sequence[tuple[Assignment | None, worker_selectors.TaskPage, ScoresForm]],
+    progress: worker_selectors.Progress | None,
+    *,
+    action: str,
+    status: int = 200,
+    **extra: Any,
+) -> HttpResponse:
+    context = {**_together_context(forms), "progress": progress, "action": action, **extra}
+    template = "annotations/worker/task_together.html"
+    if request.htmx:
+        template += "#together-form"
+    return render(request, template, context, status=status)
+
+
+def _submit_together(
+    request: HtmxHttpRequest, campaign: Campaign, siblings: list[Assignment], session_url: str
+) -> HttpResponse:
+    """Set-up 1: every criterion's answers of the page, recorded together or not at all."""
+    forms = [_page_form(a, request.POST) for a in siblings]
+    progress = worker_selectors.worker_progress(worker=siblings[0].worker, campaign=campaign)
+    bad = 200 if request.htmx else 400
+    if not all([form.is_valid() for _, _, form in forms]):  # every form, for every error
+        return _render_together(request, forms, progress, action=request.path, status=bad)
+    try:
+        judgement_services.judgements_submit_page(
+            assignments=siblings,
+            scores={a.criterion_id: form.cleaned_scores for a, _, form in forms},
+            checks={a.criterion_id: form.cleaned_checks for a, _, form in forms},
+            acknowledge_too_fast=request.POST.get("acknowledge_too_fast") == "1",
+            metadata={"js": bool(request.POST.get("js")), "setup": "together"},
+        )
+    except judgement_services.TooFast as error:
+        return _render_together(
+            request, forms, progress, action=request.path, status=bad, too_fast=error
+        )
+    except judgement_services.InvalidPageScores as error:
+        for _, page, form in forms:
+            for slot, message in error.errors.get(page.criterion.pk, {}).items():
+                if f"score_{slot}" in form.fields:
+                    form.add_error(f"score_{slot}", message)
+        return _render_together(request, forms, progress, action=request.path, status=bad)
+    except DomainError as error:
+        expired = isinstance(error, judgement_services.AssignmentExpired)
+        return render(
+            request,
+            "annotations/worker/problem.html",
+            {
+                "kind": "expired" if expired else "refused",
+                "campaign": campaign,
+                "message": str(error),
+                "next_url": session_url,
+            },
+            status=409 if not request.htmx else 200,
+        )
+    return _to_session(request, session_url)
+
+
+def _preview_together(
+    request: HtmxHttpRequest, campaign: Campaign, group: list[Task]
+) -> HttpResponse:
+    """A designer's preview of a set-up 1 page: the group's tasks as one page, unrecorded."""
+    data = request.POST if request.method == "POST" else None
+    forms: list[tuple[Assignment | None, worker_selectors.TaskPage, ScoresForm]] = []
+    for task in group:
+        page = worker_selectors.task_page_preview(task=task)
+        prefix = f"c{page.criterion.pk}"
+        form = ScoresForm(data, criterion=page.criterion, letters=page.letters, prefix=prefix)
+        forms.append((None, page, form))
+    checked = data is not None and all([form.is_valid() for _, _, form in forms])
+    return _render_together(
+        request,
+        forms,
+        worker_selectors.Progress(done=0, total=campaign.tasks_per_worker),
+        action=request.get_full_path(),
+        status=200 if data is None or checked or request.htmx else 400,
+        preview=True,
+        preview_ok=checked,
+    )
+
+
+@worker_form_view
+@require_POST
+def draft(request: HttpRequest, slug: str, token: str, assignment_id: int) -> HttpResponse:
+    """Autosave: keep the answers typed so far (the page's script posts the form here).
+
+    204 when kept; 409 with a message when the task was submitted meanwhile (another
+    tab), so the page can say so. Authenticated like the submit: the URL's signed token.
+    """
+    campaign = Campaign.objects.filter(slug=slug).first()
+    worker = _worker_from_token(campaign, token) if campaign else None
+    if campaign is None or worker is None:
+        return HttpResponse("Unknown link.", status=404, content_type="text/plain")
+    assignment = worker_selectors.assignment_for_worker(worker=worker, assignment_id=assignment_id)
+    if assignment is None:
+        return HttpResponse("Unknown task.", status=404, content_type="text/plain")
+    answers = {name: request.POST.getlist(name) for name in request.POST}
+    if not assignment_services.assignment_draft_save(assignment=assignment, answers=answers):
+        return HttpResponse(DRAFT_TOO_LATE, status=409, content_type="text/plain")
+    return HttpResponse(status=204)
+
+
 def _done(request: HttpRequest, campaign: Campaign, worker: Worker) -> HttpResponse:
     return _final_page(request, campaign, worker, "done.html", campaign.completion_code)
 
 
 def _stopped(request: HttpRequest, campaign: Campaign, worker: Worker) -> HttpResponse:
     return _final_page(request, campaign, worker, "stopped.html", campaign.failed_check_code)
+
+
+def _screened_out(request: HttpRequest, campaign: Campaign, worker: Worker) -> HttpResponse:
+    return _final_page(request, campaign, worker, "screened_out.html", campaign.screened_out_code)
 
 
 def _final_page(
@@ -406,9 +787,21 @@ def preview(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         task_id=int(raw_id) if raw_id.isdigit() else None,
         criterion_name=request.GET.get("criterion") or None,
     )
+    group = worker_selectors.group_tasks(task=task) if task is not None else []
+    if len(group) > 1:
+        return _preview_together(request, campaign, group)
     if task is None:
-        return _problem(request, "no-tasks", campaign)
-    page = worker_selectors.task_page_preview(task=task)
+        # Before tasks are built: a sample task made from the uploaded outputs.
+        from annotations.selectors.campaigns import sample_task_page
+
+        sample = sample_task_page(
+            campaign=campaign, criterion_name=request.GET.get("criterion") or None
+        )
+        if sample is None:
+            return _problem(request, "no-tasks", campaign)
+        page = sample
+    else:
+        page = worker_selectors.task_page_preview(task=task)
     data = request.POST if request.method == "POST" else None
     form = ScoresForm(data, criterion=page.criterion, letters=page.letters)
     checked = data is not None and form.is_valid()

@@ -18,6 +18,7 @@ from .clusters import clusters_from_ranges, rank_ranges, ranks_per_run, trim_cou
 from .expected_wins import expected_wins, expected_wins_scores
 from .methods import METHODS, method_parameters, rank
 from .pairwise import Comparisons, PairIndex, judgements_to_comparisons, pair_index, scores_to_ranks
+from .proportions import wilson_interval
 from .resample import judgement_multiplicities, pair_counts
 from .result import RankingResult, summarise_runs
 from .stability import ClusterStability, adjusted_rand_index, cluster_stability
@@ -69,6 +70,7 @@ __all__ = [
     "value_order",
     "vw_draw",
     "vw_win",
+    "wilson_interval",
     "wmt14",
     "wmt14_many",
     "wmt14_reference",

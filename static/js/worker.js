@@ -116,6 +116,9 @@
     // it autofocus; htmx swaps do not always honour that, so it is done here as well).
     var first = f.querySelector("[autofocus]") || f.querySelector("[aria-invalid=true]");
     if (first) first.focus();
+    // The too-fast warning sits by the submit button: show all of it, its button included.
+    var fast = f.querySelector("#too-fast");
+    if (fast) fast.scrollIntoView({ block: "end" });
   }
 
   document.addEventListener("input", function (e) {

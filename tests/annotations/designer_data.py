@@ -26,6 +26,7 @@ from annotations.services.campaigns import (
     criterion_from_preset,
     outputs_store,
 )
+from annotations.services.criteria import criterion_rankme_set
 from ranking.models import RankingResult, RankingRun
 
 SYSTEMS = ("alpha", "beta", "gamma", "delta", "epsilon")
@@ -68,6 +69,12 @@ def judged_campaign(
             )
     outputs_store(campaign=campaign, rows=rows)
     criterion = criterion_from_preset(campaign=campaign, preset="quality")
+    # RankME's standard: a magnitude criterion is launched only with one.
+    criterion_rankme_set(
+        criterion=criterion,
+        standard_input="name[Standard], eatType[pub]",
+        standard_text="Standard is a pub.",
+    )
     tasks = []
     for n, item in enumerate(campaign.items.order_by("position")):
         task = Task.objects.create(campaign=campaign, criterion=criterion, item=item, number=n)

@@ -139,10 +139,38 @@ def test_fewer_systems_than_k_gives_one_task_of_all():
     ("available", "k", "tpi", "message"),
     [
         (np.ones(5, dtype=bool), 2, None, "2-d"),
-        (np.ones((2, 5), dtype=bool), 1, None, "k must"),
+        (np.ones((2, 5), dtype=bool), 0, None, "k must"),
         (np.ones((2, 5), dtype=bool), 3, 0, "tasks_per_item"),
     ],
 )
 def test_bad_arguments_are_refused(available, k, tpi, message):
     with pytest.raises(ValueError, match=message):
         design_tasks(available, k=k, rng=np.random.default_rng(0), tasks_per_item=tpi)
+
+
+@given(
+    data=st.data(),
+    n=st.integers(min_value=1, max_value=12),
+    k=st.integers(min_value=1, max_value=7),
+    items=n_items,
+    tpi=per_item,
+    seed=seeds,
+)
+@settings(max_examples=60, deadline=None)
+def test_item_task_counts_equal_the_tasks_the_design_makes(data, n, k, items, tpi, seed):
+    # The plan reads item_task_counts before building; building runs design_tasks.
+    from annotations.design import item_task_counts
+
+    mask = np.array(
+        data.draw(
+            st.lists(
+                st.lists(st.booleans(), min_size=n, max_size=n), min_size=items, max_size=items
+            )
+        ),
+        dtype=bool,
+    ).reshape(items, n)
+    design = design_tasks(mask, k=k, rng=np.random.default_rng(seed), tasks_per_item=tpi)
+    counts = item_task_counts(mask, k=k, tasks_per_item=tpi)
+    made = np.bincount(design.task_item, minlength=items)
+    np.testing.assert_array_equal(counts, made)
+    assert int(counts.sum()) == design.n_tasks

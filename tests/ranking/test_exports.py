@@ -1,3 +1,5 @@
+import csv
+import io
 import json
 
 import pytest
@@ -74,3 +76,67 @@ def test_plot_draws_every_system(fmt, magic):
     if fmt == "svg":
         for row in ROWS:
             assert row.system.encode() in image
+
+
+# Exports are safe to open --------------------------------------------------------------------
+
+EVIL = [
+    Row('=HYPERLINK("http://evil.example","x")', 0.5, 0.01, 1, 1, 1, 40),
+    Row(r"\input{/etc/passwd}", 0.2, 0.01, 2, 2, 2, 40),
+    Row("pipe|and\nnewline", 0.1, 0.01, 3, 3, 3, 40),
+    Row("-2+3", -0.1, 0.01, 4, 4, 4, 40),
+]
+EVIL_META = {
+    "campaign": "@SUM(A1:A2)",
+    "criterion": r"q\input{/etc/passwd}",
+    "method": "wmt14",
+    "seed": 1,
+    "excluded_workers": ["=cmd|' /C calc'!A0", "w|2"],
+    "unranked": ["+unjudged", r"\write18{rm -rf /}"],
+}
+
+
+def test_csv_cells_cannot_become_formulas():
+    rows = list(csv.reader(io.StringIO(render(EVIL, "csv", meta=EVIL_META))))
+    cells = [cell for row in rows for cell in row]
+    assert '\'=HYPERLINK("http://evil.example","x")' in cells
+    assert "'-2+3" in cells and "'+unjudged" in cells
+    assert "'@SUM(A1:A2)" in cells and "'=cmd|' /C calc'!A0, w|2" in cells
+    assert "-0.100000" in cells  # a plain negative number stays a number
+    dangerous = [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")]
+    assert dangerous == ["-0.100000"]
+
+
+def test_latex_specials_in_every_name_are_inert():
+    text = render(EVIL, "latex", title=r"Campaign \input{/etc/passwd} 100% & more", meta=EVIL_META)
+    assert r"\input" not in text and r"\write18" not in text
+    assert r"\textbackslash{}input\{/etc/passwd\}" in text
+    assert r"Campaign \textbackslash{}input\{/etc/passwd\} 100\% \& more" in text
+    assert r"\textbackslash{}write18\{rm -rf /\}" in text
+    # A newline in a name cannot end a comment or a table row early.
+    assert "pipe|and newline" in text
+    assert all(
+        line.startswith("%")
+        or line.endswith(("\\\\", "}", "\\toprule", "\\midrule", "\\bottomrule"))
+        for line in text.splitlines()
+    ), text
+
+
+def test_markdown_pipes_and_newlines_cannot_break_the_table():
+    lines = render(EVIL, "markdown", title="T|*x*", meta=EVIL_META).splitlines()
+    table = [line for line in lines if line.startswith("|")]
+    assert all(line.count("|") - line.count("\\|") == 5 for line in table), table
+    assert r"| 3 | 0.100 | 3 | pipe\|and newline |" in lines
+    assert lines[0] == r"**T\|\*x\***"
+    assert any(line.startswith("- excluded workers:") and r"w\|2" in line for line in lines)
+
+
+def test_plain_table_keeps_one_line_per_system():
+    text = render(EVIL, "table", meta=EVIL_META)
+    assert "pipe|and newline" in text and "pipe|and\n" not in text
+
+
+def test_plot_without_clusters_draws_no_cluster_labels():
+    image = rank_range_plot(ROWS, fmt="svg", title="quality", clusters=False)
+    assert b"slug (1)" not in image and b"no clusters (too little data)" in image
+    assert b"slug (1)" in rank_range_plot(ROWS, fmt="svg", title="quality")

@@ -34,7 +34,10 @@ def test_every_format_and_the_plot(tmp_path):
     assert "| # | TrueSkill | Range | System |" in _rank(*base, "--format", "markdown").splitlines()
     plot = tmp_path / "ranks.svg"
     _rank(*base, "--plot", str(plot))
-    assert plot.read_bytes().startswith(b"<?xml") and b"s0 (1)" in plot.read_bytes()
+    image = plot.read_bytes()
+    assert image.startswith(b"<?xml") and b"s0" in image
+    # Cluster labels only when the minimum-data rule allows clusters.
+    assert (b"s0 (1)" in image) == data["data_rule"]["met"]
     # Five identical requests: five stored runs with identical results.
     runs = RankingRun.objects.filter(seed=3)
     assert runs.count() == 6

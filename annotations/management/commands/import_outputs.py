@@ -47,3 +47,9 @@ class Command(BaseCommand):
             )
             + f"  time: {time.perf_counter() - start:.1f} s"
         )
+        if summary.systems_not_in_tasks:
+            self.stderr.write(
+                "Warning: the tasks were built before; no task shows "
+                f"{', '.join(summary.systems_not_in_tasks)} yet. Rebuild the tasks "
+                f"(manage.py build_tasks {campaign.slug} --rebuild), or these systems will never be judged."
+            )

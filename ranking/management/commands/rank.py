@@ -80,20 +80,7 @@ class Command(BaseCommand):
             f"{campaign.slug} / {criterion.name}: {run.method}, {run.runs} runs, seed {run.seed}, "
             f"{run.confidence:.0%} ranges, {run.n_judgements} judgements"
         )
-        meta = {
-            "campaign": campaign.slug,
-            "criterion": criterion.name,
-            "method": run.method,
-            "runs": run.runs,
-            "seed": run.seed,
-            "confidence": run.confidence,
-            "parameters": run.parameters,
-            "judgements": run.n_judgements,
-            "comparisons": run.n_comparisons,
-            "fingerprint": run.fingerprint,
-            "ranking_run": run.pk,
-            "stability": run.stability,
-        }
+        meta = selectors.ranking_run_meta(run=run)
         self.stdout.write(
             exports.render(rows, options["format"], title=title, meta=meta), ending=""
         )
@@ -103,5 +90,11 @@ class Command(BaseCommand):
                 self.stdout.write(f"\nStability: {note}")
             self.stdout.write(f"Ranking run {run.pk} stored; computed in {run.seconds:.2f} s.")
         if plot is not None:
-            plot.write_bytes(rank_range_plot(rows, fmt=plot.suffix.lower()[1:], title=title))
+            image = rank_range_plot(
+                rows,
+                fmt=plot.suffix.lower()[1:],
+                title=title,
+                clusters=bool(meta["data_rule"]["met"]),
+            )
+            plot.write_bytes(image)
             self.stderr.write(f"Plot written to {plot}")

@@ -6,8 +6,10 @@ import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection, connections
+from django.db import connection, connections, transaction
 from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from annotations.models import Assignment, Campaign, Judgement, JudgementScore, Task, Worker
 from annotations.services.assignment import (
@@ -242,3 +244,320 @@ def test_display_order_is_randomised_per_assignment_and_stable_on_resume():
     assert len(set(orders)) > 20
     # Each output is shown first to some worker (probability of missing one < 5 * 0.8**60).
     assert {o[0] for o in orders} == {0, 1, 2, 3, 4}
+
+
+# Set-up 1 ("together"): a group of tasks is one page --------------------------------------
+
+
+def built_campaign(
+    n_systems: int = 4,
+    n_items: int = 3,
+    *,
+    k: int = 2,
+    criteria: tuple[str, ...] = ("quality", "naturalness"),
+    seed: int = 7,
+    **fields,
+) -> Campaign:
+    from annotations.services.campaigns import OutputRow, criterion_from_preset, outputs_store
+    from annotations.services.tasks import tasks_build
+
+    campaign = CampaignFactory(outputs_per_task=k, **fields)
+    for preset in criteria:
+        criterion_from_preset(campaign=campaign, preset=preset)
+    outputs_store(
+        campaign=campaign,
+        rows=[
+            OutputRow(
+                item_id=f"mr{i:03d}",
+                input=f"name[Place {i}]",
+                system=f"sys{s}",
+                text=f"Place {i} by system {s}.",
+            )
+            for i in range(n_items)
+            for s in range(n_systems)
+        ],
+    )
+    tasks_build(campaign=campaign, seed=seed)
+    campaign.status = Campaign.Status.LIVE
+    campaign.save(update_fields=["status"])
+    return campaign
+
+
+def _page(assignment: Assignment) -> list[Assignment]:
+    from annotations.selectors.worker import page_assignments
+
+    return page_assignments(assignment=Assignment.objects.get(pk=assignment.pk))
+
+
+def _scores(page: list[Assignment]) -> dict[int, dict[int, float]]:
+    return {a.criterion_id: {s: 100 + 10 * s for s in a.display_order} for a in page}
+
+
+def test_together_hands_out_every_criterion_of_a_group_at_once():
+    campaign = built_campaign(setup="together", judgements_per_task=1, tasks_per_worker=2)
+    worker = WorkerFactory(campaign=campaign)
+    lead = task_next_for(worker=worker, campaign=campaign)
+    assert lead is not None and lead.criterion.name == "quality"
+    page = _page(lead)
+    assert [a.criterion.name for a in page] == ["quality", "naturalness"]
+    assert len({a.task.group for a in page}) == 1 and len({a.item_id for a in page}) == 1
+    assert len({tuple(a.display_order) for a in page}) == 1
+    assert Assignment.objects.filter(worker=worker).count() == 2
+    # A refresh resumes the whole page.
+    again = task_next_for(worker=worker, campaign=campaign)
+    assert again is not None and again.pk == lead.pk
+    assert Assignment.objects.filter(worker=worker, state="active").count() == 2
+    # Another worker gets another group: judgements_per_task counts every task of it.
+    other = task_next_for(worker=WorkerFactory(campaign=campaign), campaign=campaign)
+    assert other is not None and other.task.group != lead.task.group
+
+
+def test_together_counts_pages_against_tasks_per_worker_and_progress():
+    from annotations.selectors.worker import worker_progress
+    from annotations.services.judgements import judgements_submit_page
+
+    campaign = built_campaign(setup="together", tasks_per_worker=2)
+    worker = WorkerFactory(campaign=campaign)
+    for done in range(2):
+        lead = task_next_for(worker=worker, campaign=campaign)
+        assert lead is not None
+        page = _page(lead)
+        judgements_submit_page(assignments=page, scores=_scores(page))
+        assert worker_progress(worker=worker, campaign=campaign).done == done + 1
+    assert task_next_for(worker=worker, campaign=campaign) is None
+    assert Judgement.objects.filter(worker=worker).count() == 4
+
+
+def test_together_expired_page_is_renewed_or_given_away_as_a_whole():
+    campaign = built_campaign(setup="together", judgements_per_task=1, n_items=1, k=4)
+    first, second = WorkerFactory(campaign=campaign), WorkerFactory(campaign=campaign)
+    lead = task_next_for(worker=first, campaign=campaign)
+    assert lead is not None
+    later = timezone.now() + timedelta(minutes=campaign.assignment_timeout_minutes + 1)
+    # Time ran out and nobody took the places: the same page comes back, all of it.
+    again = task_next_for(worker=first, campaign=campaign, now=later)
+    assert again is not None and again.pk == lead.pk
+    assert Assignment.objects.filter(worker=first, state="active").count() == 2
+    # Ran out again; another worker takes the group; the first one's page expires whole.
+    latest = later + timedelta(minutes=campaign.assignment_timeout_minutes + 1)
+    taken = task_next_for(worker=second, campaign=campaign, now=latest)
+    assert taken is not None and taken.task.group == lead.task.group
+    assert task_next_for(worker=first, campaign=campaign, now=latest) is None
+    assert Assignment.objects.filter(worker=first, state="expired").count() == 2
+
+
+def test_page_submit_is_all_or_nothing_with_errors_per_criterion_and_slot():
+    from annotations.services.judgements import InvalidPageScores, judgements_submit_page
+
+    campaign = built_campaign(setup="together")
+    lead = task_next_for(worker=WorkerFactory(campaign=campaign), campaign=campaign)
+    assert lead is not None
+    page = _page(lead)
+    quality, natural = page
+    scores = _scores(page)
+    partial = {quality.criterion_id: scores[quality.criterion_id], natural.criterion_id: {0: 5}}
+    with pytest.raises(InvalidPageScores) as refused:
+        judgements_submit_page(assignments=page, scores=partial)
+    assert refused.value.errors == {natural.criterion_id: {1: "Give this output a score."}}
+    assert not Judgement.objects.exists() and not JudgementScore.objects.exists()
+    assert set(Assignment.objects.values_list("state", flat=True)) == {"active"}
+
+    made = judgements_submit_page(assignments=page, scores=scores)
+    assert [j.criterion_id for j in made] == [quality.criterion_id, natural.criterion_id]
+    # Submitting the page again (a double click, a second tab) writes nothing new.
+    again = judgements_submit_page(assignments=page, scores=scores)
+    assert [j.pk for j in again] == [j.pk for j in made]
+    assert Judgement.objects.count() == 2 and JudgementScore.objects.count() == 4
+
+
+def test_page_submit_refused_too_fast_writes_nothing():
+    from annotations.services.judgements import TooFast, judgements_submit_page
+
+    campaign = built_campaign(setup="together", min_seconds_per_task=30)
+    lead = task_next_for(worker=WorkerFactory(campaign=campaign), campaign=campaign)
+    assert lead is not None
+    page = _page(lead)
+    with pytest.raises(TooFast):
+        judgements_submit_page(assignments=page, scores=_scores(page))
+    assert not Judgement.objects.exists()
+    judgements_submit_page(assignments=page, scores=_scores(page), acknowledge_too_fast=True)
+    assert Judgement.objects.filter(too_fast=True).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="Row locks (SELECT ... FOR UPDATE SKIP LOCKED) need PostgreSQL; SQLite serialises writes.",
+)
+def test_many_threads_claim_whole_groups_on_postgresql():
+    from annotations.services.judgements import judgements_submit_page
+
+    campaign = built_campaign(
+        n_systems=4,
+        n_items=5,
+        k=2,
+        criteria=("quality", "naturalness"),
+        setup="together",
+        judgements_per_task=3,
+        tasks_per_worker=3,
+    )
+    workers = [WorkerFactory(campaign=campaign) for _ in range(12)]
+    barrier = threading.Barrier(len(workers))
+    errors: list[BaseException] = []
+
+    def work(worker: Worker) -> None:
+        try:
+            barrier.wait()
+            while (lead := task_next_for(worker=worker, campaign=campaign)) is not None:
+                page = _page(lead)
+                assert len(page) == 2
+                judgements_submit_page(assignments=page, scores=_scores(page))
+        except BaseException as error:
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=work, args=(w,)) for w in workers]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    # 10 groups x 3 judgements each: 30 pages, exactly what 12 workers x 3 pages can hold.
+    for task in Task.objects.filter(campaign=campaign):
+        assert Judgement.objects.filter(task=task).count() <= 3
+    per_group: dict[tuple[int, int], set[int]] = {}
+    for worker_id, group, criterion_id in Judgement.objects.values_list(
+        "worker_id", "task__group", "criterion_id"
+    ):
+        per_group.setdefault((worker_id, group), set()).add(criterion_id)
+    # Every page was judged on both criteria by the same worker.
+    assert all(len(c) == 2 for c in per_group.values())
+    assert Judgement.objects.count() == 2 * len(per_group) == 2 * 30
+
+
+# Item order: per worker, seeded; not the same item twice in a row --------------------------
+
+
+def _order_of(worker: Worker, campaign: Campaign) -> list[tuple[int, int]]:
+    seen = []
+    while (a := task_next_for(worker=worker, campaign=campaign)) is not None:
+        seen.append((a.item_id, a.criterion_id))
+        judgement_submit(assignment=a, scores={s: 100 for s in a.display_order})
+    return seen
+
+
+def test_item_order_is_per_worker_and_reproducible():
+    campaign = built_campaign(
+        n_systems=2, n_items=12, criteria=("quality",), judgements_per_task=5, tasks_per_worker=12
+    )
+    workers = [WorkerFactory(campaign=campaign) for _ in range(4)]
+    orders = [_order_of(w, campaign) for w in workers]
+    assert all(sorted(o) == sorted(orders[0]) for o in orders)
+    assert len({tuple(o) for o in orders}) == 4  # 12! orders: four equal ones never happen
+    # The same worker gets the same order again (the seed is task_seed and the worker).
+    Judgement.objects.filter(worker=workers[0]).delete()
+    Assignment.objects.filter(worker=workers[0]).delete()
+    assert _order_of(workers[0], campaign) == orders[0]
+    # Old code handed every worker the tasks in design order.
+    numbers = [
+        Task.objects.get(item_id=i, criterion_id=c, kind="regular").number for i, c in orders[1]
+    ]
+    assert numbers != sorted(numbers)
+
+
+def _candidates(worker: Worker, campaign: Campaign) -> set[int]:
+    """Items of every regular task the worker could be given now (brute force)."""
+    seen = set(
+        Assignment.objects.filter(worker=worker, kind="regular").values_list(
+            "item_id", "criterion_id"
+        )
+    )
+    items = set()
+    for task in Task.objects.filter(campaign=campaign, kind="regular"):
+        held = (
+            Assignment.objects.filter(task=task, kind="regular")
+            .filter(state__in=["submitted", "active"])
+            .count()
+        )
+        if (task.item_id, task.criterion_id) not in seen and held < campaign.judgements_per_task:
+            items.add(task.item_id)
+    return items
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    database=None,  # no .hypothesis folder in the working tree; seeds come from @given
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    n_items=st.integers(1, 4),
+    n_criteria=st.integers(1, 3),
+    jpt=st.integers(1, 2),
+    n_workers=st.integers(1, 3),
+    seed=st.integers(0, 2**32),
+)
+def test_the_same_item_is_not_shown_twice_in_a_row_when_another_is_left(
+    n_items, n_criteria, jpt, n_workers, seed
+):
+    with transaction.atomic():
+        campaign = built_campaign(
+            n_systems=2,
+            n_items=n_items,
+            criteria=("quality", "naturalness", "informativeness")[:n_criteria],
+            seed=seed,
+            judgements_per_task=jpt,
+            tasks_per_worker=n_items * n_criteria,
+        )
+        workers = [WorkerFactory(campaign=campaign) for _ in range(n_workers)]
+        last: dict[int, int] = {}
+        # Workers take turns, so other workers' progress shapes what is left.
+        active = list(workers)
+        while active:
+            for worker in list(active):
+                options = _candidates(worker, campaign)
+                a = task_next_for(worker=worker, campaign=campaign)
+                if a is None:
+                    assert not options
+                    active.remove(worker)
+                    continue
+                if worker.pk in last and a.item_id == last[worker.pk]:
+                    assert options == {a.item_id}, "another item was available"
+                last[worker.pk] = a.item_id
+                judgement_submit(assignment=a, scores={s: 100 for s in a.display_order})
+        transaction.set_rollback(True)
+
+
+# Drafts (autosave) --------------------------------------------------------------------------
+
+
+def test_draft_keeps_answer_fields_only_and_stops_once_submitted():
+    from annotations.services.assignment import assignment_draft_save
+
+    campaign = live_campaign()
+    task_with_outputs(campaign=campaign)
+    a = task_next_for(worker=WorkerFactory(campaign=campaign), campaign=campaign)
+    assert a is not None
+    posted = {
+        "score_0": ["120"],
+        "score_1": ["9" * 100],
+        "c12-score_2": ["7"],
+        "check_0": ["missing", "added"],
+        "csrfmiddlewaretoken": ["secret"],
+        "js": ["1"],
+        "score_x": ["1"],
+    }
+    assert assignment_draft_save(assignment=a, answers=posted) is True
+    a.refresh_from_db()
+    assert a.draft == {
+        "score_0": "120",
+        "score_1": "9" * 40,
+        "c12-score_2": "7",
+        "check_0": ["missing", "added"],
+    }
+    judgement_submit(assignment=a, scores={0: 1, 1: 2, 2: 3})
+    assert assignment_draft_save(assignment=a, answers={"score_0": ["5"]}) is False
+    a.refresh_from_db()
+    assert a.draft["score_0"] == "120"

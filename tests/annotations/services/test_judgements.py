@@ -206,3 +206,41 @@ def test_merged_outputs_each_get_the_slot_score_and_ranking_rows_leave_checks_ou
     assert (
         ranking_scores(criterion=task.criterion, exclude_excluded_workers=False).n_judgements == 1
     )
+
+
+# -- content checks and the too-fast message --------------------------------------------
+
+
+def test_content_checks_are_validated_stored_per_output_and_idempotent():
+    campaign = CampaignFactory(status=Campaign.Status.LIVE)
+    criterion = CriterionFactory(campaign=campaign, content_checks=["added", "missing"])
+    task_with_outputs(campaign=campaign, criterion=criterion)
+    assignment = task_next_for(worker=WorkerFactory(campaign=campaign), campaign=campaign)
+    scores = {0: 100, 1: 50, 2: 20}
+    with pytest.raises(InvalidScores) as info:  # "perfect" is not asked in this criterion
+        judgement_submit(assignment=assignment, scores=scores, checks={0: ["perfect"]})
+    assert "perfect" in info.value.errors[0]
+    with pytest.raises(InvalidScores):
+        judgement_submit(assignment=assignment, scores=scores, checks={7: ["added"]})
+    assert Judgement.objects.count() == 0
+    judgement = judgement_submit(
+        assignment=assignment, scores=scores, checks={1: ["missing", "added"], 2: ["missing"]}
+    )
+    stored = dict(judgement.scores.values_list("slot", "checks"))
+    assert stored == {0: [], 1: ["added", "missing"], 2: ["missing"]}
+    again = judgement_submit(assignment=assignment, scores=scores, checks={0: ["added"]})
+    assert again.pk == judgement.pk
+    assert dict(again.scores.values_list("slot", "checks")) == stored
+
+
+def test_too_fast_message_shows_the_real_seconds_and_the_minimum():
+    assignment, _ = claimed(min_seconds_per_task=30, min_time_policy="warn")
+    soon = assignment.started_at + timedelta(seconds=4.26)
+    with pytest.raises(TooFast) as info:
+        judgement_submit(assignment=assignment, scores={0: 1, 1: 2, 2: 3}, now=soon)
+    assert "You spent 4.3 seconds" in str(info.value) and "at least 30" in str(info.value)
+    refused, _ = claimed(min_seconds_per_task=30, min_time_policy="refuse")
+    later = refused.started_at + timedelta(seconds=12.4)
+    with pytest.raises(TooFast) as info:
+        judgement_submit(assignment=refused, scores={0: 1, 1: 2, 2: 3}, now=later)
+    assert "You spent 12 seconds" in str(info.value) and "at least 30 seconds" in str(info.value)

@@ -128,3 +128,64 @@ def test_uniform_scoring_detected_after_a_run():
     check = WorkerCheck.objects.get(worker=worker)
     assert check.kind == "uniform" and not check.passed
     assert len(check.detail["judgements"]) == UNIFORM_RUN
+
+
+# -- content checks in attention checks (RankME's "misses information") ------------------
+
+
+def _attention_with_copy(method: str, content_checks: list[str]):
+    """An attention check whose degraded copy was made by ``method`` (drop / shuffle)."""
+    from annotations.degrade import degrade
+
+    campaign, check, copy_slot, original_slot = _attention_setup()
+    criterion = check.criterion
+    criterion.content_checks = content_checks
+    criterion.save(update_fields=["content_checks"])
+    copy = check.task_outputs.get(role="degraded")
+    copy.text = degrade(copy.output.text, rng=np.random.default_rng(0), method=method).text
+    copy.save(update_fields=["text"])
+    return campaign, check, copy_slot, original_slot
+
+
+def _submit_check(campaign, check, copy_slot, original_slot, ticked):
+    worker = WorkerFactory(campaign=campaign)
+    scores = {0: 100, 1: 100, 2: 100}
+    scores[copy_slot], scores[original_slot] = 20, 150  # the copy is rated lower: good
+    judgement_submit(assignment=_assign(worker, check), scores=scores, checks=ticked)
+    return WorkerCheck.objects.get(worker=worker)
+
+
+def test_dropped_content_copy_must_be_ticked_missing():
+    campaign, check, copy_slot, original_slot = _attention_with_copy(
+        "drop", ["added", "missing", "perfect"]
+    )
+    failed = _submit_check(campaign, check, copy_slot, original_slot, {copy_slot: ["added"]})
+    assert failed.passed is False
+    assert failed.detail["dropped_slots"] == [copy_slot]
+    assert failed.detail["missing_not_ticked"] == [copy_slot]
+
+    passed = _submit_check(campaign, check, copy_slot, original_slot, {copy_slot: ["missing"]})
+    assert passed.passed is True and passed.detail["missing_not_ticked"] == []
+
+
+def test_shuffled_copy_or_criterion_without_the_missing_check_needs_no_tick():
+    campaign, check, copy_slot, original_slot = _attention_with_copy("shuffle", ["missing"])
+    result = _submit_check(campaign, check, copy_slot, original_slot, {})
+    assert result.passed is True and result.detail["dropped_slots"] == []
+
+    campaign, check, copy_slot, original_slot = _attention_with_copy("drop", [])
+    result = _submit_check(campaign, check, copy_slot, original_slot, {})
+    assert result.passed is True and "dropped_slots" not in result.detail
+
+
+def test_drops_content_tells_a_dropped_copy_from_shuffled_and_repeated_ones():
+    from annotations.degrade import degrade, drops_content
+
+    text = "The Eagle is a cheap pub, near the river, and it serves Indian food."
+    for seed in range(20):
+        rng = np.random.default_rng(seed)
+        assert drops_content(text, degrade(text, rng=rng, method="drop").text)
+        assert not drops_content(text, degrade(text, rng=rng, method="shuffle").text)
+        assert not drops_content(text, degrade(text, rng=rng, method="repeat").text)
+    assert not drops_content(text, text)
+    assert not drops_content(text, "The Eagle is a pub, and it is on fire.")  # new words

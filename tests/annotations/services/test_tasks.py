@@ -275,3 +275,120 @@ def test_real_e2e_outputs(e2e_dir):
     # E2E systems often produce identical texts for an MR: those share a slot.
     assert quality.merged_outputs > 0
     assert quality.task_outputs == 3150 * 5
+
+
+# Set-up 1 ("together") and PlainME (k = 1) ---------------------------------------------
+
+
+def _slots(task: Task) -> list[tuple[int, int]]:
+    return sorted(task.task_outputs.values_list("slot", "output_id"))
+
+
+def test_together_builds_one_task_per_criterion_with_the_same_outputs_and_group():
+    campaign = _campaign(6, 4, k=3, criteria=("quality", "naturalness"), setup="together")
+    report = tasks_build(campaign=campaign, seed=3)
+    quality = list(Task.objects.filter(campaign=campaign, criterion__name="quality"))
+    natural = list(Task.objects.filter(campaign=campaign, criterion__name="naturalness"))
+    assert len(quality) == len(natural) == 4 * 2 and report.tasks == 16
+    by_group = {t.group: t for t in natural}
+    assert sorted(by_group) == sorted(t.group for t in quality) == list(range(1, 9))
+    for task in quality:
+        sibling = by_group[task.group]
+        assert sibling.item_id == task.item_id and sibling.number == task.number
+        assert _slots(sibling) == _slots(task) and len(_slots(task)) == 3
+    # Each criterion still reports (and has) its own balanced design.
+    assert [c.criterion for c in report.criteria] == ["quality", "naturalness"]
+    assert all(c.count_max - c.count_min <= 1 for c in report.criteria)
+
+
+def test_separate_set_up_leaves_groups_empty_and_designs_each_criterion_on_its_own():
+    campaign = _campaign(6, 4, k=3, criteria=("quality", "naturalness"))
+    tasks_build(campaign=campaign, seed=3)
+    assert not Task.objects.filter(campaign=campaign, group__isnull=False).exists()
+    assert _design(campaign, "quality") != _design(campaign, "naturalness")
+
+
+def test_together_refuses_to_build_some_criteria_only():
+    campaign = _campaign(4, 2, k=2, criteria=("quality", "naturalness"), setup="together")
+    with pytest.raises(DomainError, match="all criteria of an item on one page"):
+        tasks_build(campaign=campaign, seed=0, criteria=["quality"])
+    assert not Task.objects.filter(campaign=campaign).exists()
+
+
+def test_plainme_one_output_per_task_spread_evenly_over_systems():
+    campaign = _campaign(5, 7, k=1)
+    report = tasks_build(campaign=campaign, seed=11)
+    design = _design(campaign, "quality")
+    assert report.k == 1 and report.tasks_per_item == 5 and len(design) == 35
+    assert all(len(systems) == 1 for _, _, systems in design)
+    # Every output of every item once: each system in exactly 7 tasks.
+    assert Counter(s for _, _, systems in design for s in systems) == {
+        f"sys{s:02d}": 7 for s in range(5)
+    }
+    assert TaskOutput.objects.filter(task__campaign=campaign).values("slot").distinct().count() == 1
+
+    fewer = _campaign(5, 8, k=1)
+    tasks_build(campaign=fewer, seed=11, tasks_per_item=2)
+    counts = Counter(s for _, _, systems in _design(fewer, "quality") for s in systems)
+    assert sum(counts.values()) == 16 and max(counts.values()) - min(counts.values()) <= 1
+
+
+def test_plainme_items_with_one_system_are_judged_too():
+    campaign = _campaign(3, 2, k=1)
+    Output.objects.filter(item__external_id="mr0001").exclude(system__label="sys00").delete()
+    report = tasks_build(campaign=campaign, seed=1)
+    assert report.criteria[0].skipped_items == 0
+    assert [item for item, _, _ in _design(campaign, "quality")].count("mr0001") == 1
+
+
+def test_plainme_plan_counts_no_within_task_comparisons():
+    from annotations.selectors.monitoring import campaign_plan
+
+    campaign = _campaign(4, 3, k=1)
+    tasks_build(campaign=campaign, seed=2)
+    plan = campaign_plan(campaign=campaign)
+    assert all(system.comparisons == 0 for system in plan.per_system)
+
+
+def test_plainme_design_preset_sets_one_output_and_a_magnitude_criterion():
+    from annotations.models import Criterion
+    from annotations.services.tasks import campaign_design_preset_apply
+
+    campaign = _campaign(4, 3, k=5, criteria=())
+    campaign = campaign_design_preset_apply(campaign=campaign, preset="plainme")
+    assert (campaign.outputs_per_task, campaign.setup) == (1, "separate")
+    criterion = campaign.criteria.get()
+    assert criterion.scale == Criterion.Scale.MAGNITUDE and criterion.standard == 100
+    report = tasks_build(campaign=campaign, seed=0)
+    assert report.k == 1 and report.tasks == 12
+    # Built tasks fix the design: another preset is refused, nothing changes.
+    with pytest.raises(DomainError, match="can no longer change"):
+        campaign_design_preset_apply(campaign=campaign, preset="rankme-together")
+    campaign.refresh_from_db()
+    assert campaign.outputs_per_task == 1 and campaign.criteria.count() == 1
+
+
+def test_rankme_together_preset_and_unknown_preset():
+    from annotations.services.tasks import campaign_design_preset_apply
+
+    campaign = _campaign(6, 2, k=2, criteria=("quality",))
+    campaign = campaign_design_preset_apply(campaign=campaign, preset="rankme-together")
+    assert (campaign.outputs_per_task, campaign.setup) == (5, "together")
+    assert sorted(campaign.criteria.values_list("name", flat=True)) == [
+        "informativeness",
+        "naturalness",
+        "quality",
+    ]
+    with pytest.raises(DomainError, match="design preset: unknown 'nope'"):
+        campaign_design_preset_apply(campaign=campaign, preset="nope")
+
+
+def test_setup_is_a_design_setting_fixed_once_tasks_are_built():
+    from annotations.services.designer import campaign_settings_update
+
+    campaign = _campaign(4, 2, k=2, criteria=("quality", "naturalness"))
+    campaign = campaign_settings_update(campaign=campaign, setup="together")
+    assert campaign.setup == "together"
+    tasks_build(campaign=campaign, seed=0)
+    with pytest.raises(DomainError, match="no longer change"):
+        campaign_settings_update(campaign=campaign, setup="separate")

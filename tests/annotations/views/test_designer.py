@@ -140,16 +140,25 @@ E2E_WORD = "grammatical correctness"
 def test_design_settings_save_and_lock_after_tasks(owner_client, people):
     campaign = judged_campaign(owner=people["owner"])
     url = reverse("annotations:designer-settings", args=[campaign.slug])
-    form = owner_client.get(url).context["form"]
-    data = {k: v for k, v in form.initial.items() if v is not None and v is not False}
+    page = owner_client.get(url)
+    form = page.context["form"]
+    # Tasks exist: the design fields are read-only text, not inputs that would be ignored.
+    html = page.content.decode()
+    assert 'name="judgements_per_task"' not in html and 'name="outputs_per_task"' not in html
+    assert 'name="instructions"' in html and "(fixed)" in html
+    data = {
+        k: v
+        for k, v in form.initial.items()
+        if v is not None and v is not False and not form.fields[k].disabled
+    }
     data.update({"instructions": "Read carefully.", "judgements_per_task": 5})
     response = owner_client.post(url, data)
-    # Tasks exist: the design is fixed, the page says why.
+    # A fixed setting posted anyway is refused out loud, not dropped.
     assert response.status_code == 200
-    assert "can no longer change" in response.content.decode()
+    assert "can no longer change: judgements per task" in response.content.decode()
     campaign.refresh_from_db()
     assert campaign.judgements_per_task == 3 and campaign.instructions == ""
-    data["judgements_per_task"] = 3
+    del data["judgements_per_task"]
     assert owner_client.post(url, data).status_code == 302
     campaign.refresh_from_db()
     assert campaign.instructions == "Read carefully."
@@ -172,6 +181,7 @@ def test_plan_page_and_partial(owner_client, people):
 
 def test_lifecycle_launch_pause_close(owner_client, people):
     campaign = judged_campaign(owner=people["owner"])
+    campaign.criteria.update(standard_text="The standard.")  # magnitude needs a standard
     slug = campaign.slug
     owner_client.post(reverse("annotations:designer-launch", args=[slug]))
     campaign.refresh_from_db()
@@ -241,18 +251,24 @@ def test_flag_and_exclude_worker_with_and_without_htmx(owner_client, people):
     url = reverse("annotations:designer-worker-mark", args=[campaign.slug, worker.pk])
     response = owner_client.post(url, {"action": "flag"})
     assert response.status_code == 302
-    response = owner_client.post(url, {"action": "exclude"}, **HX)
+    # Excluding needs a reason: without one the row says so and nothing changes.
+    response = owner_client.post(url, {"action": "exclude", "reason": " "}, **HX)
+    assert response.status_code == 200 and "Say why" in response.content.decode()
+    worker.refresh_from_db()
+    assert not worker.excluded
+    response = owner_client.post(url, {"action": "exclude", "reason": "Rushed: 3 s"}, **HX)
     assert response.status_code == 200
     html = response.content.decode()
     assert html.lstrip().startswith(f'<tr id="worker-{worker.pk}"') and "excluded" in html
+    assert "Rushed: 3 s" in html and "Include again" in html
     worker.refresh_from_db()
-    assert worker.flagged and worker.excluded
+    assert worker.flagged and worker.excluded and worker.exclusion_reason == "Rushed: 3 s"
     # Their judgements stay stored.
     assert worker.judgements.count() == 4
     assert owner_client.post(url, {"action": "nonsense"}).status_code == 400
     owner_client.post(url, {"action": "include"})
     worker.refresh_from_db()
-    assert not worker.excluded
+    assert not worker.excluded and worker.exclusion_reason == ""
 
 
 def test_members_owner_adds_and_removes(owner_client, people):
@@ -262,7 +278,7 @@ def test_members_owner_adds_and_removes(owner_client, people):
     membership = campaign.memberships.get(user=people["viewer"])
     assert membership.role == "designer"
     response = owner_client.post(url, {"username": "nobody", "role": "viewer"})
-    assert "there is no user" in response.content.decode()
+    assert "there is no user" in response.content.decode().lower()
     owner_client.post(
         reverse("annotations:designer-member-remove", args=[campaign.slug, membership.pk])
     )

@@ -41,22 +41,37 @@ def consented(campaign: Campaign, **fields) -> Worker:
     return WorkerFactory(campaign=campaign, consented_at=timezone.now(), **fields)
 
 
-def test_prolific_entry_creates_worker_and_redirects(client, campaign):
+def _identity(html: bytes) -> str:
+    found = re.search(rb'name="identity" value="([^"]+)"', html)
+    assert found, "the consent page carries no signed identity"
+    return found.group(1).decode()
+
+
+def test_prolific_entry_shows_consent_and_consent_creates_worker(client, campaign):
     url = f"/w/{campaign.slug}/?PROLIFIC_PID=abc123&STUDY_ID=s1&SESSION_ID=x9"
-    response = client.get(url)
+    page = client.get(url)
+    assert page.status_code == 200 and b"Start" in page.content
+    assert Worker.objects.count() == 0
+    start = reverse("annotations:worker-start", args=[campaign.slug])
+    response = client.post(start, {"agree": "on", "identity": _identity(page.content)})
     worker = Worker.objects.get()
     assert (worker.platform, worker.external_id) == ("prolific", "abc123")
     assert worker.metadata == {"study_id": "s1", "session_id": "x9"}
-    assert response.status_code == 302 and response["Location"] == session_url(campaign, worker)
-    client.get(url)
+    assert worker.consented_at is not None
+    assert response.status_code == 303 and response["Location"] == session_url(campaign, worker)
+    again = client.get(url)
+    assert again.status_code == 302 and again["Location"] == session_url(campaign, worker)
     assert Worker.objects.count() == 1
 
 
 def test_link_entry_keeps_anonymous_worker_in_signed_cookie(client, campaign):
     first = client.get(f"/w/{campaign.slug}/")
+    start = reverse("annotations:worker-start", args=[campaign.slug])
+    client.post(start, {"agree": "on", "identity": _identity(first.content)})
     second = client.get(f"/w/{campaign.slug}/")
-    assert Worker.objects.filter(platform="link").count() == 1
-    assert first["Location"] == second["Location"]
+    third = client.get(f"/w/{campaign.slug}/")
+    worker = Worker.objects.get(platform="link")
+    assert second["Location"] == third["Location"] == session_url(campaign, worker)
 
 
 def test_mturk_preview_records_nothing(client, campaign):
@@ -179,7 +194,9 @@ def test_valid_submit_with_and_without_htmx_and_double_submit(client, campaign):
     response = client.post(_submit_url(campaign, worker, a), _valid(a), HTTP_HX_REQUEST="true")
     assert response.status_code == 200 and response["HX-Redirect"] == session_url(campaign, worker)
     again = client.post(_submit_url(campaign, worker, a), _valid(a))
-    assert again.status_code == 303 and again["Location"] == session_url(campaign, worker)
+    # The double submit moves on, saying why (?already=1: "already submitted").
+    assert again.status_code == 303
+    assert again["Location"] == session_url(campaign, worker) + "?already=1"
     assert Judgement.objects.filter(worker=worker).count() == 1
     assert b"Task 2 of 2" in client.get(session_url(campaign, worker)).content
 

@@ -1,6 +1,13 @@
-"""Worker identity: link cookies cannot be forged, a returning worker resumes, MTurk stop page."""
+"""Worker identity: link cookies cannot be forged, a returning worker resumes, MTurk stop page.
+
+Also: no worker row before consent (crawlers, link previewers), unexpanded platform
+placeholders refused, and worker forms that post without any cookie (MTurk's iframe in a
+browser that blocks third-party cookies) while a forged or missing token is refused.
+"""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from django.core import signing
@@ -8,7 +15,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from annotations.models import Assignment, Campaign, Worker
+from annotations.models import Assignment, Campaign, Judgement, Worker
 from annotations.views.worker import worker_token
 from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
 
@@ -28,9 +35,24 @@ def _cookie_name(campaign: Campaign) -> str:
     return f"hew_{campaign.pk}"
 
 
-def _enter(client: Client, campaign: Campaign) -> str:
-    response = client.get(f"/w/{campaign.slug}/")
-    assert response.status_code == 302
+def _identity(html: bytes) -> str:
+    found = re.search(rb'name="identity" value="([^"]+)"', html)
+    assert found, "the consent page carries no signed identity"
+    return found.group(1).decode()
+
+
+def _start_url(campaign: Campaign) -> str:
+    return reverse("annotations:worker-start", args=[campaign.slug])
+
+
+def _enter(client: Client, campaign: Campaign, query: str = "") -> str:
+    """Open the entry link, agree if asked, and return the worker's session URL."""
+    response = client.get(f"/w/{campaign.slug}/{query}")
+    if response.status_code == 200:
+        response = client.post(
+            _start_url(campaign), {"agree": "on", "identity": _identity(response.content)}
+        )
+    assert response.status_code in (302, 303)
     return response["Location"]
 
 
@@ -71,9 +93,14 @@ def test_forged_link_cookie_gives_a_new_anonymous_identity(campaign, forge):
     forged = forge(signed, alice_worker.external_id, name)
     assert forged != signed
     mallory.cookies[name] = forged
-    response = mallory.get(f"/w/{campaign.slug}/")
+    consent_page = mallory.get(f"/w/{campaign.slug}/")
+    assert consent_page.status_code == 200  # not recognised: a new person, asked to consent
+    assert Worker.objects.filter(platform="link").count() == 1
+    response = mallory.post(
+        _start_url(campaign), {"agree": "on", "identity": _identity(consent_page.content)}
+    )
 
-    assert response.status_code == 302
+    assert response.status_code == 303
     assert response["Location"] != alice_url
     assert Worker.objects.filter(platform="link").count() == 2
     mallory_worker = Worker.objects.exclude(pk=alice_worker.pk).get()
@@ -105,8 +132,7 @@ def test_token_of_another_campaign_is_refused(campaign):
 def test_prolific_worker_in_another_browser_resumes_the_same_assignment(campaign):
     entry = f"/w/{campaign.slug}/?PROLIFIC_PID=pid-7&STUDY_ID=s&SESSION_ID=x"
     first_browser, second_browser = Client(), Client()
-    session = first_browser.get(entry)["Location"]
-    first_browser.post(f"{session}consent/", {"agree": "on"})
+    session = _enter(first_browser, campaign, entry.removeprefix(f"/w/{campaign.slug}/"))
     page_one = first_browser.get(session)
     assignment = Assignment.objects.get()
     assert b"Task 1 of 2" in page_one.content
@@ -173,3 +199,210 @@ def test_platform_links_into_a_link_only_campaign_record_nothing(campaign, query
     assert response.status_code == 400
     assert b"This link does not work" in response.content
     assert Worker.objects.count() == 0
+
+
+# --- No worker before consent -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "",
+        "?PROLIFIC_PID=5f1e2d3c4b5a69788796a5b4&STUDY_ID=s&SESSION_ID=x",
+        "?workerId=A1B2C3&assignmentId=A1&hitId=H1&turkSubmitTo=https://www.mturk.com",
+    ],
+    ids=["link", "prolific", "mturk"],
+)
+def test_plain_gets_of_an_entry_link_create_no_worker(campaign, query):
+    """A link previewer or crawler fetches the link (twice); nothing is recorded."""
+    for _ in range(2):
+        response = Client().get(f"/w/{campaign.slug}/{query}")
+        assert response.status_code == 200
+        assert b'name="agree"' in response.content
+        assert "hew_" not in "".join(response.cookies)  # no link identity handed out either
+    assert Worker.objects.count() == 0 and Assignment.objects.count() == 0
+
+
+def test_consent_creates_the_worker_once_and_a_refusal_creates_none(campaign):
+    client = Client()
+    page = client.get(f"/w/{campaign.slug}/?PROLIFIC_PID=pid-1&STUDY_ID=s&SESSION_ID=x")
+    identity = _identity(page.content)
+    refused = client.post(_start_url(campaign), {"identity": identity})
+    assert refused.status_code == 400 and b"tick the box" in refused.content
+    assert _identity(refused.content) == identity  # the form keeps the identity
+    assert Worker.objects.count() == 0
+    first = client.post(_start_url(campaign), {"identity": identity, "agree": "on"})
+    second = client.post(_start_url(campaign), {"identity": identity, "agree": "on"})
+    worker = Worker.objects.get()
+    assert first["Location"] == second["Location"]
+    assert (worker.platform, worker.external_id) == ("prolific", "pid-1")
+    assert worker.consented_at is not None
+
+
+@pytest.mark.parametrize(
+    "identity",
+    [
+        pytest.param(lambda good, campaign: "", id="missing"),
+        pytest.param(lambda good, campaign: good[:-2] + "xx", id="tampered"),
+        pytest.param(
+            lambda good, campaign: signing.dumps(
+                {"c": campaign.pk, "p": "prolific", "x": "chosen-by-me", "m": {}},
+                salt="another.salt",
+            ),
+            id="other-salt",
+        ),
+        pytest.param(
+            lambda good, campaign: signing.dumps(
+                {"c": campaign.pk + 1000, "p": "prolific", "x": "p", "m": {}},
+                salt="humaneval.worker.identity",
+            ),
+            id="other-campaign",
+        ),
+    ],
+)
+def test_start_refuses_a_missing_or_forged_identity(campaign, identity):
+    good = _identity(Client().get(f"/w/{campaign.slug}/?PROLIFIC_PID=p1").content)
+    response = Client(enforce_csrf_checks=True).post(
+        _start_url(campaign), {"agree": "on", "identity": identity(good, campaign)}
+    )
+    assert response.status_code == 400
+    assert b"This link does not work" in response.content
+    assert Worker.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}",
+        "PROLIFIC_PID=%PROLIFIC_PID%",
+        "PROLIFIC_PID=5f1e2d3c4b5a69788796a5b4&STUDY_ID={{%STUDY_ID%}}",
+        "workerId=${workerId}&assignmentId=${assignmentId}&hitId=H1",
+        "workerId={{workerId}}&assignmentId=A1",
+    ],
+)
+def test_unexpanded_placeholders_are_refused_with_a_clear_page(campaign, query):
+    from urllib.parse import quote
+
+    url = f"/w/{campaign.slug}/?" + "&".join(
+        f"{k}={quote(v, safe='')}" for k, v in (pair.split("=", 1) for pair in query.split("&"))
+    )
+    response = Client().get(url)
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "This study link was not filled in" in html
+    assert "{{%PROLIFIC_PID%}}" in html  # shows what a placeholder looks like
+    assert 'name="agree"' not in html
+    assert Worker.objects.count() == 0
+
+
+# --- Worker forms without cookies (third-party iframe), CSRF by signed token --------
+
+
+def _valid(a: Assignment) -> dict[str, str]:
+    return {f"score_{s}": str(100 + 10 * i) for i, s in enumerate(a.display_order)}
+
+
+def test_whole_mturk_flow_posts_without_any_cookie_and_submits_to_turk_submit_to(campaign):
+    """Each request from a fresh client (no cookie ever sent back) with CSRF checks on.
+
+    That is what a browser blocking third-party cookies does inside MTurk's iframe.
+    """
+
+    def cookieless() -> Client:
+        return Client(enforce_csrf_checks=True)
+
+    query = (
+        "?workerId=AWORKER1&assignmentId=ASSIGN1&hitId=HIT1"
+        "&turkSubmitTo=https%3A%2F%2Fworkersandbox.mturk.com"
+    )
+    page = cookieless().get(f"/w/{campaign.slug}/{query}")
+    assert page.status_code == 200 and Worker.objects.count() == 0
+    started = cookieless().post(
+        _start_url(campaign), {"agree": "on", "identity": _identity(page.content)}
+    )
+    assert started.status_code == 303
+    session = started["Location"]
+    worker = Worker.objects.get()
+    assert worker.metadata["assignment_id"] == "ASSIGN1"
+    for _ in range(campaign.tasks_per_worker):
+        html = cookieless().get(session).content.decode()
+        found = re.search(r'id="task-form"[^>]*action="([^"]+)"', html)
+        assert found, html[:500]
+        action = found.group(1)
+        a = Assignment.objects.get(worker=worker, state="active")
+        posted = cookieless().post(action, _valid(a))
+        assert posted.status_code == 303, posted.content[:300]
+    assert Judgement.objects.filter(worker=worker).count() == campaign.tasks_per_worker
+    done = cookieless().get(session).content.decode()
+    assert 'action="https://workersandbox.mturk.com/mturk/externalSubmit"' in done
+    assert 'name="assignmentId" value="ASSIGN1"' in done
+    assert f'name="completionCode" value="{campaign.completion_code}"' in done
+
+
+def test_consent_of_an_existing_worker_posts_without_cookie(campaign):
+    worker = WorkerFactory(campaign=campaign)
+    url = reverse("annotations:worker-consent", args=[campaign.slug, worker_token(worker)])
+    response = Client(enforce_csrf_checks=True).post(url, {"agree": "on"})
+    assert response.status_code == 302
+    worker.refresh_from_db()
+    assert worker.consented_at is not None
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        pytest.param(lambda w: str(w.pk), id="unsigned"),
+        pytest.param(lambda w: worker_token(w)[:-1] + "x", id="tampered"),
+        pytest.param(lambda w: signing.Signer(salt="x").sign(str(w.pk)), id="other-salt"),
+    ],
+)
+def test_cookieless_posts_with_a_forged_token_are_refused(campaign, token):
+    worker = WorkerFactory(campaign=campaign, consented_at=timezone.now())
+    session = reverse("annotations:worker-session", args=[campaign.slug, worker_token(worker)])
+    Client().get(session)
+    a = Assignment.objects.get(worker=worker)
+    client = Client(enforce_csrf_checks=True)
+    forged = token(worker)
+    submit = reverse("annotations:worker-submit", args=[campaign.slug, forged, a.pk])
+    assert client.post(submit, _valid(a)).status_code == 404
+    fresh = WorkerFactory(campaign=campaign)
+    consent = reverse("annotations:worker-consent", args=[campaign.slug, token(fresh)])
+    assert client.post(consent, {"agree": "on"}).status_code == 404
+    assert Judgement.objects.count() == 0
+    fresh.refresh_from_db()
+    assert fresh.consented_at is None
+
+
+def test_designer_preview_still_needs_the_csrf_cookie(campaign):
+    """Pages with a cookie-based login keep Django's CSRF check."""
+    from django.contrib.auth import get_user_model
+
+    owner = get_user_model().objects.create_user("owner", password="pw-123456")
+    Campaign.objects.filter(pk=campaign.pk).update(owner=owner)
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(owner)
+    url = reverse("annotations:worker-preview", args=[campaign.slug])
+    assert client.get(url).status_code == 200
+    assert client.post(url, {"score_0": "100"}).status_code == 403
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=H1&turkSubmitTo=https://www.mturk.com",
+        "assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=H1&workerId=AW9",
+    ],
+    ids=["plain-preview", "preview-with-worker-id"],
+)
+def test_mturk_preview_records_nothing_and_offers_no_form_to_post(campaign, query):
+    Campaign.objects.filter(pk=campaign.pk).update(accept_mturk=True)
+    client = Client()
+    for _ in range(2):
+        response = client.get(f"/w/{campaign.slug}/?{query}")
+        assert response.status_code == 200
+        html = response.content.decode()
+        assert "Accept the HIT to start" in html
+        assert 'name="identity"' not in html and 'name="agree"' not in html
+        assert "X-Frame-Options" not in response  # shown in MTurk's frame
+    assert Worker.objects.count() == 0 and Assignment.objects.count() == 0
+    assert Judgement.objects.count() == 0

@@ -129,7 +129,9 @@ def test_slider_tie_loop_error_is_tied_to_its_select(client_):
 
 def test_magnitude_errors_are_described_invalid_and_the_first_gets_the_focus(client_):
     _w, assignment, submit, page = _start(client_)
-    assert 'maxlength="4"' in page.content.decode()  # max_digits of the criterion
+    # No maxlength (it cut longer numbers silently); the rule is said beside the input.
+    assert "maxlength" not in page.content.decode()
+    assert "up to 4 digits" in page.content.decode()  # max_digits of the criterion
     a, b, c = assignment.display_order
     response = client_.post(submit, {f"score_{a}": "120", f"score_{b}": "1.5", f"score_{c}": ""})
     html = response.content.decode()
@@ -178,7 +180,7 @@ def test_resubmit_of_a_recorded_task_moves_on_whatever_was_posted(client_):
     for data in ({}, {"score_0": "oops"}, valid):
         again = client_.post(submit, data)
         assert again.status_code == 303
-        assert again["Location"].endswith(f"/s/{worker_token(worker)}/")
+        assert again["Location"].endswith(f"/s/{worker_token(worker)}/?already=1")
         htmx = client_.post(submit, data, HTTP_HX_REQUEST="true")
         assert htmx.status_code == 200 and htmx.has_header("HX-Redirect")
     assert Judgement.objects.count() == 1
@@ -207,3 +209,80 @@ def test_task_page_with_htmx_header_is_the_form_fragment(client_):
     assert "<html" in full and "Task 1 of 2" in full
     assert "<html" not in fragment and fragment.lstrip().startswith("<form")
     assert f'action="{submit}"' in fragment
+
+
+# -- RankME: the standard, the content checks, the number rule, the too-fast warning ----
+
+
+def _rankme_start(client: Client, *, show_input: bool = True, **campaign_fields):
+    worker, assignment, submit, page = _start(client, **campaign_fields)
+    criterion = assignment.criterion
+    criterion.show_input = show_input
+    criterion.standard_input = "name[The Phoenix], food[French]"
+    criterion.standard_text = "The Phoenix serves French food."
+    criterion.scale_settings = {**criterion.scale_settings, "standard": 100}
+    criterion.content_checks = ["added", "missing"]
+    criterion.save()
+    page = client.get(
+        reverse("annotations:worker-session", args=[worker.campaign.slug, worker_token(worker)])
+    )
+    return worker, assignment, submit, page
+
+
+def test_the_standard_and_its_value_come_before_the_outputs(client_):
+    _w, _a, _s, page = _rankme_start(client_)
+    html = page.content.decode()
+    standard = html.index("Here is the STANDARD to relate to")
+    assert (
+        standard
+        < html.index("The Phoenix serves French food.")
+        < html.index("Here is the TASK for you")
+        < html.index('class="w-output')
+    )
+    assert "Its score: <strong>100</strong>" in html
+    assert "French" in html[standard : html.index("Here is the TASK for you")]
+
+
+def test_the_standard_input_is_hidden_when_the_criterion_hides_inputs(client_):
+    _w, _a, _s, page = _rankme_start(client_, show_input=False)
+    html = page.content.decode()
+    assert "The Phoenix serves French food." in html and "French</dd>" not in html
+
+
+def test_checklist_without_javascript_is_stored(client_):
+    _w, assignment, submit, page = _rankme_start(client_)
+    a, b, c = assignment.display_order
+    html = page.content.decode()
+    assert f'name="check_{a}" value="missing"' in html
+    response = client_.post(
+        submit,
+        {f"score_{a}": "150", f"score_{b}": "100", f"score_{c}": "40"}
+        | {f"check_{c}": ["added", "missing"], f"check_{a}": ["added"]},
+    )
+    assert response.status_code == 303
+    stored = dict(Judgement.objects.get().scores.values_list("slot", "checks"))
+    assert stored == {a: ["added"], b: [], c: ["added", "missing"]}
+
+
+def test_seven_digits_are_refused_on_the_page_and_kept_as_typed(client_):
+    _w, assignment, submit, _ = _rankme_start(client_)
+    a, b, c = assignment.display_order
+    # This criterion allows 4 digits (see _worker).
+    response = client_.post(
+        submit, {f"score_{a}": "12345", f"score_{b}": "100", f"score_{c}": "50"}
+    )
+    html = response.content.decode()
+    assert response.status_code == 400 and Judgement.objects.count() == 0
+    assert "12345 has 5 digits; enter a whole number of at most 4 digits" in html
+    assert 'value="12345"' in _attrs(html, f"score-{a}")
+
+
+def test_too_fast_warning_is_by_the_submit_button_with_the_seconds(client_):
+    _w, assignment, submit, _ = _rankme_start(client_, min_seconds_per_task=300)
+    data = {f"score_{s}": str(100 + s) for s in assignment.display_order}
+    html = client_.post(submit, data).content.decode()
+    warning = html.index('role="alert" id="too-fast"')
+    last_output = html.rindex('class="w-output')
+    assert last_output < warning < html.index("Submit and continue")
+    assert re.search(r"You spent \d+(\.\d)? seconds on this task; we expect at least 300", html)
+    assert html.index('class="w-actions"') < warning

@@ -1,0 +1,174 @@
+"""A criterion's RankME parts: its standard exemplar and its per-output content checks.
+
+Magnitude estimation needs a modulus: every score is relative to a *standard* shown
+with a fixed value (100 by default). The RankME crowd tasks (Novikova, Dusek and Rieser
+2018) open with "Here is the STANDARD to relate to": an input and an utterance with its
+score, then "Here is the TASK for you". A magnitude criterion here keeps that standard
+in ``standard_input`` / ``standard_text`` (``standard_output`` records the uploaded
+output it was copied from) and its value in ``scale_settings["standard"]``.
+
+Content checks are RankME's per-output checklist (quality and informativeness
+set-ups): whether an output adds information not in the input, misses some, or
+reflects it perfectly. ``Criterion.content_checks`` lists the enabled keys; the keys a
+worker ticks are stored per output in ``JudgementScore.checks``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+
+from annotations.errors import DomainError
+from annotations.models import Campaign, Criterion, Output
+
+# Key -> what the worker reads beside the box, in the order shown.
+CONTENT_CHECKS: dict[str, str] = {
+    "added": "contains information not in the input",
+    "missing": "misses information from the input",
+    "perfect": "reflects the input perfectly",
+}
+
+
+def content_checks_clean(*, keys: Iterable[str], where: str = "content_checks") -> list[str]:
+    """The keys in the catalogue's order, without repeats; unknown keys are an error."""
+    keys = list(keys)
+    unknown = sorted(set(keys) - set(CONTENT_CHECKS))
+    if unknown:
+        raise DomainError(
+            f"{where}: unknown content check {', '.join(repr(k) for k in unknown)}; "
+            f"choose from {', '.join(CONTENT_CHECKS)}."
+        )
+    return [k for k in CONTENT_CHECKS if k in keys]
+
+
+def checks_ticked_clean(
+    *, criterion: Criterion, slots: Sequence[int], checks: Mapping[int, Iterable[str]]
+) -> tuple[dict[int, list[str]], dict[int, str]]:
+    """The ticked checks per slot (catalogue order) and, separately, errors per slot.
+
+    A key the criterion does not offer, or a slot the task does not have, is an error.
+    """
+    offered = set(criterion.content_checks or [])
+    clean: dict[int, list[str]] = {}
+    errors: dict[int, str] = {}
+    for slot, keys in checks.items():
+        keys = list(keys)
+        if slot not in slots:
+            errors[slot] = "This task has no such output."
+            continue
+        unknown = sorted(set(keys) - offered)
+        if unknown:
+            errors[slot] = f"This task does not ask about {', '.join(unknown)}."
+            continue
+        clean[slot] = [k for k in CONTENT_CHECKS if k in keys]
+    return clean, errors
+
+
+def standard_candidates(
+    *, campaign: Campaign, limit: int = 200, include: int | None = None
+) -> list[Output]:
+    """Uploaded outputs a designer may pick a standard from, with their item, in item
+    order (at most ``limit``; empty placeholders, e.g. of WMT imports, left out), plus
+    the output with the id ``include`` (a criterion's current standard) wherever it is."""
+    related = Output.objects.filter(item__campaign=campaign).select_related("item", "system")
+    outputs = list(
+        related.exclude(text="").order_by("item__position", "item_id", "system__label")[:limit]
+    )
+    if include is not None and all(o.pk != include for o in outputs):
+        outputs = [*related.filter(pk=include), *outputs]
+    return outputs
+
+
+@transaction.atomic
+def criterion_rankme_set(
+    *,
+    criterion: Criterion,
+    standard_output: Output | None = None,
+    standard_input: str | None = None,
+    standard_text: str | None = None,
+    content_checks: Iterable[str] | None = None,
+) -> Criterion:
+    """Set a criterion's standard and/or its content checks (None leaves a part as it is).
+
+    A ``standard_output`` (an uploaded output of the same campaign) is copied: its item's
+    input and its text become the standard, and the output is recorded. A written-in
+    standard (``standard_input`` / ``standard_text`` without an output) clears the
+    recorded output. Refused once the criterion has tasks, like every criterion change.
+    """
+    if criterion.pk and criterion.tasks.exists():
+        raise DomainError(
+            f"Criterion '{criterion.name}' has tasks already; it can no longer change."
+        )
+    changed: list[str] = []
+    if standard_output is not None:
+        if standard_output.item.campaign_id != criterion.campaign_id:
+            raise DomainError("standard_output: choose an output of this campaign.")
+        criterion.standard_output = standard_output
+        criterion.standard_input = standard_output.item.input
+        criterion.standard_text = standard_output.text
+        changed += ["standard_output", "standard_input", "standard_text"]
+    elif standard_input is not None or standard_text is not None:
+        if standard_input is not None:
+            criterion.standard_input = standard_input.strip()
+            changed.append("standard_input")
+        if standard_text is not None:
+            criterion.standard_text = standard_text.strip()
+            changed.append("standard_text")
+        criterion.standard_output = None
+        changed.append("standard_output")
+    if content_checks is not None:
+        criterion.content_checks = content_checks_clean(keys=content_checks)
+        changed.append("content_checks")
+    if changed:
+        criterion.save(update_fields=changed)
+    return criterion
+
+
+@transaction.atomic
+def criterion_define(
+    *,
+    campaign: Campaign,
+    criterion: Criterion | None = None,
+    fields: dict[str, Any],
+    standard_output: Output | None = None,
+    standard_input: str | None = None,
+    standard_text: str | None = None,
+    content_checks: Iterable[str] | None = None,
+) -> Criterion:
+    """Create (``criterion`` None) or change a criterion with its standard and checks,
+    all or nothing: the designer's criterion form saves through here."""
+    from annotations.services.designer import criterion_create, criterion_update
+
+    if criterion is None:
+        criterion = criterion_create(campaign=campaign, **fields)
+    else:
+        criterion = criterion_update(criterion=criterion, **fields)
+    return criterion_rankme_set(
+        criterion=criterion,
+        standard_output=standard_output,
+        standard_input=standard_input,
+        standard_text=standard_text,
+        content_checks=content_checks,
+    )
+
+
+def criterion_launch_problems(*, campaign: Campaign) -> list[str]:
+    """Why the campaign's criteria are not ready for workers (empty when they are).
+
+    A magnitude criterion needs a standard: workers relate every score to it.
+    """
+    return [
+        f"Criterion '{c.name}' uses magnitude estimation but has no standard: choose the "
+        "standard output workers relate their scores to on its criterion page."
+        for c in campaign.criteria.order_by("position", "name")
+        if c.scale == Criterion.Scale.MAGNITUDE and not c.standard_text.strip()
+    ]
+
+
+def criteria_check_launchable(*, campaign: Campaign) -> None:
+    """Raise ``DomainError`` naming every criterion that is not ready for launch."""
+    problems = criterion_launch_problems(campaign=campaign)
+    if problems:
+        raise DomainError(" ".join(problems))

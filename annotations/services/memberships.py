@@ -1,0 +1,159 @@
+"""Invitations: a campaign's owner invites a collaborator by an emailed link.
+
+The link carries a random token (256 bits); the database keeps only its SHA-256, so a
+copy of the database does not hold working links. A link works once, for
+``settings.INVITATION_MAX_AGE_DAYS`` days; whoever opens it signed in (or signs up from
+it) becomes a member with the invited role. Accepting never lowers a role the user
+already holds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from smtplib import SMTPException
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.mail import send_mail
+from django.db import transaction
+from django.utils import timezone
+
+from annotations.errors import DomainError
+from annotations.models import Campaign, CampaignInvitation, CampaignMembership
+from annotations.permissions import ROLE_ORDER
+
+Role = CampaignMembership.Role
+
+
+class InvitationRefused(DomainError):
+    """An invitation link that cannot be used; ``reason`` is forged, used or expired."""
+
+    def __init__(self, message: str, *, reason: str) -> None:
+        self.reason = reason
+        super().__init__(message)
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def invitation_expires_at(invitation: CampaignInvitation) -> datetime:
+    return invitation.created_at + timedelta(days=settings.INVITATION_MAX_AGE_DAYS)
+
+
+@transaction.atomic
+def invitation_create(
+    *,
+    campaign: Campaign,
+    email: str,
+    role: str,
+    invited_by: User,
+    link_for: Callable[[str], str],
+) -> CampaignInvitation:
+    """Invite ``email`` to the campaign as ``role`` and email them the link.
+
+    ``link_for`` turns the token into the absolute URL of the acceptance page. The mail
+    is sent inside the transaction: when it cannot be sent, no invitation is stored.
+    """
+    if role not in Role.values:
+        raise DomainError(f"role: choose one of {', '.join(Role.values)}.")
+    email = email.strip()
+    if not email or "@" not in email:
+        raise DomainError("email: enter an email address.")
+    token = secrets.token_urlsafe(32)
+    invitation = CampaignInvitation.objects.create(
+        campaign=campaign,
+        email=email,
+        role=role,
+        token=token_digest(token),
+        invited_by=invited_by,
+    )
+    link = link_for(token)
+    inviter = invited_by.get_full_name() or invited_by.get_username()
+    body = (
+        f"{inviter} invites you to the human-evaluation campaign “{campaign.name}” "
+        f"as {Role(role).label.lower()}.\n\n"
+        f"Open this link to accept (sign in, or create an account there):\n{link}\n\n"
+        f"The link works once and for {settings.INVITATION_MAX_AGE_DAYS} days. If you did "
+        "not expect this email, ignore it."
+    )
+    try:
+        send_mail(
+            subject=f"Invitation to “{campaign.name}” on humaneval",
+            message=body,
+            from_email=None,
+            recipient_list=[email],
+        )
+    except (SMTPException, OSError) as exc:
+        raise DomainError(
+            f"The invitation email to {email} could not be sent ({exc.__class__.__name__}); "
+            "nothing was saved. Check the email settings and try again."
+        ) from exc
+    return invitation
+
+
+def invitation_for_token(*, token: str) -> CampaignInvitation:
+    """The usable invitation of ``token``, or :class:`InvitationRefused` saying why not."""
+    invitation = (
+        CampaignInvitation.objects.select_related("campaign", "invited_by")
+        .filter(token=token_digest(token))
+        .first()
+        if token
+        else None
+    )
+    if invitation is None:
+        raise InvitationRefused(
+            "This invitation link is not valid. Check that you copied the whole link, or "
+            "ask the campaign's owner for a new invitation.",
+            reason="forged",
+        )
+    if invitation.accepted_at is not None:
+        raise InvitationRefused(
+            "This invitation has already been used. If it was you, sign in to reach the "
+            "campaign; otherwise ask the campaign's owner for a new invitation.",
+            reason="used",
+        )
+    if timezone.now() >= invitation_expires_at(invitation):
+        raise InvitationRefused(
+            f"This invitation expired on {invitation_expires_at(invitation):%Y-%m-%d %H:%M} "
+            "UTC. Ask the campaign's owner for a new one.",
+            reason="expired",
+        )
+    return invitation
+
+
+@transaction.atomic
+def invitation_accept(*, token: str, user: User) -> CampaignMembership:
+    """Make ``user`` a member with the invited role and use the invitation up.
+
+    Locks the invitation row so that two simultaneous clicks accept it once.
+    """
+    found = invitation_for_token(token=token)
+    invitation = CampaignInvitation.objects.select_for_update().get(pk=found.pk)
+    if invitation.accepted_at is not None:
+        raise InvitationRefused("This invitation has already been used.", reason="used")
+    campaign = found.campaign
+    membership = CampaignMembership.objects.filter(campaign=campaign, user=user).first()
+    role = invitation.role
+    if campaign.owner_id == user.pk:
+        role = Role.OWNER
+    if membership is None:
+        membership = CampaignMembership.objects.create(campaign=campaign, user=user, role=role)
+    elif ROLE_ORDER[role] > ROLE_ORDER[membership.role]:
+        membership.role = role
+        membership.save(update_fields=["role"])
+    invitation.accepted_at = timezone.now()
+    invitation.accepted_by = user
+    invitation.save(update_fields=["accepted_at", "accepted_by"])
+    return membership
+
+
+@transaction.atomic
+def invitation_revoke(*, invitation: CampaignInvitation) -> None:
+    """Withdraw an invitation not yet accepted (its link stops working)."""
+    if invitation.accepted_at is not None:
+        raise DomainError("This invitation was already accepted; remove the member instead.")
+    invitation.delete()

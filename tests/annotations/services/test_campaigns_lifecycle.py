@@ -1,0 +1,426 @@
+"""Campaign settings that must work together, the plan, and the life cycle of a campaign:
+draft -> live -> paused -> closed -> archived, clone, delete, exclude workers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+from annotations.errors import DomainError
+from annotations.models import (
+    Campaign,
+    Criterion,
+    Judgement,
+    Output,
+    Task,
+    Worker,
+)
+from annotations.selectors.campaigns import campaign_contents
+from annotations.selectors.monitoring import campaign_plan, campaign_progress, campaign_totals
+from annotations.services import designer as services
+from annotations.services.campaigns import (
+    CampaignSettingsError,
+    OutputRow,
+    campaign_create,
+    criterion_from_preset,
+    outputs_store,
+)
+from annotations.services.tasks import tasks_build
+from tests.annotations.designer_data import judged_campaign
+
+pytestmark = pytest.mark.django_db
+
+SIX = ("s1", "s2", "s3", "s4", "s5", "s6")
+
+
+def _with_outputs(
+    slug: str = "c", systems: tuple[str, ...] = SIX, items: int = 3, **fields: Any
+) -> Campaign:
+    campaign = campaign_create(slug=slug, **fields)
+    outputs_store(
+        campaign=campaign,
+        rows=[
+            OutputRow(item_id=f"i{i}", input=f"name[P{i}]", system=s, text=f"{s} on {i}")
+            for i in range(items)
+            for s in systems
+        ],
+    )
+    return campaign
+
+
+def _problems(excinfo: pytest.ExceptionInfo[CampaignSettingsError]) -> dict[str, str]:
+    return excinfo.value.problems
+
+
+# Impossible settings -----------------------------------------------------------------------
+
+
+def test_more_outputs_per_task_than_systems_is_refused_on_save():
+    campaign = _with_outputs()
+    with pytest.raises(CampaignSettingsError) as excinfo:
+        services.campaign_settings_update(campaign=campaign, outputs_per_task=7)
+    assert "more than the 6 systems" in _problems(excinfo)["outputs_per_task"]
+    assert str(excinfo.value).startswith("Outputs per task: 7 is more than the 6 systems")
+    campaign.refresh_from_db()
+    assert campaign.outputs_per_task == 5
+    services.campaign_settings_update(campaign=campaign, outputs_per_task=6)
+    campaign.refresh_from_db()
+    assert campaign.outputs_per_task == 6
+
+
+def test_more_outputs_per_task_than_systems_is_refused_at_build_and_launch():
+    # Saved before any upload (nothing to compare with yet), then 6 systems arrive.
+    campaign = campaign_create(slug="early", outputs_per_task=7)
+    criterion_from_preset(campaign=campaign, preset="quality")
+    outputs_store(
+        campaign=campaign,
+        rows=[OutputRow(item_id="i", input="x", system=s, text=s) for s in SIX],
+    )
+    with pytest.raises(CampaignSettingsError, match="7 is more than the 6 systems"):
+        services.campaign_tasks_build(campaign=campaign, seed=1)
+    assert not campaign.tasks.exists()
+
+
+def test_no_platform_is_refused_naming_the_platforms():
+    campaign = _with_outputs()
+    with pytest.raises(CampaignSettingsError) as excinfo:
+        services.campaign_settings_update(
+            campaign=campaign, accept_prolific=False, accept_mturk=False, accept_link=False
+        )
+    assert "at least one platform" in _problems(excinfo)["accept_prolific"]
+    assert str(excinfo.value).startswith("Platforms: accept at least one platform")
+    campaign.refresh_from_db()
+    assert campaign.accept_prolific
+
+
+def test_zero_tasks_per_worker_is_refused_in_words_not_a_constraint_name():
+    campaign = _with_outputs()
+    with pytest.raises(CampaignSettingsError) as excinfo:
+        services.campaign_settings_update(campaign=campaign, tasks_per_worker=0)
+    message = str(excinfo.value)
+    assert "Tasks per worker: must be at least 1" in message
+    assert "constraint" not in message.lower() and "gte" not in message
+
+
+@pytest.mark.parametrize(
+    ("checks", "repeats", "tasks", "refused"),
+    [
+        (0.6, 0.4, 10, True),  # nothing left
+        (0.7, 0.5, 10, True),
+        (0.5, 0.3, 2, True),  # 0.4 real tasks for a worker of 2 tasks
+        (0.5, 0.3, 5, False),  # one real task each
+        (0.1, 0.1, 10, False),
+    ],
+)
+def test_checks_and_repeats_must_leave_real_tasks(checks, repeats, tasks, refused):
+    campaign = _with_outputs()
+    update = dict(attention_check_rate=checks, repeat_rate=repeats, tasks_per_worker=tasks)
+    if refused:
+        with pytest.raises(CampaignSettingsError) as excinfo:
+            services.campaign_settings_update(campaign=campaign, **update)
+        assert "no real task" in _problems(excinfo)["repeat_rate"]
+    else:
+        services.campaign_settings_update(campaign=campaign, **update)
+        campaign.refresh_from_db()
+        assert campaign.repeat_rate == repeats
+
+
+def test_time_limit_shorter_than_the_minimum_time_is_refused():
+    campaign = _with_outputs()
+    with pytest.raises(CampaignSettingsError) as excinfo:
+        services.campaign_settings_update(
+            campaign=campaign, assignment_timeout_minutes=1, min_seconds_per_task=90
+        )
+    assert (
+        "shorter than the minimum time per task (90 s)"
+        in (_problems(excinfo)["assignment_timeout_minutes"])
+    )
+    services.campaign_settings_update(
+        campaign=campaign, assignment_timeout_minutes=2, min_seconds_per_task=90
+    )
+
+
+def test_one_output_per_task_needs_magnitude_criteria():
+    campaign = _with_outputs()
+    criterion_from_preset(campaign=campaign, preset="quality")
+    services.campaign_settings_update(campaign=campaign, outputs_per_task=1)  # PlainME
+    services.campaign_settings_update(campaign=campaign, outputs_per_task=5)
+    criterion_from_preset(campaign=campaign, preset="fluency")  # a Likert scale
+    with pytest.raises(CampaignSettingsError) as excinfo:
+        services.campaign_settings_update(campaign=campaign, outputs_per_task=1)
+    assert "fluency uses another scale" in _problems(excinfo)["outputs_per_task"]
+
+
+def test_the_rules_hold_when_a_campaign_is_created_too():
+    # The API's and the CLI's way in: campaign_create.
+    with pytest.raises(CampaignSettingsError, match="Tasks per worker"):
+        campaign_create(slug="bad", tasks_per_worker=0)
+    with pytest.raises(CampaignSettingsError, match="Platforms"):
+        campaign_create(slug="bad", accept_prolific=False, accept_mturk=False, accept_link=False)
+    assert not Campaign.objects.filter(slug="bad").exists()
+
+
+def test_design_fields_are_fixed_once_tasks_are_built_and_almost_all_once_closed():
+    campaign = judged_campaign()
+    assert services.campaign_fixed_fields(campaign=campaign) == services.DESIGN_FIELDS
+    with pytest.raises(DomainError, match="judgements per task"):
+        services.campaign_settings_update(campaign=campaign, judgements_per_task=5)
+    services.campaign_settings_update(campaign=campaign, instructions="Read *carefully*.")
+    services.campaign_close(campaign=campaign)
+    campaign.refresh_from_db()
+    assert services.campaign_fixed_fields(campaign=campaign) == (
+        services.SETTINGS_FIELDS - {"name", "description"}
+    )
+    with pytest.raises(DomainError, match="The campaign is closed"):
+        services.campaign_settings_update(campaign=campaign, instructions="Other.")
+    services.campaign_settings_update(campaign=campaign, name="Round 1 (done)")
+    campaign.refresh_from_db()
+    assert (campaign.name, campaign.instructions) == ("Round 1 (done)", "Read *carefully*.")
+
+
+# The plan equals what building produces -------------------------------------------------------
+
+
+def _ragged(slug: str, k: int) -> Campaign:
+    """6 systems, 10 items; systems s5 and s6 lack outputs for most items, item 9 has
+    one output only (it cannot be compared) and item 8 two."""
+    campaign = campaign_create(slug=slug, outputs_per_task=k, judgements_per_task=3)
+    rows = []
+    for i in range(10):
+        systems: tuple[str, ...] = SIX if i % 3 == 0 else SIX[:4]
+        if i == 8:
+            systems = SIX[:2]
+        if i == 9:
+            systems = SIX[:1]
+        rows += [OutputRow(item_id=f"i{i}", input="x", system=s, text=f"{s}{i}") for s in systems]
+    outputs_store(campaign=campaign, rows=rows)
+    criterion_from_preset(campaign=campaign, preset="quality")
+    criterion_from_preset(campaign=campaign, preset="naturalness")
+    return campaign
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 5, 6])
+def test_plan_before_building_equals_the_built_tasks(k):
+    campaign = _ragged(f"ragged-{k}", k)
+    estimate = campaign_plan(campaign=campaign, pay_per_hour=12, seconds_per_task=60)
+    assert not estimate.built
+    report = tasks_build(campaign=campaign, seed=3)
+    built = campaign_plan(campaign=campaign, pay_per_hour=12, seconds_per_task=60)
+    assert built.built
+    assert estimate.tasks == built.tasks == report.tasks
+    assert Task.objects.filter(campaign=campaign, kind="regular").count() == estimate.tasks
+    assert (estimate.judgements, estimate.workers, estimate.cost) == (
+        built.judgements,
+        built.workers,
+        built.cost,
+    )
+    # Comparisons: the same total; per system, each within one task per item and criterion.
+    est = {s.label: s.comparisons for s in estimate.per_system}
+    got = {s.label: s.comparisons for s in built.per_system}
+    assert sum(est.values()) == pytest.approx(sum(got.values()), abs=len(SIX))
+    slack = 10 * 2 * (k - 1) * 3
+    assert all(abs(est[label] - got[label]) <= slack for label in SIX)
+
+
+def test_plan_of_the_old_estimate_case_is_exact():
+    # 5 systems with outputs for 3 of 6 items each way: the old estimate assumed every
+    # system on every item (6 items x ceil(6/5) x 2 criteria = 24 tasks).
+    campaign = _ragged("ragged", 5)
+    estimate = campaign_plan(campaign=campaign)
+    tasks_build(campaign=campaign, seed=9)
+    assert campaign_plan(campaign=campaign).tasks == estimate.tasks
+
+
+def test_totals_count_imported_and_collected_judgements_once():
+    campaign = judged_campaign()
+    progress = campaign_progress(campaign=campaign)
+    totals = campaign_totals(campaign=campaign)
+    assert totals.planned == sum(p.planned for p in progress) == 12
+    assert totals.done == 12 and totals.imported == 0 and totals.to_collect == 12
+
+
+# Life cycle --------------------------------------------------------------------------------
+
+
+def _built(slug: str = "life") -> Campaign:
+    campaign = _with_outputs(slug=slug, outputs_per_task=3)
+    criterion_from_preset(campaign=campaign, preset="quality")
+    # A magnitude criterion launches with a standard (RankME's modulus).
+    campaign.criteria.update(standard_text="A standard text.")
+    services.campaign_tasks_build(campaign=campaign, seed=1)
+    return campaign
+
+
+def _status(campaign: Campaign) -> str:
+    campaign.refresh_from_db()
+    return campaign.status
+
+
+def test_every_allowed_transition():
+    campaign = _built()
+    services.campaign_launch(campaign=campaign)
+    assert _status(campaign) == "live"
+    services.campaign_pause(campaign=campaign)
+    assert _status(campaign) == "paused"
+    services.campaign_launch(campaign=campaign)  # resume
+    assert _status(campaign) == "live"
+    services.campaign_close(campaign=campaign)
+    assert _status(campaign) == "closed"
+    services.campaign_archive(campaign=campaign)
+    assert _status(campaign) == "archived"
+    services.campaign_unarchive(campaign=campaign)
+    assert _status(campaign) == "closed"
+    draft = _built("draft-close")
+    services.campaign_close(campaign=draft)
+    assert _status(draft) == "closed"
+
+
+@pytest.mark.parametrize(
+    ("status", "action", "verb"),
+    [
+        ("draft", services.campaign_pause, "paused"),
+        ("draft", services.campaign_archive, "archived"),
+        ("draft", services.campaign_unarchive, "restored"),
+        ("live", services.campaign_archive, "archived"),
+        ("paused", services.campaign_archive, "archived"),
+        ("paused", services.campaign_pause, "paused"),
+        ("closed", services.campaign_launch, "launched"),
+        ("closed", services.campaign_pause, "paused"),
+        ("closed", services.campaign_close, "closed"),
+        ("closed", services.campaign_unarchive, "restored"),
+        ("archived", services.campaign_launch, "launched"),
+        ("archived", services.campaign_close, "closed"),
+        ("archived", services.campaign_archive, "archived"),
+    ],
+)
+def test_refused_transitions_say_why_and_change_nothing(status, action, verb):
+    campaign = _built()
+    Campaign.objects.filter(pk=campaign.pk).update(status=status)
+    campaign.refresh_from_db()
+    with pytest.raises(DomainError, match=f"cannot be {verb}"):
+        action(campaign=campaign)
+    assert _status(campaign) == status
+
+
+def test_launch_checks_the_settings_again():
+    campaign = _built()
+    Campaign.objects.filter(pk=campaign.pk).update(outputs_per_task=9)  # as an old row might
+    campaign.refresh_from_db()
+    with pytest.raises(CampaignSettingsError, match="Outputs per task"):
+        services.campaign_launch(campaign=campaign)
+    assert _status(campaign) == "draft"
+
+
+@pytest.mark.parametrize("status", ["draft", "closed", "archived"])
+def test_delete_a_draft_or_an_ended_campaign_with_everything_in_it(status):
+    campaign = judged_campaign(slug=f"gone-{status}")
+    Campaign.objects.filter(pk=campaign.pk).update(status=status)
+    campaign.refresh_from_db()
+    contents = campaign_contents(campaign=campaign)
+    assert (contents.judgements, contents.workers, contents.outputs) == (12, 3, 20)
+    services.campaign_delete(campaign=campaign)
+    assert not Campaign.objects.filter(pk=campaign.pk).exists()
+    assert not Judgement.objects.filter(criterion__campaign_id=campaign.pk).exists()
+    assert not Worker.objects.filter(campaign_id=campaign.pk).exists()
+
+
+@pytest.mark.parametrize("status", ["live", "paused"])
+def test_delete_a_running_campaign_is_refused(status):
+    campaign = judged_campaign()
+    Campaign.objects.filter(pk=campaign.pk).update(status=status)
+    campaign.refresh_from_db()
+    with pytest.raises(DomainError, match="close it first"):
+        services.campaign_delete(campaign=campaign)
+    assert Judgement.objects.filter(criterion__campaign=campaign).count() == 12
+
+
+def test_clone_copies_design_criteria_and_outputs_not_workers_or_judgements():
+    user = User.objects.create(username="second")
+    campaign = judged_campaign(slug="round-1")
+    campaign.instructions = "# Read\n\n- every text"
+    campaign.attention_check_rate = 0.1
+    campaign.save()
+    quality = campaign.criteria.get()
+    standard = Output.objects.filter(item__campaign=campaign).order_by("id").first()
+    assert standard is not None
+    quality.standard_input = "name[Standard]"
+    quality.standard_text = standard.text
+    quality.standard_output = standard
+    quality.content_checks = ["added", "missing"]
+    quality.scale_settings = {"standard": 80, "max_digits": 6}
+    quality.save()
+    Campaign.objects.filter(pk=campaign.pk).update(status="closed")
+    campaign.refresh_from_db()
+
+    clone = services.campaign_clone(campaign=campaign, user=user, slug="round-2", name="Round 2")
+    assert (clone.status, clone.owner, clone.name) == ("draft", user, "Round 2")
+    assert clone.memberships.get().user == user
+    for field in ("instructions", "attention_check_rate", "outputs_per_task", "setup"):
+        assert getattr(clone, field) == getattr(campaign, field)
+    assert clone.completion_code != campaign.completion_code
+    copy = clone.criteria.get()
+    assert copy.pk != quality.pk
+    for field in ("name", "question", "scale", "scale_settings", "standard_input"):
+        assert getattr(copy, field) == getattr(quality, field)
+    assert (copy.standard_text, copy.content_checks) == (standard.text, ["added", "missing"])
+    assert copy.standard_output is not None and copy.standard_output.item.campaign == clone
+    assert copy.standard_output.text == standard.text
+    assert sorted(clone.systems.values_list("label", flat=True)) == sorted(
+        campaign.systems.values_list("label", flat=True)
+    )
+    assert list(clone.items.values_list("external_id", "input", "position")) == list(
+        campaign.items.values_list("external_id", "input", "position")
+    )
+    old = Output.objects.filter(item__campaign=campaign)
+    new = Output.objects.filter(item__campaign=clone)
+    assert sorted(new.values_list("item__external_id", "system__label", "text")) == sorted(
+        old.values_list("item__external_id", "system__label", "text")
+    )
+    # The identical outputs stay merged, within the clone.
+    twins = new.filter(canonical__isnull=False)
+    assert twins.count() == old.filter(canonical__isnull=False).count() == 1
+    canonical = twins.get().canonical
+    assert canonical is not None and canonical.item.campaign == clone
+    contents = campaign_contents(campaign=clone)
+    assert (contents.workers, contents.judgements, contents.tasks) == (0, 0, 0)
+    # The original is untouched.
+    assert campaign_contents(campaign=campaign).judgements == 12
+
+
+def test_clone_refuses_a_taken_or_reserved_slug():
+    campaign = judged_campaign(slug="round-1")
+    user = User.objects.create(username="u")
+    for slug in ("round-1", "new"):
+        with pytest.raises(DomainError):
+            services.campaign_clone(campaign=campaign, user=user, slug=slug)
+    assert Campaign.objects.count() == 1
+
+
+def test_exclude_a_worker_with_a_reason_and_undo():
+    campaign = judged_campaign()
+    worker = campaign.workers.order_by("id").first()
+    assert worker is not None
+    with pytest.raises(DomainError, match="Say why"):
+        services.worker_exclude(worker=worker, reason="   ")
+    worker.refresh_from_db()
+    assert not worker.excluded
+    services.worker_exclude(worker=worker, reason="Same score for every output")
+    worker.refresh_from_db()
+    assert worker.excluded and worker.exclusion_reason == "Same score for every output"
+    assert worker.judgements.count() == 4  # judgements stay stored
+    services.worker_include(worker=worker)
+    worker.refresh_from_db()
+    assert not worker.excluded and worker.exclusion_reason == ""
+
+
+def test_criteria_of_the_clone_are_editable_while_the_original_is_not():
+    campaign = judged_campaign(slug="round-1")
+    clone = services.campaign_clone(
+        campaign=campaign, user=User.objects.create(username="u"), slug="round-2"
+    )
+    criterion = clone.criteria.get()
+    services.criterion_update(criterion=criterion, question="New question?")
+    assert Criterion.objects.get(pk=criterion.pk).question == "New question?"
+    assert campaign.criteria.get().question != "New question?"

@@ -1,0 +1,83 @@
+"""A criterion's RankME parts: the standard exemplar, the content checks, launch rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from annotations.errors import DomainError
+from annotations.models import Criterion
+from annotations.services.criteria import (
+    content_checks_clean,
+    criterion_launch_problems,
+    criterion_rankme_set,
+)
+from annotations.services.demo import demo_campaign_seed
+from annotations.services.designer import campaign_launch
+from tests.factories import CriterionFactory, OutputFactory, task_with_outputs
+
+pytestmark = pytest.mark.django_db
+
+
+def test_picked_output_is_copied_with_its_input_and_recorded():
+    criterion = CriterionFactory()
+    output = OutputFactory(item__campaign=criterion.campaign, text="Cotto is a pub.")
+    criterion_rankme_set(criterion=criterion, standard_output=output)
+    criterion.refresh_from_db()
+    assert criterion.standard_output == output
+    assert (criterion.standard_input, criterion.standard_text) == (
+        output.item.input,
+        "Cotto is a pub.",
+    )
+
+
+def test_an_output_of_another_campaign_is_refused():
+    criterion = CriterionFactory()
+    with pytest.raises(DomainError, match="standard_output"):
+        criterion_rankme_set(criterion=criterion, standard_output=OutputFactory())
+
+
+def test_unknown_content_checks_are_refused_and_known_ones_ordered():
+    assert content_checks_clean(keys=["perfect", "added", "perfect"]) == ["added", "perfect"]
+    with pytest.raises(DomainError, match="'wrong'"):
+        criterion_rankme_set(criterion=CriterionFactory(), content_checks=["missing", "wrong"])
+
+
+def test_a_criterion_with_tasks_keeps_its_standard():
+    task = task_with_outputs()
+    with pytest.raises(DomainError, match="has tasks"):
+        criterion_rankme_set(criterion=task.criterion, standard_text="Another standard.")
+
+
+def test_only_magnitude_criteria_need_a_standard():
+    criterion = CriterionFactory(scale="likert", scale_settings={"levels": []})
+    assert criterion_launch_problems(campaign=criterion.campaign) == []
+    magnitude = CriterionFactory(campaign=criterion.campaign, name="quality", standard_text=" ")
+    [problem] = criterion_launch_problems(campaign=criterion.campaign)
+    assert "'quality'" in problem
+    criterion_rankme_set(criterion=magnitude, standard_text="Cotto is a pub.")
+    assert criterion_launch_problems(campaign=criterion.campaign) == []
+
+
+def test_demo_campaign_has_a_standard_for_each_magnitude_criterion_and_relaunches():
+    campaign = demo_campaign_seed(seed=3).campaign
+    magnitude = campaign.criteria.filter(scale=Criterion.Scale.MAGNITUDE)
+    assert magnitude.count() == 2
+    for criterion in magnitude:
+        assert criterion.standard_output is not None
+        assert criterion.standard_text == criterion.standard_output.text
+    assert criterion_launch_problems(campaign=campaign) == []
+    campaign.status = "paused"
+    campaign.save(update_fields=["status"])
+    assert campaign_launch(campaign=campaign).status == "live"
+
+
+def test_the_current_standard_is_always_among_the_candidates():
+    from annotations.services.criteria import standard_candidates
+
+    criterion = CriterionFactory()
+    outputs = [OutputFactory(item__campaign=criterion.campaign) for _ in range(3)]
+    assert [o.pk for o in standard_candidates(campaign=criterion.campaign, limit=2)] == [
+        o.pk for o in outputs[:2]
+    ]
+    listed = standard_candidates(campaign=criterion.campaign, limit=2, include=outputs[2].pk)
+    assert [o.pk for o in listed] == [outputs[2].pk, outputs[0].pk, outputs[1].pk]

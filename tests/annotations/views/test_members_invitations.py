@@ -1,0 +1,216 @@
+"""Members, roles and invitations: shown, enforced, and invitation links that work once."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from django.core import mail
+from django.urls import reverse
+from django.utils import timezone
+
+from annotations.models import CampaignInvitation, CampaignMembership
+from annotations.services.memberships import invitation_accept, token_digest
+from tests.annotations.designer_data import add_member, judged_campaign, users
+
+pytestmark = pytest.mark.django_db
+
+Role = CampaignMembership.Role
+
+
+@pytest.fixture
+def world(settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    people = users()
+    campaign = judged_campaign(owner=people["owner"], n_workers=1)
+    add_member(campaign, people["designer"], Role.DESIGNER)
+    add_member(campaign, people["viewer"], Role.VIEWER)
+    return people, campaign
+
+
+def _members(campaign) -> str:
+    return reverse("annotations:designer-members", args=[campaign.slug])
+
+
+def _invite(client, campaign, email="new@example.org", role="designer"):
+    return client.post(
+        reverse("annotations:designer-invite", args=[campaign.slug]),
+        {"email": email, "role": role},
+    )
+
+
+def _link_in_last_mail() -> str:
+    match = re.search(r"http://testserver(/invitations/[^/\s]+/)", mail.outbox[-1].body)
+    assert match, mail.outbox[-1].body
+    return match.group(1)
+
+
+# Roles shown ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("who", "label"), [("owner", "Owner"), ("designer", "Editor"), ("viewer", "Viewer")]
+)
+def test_role_is_shown_on_the_campaign_page_and_the_members_page(client, world, who, label):
+    people, campaign = world
+    client.force_login(people[who])
+    overview = client.get(reverse("annotations:designer-campaign", args=[campaign.slug]))
+    assert f"Your role: <strong>{label}</strong>" in overview.content.decode()
+    assert f"· you are {label.lower()}" in overview.content.decode()
+    members = client.get(_members(campaign)).content.decode()
+    assert f'Your role: <strong class="role-you">{label}</strong>' in members
+    # Every member's role, in the labels people read (the editor role is stored "designer").
+    for name, shown in (("owner", "Owner"), ("designer", "Editor"), ("viewer", "Viewer")):
+        assert re.search(rf"<td>{name}</td><td>{shown}</td>", members), (name, shown)
+
+
+def test_only_owners_see_and_use_the_invitation_form(client, world):
+    people, campaign = world
+    for who in ("designer", "viewer"):
+        client.force_login(people[who])
+        assert "Send invitation" not in client.get(_members(campaign)).content.decode()
+        assert _invite(client, campaign).status_code == 403
+    assert CampaignInvitation.objects.count() == 0 and not mail.outbox
+
+
+def test_viewer_cannot_edit_anything(client, world):
+    people, campaign = world
+    client.force_login(people["viewer"])
+    api = client.patch(
+        f"/api/campaigns/{campaign.slug}/", {"name": "Hacked"}, content_type="application/json"
+    )
+    assert api.status_code == 403
+    settings_url = reverse("annotations:designer-settings", args=[campaign.slug])
+    assert client.post(settings_url, {"name": "Hacked"}).status_code == 403
+    criterion = campaign.criteria.get()
+    url = reverse("annotations:designer-criterion", args=[campaign.slug, criterion.pk])
+    assert client.post(url, {"question": "Changed?"}).status_code == 403
+    campaign.refresh_from_db()
+    assert campaign.name == "Judged campaign"
+
+
+# Invitations ------------------------------------------------------------------------------------
+
+
+def test_invitation_email_link_makes_a_signed_in_user_a_member(client, world):
+    people, campaign = world
+    client.force_login(people["owner"])
+    response = _invite(client, campaign, email="outsider@example.org", role="viewer")
+    assert response.status_code == 302
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == ["outsider@example.org"]
+    assert campaign.name in message.subject
+    link = _link_in_last_mail()
+    # The token itself is not stored, only its digest.
+    token = link.split("/")[2]
+    invitation = CampaignInvitation.objects.get()
+    assert invitation.token == token_digest(token) != token
+    assert "outsider@example.org" in client.get(_members(campaign)).content.decode()
+
+    client.force_login(people["outsider"])
+    page = client.get(link)
+    assert page.status_code == 200
+    assert "as <strong>viewer</strong>" in page.content.decode()
+    accepted = client.post(link)
+    assert accepted.status_code == 302
+    membership = CampaignMembership.objects.get(campaign=campaign, user=people["outsider"])
+    assert membership.role == Role.VIEWER
+    invitation.refresh_from_db()
+    assert invitation.accepted_by == people["outsider"] and invitation.accepted_at
+    assert client.get(accepted["Location"]).status_code == 200
+
+
+def test_invitation_link_lets_a_new_person_sign_up_and_join(client, world):
+    people, campaign = world
+    client.force_login(people["owner"])
+    _invite(client, campaign, email="ada@example.org", role="designer")
+    link = _link_in_last_mail()
+    client.logout()
+    page = client.get(link).content.decode()
+    assert "create an account" in page.lower() and "sign in" in page.lower()
+    bad = client.post(link, {"username": "ada", "password1": "x", "password2": "y"})
+    assert bad.status_code == 400
+    assert not User.objects.filter(username="ada").exists()
+    response = client.post(
+        link,
+        {"username": "ada", "password1": "long enough pass 42", "password2": "long enough pass 42"},
+    )
+    assert response.status_code == 302
+    ada = User.objects.get(username="ada")
+    assert ada.email == "ada@example.org"
+    assert CampaignMembership.objects.get(campaign=campaign, user=ada).role == Role.DESIGNER
+    # Signed in: the campaign opens, and as an editor she may change it.
+    assert client.get(response["Location"]).status_code == 200
+    settings_url = reverse("annotations:designer-settings", args=[campaign.slug])
+    assert client.get(settings_url).status_code == 200
+
+
+def test_used_expired_and_forged_links_are_refused_clearly(client, world, settings):
+    people, campaign = world
+    client.force_login(people["owner"])
+    _invite(client, campaign, email="o@example.org", role="designer")
+    link = _link_in_last_mail()
+    client.force_login(people["outsider"])
+    client.post(link)
+    # Used.
+    again = client.get(link)
+    assert again.status_code == 410
+    assert "already been used" in again.content.decode()
+    # Forged.
+    forged = client.get("/invitations/not-a-real-token/")
+    assert forged.status_code == 404
+    assert "This invitation link is not valid" in forged.content.decode()
+    assert client.post("/invitations/not-a-real-token/").status_code == 404
+    # Expired.
+    client.force_login(people["owner"])
+    _invite(client, campaign, email="late@example.org", role="designer")
+    late_link = _link_in_last_mail()
+    CampaignInvitation.objects.filter(email="late@example.org").update(
+        created_at=timezone.now() - timedelta(days=settings.INVITATION_MAX_AGE_DAYS, seconds=1)
+    )
+    client.logout()
+    expired = client.post(
+        late_link,
+        {"username": "late", "password1": "a long pass 1234", "password2": "a long pass 1234"},
+    )
+    assert expired.status_code == 410
+    assert "expired" in expired.content.decode()
+    assert not User.objects.filter(username="late").exists()
+
+
+def test_accepting_never_lowers_a_role(world):
+    people, campaign = world
+    invitation = CampaignInvitation.objects.create(
+        campaign=campaign, email="d@example.org", role="viewer", token=token_digest("tok")
+    )
+    membership = invitation_accept(token="tok", user=people["designer"])
+    assert membership.role == Role.DESIGNER
+    invitation.refresh_from_db()
+    assert invitation.accepted_at is not None
+
+
+def test_owner_withdraws_an_invitation_and_its_link_stops_working(client, world):
+    people, campaign = world
+    client.force_login(people["owner"])
+    _invite(client, campaign)
+    link = _link_in_last_mail()
+    invitation = CampaignInvitation.objects.get()
+    url = reverse("annotations:designer-invitation-revoke", args=[campaign.slug, invitation.pk])
+    for who in ("designer", "viewer"):
+        client.force_login(people[who])
+        assert client.post(url).status_code == 403
+    client.force_login(people["owner"])
+    assert client.post(url).status_code == 302
+    assert client.get(link).status_code == 404
+
+
+def test_a_bad_invitation_form_names_the_field(client, world):
+    people, campaign = world
+    client.force_login(people["owner"])
+    response = _invite(client, campaign, email="not an email")
+    assert response.status_code == 400
+    assert "Enter a valid email address." in response.content.decode()
+    assert not mail.outbox

@@ -1,0 +1,325 @@
+"""Worker pages of the study's set-ups: all criteria on one page (set-up 1), PlainME,
+autosaved drafts and a task submitted from a second tab."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from annotations.models import Assignment, Campaign, Judgement, JudgementScore, Worker
+from annotations.selectors.worker import page_assignments
+from annotations.services.campaigns import OutputRow, criterion_from_preset, outputs_store
+from annotations.services.tasks import tasks_build
+from annotations.views.worker import worker_token
+from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
+
+pytestmark = pytest.mark.django_db
+
+
+def built(
+    *, setup: str = "together", k: int = 3, criteria=("quality", "naturalness"), **fields
+) -> Campaign:
+    campaign = CampaignFactory(setup=setup, outputs_per_task=k, **fields)
+    for preset in criteria:
+        criterion_from_preset(campaign=campaign, preset=preset)
+    outputs_store(
+        campaign=campaign,
+        rows=[
+            OutputRow(
+                item_id=f"mr{i}",
+                input="name[Cotto], eatType[coffee shop]",
+                system=f"sys{s}",
+                text=f"Cotto text {i} of system {s}.",
+            )
+            for i in range(2)
+            for s in range(3)
+        ],
+    )
+    tasks_build(campaign=campaign, seed=1)
+    Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.LIVE)
+    campaign.refresh_from_db()
+    return campaign
+
+
+def consented(campaign: Campaign) -> Worker:
+    return WorkerFactory(campaign=campaign, consented_at=timezone.now())
+
+
+def session_url(campaign: Campaign, worker: Worker) -> str:
+    return reverse("annotations:worker-session", args=[campaign.slug, worker_token(worker)])
+
+
+def _lead(worker: Worker) -> Assignment:
+    return Assignment.objects.filter(worker=worker, state="active").order_by("id").first()
+
+
+def _submit_url(campaign: Campaign, worker: Worker, assignment: Assignment) -> str:
+    return reverse(
+        "annotations:worker-submit", args=[campaign.slug, worker_token(worker), assignment.pk]
+    )
+
+
+def _draft_url(campaign: Campaign, worker: Worker, assignment: Assignment) -> str:
+    return reverse(
+        "annotations:worker-draft", args=[campaign.slug, worker_token(worker), assignment.pk]
+    )
+
+
+def _answers(page: list[Assignment], skip: tuple[int, int] | None = None) -> dict[str, str]:
+    data = {}
+    for a in page:
+        for slot in a.display_order:
+            if (a.criterion_id, slot) != skip:
+                data[f"c{a.criterion_id}-score_{slot}"] = str(100 + slot)
+    return data
+
+
+# Set-up 1 -------------------------------------------------------------------------------------
+
+
+def test_together_page_shows_each_output_once_with_one_answer_per_criterion(client):
+    campaign = built()
+    worker = consented(campaign)
+    page = client.get(session_url(campaign, worker))
+    assert page.status_code == 200
+    html = page.content.decode()
+    lead = _lead(worker)
+    siblings = page_assignments(assignment=lead)
+    assert len(siblings) == 2
+    texts = re.findall(r'<p class="w-text" id="text-\d+">([^<]+)</p>', html)
+    assert len(texts) == 3 and len(set(texts)) == 3
+    for a in siblings:
+        assert a.criterion.question in html
+        for slot in a.display_order:
+            assert html.count(f'name="c{a.criterion_id}-score_{slot}"') == 1
+    assert 'id="together-form"' in html and "data-draft-url" in html
+
+
+def test_together_submit_records_one_judgement_per_criterion(client):
+    campaign = built()
+    worker = consented(campaign)
+    client.get(session_url(campaign, worker))
+    lead = _lead(worker)
+    siblings = page_assignments(assignment=lead)
+    response = client.post(_submit_url(campaign, worker, lead), _answers(siblings))
+    assert response.status_code == 303
+    assert sorted(Judgement.objects.values_list("criterion__name", flat=True)) == [
+        "naturalness",
+        "quality",
+    ]
+    assert JudgementScore.objects.count() == 6
+    # The same page posted again (double submit): nothing new, and the worker is told.
+    again = client.post(_submit_url(campaign, worker, lead), _answers(siblings))
+    assert again.status_code == 303 and again.url.endswith("?already=1")
+    assert Judgement.objects.count() == 2
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_together_partial_answers_are_refused_as_a_whole_with_an_error_per_field(client, htmx):
+    campaign = built()
+    worker = consented(campaign)
+    client.get(session_url(campaign, worker))
+    lead = _lead(worker)
+    siblings = page_assignments(assignment=lead)
+    natural = siblings[1]
+    missing_slot = natural.display_order[0]
+    data = _answers(siblings, skip=(natural.criterion_id, missing_slot))
+    data[f"c{lead.criterion_id}-score_{lead.display_order[1]}"] = "12.5"
+    headers = {"HX-Request": "true"} if htmx else {}
+    response = client.post(_submit_url(campaign, worker, lead), data, headers=headers)
+    assert response.status_code == (200 if htmx else 400)
+    html = response.content.decode()
+    assert html.count('class="w-error"') == 2
+    assert f'id="c{natural.criterion_id}-score-{missing_slot}-error"' in html
+    assert f'id="c{lead.criterion_id}-score-{lead.display_order[1]}-error"' in html
+    # What was typed stays on the page.
+    assert f'value="{100 + lead.display_order[0]}"' in html
+    assert not Judgement.objects.exists()
+    assert set(Assignment.objects.values_list("state", flat=True)) == {"active"}
+    if htmx:
+        assert html.lstrip().startswith('<form id="together-form"')
+
+
+def test_separate_set_up_keeps_one_criterion_per_page(client):
+    campaign = built(setup="separate")
+    worker = consented(campaign)
+    html = client.get(session_url(campaign, worker)).content.decode()
+    assert 'id="task-form"' in html and "together-form" not in html
+    assert Assignment.objects.filter(worker=worker).count() == 1
+
+
+# PlainME --------------------------------------------------------------------------------------
+
+
+def test_plainme_page_shows_one_output_and_records_its_score(client):
+    campaign = built(setup="separate", k=1, criteria=("quality",))
+    worker = consented(campaign)
+    html = client.get(session_url(campaign, worker)).content.decode()
+    assert html.count('class="w-output"') == 1 and 'name="score_0"' in html
+    lead = _lead(worker)
+    response = client.post(_submit_url(campaign, worker, lead), {"score_0": "150"})
+    assert response.status_code == 303
+    score = JudgementScore.objects.get()
+    assert (score.score, score.rank) == (150.0, 1.0)
+
+
+# Drafts and second tabs -----------------------------------------------------------------------
+
+
+def test_draft_is_saved_and_prefills_the_page_after_a_reload(client):
+    campaign = CampaignFactory(status=Campaign.Status.LIVE)
+    task_with_outputs(campaign=campaign, criterion=CriterionFactory(campaign=campaign))
+    worker = consented(campaign)
+    client.get(session_url(campaign, worker))
+    a = _lead(worker)
+    saved = client.post(_draft_url(campaign, worker, a), {"score_0": "123", "score_2": "45"})
+    assert saved.status_code == 204
+    html = client.get(session_url(campaign, worker)).content.decode()
+    assert re.search(r'name="score_0"[^>]*value="123"', html)
+    assert re.search(r'name="score_2"[^>]*value="45"', html)
+    assert re.search(r'name="score_1"[^>]*value=""', html)
+
+
+def test_together_draft_prefills_every_criterion(client):
+    campaign = built()
+    worker = consented(campaign)
+    client.get(session_url(campaign, worker))
+    lead = _lead(worker)
+    natural = page_assignments(assignment=lead)[1]
+    name = f"c{natural.criterion_id}-score_{natural.display_order[0]}"
+    assert client.post(_draft_url(campaign, worker, lead), {name: "77"}).status_code == 204
+    html = client.get(session_url(campaign, worker)).content.decode()
+    assert re.search(rf'name="{name}"[^>]*value="77"', html)
+
+
+def test_draft_needs_the_workers_token(client):
+    campaign = CampaignFactory(status=Campaign.Status.LIVE)
+    task_with_outputs(campaign=campaign)
+    worker = consented(campaign)
+    client.get(session_url(campaign, worker))
+    a = _lead(worker)
+    other = consented(campaign)
+    forged = reverse("annotations:worker-draft", args=[campaign.slug, "1:forged", a.pk])
+    assert client.post(forged, {"score_0": "1"}).status_code == 404
+    wrong = reverse("annotations:worker-draft", args=[campaign.slug, worker_token(other), a.pk])
+    assert client.post(wrong, {"score_0": "1"}).status_code == 404
+    a.refresh_from_db()
+    assert a.draft == {}
+
+
+def test_second_tab_submitting_the_same_task_gets_a_clear_message(client):
+    campaign = CampaignFactory(status=Campaign.Status.LIVE, tasks_per_worker=3)
+    criterion = CriterionFactory(campaign=campaign)
+    for _ in range(3):
+        task_with_outputs(campaign=campaign, criterion=criterion)
+    worker = consented(campaign)
+    client.get(session_url(campaign, worker))  # tab 1
+    client.get(session_url(campaign, worker))  # tab 2: the same task
+    a = _lead(worker)
+    answers = {"score_0": "100", "score_1": "90", "score_2": "80"}
+    first = client.post(_submit_url(campaign, worker, a), answers)
+    assert first.status_code == 303 and "already" not in first.url
+    second = client.post(_submit_url(campaign, worker, a), {"score_0": "1", "score_1": "2"})
+    assert second.status_code == 303
+    page = client.get(second.url)
+    html = page.content.decode()
+    assert "already submitted from another tab" in html
+    assert 'id="task-form"' in html  # ... and here is the next task
+    assert _lead(worker).pk != a.pk
+    assert Judgement.objects.get().scores.get(slot=0).score == 100
+    # The second tab's autosave after the submit is refused with the same explanation.
+    late = client.post(_draft_url(campaign, worker, a), {"score_0": "5"})
+    assert late.status_code == 409 and b"already submitted" in late.content
+
+
+def test_second_tab_with_htmx_is_redirected_with_the_message(client):
+    campaign = CampaignFactory(status=Campaign.Status.LIVE, tasks_per_worker=2)
+    criterion = CriterionFactory(campaign=campaign)
+    task_with_outputs(campaign=campaign, criterion=criterion)
+    task_with_outputs(campaign=campaign, criterion=criterion)
+    worker = consented(campaign)
+    client.get(session_url(campaign, worker))
+    a = _lead(worker)
+    answers = {"score_0": "100", "score_1": "90", "score_2": "80"}
+    client.post(_submit_url(campaign, worker, a), answers)
+    again = client.post(_submit_url(campaign, worker, a), answers, headers={"HX-Request": "true"})
+    assert again.headers["HX-Redirect"].endswith("?already=1")
+
+
+# The designer's side: choosing the set-up, and what the plan says ---------------------------
+
+
+def _owner_client(client) -> tuple[object, Campaign]:
+    from django.contrib.auth import get_user_model
+
+    from annotations.services.designer import campaign_start
+
+    owner = get_user_model().objects.create_user("setup-owner", password="pw-1234567")
+    campaign = campaign_start(user=owner, slug="setups", name="Set-ups")
+    for preset in ("quality", "naturalness"):
+        criterion_from_preset(campaign=campaign, preset=preset)
+    outputs_store(
+        campaign=campaign,
+        rows=[
+            OutputRow(item_id=f"i{i}", input="name[Aromi]", system=f"s{s}", text=f"T {i} {s}.")
+            for i in range(2)
+            for s in range(4)
+        ],
+    )
+    client.force_login(owner)
+    return client, campaign
+
+
+def test_designer_chooses_the_set_up_in_the_design_form_and_it_is_fixed_once_built(client):
+    client, campaign = _owner_client(client)
+    url = reverse("annotations:designer-settings", args=[campaign.slug])
+    form = client.get(url).context["form"]
+    assert "setup" in form.fields
+    data = {
+        name: value
+        for name, value in form.initial.items()
+        if name in form.fields and value is not None and value is not False
+    }
+    data.update(setup="together", outputs_per_task=3)
+    response = client.post(url, data)
+    assert response.status_code == 302, response.context["form"].errors
+    campaign.refresh_from_db()
+    assert campaign.setup == "together"
+    tasks_build(campaign=campaign, seed=0)
+    page = client.get(url)
+    assert page.context["form"].fields["setup"].disabled  # shown, not editable
+    data["setup"] = "separate"
+    client.post(url, data)
+    campaign.refresh_from_db()
+    assert campaign.setup == "together"
+
+
+def test_plan_page_says_plainme_gives_no_comparisons_and_explains_pages(client):
+    client, campaign = _owner_client(client)
+    url = reverse("annotations:designer-plan", args=[campaign.slug])
+    html = client.get(url).content.decode()
+    assert "data-plainme-note" not in html and "data-setup-note" not in html
+    Campaign.objects.filter(pk=campaign.pk).update(outputs_per_task=1, setup="together")
+    html = client.get(url).content.decode()
+    assert "no within-task comparisons" in html
+    assert "one page holds 2 tasks" in html
+
+
+def test_designer_preview_of_a_together_campaign_is_the_one_page_workers_see(client):
+    client, campaign = _owner_client(client)
+    Campaign.objects.filter(pk=campaign.pk).update(setup="together", outputs_per_task=2)
+    campaign.refresh_from_db()
+    tasks_build(campaign=campaign, seed=0)
+    url = reverse("annotations:worker-preview", args=[campaign.slug])
+    html = client.get(url).content.decode()
+    assert 'id="together-form"' in html and "Nothing you do here is recorded" in html
+    names = set(re.findall(r'name="(c\d+-score_\d+)"', html))
+    assert len(names) == 2 * 2  # two criteria x two outputs
+    checked = client.post(url, dict.fromkeys(names, "100"))
+    assert checked.status_code == 200 and b"All answers are valid" in checked.content
+    refused = client.post(url, {sorted(names)[0]: "100"})
+    assert refused.status_code == 400
+    assert not Judgement.objects.exists() and not Assignment.objects.exists()

@@ -1,0 +1,163 @@
+"""Honest results on thin data: unranked systems are listed, clusters and the stability
+verdict only under the minimum-data rule; every export records what it rests on."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from django.contrib.auth.models import User
+from rest_framework.test import APIClient
+
+from annotations.models import Worker
+from ranking.models import RankingRun
+from ranking.selectors import ranking_data_rule
+from ranking.services import ranking_run_compute, ranking_run_create
+from tests.factories import SystemFactory
+from tests.ranking.planted import planted_campaign
+
+pytestmark = pytest.mark.django_db
+
+FORMATS = ("table", "json", "csv", "latex", "markdown")
+
+
+def _owned(campaign) -> User:
+    owner = User.objects.create_user(f"owner-{campaign.pk}")
+    campaign.owner = owner
+    campaign.save(update_fields=["owner"])
+    return owner
+
+
+def _rank(campaign, criterion, **kwargs) -> RankingRun:
+    run = ranking_run_create(campaign=campaign, criterion=criterion, queue=False, **kwargs)
+    return ranking_run_compute(run=run)
+
+
+def _export(client, run, fmt: str) -> str:
+    response = client.get(f"/api/rankings/{run.pk}/export/{fmt}/")
+    assert response.status_code == 200, response.content
+    return response.content.decode()
+
+
+def test_two_judgements_give_no_clusters_and_no_stability_verdict(client):
+    """What the page claimed before: significance clusters from two judgements."""
+    campaign, criterion = planted_campaign(strengths=[60, 20, -20, -60], n_judgements=2, k=4)
+    client.force_login(_owned(campaign))
+    run = _rank(campaign, criterion, runs=50, seed=1)
+    assert run.status == "done" and run.n_judgements == 2
+    rule = ranking_data_rule(run=run)
+    assert not rule.met and not rule.enough_comparisons
+    assert [n for _, n in rule.thin_systems] == [6, 6, 6, 6]  # 2 judgements x 3 comparisons
+    html = client.get(f"/rankings/{run.pk}/").content.decode()
+    assert "Too little data for clusters" in html
+    assert "4 system(s) have fewer than 30 comparisons: s0 (6), s1 (6), s2 (6), s3 (6)." in html
+    assert "at least 30 comparisons and the split-half check" in html  # the rule, stated
+    assert (
+        'class="table table-compact clusters"' not in html
+        and '<th scope="col" class="num">Cluster</th>' not in html
+    )
+    assert "<strong>Stable.</strong>" not in html and "Not yet stable" not in html
+    for label in ("s0", "s1", "s2", "s3"):  # the values are still shown
+        assert f"<td>{label}</td>" in html
+    api = APIClient()
+    api.force_authenticate(campaign.owner)
+    result = api.get(f"/api/rankings/{run.pk}/result/").json()
+    assert result["data_rule"]["met"] is False and result["data_rule"]["min_comparisons"] == 30
+    latex = _export(api, run, "latex")
+    assert latex.count(r"\midrule") == 1  # only under the header: no rules between clusters
+    assert "% No clusters: too little data" in latex
+    markdown = _export(api, run, "markdown").splitlines()
+    assert all(line.startswith("|  |") for line in markdown if "| s" in line)  # no cluster no.
+    assert json.loads(_export(api, run, "json"))["data_rule"]["met"] is False
+
+
+def test_enough_comparisons_and_a_stable_split_show_clusters(client):
+    campaign, criterion = planted_campaign(
+        strengths=[150, 0, -150], n_judgements=60, seed=3, k=3, noise=5
+    )
+    client.force_login(_owned(campaign))
+    run = _rank(campaign, criterion, runs=200, seed=1)
+    rule = ranking_data_rule(run=run)
+    assert rule.enough_comparisons and run.stability["stable"] is True and rule.met
+    html = client.get(f"/rankings/{run.pk}/").content.decode()
+    assert 'class="table table-compact clusters"' in html and "<strong>Stable.</strong>" in html
+    assert "Too little data" not in html
+
+
+def test_systems_without_comparisons_are_listed_as_unranked_not_dropped(client):
+    campaign, criterion = planted_campaign(strengths=[60, 20, -20, -60], n_judgements=40, k=4)
+    SystemFactory(campaign=campaign, label="zeta")  # uploaded, never judged
+    client.force_login(_owned(campaign))
+    run = _rank(campaign, criterion, runs=30, seed=2)
+    assert run.status == "done", run.error
+    assert run.inputs["unranked"] == ["zeta"] and run.inputs["systems_ranked"] == 4
+    html = client.get(f"/rankings/{run.pk}/").content.decode()
+    assert "<td>zeta</td>" in html and "Unranked: zeta" in html
+    assert "1 system(s) have no comparisons at all and are unranked: zeta." in html
+    api = APIClient()
+    api.force_authenticate(campaign.owner)
+    assert api.get(f"/api/rankings/{run.pk}/result/").json()["unranked"] == ["zeta"]
+    for fmt in FORMATS:
+        assert "zeta" in _export(api, run, fmt), fmt
+    rows = list(csv.reader(io.StringIO(_export(api, run, "csv"))))
+    assert ["", "zeta", "", "", "", "", "0"] in rows
+
+
+def test_every_export_records_which_judgements_it_used():
+    campaign, criterion = planted_campaign(strengths=[60, 20, -20, -60], n_judgements=50, k=4)
+    Worker.objects.filter(campaign=campaign, external_id="w0").update(excluded=True)
+    api = APIClient()
+    api.force_authenticate(_owned(campaign))
+    run = _rank(campaign, criterion, runs=30, seed=17, parameters={"draw_probability": 0.1})
+    assert run.inputs["judgements_total"] == 50 and run.inputs["judgements_used"] == 40
+    assert run.inputs["left_out"]["excluded_workers"] == 10
+    assert run.inputs["excluded_workers"] == ["w0"]
+    data = json.loads(_export(api, run, "json"))
+    assert data["seed"] == 17 and data["method"] == "wmt14" and data["runs"] == 30
+    assert data["parameters"] == {"draw_probability": 0.1}
+    assert data["judgements"] == 40 and data["judgements_total"] == 50
+    assert data["left_out"] == {"attention_checks": 0, "repeats": 0, "excluded_workers": 10}
+    assert data["excluded_workers"] == ["w0"] and data["fingerprint"] == run.fingerprint
+    heads = {
+        r[0]: r[1] for r in csv.reader(io.StringIO(_export(api, run, "csv"))) if r[0][:1] == "#"
+    }
+    assert heads["# judgements used"] == "40" and heads["# judgements stored"] == "50"
+    assert heads["# excluded workers"] == "w0" and heads["# seed"] == "17"
+    assert heads["# judgements left out"] == "attention checks 0, repeats 0, excluded workers 10"
+    assert heads["# parameters"] == '{"draw_probability": 0.1}'
+    assert heads["# fingerprint of the judgements"] == run.fingerprint
+    for fmt in ("table", "latex", "markdown"):
+        text = _export(api, run, fmt)
+        for needle in (
+            "judgements used: 40",
+            "judgements stored: 50",
+            "excluded workers",
+            "w0",
+            "seed",
+            "17",
+            "draw",
+            "0.1",
+            "wmt14",
+            run.fingerprint,
+            "minimum-data rule",
+        ):
+            assert needle in text, (fmt, needle)
+
+
+def test_exports_of_a_stored_run_escape_campaign_and_system_names():
+    campaign, criterion = planted_campaign(strengths=[60, 20, -20], n_judgements=20, k=3)
+    campaign.name = r"\input{/etc/passwd}"
+    campaign.save(update_fields=["name"])
+    campaign.systems.filter(label="s0").update(label=r"\input{/etc/passwd}")
+    campaign.systems.filter(label="s1").update(label="=1+1")
+    campaign.systems.filter(label="s2").update(label="a|b")
+    api = APIClient()
+    api.force_authenticate(_owned(campaign))
+    run = _rank(campaign, criterion, runs=20, seed=1)
+    latex = _export(api, run, "latex")
+    assert r"\input" not in latex and r"\textbackslash{}input\{/etc/passwd\}" in latex
+    cells = [c for row in csv.reader(io.StringIO(_export(api, run, "csv"))) for c in row]
+    assert "'=1+1" in cells and "=1+1" not in cells
+    assert r"a\|b" in _export(api, run, "markdown")

@@ -1,0 +1,156 @@
+"""Production settings: `check --deploy` is clean with the README's environment, and the
+development defaults stay plain HTTP."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.test import Client, override_settings
+
+ROOT = Path(__file__).resolve().parent.parent
+PRODUCTION = {
+    "DJANGO_DEBUG": "false",
+    "DJANGO_SECRET_KEY": "k3Yq8w-7Zp2s_Rr9vT1uXe4bN6mC0hJ5gLdAaFfQoWiEyUzKtPjVnHcBxSlMI-prod",
+    "DJANGO_ALLOWED_HOSTS": "eval.example.org",
+}
+
+
+def _run(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    full = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "HUMANEVAL_LOGIN"))}
+    full.update(env)
+    return subprocess.run(
+        [sys.executable, *args], cwd=ROOT, env=full, capture_output=True, text=True, timeout=120
+    )
+
+
+def _settings(env: dict[str, str], *names: str) -> dict[str, object]:
+    code = (
+        "import json, django; from django.conf import settings; django.setup(); "
+        f"print(json.dumps({{n: getattr(settings, n, None) for n in {list(names)!r}}}))"
+    )
+    result = _run("-c", code, env={"DJANGO_SETTINGS_MODULE": "humaneval.settings", **env})
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("behind_proxy", ["false", "true"])
+def test_check_deploy_is_clean_with_the_production_environment(behind_proxy):
+    result = _run(
+        "manage.py",
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        env={**PRODUCTION, "DJANGO_BEHIND_PROXY": behind_proxy},
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert "System check identified no issues" in output
+    assert "WARNING" not in output and "security.W" not in output
+
+
+def test_production_settings_derive_from_debug_off_and_can_be_overridden():
+    names = (
+        "SECURE_SSL_REDIRECT",
+        "SECURE_HSTS_SECONDS",
+        "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+        "SECURE_HSTS_PRELOAD",
+        "SESSION_COOKIE_SECURE",
+        "CSRF_COOKIE_SECURE",
+        "SECURE_PROXY_SSL_HEADER",
+        "SECURE_CONTENT_TYPE_NOSNIFF",
+        "SECURE_REFERRER_POLICY",
+    )
+    production = _settings({**PRODUCTION, "DJANGO_BEHIND_PROXY": "true"}, *names)
+    assert production == {
+        "SECURE_SSL_REDIRECT": True,
+        "SECURE_HSTS_SECONDS": 31_536_000,
+        "SECURE_HSTS_INCLUDE_SUBDOMAINS": True,
+        "SECURE_HSTS_PRELOAD": True,
+        "SESSION_COOKIE_SECURE": True,
+        "CSRF_COOKIE_SECURE": True,
+        "SECURE_PROXY_SSL_HEADER": ["HTTP_X_FORWARDED_PROTO", "https"],
+        "SECURE_CONTENT_TYPE_NOSNIFF": True,
+        "SECURE_REFERRER_POLICY": "same-origin",
+    }
+    overridden = _settings(
+        {
+            **PRODUCTION,
+            "DJANGO_SECURE_HSTS_SECONDS": "3600",
+            "DJANGO_SECURE_HSTS_PRELOAD": "0",
+            "CACHE_URL": "redis://127.0.0.1:6379/9",
+        },
+        "SECURE_HSTS_SECONDS",
+        "SECURE_HSTS_PRELOAD",
+        "SECURE_PROXY_SSL_HEADER",
+        "CACHES",
+    )
+    # Not behind a proxy: X-Forwarded-Proto is not trusted (a client could forge it).
+    assert overridden == {
+        "SECURE_HSTS_SECONDS": 3600,
+        "SECURE_HSTS_PRELOAD": False,
+        "SECURE_PROXY_SSL_HEADER": None,
+        "CACHES": {
+            "default": {
+                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": "redis://127.0.0.1:6379/9",
+            }
+        },
+    }
+
+
+def test_development_defaults_stay_plain_http():
+    development = _settings(
+        {},
+        "CACHES",
+        "DEBUG",
+        "SECURE_SSL_REDIRECT",
+        "SECURE_HSTS_SECONDS",
+        "SESSION_COOKIE_SECURE",
+        "CSRF_COOKIE_SECURE",
+    )
+    assert development == {
+        "CACHES": {
+            "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": ""}
+        },
+        "DEBUG": True,
+        "SECURE_SSL_REDIRECT": False,
+        "SECURE_HSTS_SECONDS": 0,
+        "SESSION_COOKIE_SECURE": False,
+        "CSRF_COOKIE_SECURE": False,
+    }
+
+
+def test_debug_off_refuses_the_development_secret_key():
+    result = _run(
+        "manage.py",
+        "check",
+        env={"DJANGO_DEBUG": "false", "DJANGO_ALLOWED_HOSTS": "eval.example.org"},
+    )
+    assert result.returncode != 0
+    assert "needs a real DJANGO_SECRET_KEY" in result.stderr
+
+
+@pytest.mark.django_db
+@override_settings(
+    SECURE_SSL_REDIRECT=True,
+    SECURE_HSTS_SECONDS=31_536_000,
+    SECURE_HSTS_INCLUDE_SUBDOMAINS=True,
+    SECURE_HSTS_PRELOAD=True,
+    SECURE_PROXY_SSL_HEADER=("HTTP_X_FORWARDED_PROTO", "https"),
+)
+def test_behind_a_proxy_http_is_redirected_and_https_gets_hsts():
+    client = Client()
+    plain = client.get("/accounts/login/", HTTP_X_FORWARDED_PROTO="http")
+    assert plain.status_code == 301
+    assert plain["Location"] == "https://testserver/accounts/login/"
+    secure = client.get("/accounts/login/", HTTP_X_FORWARDED_PROTO="https")
+    assert secure.status_code == 200
+    assert secure["Strict-Transport-Security"] == "max-age=31536000; includeSubDomains; preload"
+    assert secure["X-Content-Type-Options"] == "nosniff"
+    assert secure["Referrer-Policy"] == "same-origin"

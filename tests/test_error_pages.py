@@ -1,0 +1,96 @@
+"""Error pages (DEBUG=False): the site's look, what happened, and what to do next.
+
+This module doubles as a URLconf: the project's URLs plus two that fail on purpose.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.test import Client
+from django.urls import include, path
+
+pytestmark = pytest.mark.django_db
+
+
+def _boom(request: HttpRequest) -> HttpResponse:
+    raise RuntimeError("a bug")
+
+
+def _forbidden(request: HttpRequest) -> HttpResponse:
+    raise PermissionDenied
+
+
+urlpatterns = [
+    path("w/test-boom/", _boom),
+    path("w/test-forbidden/", _forbidden),
+    path("test-forbidden/", _forbidden),
+    path("", include("humaneval.urls")),
+]
+
+
+@pytest.fixture(autouse=True)
+def _production_errors(settings) -> None:
+    settings.DEBUG = False
+    settings.ROOT_URLCONF = __name__
+
+
+def _looks_like_the_site(html: str) -> None:
+    assert "/static/css/humaneval.css" in html
+    assert 'class="brand"' in html and "humaneval" in html
+
+
+def test_404_for_a_worker_says_to_open_the_study_link_again(client):
+    response = client.get("/w/some-study/s/abc/extra/")
+    assert response.status_code == 404
+    html = response.content.decode()
+    _looks_like_the_site(html)
+    assert "We cannot find this page" in html
+    assert "open the study link again" in html
+    assert "Answers you already submitted are saved" in html
+    assert "Content-Security-Policy" in response
+
+
+def test_404_for_a_designer_links_home(client):
+    response = client.get("/campaigns/nope/really/nope/")
+    assert response.status_code == 404
+    html = response.content.decode()
+    _looks_like_the_site(html)
+    assert 'href="/"' in html and "Go to your campaigns" in html
+    assert "study link" not in html
+
+
+def test_500_is_a_page_of_the_site_that_says_what_to_do():
+    response = Client(raise_request_exception=False).get("/w/test-boom/")
+    assert response.status_code == 500
+    html = response.content.decode()
+    _looks_like_the_site(html)
+    assert "Something went wrong on our side" in html
+    assert "reload the page" in html and "answers you already submitted are saved" in html
+    assert "a bug" not in html and "Traceback" not in html
+    assert "Content-Security-Policy" in response
+
+
+@pytest.mark.parametrize(
+    "url, advice",
+    [("/w/test-forbidden/", "open the study link again"), ("/test-forbidden/", "Sign in")],
+)
+def test_403_says_what_to_do(client, url, advice):
+    response = client.get(url)
+    assert response.status_code == 403
+    html = response.content.decode()
+    _looks_like_the_site(html)
+    assert "You cannot open this page" in html and advice in html
+
+
+def test_csrf_failure_page_explains_and_says_what_to_do():
+    response = Client(enforce_csrf_checks=True).post(
+        "/accounts/login/", {"username": "a", "password": "b"}
+    )
+    assert response.status_code == 403
+    html = response.content.decode()
+    _looks_like_the_site(html)
+    assert "The form could not be sent" in html
+    assert "reload the page" in html
+    assert "CSRF verification failed" not in html  # not Django's technical page
