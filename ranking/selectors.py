@@ -38,12 +38,11 @@ class ScoreArrays:
         return int(self.judgement[-1]) + 1 if self.judgement.size else 0
 
 
-def ranking_scores(*, criterion: Criterion, exclude_excluded_workers: bool = True) -> ScoreArrays:
-    """The scores of a criterion that count for its ranking.
-
-    Left out: attention-check tasks, repeat assignments, degraded copies, and, when asked,
-    judgements of workers an organizer excluded (they stay stored).
-    """
+def _counted_scores(
+    *, criterion: Criterion, exclude_excluded_workers: bool
+) -> QuerySet[JudgementScore]:
+    """The scores that count for a ranking: regular and imported tasks, first answers
+    (no repeats), no degraded copies, and, when asked, no excluded workers."""
     qs = JudgementScore.objects.filter(
         judgement__criterion=criterion,
         role="regular",
@@ -51,6 +50,16 @@ def ranking_scores(*, criterion: Criterion, exclude_excluded_workers: bool = Tru
     ).exclude(judgement__assignment__kind="repeat")
     if exclude_excluded_workers:
         qs = qs.exclude(judgement__worker__excluded=True)
+    return qs
+
+
+def ranking_scores(*, criterion: Criterion, exclude_excluded_workers: bool = True) -> ScoreArrays:
+    """The scores of a criterion that count for its ranking.
+
+    Left out: attention-check tasks, repeat assignments, degraded copies, and, when asked,
+    judgements of workers an organizer excluded (they stay stored).
+    """
+    qs = _counted_scores(criterion=criterion, exclude_excluded_workers=exclude_excluded_workers)
     rows = list(
         qs.order_by("judgement__submitted_at", "judgement_id", "slot", "output_id").values_list(
             "judgement_id", "output__system_id", "score", "slot"
@@ -211,13 +220,7 @@ def content_check_counts(
     checks = [str(c) for c in (criterion.content_checks or [])]
     if not checks:
         return None
-    qs = JudgementScore.objects.filter(
-        judgement__criterion=criterion,
-        role="regular",
-        judgement__task__kind__in=["regular", "imported"],
-    ).exclude(judgement__assignment__kind="repeat")
-    if exclude_excluded_workers:
-        qs = qs.exclude(judgement__worker__excluded=True)
+    qs = _counted_scores(criterion=criterion, exclude_excluded_workers=exclude_excluded_workers)
     outputs: Counter[str] = Counter()
     ticked: Counter[tuple[str, str]] = Counter()
     for label, ticks in qs.values_list("output__system__label", "checks").iterator():

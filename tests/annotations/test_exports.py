@@ -198,6 +198,7 @@ def test_csv_exports_neutralise_formula_cells_from_workers_and_outputs():
     first.label = "+cmd|' /C calc'!A0"
     first.save(update_fields=["label"])
     output = first.outputs.first()
+    assert output is not None
     output.text = "-2+3 said the system"
     output.save(update_fields=["text"])
 

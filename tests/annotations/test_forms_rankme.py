@@ -55,7 +55,7 @@ def test_only_whole_positive_numbers_are_accepted(raw, expected):
     form = _magnitude(raw)
     assert not form.is_valid() and form.cleaned_scores == {}
     assert expected in form.errors["score_0"][0]
-    assert form.errors["score_0"][0].startswith("Output A: ")
+    assert str(form.errors["score_0"][0]).startswith("Output A: ")
 
 
 def test_spaces_around_a_number_are_ignored_and_nothing_else_changes():

@@ -96,7 +96,9 @@ def test_owner_pays_and_invites(new_page, live_server, settings, width):
     page.get_by_text("Invitation sent to kim@example.org as editor.").wait_for()
     _no_sideways_scroll(page)
     _shot(page, f"members-{width}")
-    link = re.search(r"(/invitations/\S+/)", mail.outbox[-1].body).group(1)
+    match = re.search(r"(/invitations/\S+/)", str(mail.outbox[-1].body))
+    assert match, mail.outbox[-1].body
+    link = match.group(1)
 
     guest = new_page(width=width, height=800)
     guest.goto(live_server.url + link)

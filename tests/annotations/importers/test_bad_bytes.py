@@ -198,7 +198,7 @@ def test_cli_warns_about_systems_no_built_task_shows(tmp_path: Path, capsys) -> 
     first.write_text(GOOD, encoding="utf-8")
     call_command("import_outputs", str(first), "--campaign", "mine")
     criterion = CriterionFactory(campaign=campaign)
-    Task.objects.create(campaign=campaign, criterion=criterion, item=campaign.items.first())
+    Task.objects.create(campaign=campaign, criterion=criterion, item=campaign.items.earliest("id"))
     late = tmp_path / "b.csv"
     late.write_text(GOOD.replace(",s1,", ",late,"), encoding="utf-8")
     call_command("import_outputs", str(late), "--campaign", "mine")

@@ -139,7 +139,7 @@ def test_a_system_the_built_tasks_do_not_show_is_named(client, owner) -> None:
     campaign = campaign_create(slug="pilot", owner=owner)
     _upload(client, campaign, SimpleUploadedFile("a.csv", outputs_csv(2, 2)))
     criterion = CriterionFactory(campaign=campaign)
-    Task.objects.create(campaign=campaign, criterion=criterion, item=campaign.items.first())
+    Task.objects.create(campaign=campaign, criterion=criterion, item=campaign.items.earliest("id"))
     response = _upload(
         client, campaign, SimpleUploadedFile("b.csv", outputs_csv(1, 2, prefix="late")), follow=True
     )

@@ -355,7 +355,10 @@ def test_page_submit_is_all_or_nothing_with_errors_per_criterion_and_slot():
     page = _page(lead)
     quality, natural = page
     scores = _scores(page)
-    partial = {quality.criterion_id: scores[quality.criterion_id], natural.criterion_id: {0: 5}}
+    partial: dict[int, dict[int, float]] = {
+        quality.criterion_id: scores[quality.criterion_id],
+        natural.criterion_id: {0: 5},
+    }
     with pytest.raises(InvalidPageScores) as refused:
         judgements_submit_page(assignments=page, scores=partial)
     assert refused.value.errors == {natural.criterion_id: {1: "Give this output a score."}}
@@ -426,7 +429,7 @@ def test_many_threads_claim_whole_groups_on_postgresql():
     # 10 groups x 3 judgements each: 30 pages, exactly what 12 workers x 3 pages can hold.
     for task in Task.objects.filter(campaign=campaign):
         assert Judgement.objects.filter(task=task).count() <= 3
-    per_group: dict[tuple[int, int], set[int]] = {}
+    per_group: dict[tuple[int, int | None], set[int]] = {}
     for worker_id, group, criterion_id in Judgement.objects.values_list(
         "worker_id", "task__group", "criterion_id"
     ):

@@ -62,6 +62,7 @@ def test_a_new_system_no_built_task_shows_is_named(tmp_path) -> None:
     first = outputs_import_uploads(campaign=campaign, uploads=[Upload("a.csv", outputs_csv(2, 2))])
     assert first[0].systems_not_in_tasks == ()
     item = campaign.items.first()
+    assert item is not None
     Task.objects.create(campaign=campaign, criterion=criterion, item=item, number=1)
     (result,) = outputs_import_uploads(
         campaign=campaign, uploads=[Upload("b.csv", outputs_csv(1, 2, prefix="new"))]

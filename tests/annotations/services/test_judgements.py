@@ -216,6 +216,7 @@ def test_content_checks_are_validated_stored_per_output_and_idempotent():
     criterion = CriterionFactory(campaign=campaign, content_checks=["added", "missing"])
     task_with_outputs(campaign=campaign, criterion=criterion)
     assignment = task_next_for(worker=WorkerFactory(campaign=campaign), campaign=campaign)
+    assert assignment is not None
     scores = {0: 100, 1: 50, 2: 20}
     with pytest.raises(InvalidScores) as info:  # "perfect" is not asked in this criterion
         judgement_submit(assignment=assignment, scores=scores, checks={0: ["perfect"]})

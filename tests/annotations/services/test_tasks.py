@@ -290,10 +290,10 @@ def test_together_builds_one_task_per_criterion_with_the_same_outputs_and_group(
     quality = list(Task.objects.filter(campaign=campaign, criterion__name="quality"))
     natural = list(Task.objects.filter(campaign=campaign, criterion__name="naturalness"))
     assert len(quality) == len(natural) == 4 * 2 and report.tasks == 16
-    by_group = {t.group: t for t in natural}
-    assert sorted(by_group) == sorted(t.group for t in quality) == list(range(1, 9))
+    by_group = {t.group or 0: t for t in natural}
+    assert sorted(by_group) == sorted(t.group or 0 for t in quality) == list(range(1, 9))
     for task in quality:
-        sibling = by_group[task.group]
+        sibling = by_group[task.group or 0]
         assert sibling.item_id == task.item_id and sibling.number == task.number
         assert _slots(sibling) == _slots(task) and len(_slots(task)) == 3
     # Each criterion still reports (and has) its own balanced design.

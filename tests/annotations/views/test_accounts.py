@@ -41,7 +41,9 @@ def test_password_reset_request_link_new_password_and_sign_in(client):
     assert message.to == ["ada@example.org"]
     assert message.subject == "Reset your humaneval password"
     assert '"ada"' in message.body
-    link = re.search(r"http://testserver(/accounts/reset/\S+/)", message.body).group(1)
+    match = re.search(r"http://testserver(/accounts/reset/\S+/)", str(message.body))
+    assert match, message.body
+    link = match.group(1)
 
     # Django redirects the emailed link to one that keeps the token in the session.
     landing = client.get(link, follow=True)

@@ -42,7 +42,7 @@ def _invite(client, campaign, email="new@example.org", role="designer"):
 
 
 def _link_in_last_mail() -> str:
-    match = re.search(r"http://testserver(/invitations/[^/\s]+/)", mail.outbox[-1].body)
+    match = re.search(r"http://testserver(/invitations/[^/\s]+/)", str(mail.outbox[-1].body))
     assert match, mail.outbox[-1].body
     return match.group(1)
 

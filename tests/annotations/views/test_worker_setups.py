@@ -53,7 +53,9 @@ def session_url(campaign: Campaign, worker: Worker) -> str:
 
 
 def _lead(worker: Worker) -> Assignment:
-    return Assignment.objects.filter(worker=worker, state="active").order_by("id").first()
+    assignment = Assignment.objects.filter(worker=worker, state="active").order_by("id").first()
+    assert assignment is not None
+    return assignment
 
 
 def _submit_url(campaign: Campaign, worker: Worker, assignment: Assignment) -> str:
