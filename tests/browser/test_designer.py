@@ -69,6 +69,7 @@ def test_designer_sets_up_previews_builds_and_launches(
         standard.select_option(index=1)
         page.get_by_role("button", name="Add criterion").click()
         page.get_by_text(f"Criterion “{preset}” added").wait_for()
+        page.wait_for_load_state("load")
     rows = page.locator("table.table tbody tr")
     assert rows.count() == 2
     assert "hidden" in rows.nth(1).inner_text()  # naturalness hides the MR

@@ -4,6 +4,7 @@ judgement, long numbers refused with a visible error instead of being cut."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -197,7 +198,8 @@ def test_designer_preset_fills_the_form_and_saves_what_it_shows(
     page.get_by_label("Username").fill("dana")
     page.get_by_label("Password").fill("designer-pass")
     page.get_by_role("button", name="Sign in").click()
-
+    # The criteria page loaded (the load event): htmx, a deferred script, listens now.
+    page.wait_for_url(re.compile(r"/criteria/$"), wait_until="load")
     page.get_by_label("Preset").select_option("grammar")
     if not javascript:
         page.get_by_role("button", name="Fill in the form").click()
@@ -208,7 +210,7 @@ def test_designer_preset_fills_the_form_and_saves_what_it_shows(
     page.get_by_text("Criterion “grammar” added").wait_for()
     grammar = campaign.criteria.get(name="grammar")
     assert grammar.scale == "likert" and len(grammar.likert_levels) == 5
-
+    page.wait_for_load_state("load")
     page.get_by_label("Preset").select_option("informativeness")
     if not javascript:
         page.get_by_role("button", name="Fill in the form").click()
