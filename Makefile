@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint serve browser benchmark benchmark-imports clean
+.PHONY: install run test lint serve browser benchmark benchmark-imports benchmark-load benchmark-arena clean
 
 install: $(STAMP)
 
@@ -15,6 +15,8 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
+	@# Compile the WMT14 kernel once into numba's on-disk cache, so no command pays for it.
+	$(PY) -c "from ranking.stats._wmt14_kernel import warm; warm()"
 	touch $(STAMP)
 
 # Debian's Chromium for the browser tests (no browser downloads). Skipped when not root.
@@ -45,11 +47,17 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy .
+	$(VENV)/bin/lint-imports
 
 # Production shape: gunicorn + a Celery worker + celery beat (it sweeps lost ranking runs
 # every minute), against PostgreSQL and Redis.
 #   DATABASE_URL=postgres://user@host:5432/humaneval CELERY_BROKER_URL=redis://host:6379/0 \
 #   DJANGO_DEBUG=false DJANGO_SECRET_KEY=... make serve
+# gunicorn: chosen by the load benchmark on 2 cores (see README); WEB_WORKERS x WEB_THREADS
+# requests at once, each thread holding one persistent PostgreSQL connection.
+WEB_WORKERS ?= 3
+WEB_WORKER_CLASS ?= sync
+WEB_THREADS ?= 1
 serve: install
 	@test -n "$$DATABASE_URL" || { echo "make serve needs DATABASE_URL (PostgreSQL)"; exit 2; }
 	@test -n "$$CELERY_BROKER_URL" || { echo "make serve needs CELERY_BROKER_URL (Redis)"; exit 2; }
@@ -59,13 +67,29 @@ serve: install
 	  worker=$$!; \
 	  $(VENV)/bin/celery -A humaneval beat --loglevel=INFO --schedule=$(VENV)/celerybeat-schedule & \
 	  beat=$$!; trap 'kill $$worker $$beat' EXIT INT TERM; \
-	  $(VENV)/bin/gunicorn humaneval.wsgi:application --bind $(HOST):$(PORT) --workers 3 --access-logfile -
+	  $(VENV)/bin/gunicorn humaneval.wsgi:application --bind $(HOST):$(PORT) \
+	    --workers $(WEB_WORKERS) --worker-class $(WEB_WORKER_CLASS) --threads $(WEB_THREADS) \
+	    --access-logfile -
 
 benchmark: install
 	$(PY) benchmarks/ranking.py
 
 benchmark-imports: install
 	$(PY) benchmarks/imports.py
+
+# 100 systems, 1,000,000 comparisons from latent qualities (no database): the compiled
+# WMT14 kernel vs numpy and a plain compiled loop, Bradley-Terry and expected wins.
+benchmark-arena: install
+	$(PY) benchmarks/arena.py $(ARENA_ARGS)
+
+# Crowd workers against the production shape (gunicorn as `serve` runs it, PostgreSQL):
+# p50/p95/p99 per request, cycles/s, queries per request, integrity. See benchmarks/load.
+#   make benchmark-load LOAD_ARGS="--clients 20 200"     (or --clients 1000 --think 20, --handout)
+LOAD_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/he_load
+benchmark-load: install
+	DATABASE_URL=$${DATABASE_URL:-$(LOAD_DATABASE_URL)} WEB_WORKERS=$(WEB_WORKERS) \
+	  WEB_WORKER_CLASS=$(WEB_WORKER_CLASS) WEB_THREADS=$(WEB_THREADS) \
+	  $(PY) -m benchmarks.load $(LOAD_ARGS)
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache

@@ -1,3 +1,4 @@
+from django import forms
 from django.contrib import admin
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
@@ -17,6 +18,7 @@ from .models import (
     Worker,
 )
 from .selectors.campaigns import count_of
+from .services.campaigns import RESERVED_SLUGS
 
 
 class CriterionInline(admin.TabularInline):
@@ -31,8 +33,21 @@ class MembershipInline(admin.TabularInline):
     autocomplete_fields = ("user",)
 
 
+class CampaignAdminForm(forms.ModelForm):
+    """The admin writes rows directly: the slug rule of ``campaign_create`` checked here.
+
+    No ``Meta``: the admin builds the form's model and fields (``CampaignAdmin``)."""
+
+    def clean_slug(self) -> str:
+        slug = self.cleaned_data["slug"]
+        if slug in RESERVED_SLUGS:
+            raise forms.ValidationError(f"The slug '{slug}' is reserved; choose another.")
+        return slug
+
+
 @admin.register(Campaign)
 class CampaignAdmin(admin.ModelAdmin):
+    form = CampaignAdminForm
     list_display = (
         "slug",
         "name",

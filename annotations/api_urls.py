@@ -1,8 +1,7 @@
-"""REST API routes, under /api/."""
+"""REST API routes of annotations, under /api/ (ranking's are in ``ranking.api_urls``; the
+catch-all JSON 404 comes last, in ``humaneval.urls``)."""
 
-from django.urls import path, re_path
-
-from ranking import apis as ranking_apis
+from django.urls import path
 
 from . import apis
 
@@ -49,32 +48,4 @@ urlpatterns = [
         name="api-judgements",
     ),
     path("campaigns/<slug:slug>/export/", apis.ExportApi.as_view(), name="api-export"),
-    path(
-        "campaigns/<slug:slug>/rankings/",
-        ranking_apis.CampaignRankingRunsApi.as_view(),
-        name="api-campaign-rankings",
-    ),
-    path("rankings/<int:pk>/", ranking_apis.RankingRunApi.as_view(), name="api-ranking"),
-    path(
-        "rankings/<int:pk>/cancel/",
-        ranking_apis.RankingRunCancelApi.as_view(),
-        name="api-ranking-cancel",
-    ),
-    path(
-        "rankings/<int:pk>/retry/",
-        ranking_apis.RankingRunRetryApi.as_view(),
-        name="api-ranking-retry",
-    ),
-    path(
-        "rankings/<int:pk>/result/",
-        ranking_apis.RankingResultApi.as_view(),
-        name="api-ranking-result",
-    ),
-    path(
-        "rankings/<int:pk>/export/<str:fmt>/",
-        ranking_apis.RankingExportApi.as_view(),
-        name="api-ranking-export",
-    ),
-    # Last: any other path under /api/ is a JSON 404 in the API's error shape.
-    re_path(r"^[\s\S]*$", apis.api_not_found, name="api-not-found"),
 ]

@@ -4,8 +4,8 @@ Every function yields text lines from a queryset read with ``iterator(chunk_size
 so a large campaign never sits in memory; views wrap them in a
 ``StreamingHttpResponse`` and the ``export_judgements`` command writes them to a file.
 
-Exported are the judgements that count: regular and imported tasks, first answers
-(no repeats), regular outputs (no degraded attention copies). ``include_excluded``
+Exported are the judgements that count (``selectors.judgements``): regular and imported
+tasks, first answers (no repeats), regular outputs (no degraded attention copies). ``include_excluded``
 keeps workers an organizer excluded (default: yes, the raw data is complete); every
 format says which workers were excluded or flagged, so a reader can leave them out.
 
@@ -28,9 +28,10 @@ from datetime import UTC, datetime
 
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
-from annotations.errors import DomainError
-from annotations.export_safety import csv_row
-from annotations.models import Criterion, Judgement, JudgementScore, Task, TaskOutput
+from annotations.core.export_safety import csv_row
+from annotations.models import Criterion, Judgement, JudgementScore, TaskOutput
+from annotations.selectors.judgements import judgements_counted
+from common.errors import DomainError
 
 FORMATS: dict[str, tuple[str, str]] = {
     # format: (content type, file extension)
@@ -75,11 +76,9 @@ class ExportedJudgement:
 def judgements_for_export(
     *, criterion: Criterion, include_excluded: bool = True
 ) -> QuerySet[Judgement]:
-    qs = Judgement.objects.filter(
-        criterion=criterion, task__kind__in=[Task.Kind.REGULAR, Task.Kind.IMPORTED]
-    ).exclude(assignment__kind="repeat")
-    if not include_excluded:
-        qs = qs.exclude(worker__excluded=True)
+    """The criterion's counted judgements (``selectors.judgements``) with their items,
+    workers and regular scores, oldest first."""
+    qs = judgements_counted(criterion=criterion, exclude_excluded_workers=not include_excluded)
     scores = (
         JudgementScore.objects.filter(role=TaskOutput.Role.REGULAR)
         .select_related("output__system")

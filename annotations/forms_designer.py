@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
 from django import forms
 
 from annotations.models import Campaign, CampaignMembership, Criterion, Output
-from annotations.services.campaigns import CRITERION_PRESETS, campaign_settings_problems
-from annotations.services.criteria import CONTENT_CHECKS
+from annotations.services.campaigns import SETTINGS_ON_PAGE, campaign_settings_problems
+from annotations.services.criteria import CONTENT_CHECKS, CRITERION_PRESETS
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -56,30 +55,7 @@ class UploadForm(forms.Form):
 class CampaignDesignForm(forms.ModelForm):
     class Meta:
         model = Campaign
-        fields = [
-            "name",
-            "description",
-            "setup",
-            "outputs_per_task",
-            "judgements_per_task",
-            "tasks_per_worker",
-            "assignment_timeout_minutes",
-            "min_seconds_per_task",
-            "min_time_policy",
-            "merge_identical_outputs",
-            "attention_check_rate",
-            "repeat_rate",
-            "quality_threshold",
-            "stop_failed_workers",
-            "accept_prolific",
-            "accept_mturk",
-            "accept_link",
-            "completion_code",
-            "failed_check_code",
-            "screened_out_code",
-            "consent_text",
-            "instructions",
-        ]
+        fields = list(SETTINGS_ON_PAGE)
         widgets = {
             "description": forms.Textarea(attrs={"rows": 2}),
             "consent_text": forms.Textarea(attrs={"rows": 4}),
@@ -374,18 +350,3 @@ class PlanForm(forms.Form):
 class MemberForm(forms.Form):
     username = forms.CharField(max_length=150)
     role = forms.ChoiceField(choices=CampaignMembership.Role.choices)
-
-
-class WorkerMarkForm(forms.Form):
-    flagged = forms.NullBooleanField(required=False)
-    excluded = forms.NullBooleanField(required=False)
-
-
-class ExportForm(forms.Form):
-    criterion = forms.CharField()
-    format = forms.ChoiceField(choices=[("csv", "CSV"), ("jsonl", "JSONL"), ("wmt", "WMT")])
-    include_excluded = forms.BooleanField(required=False, initial=True)
-
-
-def pretty_json(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False)

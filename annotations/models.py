@@ -304,11 +304,20 @@ class Task(models.Model):
         blank=True,
         help_text="Tasks of one item shown together on one page (set-up 1) share a group.",
     )
+    places_held = models.PositiveIntegerField(
+        default=0,
+        help_text="Regular assignments active (even overdue) or submitted: a hand-out hint "
+        "kept by annotations.services.assignment; places are counted again under a lock.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["campaign", "criterion", "number", "id"]
-        indexes = [models.Index(fields=["campaign", "criterion", "kind"])]
+        indexes = [
+            models.Index(fields=["campaign", "criterion", "kind"]),
+            # The hand-out walks one level of places held from a worker's own start.
+            models.Index(fields=["campaign", "kind", "places_held", "id"], name="task_handout"),
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["criterion", "external_id"],
@@ -452,6 +461,9 @@ class Assignment(models.Model):
         indexes = [
             models.Index(fields=["task", "state"]),
             models.Index(fields=["worker", "state"]),
+            models.Index(
+                fields=["expires_at"], condition=Q(state="active"), name="assignment_active_expiry"
+            ),
         ]
         constraints = [
             models.UniqueConstraint(

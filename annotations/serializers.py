@@ -8,34 +8,8 @@ from django.db import models
 from rest_framework import serializers
 
 from annotations.models import Campaign, Criterion, Judgement, JudgementScore, System, Worker
-from annotations.services.campaigns import CRITERION_PRESETS
-from annotations.services.designer import SETTINGS_FIELDS
-
-
-class ErrorSerializer(serializers.Serializer):
-    """Every API error (4xx and 5xx), one shape.
-
-    ``detail`` is a message fit to show a person (it names the fields at fault),
-    ``code`` a stable machine-readable reason, ``fields`` the messages per input field
-    (body fields, query parameters such as ``page``; ``non_field_errors`` for the whole
-    input). Import errors add where the problem is: ``file``, ``line`` and ``field``.
-    """
-
-    detail = serializers.CharField()
-    code = serializers.CharField(
-        help_text="e.g. invalid, refused, import_error, not_authenticated, "
-        "authentication_failed, permission_denied, not_found, method_not_allowed, "
-        "throttled, locked_out, server_error"
-    )
-    # Popped into _declared_fields by DRF's metaclass, so it does not hide Serializer.fields.
-    fields = serializers.DictField(  # type: ignore[assignment]
-        child=serializers.ListField(child=serializers.CharField()),
-        required=False,
-        help_text="input field (dotted for nested ones) -> messages",
-    )
-    file = serializers.CharField(required=False)
-    line = serializers.IntegerField(required=False, allow_null=True)
-    field = serializers.CharField(required=False)
+from annotations.services.campaigns import SETTINGS_FIELDS
+from annotations.services.criteria import CRITERION_PRESETS
 
 
 def _no_nul(value: object, where: str = "") -> None:

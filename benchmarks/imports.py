@@ -93,9 +93,10 @@ def child(database_url: str, folder: Path) -> dict[str, float]:
     django.setup()
     from django.core.management import call_command
 
+    from annotations.importing.outputs import outputs_import
+    from annotations.importing.wmt import wmt_import
     from annotations.models import Campaign
     from annotations.services.campaigns import campaign_create
-    from annotations.services.importing import outputs_import, wmt_import
 
     call_command("migrate", verbosity=0)
     times: dict[str, float] = {}
@@ -149,11 +150,13 @@ def main() -> int:
         for label, url in databases:
             result = subprocess.run(
                 [sys.executable, __file__, "--child", url, str(folder)],
-                check=True,
                 capture_output=True,
                 text=True,
                 cwd=REPO,
             )
+            if result.returncode:
+                print(f"\n{label}: the import failed\n{result.stderr}", file=sys.stderr)
+                return result.returncode
             times = json.loads(result.stdout.strip().splitlines()[-1])
             print(f"\n{label}")
             for kind, (small, large) in (

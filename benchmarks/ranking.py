@@ -47,11 +47,11 @@ def main() -> int:
     django.setup()
     from django.core.management import call_command
 
+    from annotations.importing.ratings import e2e_import
     from annotations.models import Criterion
-    from annotations.services.importing import e2e_import
     from benchmarks.ranking_stats import benchmark
     from ranking.selectors import ranking_scores
-    from ranking.stats import judgements_to_comparisons
+    from ranking.stats._pairwise import judgements_to_comparisons
 
     call_command("migrate", verbosity=0)
     started = time.perf_counter()

@@ -89,7 +89,7 @@ MIDDLEWARE = [
 # database handler): shared by every gunicorn worker and host, kept across restarts, and
 # listed in the admin (Axes > Access attempts; `manage.py axes_reset` unlocks everyone).
 AUTHENTICATION_BACKENDS = [
-    "annotations.apis.LoginThrottleBackend",
+    "common.auth.LoginThrottleBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_ENABLED = env.bool("HUMANEVAL_LOGIN_THROTTLE", default=True)
@@ -98,8 +98,8 @@ AXES_FAILURE_LIMIT = env.int("HUMANEVAL_LOGIN_FAILURE_LIMIT", default=30)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("HUMANEVAL_LOGIN_COOLOFF_MINUTES", default=15))
 AXES_LOCKOUT_PARAMETERS = ["ip_address"]
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "annotations.apis.client_ip_address"
-AXES_LOCKOUT_CALLABLE = "annotations.apis.login_lockout_response"
+AXES_CLIENT_IP_CALLABLE = "common.auth.client_ip_address"
+AXES_LOCKOUT_CALLABLE = "common.auth.login_lockout_response"
 AXES_ENABLE_ADMIN = True
 
 # The cache (shared by gunicorn workers when it is Redis): CACHE_URL=redis://host:6379/1;
@@ -128,6 +128,10 @@ DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+# Persistent connections (a new one per request cost more than a worker's whole fetch),
+# checked before reuse so a restarted database costs one failed query, not an error.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several threads (runserver, eager Celery) share the file: wait for locks, do not fail.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
@@ -207,11 +211,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 CELERY_BEAT_SCHEDULE = {
     "ranking-sweep-runs": {"task": "ranking.sweep_runs", "schedule": 60.0},
+    "annotations-sweep-import-jobs": {"task": "annotations.sweep_import_jobs", "schedule": 60.0},
 }
 # Without a broker, ranking runs compute in a background thread of the web process so that
 # their page can show progress (tests switch this off to run them synchronously).
 RANKING_RUNS_IN_THREAD = env.bool("HUMANEVAL_RANKING_IN_THREAD", default=not CELERY_BROKER_URL)
-# Uploads of outputs (annotations.services.importing): refused above the limit with a
+# Uploads of outputs (annotations.importing): refused above the limit with a
 # 413 naming the file; above IMPORT_INLINE_MAX_BYTES (all files together) they import as a
 # background job (ImportJob, a Celery task) whose page shows its progress, smaller ones
 # during the request. Without a broker, jobs run in a thread of the web process, as
@@ -220,6 +225,10 @@ RANKING_RUNS_IN_THREAD = env.bool("HUMANEVAL_RANKING_IN_THREAD", default=not CEL
 IMPORT_UPLOAD_MAX_BYTES = env.int("HUMANEVAL_UPLOAD_MAX_MB", default=50) * 1024 * 1024
 IMPORT_INLINE_MAX_BYTES = env.int("HUMANEVAL_IMPORT_INLINE_MAX_KB", default=1024) * 1024
 IMPORTS_IN_THREAD = env.bool("HUMANEVAL_IMPORTS_IN_THREAD", default=not CELERY_BROKER_URL)
+# Import jobs whose worker was lost are failed by a sweep (beat, manage.py sweep_import_jobs):
+# running for longer than IMPORT_JOB_STALE_AFTER, or never picked up.
+IMPORT_JOB_STALE_AFTER = env.int("HUMANEVAL_IMPORT_JOB_STALE_AFTER", default=3600)
+IMPORT_JOB_PENDING_TIMEOUT = env.int("HUMANEVAL_IMPORT_JOB_PENDING_TIMEOUT", default=6 * 3600)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 DATA_UPLOAD_MAX_NUMBER_FILES = 200
@@ -234,9 +243,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
-    # The one error shape on every operation (annotations.apis.ApiSchema).
-    "DEFAULT_SCHEMA_CLASS": "annotations.apis.ApiSchema",
-    "EXCEPTION_HANDLER": "annotations.apis.exception_handler",
+    # The one error shape on every operation (common.api.ApiSchema).
+    "DEFAULT_SCHEMA_CLASS": "common.api.ApiSchema",
+    "EXCEPTION_HANDLER": "common.api.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "humaneval API",

@@ -1,7 +1,9 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+from common.api import api_not_found
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -11,6 +13,14 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("api/", RedirectView.as_view(pattern_name="api-docs"), name="api-root"),
     path("api/", include("annotations.api_urls")),
+    path("api/", include("ranking.api_urls")),
+    # Last under /api/: any other path is a JSON 404 in the API's error shape.
+    re_path(r"^api/[\s\S]*$", api_not_found, name="api-not-found"),
     path("rankings/", include("ranking.urls")),
     path("", include("annotations.urls")),
 ]
+
+# Error pages: under /w/ they may be framed by the crowd platforms, like worker pages.
+handler403 = "annotations.views.errors.permission_denied"
+handler404 = "annotations.views.errors.page_not_found"
+handler500 = "annotations.views.errors.server_error"

@@ -11,17 +11,16 @@ from django.http import Http404, HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers, status
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from annotations.apis import ERRORS, CampaignScoped, DomainErrorsMixin, Pagination
-from annotations.errors import DomainError
+from annotations.access import CampaignScoped, campaign_check, campaigns_visible_to
 from annotations.models import CampaignMembership
-from annotations.permissions import campaigns_visible_to, has_role
+from common.api import ERRORS, DomainErrorsMixin, Pagination
+from common.errors import DomainError
 
-from . import selectors
+from . import exports, selectors, stats
 from .models import RankingRun
 from .services import (
     ranking_run_cancel,
@@ -29,7 +28,6 @@ from .services import (
     ranking_run_delete,
     ranking_run_retry,
 )
-from .views import EXPORT_TYPES, run_render
 
 
 class RankingRunSerializer(serializers.ModelSerializer):
@@ -87,6 +85,21 @@ class RankingRunSerializer(serializers.ModelSerializer):
             )
         ]
 
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        # The one check of a ranking request (ranking.stats.check_parameters), for the
+        # fields given; the service checks the whole request again.
+        method = attrs.get("method", RankingRun.Method.WMT14)
+        try:
+            stats.check_parameters(
+                method,
+                attrs.get("parameters") or {},
+                runs=attrs.get("runs"),
+                confidence=attrs.get("confidence"),
+            )
+        except stats.ParameterError as exc:
+            raise serializers.ValidationError({exc.field: [str(exc)]}) from exc
+        return attrs
+
     def get_result_url(self, run: RankingRun) -> str:
         return f"/api/rankings/{run.pk}/result/"
 
@@ -105,6 +118,10 @@ class DataRuleSerializer(serializers.Serializer):
     min_comparisons = serializers.IntegerField()
     met = serializers.BooleanField(help_text="Whether clusters and stability can be trusted.")
     problems = serializers.ListField(child=serializers.CharField())
+    no_clusters = serializers.CharField(
+        help_text="Which part of the rule failed (too few comparisons, or the split-half "
+        "check) and what to do; empty when it is met."
+    )
 
 
 class RankingResultSerializer(serializers.Serializer):
@@ -170,14 +187,22 @@ class RankingRunScoped(DomainErrorsMixin):
         )
         if run is None:
             raise Http404("No such ranking run among your campaigns.")
-        if not has_role(request.user, run.campaign, CampaignMembership.Role.VIEWER):
-            raise PermissionDenied("You cannot see this run.")
+        campaign_check(
+            request.user,
+            run.campaign,
+            CampaignMembership.Role.VIEWER,
+            denied="You cannot see this run.",
+        )
         return run
 
     def _designer_run(self, request: Request, pk: int) -> RankingRun:
         run = self._run(request, pk)
-        if not has_role(request.user, run.campaign, CampaignMembership.Role.DESIGNER):
-            raise PermissionDenied("Changing a ranking run needs the designer role.")
+        campaign_check(
+            request.user,
+            run.campaign,
+            CampaignMembership.Role.DESIGNER,
+            denied="Changing a ranking run needs the designer role.",
+        )
         return run
 
 
@@ -241,19 +266,20 @@ class RankingExportApi(RankingRunScoped, APIView):
     ``markdown`` text."""
 
     @extend_schema(
-        parameters=[OpenApiParameter("fmt", str, OpenApiParameter.PATH, enum=list(EXPORT_TYPES))],
+        parameters=[
+            OpenApiParameter("fmt", str, OpenApiParameter.PATH, enum=list(exports.FORMATS))
+        ],
         responses={
             **{
                 (200, content_type.split(";")[0]): (
                     OpenApiTypes.ANY if content_type == "application/json" else OpenApiTypes.STR
                 )
-                for content_type, _ in EXPORT_TYPES.values()
+                for content_type, _ in exports.EXPORT_TYPES.values()
             },
             **ERRORS,
         },
     )
     def get(self, request: Request, pk: int, fmt: str) -> HttpResponse:
         run = self._run(request, pk)
-        if fmt not in EXPORT_TYPES:
-            raise DomainError(f"Unknown format '{fmt}'; choose one of {', '.join(EXPORT_TYPES)}.")
-        return HttpResponse(run_render(run, fmt), content_type=EXPORT_TYPES[fmt][0])
+        text = exports.run_export(run=run, fmt=fmt)
+        return HttpResponse(text, content_type=exports.EXPORT_TYPES[fmt][0])

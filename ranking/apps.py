@@ -6,6 +6,6 @@ class RankingConfig(AppConfig):
     verbose_name = "Rankings"
 
     def ready(self) -> None:
-        # Register the Celery tasks (beat's schedule names ranking.sweep_runs) and bind the
-        # pages and the API to the services once, at start-up.
-        from . import apis, tasks, views  # noqa: F401
+        # Register the Celery tasks: the services dispatch ranking.compute_run by name, and
+        # beat's schedule names ranking.sweep_runs. (Pages and APIs load with the URLconf.)
+        from . import tasks  # noqa: F401

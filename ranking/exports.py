@@ -3,12 +3,17 @@ report's Table 11, JSON, CSV, LaTeX (booktabs, a rule between clusters) and Mark
 
 Every format records what the ranking rests on (``meta``: judgements used and left
 out, excluded workers, method, parameters, seed, the minimum-data rule) and lists the
-systems it could not rank. Every name goes through :mod:`annotations.export_safety`:
+systems it could not rank. Every name goes through :mod:`annotations.core.export_safety`:
 CSV cells cannot become formulas, LaTeX and Markdown cannot become markup.
 
 When ``meta["data_rule"]["met"]`` is false, the human-readable formats (table, LaTeX,
-Markdown) show no clusters (no cluster numbers, no rules between clusters) and say why;
-CSV and JSON keep the cluster numbers next to the rule's verdict.
+Markdown) show no clusters (no cluster numbers, no rules between clusters) and say why,
+naming the part of the rule that failed (``data_rule["no_clusters"]``: too few
+comparisons, or the split-half check) and what to do; CSV and JSON keep the cluster
+numbers next to the rule's verdict.
+
+:func:`run_export` is the one function the web download, the API export and
+``manage.py rank`` call, so the same run gives the same text everywhere.
 """
 
 from __future__ import annotations
@@ -17,31 +22,78 @@ import csv
 import io
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import Any
 
-from annotations.export_safety import csv_cell, csv_row, latex_escape, markdown_cell
+from annotations.core.export_safety import csv_cell, csv_row, latex_escape, markdown_cell
+from common.errors import DomainError
 
-FORMATS = ("table", "json", "csv", "latex", "markdown")
+from . import plots, selectors
+from .models import RankingRun
+from .selectors import Row
+
+__all__ = [
+    "EXPORT_TYPES",
+    "FORMATS",
+    "Row",
+    "parse_csv",
+    "provenance",
+    "render",
+    "run_export",
+    "run_plot",
+    "run_title",
+]
+
+#: format -> (content type, file extension)
+EXPORT_TYPES = {
+    "table": ("text/plain; charset=utf-8", "txt"),
+    "json": ("application/json", "json"),
+    "csv": ("text/csv; charset=utf-8", "csv"),
+    "latex": ("application/x-tex; charset=utf-8", "tex"),
+    "markdown": ("text/markdown; charset=utf-8", "md"),
+}
+FORMATS = tuple(EXPORT_TYPES)
 
 
-@dataclass(frozen=True)
-class Row:
-    """One system's line of a ranking."""
+# A stored run: what the pages, the API and ``manage.py rank`` export ---------------------
 
-    system: str
-    value: float
-    spread: float
-    rank_lo: int
-    rank_hi: int
-    cluster: int
-    comparisons: int
 
-    @property
-    def rank_range(self) -> str:
-        return (
-            f"{self.rank_lo}" if self.rank_lo == self.rank_hi else f"{self.rank_lo}-{self.rank_hi}"
-        )
+def run_title(run: RankingRun) -> str:
+    return f"{run.campaign.name}: {run.criterion.name} ({run.get_method_display()})"
+
+
+def run_export(*, run: RankingRun, fmt: str, title: str | None = None) -> str:
+    """A finished run's result in ``fmt`` (one of :data:`FORMATS`), with its provenance.
+
+    The one function behind the web download, the API export and ``manage.py rank``:
+    the same run gives the same text (``title``, default :func:`run_title`, only heads
+    the human-readable formats; JSON and CSV carry none).
+    """
+    if fmt not in FORMATS:
+        raise DomainError(f"Unknown format '{fmt}'; choose one of {', '.join(FORMATS)}.")
+    if run.status != RankingRun.Status.DONE:
+        raise DomainError(f"Ranking run {run.pk} is {run.status}, not done: nothing to export.")
+    return render(
+        selectors.ranking_run_rows(run=run),
+        fmt,
+        title=run_title(run) if title is None else title,
+        meta=selectors.ranking_run_meta(run=run),
+    )
+
+
+def run_plot(*, run: RankingRun, fmt: str = "svg", title: str | None = None) -> bytes:
+    """A finished run's rank-range plot; clusters only when the minimum-data rule is met."""
+    rule = selectors.ranking_data_rule(run=run)
+    return plots.rank_range_plot(
+        selectors.ranking_run_rows(run=run),
+        fmt=fmt,
+        title=run_title(run) if title is None else title,
+        clusters=rule.met,
+        no_clusters=rule.no_clusters_short,
+    )
+
+
+# Rows in a format -----------------------------------------------------------------------
 
 
 def render(rows: Sequence[Row], fmt: str, *, title: str = "", meta: dict | None = None) -> str:
@@ -60,6 +112,14 @@ def render(rows: Sequence[Row], fmt: str, *, title: str = "", meta: dict | None 
 def _clusters_shown(meta: dict) -> bool:
     rule = meta.get("data_rule")
     return not isinstance(rule, dict) or bool(rule.get("met", True))
+
+
+def _no_clusters(meta: dict) -> str:
+    """Why the clusters are not shown, naming the part of the minimum-data rule that
+    failed (``data_rule.no_clusters``, from :class:`~ranking.selectors.DataRule`)."""
+    rule = meta.get("data_rule")
+    reason = rule.get("no_clusters") if isinstance(rule, dict) else None
+    return _one_line(reason) if reason else "the minimum-data rule is not met."
 
 
 def _one_line(value: Any) -> str:
@@ -134,7 +194,7 @@ def _table(rows: Sequence[Row], title: str, meta: dict) -> str:
         lines.append(f"{cluster:>3}  {r.value:>9.3f}  {r.rank_range:>7}  {name:<{width}}")
         previous = r.cluster
     if not shown:
-        lines.append("(No clusters: too little data; see the minimum-data rule below.)")
+        lines.append(f"(No clusters: {_no_clusters(meta)} See the minimum-data rule below.)")
     if meta:
         lines.append("")
         lines += [f"{heading}: {text}" for heading, text in provenance(meta)]
@@ -193,7 +253,9 @@ def _latex(rows: Sequence[Row], title: str, meta: dict) -> str:
         lines.append(f" & -- & unranked & {latex_escape(label)} \\\\")
     lines += [r"\bottomrule", r"\end{tabular}"]
     if not shown:
-        lines.append("% No clusters: too little data (see the minimum-data rule below).")
+        lines.append(
+            f"% No clusters: {latex_escape(_no_clusters(meta))} See the minimum-data rule below."
+        )
     # Comments: escaped as well, and newlines are spaces, so nothing leaves the comment.
     lines += [f"% {heading}: {latex_escape(text)}" for heading, text in provenance(meta)]
     if title:
@@ -213,7 +275,10 @@ def _markdown(rows: Sequence[Row], title: str, meta: dict) -> str:
     for label in meta.get("unranked", []):
         lines.append(f"|  | - | unranked | {markdown_cell(label)} |")
     if not shown:
-        lines += ["", "No clusters: too little data (see the minimum-data rule below)."]
+        lines += [
+            "",
+            f"No clusters: {_md_text(_no_clusters(meta))} See the minimum-data rule below.",
+        ]
     if meta:
         lines.append("")
         lines += [f"- {heading}: {_md_text(text)}" for heading, text in provenance(meta)]

@@ -6,18 +6,24 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
-from .exports import Row
+from .selectors import Row
 
 _COLOURS = ("#1f5fbf", "#c2410c", "#15803d", "#7e22ce", "#b45309", "#0e7490", "#be185d", "#4d7c0f")
 
 
 def rank_range_plot(
-    rows: Sequence[Row], *, fmt: str = "svg", title: str = "", clusters: bool = True
+    rows: Sequence[Row],
+    *,
+    fmt: str = "svg",
+    title: str = "",
+    clusters: bool = True,
+    no_clusters: str = "",
 ) -> bytes:
     """Draw the rows (in ranking order) as an SVG or PNG image and return its bytes.
 
-    ``clusters=False`` (too little data for them): one colour, no rules between clusters,
-    no cluster numbers."""
+    ``clusters=False`` (the minimum-data rule is not met): one colour, no rules between
+    clusters, no cluster numbers; ``no_clusters`` says in a few words which part of the
+    rule failed (:attr:`~ranking.selectors.DataRule.no_clusters_short`)."""
     if fmt not in ("svg", "png"):
         raise ValueError("The plot is drawn as svg or png.")
     import matplotlib
@@ -28,7 +34,7 @@ def rank_range_plot(
     n = len(rows)
     with matplotlib.rc_context({"svg.fonttype": "none"}):
         fig, ax = plt.subplots(figsize=(7.5, 1.6 + 0.32 * max(n, 1)), dpi=110)
-        return _draw(fig, ax, rows, n, fmt, title, plt, clusters)
+        return _draw(fig, ax, rows, n, fmt, title, plt, clusters, no_clusters)
 
 
 def _draw(
@@ -40,6 +46,7 @@ def _draw(
     title: str,
     plt: Any,
     clusters: bool,
+    no_clusters: str,
 ) -> bytes:
     try:
         for i, r in enumerate(rows):
@@ -69,7 +76,8 @@ def _draw(
         ax.set_xlabel(
             "rank range (1 = best); label: system (cluster), bar text: value"
             if clusters
-            else "rank range (1 = best); bar text: value; no clusters (too little data)"
+            else "rank range (1 = best); bar text: value; "
+            f"no clusters ({no_clusters or 'minimum-data rule not met'})"
         )
         ax.grid(axis="x", color="#ddd", linewidth=0.6)
         ax.set_axisbelow(True)

@@ -11,10 +11,29 @@ import numpy as np
 from django.conf import settings
 from django.db.models import QuerySet
 
-from annotations.models import Criterion, Judgement, JudgementScore, System
+from annotations.models import Campaign, Criterion, Judgement, JudgementScore, System
+from annotations.selectors.judgements import judgements_counted, scores_counted
 
-from .exports import Row
 from .models import RankingRun
+
+
+@dataclass(frozen=True)
+class Row:
+    """One system's line of a ranking."""
+
+    system: str
+    value: float
+    spread: float
+    rank_lo: int
+    rank_hi: int
+    cluster: int
+    comparisons: int
+
+    @property
+    def rank_range(self) -> str:
+        return (
+            f"{self.rank_lo}" if self.rank_lo == self.rank_hi else f"{self.rank_lo}-{self.rank_hi}"
+        )
 
 
 @dataclass(frozen=True)
@@ -43,14 +62,7 @@ def _counted_scores(
 ) -> QuerySet[JudgementScore]:
     """The scores that count for a ranking: regular and imported tasks, first answers
     (no repeats), no degraded copies, and, when asked, no excluded workers."""
-    qs = JudgementScore.objects.filter(
-        judgement__criterion=criterion,
-        role="regular",
-        judgement__task__kind__in=["regular", "imported"],
-    ).exclude(judgement__assignment__kind="repeat")
-    if exclude_excluded_workers:
-        qs = qs.exclude(judgement__worker__excluded=True)
-    return qs
+    return scores_counted(criterion=criterion, exclude_excluded_workers=exclude_excluded_workers)
 
 
 def ranking_scores(*, criterion: Criterion, exclude_excluded_workers: bool = True) -> ScoreArrays:
@@ -103,9 +115,7 @@ def ranking_inputs(
     judgements = Judgement.objects.filter(criterion=criterion)
     attention = judgements.filter(task__kind="attention").count()
     repeat = judgements.exclude(task__kind="attention").filter(assignment__kind="repeat").count()
-    regular = judgements.filter(task__kind__in=["regular", "imported"]).exclude(
-        assignment__kind="repeat"
-    )
+    regular = judgements_counted(criterion=criterion)
     excluded = regular.filter(worker__excluded=True)
     excluded_ids = sorted(set(excluded.values_list("worker__external_id", flat=True)))
     n_excluded = excluded.count() if exclude_excluded_workers else 0
@@ -131,6 +141,11 @@ def ranking_campaign_system_labels(*, criterion: Criterion) -> list[str]:
     )
 
 
+def ranking_runs_recent(*, campaign: Campaign, limit: int = 10) -> list[RankingRun]:
+    """A campaign's latest ranking runs (newest first), with their criteria."""
+    return list(RankingRun.objects.filter(campaign=campaign).select_related("criterion")[:limit])
+
+
 def ranking_runs_active_count(*, user_id: int) -> int:
     """Pending or running runs a designer started (they count against a cap)."""
     return RankingRun.objects.filter(created_by_id=user_id, status__in=RankingRun.ACTIVE).count()
@@ -140,15 +155,21 @@ def ranking_runs_active_count(*, user_id: int) -> int:
 class DataRule:
     """Whether a finished run has enough data for its clusters and stability verdict.
 
-    The rule: every ranked system took part in at least ``min_comparisons``
-    comparisons, no system of the campaign is unranked, and the split-half check of
-    the clusters passes.
+    The rule has two parts: enough comparisons (every system of the campaign ranked,
+    each in at least ``min_comparisons`` comparisons) and a passing split-half check of
+    the clusters (``ranking.stats``: two random halves of the runs give the same
+    clusters and no boundary rests near the cut). They fail for different reasons and
+    call for different remedies: more judgements for the first, more runs for the
+    second; :attr:`no_clusters` says which.
     """
 
     min_comparisons: int
     thin_systems: list[tuple[str, int]]
     unranked: list[str]
     stable: bool | None
+    #: the run's runs, and the runs its stability check suggests (None: not stored)
+    runs: int = 0
+    suggested_runs: int | None = None
 
     @property
     def enough_comparisons(self) -> bool:
@@ -180,6 +201,51 @@ class DataRule:
             out.append("The run stored no split-half check.")
         return out
 
+    @property
+    def no_clusters(self) -> str:
+        """Why no clusters are shown, naming the part of the rule that failed, and what to
+        do about it (a sentence per failed part); empty when the rule is met."""
+        out = []
+        if self.thin_systems:
+            out.append(
+                f"Too few comparisons: {len(self.thin_systems)} system(s) have fewer than "
+                f"{self.min_comparisons} (RANKING_MIN_COMPARISONS); collect more judgements "
+                "for them, then rank again."
+            )
+        if self.unranked:
+            out.append(
+                f"Unranked systems: {len(self.unranked)} system(s) have no comparisons; "
+                "collect judgements for them, then rank again."
+            )
+        if self.stable is False:
+            more = (
+                f" (about {self.suggested_runs:,} suggested)"
+                if self.suggested_runs and self.suggested_runs > self.runs
+                else ""
+            )
+            out.append(
+                f"The split-half check fails at {self.runs:,} runs (two random halves of "
+                f"the runs do not settle on the same clusters); rank again with more "
+                f"runs{more}."
+            )
+        elif self.stable is None:
+            out.append("The run stored no split-half check; rank again.")
+        return " ".join(out)
+
+    @property
+    def no_clusters_short(self) -> str:
+        """:attr:`no_clusters` in a few words (for a plot's axis label)."""
+        parts = []
+        if self.thin_systems:
+            parts.append(f"fewer than {self.min_comparisons} comparisons")
+        if self.unranked:
+            parts.append("unranked systems")
+        if self.stable is False:
+            parts.append(f"split-half check fails at {self.runs:,} runs")
+        elif self.stable is None:
+            parts.append("no split-half check")
+        return "; ".join(parts)
+
 
 def ranking_data_rule(*, run: RankingRun) -> DataRule:
     """Apply the minimum-data rule (``RANKING_MIN_COMPARISONS``) to a finished run."""
@@ -192,11 +258,14 @@ def ranking_data_rule(*, run: RankingRun) -> DataRule:
         if n < minimum
     ]
     stability = run.stability or {}
+    suggested = stability.get("suggested_runs")
     return DataRule(
         min_comparisons=minimum,
         thin_systems=thin,
         unranked=list((run.inputs or {}).get("unranked", [])),
         stable=bool(stability["stable"]) if "stable" in stability else None,
+        runs=run.runs,
+        suggested_runs=int(suggested) if isinstance(suggested, int | float) else None,
     )
 
 
@@ -279,10 +348,7 @@ def ranking_run_meta(*, run: RankingRun) -> dict[str, Any]:
             "min_comparisons": rule.min_comparisons,
             "met": rule.met,
             "problems": rule.problems,
+            "no_clusters": rule.no_clusters,
         },
         "stability": run.stability,
     }
-
-
-def ranking_runs_for(*, criterion: Criterion) -> QuerySet[RankingRun]:
-    return RankingRun.objects.filter(criterion=criterion).order_by("-created_at")

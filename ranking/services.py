@@ -16,18 +16,18 @@ from datetime import timedelta
 from typing import Any
 
 import numpy as np
+from celery import Task, current_app
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import connections, transaction
 from django.utils import timezone
 
-from annotations.errors import DomainError
 from annotations.models import Campaign, Criterion
+from common.errors import DomainError
 
-from . import selectors
+from . import selectors, stats
 from .models import RankingResult, RankingRun
-from .stats import api as stats_api
 
 
 class RunStopped(Exception):
@@ -49,7 +49,9 @@ def ranking_run_create(
 ) -> RankingRun:
     """Create a pending run and, when ``queue``, hand it to Celery once the row is committed.
 
-    Bounded inputs: at most ``RANKING_MAX_RUNS`` runs, at most ``RANKING_MAX_RUN_VALUES``
+    The request is checked by :func:`ranking.stats.check_parameters` (the check the
+    form, the API serializer and the ``rank`` command make too). Bounded inputs: at most
+    ``RANKING_MAX_RUNS`` runs, at most ``RANKING_MAX_RUN_VALUES``
     run-system values (runs x systems) in memory, and at most
     ``RANKING_MAX_ACTIVE_RUNS_PER_USER`` pending or running runs per designer (the
     designer's row is locked while counting, so two requests cannot both pass).
@@ -58,18 +60,12 @@ def ranking_run_create(
         raise DomainError(
             f"Criterion '{criterion.name}' is not part of campaign '{campaign.slug}'."
         )
-    if method not in RankingRun.Method.values:
-        raise DomainError(
-            f"Unknown method '{method}'; choose one of {', '.join(RankingRun.Method.values)}."
-        )
-    _check_runs(runs=runs, campaign=campaign)
-    if not 0 < confidence < 1:
-        raise DomainError("The confidence level must lie between 0 and 1, e.g. 0.95.")
     parameters = dict(parameters or {})
     try:
-        stats_api.check_parameters(method, parameters)
-    except ValueError as exc:
-        raise DomainError(f"Parameters of {method}: {exc}") from exc
+        stats.check_parameters(method, parameters, runs=runs, confidence=confidence)
+    except stats.ParameterError as exc:
+        raise DomainError(str(exc)) from exc
+    _check_runs(runs=runs, campaign=campaign)
     owner = user if user is not None and user.is_authenticated else None
     with transaction.atomic():
         if owner is not None:
@@ -92,8 +88,6 @@ def ranking_run_create(
 
 def _check_runs(*, runs: int, campaign: Campaign) -> None:
     cap = settings.RANKING_MAX_RUNS
-    if runs < 1:
-        raise DomainError("A ranking needs at least one run.")
     if runs > cap:
         raise DomainError(f"runs: at most {cap:,} runs per ranking (asked: {runs:,}).")
     n_systems = campaign.systems.count()
@@ -118,6 +112,15 @@ def _check_active_cap(*, user: User) -> None:
         )
 
 
+#: the Celery task that computes a run (ranking/tasks.py), dispatched by name so that the
+#: services never import the task module (tasks call services, not the other way round)
+COMPUTE_TASK = "ranking.compute_run"
+
+
+def _compute_task() -> Task:
+    return current_app.tasks[COMPUTE_TASK]
+
+
 def _dispatch(run_id: int) -> None:
     """Hand a committed run to Celery.
 
@@ -125,23 +128,20 @@ def _dispatch(run_id: int) -> None:
     computes in a background thread of the web process, so that the page that started it
     can show its progress instead of waiting for the whole computation.
     """
-    from .tasks import ranking_run_compute_task
-
-    if settings.RANKING_RUNS_IN_THREAD and ranking_run_compute_task.app.conf.task_always_eager:
+    task = _compute_task()
+    if settings.RANKING_RUNS_IN_THREAD and task.app.conf.task_always_eager:
         threading.Thread(
             target=_compute_in_thread, args=(run_id,), name=f"ranking-run-{run_id}", daemon=True
         ).start()
     else:
-        ranking_run_compute_task.delay(run_id)
+        task.delay(run_id)
 
 
 def _compute_in_thread(run_id: int) -> None:
-    from .tasks import ranking_run_compute_task
-
     try:
         # apply() runs the task here and keeps its exception in the result; a failure is
         # recorded on the run itself by ranking_run_compute.
-        ranking_run_compute_task.apply(args=(run_id,))
+        _compute_task().apply(args=(run_id,))
     finally:
         connections.close_all()
 
@@ -226,7 +226,7 @@ def _compute_claimed(run: RankingRun, attempt: int) -> None:
         if data.n_judgements == 0:
             raise DomainError(f"Criterion '{run.criterion.name}' has no judgements to rank yet.")
         try:
-            result = stats_api.compute(
+            result = stats.compute(
                 method=run.method,
                 n_systems=len(data.systems),
                 judgement=data.judgement,

@@ -15,12 +15,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
-from annotations.errors import DomainError
-from annotations.http import HtmxHttpRequest
+from annotations.access import campaign_check, campaign_for, campaigns_visible_to, has_role, role_of
 from annotations.models import Campaign, CampaignMembership
-from annotations.permissions import campaigns_visible_to, has_role, role_of
+from common.errors import DomainError
+from common.http import HtmxHttpRequest
 
-from . import exports, selectors
+from . import exports, selectors, stats
 from .models import RankingRun
 from .services import (
     ranking_run_cancel,
@@ -29,17 +29,9 @@ from .services import (
     ranking_run_retry,
     ranking_runs_sweep,
 )
-from .stats.proportions import wilson_interval
+from .stats import wilson_interval
 
 Role = CampaignMembership.Role
-
-EXPORT_TYPES = {
-    "table": ("text/plain; charset=utf-8", "txt"),
-    "json": ("application/json", "json"),
-    "csv": ("text/csv; charset=utf-8", "csv"),
-    "latex": ("application/x-tex; charset=utf-8", "tex"),
-    "markdown": ("text/markdown; charset=utf-8", "md"),
-}
 
 
 class RankingRunForm(forms.Form):
@@ -77,33 +69,16 @@ class RankingRunForm(forms.Form):
         criterion = cast(forms.ChoiceField, self.fields["criterion"])
         criterion.choices = [(c.name, c.name) for c in campaign.criteria.all()]
 
-
-# Shared with the API ------------------------------------------------------------------------
-
-
-def run_title(run: RankingRun) -> str:
-    return f"{run.campaign.name}: {run.criterion.name} ({run.get_method_display()})"
-
-
-def run_render(run: RankingRun, fmt: str) -> str:
-    """A finished run's result in ``fmt`` (table, json, csv, latex or markdown)."""
-    if run.status != RankingRun.Status.DONE:
-        raise DomainError(f"Ranking run {run.pk} is {run.status}, not done: nothing to export.")
-    if fmt not in exports.FORMATS:
-        raise DomainError(f"Unknown format '{fmt}'; choose one of {', '.join(exports.FORMATS)}.")
-    rows = selectors.ranking_run_rows(run=run)
-    return exports.render(rows, fmt, title=run_title(run), meta=selectors.ranking_run_meta(run=run))
-
-
-def run_plot_svg(run: RankingRun) -> bytes:
-    from . import plots
-
-    return plots.rank_range_plot(
-        selectors.ranking_run_rows(run=run),
-        fmt="svg",
-        title=run_title(run),
-        clusters=selectors.ranking_data_rule(run=run).met,
-    )
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not self.errors:
+            try:
+                stats.check_parameters(
+                    data["method"], runs=data["runs"], confidence=data["confidence"]
+                )
+            except stats.ParameterError as exc:
+                self.add_error(exc.field if exc.field in self.fields else None, str(exc))
+        return data
 
 
 def _visible_run(request: HttpRequest, pk: int) -> RankingRun:
@@ -122,7 +97,7 @@ def _visible_run(request: HttpRequest, pk: int) -> RankingRun:
 @require_http_methods(["GET", "POST"])
 def campaign_runs(request: HttpRequest, slug: str) -> HttpResponse:
     """A campaign's ranking runs and the form to start one (designers)."""
-    campaign = get_object_or_404(campaigns_visible_to(request.user), slug=slug)
+    campaign = campaign_for(request.user, slug, Role.VIEWER)
     can_design = has_role(request.user, campaign, Role.DESIGNER)
     # Without celery beat (the embedded set-up) lost runs end when someone looks.
     ranking_runs_sweep(campaign=campaign)
@@ -164,8 +139,8 @@ def campaign_runs(request: HttpRequest, slug: str) -> HttpResponse:
 
 def run_is_stable(run: RankingRun) -> bool | None:
     """Whether a finished run's clusters are stable: its two random halves of the runs give
-    the same clusters and no boundary decision rests near the cut (``ranking.stats.
-    stability``); None when the run stored no stability check."""
+    the same clusters and no boundary decision rests near the cut (the split-half check
+    ``ranking.stats.compute`` stores); None when the run stored no stability check."""
     stability = run.stability or {}
     return bool(stability["stable"]) if "stable" in stability else None
 
@@ -214,7 +189,7 @@ def _result_context(run: RankingRun, *, can_design: bool = False) -> dict[str, A
         "rule": rule,
         "clusters_shown": bool(rule and rule.met),
         "percent": round(100 * run.progress),
-        "formats": list(EXPORT_TYPES),
+        "formats": list(exports.FORMATS),
         "stable": stable,
         "can_design": can_design,
         "checks": content_check_summary(run) if done else None,
@@ -247,8 +222,9 @@ def run_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 def _designer_run(request: HttpRequest, pk: int) -> RankingRun:
     run = _visible_run(request, pk)
-    if not has_role(request.user, run.campaign, Role.DESIGNER):
-        raise PermissionDenied("Viewers cannot change ranking runs.")
+    campaign_check(
+        request.user, run.campaign, Role.DESIGNER, denied="Viewers cannot change ranking runs."
+    )
     return run
 
 
@@ -309,19 +285,19 @@ def run_plot(request: HttpRequest, pk: int) -> HttpResponse:
     run = _visible_run(request, pk)
     if run.status != RankingRun.Status.DONE:
         raise Http404("The run has no result yet.")
-    return HttpResponse(run_plot_svg(run), content_type="image/svg+xml")
+    return HttpResponse(exports.run_plot(run=run), content_type="image/svg+xml")
 
 
 @login_required
 def run_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
     run = _visible_run(request, pk)
-    if fmt not in EXPORT_TYPES:
+    if fmt not in exports.EXPORT_TYPES:
         raise Http404(f"Unknown format '{fmt}'.")
     try:
-        text = run_render(run, fmt)
+        text = exports.run_export(run=run, fmt=fmt)
     except DomainError as exc:
         return HttpResponse(str(exc), status=400, content_type="text/plain")
-    content_type, extension = EXPORT_TYPES[fmt]
+    content_type, extension = exports.EXPORT_TYPES[fmt]
     response = HttpResponse(text, content_type=content_type)
     name = f"{run.campaign.slug}-{run.criterion.name}-{run.method}-{run.pk}.{extension}"
     disposition = "inline" if fmt == "table" else "attachment"

@@ -19,7 +19,7 @@ from annotations.models import (
     TaskOutput,
     Worker,
 )
-from annotations.services.campaigns import E2E_QUALITY_QUESTION
+from annotations.services.criteria import E2E_QUALITY_QUESTION
 
 ModelT = TypeVar("ModelT", bound=Model)
 

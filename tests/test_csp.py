@@ -75,6 +75,7 @@ WORKER_PAGES: list[tuple[str, Callable[[World], str]]] = [
         lambda w: f"/w/{w.campaign.slug}/?assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=H1",
     ),
     ("worker-unknown-study", lambda w: "/w/no-such-study/"),
+    ("worker-mistyped-link", lambda w: f"/w/{w.campaign.slug}/s/mistyped/extra/"),
 ]
 OTHER_PAGES: list[tuple[str, Callable[[World], str]]] = [
     ("home", lambda w: "/"),
@@ -90,6 +91,7 @@ OTHER_PAGES: list[tuple[str, Callable[[World], str]]] = [
     ("admin-campaigns", lambda w: "/admin/annotations/campaign/"),
     ("admin-campaign-change", lambda w: f"/admin/annotations/campaign/{w.campaign.pk}/change/"),
     ("api-docs", lambda w: "/api/docs/"),
+    ("designer-mistyped-link", lambda w: f"/campaigns/{w.campaign.slug}/nope/"),
 ]
 
 

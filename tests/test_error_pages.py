@@ -8,8 +8,11 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.test import Client
 from django.urls import include, path
+
+from humaneval import urls as project_urls
 
 pytestmark = pytest.mark.django_db
 
@@ -25,9 +28,14 @@ def _forbidden(request: HttpRequest) -> HttpResponse:
 urlpatterns = [
     path("w/test-boom/", _boom),
     path("w/test-forbidden/", _forbidden),
+    path("test-boom/", _boom),
     path("test-forbidden/", _forbidden),
     path("", include("humaneval.urls")),
 ]
+# The project's error handlers (Django reads them from the root URLconf).
+handler403 = project_urls.handler403
+handler404 = project_urls.handler404
+handler500 = project_urls.handler500
 
 
 @pytest.fixture(autouse=True)
@@ -94,3 +102,42 @@ def test_csrf_failure_page_explains_and_says_what_to_do():
     assert "The form could not be sent" in html
     assert "reload the page" in html
     assert "CSRF verification failed" not in html  # not Django's technical page
+
+
+def _frame_ancestors(response: HttpResponseBase) -> list[str]:
+    for part in response["Content-Security-Policy"].split(";"):
+        words = part.split()
+        if words and words[0] == "frame-ancestors":
+            return words[1:]
+    return []
+
+
+@pytest.mark.parametrize(
+    "url, status",
+    [
+        ("/w/some-study/s/abc/extra/", 404),  # a mistyped or truncated study link
+        ("/w/test-forbidden/", 403),
+        ("/w/test-boom/", 500),
+    ],
+)
+def test_error_pages_of_worker_links_may_be_framed_by_the_crowd_platforms(url, status, settings):
+    """Inside MTurk's iframe the worker sees the page's advice, not a refused frame."""
+    settings.WORKER_FRAME_ANCESTORS = ["https://www.mturk.com", "https://lab.example.org"]
+    response = Client(raise_request_exception=False).get(url)
+    assert response.status_code == status
+    assert "X-Frame-Options" not in response
+    assert sorted(_frame_ancestors(response)) == [
+        "https://lab.example.org",
+        "https://www.mturk.com",
+    ]
+
+
+@pytest.mark.parametrize(
+    "url, status",
+    [("/campaigns/nope/really/nope/", 404), ("/test-forbidden/", 403), ("/test-boom/", 500)],
+)
+def test_other_error_pages_refuse_framing(url, status):
+    response = Client(raise_request_exception=False).get(url)
+    assert response.status_code == status
+    assert response["X-Frame-Options"] == "DENY"
+    assert _frame_ancestors(response) == ["'none'"]

@@ -13,8 +13,8 @@ import numpy as np
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
-from annotations.agreement import krippendorff_alpha_long
-from annotations.design import item_task_counts
+from annotations.core.agreement import krippendorff_alpha_long
+from annotations.core.design import item_task_counts
 from annotations.models import (
     Campaign,
     Criterion,
@@ -25,10 +25,8 @@ from annotations.models import (
     TaskOutput,
     Worker,
 )
-
-# Judgements that count towards the plan and rankings: real tasks, first answers.
-_COUNTED = Q(task__kind__in=[Task.Kind.REGULAR, Task.Kind.IMPORTED]) & ~Q(assignment__kind="repeat")
-
+from annotations.selectors.judgements import judgement_counts, judgements_counted, scores_counted
+from annotations.selectors.quality import WorkerChecks, worker_checks
 
 # The plan -----------------------------------------------------------------------------------
 
@@ -73,7 +71,7 @@ def campaign_plan(
     """The campaign's plan: from the built tasks when there are any, else estimated.
 
     Before tasks exist, the number of tasks is what ``tasks_build`` will make: per item
-    and criterion, ``annotations.design.item_task_counts`` over the systems that have an
+    and criterion, ``annotations.core.design.item_task_counts`` over the systems that have an
     output for that item (items without enough outputs get none). Attention checks and
     repeats add worker time but no judgements that count. Comparisons are the pairwise
     comparisons a system takes part in, summed over criteria; before building they are
@@ -182,7 +180,7 @@ def campaign_progress(
         n_regular=Count("tasks", filter=Q(tasks__kind=Task.Kind.REGULAR), distinct=True),
     )
     counted = dict(
-        Judgement.objects.filter(_COUNTED, criterion__campaign=campaign)
+        judgements_counted(campaign=campaign)
         .values("criterion_id")
         .annotate(n=Count("id"))
         .values_list("criterion_id", "n")
@@ -194,7 +192,8 @@ def campaign_progress(
         .values_list("criterion_id", "n")
     )
     recent = dict(
-        Judgement.objects.filter(_COUNTED, criterion__campaign=campaign, submitted_at__gte=since)
+        judgements_counted(campaign=campaign)
+        .filter(submitted_at__gte=since)
         .values("criterion_id")
         .annotate(n=Count("id"))
         .values_list("criterion_id", "n")
@@ -291,14 +290,8 @@ def comparison_matrix(*, criterion: Criterion) -> ComparisonMatrix:
     index = {sid: i for i, (sid, _) in enumerate(systems)}
     counts = np.zeros((len(systems), len(systems)), dtype=np.int64)
     by_judgement: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    rows = (
-        JudgementScore.objects.filter(
-            judgement__criterion=criterion,
-            role=TaskOutput.Role.REGULAR,
-            judgement__task__kind__in=[Task.Kind.REGULAR, Task.Kind.IMPORTED],
-        )
-        .exclude(judgement__assignment__kind="repeat")
-        .values_list("judgement_id", "output__system_id", "slot")
+    rows = scores_counted(criterion=criterion).values_list(
+        "judgement_id", "output__system_id", "slot"
     )
     for judgement_id, system_id, slot in rows.iterator(chunk_size=5000):
         by_judgement[judgement_id].append((index[system_id], slot))
@@ -339,10 +332,10 @@ def campaign_judgements(*, campaign: Campaign) -> dict[int, dict]:
     """Every judgement of the campaign with its scores, read in one query.
 
     Keyed by judgement id; each value holds ``worker``, ``task``, ``criterion``,
-    ``task_kind``, ``repeat``, ``seconds``, the ``regular`` and ``degraded`` scores by
-    output id and, for judgements that count (no attention check, no repeat), ``signs``:
-    the preference of every pair of outputs. The monitor page reads it once and hands it
-    to :func:`worker_table` and :func:`campaign_agreement`.
+    ``seconds``, the ``regular`` scores by output id and, for judgements that count
+    (``selectors.judgements``: no attention check, no repeat), ``signs``: the preference
+    of every pair of outputs. The monitor page reads it once and hands it to
+    :func:`worker_table` and :func:`campaign_agreement`.
     """
     rows = JudgementScore.objects.filter(judgement__criterion__campaign=campaign).values_list(
         "judgement_id",
@@ -357,6 +350,7 @@ def campaign_judgements(*, campaign: Campaign) -> dict[int, dict]:
         "score",
     )
     judgements: dict[int, dict] = {}
+    counted: list[dict] = []
     for jid, wid, tid, cid, tkind, akind, seconds, oid, role, score in rows.iterator(
         chunk_size=5000
     ):
@@ -366,17 +360,16 @@ def campaign_judgements(*, campaign: Campaign) -> dict[int, dict]:
                 "worker": wid,
                 "task": tid,
                 "criterion": cid,
-                "task_kind": tkind,
-                "repeat": akind == "repeat",
                 "seconds": seconds,
                 "regular": {},
-                "degraded": {},
             }
-        (j["degraded"] if role == TaskOutput.Role.DEGRADED else j["regular"])[oid] = score
-    for j in judgements.values():
-        if j["task_kind"] != Task.Kind.ATTENTION and not j["repeat"]:
-            # Compared with every other judgement of its task: work them out once.
-            j["signs"] = _pairs_signs(j["regular"])
+            if judgement_counts(task_kind=tkind, assignment_kind=akind):
+                counted.append(j)
+        if role == TaskOutput.Role.REGULAR:
+            j["regular"][oid] = score
+    for j in counted:
+        # Compared with every other judgement of its task: work them out once.
+        j["signs"] = _pairs_signs(j["regular"])
     return judgements
 
 
@@ -385,18 +378,24 @@ def worker_table(
     campaign: Campaign,
     workers: QuerySet[Worker] | None = None,
     judgements: dict[int, dict] | None = None,
+    checks: dict[int, WorkerChecks] | None = None,
 ) -> list[WorkerRow]:
-    """Per worker: tasks done, median time, attention-check pass rate, self-consistency
-    (share of output pairs ordered the same way in a repeat), uniform-score rate (share of
-    judgements giving every output the same score) and agreement with the others (share of
-    output pairs on which another worker's judgement of the same task agrees).
+    """Per worker: tasks done (counted judgements), median time, the quality checks'
+    verdicts as stored (attention checks and their pass rate; self-consistency, the mean
+    share of output pairs ordered alike in a repeat: ``selectors.quality``),
+    uniform-score rate (share of judgements giving every output the same score) and
+    agreement with the others (share of output pairs on which another worker's
+    judgement of the same task agrees).
 
-    ``judgements`` is :func:`campaign_judgements`' result when the caller has it already.
+    ``judgements`` is :func:`campaign_judgements`' result and ``checks``
+    ``worker_checks``' when the caller has them already.
     """
     workers = workers if workers is not None else campaign.workers.all()
     workers = workers.order_by("-created_at", "id")
     if judgements is None:
         judgements = campaign_judgements(campaign=campaign)
+    if checks is None:
+        checks = worker_checks(campaign=campaign)
 
     by_worker: dict[int, list[dict]] = defaultdict(list)
     by_task: dict[int, list[dict]] = defaultdict(list)
@@ -408,25 +407,8 @@ def worker_table(
     result = []
     for worker in workers:
         own = by_worker.get(worker.pk, [])
-        real = [j for j in own if j["task_kind"] != Task.Kind.ATTENTION and not j["repeat"]]
-        checks = [j for j in own if j["task_kind"] == Task.Kind.ATTENTION]
-        passed = 0
-        for j in checks:
-            # Passed when every degraded copy scored below the output it was made from.
-            passed += all(
-                score < j["regular"].get(oid, math.inf) for oid, score in j["degraded"].items()
-            )
-        consistency: list[float] = []
-        for j in own:
-            if not j["repeat"]:
-                continue
-            first = next((o for o in real if o["task"] == j["task"]), None)
-            if first is None:
-                continue
-            a, b = first["signs"], _pairs_signs(j["regular"])
-            shared = a.keys() & b.keys()
-            if shared:
-                consistency.append(sum(a[p] == b[p] for p in shared) / len(shared))
+        real = [j for j in own if "signs" in j]
+        stored = checks.get(worker.pk) or WorkerChecks()
         agree = total = 0
         for j in real:
             mine = j["signs"]
@@ -443,9 +425,9 @@ def worker_table(
                 worker=worker,
                 tasks_done=len(real),
                 median_seconds=statistics.median(j["seconds"] for j in own) if own else None,
-                attention_checks=len(checks),
-                attention_pass_rate=passed / len(checks) if checks else None,
-                self_consistency=statistics.fmean(consistency) if consistency else None,
+                attention_checks=stored.attention,
+                attention_pass_rate=stored.attention_pass_rate,
+                self_consistency=stored.self_consistency,
                 uniform_rate=sum(uniform) / len(uniform) if uniform else None,
                 agreement=agree / total if total else None,
             )

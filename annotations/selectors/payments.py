@@ -2,7 +2,8 @@
 
 The suggestion reuses what the quality checks already decided, never a rule of its own:
 the attention-check pass rate counts the worker's ``WorkerCheck`` rows (each one the
-verdict of ``services.quality`` on one attention check) against the campaign's
+verdict of ``services.quality`` on one attention check; read by
+``selectors.quality.worker_checks``, as the monitor reads them) against the campaign's
 ``quality_threshold``; ``flagged`` and ``stopped`` are set by
 ``services.quality.worker_quality_update`` (or by the organizer); ``excluded`` is the
 organizer's; tasks done are the monitor's (``monitoring.worker_table``).
@@ -24,14 +25,14 @@ from __future__ import annotations
 
 import csv
 import io
-from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 
-from annotations.errors import DomainError
-from annotations.export_safety import csv_cell, csv_row
-from annotations.models import Campaign, Worker, WorkerCheck
+from annotations.core.export_safety import csv_cell, csv_row
+from annotations.models import Campaign, Worker
 from annotations.selectors import monitoring
+from annotations.selectors.quality import WorkerChecks, worker_checks
+from common.errors import DomainError
 
 APPROVE = "approved"
 REJECT = "rejected"
@@ -76,16 +77,9 @@ class PaymentRow:
         return self.worker.review == self.suggestion
 
 
-@dataclass
-class _Checks:
-    n: int = 0
-    failed: int = 0
-    attention: int = 0
-    attention_passed: int = 0
-    failed_kinds: Counter[str] = field(default_factory=Counter)
-
-
-def _suggest(worker: Worker, tasks_done: int, checks: _Checks, threshold: float) -> tuple[str, str]:
+def _suggest(
+    worker: Worker, tasks_done: int, checks: WorkerChecks, threshold: float
+) -> tuple[str, str]:
     if worker.excluded:
         return REJECT, "Excluded" + (
             f": {worker.exclusion_reason}" if worker.exclusion_reason else "."
@@ -109,23 +103,12 @@ def _suggest(worker: Worker, tasks_done: int, checks: _Checks, threshold: float)
 def payment_rows(*, campaign: Campaign) -> list[PaymentRow]:
     """Every worker of the campaign with the checks' verdict and a suggested decision,
     in the monitor's order (newest first)."""
-    table = monitoring.worker_table(campaign=campaign)
-    checks: dict[int, _Checks] = defaultdict(_Checks)
-    for worker_id, kind, passed in WorkerCheck.objects.filter(
-        worker__campaign=campaign
-    ).values_list("worker_id", "kind", "passed"):
-        c = checks[worker_id]
-        c.n += 1
-        c.failed += not passed
-        if not passed:
-            c.failed_kinds[kind] += 1
-        if kind == WorkerCheck.Kind.ATTENTION:
-            c.attention += 1
-            c.attention_passed += passed
+    checks = worker_checks(campaign=campaign)
+    table = monitoring.worker_table(campaign=campaign, checks=checks)
     rows = []
     for row in table:
         worker = row.worker
-        c = checks.get(worker.pk) or _Checks()
+        c = checks.get(worker.pk) or WorkerChecks()
         suggestion, reason = _suggest(worker, row.tasks_done, c, campaign.quality_threshold)
         rows.append(
             PaymentRow(

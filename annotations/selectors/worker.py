@@ -6,8 +6,6 @@ import re
 import string
 from dataclasses import dataclass
 
-from django.db.models import Count, Q
-
 from annotations.models import Assignment, Campaign, Criterion, Item, Task, TaskOutput, Worker
 
 _MR_PAIR = re.compile(r"\s*([^\[\],]+?)\s*\[([^\]]*)\]\s*(?:,|$)")
@@ -64,6 +62,9 @@ class TaskPage:
     input_pairs: list[tuple[str, str]] | None
     slots: list[SlotView]
     assignment: Assignment | None
+    # The task's rows as read for the page (slot order), so a submit need not read them
+    # again; empty when the page was not built from a stored task.
+    task_outputs: tuple[TaskOutput, ...] = ()
 
     @property
     def letters(self) -> dict[int, str]:
@@ -78,8 +79,18 @@ def _letter(i: int) -> str:
 def _task_page(
     *, task: Task, order: list[int], assignment: Assignment | None, campaign: Campaign
 ) -> TaskPage:
+    rows = TaskOutput.objects.filter(task=task).select_related("output").order_by("slot", "id")
+    loaded = Task.criterion.is_cached(task) and Task.item.is_cached(task)  # type: ignore[attr-defined]
+    if not loaded:
+        # The criterion and the item come with the outputs (one statement, not three).
+        rows = rows.select_related("task__criterion", "task__item")
+    task_outputs = list(rows)
+    if not loaded and task_outputs:
+        task.criterion = task_outputs[0].task.criterion
+        task.item = task_outputs[0].task.item
     text_by_slot: dict[int, str] = {}
-    for to in TaskOutput.objects.filter(task=task).select_related("output").order_by("slot", "id"):
+    for to in task_outputs:
+        to.task = task
         # The first output of a slot stands for the merged ones (identical text); a
         # degraded copy shows its own text.
         if to.slot not in text_by_slot or to.role == TaskOutput.Role.DEGRADED:
@@ -95,12 +106,14 @@ def _task_page(
             SlotView(slot=s, letter=_letter(i), text=text_by_slot[s]) for i, s in enumerate(order)
         ],
         assignment=assignment,
+        task_outputs=tuple(task_outputs),
     )
 
 
 def task_page_for(*, assignment: Assignment) -> TaskPage:
-    """The task page of an assignment (expects ``task``, ``criterion``, ``item`` and the
-    campaign loaded with it, as ``assignment_for_worker`` does). One query."""
+    """The task page of an assignment (expects ``task`` and its campaign loaded with it, as
+    ``assignment_for_worker`` does). One statement: the task's outputs, with its criterion
+    and item unless they are loaded already."""
     task = assignment.task
     return _task_page(
         task=task,
@@ -120,13 +133,6 @@ def assignment_for_worker(*, worker: Worker, assignment_id: int) -> Assignment |
         Assignment.objects.filter(pk=assignment_id, worker=worker)
         .select_related("task__campaign", "task__criterion", "task__item")
         .first()
-    )
-
-
-def assignment_with_page_data(*, assignment: Assignment) -> Assignment:
-    """The assignment again with everything the task page needs, in one query."""
-    return Assignment.objects.select_related("task__campaign", "task__criterion", "task__item").get(
-        pk=assignment.pk
     )
 
 
@@ -216,29 +222,3 @@ def preview_task(
         qs.filter(kind=Task.Kind.REGULAR).order_by("criterion__position", "number", "id").first()
         or qs.order_by("id").first()
     )
-
-
-@dataclass(frozen=True)
-class WorkerQuality:
-    worker_id: int
-    platform: str
-    external_id: str
-    checks: int
-    passed: int
-    flagged: bool
-    stopped: bool
-
-    @property
-    def pass_rate(self) -> float | None:
-        return self.passed / self.checks if self.checks else None
-
-
-def worker_quality_list(*, campaign: Campaign) -> list[WorkerQuality]:
-    """Every worker of the campaign with their check counts (one query)."""
-    rows = (
-        Worker.objects.filter(campaign=campaign)
-        .annotate(n=Count("checks"), n_passed=Count("checks", filter=Q(checks__passed=True)))
-        .order_by("platform", "external_id")
-        .values_list("pk", "platform", "external_id", "n", "n_passed", "flagged", "stopped")
-    )
-    return [WorkerQuality(*row) for row in rows]

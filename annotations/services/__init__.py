@@ -1,5 +1,5 @@
 """Writes, one module per area. Import from the module: ``from annotations.services.campaigns import ...``.
 
 Every service is a typed function with keyword-only arguments that owns its transaction
-and raises ``annotations.errors.DomainError`` (or a subclass) for a broken domain rule.
+and raises ``common.errors.DomainError`` (or a subclass) for a broken domain rule.
 """

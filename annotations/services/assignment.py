@@ -17,6 +17,16 @@ Rules kept here (and by database constraints on ``Assignment``):
   every criterion) are one page; they are handed out together (one assignment each,
   claimed in one transaction, all or none) and ``tasks_per_worker`` counts pages.
 
+Cost: a hand-out does not scan the campaign. ``Task.places_held`` (regular assignments
+active, even overdue, or submitted; set again from the assignments under the task's lock
+at every claim, lowered when assignments expire here) is indexed with the task id, so
+the tasks with the fewest places held are read from a start of the worker's own
+(``_WINDOW`` of them, plus any task with an overdue assignment), counted exactly and
+ordered by the worker's item order. Workers arriving together thus start at different
+tasks. A campaign with fewer candidates than the window is handed out exactly as a full
+scan orders it; if the lookup finds nothing, the full scan (``_regular_candidates``) is
+the fallback, so a place is never missed because a counter is off.
+
 Concurrency: ``task_next_for`` locks the worker row (one hand-out per worker at a time),
 then candidate task rows with ``SELECT ... FOR UPDATE SKIP LOCKED`` and counts the task's
 places again after the lock is held (a fresh statement, so it sees every assignment
@@ -42,6 +52,8 @@ from django.db.models import (
     Exists,
     ExpressionWrapper,
     F,
+    Max,
+    Min,
     OuterRef,
     Q,
     QuerySet,
@@ -49,15 +61,21 @@ from django.db.models import (
     Value,
     When,
 )
-from django.db.models.functions import Coalesce, Mod
+from django.db.models.functions import Coalesce, Greatest, Mod
 from django.utils import timezone
 
-from annotations.errors import DomainError
 from annotations.models import Assignment, Campaign, Task, TaskOutput, Worker
 from annotations.selectors.worker import is_together, pages_done
+from common.errors import DomainError
 
 # How many locked-and-full candidates to step over before giving up on one hand-out.
 _MAX_CANDIDATES = 25
+
+# How many tasks of the lowest level of places held one hand-out looks at (from the
+# worker's own start in the campaign's tasks): the cost of a hand-out, whatever the size
+# of the campaign. A campaign with fewer candidates than this is ordered exactly as the
+# full scan would order it.
+_WINDOW = 64
 
 # The worker's item order: (item * a + criterion * b + c) mod this prime, a permutation
 # of the items for each worker (a < prime, so the products fit in 64 bits).
@@ -92,6 +110,49 @@ def places_taken(task_id: int, now: datetime, *, excluding: int | None = None) -
     if excluding is not None:
         qs = qs.exclude(pk=excluding)
     return qs.count()
+
+
+def _taken_subquery(now: datetime) -> Subquery:
+    """The places the outer task has taken at ``now`` (a correlated count)."""
+    return Subquery(
+        Assignment.objects.filter(task=OuterRef("pk"), kind=Assignment.Kind.REGULAR)
+        .filter(holds_place_q(now))
+        .order_by()
+        .values("task")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+
+
+def _places_held_recount(task_ids: Sequence[int]) -> None:
+    """Set ``Task.places_held`` of these tasks from their assignments (one statement).
+
+    Called under the tasks' row locks, after a claim: the counter is exact again even if
+    something outside this module (a late submit, a deletion) moved it.
+    """
+    held = (
+        Assignment.objects.filter(
+            task=OuterRef("pk"),
+            kind=Assignment.Kind.REGULAR,
+            state__in=[Assignment.State.ACTIVE, Assignment.State.SUBMITTED],
+        )
+        .order_by()
+        .values("task")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    Task.objects.filter(pk__in=task_ids).update(places_held=Coalesce(Subquery(held), Value(0)))
+
+
+def _places_held_release(released: Mapping[int, int]) -> None:
+    """Take ``released[task_id]`` places off each task's counter (assignments expired)."""
+    by_count: dict[int, list[int]] = {}
+    for task_id, n in released.items():
+        by_count.setdefault(n, []).append(task_id)
+    for n, task_ids in by_count.items():
+        Task.objects.filter(pk__in=task_ids).update(
+            places_held=Greatest(F("places_held") - n, Value(0))
+        )
 
 
 @transaction.atomic
@@ -156,6 +217,16 @@ def session_plan(*, campaign: Campaign, worker: Worker) -> list[str]:
     )
     for p in attention_at:
         plan[int(p)] = KIND_ATTENTION
+    # A repeat needs an earlier regular task that was not the one just done (see
+    # _pick_repeat): where only the position right before it is regular, move an earlier
+    # attention check between them, the first one (so every repeat before gains one too).
+    # [A, R, rep] -> [R, A, rep].
+    for r in range(n):
+        if plan[r] != KIND_REPEAT or any(k == KIND_REGULAR for k in plan[: r - 1]):
+            continue
+        if plan[r - 1] == KIND_REGULAR:
+            a = min(i for i in range(r - 1) if plan[i] == KIND_ATTENTION)
+            plan[a], plan[r - 1] = plan[r - 1], plan[a]
     return plan
 
 
@@ -163,7 +234,10 @@ def display_order_for(
     *, task: Task, worker: Worker, position: int, campaign: Campaign
 ) -> list[int]:
     """The task's slots in the order this assignment shows them (a seeded permutation)."""
-    slots = sorted(set(TaskOutput.objects.filter(task=task).values_list("slot", flat=True)))
+    # ``order_by()``: the model's ordering would join the task, campaign and criterion.
+    slots = sorted(
+        set(TaskOutput.objects.filter(task=task).order_by().values_list("slot", flat=True))
+    )
     rng = np.random.default_rng(_seed(campaign.task_seed, worker.pk, task.pk, position, 2))
     return [slots[i] for i in rng.permutation(len(slots))]
 
@@ -199,20 +273,13 @@ def _regular_candidates(
     avoid_item: int | None = None,
     lead: int | None = None,
 ) -> QuerySet[Task]:
-    """Regular tasks the worker may get, best first.
+    """Regular tasks the worker may get, best first (a scan of the whole campaign).
 
     Order: the item just shown last (``avoid_item``) only when nothing else is left; then
     the tasks furthest from their judgements per task; then the worker's own seeded
     order of items and criteria. In set-up 1 only the lead criterion's tasks (``lead``).
+    The hand-out uses it only when its indexed lookup (``_window``) found nothing.
     """
-    taken = (
-        Assignment.objects.filter(task=OuterRef("pk"), kind=Assignment.Kind.REGULAR)
-        .filter(holds_place_q(now))
-        .order_by()
-        .values("task")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
     a, b, c = worker_order_key(campaign=campaign, worker=worker)
     key = ExpressionWrapper(
         Mod(F("item_id") * a + F("criterion_id") * b + c, Value(_ORDER_PRIME)),
@@ -223,13 +290,93 @@ def _regular_candidates(
         qs = qs.filter(criterion_id=lead)
     return (
         qs.filter(~_unseen_q(worker, any_criterion=lead is not None))
-        .annotate(taken=Coalesce(Subquery(taken), Value(0)))
+        .annotate(taken=Coalesce(_taken_subquery(now), Value(0)))
         .filter(taken__lt=campaign.judgements_per_task)
         .annotate(
             again=Case(When(item_id=avoid_item, then=Value(1)), default=Value(0)),
             order_key=key,
         )
         .order_by("again", "taken", "order_key", "number", "id")
+    )
+
+
+_TASK_FIELDS = ("pk", "campaign_id", "criterion_id", "item_id", "kind", "group", "number")
+
+# (campaign id, task seed) -> (lowest, highest) id of its regular tasks. Only where a
+# worker starts looking depends on it, so a stale entry (tasks rebuilt with the same
+# seed) costs spread, never correctness.
+_task_id_bounds: dict[tuple[int, int], tuple[int, int]] = {}
+
+
+def _start_id(*, campaign: Campaign, worker: Worker) -> int:
+    """Where in the campaign's task ids this worker starts looking (seeded per worker),
+    so that workers arriving together spread over the campaign instead of colliding."""
+    key = (campaign.pk, campaign.task_seed)
+    bounds = _task_id_bounds.get(key)
+    if bounds is None:
+        found = Task.objects.filter(campaign=campaign, kind=Task.Kind.REGULAR).aggregate(
+            lo=Min("id"), hi=Max("id")
+        )
+        if found["lo"] is None:
+            return 0
+        bounds = _task_id_bounds[key] = (found["lo"], found["hi"])
+    lo, hi = bounds
+    c = worker_order_key(campaign=campaign, worker=worker)[2]
+    return lo + c % (hi - lo + 1)
+
+
+def _window(
+    *,
+    candidates: QuerySet[Task],
+    campaign: Campaign,
+    worker: Worker,
+    now: datetime,
+    start: int,
+) -> list[Task]:
+    """Up to ``_WINDOW`` of ``candidates`` with the fewest places, best first.
+
+    Indexed (``task_handout``): the lowest level of ``Task.places_held`` first, each level
+    read from the worker's ``start`` id onwards and then from the lowest id, so the cost
+    does not grow with the campaign. Tasks with an overdue assignment (their counter
+    still counts it) are added. Each task's places are counted exactly at ``now``, and
+    the window is ordered as ``_regular_candidates`` orders the whole campaign: fewest
+    places taken, then the worker's own order, number and id.
+    """
+    jpt = campaign.judgements_per_task
+    counted = candidates.annotate(taken=Coalesce(_taken_subquery(now), Value(0))).only(
+        *_TASK_FIELDS
+    )
+    lowest = (
+        candidates.filter(places_held__lt=jpt)
+        .order_by("places_held")
+        .values_list("places_held", flat=True)
+        .first()
+    )
+    found: list[Task] = []
+    for level in range(lowest if lowest is not None else jpt, jpt):
+        at_level = counted.filter(places_held=level).order_by("id")
+        for part in (at_level.filter(id__gte=start), at_level.filter(id__lt=start)):
+            if len(found) < _WINDOW:
+                found += list(part[: _WINDOW - len(found)])
+        if len(found) >= _WINDOW:
+            break
+    overdue = Assignment.objects.filter(
+        state=Assignment.State.ACTIVE,
+        kind=Assignment.Kind.REGULAR,
+        expires_at__lte=now,
+        task__campaign=campaign,
+    ).values("task_id")
+    found += list(counted.filter(pk__in=Subquery(overdue)).exclude(pk__in=[t.pk for t in found]))
+    a, b, c = worker_order_key(campaign=campaign, worker=worker)
+    taken: dict[int, int] = {t.pk: t.taken for t in found}  # type: ignore[attr-defined]
+    return sorted(
+        (t for t in found if taken[t.pk] < jpt),
+        key=lambda t: (
+            taken[t.pk],
+            (t.item_id * a + t.criterion_id * b + c) % _ORDER_PRIME,
+            t.number,
+            t.pk,
+        ),
     )
 
 
@@ -244,6 +391,17 @@ def _group_tasks(task: Task) -> list[Task]:
     )
 
 
+def _task_to_lock(task_id: int, *, skip_locked: bool = False) -> QuerySet[Task]:
+    """The task row alone, to lock (``FOR NO KEY UPDATE``). Without ``order_by()`` the
+    model's ordering would join the criterion and lock its row too: every hand-out of
+    the criterion would then wait for (or skip past) every other."""
+    return (
+        Task.objects.select_for_update(no_key=True, skip_locked=skip_locked, of=("self",))
+        .filter(pk=task_id)
+        .order_by()
+    )
+
+
 def _lock_if_room(
     qs: QuerySet[Task], campaign: Campaign, now: datetime
 ) -> tuple[list[Task] | None, bool]:
@@ -255,7 +413,7 @@ def _lock_if_room(
     holds one task while waiting for another.
     """
     savepoint = transaction.savepoint()
-    task = qs.only("pk", "campaign_id", "criterion_id", "item_id", "kind", "group").first()
+    task = qs.only(*_TASK_FIELDS).first()
     if task is None:
         transaction.savepoint_rollback(savepoint)
         return None, False
@@ -272,7 +430,54 @@ def _lock_if_room(
 def _claim_regular(
     *, campaign: Campaign, worker: Worker, now: datetime, avoid_item: int | None
 ) -> list[Task] | None:
+    """Lock a regular task with a free place for the worker (in set-up 1 its group too).
+
+    The indexed lookup first (``_window``: items other than ``avoid_item``, then that
+    item), skipping tasks another hand-out has locked, then waiting for those; only if
+    that finds nothing, the scan of the whole campaign (``_claim_by_scan``), so a free
+    place is never missed even if ``Task.places_held`` is off.
+    """
     lead = lead_criterion_id(campaign) if is_together(campaign) else None
+    base = Task.objects.filter(campaign=campaign, kind=Task.Kind.REGULAR)
+    if lead is not None:
+        base = base.filter(criterion_id=lead)
+    base = base.filter(~_unseen_q(worker, any_criterion=lead is not None))
+    parts = [base]
+    if avoid_item is not None:
+        parts = [base.exclude(item_id=avoid_item), base.filter(item_id=avoid_item)]
+    start = _start_id(campaign=campaign, worker=worker)
+    locked: list[int] = []
+    tried = 0
+    for part in parts:
+        for task in _window(
+            candidates=part, campaign=campaign, worker=worker, now=now, start=start
+        ):
+            if tried >= _MAX_CANDIDATES:
+                break
+            tried += 1
+            tasks, room = _lock_if_room(
+                _task_to_lock(task.pk, skip_locked=True),
+                campaign,
+                now,
+            )
+            if tasks is None:
+                locked.append(task.pk)
+            elif room:
+                return tasks
+    # Every candidate left is locked by another hand-out: wait for them in turn rather
+    # than telling the worker there is nothing left.
+    for task_id in locked:
+        tasks, room = _lock_if_room(_task_to_lock(task_id), campaign, now)
+        if room:
+            return tasks
+    return _claim_by_scan(
+        campaign=campaign, worker=worker, now=now, avoid_item=avoid_item, lead=lead
+    )
+
+
+def _claim_by_scan(
+    *, campaign: Campaign, worker: Worker, now: datetime, avoid_item: int | None, lead: int | None
+) -> list[Task] | None:
     candidates = _regular_candidates(
         campaign=campaign, worker=worker, now=now, avoid_item=avoid_item, lead=lead
     )
@@ -290,13 +495,9 @@ def _claim_regular(
         if room:
             return tasks
         full.append(tasks[0].pk)
-    # Every candidate left is locked by another hand-out: wait for them in turn rather
-    # than telling the worker there is nothing left.
     waiting = list(candidates.exclude(pk__in=full).values_list("pk", flat=True)[:_MAX_CANDIDATES])
     for task_id in waiting:
-        tasks, room = _lock_if_room(
-            Task.objects.select_for_update(no_key=True).filter(pk=task_id), campaign, now
-        )
+        tasks, room = _lock_if_room(_task_to_lock(task_id), campaign, now)
         if room:
             return tasks
     return None
@@ -345,7 +546,15 @@ def _pick_repeat(*, worker: Worker, rng: np.random.Generator) -> Task | None:
         .values_list("task_id", flat=True)
     )
     # Not the task just done: a repeat straight after its original tests memory only.
-    done = done[:-1]
+    # (After an attention check in between, the last regular task may be repeated.)
+    last = (
+        Assignment.objects.filter(worker=worker, state=Assignment.State.SUBMITTED)
+        .order_by("-submitted_at", "-id")
+        .values_list("task_id", flat=True)
+        .first()
+    )
+    if done and done[-1] == last:
+        done = done[:-1]
     if not done:
         return None
     return Task.objects.get(pk=done[int(rng.integers(0, len(done)))])
@@ -392,11 +601,12 @@ def _resume(*, worker: Worker, campaign: Campaign, now: datetime) -> Assignment 
                 )
                 if not counts:
                     continue
-                Task.objects.select_for_update(no_key=True).filter(pk=assignment.task_id).first()
+                _task_to_lock(assignment.task_id).first()
                 room = room and (
                     places_taken(assignment.task_id, now, excluding=assignment.pk)
                     < campaign.judgements_per_task
                 )
+        released: dict[int, int] = {}
         for assignment in page:
             if room:
                 assignment.expires_at = expires_at
@@ -404,6 +614,9 @@ def _resume(*, worker: Worker, campaign: Campaign, now: datetime) -> Assignment 
             else:
                 assignment.state = Assignment.State.EXPIRED
                 assignment.save(update_fields=["state"])
+                if assignment.kind == Assignment.Kind.REGULAR:
+                    released[assignment.task_id] = released.get(assignment.task_id, 0) + 1
+        _places_held_release(released)
         if room:
             found = page[0]
     return found
@@ -477,6 +690,8 @@ def task_next_for(
         )
         for t in tasks
     ]
+    if kind == Assignment.Kind.REGULAR:
+        _places_held_recount([t.pk for t in tasks if t.kind == Task.Kind.REGULAR])
     Worker.objects.filter(pk=worker.pk).update(last_seen_at=now)
     return assignments[0]
 
@@ -492,7 +707,18 @@ def assignments_expire(*, campaign: Campaign | None = None, now: datetime | None
     qs = Assignment.objects.filter(state=Assignment.State.ACTIVE, expires_at__lte=now)
     if campaign is not None:
         qs = qs.filter(task__campaign=campaign)
-    return qs.update(state=Assignment.State.EXPIRED)
+    rows = list(
+        qs.select_for_update(no_key=True, of=("self",)).values_list("pk", "task_id", "kind")
+    )
+    Assignment.objects.filter(pk__in=[pk for pk, _, _ in rows]).update(
+        state=Assignment.State.EXPIRED
+    )
+    released: dict[int, int] = {}
+    for _, task_id, kind in rows:
+        if kind == Assignment.Kind.REGULAR:
+            released[task_id] = released.get(task_id, 0) + 1
+    _places_held_release(released)
+    return len(rows)
 
 
 # Form fields a draft may hold: a score, a slider's marks, a tie, a content check, each

@@ -1,4 +1,10 @@
-"""Campaigns, criteria, systems, items and outputs: the writes every importer shares."""
+"""Campaigns: creation, settings, life cycle, deletion and clones. Every path (pages,
+REST API, CLI, importers, admin's slug rule) goes through these, so a rule written here
+holds on all of them.
+
+Still here and not about campaigns: the bulk writes of systems, items and outputs
+(``outputs_store``, ...: ``annotations.importing``'s to take).
+"""
 
 from __future__ import annotations
 
@@ -8,93 +14,79 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.core.exceptions import FieldDoesNotExist, ValidationError
+from django.db import models, transaction
 
-from annotations.errors import DomainError
-from annotations.models import Campaign, CampaignMembership, Criterion, Item, Output, System
-
-E2E_QUALITY_QUESTION = (
-    "How do you judge the overall quality of the utterance in terms of its grammatical "
-    "correctness, fluency, adequacy and other important factors?"
+from annotations.importing.parsers.common import OutputRow
+from annotations.models import (
+    Campaign,
+    CampaignMembership,
+    Criterion,
+    Item,
+    Output,
+    System,
+    Task,
 )
-E2E_NATURALNESS_QUESTION = "Could the utterance have been produced by a native speaker?"
-RANKME_INFORMATIVENESS_QUESTION = "How informative is the utterance, relative to the standard?"
+from common.errors import DomainError
 
+# Slugs that would collide with designer pages under /campaigns/.
+RESERVED_SLUGS = frozenset({"new", "account"})
 
-def _likert(descriptors: list[str]) -> dict[str, Any]:
-    return {
-        "levels": [
-            {"value": i + 1, "label": str(i + 1), "descriptor": d}
-            for i, d in enumerate(descriptors)
-        ]
+# A campaign's settings, in the order the design page shows them (``task_seed`` last:
+# building the tasks sets it, the page does not show it). The one list of them: the
+# design form, the REST serializers, ``campaign_settings_update`` and clones read it.
+SETTINGS_ORDER: tuple[str, ...] = (
+    "name",
+    "description",
+    "setup",
+    "outputs_per_task",
+    "judgements_per_task",
+    "tasks_per_worker",
+    "assignment_timeout_minutes",
+    "min_seconds_per_task",
+    "min_time_policy",
+    "merge_identical_outputs",
+    "attention_check_rate",
+    "repeat_rate",
+    "quality_threshold",
+    "stop_failed_workers",
+    "accept_prolific",
+    "accept_mturk",
+    "accept_link",
+    "completion_code",
+    "failed_check_code",
+    "screened_out_code",
+    "consent_text",
+    "instructions",
+    "task_seed",
+)
+SETTINGS_FIELDS = frozenset(SETTINGS_ORDER)
+# The settings the design page edits (the seed is the tasks' own).
+SETTINGS_ON_PAGE: tuple[str, ...] = tuple(f for f in SETTINGS_ORDER if f != "task_seed")
+# Settings that shape the task design: they change only while the campaign is a draft.
+DESIGN_FIELDS = frozenset(
+    {
+        "setup",
+        "outputs_per_task",
+        "judgements_per_task",
+        "tasks_per_worker",
+        "merge_identical_outputs",
+        "task_seed",
+        "attention_check_rate",
+        "repeat_rate",
     }
-
-
-# Criterion presets: name -> fields of a Criterion. MTG's 1-5 scales follow the
-# grammaticality / fluency / relevance descriptors common in meaning-to-text evaluation.
-CRITERION_PRESETS: dict[str, dict[str, Any]] = {
-    "quality": {
-        "question": E2E_QUALITY_QUESTION,
-        "show_input": True,
-        "scale": Criterion.Scale.MAGNITUDE,
-        "scale_settings": {"standard": 100, "max_digits": 6},
-    },
-    "naturalness": {
-        "question": E2E_NATURALNESS_QUESTION,
-        "show_input": False,
-        "scale": Criterion.Scale.MAGNITUDE,
-        "scale_settings": {"standard": 100, "max_digits": 6},
-    },
-    # RankME's third criterion (Novikova, Dusek and Rieser 2018), with its checklist.
-    "informativeness": {
-        "question": RANKME_INFORMATIVENESS_QUESTION,
-        "show_input": True,
-        "scale": Criterion.Scale.MAGNITUDE,
-        "scale_settings": {"standard": 100, "max_digits": 6},
-        "content_checks": ["added", "missing", "perfect"],
-    },
-    "grammar": {
-        "question": "How grammatical is the text?",
-        "show_input": False,
-        "scale": Criterion.Scale.LIKERT,
-        "scale_settings": _likert(
-            [
-                "Incomprehensible: grammar errors make it unreadable",
-                "Many serious errors",
-                "Several errors, meaning still clear",
-                "Minor errors only",
-                "Perfectly grammatical",
-            ]
-        ),
-    },
-    "fluency": {
-        "question": "How fluent and natural does the text read?",
-        "show_input": False,
-        "scale": Criterion.Scale.LIKERT,
-        "scale_settings": _likert(
-            [
-                "Not fluent at all",
-                "Awkward in most places",
-                "Understandable but clumsy",
-                "Mostly fluent",
-                "Completely fluent, as a native speaker would write",
-            ]
-        ),
-    },
-    "relevance": {
-        "question": "How well does the text express the input, without omissions or additions?",
-        "show_input": True,
-        "scale": Criterion.Scale.LIKERT,
-        "scale_settings": _likert(
-            [
-                "Unrelated to the input",
-                "Expresses little of the input",
-                "Expresses about half of the input",
-                "Expresses most of the input",
-                "Expresses all of the input and nothing else",
-            ]
-        ),
-    },
+)
+# What a closed or archived campaign may still change: how it is called.
+ALWAYS_EDITABLE = frozenset({"name", "description"})
+# What a clone copies: the whole design and what workers read, not the name, the design
+# seed or the completion codes (a new round gets fresh codes, so that one round's code
+# never pays for another). Identity, owner and status are not settings.
+CLONED_FIELDS = SETTINGS_FIELDS - {
+    "name",
+    "task_seed",
+    "completion_code",
+    "failed_check_code",
+    "screened_out_code",
 }
 
 
@@ -211,7 +203,13 @@ def campaign_create(
     owner: User | None = None,
     **fields: Any,
 ) -> Campaign:
-    """Create a campaign (draft); its owner gets an owner membership."""
+    """Create a campaign (draft); its owner gets an owner membership.
+
+    Every way of making a campaign ends here (the pages, the API, clones, importers and
+    their commands), so the slug rules hold on all of them.
+    """
+    if slug in RESERVED_SLUGS:
+        raise DomainError(f"The slug '{slug}' is reserved; choose another.")
     if Campaign.objects.filter(slug=slug).exists():
         raise DomainError(f"A campaign with the slug '{slug}' already exists.")
     campaign = Campaign(slug=slug, name=name or slug, owner=owner, **fields)
@@ -233,29 +231,225 @@ def campaign_get_or_create(*, slug: str, name: str = "", **fields: Any) -> tuple
     return campaign_create(slug=slug, name=name, **fields), True
 
 
-def criterion_from_preset(*, campaign: Campaign, preset: str, name: str = "") -> Criterion:
-    """The campaign's criterion made from a preset (updated in place when it exists)."""
-    if preset not in CRITERION_PRESETS:
+def model_check(*, instance: models.Model) -> None:
+    """Model validation as a DomainError naming the field in words (its label, never
+    the attribute or a constraint name: those are caught by the checks before this)."""
+    try:
+        instance.full_clean(exclude=None, validate_unique=False)
+    except ValidationError as exc:
+        parts = []
+        for field, messages in exc.message_dict.items():
+            text = " ".join(str(m) for m in messages)
+            if field == "__all__":
+                parts.append(text)
+                continue
+            try:
+                model_field = instance._meta.get_field(field)
+                label = str(getattr(model_field, "verbose_name", field.replace("_", " ")))
+            except FieldDoesNotExist:
+                label = field.replace("_", " ")
+            label = SETTING_NAMES.get(field, label[:1].upper() + label[1:])
+            parts.append(f"{label}: {text}")
+        raise DomainError("; ".join(parts)) from exc
+
+
+@transaction.atomic
+def campaign_start(*, user: User, slug: str, name: str = "", **fields: Any) -> Campaign:
+    """A new draft campaign owned by ``user`` (the designer's "New campaign")."""
+    return campaign_create(slug=slug, name=name, owner=user, **fields)
+
+
+def campaign_fixed_fields(*, campaign: Campaign) -> frozenset[str]:
+    """The settings that can no longer change, and so are shown read-only.
+
+    The design fields once tasks are built (the built tasks would no longer match them;
+    a live, paused or closed campaign always has tasks), and everything but the name
+    and description once the campaign is closed or archived.
+    """
+    if campaign.status in (Campaign.Status.CLOSED, Campaign.Status.ARCHIVED):
+        return frozenset(SETTINGS_FIELDS - ALWAYS_EDITABLE)
+    if campaign.status != Campaign.Status.DRAFT or campaign.tasks.exists():
+        return DESIGN_FIELDS
+    return frozenset()
+
+
+def _named(fields: Iterable[str]) -> str:
+    return ", ".join(SETTING_NAMES.get(f, f.replace("_", " ")).lower() for f in sorted(fields))
+
+
+@transaction.atomic
+def campaign_settings_update(*, campaign: Campaign, **fields: Any) -> Campaign:
+    """Change a campaign's settings (locks the campaign row).
+
+    Fields in ``campaign_fixed_fields`` are refused (design fields once tasks are built,
+    almost everything once closed). The result must pass ``campaign_settings_check``:
+    ``CampaignSettingsError`` names each impossible field and why; nothing is saved.
+    """
+    unknown = set(fields) - SETTINGS_FIELDS
+    if unknown:
+        raise DomainError(f"These settings cannot be changed here: {', '.join(sorted(unknown))}.")
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    changed = {k: v for k, v in fields.items() if getattr(campaign, k) != v}
+    fixed = sorted(set(changed) & campaign_fixed_fields(campaign=campaign))
+    if fixed:
+        if campaign.status in (Campaign.Status.CLOSED, Campaign.Status.ARCHIVED):
+            why = f"The campaign is {campaign.get_status_display().lower()}"
+        else:
+            why = "Tasks are built already"
         raise DomainError(
-            f"Unknown criterion preset '{preset}'; choose one of {', '.join(CRITERION_PRESETS)}."
+            f"{why}; these settings can no longer change: {_named(fixed)}. "
+            "Clone the campaign to run a new round with other settings."
         )
-    fields = dict(CRITERION_PRESETS[preset])
-    criterion, _ = Criterion.objects.update_or_create(
-        campaign=campaign,
-        name=name or preset,
-        defaults={**fields, "position": campaign.criteria.count()},
+    if not changed:
+        return campaign
+    for key, value in changed.items():
+        setattr(campaign, key, value)
+    campaign_settings_check(campaign=campaign)
+    model_check(instance=campaign)
+    campaign.save(update_fields=[*changed, "updated_at"])
+    return campaign
+
+
+# Life cycle ---------------------------------------------------------------------------------
+
+
+def _transition(campaign: Campaign, allowed_from: set[str], to: str, verb: str) -> Campaign:
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if campaign.status not in allowed_from:
+        raise DomainError(f"A {campaign.get_status_display().lower()} campaign cannot be {verb}.")
+    campaign.status = to
+    campaign.save(update_fields=["status", "updated_at"])
+    return campaign
+
+
+@transaction.atomic
+def campaign_launch(*, campaign: Campaign) -> Campaign:
+    """Open a draft or paused campaign to workers (locks the campaign row).
+
+    A campaign needs criteria, systems, built tasks, at least one entry platform and
+    settings that pass ``campaign_settings_check``.
+    """
+    if campaign.status == Campaign.Status.DRAFT or campaign.status == Campaign.Status.PAUSED:
+        campaign_settings_check(campaign=campaign)
+        if not campaign.criteria.exists():
+            raise DomainError("Add at least one criterion before launching.")
+        if not campaign.tasks.filter(kind=Task.Kind.REGULAR).exists():
+            raise DomainError("Build the tasks before launching.")
+        if not (campaign.accept_prolific or campaign.accept_mturk or campaign.accept_link):
+            raise DomainError("Accept at least one entry platform before launching.")
+        # criteria imports this module (presets, model_check): import it when used.
+        from annotations.services.criteria import criteria_check_launchable
+
+        criteria_check_launchable(campaign=campaign)  # magnitude criteria need a standard
+    return _transition(
+        campaign, {Campaign.Status.DRAFT, Campaign.Status.PAUSED}, Campaign.Status.LIVE, "launched"
     )
-    return criterion
 
 
-@dataclass(frozen=True)
-class OutputRow:
-    """One output to store: the item's external id and input, the system, the text."""
+@transaction.atomic
+def campaign_pause(*, campaign: Campaign) -> Campaign:
+    """Stop handing out tasks; submitted work stays and running assignments may finish."""
+    return _transition(campaign, {Campaign.Status.LIVE}, Campaign.Status.PAUSED, "paused")
 
-    item_id: str
-    input: str
-    system: str
-    text: str
+
+@transaction.atomic
+def campaign_close(*, campaign: Campaign) -> Campaign:
+    """End the campaign for good."""
+    return _transition(
+        campaign,
+        {Campaign.Status.DRAFT, Campaign.Status.LIVE, Campaign.Status.PAUSED},
+        Campaign.Status.CLOSED,
+        "closed",
+    )
+
+
+@transaction.atomic
+def campaign_archive(*, campaign: Campaign) -> Campaign:
+    """Put a closed campaign away: off the campaign list, read-only, nothing deleted."""
+    return _transition(campaign, {Campaign.Status.CLOSED}, Campaign.Status.ARCHIVED, "archived")
+
+
+@transaction.atomic
+def campaign_unarchive(*, campaign: Campaign) -> Campaign:
+    """Bring an archived campaign back as closed (to rank or export it again)."""
+    return _transition(campaign, {Campaign.Status.ARCHIVED}, Campaign.Status.CLOSED, "restored")
+
+
+# Statuses a campaign may be deleted in: a draft has collected nothing; a closed or
+# archived one has ended (deleting a live or paused one would pull tasks from workers).
+DELETABLE = frozenset({Campaign.Status.DRAFT, Campaign.Status.CLOSED, Campaign.Status.ARCHIVED})
+
+
+@transaction.atomic
+def campaign_delete(*, campaign: Campaign) -> None:
+    """Delete a draft, closed or archived campaign with everything it holds (locks the row).
+
+    Judgements, workers, tasks, outputs and ranking runs go with it; the confirmation
+    page shows their counts first (``selectors.campaigns.campaign_contents``).
+    """
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if campaign.status not in DELETABLE:
+        raise DomainError(
+            f"A {campaign.get_status_display().lower()} campaign cannot be deleted: "
+            "close it first, so that no worker is in the middle of a task."
+        )
+    campaign.delete()
+
+
+@transaction.atomic
+def campaign_clone(*, campaign: Campaign, user: User, slug: str, name: str = "") -> Campaign:
+    """A new draft with the campaign's settings, criteria, systems, items and outputs.
+
+    For a second round: workers, tasks, assignments, judgements and ranking runs are not
+    copied; ``user`` owns the clone. Settings copied are ``CLONED_FIELDS``. Criteria keep
+    every field (scale, standard, content checks); a standard copied from an output
+    points to the clone's output.
+    """
+    fields = {name: getattr(campaign, name) for name in CLONED_FIELDS}
+    clone = campaign_create(
+        slug=slug, name=name or f"{campaign.name} (round 2)", owner=user, **fields
+    )
+    systems = {
+        s.pk: System(campaign=clone, label=s.label, name=s.name, metadata=s.metadata)
+        for s in campaign.systems.all()
+    }
+    System.objects.bulk_create(systems.values())
+    items = {
+        i.pk: Item(campaign=clone, external_id=i.external_id, input=i.input, position=i.position)
+        for i in campaign.items.all()
+    }
+    Item.objects.bulk_create(items.values(), batch_size=2000)
+    old_outputs = list(
+        Output.objects.filter(item__campaign=campaign)
+        .order_by("id")
+        .values_list("id", "item_id", "system_id", "text", "canonical_id")
+    )
+    outputs = {
+        pk: Output(item=items[item_id], system=systems[system_id], text=text)
+        for pk, item_id, system_id, text, _ in old_outputs
+    }
+    Output.objects.bulk_create(outputs.values(), batch_size=2000)
+    twins = []
+    for pk, _, _, _, canonical_id in old_outputs:
+        if canonical_id is not None and canonical_id in outputs:
+            outputs[pk].canonical = outputs[canonical_id]
+            twins.append(outputs[pk])
+    Output.objects.bulk_update(twins, ["canonical"], batch_size=2000)
+    criteria = []
+    for criterion in campaign.criteria.order_by("position", "name"):
+        copy = Criterion(
+            **{
+                f.attname: getattr(criterion, f.attname)
+                for f in Criterion._meta.concrete_fields
+                if f.name not in ("id", "campaign", "standard_output")
+            },
+            campaign=clone,
+        )
+        if criterion.standard_output_id in outputs:
+            copy.standard_output = outputs[criterion.standard_output_id]
+        criteria.append(copy)
+    Criterion.objects.bulk_create(criteria)
+    return clone
 
 
 @dataclass(frozen=True)

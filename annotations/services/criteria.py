@@ -1,4 +1,5 @@
-"""A criterion's RankME parts: its standard exemplar and its per-output content checks.
+"""Criteria: the presets, creating, changing and deleting them, and their RankME parts
+(the standard exemplar and the per-output content checks).
 
 Magnitude estimation needs a modulus: every score is relative to a *standard* shown
 with a fixed value (100 by default). The RankME crowd tasks (Novikova, Dusek and Rieser
@@ -20,8 +21,115 @@ from typing import Any
 
 from django.db import transaction
 
-from annotations.errors import DomainError
 from annotations.models import Campaign, Criterion, Output
+from annotations.services.campaigns import model_check
+from common.errors import DomainError
+
+E2E_QUALITY_QUESTION = (
+    "How do you judge the overall quality of the utterance in terms of its grammatical "
+    "correctness, fluency, adequacy and other important factors?"
+)
+E2E_NATURALNESS_QUESTION = "Could the utterance have been produced by a native speaker?"
+RANKME_INFORMATIVENESS_QUESTION = "How informative is the utterance, relative to the standard?"
+
+
+def _likert(descriptors: list[str]) -> dict[str, Any]:
+    return {
+        "levels": [
+            {"value": i + 1, "label": str(i + 1), "descriptor": d}
+            for i, d in enumerate(descriptors)
+        ]
+    }
+
+
+# Criterion presets: name -> fields of a Criterion. MTG's 1-5 scales follow the
+# grammaticality / fluency / relevance descriptors common in meaning-to-text evaluation.
+CRITERION_PRESETS: dict[str, dict[str, Any]] = {
+    "quality": {
+        "question": E2E_QUALITY_QUESTION,
+        "show_input": True,
+        "scale": Criterion.Scale.MAGNITUDE,
+        "scale_settings": {"standard": 100, "max_digits": 6},
+    },
+    "naturalness": {
+        "question": E2E_NATURALNESS_QUESTION,
+        "show_input": False,
+        "scale": Criterion.Scale.MAGNITUDE,
+        "scale_settings": {"standard": 100, "max_digits": 6},
+    },
+    # RankME's third criterion (Novikova, Dusek and Rieser 2018), with its checklist.
+    "informativeness": {
+        "question": RANKME_INFORMATIVENESS_QUESTION,
+        "show_input": True,
+        "scale": Criterion.Scale.MAGNITUDE,
+        "scale_settings": {"standard": 100, "max_digits": 6},
+        "content_checks": ["added", "missing", "perfect"],
+    },
+    "grammar": {
+        "question": "How grammatical is the text?",
+        "show_input": False,
+        "scale": Criterion.Scale.LIKERT,
+        "scale_settings": _likert(
+            [
+                "Incomprehensible: grammar errors make it unreadable",
+                "Many serious errors",
+                "Several errors, meaning still clear",
+                "Minor errors only",
+                "Perfectly grammatical",
+            ]
+        ),
+    },
+    "fluency": {
+        "question": "How fluent and natural does the text read?",
+        "show_input": False,
+        "scale": Criterion.Scale.LIKERT,
+        "scale_settings": _likert(
+            [
+                "Not fluent at all",
+                "Awkward in most places",
+                "Understandable but clumsy",
+                "Mostly fluent",
+                "Completely fluent, as a native speaker would write",
+            ]
+        ),
+    },
+    "relevance": {
+        "question": "How well does the text express the input, without omissions or additions?",
+        "show_input": True,
+        "scale": Criterion.Scale.LIKERT,
+        "scale_settings": _likert(
+            [
+                "Unrelated to the input",
+                "Expresses little of the input",
+                "Expresses about half of the input",
+                "Expresses most of the input",
+                "Expresses all of the input and nothing else",
+            ]
+        ),
+    },
+}
+
+
+def criterion_from_preset(*, campaign: Campaign, preset: str, name: str = "") -> Criterion:
+    """The campaign's criterion made from a preset (updated in place when it exists)."""
+    if preset not in CRITERION_PRESETS:
+        raise DomainError(
+            f"Unknown criterion preset '{preset}'; choose one of {', '.join(CRITERION_PRESETS)}."
+        )
+    fields = dict(CRITERION_PRESETS[preset])
+    criterion, _ = Criterion.objects.update_or_create(
+        campaign=campaign,
+        name=name or preset,
+        defaults={**fields, "position": campaign.criteria.count()},
+    )
+    return criterion
+
+
+# The fields ``criterion_create`` and ``criterion_update`` take (the RankME parts go
+# through ``criterion_rankme_set``).
+CRITERION_FIELDS = frozenset(
+    {"name", "question", "show_input", "scale", "scale_settings", "position"}
+)
 
 # Key -> what the worker reads beside the box, in the order shown.
 CONTENT_CHECKS: dict[str, str] = {
@@ -29,6 +137,84 @@ CONTENT_CHECKS: dict[str, str] = {
     "missing": "misses information from the input",
     "perfect": "reflects the input perfectly",
 }
+
+
+def _criterion_editable(criterion: Criterion) -> None:
+    if criterion.pk and criterion.tasks.exists():
+        raise DomainError(
+            f"Criterion '{criterion.name}' has tasks already; it can no longer change."
+        )
+
+
+def _check_scale_settings(criterion: Criterion) -> None:
+    settings = criterion.scale_settings or {}
+    if not isinstance(settings, dict):
+        raise DomainError("Scale settings must be a JSON object.")
+    if criterion.scale == Criterion.Scale.MAGNITUDE:
+        standard = settings.get("standard", 100)
+        if not isinstance(standard, int | float) or standard <= 0:
+            raise DomainError("The standard's value must be a positive number.")
+    if criterion.scale == Criterion.Scale.LIKERT:
+        levels = settings.get("levels")
+        if not isinstance(levels, list) or len(levels) < 2:
+            raise DomainError("A Likert scale needs at least two levels.")
+        for i, level in enumerate(levels, start=1):
+            if not isinstance(level, dict) or not isinstance(level.get("value"), int):
+                raise DomainError(f"Likert level {i}: each level needs a whole-number value.")
+
+
+@transaction.atomic
+def criterion_create(*, campaign: Campaign, preset: str = "", **fields: Any) -> Criterion:
+    """A new criterion, from a preset (fields then override it) or from fields alone."""
+    if campaign.status != Campaign.Status.DRAFT:
+        raise DomainError("Criteria can be added only while the campaign is a draft.")
+    unknown = set(fields) - CRITERION_FIELDS
+    if unknown:
+        raise DomainError(f"Unknown criterion fields: {', '.join(sorted(unknown))}.")
+    name = fields.get("name") or preset
+    if not name:
+        raise DomainError("Name: a criterion needs a name (or a preset).")
+    if campaign.criteria.filter(name=name).exists():
+        raise DomainError(f"Name: the campaign already has a criterion '{name}'.")
+    if preset:
+        criterion = criterion_from_preset(campaign=campaign, preset=preset, name=name)
+        overrides = {k: v for k, v in fields.items() if k != "name" and v not in (None, "")}
+        if overrides:
+            return criterion_update(criterion=criterion, **overrides)
+        return criterion
+    criterion = Criterion(campaign=campaign, position=campaign.criteria.count(), **fields)
+    _check_scale_settings(criterion)
+    model_check(instance=criterion)
+    criterion.save()
+    return criterion
+
+
+@transaction.atomic
+def criterion_update(*, criterion: Criterion, **fields: Any) -> Criterion:
+    """Change a criterion's fields; refused once the criterion has tasks."""
+    unknown = set(fields) - CRITERION_FIELDS
+    if unknown:
+        raise DomainError(f"Unknown criterion fields: {', '.join(sorted(unknown))}.")
+    _criterion_editable(criterion)
+    if (
+        "name" in fields
+        and fields["name"] != criterion.name
+        and criterion.campaign.criteria.filter(name=fields["name"]).exists()
+    ):
+        raise DomainError(f"Name: the campaign already has a criterion '{fields['name']}'.")
+    for key, value in fields.items():
+        setattr(criterion, key, value)
+    _check_scale_settings(criterion)
+    model_check(instance=criterion)
+    criterion.save()
+    return criterion
+
+
+@transaction.atomic
+def criterion_delete(*, criterion: Criterion) -> None:
+    """Delete a criterion; refused once it has tasks."""
+    _criterion_editable(criterion)
+    criterion.delete()
 
 
 def content_checks_clean(*, keys: Iterable[str], where: str = "content_checks") -> list[str]:
@@ -97,10 +283,7 @@ def criterion_rankme_set(
     standard (``standard_input`` / ``standard_text`` without an output) clears the
     recorded output. Refused once the criterion has tasks, like every criterion change.
     """
-    if criterion.pk and criterion.tasks.exists():
-        raise DomainError(
-            f"Criterion '{criterion.name}' has tasks already; it can no longer change."
-        )
+    _criterion_editable(criterion)
     changed: list[str] = []
     if standard_output is not None:
         if standard_output.item.campaign_id != criterion.campaign_id:
@@ -139,8 +322,6 @@ def criterion_define(
 ) -> Criterion:
     """Create (``criterion`` None) or change a criterion with its standard and checks,
     all or nothing: the designer's criterion form saves through here."""
-    from annotations.services.designer import criterion_create, criterion_update
-
     if criterion is None:
         criterion = criterion_create(campaign=campaign, **fields)
     else:

@@ -1,6 +1,6 @@
 """The demo campaign and the admin account that ``make run`` sets up.
 
-``demo_campaign_ensure`` makes a live E2E-style campaign from ``annotations.demo`` (no
+``demo_campaign_seed`` makes a live E2E-style campaign from ``annotations.demo`` (no
 data files needed): six synthetic systems on 40 restaurant MRs, both E2E criteria,
 a balanced task design, and simulated finished judgements so that the organizer's
 ranking and monitoring pages have something to show. ``admin_ensure`` creates the
@@ -28,6 +28,11 @@ from annotations.demo import (
     simulated_scores,
     simulated_workers,
 )
+from annotations.importing.judgements import (
+    FinishedJudgement,
+    FinishedScore,
+    judgements_store_finished,
+)
 from annotations.models import (
     Campaign,
     CampaignMembership,
@@ -40,15 +45,10 @@ from annotations.models import (
 from annotations.services.campaigns import (
     OutputRow,
     campaign_create,
-    criterion_from_preset,
+    campaign_launch,
     outputs_store,
 )
-from annotations.services.criteria import criterion_rankme_set
-from annotations.services.importing import (
-    FinishedJudgement,
-    FinishedScore,
-    judgements_store_finished,
-)
+from annotations.services.criteria import criterion_from_preset, criterion_rankme_set
 from annotations.services.tasks import tasks_build
 
 DEMO_SLUG = "demo"
@@ -117,11 +117,6 @@ class DemoSeeded:
     judgements: int
 
 
-def demo_campaign_ensure() -> Campaign:
-    """The demo campaign, created with its data when it does not exist (idempotent)."""
-    return demo_campaign_seed().campaign
-
-
 @transaction.atomic
 def demo_campaign_seed(*, seed: int = DEMO_SEED) -> DemoSeeded:
     """Create the demo campaign unless it exists; report what it holds.
@@ -140,7 +135,6 @@ def demo_campaign_seed(*, seed: int = DEMO_SEED) -> DemoSeeded:
             description=DEMO_DESCRIPTION,
             instructions=DEMO_INSTRUCTIONS,
             consent_text=DEMO_CONSENT,
-            status=Campaign.Status.LIVE,
             outputs_per_task=5,
             judgements_per_task=3,
             tasks_per_worker=10,
@@ -167,7 +161,8 @@ def demo_campaign_seed(*, seed: int = DEMO_SEED) -> DemoSeeded:
             }
         System.objects.bulk_update(systems, ["name", "metadata"])
         demo_standards_choose(campaign=campaign)
-        tasks_build(campaign=campaign, seed=seed)
+        tasks_build(campaign=campaign, seed=seed)  # tasks are built in a draft
+        campaign = campaign_launch(campaign=campaign)
         demo_judgements_simulate(campaign=campaign, items=items, seed=seed)
     return DemoSeeded(
         campaign=campaign,

@@ -9,7 +9,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from annotations.errors import DomainError
+from annotations.core.scoring import ranks_from_scores
 from annotations.models import (
     Assignment,
     Campaign,
@@ -20,9 +20,9 @@ from annotations.models import (
     TaskOutput,
     Worker,
 )
-from annotations.scoring import ranks_from_scores
 from annotations.services.assignment import places_taken
 from annotations.services.criteria import checks_ticked_clean
+from common.errors import DomainError
 
 
 class InvalidScores(DomainError):
@@ -131,6 +131,7 @@ def judgement_submit(
     checks: Mapping[int, Iterable[str]] | None = None,
     metadata: dict[str, Any] | None = None,
     now: datetime | None = None,
+    task_outputs: Sequence[TaskOutput] | None = None,
 ) -> Judgement:
     """Record the worker's scores (slot -> score) for the assignment's task.
 
@@ -146,23 +147,29 @@ def judgement_submit(
     ``TooFast(can_confirm=True)`` unless ``acknowledge_too_fast`` and then records the
     judgement with ``too_fast=True``.
 
+    ``task_outputs``: the task's ``TaskOutput`` rows when the caller has read them already
+    (the task page has); read here otherwise.
+
     Locks the worker row, then the assignment row (``FOR UPDATE``), so concurrent
     submissions of one assignment record exactly one judgement.
     """
-    Worker.objects.select_for_update(no_key=True).filter(pk=assignment.worker_id).first()
+    Worker.objects.select_for_update(no_key=True).filter(pk=assignment.worker_id).order_by().first()
     locked = (
         Assignment.objects.select_for_update(no_key=True, of=("self",))
-        .select_related("task__campaign", "criterion")
+        .select_related("task__campaign", "criterion", "judgement")
         .get(pk=assignment.pk)
     )
-    existing = Judgement.objects.filter(assignment=locked).first()
+    existing = getattr(locked, "judgement", None)
     if existing is not None:
         return existing
     task: Task = locked.task
     campaign: Campaign = task.campaign
     if campaign.status == Campaign.Status.CLOSED:
         raise DomainError("This campaign is closed; no more answers are recorded.")
-    task_outputs = list(TaskOutput.objects.filter(task=task).order_by("slot", "id"))
+    if task_outputs is None or any(to.task_id != task.pk for to in task_outputs):
+        task_outputs = list(TaskOutput.objects.filter(task=task).order_by("slot", "id"))
+    else:
+        task_outputs = sorted(task_outputs, key=lambda to: (to.slot, to.pk))
     slots = sorted({to.slot for to in task_outputs})
     clean = scores_validate(criterion=locked.criterion, slots=slots, scores=scores)
     # Content checks ticked per slot (RankME's checklist), keys the criterion offers.
@@ -187,7 +194,7 @@ def judgement_submit(
     )
     if overdue and locked.kind == Assignment.Kind.REGULAR and task.kind == Task.Kind.REGULAR:
         # Late but not lost: accepted while the task still has a free place.
-        Task.objects.select_for_update(no_key=True).filter(pk=task.pk).first()
+        Task.objects.select_for_update(no_key=True).filter(pk=task.pk).order_by().first()
         if places_taken(task.pk, now, excluding=locked.pk) >= campaign.judgements_per_task:
             raise AssignmentExpired(
                 "Your time for this task ran out and it was given to someone else. "
@@ -207,7 +214,7 @@ def judgement_submit(
     )
     ranks = dict(zip(slots, ranks_from_scores([clean[s] for s in slots]), strict=True))
     coverage = coverage or {}
-    JudgementScore.objects.bulk_create(
+    scores_written = JudgementScore.objects.bulk_create(
         [
             JudgementScore(
                 judgement=judgement,
@@ -229,7 +236,7 @@ def judgement_submit(
 
     from annotations.services.quality import quality_after_judgement
 
-    quality_after_judgement(judgement=judgement)
+    quality_after_judgement(judgement=judgement, scores=scores_written)
     return judgement
 
 
@@ -256,7 +263,9 @@ def judgements_submit_page(
     """
     if not assignments:
         raise DomainError("Nothing to submit: the page has no tasks.")
-    Worker.objects.select_for_update(no_key=True).filter(pk=assignments[0].worker_id).first()
+    Worker.objects.select_for_update(no_key=True).filter(
+        pk=assignments[0].worker_id
+    ).order_by().first()
     locked = {
         a.pk: a
         for a in Assignment.objects.select_for_update(no_key=True, of=("self",))
@@ -274,7 +283,9 @@ def judgements_submit_page(
         criterion = locked[assignment.pk].criterion
         slots = sorted(
             set(
-                TaskOutput.objects.filter(task_id=assignment.task_id).values_list("slot", flat=True)
+                TaskOutput.objects.filter(task_id=assignment.task_id)
+                .order_by()
+                .values_list("slot", flat=True)
             )
         )
         try:

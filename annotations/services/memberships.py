@@ -1,4 +1,6 @@
-"""Invitations: a campaign's owner invites a collaborator by an emailed link.
+"""A campaign's members: roles set and removed, and invitations.
+
+A campaign's owner invites a collaborator by an emailed link.
 
 The link carries a random token (256 bits); the database keeps only its SHA-256, so a
 copy of the database does not hold working links. A link works once, for
@@ -16,16 +18,44 @@ from datetime import datetime, timedelta
 from smtplib import SMTPException
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
 
-from annotations.errors import DomainError
+from annotations.access import ROLE_ORDER
 from annotations.models import Campaign, CampaignInvitation, CampaignMembership
-from annotations.permissions import ROLE_ORDER
+from common.errors import DomainError
 
 Role = CampaignMembership.Role
+
+
+@transaction.atomic
+def membership_set(*, campaign: Campaign, username: str, role: str) -> CampaignMembership:
+    """Give a user a role in the campaign (creating or changing their membership)."""
+    if role not in CampaignMembership.Role.values:
+        raise DomainError(f"Role: choose one of {', '.join(CampaignMembership.Role.values)}.")
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise DomainError(f"There is no user '{username}'.")
+    if campaign.owner_id == user.pk and role != CampaignMembership.Role.OWNER:
+        raise DomainError("The campaign's owner keeps the owner role.")
+    membership, _ = CampaignMembership.objects.update_or_create(
+        campaign=campaign, user=user, defaults={"role": role}
+    )
+    return membership
+
+
+@transaction.atomic
+def membership_remove(*, membership: CampaignMembership) -> None:
+    """Take a member off the campaign; the owner stays."""
+    if membership.campaign.owner_id == membership.user_id:
+        raise DomainError("The campaign's owner cannot be removed.")
+    membership.delete()
+
+
+# Invitations ----------------------------------------------------------------------------------
 
 
 class InvitationRefused(DomainError):

@@ -13,9 +13,9 @@ from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
 
-from annotations.errors import DomainError
 from annotations.models import Campaign, Worker
 from annotations.selectors.payments import APPROVE, REJECT, REVIEW, payment_rows
+from common.errors import DomainError
 
 REVIEWS = (REVIEW, APPROVE, REJECT)
 # Worker.bonus is DecimalField(max_digits=8, decimal_places=2).
@@ -63,16 +63,6 @@ def _apply(worker: Worker, decision: Decision) -> list[str]:
         worker.bonus = bonus
         changed.append("bonus")
     return changed
-
-
-@transaction.atomic
-def worker_review_set(*, worker: Worker, review: str, bonus: Decimal | str | None = None) -> Worker:
-    """Record the organizer's decision (``""``, ``approved`` or ``rejected``) and, when
-    given, the worker's bonus (0 or more, in the platform's currency, cents at most)."""
-    changed = _apply(worker, Decision(review, bonus))
-    if changed:
-        worker.save(update_fields=changed)
-    return worker
 
 
 @transaction.atomic

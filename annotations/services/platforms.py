@@ -1,4 +1,5 @@
-"""Crowd platforms (Prolific, MTurk, plain links): who a worker is, and enrolment.
+"""Crowd platforms (Prolific, MTurk, plain links), the writes: enrolling the worker an
+entry link brought (what the links carry is read by ``selectors.platforms``).
 
 A worker row exists only once the person has agreed to take part: link previewers and
 crawlers that merely GET an entry link leave nothing behind. The entry page carries the
@@ -8,24 +9,35 @@ worker from it when consent is given.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django.db import transaction
 
 from annotations.models import Campaign, Worker
+from annotations.selectors import platforms as platform_selectors
 from annotations.services import assignment as assignment_services
 
-# What a platform's placeholder looks like when the researcher pasted a link without the
-# platform filling it in: Prolific's {{%PROLIFIC_PID%}} or %PROLIFIC_PID%, MTurk-style
-# ${workerId}, template-style {{workerId}} or <workerId>. Real ids (Prolific's 24 hex
-# digits, MTurk's upper-case letters and digits) never contain these characters.
-_PLACEHOLDER = re.compile(r"[{}%$<>\[\]]")
 
+def worker_returning(*, campaign: Campaign, arrival: platform_selectors.Arrival) -> Worker | None:
+    """The worker the arrival's identity belongs to, if they consented before, else None.
 
-def is_unexpanded_placeholder(value: str) -> bool:
-    """Whether ``value`` is a platform placeholder that was never filled in."""
-    return bool(_PLACEHOLDER.search(value))
+    A returning MTurk worker may come with a new assignment: their stored metadata is
+    updated to the latest link's.
+    """
+    known = platform_selectors.worker_known(campaign=campaign, arrival=arrival)
+    metadata = arrival.metadata
+    if (
+        known is not None
+        and metadata
+        and any(known.metadata.get(k) != v for k, v in metadata.items())
+    ):
+        known = assignment_services.worker_get_or_create(
+            campaign=campaign,
+            platform=arrival.platform,
+            external_id=arrival.external_id,
+            metadata=metadata,
+        )
+    return known
 
 
 @transaction.atomic

@@ -1,7 +1,7 @@
 """Quality control of workers: attention checks, repeats, uniform scoring, flagging.
 
 * **Attention check**: a task (``Task.kind=attention``) in which one output is replaced
-  by a degraded copy of another output of the same task (``annotations.degrade``). The
+  by a degraded copy of another output of the same task (``annotations.core.degrade``). The
   worker passes when the copy is rated strictly below its original, and, when the
   criterion asks the "missing" content check and the copy left a stretch of the
   original out, when the copy is ticked "misses information from the input".
@@ -25,7 +25,7 @@ import numpy as np
 from django.db import transaction
 from django.db.models import Count, Q
 
-from annotations.degrade import degrade, drops_content
+from annotations.core.degrade import degrade, drops_content
 from annotations.models import (
     Assignment,
     Judgement,
@@ -98,12 +98,6 @@ def attention_task_create(*, task: Task, rng: np.random.Generator) -> Task:
     return check
 
 
-def attention_tasks_build(*, campaign_tasks: Sequence[Task], seed: int) -> list[Task]:
-    """Attention-check copies of the given tasks (a pool shared by workers), seeded."""
-    rng = np.random.default_rng(int(seed) % (2**63))
-    return [attention_task_create(task=t, rng=rng) for t in campaign_tasks]
-
-
 def _slot_scores(judgement: Judgement) -> dict[int, float]:
     return dict(
         JudgementScore.objects.filter(judgement=judgement)
@@ -113,12 +107,17 @@ def _slot_scores(judgement: Judgement) -> dict[int, float]:
     )
 
 
-def _check_attention(judgement: Judgement) -> WorkerCheck | None:
-    rows = list(
-        JudgementScore.objects.filter(judgement=judgement).values_list(
-            "output_id", "role", "score", "slot", "checks"
+def _check_attention(
+    judgement: Judgement, scores: Sequence[JudgementScore] | None = None
+) -> WorkerCheck | None:
+    if scores is not None:
+        rows = [(js.output_id, js.role, js.score, js.slot, js.checks) for js in scores]
+    else:
+        rows = list(
+            JudgementScore.objects.filter(judgement=judgement).values_list(
+                "output_id", "role", "score", "slot", "checks"
+            )
         )
-    )
     degraded = [(o, s) for o, r, s, _, _ in rows if r == TaskOutput.Role.DEGRADED]
     if not degraded:
         return None
@@ -196,24 +195,32 @@ def _check_uniform(judgement: Judgement) -> WorkerCheck | None:
     return None
 
 
-@transaction.atomic
-def quality_after_judgement(*, judgement: Judgement) -> list[WorkerCheck]:
-    """Run the checks a new judgement triggers, store their results, update the worker."""
+@transaction.atomic(savepoint=False)
+def quality_after_judgement(
+    *, judgement: Judgement, scores: Sequence[JudgementScore] | None = None
+) -> list[WorkerCheck]:
+    """Run the checks a new judgement triggers, store their results, update the worker.
+
+    ``scores``: the judgement's score rows when the caller has them (it just wrote them);
+    read here otherwise. Each check reads only what its kind needs.
+    """
     assignment = judgement.assignment
     checks: list[WorkerCheck | None] = []
     if judgement.task.kind == Task.Kind.ATTENTION:
-        checks.append(_check_attention(judgement))
+        checks.append(_check_attention(judgement, scores))
     if assignment.kind == Assignment.Kind.REPEAT:
         checks.append(_check_repeat(judgement, assignment))
     checks.append(_check_uniform(judgement))
     made = [c for c in checks if c is not None]
     if made:
         WorkerCheck.objects.bulk_create(made, ignore_conflicts=True)
-        worker_quality_update(worker=Worker.objects.get(pk=judgement.worker_id))
+        worker_quality_update(
+            worker=Worker.objects.select_related("campaign").get(pk=judgement.worker_id)
+        )
     return made
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def worker_quality_update(*, worker: Worker) -> Worker:
     """Flag (and, if the campaign says so, stop) a worker below the quality threshold."""
     campaign = worker.campaign

@@ -1,7 +1,7 @@
-"""Task design: the campaign's tasks, built from ``annotations.design``.
+"""Task design: the campaign's tasks, built from ``annotations.core.design``.
 
 ``tasks_build`` turns the campaign's systems, items and outputs into integer arrays,
-asks ``annotations.design.design_tasks`` for a balanced design per criterion and writes
+asks ``annotations.core.design.design_tasks`` for a balanced design per criterion and writes
 the tasks and their ``TaskOutput`` slots in bulk, in one transaction.
 """
 
@@ -14,9 +14,11 @@ from dataclasses import dataclass
 import numpy as np
 from django.db import transaction
 
-from annotations.design import balance_of, default_tasks_per_item, design_tasks
-from annotations.errors import DomainError
+from annotations.core.design import balance_of, default_tasks_per_item, design_tasks
 from annotations.models import Assignment, Campaign, Criterion, Output, Task, TaskOutput
+from annotations.services.campaigns import campaign_settings_check, campaign_settings_update
+from annotations.services.criteria import criterion_from_preset
+from common.errors import DomainError
 
 BATCH_SIZE = 2000
 # Kinds the design makes (attention checks are copies of design tasks); imported tasks
@@ -83,6 +85,12 @@ def _criterion_seed(seed: int, name: str) -> list[int]:
     return [seed, zlib.crc32(name.encode())]
 
 
+def _refuse_unless_draft(campaign: Campaign) -> None:
+    # Tasks are the design workers are handed: built (and rebuilt) in a draft only.
+    if campaign.status != Campaign.Status.DRAFT:
+        raise DomainError("Tasks can be built only while the campaign is a draft.")
+
+
 def _chosen_criteria(
     campaign: Campaign, criteria: Sequence[Criterion | str] | None
 ) -> list[Criterion]:
@@ -123,7 +131,7 @@ def tasks_build(
     that every output of every item is judged (the last task is filled up with the
     systems judged least so far, choosing those that met least), or ``tasks_per_item``.
     Per-system counts over the whole criterion differ by at most one when every system
-    has an output for every item; pairs are balanced greedily (``annotations.design``).
+    has an output for every item; pairs are balanced greedily (``annotations.core.design``).
     Items where fewer than two systems have an output get no task.
 
     Set-up 1 (``campaign.setup == "together"``): one design is built and every criterion
@@ -143,11 +151,13 @@ def tasks_build(
     stored one reused when other criteria already have tasks, so one seed describes the
     campaign). The seed is stored in ``campaign.task_seed``.
 
-    Refuses when the criteria have tasks already unless ``rebuild``; rebuilding deletes
-    them (regular and attention tasks), and is refused when any of them has an
-    assignment. Locks the campaign row for the duration of the build.
+    Refuses a campaign that is not a draft (on every path: the pages, the API and the
+    ``build_tasks`` command), and criteria that have tasks already unless ``rebuild``;
+    rebuilding deletes them (regular and attention tasks), and is refused when any of
+    them has an assignment. Locks the campaign row for the duration of the build.
     """
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    _refuse_unless_draft(campaign)
     k = int(campaign.outputs_per_task)
     if tasks_per_item is not None and tasks_per_item < 1:
         raise DomainError("tasks per item: must be at least 1.")
@@ -297,6 +307,21 @@ def tasks_build(
     )
 
 
+@transaction.atomic
+def campaign_tasks_build(*, campaign: Campaign, seed: int | None = None) -> DesignReport:
+    """Build (or, in a draft, rebuild) the tasks of every criterion: the designer's
+    "Build tasks" on the pages and the API. Needs criteria, outputs and settings that
+    pass ``campaign_settings_check``."""
+    _refuse_unless_draft(campaign)
+    if not campaign.criteria.exists():
+        raise DomainError("Add at least one criterion before building tasks.")
+    if not campaign.systems.exists():
+        raise DomainError("Upload system outputs before building tasks.")
+    campaign_settings_check(campaign=campaign)
+    # A draft's tasks may be rebuilt (tasks_build refuses when assignments exist).
+    return tasks_build(campaign=campaign, seed=seed, rebuild=campaign.tasks.exists())
+
+
 @dataclass(frozen=True)
 class DesignPreset:
     """A study design in one choice: the set-up, outputs per task and the criteria."""
@@ -340,9 +365,6 @@ def campaign_design_preset_apply(*, campaign: Campaign, preset: str) -> Campaign
     The settings go through ``campaign_settings_update``, so a campaign whose tasks are
     built refuses the change; criteria the campaign has already are left as they are.
     """
-    from annotations.services.campaigns import criterion_from_preset
-    from annotations.services.designer import campaign_settings_update
-
     if preset not in DESIGN_PRESETS:
         raise DomainError(
             f"design preset: unknown '{preset}'; choose one of {', '.join(DESIGN_PRESETS)}."

@@ -1,6 +1,6 @@
 """Pages of task designers and organizers: set-up, plan, monitoring, members, exports.
 
-A user reaches a campaign only through ``campaigns_visible_to`` (others get a 404);
+A user reaches a campaign only through ``access.campaign_for`` (others get a 404);
 viewers read, designers change, owners also manage members (403 otherwise).
 """
 
@@ -16,7 +16,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.http import (
@@ -24,7 +23,6 @@ from django.http import (
     HttpRequest,
     HttpResponse,
     HttpResponseRedirect,
-    StreamingHttpResponse,
 )
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
@@ -34,7 +32,15 @@ from django.views.decorators.http import require_http_methods, require_POST
 from rest_framework.authtoken.models import Token
 
 from annotations import exports
-from annotations.errors import DomainError, ImportFileError
+from annotations.access import (
+    ROLE_POWERS,
+    campaign_check,
+    campaign_for,
+    campaigns_visible_to,
+    has_role,
+    role_label,
+    role_of,
+)
 from annotations.forms_accounts import InvitationForm, PaymentDecisionsForm, SignUpForm
 from annotations.forms_designer import (
     CampaignCloneForm,
@@ -46,7 +52,8 @@ from annotations.forms_designer import (
     PlanForm,
     UploadForm,
 )
-from annotations.http import AuthenticatedHttpRequest, HtmxHttpRequest
+from annotations.importing import jobs as import_jobs
+from annotations.importing import uploads as outputs_uploads
 from annotations.models import (
     Campaign,
     CampaignInvitation,
@@ -56,23 +63,25 @@ from annotations.models import (
     Task,
     Worker,
 )
-from annotations.permissions import (
-    ROLE_POWERS,
-    campaigns_visible_to,
-    has_role,
-    role_label,
-    role_of,
-)
 from annotations.selectors import campaigns as campaign_selectors
 from annotations.selectors import memberships as member_selectors
 from annotations.selectors import monitoring
 from annotations.selectors import payments as payment_selectors
+from annotations.selectors import platforms as platform_selectors
+from annotations.services import campaigns as campaign_services
 from annotations.services import criteria as criteria_services
-from annotations.services import designer as services
-from annotations.services import importing
 from annotations.services import memberships as membership_services
 from annotations.services import payments as payment_services
+from annotations.services import tasks as task_services
+from annotations.services import workers as worker_services
 from annotations.services.campaigns import CampaignSettingsError
+from common.errors import DomainError, ImportFileError
+from common.http import (
+    AuthenticatedHttpRequest,
+    HtmxHttpRequest,
+    file_response,
+    streamed_file_response,
+)
 
 Role = CampaignMembership.Role
 View = Callable[..., HttpResponseBase]
@@ -85,9 +94,7 @@ def campaign_view(role: str) -> Callable[[View], View]:
         @login_required
         @functools.wraps(view)
         def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponseBase:
-            campaign = get_object_or_404(campaigns_visible_to(request.user), slug=slug)
-            if not has_role(request.user, campaign, role):
-                raise PermissionDenied(f"This needs the {role} role in the campaign.")
+            campaign = campaign_for(request.user, slug, role)
             request.campaign_role = role_of(request.user, campaign)  # type: ignore[attr-defined]
             return view(request, campaign, *args, **kwargs)
 
@@ -112,41 +119,15 @@ def _error(request: HttpRequest, exc: DomainError) -> None:
     messages.error(request, str(exc))
 
 
-def worker_links(request: HttpRequest, campaign: Campaign) -> list[dict[str, str]]:
-    """The entry link for each accepted platform, absolute, ready to paste."""
-    base = request.build_absolute_uri(f"/w/{campaign.slug}/")
-    links = []
-    if campaign.accept_prolific:
-        links.append(
-            {
-                "platform": "Prolific",
-                "url": base
-                + "?PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}",
-                "note": "Paste as the study URL; Prolific fills in the IDs.",
-            }
-        )
-    if campaign.accept_mturk:
-        links.append(
-            {
-                "platform": "MTurk (ExternalQuestion)",
-                "url": base,
-                "note": (
-                    "Use as the ExternalURL of an ExternalQuestion HIT; MTurk appends "
-                    "assignmentId, hitId, workerId and turkSubmitTo."
-                ),
-                "xml": (
-                    '<ExternalQuestion xmlns="http://mechanicalturk.amazonaws.com/'
-                    'AWSMechanicalTurkDataSchemas/2006-07-14/ExternalQuestion.xsd">'
-                    f"<ExternalURL>{base}</ExternalURL><FrameHeight>0</FrameHeight>"
-                    "</ExternalQuestion>"
-                ),
-            }
-        )
-    if campaign.accept_link:
-        links.append(
-            {"platform": "Plain link", "url": base, "note": "Anyone with the link may take part."}
-        )
-    return links
+def _act(request: HttpRequest, service: Callable[[], object], *, done: str = "") -> None:
+    """Run a button's service; say ``done`` after it, or the refusal (a ``DomainError``)."""
+    try:
+        service()
+    except DomainError as exc:
+        _error(request, exc)
+    else:
+        if done:
+            messages.success(request, done)
 
 
 # Campaign list, creation, overview ----------------------------------------------------------
@@ -158,7 +139,7 @@ def campaign_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = CampaignCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            campaign = services.campaign_start(user=request.user, **form.cleaned_data)
+            campaign = campaign_services.campaign_start(user=request.user, **form.cleaned_data)
         except DomainError as exc:
             form.add_error("slug", str(exc))
         else:
@@ -169,8 +150,6 @@ def campaign_new(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 @campaign_view(Role.VIEWER)
 def campaign_detail(request: HttpRequest, campaign: Campaign) -> HttpResponse:
-    from ranking.models import RankingRun
-
     plan = monitoring.campaign_plan(campaign=campaign)
     context = _context(
         request,
@@ -181,9 +160,10 @@ def campaign_detail(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         systems=campaign.systems.all(),
         n_items=campaign.items.count(),
         upload_form=UploadForm(),
-        links=worker_links(request, campaign),
-        runs=RankingRun.objects.filter(campaign=campaign).select_related("criterion")[:10],
-        methods=RankingRun.Method.choices,
+        links=platform_selectors.entry_links(
+            campaign=campaign,
+            entry_url=request.build_absolute_uri(platform_selectors.entry_path(campaign=campaign)),
+        ),
         export_formats=exports.FORMATS,
     )
     return render(request, "annotations/designer/campaign_detail.html", context)
@@ -198,13 +178,14 @@ def campaign_upload(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     form = UploadForm(request.POST, request.FILES)
     files = request.FILES.getlist("files")
     try:
-        uploads = importing.uploads_read(files=files)
-        if sum(len(u.data) for u in uploads) > settings.IMPORT_INLINE_MAX_BYTES:
-            job = importing.import_job_create(campaign=campaign, uploads=uploads, user=request.user)
-            return redirect("annotations:designer-import-job", slug=campaign.slug, pk=job.pk)
-        results = importing.outputs_import_uploads(campaign=campaign, uploads=uploads)
+        outcome = outputs_uploads.outputs_upload(campaign=campaign, files=files, user=request.user)
+        if outcome.job is not None:
+            return redirect(
+                "annotations:designer-import-job", slug=campaign.slug, pk=outcome.job.pk
+            )
+        results = outcome.results
     except ImportFileError as exc:
-        status = 413 if isinstance(exc, importing.UploadTooLargeError) else 400
+        status = 413 if isinstance(exc, outputs_uploads.UploadTooLargeError) else 400
         context = _context(request, campaign, import_error=exc, upload_form=form)
         return render(request, "annotations/designer/upload_error.html", context, status=status)
     except DomainError as exc:
@@ -234,7 +215,7 @@ def _not_in_tasks(labels: list[str]) -> str:
 def import_job(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> HttpResponse:
     """A background import: a progress bar polling its own partial, then the result."""
     job = get_object_or_404(ImportJob, campaign=campaign, pk=pk)
-    done, total = importing.import_job_progress(job=job)
+    done, total = import_jobs.import_job_progress(job=job)
     context = _context(
         request,
         campaign,
@@ -258,17 +239,18 @@ def import_job(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> HttpRes
 def campaign_settings(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     """The design form. Settings that can no longer change are disabled and shown as
     text (the service refuses them too); every impossible setting is named on its field."""
-    fixed = services.campaign_fixed_fields(campaign=campaign)
+    fixed = campaign_services.campaign_fixed_fields(campaign=campaign)
     if request.method == "POST":
-        if not has_role(request.user, campaign, Role.DESIGNER):
-            raise PermissionDenied("Viewers cannot change settings.")
+        campaign_check(
+            request.user, campaign, Role.DESIGNER, denied="Viewers cannot change settings."
+        )
         form = CampaignDesignForm(
             request.POST, instance=Campaign.objects.get(pk=campaign.pk), fixed=fixed
         )
         if form.is_valid():
             fields = {name: form.cleaned_data[name] for name in form.changed_data}
             try:
-                services.campaign_settings_update(campaign=campaign, **fields)
+                campaign_services.campaign_settings_update(campaign=campaign, **fields)
             except CampaignSettingsError as exc:
                 for name, reason in exc.problems.items():
                     field = name if name in form.fields else None
@@ -432,8 +414,7 @@ def criteria(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
         request.POST or None, outputs=outputs, initial=CriterionForm.initial_for_preset(preset)
     )
     if request.method == "POST":
-        if not has_role(request.user, campaign, Role.DESIGNER):
-            raise PermissionDenied("Viewers cannot add criteria.")
+        campaign_check(request.user, campaign, Role.DESIGNER, denied="Viewers cannot add criteria.")
         if form.is_valid():
             try:
                 criterion = criteria_services.criterion_define(
@@ -492,12 +473,11 @@ def criterion_edit(request: HttpRequest, campaign: Campaign, pk: int) -> HttpRes
 @require_POST
 def criterion_delete(request: HttpRequest, campaign: Campaign, pk: int) -> HttpResponse:
     criterion = get_object_or_404(Criterion, campaign=campaign, pk=pk)
-    try:
-        services.criterion_delete(criterion=criterion)
-    except DomainError as exc:
-        _error(request, exc)
-    else:
-        messages.success(request, f"Criterion “{criterion.name}” removed.")
+    _act(
+        request,
+        lambda: criteria_services.criterion_delete(criterion=criterion),
+        done=f"Criterion “{criterion.name}” removed.",
+    )
     return redirect("annotations:designer-criteria", slug=campaign.slug)
 
 
@@ -545,14 +525,17 @@ def _lifecycle(action: Callable[..., Any], done: str) -> View:
     return view
 
 
-campaign_build = _lifecycle(services.campaign_tasks_build, "Tasks built.")
-campaign_launch = _lifecycle(services.campaign_launch, "The campaign is live.")
-campaign_pause = _lifecycle(services.campaign_pause, "The campaign is paused.")
-campaign_close = _lifecycle(services.campaign_close, "The campaign is closed.")
+campaign_build = _lifecycle(task_services.campaign_tasks_build, "Tasks built.")
+campaign_launch = _lifecycle(campaign_services.campaign_launch, "The campaign is live.")
+campaign_pause = _lifecycle(campaign_services.campaign_pause, "The campaign is paused.")
+campaign_close = _lifecycle(campaign_services.campaign_close, "The campaign is closed.")
 campaign_archive = _lifecycle(
-    services.campaign_archive, "The campaign is archived: it is read-only and off your list."
+    campaign_services.campaign_archive,
+    "The campaign is archived: it is read-only and off your list.",
 )
-campaign_unarchive = _lifecycle(services.campaign_unarchive, "The campaign is restored (closed).")
+campaign_unarchive = _lifecycle(
+    campaign_services.campaign_unarchive, "The campaign is restored (closed)."
+)
 
 
 @campaign_view(Role.OWNER)
@@ -565,7 +548,7 @@ def campaign_delete(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             return redirect("annotations:designer-delete", slug=campaign.slug)
         name = campaign.name
         try:
-            services.campaign_delete(campaign=campaign)
+            campaign_services.campaign_delete(campaign=campaign)
         except DomainError as exc:
             _error(request, exc)
             return redirect("annotations:designer-campaign", slug=campaign.slug)
@@ -578,7 +561,7 @@ def campaign_delete(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             request,
             campaign,
             contents=campaign_selectors.campaign_contents(campaign=campaign),
-            deletable=campaign.status in services.DELETABLE,
+            deletable=campaign.status in campaign_services.DELETABLE,
         ),
     )
 
@@ -593,7 +576,7 @@ def campaign_clone(request: AuthenticatedHttpRequest, campaign: Campaign) -> Htt
     )
     if request.method == "POST" and form.is_valid():
         try:
-            clone = services.campaign_clone(
+            clone = campaign_services.campaign_clone(
                 campaign=campaign, user=request.user, **form.cleaned_data
             )
         except DomainError as exc:
@@ -677,12 +660,12 @@ def worker_mark(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> HttpRe
     worker = get_object_or_404(Worker, campaign=campaign, pk=pk)
     action = request.POST.get("action", "")
     changes: dict[str, Callable[[], Worker]] = {
-        "flag": lambda: services.worker_mark(worker=worker, flagged=True),
-        "unflag": lambda: services.worker_mark(worker=worker, flagged=False),
-        "exclude": lambda: services.worker_exclude(
+        "flag": lambda: worker_services.worker_mark(worker=worker, flagged=True),
+        "unflag": lambda: worker_services.worker_mark(worker=worker, flagged=False),
+        "exclude": lambda: worker_services.worker_exclude(
             worker=worker, reason=request.POST.get("reason", "")
         ),
-        "include": lambda: services.worker_include(worker=worker),
+        "include": lambda: worker_services.worker_include(worker=worker),
     }
     if action not in changes:
         return HttpResponse("Unknown action; use flag, unflag, exclude or include.", status=400)
@@ -720,11 +703,10 @@ def campaign_members(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     # The least power by default: adding someone should not make them an owner by accident.
     form = MemberForm(request.POST or None, initial={"role": Role.VIEWER})
     if request.method == "POST":
-        if not has_role(request.user, campaign, Role.OWNER):
-            raise PermissionDenied("Only owners manage members.")
+        campaign_check(request.user, campaign, Role.OWNER, denied="Only owners manage members.")
         if form.is_valid():
             try:
-                services.membership_set(campaign=campaign, **form.cleaned_data)
+                membership_services.membership_set(campaign=campaign, **form.cleaned_data)
             except DomainError as exc:
                 form.add_error(None, str(exc))
             else:
@@ -787,12 +769,11 @@ def member_invite(request: AuthenticatedHttpRequest, campaign: Campaign) -> Http
 @require_POST
 def invitation_revoke(request: HttpRequest, campaign: Campaign, pk: int) -> HttpResponse:
     invitation = get_object_or_404(CampaignInvitation, campaign=campaign, pk=pk)
-    try:
-        membership_services.invitation_revoke(invitation=invitation)
-    except DomainError as exc:
-        _error(request, exc)
-    else:
-        messages.success(request, f"Invitation of {invitation.email} withdrawn.")
+    _act(
+        request,
+        lambda: membership_services.invitation_revoke(invitation=invitation),
+        done=f"Invitation of {invitation.email} withdrawn.",
+    )
     return redirect("annotations:designer-members", slug=campaign.slug)
 
 
@@ -866,8 +847,9 @@ def campaign_payments(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     form = PaymentDecisionsForm(request.POST or None, workers=[r.worker for r in rows])
     status = 200
     if request.method == "POST":
-        if not has_role(request.user, campaign, Role.DESIGNER):
-            raise PermissionDenied("Viewers cannot decide payments.")
+        campaign_check(
+            request.user, campaign, Role.DESIGNER, denied="Viewers cannot decide payments."
+        )
         if request.POST.get("action") == "accept-suggestions":
             n = payment_services.workers_review_accept_suggestions(
                 campaign=campaign, overwrite=request.POST.get("overwrite") == "1"
@@ -906,40 +888,18 @@ def campaign_payments_export(request: HttpRequest, campaign: Campaign, fmt: str)
         raise Http404("No such payment export.")
     content_type, suffix = payment_selectors.FORMATS[fmt]
     body = payment_selectors.payment_export(campaign=campaign, fmt=fmt)
-    response = HttpResponse(body.encode("utf-8"), content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{campaign.slug}-{suffix}"'
-    return response
+    return file_response(body, content_type=content_type, filename=f"{campaign.slug}-{suffix}")
 
 
 @campaign_view(Role.OWNER)
 @require_POST
 def member_remove(request: HttpRequest, campaign: Campaign, pk: int) -> HttpResponse:
     membership = get_object_or_404(CampaignMembership, campaign=campaign, pk=pk)
-    try:
-        services.membership_remove(membership=membership)
-    except DomainError as exc:
-        _error(request, exc)
+    _act(request, lambda: membership_services.membership_remove(membership=membership))
     return redirect("annotations:designer-members", slug=campaign.slug)
 
 
 # Exports -------------------------------------------------------------------------------------
-
-
-def export_response(
-    criterion: Criterion, fmt: str, include_excluded: bool = True
-) -> StreamingHttpResponse:
-    """A streamed download of a criterion's raw judgements (shared with the API)."""
-    if fmt not in exports.FORMATS:
-        raise DomainError(
-            f"Unknown export format '{fmt}'; choose one of {', '.join(exports.FORMATS)}."
-        )
-    response = StreamingHttpResponse(
-        exports.export_lines(criterion=criterion, fmt=fmt, include_excluded=include_excluded),
-        content_type=exports.FORMATS[fmt][0],
-    )
-    filename = exports.export_filename(criterion=criterion, fmt=fmt)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
 
 
 @campaign_view(Role.VIEWER)
@@ -950,9 +910,16 @@ def campaign_export(request: HttpRequest, campaign: Campaign) -> HttpResponseBas
     fmt = request.GET.get("format", "csv")
     include_excluded = request.GET.get("include_excluded", "1") not in ("0", "false", "")
     try:
-        return export_response(criterion, fmt, include_excluded)
-    except DomainError as exc:
+        lines = exports.export_lines(
+            criterion=criterion, fmt=fmt, include_excluded=include_excluded
+        )
+    except DomainError as exc:  # an unknown format
         return HttpResponse(str(exc), status=400, content_type="text/plain")
+    return streamed_file_response(
+        lines,
+        content_type=exports.FORMATS[fmt][0],
+        filename=exports.export_filename(criterion=criterion, fmt=fmt),
+    )
 
 
 # Account -------------------------------------------------------------------------------------

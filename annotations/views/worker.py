@@ -15,41 +15,38 @@ the site refuse framing.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable, Sequence
 from functools import wraps
 from typing import Any
-from urllib.parse import urlencode, urlsplit
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core import signing
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from annotations import permissions
-from annotations.errors import DomainError
+from annotations import access
 from annotations.forms import SLIDER_START, ConsentForm, ScoresForm
-from annotations.http import HtmxHttpRequest
-from annotations.models import Assignment, Campaign, Criterion, Task, Worker
+from annotations.models import Assignment, Campaign, CampaignMembership, Criterion, Task, Worker
+from annotations.selectors import platforms as platform_selectors
 from annotations.selectors import worker as worker_selectors
 from annotations.services import assignment as assignment_services
 from annotations.services import judgements as judgement_services
 from annotations.services import platforms as platform_services
 from annotations.services.judgements import max_magnitude
+from common.errors import DomainError
+from common.http import HtmxHttpRequest
 
 _TOKEN_SALT = "humaneval.worker.session"
 _LINK_COOKIE_SALT = "humaneval.worker.link"
 _IDENTITY_SALT = "humaneval.worker.identity"
 # How long a consent page may stay open before its signed identity is refused.
 _IDENTITY_MAX_AGE = 60 * 60 * 24 * 7
-PROLIFIC_COMPLETE = "https://app.prolific.com/submissions/complete"
-MTURK_NOT_ACCEPTED = "ASSIGNMENT_ID_NOT_AVAILABLE"
-MTURK_SUBMIT_HOSTS = {"www.mturk.com", "workersandbox.mturk.com"}
 
 
 def framable_by_crowd_platforms(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -93,10 +90,16 @@ def worker_token(worker: Worker) -> str:
     return signing.Signer(salt=_TOKEN_SALT).sign(str(worker.pk))
 
 
-def _worker_from_token(campaign: Campaign, token: str) -> Worker | None:
+def _worker_id_from_token(token: str) -> int | None:
     try:
-        worker_id = int(signing.Signer(salt=_TOKEN_SALT).unsign(token))
+        return int(signing.Signer(salt=_TOKEN_SALT).unsign(token))
     except (signing.BadSignature, ValueError):
+        return None
+
+
+def _worker_from_token(campaign: Campaign, token: str) -> Worker | None:
+    worker_id = _worker_id_from_token(token)
+    if worker_id is None:
         return None
     return Worker.objects.filter(pk=worker_id, campaign=campaign).first()
 
@@ -116,95 +119,106 @@ def _problem(
     )
 
 
-def _open_campaign(request: HttpRequest, slug: str) -> tuple[Campaign | None, HttpResponse | None]:
+def _open_campaign(request: HttpRequest, slug: str) -> Campaign | HttpResponse:
+    """The campaign, if it is live; otherwise the page that says why not."""
     campaign = Campaign.objects.filter(slug=slug).first()
     if campaign is None:
-        return None, _problem(request, "unknown", status=404)
+        return _problem(request, "unknown", status=404)
     if campaign.status != Campaign.Status.LIVE:
         kind = {"paused": "paused", "closed": "closed"}.get(campaign.status, "not-open")
-        return None, _problem(request, kind, campaign)
-    return campaign, None
+        return _problem(request, kind, campaign)
+    return campaign
 
 
-def _mturk_submit_url(turk_submit_to: str) -> str:
-    parts = urlsplit(turk_submit_to or "")
-    host = (
-        parts.hostname if parts.scheme == "https" and parts.hostname in MTURK_SUBMIT_HOSTS else None
-    )
-    return f"https://{host or 'www.mturk.com'}/mturk/externalSubmit"
+View = Callable[..., HttpResponse]
 
 
-# Identity parameters the platforms fill in; a placeholder left in any of them is refused.
-_PLATFORM_PARAMETERS = (
-    "PROLIFIC_PID",
-    "STUDY_ID",
-    "SESSION_ID",
-    "workerId",
-    "assignmentId",
-    "hitId",
-)
+def live_campaign_view(view: View) -> View:
+    """A page of a live campaign before the worker has a session (entry, consent of a new
+    worker): the view gets the campaign instead of its slug."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponse:
+        campaign = _open_campaign(request, slug)
+        if isinstance(campaign, HttpResponse):
+            return campaign
+        return view(request, campaign, **kwargs)
+
+    return wrapped
+
+
+def worker_session_view(*, live_only: bool = True, plain: bool = False) -> Callable[[View], View]:
+    """A page of a worker's session (``/w/<slug>/s/<token>/...``): the view gets the
+    campaign and the token's worker instead of the slug, and keeps the token.
+
+    ``live_only``: the campaign must be live, else the page says why not (submit and
+    draft skip this check: an answer to a task already handed out is not turned away here).
+    An unknown campaign or a forged token is a 404, a page or (``plain``) a short text.
+    """
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def wrapped(request: HttpRequest, slug: str, token: str, **kwargs: Any) -> HttpResponse:
+            # The usual case in one statement: a valid token of a worker of this campaign,
+            # read with the campaign. Anything else takes the slower path that says why.
+            worker_id = _worker_id_from_token(token)
+            known = (
+                Worker.objects.select_related("campaign")
+                .filter(pk=worker_id, campaign__slug=slug)
+                .first()
+                if worker_id is not None
+                else None
+            )
+            if known is not None and (
+                not live_only or known.campaign.status == Campaign.Status.LIVE
+            ):
+                return view(request, known.campaign, known, token, **kwargs)
+            if live_only:
+                found = _open_campaign(request, slug)
+                if isinstance(found, HttpResponse):
+                    return found
+                campaign: Campaign | None = found
+            else:
+                campaign = Campaign.objects.filter(slug=slug).first()
+            worker = _worker_from_token(campaign, token) if campaign else None
+            if campaign is None or worker is None:
+                if plain:
+                    return HttpResponse("Unknown link.", status=404, content_type="text/plain")
+                return _problem(request, "bad-link", campaign, status=404)
+            return view(request, campaign, worker, token, **kwargs)
+
+        return wrapped
+
+    return decorate
 
 
 @framable_by_crowd_platforms
 @require_http_methods(["GET"])
-def entry(request: HttpRequest, slug: str) -> HttpResponse:
+@live_campaign_view
+def entry(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     """``/w/<slug>/``: recognise the worker (Prolific, MTurk or link) and send them on.
 
     A known worker goes on to their session. Anyone else sees the consent page, which
     carries their identity signed; nothing is written until they agree (``start``).
     """
-    campaign, problem = _open_campaign(request, slug)
-    if problem is not None:
-        return problem
-    assert campaign is not None
-    q = request.GET
-    supplied = {name: q[name] for name in _PLATFORM_PARAMETERS if q.get(name)}
-    if any(platform_services.is_unexpanded_placeholder(v) for v in supplied.values()):
-        # The researcher pasted the link template itself (e.g. ?PROLIFIC_PID={{%PROLIFIC_PID%}})
-        # instead of letting the platform fill in the worker's id.
-        return _problem(request, "placeholder", campaign, status=400)
-    if q.get("PROLIFIC_PID") and campaign.accept_prolific:
-        platform, external_id = Worker.Platform.PROLIFIC, q["PROLIFIC_PID"]
-        metadata = {"study_id": q.get("STUDY_ID", ""), "session_id": q.get("SESSION_ID", "")}
-    elif (q.get("workerId") or q.get("assignmentId")) and campaign.accept_mturk:
-        if q.get("assignmentId") == MTURK_NOT_ACCEPTED or not q.get("workerId"):
-            return _mturk_preview(request, campaign)
-        platform, external_id = Worker.Platform.MTURK, q["workerId"]
-        metadata = {
-            "assignment_id": q.get("assignmentId", ""),
-            "hit_id": q.get("hitId", ""),
-            "turk_submit_to": q.get("turkSubmitTo", ""),
-        }
-    elif campaign.accept_link and not any(
-        q.get(name) for name in ("PROLIFIC_PID", "workerId", "assignmentId")
-    ):
-        # Only a plain link: a Prolific or MTurk link into a campaign that does not take
-        # that platform must not silently become an anonymous worker (nor record an MTurk
-        # preview). A new link worker's id is drawn here but stored only on consent.
-        external_id = (
-            request.get_signed_cookie(
-                _link_cookie_name(campaign), default="", salt=_LINK_COOKIE_SALT
-            )
-            or uuid.uuid4().hex
+    arrival = platform_selectors.arrival_from(
+        campaign=campaign,
+        params=request.GET,
+        link_worker_id=request.get_signed_cookie(
+            _link_cookie_name(campaign), default="", salt=_LINK_COOKIE_SALT
         )
-        platform, metadata = Worker.Platform.LINK, {}
-    else:
-        return _problem(request, "bad-link", campaign, status=400)
-    external_id = external_id.strip()
-    if not external_id or len(external_id) > 200:
-        return _problem(request, "bad-link", campaign, status=400)
-    known = Worker.objects.filter(
-        campaign=campaign, platform=platform, external_id=external_id
-    ).first()
+        or "",
+    )
+    if arrival == "mturk-preview":
+        return _mturk_preview(request, campaign)
+    if isinstance(arrival, str):  # "placeholder" or "bad-link"
+        return _problem(request, arrival, campaign, status=400)
+    known = platform_services.worker_returning(campaign=campaign, arrival=arrival)
     if known is not None:
-        if metadata and any(known.metadata.get(k) != v for k, v in metadata.items()):
-            # A returning MTurk worker may come with a new assignment: keep the latest.
-            known = assignment_services.worker_get_or_create(
-                campaign=campaign, platform=platform, external_id=external_id, metadata=metadata
-            )
         return redirect(_session_url(campaign, known))
     identity = signing.dumps(
-        {"c": campaign.pk, "p": platform, "x": external_id, "m": metadata}, salt=_IDENTITY_SALT
+        {"c": campaign.pk, "p": arrival.platform, "x": arrival.external_id, "m": arrival.metadata},
+        salt=_IDENTITY_SALT,
     )
     return _consent_page(request, campaign, None, "", ConsentForm(), identity=identity)
 
@@ -226,16 +240,13 @@ def _identity_from(campaign: Campaign, signed: str) -> dict[str, Any] | None:
 
 @worker_form_view
 @require_POST
-def start(request: HttpRequest, slug: str) -> HttpResponse:
+@live_campaign_view
+def start(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     """Consent of a new worker: create the worker from the signed identity, then go on.
 
     CSRF: see ``worker_form_view``; here the credential is the identity the entry page
     signed (campaign, platform, id), refused if missing, forged or for another campaign.
     """
-    campaign, problem = _open_campaign(request, slug)
-    if problem is not None:
-        return problem
-    assert campaign is not None
     signed = request.POST.get("identity", "")
     identity = _identity_from(campaign, signed)
     if identity is None:
@@ -359,15 +370,11 @@ def _render_task(
 
 
 @framable_by_crowd_platforms
-def session(request: HtmxHttpRequest, slug: str, token: str) -> HttpResponse:
+@worker_session_view()
+def session(
+    request: HtmxHttpRequest, campaign: Campaign, worker: Worker, token: str
+) -> HttpResponse:
     """The worker's current page: consent, the current task, the stop page or the end."""
-    campaign, problem = _open_campaign(request, slug)
-    if problem is not None:
-        return problem
-    assert campaign is not None
-    worker = _worker_from_token(campaign, token)
-    if worker is None:
-        return _problem(request, "bad-link", campaign, status=404)
     if worker.stopped:
         return _stopped(request, campaign, worker)
     if worker.consented_at is None:
@@ -383,9 +390,10 @@ def session(request: HtmxHttpRequest, slug: str, token: str) -> HttpResponse:
             return _screened_out(request, campaign, worker)
         return _done(request, campaign, worker)
     assignment.task.campaign = campaign
-    action = reverse("annotations:worker-submit", args=[slug, token, assignment.pk])
+    args = [campaign.slug, token, assignment.pk]
+    action = reverse("annotations:worker-submit", args=args)
     extra: dict[str, Any] = {
-        "draft_url": reverse("annotations:worker-draft", args=[slug, token, assignment.pk]),
+        "draft_url": reverse("annotations:worker-draft", args=args),
         "notice": ALREADY_SUBMITTED if request.GET.get("already") else "",
     }
     siblings = worker_selectors.page_assignments(assignment=assignment)
@@ -415,10 +423,9 @@ def _consent_page(
     For a worker not yet created (``worker`` None) the form posts the signed ``identity``
     to ``start``; for an existing worker it posts to their session's consent URL.
     """
-    scales = list(
-        dict.fromkeys(campaign.criteria.order_by("position").values_list("scale", flat=True))
-    )
-    likert = campaign.criteria.filter(scale="likert").order_by("position").first()
+    criteria = list(campaign.criteria.order_by("position", "name"))
+    scales = list(dict.fromkeys(c.scale for c in criteria))
+    likert = next((c for c in criteria if c.scale == Criterion.Scale.LIKERT), None)
     return render(
         request,
         "annotations/worker/consent.html",
@@ -438,6 +445,7 @@ def _consent_page(
                 if worker is not None
                 else worker_selectors.Progress(done=0, total=campaign.tasks_per_worker)
             ),
+            "criteria": criteria,
             "scales": scales,
             "likert_example": likert.likert_levels if likert else [],
         },
@@ -447,15 +455,9 @@ def _consent_page(
 
 @worker_form_view
 @require_POST
-def consent(request: HttpRequest, slug: str, token: str) -> HttpResponse:
+@worker_session_view()
+def consent(request: HttpRequest, campaign: Campaign, worker: Worker, token: str) -> HttpResponse:
     """Consent of an existing worker (CSRF: see ``worker_form_view``; the URL's token)."""
-    campaign, problem = _open_campaign(request, slug)
-    if problem is not None:
-        return problem
-    assert campaign is not None
-    worker = _worker_from_token(campaign, token)
-    if worker is None:
-        return _problem(request, "bad-link", campaign, status=404)
     form = ConsentForm(request.POST)
     if not form.is_valid():
         return _consent_page(request, campaign, worker, token, form, status=400)
@@ -471,12 +473,11 @@ def _to_session(request: HtmxHttpRequest, url: str) -> HttpResponse:
 
 @worker_form_view
 @require_POST
-def submit(request: HtmxHttpRequest, slug: str, token: str, assignment_id: int) -> HttpResponse:
+@worker_session_view(live_only=False)
+def submit(
+    request: HtmxHttpRequest, campaign: Campaign, worker: Worker, token: str, assignment_id: int
+) -> HttpResponse:
     """Validate the scores (inline errors keep what was entered) and record them once."""
-    campaign = Campaign.objects.filter(slug=slug).first()
-    worker = _worker_from_token(campaign, token) if campaign else None
-    if campaign is None or worker is None:
-        return _problem(request, "bad-link", campaign, status=404)
     session_url = _session_url(campaign, worker)
     assignment = worker_selectors.assignment_for_worker(worker=worker, assignment_id=assignment_id)
     if assignment is None or assignment.state == Assignment.State.SUBMITTED:
@@ -488,11 +489,15 @@ def submit(request: HtmxHttpRequest, slug: str, token: str, assignment_id: int) 
         return _submit_together(request, campaign, siblings, session_url)
     page = worker_selectors.task_page_for(assignment=assignment)
     form = ScoresForm(request.POST, criterion=page.criterion, letters=page.letters)
-    progress = worker_selectors.worker_progress(worker=worker, campaign=campaign)
-    action = request.path
     bad = 200 if request.htmx else 400
+
+    def again(**extra: Any) -> HttpResponse:
+        # The page again with what was entered; progress is read only then.
+        progress = worker_selectors.worker_progress(worker=worker, campaign=campaign)
+        return _render_task(request, page, form, progress, action=request.path, status=bad, **extra)
+
     if not form.is_valid():
-        return _render_task(request, page, form, progress, action=action, status=bad)
+        return again()
     try:
         judgement_services.judgement_submit(
             assignment=assignment,
@@ -500,16 +505,15 @@ def submit(request: HtmxHttpRequest, slug: str, token: str, assignment_id: int) 
             acknowledge_too_fast=form.cleaned_data.get("acknowledge_too_fast", False),
             checks=form.cleaned_checks,
             metadata={"js": bool(form.cleaned_data.get("js"))},
+            task_outputs=page.task_outputs or None,
         )
     except judgement_services.TooFast as error:
-        return _render_task(
-            request, page, form, progress, action=action, status=bad, too_fast=error
-        )
+        return again(too_fast=error)
     except judgement_services.InvalidScores as error:
         for slot, message in error.errors.items():
             if f"score_{slot}" in form.fields:
                 form.add_error(f"score_{slot}", message)
-        return _render_task(request, page, form, progress, action=action, status=bad)
+        return again()
     except judgement_services.AssignmentExpired as error:
         return render(
             request,
@@ -714,16 +718,15 @@ def _preview_together(
 
 @worker_form_view
 @require_POST
-def draft(request: HttpRequest, slug: str, token: str, assignment_id: int) -> HttpResponse:
+@worker_session_view(live_only=False, plain=True)
+def draft(
+    request: HttpRequest, campaign: Campaign, worker: Worker, token: str, assignment_id: int
+) -> HttpResponse:
     """Autosave: keep the answers typed so far (the page's script posts the form here).
 
     204 when kept; 409 with a message when the task was submitted meanwhile (another
     tab), so the page can say so. Authenticated like the submit: the URL's signed token.
     """
-    campaign = Campaign.objects.filter(slug=slug).first()
-    worker = _worker_from_token(campaign, token) if campaign else None
-    if campaign is None or worker is None:
-        return HttpResponse("Unknown link.", status=404, content_type="text/plain")
     assignment = worker_selectors.assignment_for_worker(worker=worker, assignment_id=assignment_id)
     if assignment is None:
         return HttpResponse("Unknown task.", status=404, content_type="text/plain")
@@ -758,7 +761,7 @@ def _final_page(
         # the session URL stays a page a worker can come back to and read the code from.
         # Meta refresh needs no JavaScript. tests/browser/test_worker_session.py checks
         # that the browser really ends up on app.prolific.com with ?cc=<code>.
-        prolific_url = f"{PROLIFIC_COMPLETE}?{urlencode({'cc': code})}"
+        prolific_url = platform_selectors.prolific_completion_url(code)
     return render(
         request,
         f"annotations/worker/{template}",
@@ -767,7 +770,9 @@ def _final_page(
             "worker": worker,
             "code": code,
             "progress": worker_selectors.worker_progress(worker=worker, campaign=campaign),
-            "mturk_submit_url": _mturk_submit_url(worker.metadata.get("turk_submit_to", "")),
+            "mturk_submit_url": platform_selectors.mturk_submit_url(
+                worker.metadata.get("turk_submit_to", "")
+            ),
             "mturk_assignment_id": worker.metadata.get("assignment_id", ""),
             "prolific_url": prolific_url,
         },
@@ -778,8 +783,9 @@ def _final_page(
 @require_http_methods(["GET", "POST"])
 def preview(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The real task page for a task of the campaign, for designers. Records nothing."""
-    campaign = Campaign.objects.filter(slug=slug).first()
-    if campaign is None or not permissions.can_view(request.user, campaign):
+    try:
+        campaign = access.campaign_for(request.user, slug, CampaignMembership.Role.VIEWER)
+    except (Http404, PermissionDenied):
         return _problem(request, "unknown", status=404)
     raw_id = request.GET.get("task", "")
     task = worker_selectors.preview_task(

@@ -1,77 +1,55 @@
-"""Pure numerical code for ranking NLG systems from human judgements.
+"""Pure numerical code for ranking NLG systems from human judgements: the front door.
 
-Imports numpy, scipy and trueskill only (never Django). Inputs are integer-indexed
-arrays (:class:`Comparisons`); outputs are frozen dataclasses (:class:`RankingResult`).
-Every stochastic function takes an explicit ``rng: numpy.random.Generator``.
+Imports numpy, scipy and numba only (never Django); importing it costs numpy alone: scipy
+is imported by the functions that use it and numba when the WMT14 method first runs
+(issue 13: they cost 0.3 s and 0.4 s at every start-up otherwise; see
+``tests/ranking/stats/test_lazy_imports.py``). The rest of the project uses what this
+module exports and nothing else; the ``_``-prefixed modules behind it are private
+(their tests import them directly):
 
-Methods: :func:`wmt14` (TrueSkill with WMT14 active sampling, as in the E2E NLG
-Challenge), :func:`bootstrap` (TrueSkill over resampled judgements),
-:func:`bradley_terry` and :func:`expected_wins` (with bootstrap ranges); :func:`rank`
-dispatches by name, :func:`cluster_stability` checks whether the clusters are settled.
+- :func:`check_parameters` -- the one check of a ranking request (method, its
+  parameters, runs, confidence), used by the web form, the API serializer, the ``rank``
+  command and the services; it raises :class:`ParameterError`.
+- :func:`compute` -- scores in (one entry per judgement and output), a
+  :class:`ComputedRanking` out: per-system values, rank ranges, clusters
+  (:class:`RankingResult`) and the split-half stability check of the clusters.
+- :data:`METHODS` and :func:`method_parameters` -- the method names and each method's
+  parameters with their defaults.
+- :func:`scores_to_ranks` and :func:`wilson_interval` -- the two helpers other code
+  shares: a judgement's scores as ranks, and a proportion's confidence interval.
+
+Methods: ``wmt14`` (TrueSkill with WMT14 active sampling, as in the E2E NLG
+Challenge), ``bootstrap`` (TrueSkill over resampled judgements), ``bradley_terry`` and
+``expected_wins`` (with bootstrap ranges). Every stochastic function takes an explicit
+``rng: numpy.random.Generator``; the same generator gives bit-for-bit the same result.
+
+Module map (private): ``_pairwise`` (judgements to comparisons), ``_trueskill`` (the
+TrueSkill update, batched), ``_wmt14`` (its runs compiled per run, bit for bit the
+same, in ``_wmt14_kernel``: numba, cached on disk, warmed by ``make install``),
+``_bootstrap``, ``_bradley_terry``,
+``_expected_wins`` (the methods; the last two share ``_resample``'s bootstrap
+skeleton, which draws replicates as multinomial weights of the distinct judgement
+outcomes: memory and time grow with the systems, not the judgements), ``_result`` and ``_clusters`` (rank ranges and clusters), ``_stability``,
+``_proportions``, ``_methods`` (names, parameters, the check), ``_compute``.
 """
 
 from __future__ import annotations
 
-from .bootstrap import bootstrap
-from .bradley_terry import bradley_terry, bradley_terry_fit
-from .clusters import clusters_from_ranges, rank_ranges, ranks_per_run, trim_count, value_order
-from .expected_wins import expected_wins, expected_wins_scores
-from .methods import METHODS, method_parameters, rank
-from .pairwise import Comparisons, PairIndex, judgements_to_comparisons, pair_index, scores_to_ranks
-from .proportions import wilson_interval
-from .resample import judgement_multiplicities, pair_counts
-from .result import RankingResult, summarise_runs
-from .stability import ClusterStability, adjusted_rand_index, cluster_stability
-from .trueskill import (
-    BatchUpdater,
-    TrueSkillParams,
-    draw_margin,
-    normal_cdf,
-    normal_pdf,
-    normal_ppf,
-    rate_1vs1,
-    vw_draw,
-    vw_win,
-)
-from .wmt14 import wmt14, wmt14_many, wmt14_reference
+from ._compute import DEFAULT_BATCH_RUNS, ComputedRanking, compute
+from ._methods import METHODS, ParameterError, check_parameters, method_parameters
+from ._pairwise import scores_to_ranks
+from ._proportions import wilson_interval
+from ._result import RankingResult
 
 __all__ = [
+    "DEFAULT_BATCH_RUNS",
     "METHODS",
-    "BatchUpdater",
-    "ClusterStability",
-    "Comparisons",
-    "PairIndex",
+    "ComputedRanking",
+    "ParameterError",
     "RankingResult",
-    "TrueSkillParams",
-    "adjusted_rand_index",
-    "bootstrap",
-    "bradley_terry",
-    "bradley_terry_fit",
-    "cluster_stability",
-    "clusters_from_ranges",
-    "draw_margin",
-    "expected_wins",
-    "expected_wins_scores",
-    "judgement_multiplicities",
-    "judgements_to_comparisons",
+    "check_parameters",
+    "compute",
     "method_parameters",
-    "normal_cdf",
-    "normal_pdf",
-    "normal_ppf",
-    "pair_counts",
-    "pair_index",
-    "rank",
-    "rank_ranges",
-    "ranks_per_run",
-    "rate_1vs1",
     "scores_to_ranks",
-    "summarise_runs",
-    "trim_count",
-    "value_order",
-    "vw_draw",
-    "vw_win",
     "wilson_interval",
-    "wmt14",
-    "wmt14_many",
-    "wmt14_reference",
 ]

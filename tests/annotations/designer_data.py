@@ -8,6 +8,7 @@ import numpy as np
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from annotations.core.scoring import ranks_from_scores
 from annotations.models import (
     Assignment,
     Campaign,
@@ -19,14 +20,8 @@ from annotations.models import (
     TaskOutput,
     Worker,
 )
-from annotations.scoring import ranks_from_scores
-from annotations.services.campaigns import (
-    OutputRow,
-    campaign_create,
-    criterion_from_preset,
-    outputs_store,
-)
-from annotations.services.criteria import criterion_rankme_set
+from annotations.services.campaigns import OutputRow, campaign_create, outputs_store
+from annotations.services.criteria import criterion_from_preset, criterion_rankme_set
 from ranking.models import RankingResult, RankingRun
 
 SYSTEMS = ("alpha", "beta", "gamma", "delta", "epsilon")

@@ -65,3 +65,15 @@ def test_campaign_list_counts_each_relation_separately(client):
     assert '<td class="field-n_systems">5</td>' in html
     assert '<td class="field-n_items">3</td>' in html
     assert '<td class="field-n_tasks">3</td>' in html
+
+
+def test_the_admin_refuses_a_reserved_slug_like_every_other_way_in(client):
+    admin = get_user_model().objects.create_superuser("root", "root@example.org", "pw")
+    client.force_login(admin)
+    page = client.post(
+        reverse("admin:annotations_campaign_add"),
+        {"slug": "new", "name": "Shadow", "status": "draft"},
+    )
+    assert page.status_code == 200
+    assert "reserved" in page.content.decode()
+    assert not Campaign.objects.filter(slug="new").exists()

@@ -407,7 +407,7 @@ def test_every_operation_documents_its_errors_in_the_one_shape(world):
 
 
 def test_nested_validation_messages_are_flattened_to_dotted_fields():
-    from annotations.apis import _field_messages, _summary
+    from common.api import _field_messages, _summary
 
     detail = {
         "name": ["Too long."],

@@ -12,11 +12,12 @@ import pytest
 from django.core.management import call_command
 
 from annotations.exports import csv_lines, export_lines, jsonl_lines, wmt_lines
-from annotations.importers.e2e_ratings import parse_e2e_ratings
-from annotations.importers.wmt import parse_wmt_csv
+from annotations.importing.parsers.e2e_ratings import parse_e2e_ratings
+from annotations.importing.parsers.wmt import parse_wmt_csv
+from annotations.importing.ratings import ratings_import
 from annotations.models import Judgement
-from annotations.services.campaigns import campaign_create, criterion_from_preset
-from annotations.services.importing import ratings_import
+from annotations.services.campaigns import campaign_create
+from annotations.services.criteria import criterion_from_preset
 from tests.annotations.designer_data import judged_campaign
 
 pytestmark = pytest.mark.django_db
@@ -149,7 +150,7 @@ def test_export_reads_in_chunks_with_few_queries(django_assert_max_num_queries):
 
 
 def test_unknown_format_is_a_domain_error():
-    from annotations.errors import DomainError
+    from common.errors import DomainError
 
     campaign = judged_campaign(n_items=1, n_workers=1)
     with pytest.raises(DomainError, match="Unknown export format"):

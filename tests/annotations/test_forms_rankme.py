@@ -7,11 +7,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from annotations.errors import DomainError
 from annotations.forms import ScoresForm
 from annotations.models import Campaign, Criterion
+from annotations.services.campaigns import campaign_launch
 from annotations.services.criteria import criterion_launch_problems, criterion_rankme_set
-from annotations.services.designer import campaign_launch
+from common.errors import DomainError
 from tests.annotations.designer_data import judged_campaign, users
 from tests.factories import CriterionFactory, OutputFactory, task_with_outputs
 

@@ -13,7 +13,8 @@ from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, ta
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SHOTS = Path("/tmp/h8")
+SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+SHOTS.mkdir(parents=True, exist_ok=True)
 
 
 def campaign_and_worker() -> tuple[Campaign, Worker]:

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from annotations.models import Assignment, Campaign, Criterion, Judgement, Worker
-from annotations.services.campaigns import CRITERION_PRESETS
+from annotations.services.criteria import CRITERION_PRESETS
 from tests.factories import CampaignFactory, CriterionFactory, task_with_outputs
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -8,19 +8,16 @@ import pytest
 from django.utils import timezone
 
 from annotations.models import Campaign, Criterion, Judgement, JudgementScore, Worker
-from annotations.services.campaigns import (
-    CRITERION_PRESETS,
-    OutputRow,
-    criterion_from_preset,
-    outputs_store,
-)
+from annotations.services.campaigns import OutputRow, outputs_store
+from annotations.services.criteria import CRITERION_PRESETS, criterion_from_preset
 from annotations.services.tasks import tasks_build
 from annotations.views.worker import worker_token
 from tests.factories import CampaignFactory, WorkerFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SHOTS = Path("/tmp/h8")
+SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+SHOTS.mkdir(parents=True, exist_ok=True)
 
 
 def together_campaign() -> Campaign:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from django.utils import timezone
 
+from annotations.core.scoring import ranks_from_scores
 from annotations.models import (
     Assignment,
     Campaign,
@@ -16,7 +17,6 @@ from annotations.models import (
     TaskOutput,
     Worker,
 )
-from annotations.scoring import ranks_from_scores
 from tests.factories import CampaignFactory, CriterionFactory, ItemFactory, SystemFactory
 
 

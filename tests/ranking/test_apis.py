@@ -149,3 +149,17 @@ def test_viewers_cannot_cancel_or_delete(api):
     assert client.post(f"/api/rankings/{run.pk}/cancel/").status_code == 403
     assert client.delete(f"/api/rankings/{run.pk}/").status_code == 403
     assert RankingRun.objects.get(pk=run.pk).status == "pending"
+
+
+def test_parameters_are_checked_by_the_one_check_before_anything_is_stored(api):
+    client, campaign = api
+    for fields, field, message in (
+        ({"parameters": {"sigma": 1.0}}, "parameters", "unknown parameter 'sigma'"),
+        ({"parameters": {"sigma0": "wide"}}, "parameters", "'sigma0' must be a number"),
+        ({"parameters": [1, 2]}, "parameters", "name: value pairs"),
+        ({"confidence": 1.5}, "confidence", "between 0 and 1"),
+    ):
+        response = _post(client, campaign, **fields)
+        assert response.status_code == 400, fields
+        assert any(message in m for m in response.json()["fields"][field]), response.json()
+    assert not RankingRun.objects.exists()

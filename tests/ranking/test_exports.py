@@ -6,6 +6,7 @@ import pytest
 
 from ranking.exports import FORMATS, Row, parse_csv, render
 from ranking.plots import rank_range_plot
+from ranking.selectors import DataRule
 
 ROWS = [
     Row("slug", 0.300, 0.01, 1, 1, 1, 1200),
@@ -137,6 +138,73 @@ def test_plain_table_keeps_one_line_per_system():
 
 
 def test_plot_without_clusters_draws_no_cluster_labels():
-    image = rank_range_plot(ROWS, fmt="svg", title="quality", clusters=False)
-    assert b"slug (1)" not in image and b"no clusters (too little data)" in image
+    image = rank_range_plot(
+        ROWS,
+        fmt="svg",
+        title="quality",
+        clusters=False,
+        no_clusters=_rule(stable=False).no_clusters_short,
+    )
+    assert b"slug (1)" not in image
+    assert b"no clusters (split-half check fails at 200 runs)" in image
     assert b"slug (1)" in rank_range_plot(ROWS, fmt="svg", title="quality")
+
+
+def _rule(**kwargs):
+    fields = {
+        "min_comparisons": 30,
+        "thin_systems": [],
+        "unranked": [],
+        "stable": True,
+        "runs": 200,
+        "suggested_runs": 700,
+        **kwargs,
+    }
+    return DataRule(**fields)
+
+
+def _meta(rule):
+    return {
+        "data_rule": {
+            "min_comparisons": rule.min_comparisons,
+            "met": rule.met,
+            "problems": rule.problems,
+            "no_clusters": rule.no_clusters,
+        }
+    }
+
+
+def test_no_clusters_caption_names_the_split_half_check_when_it_fails():
+    """Enough comparisons, but the split-half check fails (E2E naturalness at 200 runs):
+    the captions say so and suggest more runs, not more data."""
+    rule = _rule(stable=False)
+    assert rule.enough_comparisons and not rule.met
+    meta = _meta(rule)
+    table = render(ROWS, "table", meta=meta)
+    assert "too little data" not in table
+    assert (
+        "(No clusters: The split-half check fails at 200 runs (two random halves of the runs "
+        "do not settle on the same clusters); rank again with more runs (about 700 "
+        "suggested). See the minimum-data rule below.)"
+    ) in table
+    assert "% No clusters: The split-half check fails at 200 runs" in render(
+        ROWS, "latex", meta=meta
+    )
+    markdown = render(ROWS, "markdown", meta=meta)
+    assert "No clusters: The split-half check fails at 200 runs" in markdown
+    assert "about 700 suggested" in markdown
+    assert "comparisons" not in rule.no_clusters_short
+
+
+def test_no_clusters_caption_names_the_comparisons_when_too_few():
+    rule = _rule(thin_systems=[("slug", 6), ("tuda", 12)])
+    meta = _meta(rule)
+    table = render(ROWS, "table", meta=meta)
+    assert "too little data" not in table
+    assert (
+        "(No clusters: Too few comparisons: 2 system(s) have fewer than 30 "
+        "(RANKING_MIN_COMPARISONS); collect more judgements for them, then rank again."
+    ) in table
+    assert "split-half" not in table.split("See the minimum-data rule")[0]
+    assert "% No clusters: Too few comparisons: 2 system(s)" in render(ROWS, "latex", meta=meta)
+    assert rule.no_clusters_short == "fewer than 30 comparisons"

@@ -67,7 +67,11 @@ def test_two_judgements_give_no_clusters_and_no_stability_verdict(client):
     assert result["data_rule"]["met"] is False and result["data_rule"]["min_comparisons"] == 30
     latex = _export(api, run, "latex")
     assert latex.count(r"\midrule") == 1  # only under the header: no rules between clusters
-    assert "% No clusters: too little data" in latex
+    assert (
+        "% No clusters: Too few comparisons: 4 system(s) have fewer than 30 "
+        "(RANKING\\_MIN\\_COMPARISONS); collect more judgements for them"
+    ) in latex
+    assert "In order of value; no clusters. Too few comparisons: 4 system(s)" in html
     markdown = _export(api, run, "markdown").splitlines()
     assert all(line.startswith("|  |") for line in markdown if "| s" in line)  # no cluster no.
     assert json.loads(_export(api, run, "json"))["data_rule"]["met"] is False
@@ -84,6 +88,37 @@ def test_enough_comparisons_and_a_stable_split_show_clusters(client):
     html = client.get(f"/rankings/{run.pk}/").content.decode()
     assert 'class="table table-compact clusters"' in html and "<strong>Stable.</strong>" in html
     assert "Too little data" not in html
+
+
+def test_a_failing_split_half_check_is_named_as_the_reason_for_no_clusters(client):
+    """Enough comparisons, but the split-half check fails (as E2E naturalness at 200
+    runs): every caption names the check and suggests more runs, not more data."""
+    campaign, criterion = planted_campaign(
+        strengths=[150, 0, -150], n_judgements=60, seed=3, k=3, noise=5
+    )
+    client.force_login(_owned(campaign))
+    run = _rank(campaign, criterion, runs=200, seed=1)
+    # As ranking.stats stores a failing check: the halves disagree, 700 runs suggested.
+    run.stability = {**run.stability, "stable": False, "agree": False, "suggested_runs": 700}
+    run.save(update_fields=["stability"])
+    rule = ranking_data_rule(run=run)
+    assert rule.enough_comparisons and not rule.unranked and not rule.met
+    reason = (
+        "The split-half check fails at 200 runs (two random halves of the runs do not "
+        "settle on the same clusters); rank again with more runs (about 700 suggested)."
+    )
+    assert rule.no_clusters == reason
+    html = client.get(f"/rankings/{run.pk}/").content.decode()
+    assert f"In order of value; no clusters. {reason} Range:" in html
+    assert "Too little data" not in html and "too little data" not in html
+    api = APIClient()
+    api.force_authenticate(campaign.owner)
+    assert f"(No clusters: {reason} See the minimum-data rule below.)" in _export(api, run, "table")
+    assert "% No clusters: The split-half check fails at 200 runs" in _export(api, run, "latex")
+    assert json.loads(_export(api, run, "json"))["data_rule"]["no_clusters"] == reason
+    assert api.get(f"/api/rankings/{run.pk}/result/").json()["data_rule"]["no_clusters"] == reason
+    plot = client.get(f"/rankings/{run.pk}/plot.svg").content
+    assert b"no clusters (split-half check fails at 200 runs)" in plot
 
 
 def test_systems_without_comparisons_are_listed_as_unranked_not_dropped(client):

@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.utils import timezone
 
-from annotations.errors import DomainError
+from common.errors import DomainError
 from ranking import services
 from ranking.models import RankingRun
 from ranking.services import (

@@ -4,7 +4,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from annotations.services.importing import e2e_import
+from annotations.importing.ratings import e2e_import
 from ranking.exports import parse_csv
 from ranking.models import RankingRun
 from tests.ranking.planted import planted_campaign
@@ -100,3 +100,44 @@ def test_reproduces_table_11_from_the_released_ratings(e2e_dir):
         if criterion == "quality":
             assert ours["tuda"]["value"] == pytest.approx(0.31, abs=0.02)
             assert ours["slug"]["value"] == pytest.approx(0.27, abs=0.02)
+
+
+def test_cli_and_web_json_exports_of_a_run_are_identical(client):
+    """``manage.py rank --format json`` prints what the page and the API download."""
+    campaign, _ = planted_campaign(strengths=[50, 0, -50, -100], n_judgements=30, seed=1, k=4)
+    printed = _rank(campaign.slug, "--criterion", "quality", "--runs", "20", "--format", "json")
+    run = RankingRun.objects.get()
+    client.force_login(campaign.owner or _owner(campaign))
+    web = client.get(f"/rankings/{run.pk}/export/json/")
+    api = client.get(f"/api/rankings/{run.pk}/export/json/")
+    assert web.status_code == 200 and api.status_code == 200
+    assert web.content.decode() == printed
+    assert api.content.decode() == printed
+
+
+def _owner(campaign):
+    from django.contrib.auth.models import User
+
+    owner = User.objects.create_user(f"owner-{campaign.pk}")
+    campaign.owner = owner
+    campaign.save(update_fields=["owner"])
+    return owner
+
+
+@pytest.mark.e2e_data
+def test_e2e_naturalness_at_200_runs_names_the_split_half_check(e2e_dir):
+    """The real data have enough comparisons for every system; what keeps the clusters
+    back at 200 runs is the split-half check, and the table says so (it used to say
+    "too little data")."""
+    e2e_import(campaign_slug="e2e", folder=e2e_dir)
+    args = ["e2e", "--criterion", "naturalness", "--method", "wmt14", "--runs", "200"]
+    table = _rank(*args, "--seed", "1")
+    run = RankingRun.objects.get()
+    suggested = run.stability["suggested_runs"]
+    assert run.stability["stable"] is False and suggested > 200
+    assert "too little data" not in table and "Too few comparisons" not in table
+    assert (
+        "(No clusters: The split-half check fails at 200 runs (two random halves of the "
+        "runs do not settle on the same clusters); rank again with more runs "
+        f"(about {suggested:,} suggested). See the minimum-data rule below.)"
+    ) in table

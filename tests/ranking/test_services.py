@@ -1,7 +1,7 @@
 import pytest
 
-from annotations.errors import DomainError
 from annotations.models import Worker
+from common.errors import DomainError
 from ranking.models import RankingRun
 from ranking.selectors import ranking_run_rows, ranking_scores
 from ranking.services import ranking_run_compute, ranking_run_create
@@ -107,3 +107,11 @@ def test_trueskill_parameters_are_passed_to_the_method():
     )
     assert wider.parameters == {"sigma0": 1.0, "draw_probability": 0.1}
     assert _numbers(default) != _numbers(wider)
+
+
+def test_the_model_offers_exactly_the_methods_the_statistics_compute():
+    from ranking import stats
+
+    assert set(RankingRun.Method.values) == set(stats.METHODS)
+    for method in stats.METHODS:
+        stats.check_parameters(method, stats.method_parameters(method), runs=1, confidence=0.5)

@@ -25,7 +25,7 @@ def unstable_run():
         seed=5,
         status=RankingRun.Status.DONE,
         progress=1.0,
-        # As ranking.stats.stability stores it: the halves agree, one boundary is fragile.
+        # As ranking.stats stores its split-half check: the halves agree, one boundary is fragile.
         stability={
             "stable": False,
             "agree": True,

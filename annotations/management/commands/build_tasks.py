@@ -7,9 +7,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from annotations.errors import DomainError
 from annotations.models import Campaign
 from annotations.services.tasks import CriterionDesign, DesignReport, tasks_build
+from common.errors import DomainError
 
 MATRIX_MAX_SYSTEMS = 12
 

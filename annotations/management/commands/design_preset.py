@@ -6,9 +6,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from annotations.errors import DomainError
 from annotations.models import Campaign
 from annotations.services.tasks import DESIGN_PRESETS, campaign_design_preset_apply
+from common.errors import DomainError
 
 
 class Command(BaseCommand):

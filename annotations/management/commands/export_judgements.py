@@ -8,9 +8,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from annotations.errors import DomainError
 from annotations.exports import FORMATS, export_lines
 from annotations.selectors.campaigns import campaign_criterion_get
+from common.errors import DomainError
 
 
 class Command(BaseCommand):

@@ -7,8 +7,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from annotations.errors import DomainError
-from annotations.services.importing import e2e_import
+from annotations.importing.ratings import e2e_import
+from common.errors import DomainError
 
 
 class Command(BaseCommand):

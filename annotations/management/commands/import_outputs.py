@@ -9,9 +9,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from annotations.errors import DomainError
+from annotations.importing.outputs import outputs_import
 from annotations.services.campaigns import campaign_get_or_create
-from annotations.services.importing import outputs_import
+from common.errors import DomainError
 
 
 class Command(BaseCommand):

@@ -9,7 +9,8 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from annotations.models import Campaign, Task
-from annotations.services.campaigns import OutputRow, criterion_from_preset, outputs_store
+from annotations.services.campaigns import OutputRow, outputs_store
+from annotations.services.criteria import criterion_from_preset
 from tests.factories import CampaignFactory
 
 pytestmark = pytest.mark.django_db
@@ -107,3 +108,26 @@ def test_ensure_admin_with_the_password_in_the_environment(settings, tmp_path, m
     out = _run("ensure_admin")
     assert "password: from-env-123" in out
     assert not (tmp_path / ".admin-password").exists()
+
+
+# -- the rules of the web path hold on the command line too ------------------------------
+
+
+@pytest.mark.parametrize("status", ["live", "paused", "closed"])
+def test_build_tasks_refuses_a_campaign_that_is_not_a_draft(status):
+    # The designer's "Build tasks" refuses it; the CLI called tasks_build past that rule.
+    campaign = _campaign(4, 3)
+    Campaign.objects.filter(pk=campaign.pk).update(status=status)
+    with pytest.raises(CommandError, match="only while the campaign is a draft"):
+        _run("build_tasks", "toy", "--seed", "1")
+    assert not Task.objects.filter(campaign=campaign).exists()
+
+
+@pytest.mark.parametrize("slug", ["new", "account"])
+def test_import_outputs_refuses_a_reserved_slug(tmp_path, slug):
+    # /campaigns/new/ is the designer's page: the CLI could create a campaign shadowing it.
+    path = tmp_path / "outputs.csv"
+    path.write_text("item_id,input,system,output\nmr1,name[A],sys1,A is here.\n")
+    with pytest.raises(CommandError, match="reserved"):
+        _run("import_outputs", str(path), "--campaign", slug)
+    assert not Campaign.objects.filter(slug=slug).exists()

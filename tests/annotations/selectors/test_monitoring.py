@@ -55,3 +55,116 @@ def test_slider_scores_are_compared_as_they_are():
         reliability_data=_score_matrix(criterion, float), level_of_measurement="interval"
     )
     assert criterion_agreement(criterion=criterion).score_alpha == pytest.approx(expected, abs=1e-9)
+
+
+# -- the monitor shows the quality checks' stored verdicts -------------------------------
+
+
+def _assign(worker, task, kind="regular"):
+    from tests.factories import AssignmentFactory
+
+    return AssignmentFactory(worker=worker, task=task, kind=kind, display_order=[0, 1, 2])
+
+
+def test_worker_table_reads_the_stored_checks_so_monitor_and_checks_agree():
+    from annotations.core.degrade import degrade
+    from annotations.models import Campaign, WorkerCheck
+    from annotations.selectors.monitoring import worker_table
+    from annotations.selectors.payments import payment_rows
+    from annotations.services.judgements import judgement_submit
+    from annotations.services.quality import attention_task_create
+    from tests.factories import CampaignFactory, WorkerFactory, task_with_outputs
+
+    campaign = CampaignFactory(status=Campaign.Status.LIVE, quality_threshold=0.0)
+    task = task_with_outputs(campaign=campaign)
+    criterion = task.criterion
+    criterion.content_checks = ["missing"]
+    criterion.save(update_fields=["content_checks"])
+    check = attention_task_create(task=task, rng=np.random.default_rng(1))
+    copy = check.task_outputs.get(role="degraded")
+    copy.text = degrade(copy.output.text, rng=np.random.default_rng(0), method="drop").text
+    copy.save(update_fields=["text"])
+    original = check.task_outputs.get(role="regular", output=copy.output)
+
+    def check_scores(copy_score, original_score):
+        scores = {0: 100, 1: 100, 2: 100}
+        scores[copy.slot], scores[original.slot] = copy_score, original_score
+        return scores
+
+    careful, careless, sloppy = (WorkerFactory(campaign=campaign) for _ in range(3))
+    # Rates the copy lower and ticks "misses information": passes.
+    judgement_submit(
+        assignment=_assign(careful, check),
+        scores=check_scores(20, 150),
+        checks={copy.slot: ["missing"]},
+    )
+    # Rates the copy lower but does not tick "missing" for a copy that dropped content:
+    # services.quality fails it (a recount from the scores alone would pass it).
+    judgement_submit(assignment=_assign(careless, check), scores=check_scores(20, 150))
+    # Rates the copy as high as its original: fails.
+    judgement_submit(assignment=_assign(sloppy, check), scores=check_scores(150, 150))
+    # Repeats: one consistent worker, one who reverses the order.
+    consistent, flip = WorkerFactory(campaign=campaign), WorkerFactory(campaign=campaign)
+    for worker, again in ((consistent, {0: 300, 1: 150, 2: 20}), (flip, {0: 10, 1: 50, 2: 90})):
+        judgement_submit(assignment=_assign(worker, task), scores={0: 200, 1: 100, 2: 50})
+        judgement_submit(assignment=_assign(worker, task, kind="repeat"), scores=again)
+
+    everyone = (careful, careless, sloppy, consistent, flip)
+    rows = {row.worker.pk: row for row in worker_table(campaign=campaign)}
+    payments = {row.worker.pk: row for row in payment_rows(campaign=campaign)}
+    for worker in everyone:
+        stored = WorkerCheck.objects.filter(worker=worker)
+        attention = list(stored.filter(kind="attention").values_list("passed", flat=True))
+        repeats = [c.detail["agreement"] for c in stored.filter(kind="repeat")]
+        row = rows[worker.pk]
+        assert row.attention_checks == len(attention) == payments[worker.pk].attention_checks
+        assert row.attention_pass_rate == (sum(attention) / len(attention) if attention else None)
+        assert row.attention_pass_rate == payments[worker.pk].attention_pass_rate
+        assert row.self_consistency == (sum(repeats) / len(repeats) if repeats else None)
+    assert [rows[w.pk].attention_pass_rate for w in everyone] == [1, 0, 0, None, None]
+    assert [rows[w.pk].self_consistency for w in everyone] == [None, None, None, 1, 0]
+    # Tasks done count only the judgements that count: no attention check, no repeat.
+    assert [rows[w.pk].tasks_done for w in everyone] == [0, 0, 0, 1, 1]
+
+
+def test_the_counted_rule_is_the_same_for_monitor_exports_and_rankings():
+    from annotations.exports import judgements_for_export
+    from annotations.models import Judgement, Task, Worker
+    from annotations.selectors.judgements import judgements_counted, scores_counted
+    from annotations.selectors.monitoring import campaign_progress
+    from ranking.selectors import ranking_inputs, ranking_scores
+
+    campaign = judged_campaign(n_items=3, n_workers=3)
+    criterion = campaign.criteria.get(name="quality")
+    # One worker excluded, one judgement turned into an attention check's.
+    first = criterion.judgements.order_by("id").first()
+    attention = criterion.judgements.order_by("-id").first()
+    assert first is not None and attention is not None
+    Worker.objects.filter(pk=first.worker_id).update(excluded=True)
+    Task.objects.filter(pk=attention.task_id).update(kind=Task.Kind.ATTENTION)
+
+    counted = set(judgements_counted(criterion=criterion).values_list("pk", flat=True))
+    assert counted == set(
+        Judgement.objects.filter(criterion=criterion).values_list("pk", flat=True)
+    ) - {j.pk for j in Judgement.objects.filter(task__kind=Task.Kind.ATTENTION)}
+    assert {j.pk for j in judgements_for_export(criterion=criterion)} == counted
+    kept = set(
+        judgements_counted(criterion=criterion, exclude_excluded_workers=True).values_list(
+            "pk", flat=True
+        )
+    )
+    assert {
+        j.pk for j in judgements_for_export(criterion=criterion, include_excluded=False)
+    } == kept
+    progress = {p.criterion.pk: p for p in campaign_progress(campaign=campaign)}
+    assert progress[criterion.pk].collected == len(counted)
+    assert ranking_inputs(criterion=criterion)["judgements_used"] == len(kept)
+    assert ranking_scores(criterion=criterion).n_judgements == len(kept)
+    assert (
+        set(
+            scores_counted(criterion=criterion, exclude_excluded_workers=True).values_list(
+                "judgement_id", flat=True
+            )
+        )
+        == kept
+    )

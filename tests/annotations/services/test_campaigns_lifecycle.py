@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from annotations.errors import DomainError
 from annotations.models import (
     Campaign,
     Criterion,
@@ -19,15 +18,19 @@ from annotations.models import (
 )
 from annotations.selectors.campaigns import campaign_contents
 from annotations.selectors.monitoring import campaign_plan, campaign_progress, campaign_totals
-from annotations.services import designer as services
+from annotations.services import campaigns as campaign_services
+from annotations.services import criteria as criteria_services
+from annotations.services import tasks as task_services
+from annotations.services import workers as worker_services
 from annotations.services.campaigns import (
     CampaignSettingsError,
     OutputRow,
     campaign_create,
-    criterion_from_preset,
     outputs_store,
 )
+from annotations.services.criteria import criterion_from_preset
 from annotations.services.tasks import tasks_build
+from common.errors import DomainError
 from tests.annotations.designer_data import judged_campaign
 
 pytestmark = pytest.mark.django_db
@@ -60,12 +63,12 @@ def _problems(excinfo: pytest.ExceptionInfo[CampaignSettingsError]) -> dict[str,
 def test_more_outputs_per_task_than_systems_is_refused_on_save():
     campaign = _with_outputs()
     with pytest.raises(CampaignSettingsError) as excinfo:
-        services.campaign_settings_update(campaign=campaign, outputs_per_task=7)
+        campaign_services.campaign_settings_update(campaign=campaign, outputs_per_task=7)
     assert "more than the 6 systems" in _problems(excinfo)["outputs_per_task"]
     assert str(excinfo.value).startswith("Outputs per task: 7 is more than the 6 systems")
     campaign.refresh_from_db()
     assert campaign.outputs_per_task == 5
-    services.campaign_settings_update(campaign=campaign, outputs_per_task=6)
+    campaign_services.campaign_settings_update(campaign=campaign, outputs_per_task=6)
     campaign.refresh_from_db()
     assert campaign.outputs_per_task == 6
 
@@ -79,14 +82,14 @@ def test_more_outputs_per_task_than_systems_is_refused_at_build_and_launch():
         rows=[OutputRow(item_id="i", input="x", system=s, text=s) for s in SIX],
     )
     with pytest.raises(CampaignSettingsError, match="7 is more than the 6 systems"):
-        services.campaign_tasks_build(campaign=campaign, seed=1)
+        task_services.campaign_tasks_build(campaign=campaign, seed=1)
     assert not campaign.tasks.exists()
 
 
 def test_no_platform_is_refused_naming_the_platforms():
     campaign = _with_outputs()
     with pytest.raises(CampaignSettingsError) as excinfo:
-        services.campaign_settings_update(
+        campaign_services.campaign_settings_update(
             campaign=campaign, accept_prolific=False, accept_mturk=False, accept_link=False
         )
     assert "at least one platform" in _problems(excinfo)["accept_prolific"]
@@ -98,7 +101,7 @@ def test_no_platform_is_refused_naming_the_platforms():
 def test_zero_tasks_per_worker_is_refused_in_words_not_a_constraint_name():
     campaign = _with_outputs()
     with pytest.raises(CampaignSettingsError) as excinfo:
-        services.campaign_settings_update(campaign=campaign, tasks_per_worker=0)
+        campaign_services.campaign_settings_update(campaign=campaign, tasks_per_worker=0)
     message = str(excinfo.value)
     assert "Tasks per worker: must be at least 1" in message
     assert "constraint" not in message.lower() and "gte" not in message
@@ -119,10 +122,10 @@ def test_checks_and_repeats_must_leave_real_tasks(checks, repeats, tasks, refuse
     update = dict(attention_check_rate=checks, repeat_rate=repeats, tasks_per_worker=tasks)
     if refused:
         with pytest.raises(CampaignSettingsError) as excinfo:
-            services.campaign_settings_update(campaign=campaign, **update)
+            campaign_services.campaign_settings_update(campaign=campaign, **update)
         assert "no real task" in _problems(excinfo)["repeat_rate"]
     else:
-        services.campaign_settings_update(campaign=campaign, **update)
+        campaign_services.campaign_settings_update(campaign=campaign, **update)
         campaign.refresh_from_db()
         assert campaign.repeat_rate == repeats
 
@@ -130,14 +133,14 @@ def test_checks_and_repeats_must_leave_real_tasks(checks, repeats, tasks, refuse
 def test_time_limit_shorter_than_the_minimum_time_is_refused():
     campaign = _with_outputs()
     with pytest.raises(CampaignSettingsError) as excinfo:
-        services.campaign_settings_update(
+        campaign_services.campaign_settings_update(
             campaign=campaign, assignment_timeout_minutes=1, min_seconds_per_task=90
         )
     assert (
         "shorter than the minimum time per task (90 s)"
         in (_problems(excinfo)["assignment_timeout_minutes"])
     )
-    services.campaign_settings_update(
+    campaign_services.campaign_settings_update(
         campaign=campaign, assignment_timeout_minutes=2, min_seconds_per_task=90
     )
 
@@ -145,11 +148,11 @@ def test_time_limit_shorter_than_the_minimum_time_is_refused():
 def test_one_output_per_task_needs_magnitude_criteria():
     campaign = _with_outputs()
     criterion_from_preset(campaign=campaign, preset="quality")
-    services.campaign_settings_update(campaign=campaign, outputs_per_task=1)  # PlainME
-    services.campaign_settings_update(campaign=campaign, outputs_per_task=5)
+    campaign_services.campaign_settings_update(campaign=campaign, outputs_per_task=1)  # PlainME
+    campaign_services.campaign_settings_update(campaign=campaign, outputs_per_task=5)
     criterion_from_preset(campaign=campaign, preset="fluency")  # a Likert scale
     with pytest.raises(CampaignSettingsError) as excinfo:
-        services.campaign_settings_update(campaign=campaign, outputs_per_task=1)
+        campaign_services.campaign_settings_update(campaign=campaign, outputs_per_task=1)
     assert "fluency uses another scale" in _problems(excinfo)["outputs_per_task"]
 
 
@@ -164,18 +167,21 @@ def test_the_rules_hold_when_a_campaign_is_created_too():
 
 def test_design_fields_are_fixed_once_tasks_are_built_and_almost_all_once_closed():
     campaign = judged_campaign()
-    assert services.campaign_fixed_fields(campaign=campaign) == services.DESIGN_FIELDS
+    assert (
+        campaign_services.campaign_fixed_fields(campaign=campaign)
+        == campaign_services.DESIGN_FIELDS
+    )
     with pytest.raises(DomainError, match="judgements per task"):
-        services.campaign_settings_update(campaign=campaign, judgements_per_task=5)
-    services.campaign_settings_update(campaign=campaign, instructions="Read *carefully*.")
-    services.campaign_close(campaign=campaign)
+        campaign_services.campaign_settings_update(campaign=campaign, judgements_per_task=5)
+    campaign_services.campaign_settings_update(campaign=campaign, instructions="Read *carefully*.")
+    campaign_services.campaign_close(campaign=campaign)
     campaign.refresh_from_db()
-    assert services.campaign_fixed_fields(campaign=campaign) == (
-        services.SETTINGS_FIELDS - {"name", "description"}
+    assert campaign_services.campaign_fixed_fields(campaign=campaign) == (
+        campaign_services.SETTINGS_FIELDS - {"name", "description"}
     )
     with pytest.raises(DomainError, match="The campaign is closed"):
-        services.campaign_settings_update(campaign=campaign, instructions="Other.")
-    services.campaign_settings_update(campaign=campaign, name="Round 1 (done)")
+        campaign_services.campaign_settings_update(campaign=campaign, instructions="Other.")
+    campaign_services.campaign_settings_update(campaign=campaign, name="Round 1 (done)")
     campaign.refresh_from_db()
     assert (campaign.name, campaign.instructions) == ("Round 1 (done)", "Read *carefully*.")
 
@@ -249,7 +255,7 @@ def _built(slug: str = "life") -> Campaign:
     criterion_from_preset(campaign=campaign, preset="quality")
     # A magnitude criterion launches with a standard (RankME's modulus).
     campaign.criteria.update(standard_text="A standard text.")
-    services.campaign_tasks_build(campaign=campaign, seed=1)
+    task_services.campaign_tasks_build(campaign=campaign, seed=1)
     return campaign
 
 
@@ -260,39 +266,39 @@ def _status(campaign: Campaign) -> str:
 
 def test_every_allowed_transition():
     campaign = _built()
-    services.campaign_launch(campaign=campaign)
+    campaign_services.campaign_launch(campaign=campaign)
     assert _status(campaign) == "live"
-    services.campaign_pause(campaign=campaign)
+    campaign_services.campaign_pause(campaign=campaign)
     assert _status(campaign) == "paused"
-    services.campaign_launch(campaign=campaign)  # resume
+    campaign_services.campaign_launch(campaign=campaign)  # resume
     assert _status(campaign) == "live"
-    services.campaign_close(campaign=campaign)
+    campaign_services.campaign_close(campaign=campaign)
     assert _status(campaign) == "closed"
-    services.campaign_archive(campaign=campaign)
+    campaign_services.campaign_archive(campaign=campaign)
     assert _status(campaign) == "archived"
-    services.campaign_unarchive(campaign=campaign)
+    campaign_services.campaign_unarchive(campaign=campaign)
     assert _status(campaign) == "closed"
     draft = _built("draft-close")
-    services.campaign_close(campaign=draft)
+    campaign_services.campaign_close(campaign=draft)
     assert _status(draft) == "closed"
 
 
 @pytest.mark.parametrize(
     ("status", "action", "verb"),
     [
-        ("draft", services.campaign_pause, "paused"),
-        ("draft", services.campaign_archive, "archived"),
-        ("draft", services.campaign_unarchive, "restored"),
-        ("live", services.campaign_archive, "archived"),
-        ("paused", services.campaign_archive, "archived"),
-        ("paused", services.campaign_pause, "paused"),
-        ("closed", services.campaign_launch, "launched"),
-        ("closed", services.campaign_pause, "paused"),
-        ("closed", services.campaign_close, "closed"),
-        ("closed", services.campaign_unarchive, "restored"),
-        ("archived", services.campaign_launch, "launched"),
-        ("archived", services.campaign_close, "closed"),
-        ("archived", services.campaign_archive, "archived"),
+        ("draft", campaign_services.campaign_pause, "paused"),
+        ("draft", campaign_services.campaign_archive, "archived"),
+        ("draft", campaign_services.campaign_unarchive, "restored"),
+        ("live", campaign_services.campaign_archive, "archived"),
+        ("paused", campaign_services.campaign_archive, "archived"),
+        ("paused", campaign_services.campaign_pause, "paused"),
+        ("closed", campaign_services.campaign_launch, "launched"),
+        ("closed", campaign_services.campaign_pause, "paused"),
+        ("closed", campaign_services.campaign_close, "closed"),
+        ("closed", campaign_services.campaign_unarchive, "restored"),
+        ("archived", campaign_services.campaign_launch, "launched"),
+        ("archived", campaign_services.campaign_close, "closed"),
+        ("archived", campaign_services.campaign_archive, "archived"),
     ],
 )
 def test_refused_transitions_say_why_and_change_nothing(status, action, verb):
@@ -309,7 +315,7 @@ def test_launch_checks_the_settings_again():
     Campaign.objects.filter(pk=campaign.pk).update(outputs_per_task=9)  # as an old row might
     campaign.refresh_from_db()
     with pytest.raises(CampaignSettingsError, match="Outputs per task"):
-        services.campaign_launch(campaign=campaign)
+        campaign_services.campaign_launch(campaign=campaign)
     assert _status(campaign) == "draft"
 
 
@@ -320,7 +326,7 @@ def test_delete_a_draft_or_an_ended_campaign_with_everything_in_it(status):
     campaign.refresh_from_db()
     contents = campaign_contents(campaign=campaign)
     assert (contents.judgements, contents.workers, contents.outputs) == (12, 3, 20)
-    services.campaign_delete(campaign=campaign)
+    campaign_services.campaign_delete(campaign=campaign)
     assert not Campaign.objects.filter(pk=campaign.pk).exists()
     assert not Judgement.objects.filter(criterion__campaign_id=campaign.pk).exists()
     assert not Worker.objects.filter(campaign_id=campaign.pk).exists()
@@ -332,7 +338,7 @@ def test_delete_a_running_campaign_is_refused(status):
     Campaign.objects.filter(pk=campaign.pk).update(status=status)
     campaign.refresh_from_db()
     with pytest.raises(DomainError, match="close it first"):
-        services.campaign_delete(campaign=campaign)
+        campaign_services.campaign_delete(campaign=campaign)
     assert Judgement.objects.filter(criterion__campaign=campaign).count() == 12
 
 
@@ -354,7 +360,9 @@ def test_clone_copies_design_criteria_and_outputs_not_workers_or_judgements():
     Campaign.objects.filter(pk=campaign.pk).update(status="closed")
     campaign.refresh_from_db()
 
-    clone = services.campaign_clone(campaign=campaign, user=user, slug="round-2", name="Round 2")
+    clone = campaign_services.campaign_clone(
+        campaign=campaign, user=user, slug="round-2", name="Round 2"
+    )
     assert (clone.status, clone.owner, clone.name) == ("draft", user, "Round 2")
     assert clone.memberships.get().user == user
     for field in ("instructions", "attention_check_rate", "outputs_per_task", "setup"):
@@ -394,7 +402,7 @@ def test_clone_refuses_a_taken_or_reserved_slug():
     user = User.objects.create(username="u")
     for slug in ("round-1", "new"):
         with pytest.raises(DomainError):
-            services.campaign_clone(campaign=campaign, user=user, slug=slug)
+            campaign_services.campaign_clone(campaign=campaign, user=user, slug=slug)
     assert Campaign.objects.count() == 1
 
 
@@ -403,24 +411,44 @@ def test_exclude_a_worker_with_a_reason_and_undo():
     worker = campaign.workers.order_by("id").first()
     assert worker is not None
     with pytest.raises(DomainError, match="Say why"):
-        services.worker_exclude(worker=worker, reason="   ")
+        worker_services.worker_exclude(worker=worker, reason="   ")
     worker.refresh_from_db()
     assert not worker.excluded
-    services.worker_exclude(worker=worker, reason="Same score for every output")
+    worker_services.worker_exclude(worker=worker, reason="Same score for every output")
     worker.refresh_from_db()
     assert worker.excluded and worker.exclusion_reason == "Same score for every output"
     assert worker.judgements.count() == 4  # judgements stay stored
-    services.worker_include(worker=worker)
+    worker_services.worker_include(worker=worker)
     worker.refresh_from_db()
     assert not worker.excluded and worker.exclusion_reason == ""
 
 
 def test_criteria_of_the_clone_are_editable_while_the_original_is_not():
     campaign = judged_campaign(slug="round-1")
-    clone = services.campaign_clone(
+    clone = campaign_services.campaign_clone(
         campaign=campaign, user=User.objects.create(username="u"), slug="round-2"
     )
     criterion = clone.criteria.get()
-    services.criterion_update(criterion=criterion, question="New question?")
+    criteria_services.criterion_update(criterion=criterion, question="New question?")
     assert Criterion.objects.get(pk=criterion.pk).question == "New question?"
     assert campaign.criteria.get().question != "New question?"
+
+
+@pytest.mark.parametrize("slug", sorted(campaign_services.RESERVED_SLUGS))
+def test_every_way_of_making_a_campaign_refuses_a_reserved_slug(slug):
+    from annotations.services.campaigns import campaign_get_or_create
+
+    with pytest.raises(DomainError, match="reserved"):
+        campaign_create(slug=slug)
+    with pytest.raises(DomainError, match="reserved"):
+        campaign_get_or_create(slug=slug)
+    assert not Campaign.objects.filter(slug=slug).exists()
+
+
+def test_tasks_build_itself_refuses_a_campaign_that_is_not_a_draft():
+    campaign = _with_outputs(slug="live-one")
+    criterion_from_preset(campaign=campaign, preset="quality")
+    Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.LIVE)
+    with pytest.raises(DomainError, match="only while the campaign is a draft"):
+        tasks_build(campaign=campaign, seed=1)
+    assert not campaign.tasks.exists()

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from annotations.errors import DomainError
 from annotations.models import Criterion
+from annotations.services.campaigns import campaign_launch
 from annotations.services.criteria import (
     content_checks_clean,
     criterion_launch_problems,
     criterion_rankme_set,
 )
 from annotations.services.demo import demo_campaign_seed
-from annotations.services.designer import campaign_launch
+from common.errors import DomainError
 from tests.factories import CriterionFactory, OutputFactory, task_with_outputs
 
 pytestmark = pytest.mark.django_db

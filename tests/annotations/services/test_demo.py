@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from django.contrib.auth import get_user_model
 
+from annotations.core.scoring import ranks_from_scores
 from annotations.models import (
     Assignment,
     Campaign,
@@ -19,13 +20,11 @@ from annotations.models import (
     Task,
     Worker,
 )
-from annotations.scoring import ranks_from_scores
 from annotations.services.demo import (
     DEMO_NAME,
     DEMO_SLUG,
     admin_ensure,
     demo_campaign_adopt,
-    demo_campaign_ensure,
     demo_campaign_seed,
 )
 from tests.factories import CampaignFactory
@@ -71,7 +70,7 @@ def test_demo_campaign_is_live_with_data_tasks_and_simulated_judgements():
 
 
 def test_simulated_ranks_follow_scores_and_better_systems_rank_higher():
-    campaign = demo_campaign_ensure()
+    campaign = demo_campaign_seed().campaign
     by_judgement = defaultdict(list)
     for j, slot, score, rank, label in JudgementScore.objects.filter(
         judgement__task__campaign=campaign, judgement__criterion__name="quality"
@@ -137,7 +136,7 @@ def test_admin_adopts_the_demo_campaign_only_when_it_has_no_owner(tmp_path):
     admin_ensure(password_file=tmp_path / "p")
     admin = get_user_model().objects.get(username="admin")
     assert demo_campaign_adopt(user=admin) is None  # no demo campaign yet
-    demo_campaign_ensure()
+    demo_campaign_seed()
     adopted = demo_campaign_adopt(user=admin)
     assert adopted is not None and adopted.owner_id == admin.pk
     assert CampaignMembership.objects.get(campaign=adopted, user=admin).role == "owner"

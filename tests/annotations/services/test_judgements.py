@@ -7,7 +7,6 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from annotations.errors import DomainError
 from annotations.models import (
     Assignment,
     Campaign,
@@ -24,6 +23,7 @@ from annotations.services.judgements import (
     judgement_submit,
 )
 from annotations.services.quality import attention_task_create
+from common.errors import DomainError
 from ranking.selectors import ranking_scores
 from tests.factories import (
     CampaignFactory,

@@ -7,7 +7,6 @@ from decimal import Decimal
 
 import pytest
 
-from annotations.errors import DomainError
 from annotations.models import Assignment, Campaign, Worker, WorkerCheck
 from annotations.selectors.payments import (
     DEFAULT_REJECT_REASON,
@@ -20,11 +19,11 @@ from annotations.selectors.payments import (
 )
 from annotations.services.payments import (
     Decision,
-    worker_review_set,
     workers_review_accept_suggestions,
     workers_review_update,
 )
 from annotations.services.quality import worker_quality_update
+from common.errors import DomainError
 from tests.annotations.designer_data import judged_campaign
 
 pytestmark = pytest.mark.django_db
@@ -121,10 +120,10 @@ def test_worker_without_a_finished_task_gets_no_suggestion(campaign):
 
 def test_decision_and_bonus_are_saved(campaign):
     worker = _worker(campaign, "PID0000")
-    worker_review_set(worker=worker, review="approved", bonus="1.5")
+    workers_review_update(campaign=campaign, decisions={worker.pk: Decision("approved", "1.5")})
     worker.refresh_from_db()
     assert (worker.review, worker.bonus) == ("approved", Decimal("1.50"))
-    worker_review_set(worker=worker, review="")
+    workers_review_update(campaign=campaign, decisions={worker.pk: Decision("")})
     worker.refresh_from_db()
     assert (worker.review, worker.bonus) == ("", Decimal("1.50"))
 
@@ -142,7 +141,7 @@ def test_decision_and_bonus_are_saved(campaign):
 def test_bad_decisions_are_refused_naming_worker_and_field(campaign, review, bonus, message):
     worker = _worker(campaign, "PID0000")
     with pytest.raises(DomainError, match=message.replace(".", r"\.")):
-        worker_review_set(worker=worker, review=review, bonus=bonus)
+        workers_review_update(campaign=campaign, decisions={worker.pk: Decision(review, bonus)})
     worker.refresh_from_db()
     assert (worker.review, worker.bonus) == ("", Decimal(0))
 

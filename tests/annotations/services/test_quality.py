@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from annotations.models import Assignment, Campaign, TaskOutput, WorkerCheck
-from annotations.selectors.worker import worker_quality_list
+from annotations.selectors.quality import worker_checks
 from annotations.services.judgements import judgement_submit
 from annotations.services.quality import (
     UNIFORM_RUN,
@@ -85,8 +85,8 @@ def test_failed_attention_check_flags_and_stops_when_campaign_says_so():
     assert WorkerCheck.objects.get(worker=worker).passed is False
     worker.refresh_from_db()
     assert worker.flagged and worker.stopped
-    [row] = worker_quality_list(campaign=campaign)
-    assert (row.checks, row.passed, row.pass_rate) == (1, 0, 0.0)
+    checks = worker_checks(campaign=campaign)[worker.pk]
+    assert (checks.n, checks.attention_passed, checks.attention_pass_rate) == (1, 0, 0.0)
 
 
 def test_failed_check_without_stop_only_flags():
@@ -135,7 +135,7 @@ def test_uniform_scoring_detected_after_a_run():
 
 def _attention_with_copy(method: str, content_checks: list[str]):
     """An attention check whose degraded copy was made by ``method`` (drop / shuffle)."""
-    from annotations.degrade import degrade
+    from annotations.core.degrade import degrade
 
     campaign, check, copy_slot, original_slot = _attention_setup()
     criterion = check.criterion
@@ -179,7 +179,7 @@ def test_shuffled_copy_or_criterion_without_the_missing_check_needs_no_tick():
 
 
 def test_drops_content_tells_a_dropped_copy_from_shuffled_and_repeated_ones():
-    from annotations.degrade import degrade, drops_content
+    from annotations.core.degrade import degrade, drops_content
 
     text = "The Eagle is a cheap pub, near the river, and it serves Indian food."
     for seed in range(20):

@@ -11,10 +11,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from annotations.errors import DomainError
 from annotations.models import Campaign, Output, Task, TaskOutput
-from annotations.services.campaigns import OutputRow, criterion_from_preset, outputs_store
+from annotations.services.campaigns import OutputRow, outputs_store
+from annotations.services.criteria import criterion_from_preset
 from annotations.services.tasks import tasks_build
+from common.errors import DomainError
 from tests.factories import AssignmentFactory, CampaignFactory
 
 pytestmark = pytest.mark.django_db
@@ -384,7 +385,7 @@ def test_rankme_together_preset_and_unknown_preset():
 
 
 def test_setup_is_a_design_setting_fixed_once_tasks_are_built():
-    from annotations.services.designer import campaign_settings_update
+    from annotations.services.campaigns import campaign_settings_update
 
     campaign = _campaign(4, 2, k=2, criteria=("quality", "naturalness"))
     campaign = campaign_settings_update(campaign=campaign, setup="together")

@@ -9,12 +9,8 @@ import pytest
 from django.urls import reverse
 
 from annotations.models import Campaign, CampaignMembership, Criterion, Task
-from annotations.services.campaigns import (
-    OutputRow,
-    campaign_create,
-    criterion_from_preset,
-    outputs_store,
-)
+from annotations.services.campaigns import OutputRow, campaign_create, outputs_store
+from annotations.services.criteria import criterion_from_preset
 from annotations.services.demo import demo_campaign_seed
 from tests.annotations.designer_data import add_member, judged_campaign, users
 

@@ -8,7 +8,8 @@ from django.urls import reverse
 
 from annotations.markdown import render_markdown
 from annotations.models import Criterion
-from annotations.services.campaigns import campaign_create, criterion_from_preset
+from annotations.services.campaigns import campaign_create
+from annotations.services.criteria import criterion_from_preset
 from tests.annotations.designer_data import users
 
 ATTACKS = """\

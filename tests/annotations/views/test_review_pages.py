@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from annotations.models import Campaign, CampaignMembership, Output, Task, TaskOutput
 from annotations.selectors import monitoring
-from annotations.services.campaigns import criterion_from_preset
+from annotations.services.criteria import criterion_from_preset
 from tests.annotations.designer_data import judged_campaign, users
 
 HX = {"HTTP_HX_REQUEST": "true"}

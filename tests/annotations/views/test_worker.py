@@ -144,7 +144,7 @@ def test_task_page_query_count_is_pinned(client, campaign, django_assert_num_que
     worker = consented(campaign)
     url = session_url(campaign, worker)
     client.get(url)  # first visit hands the task out
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(7):
         response = client.get(url)
     assert response.status_code == 200
 

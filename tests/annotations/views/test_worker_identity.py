@@ -339,6 +339,64 @@ def test_whole_mturk_flow_posts_without_any_cookie_and_submits_to_turk_submit_to
     assert f'name="completionCode" value="{campaign.completion_code}"' in done
 
 
+def test_worker_pages_set_no_csrf_cookie(campaign):
+    """Worker pages authenticate by the signed token, so they never ask for Django's CSRF
+    token: asking would set the ``csrftoken`` cookie, a needless third-party cookie inside
+    MTurk's iframe. Error pages under /w/ do not either."""
+    Campaign.objects.filter(pk=campaign.pk).update(accept_mturk=True)
+    responses = []
+
+    def fresh() -> Client:
+        return Client(enforce_csrf_checks=True)
+
+    page = fresh().get(f"/w/{campaign.slug}/?workerId=AW1&assignmentId=A1&hitId=H1")
+    responses.append(page)
+    started = fresh().post(
+        _start_url(campaign), {"agree": "on", "identity": _identity(page.content)}
+    )
+    responses.append(started)
+    session = started["Location"]
+    for _ in range(campaign.tasks_per_worker):
+        task = fresh().get(session)
+        responses.append(task)
+        assert b"csrfmiddlewaretoken" not in task.content and b"X-CSRFToken" not in task.content
+        action = re.search(r'id="task-form"[^>]*action="([^"]+)"', task.content.decode())
+        assert action
+        worker = Worker.objects.get()
+        responses.append(
+            fresh().post(
+                action.group(1), _valid(Assignment.objects.get(worker=worker, state="active"))
+            )
+        )
+    responses.append(fresh().get(session))  # the end page
+    responses.append(fresh().get(f"/w/{campaign.slug}/?assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE"))
+    responses.append(fresh().get("/w/no-such-study/"))
+    responses.append(fresh().get(f"/w/{campaign.slug}/s/mistyped/extra/"))
+    assert [r.status_code for r in responses] == [200, 303, 200, 303, 200, 303, 200, 200, 404, 404]
+    assert all("csrftoken" not in r.cookies for r in responses)
+    assert Judgement.objects.count() == campaign.tasks_per_worker
+
+
+def test_designer_pages_and_preview_still_carry_the_csrf_token(campaign):
+    from django.contrib.auth import get_user_model
+
+    owner = get_user_model().objects.create_user("owner", password="pw-123456")
+    Campaign.objects.filter(pk=campaign.pk).update(owner=owner)
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(owner)
+    preview = client.get(reverse("annotations:worker-preview", args=[campaign.slug]))
+    assert b"csrfmiddlewaretoken" in preview.content and b"X-CSRFToken" in preview.content
+    assert "csrftoken" in preview.cookies
+    token = preview.cookies["csrftoken"].value
+    checked = client.post(
+        reverse("annotations:worker-preview", args=[campaign.slug]),
+        {"score_0": "100", "csrfmiddlewaretoken": token},
+    )
+    assert checked.status_code in (200, 400)  # the form's verdict, not a CSRF refusal
+    home = client.get("/")
+    assert b"X-CSRFToken" in home.content
+
+
 def test_consent_of_an_existing_worker_posts_without_cookie(campaign):
     worker = WorkerFactory(campaign=campaign)
     url = reverse("annotations:worker-consent", args=[campaign.slug, worker_token(worker)])

@@ -11,7 +11,8 @@ from django.utils import timezone
 
 from annotations.models import Assignment, Campaign, Judgement, JudgementScore, Worker
 from annotations.selectors.worker import page_assignments
-from annotations.services.campaigns import OutputRow, criterion_from_preset, outputs_store
+from annotations.services.campaigns import OutputRow, outputs_store
+from annotations.services.criteria import criterion_from_preset
 from annotations.services.tasks import tasks_build
 from annotations.views.worker import worker_token
 from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
@@ -257,7 +258,7 @@ def test_second_tab_with_htmx_is_redirected_with_the_message(client):
 def _owner_client(client) -> tuple[object, Campaign]:
     from django.contrib.auth import get_user_model
 
-    from annotations.services.designer import campaign_start
+    from annotations.services.campaigns import campaign_start
 
     owner = get_user_model().objects.create_user("setup-owner", password="pw-1234567")
     campaign = campaign_start(user=owner, slug="setups", name="Set-ups")

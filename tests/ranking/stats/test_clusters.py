@@ -9,14 +9,14 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from numpy.testing import assert_array_equal
 
-from ranking.stats import (
+from ranking.stats._clusters import (
     clusters_from_ranges,
     rank_ranges,
     ranks_per_run,
-    summarise_runs,
     trim_count,
     value_order,
 )
+from ranking.stats._result import summarise_runs
 
 
 @pytest.mark.parametrize(

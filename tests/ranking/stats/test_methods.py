@@ -11,22 +11,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
-from ranking.stats import (
-    Comparisons,
-    TrueSkillParams,
-    adjusted_rand_index,
-    bootstrap,
-    bradley_terry_fit,
-    cluster_stability,
-    expected_wins_scores,
-    judgement_multiplicities,
-    judgements_to_comparisons,
-    method_parameters,
-    pair_counts,
-    rank,
-)
-from ranking.stats.api import check_parameters, compute
+from ranking.stats import check_parameters, compute, method_parameters
+from ranking.stats._bootstrap import bootstrap
+from ranking.stats._bradley_terry import bradley_terry_fit
+from ranking.stats._expected_wins import expected_wins_scores
+from ranking.stats._methods import rank
+from ranking.stats._pairwise import Comparisons, judgements_to_comparisons
+from ranking.stats._resample import judgement_multiplicities, judgement_patterns, pair_counts
+from ranking.stats._stability import adjusted_rand_index, cluster_stability
+from ranking.stats._trueskill import TrueSkillParams
 
+from .reference import trueskill_env
 from .test_wmt14 import dominance, simulate
 
 
@@ -117,7 +112,7 @@ def test_bootstrap_replicate_is_trueskill_over_its_comparisons_in_some_order():
     # in a random order; each replicate must equal one of the 3! orders (the oracle)
     c = dominance(1)
     result = bootstrap(c, rng=np.random.default_rng(0), runs=12)
-    env = TrueSkillParams.wmt14(len(c) + 1).env()
+    env = trueskill_env(TrueSkillParams.wmt14(len(c) + 1))
     outcomes = []
     for order in itertools.permutations(range(len(c))):
         ratings = [env.create_rating() for _ in range(3)]
@@ -131,7 +126,7 @@ def test_bootstrap_replicate_is_trueskill_over_its_comparisons_in_some_order():
 
 
 def test_rank_rejects_unknown_names():
-    with pytest.raises(ValueError, match="unknown method"):
+    with pytest.raises(ValueError, match="Unknown method"):
         rank("elo", dominance(), rng=np.random.default_rng(0))
     with pytest.raises(ValueError, match="unknown parameter"):
         rank("wmt14", dominance(), rng=np.random.default_rng(0), sigma=1.0)
@@ -187,7 +182,7 @@ def test_stability_of_a_settled_ranking():
 def test_stability_flags_a_boundary_at_the_cut():
     # 200 runs, two systems; system 1 is ranked first in exactly 5 runs (the trim count):
     # the boundary between them rests exactly on the cut
-    from ranking.stats import summarise_runs
+    from ranking.stats._result import summarise_runs
 
     values = np.tile([1.0, 0.0], (200, 1))
     values[:5] = [0.0, 1.0]
@@ -225,7 +220,7 @@ def test_comparisons_of_a_method_result():
 
 
 def test_stability_summary_says_whether_stable():
-    from ranking.stats import cluster_stability, judgements_to_comparisons, wmt14
+    from ranking.stats._wmt14 import wmt14
 
     rng = np.random.default_rng(0)
     judgement = np.repeat(np.arange(60), 3)
@@ -243,3 +238,65 @@ def test_stability_summary_says_whether_stable():
     # of it: the same order is then reported as not yet settled, with more runs suggested.
     few = cluster_stability(wmt14(comparisons, rng=rng, runs=40), rng=np.random.default_rng(1))
     assert few.agree and not few.stable and few.suggested_runs > 40
+
+
+def _arena(n_systems: int, n: int, seed: int) -> Comparisons:
+    """One comparison per judgement (two outputs), some draws."""
+    rng = np.random.default_rng(seed)
+    pairs = np.array([rng.choice(n_systems, 2, replace=False) for _ in range(n)])
+    scores = rng.integers(0, 3, (n, 2)).astype(float)
+    return judgements_to_comparisons(
+        np.repeat(np.arange(n), 2), pairs.reshape(-1), scores.reshape(-1), n_systems=n_systems
+    )
+
+
+@pytest.mark.parametrize("data", ["rankme", "arena", "empty_judgements"])
+def test_judgement_patterns_give_back_the_counts(data):
+    if data == "rankme":
+        c = simulate([10, 0, -10, 5, 3], 80, k=4, seed=3)
+    elif data == "arena":
+        c = _arena(6, 300, seed=4)
+    else:  # a judgement with one output compares nothing
+        c = judgements_to_comparisons([0, 0, 1, 2, 2], [0, 1, 2, 1, 2], [3.0, 1.0, 2.0, 2.0, 2.0])
+    patterns = judgement_patterns(c)
+    assert patterns.n_judgements == c.n_judgements
+    assert patterns.counts.size <= c.n_judgements
+    wins, draws = pair_counts(c)
+    p_wins, p_draws = patterns.pair_counts(patterns.counts[None].astype(float))
+    assert_array_equal(p_wins, wins)
+    assert_array_equal(p_draws, draws)
+    if data == "arena":  # at most one pattern per outcome of a pair
+        assert patterns.counts.size <= 2 * 6 * 5
+
+
+def test_pattern_bootstrap_has_the_judgement_bootstrap_distribution():
+    """Multinomial over patterns = judgements drawn one by one: same mean and spread."""
+    c = simulate([10, 0, -10, 5], 60, k=3, seed=5)
+    runs = 3000
+    patterns = judgement_patterns(c)
+    rng = np.random.default_rng(0)
+    weights = np.array(
+        [
+            s.multinomial(patterns.n_judgements, patterns.counts / patterns.n_judgements)
+            for s in rng.spawn(runs)
+        ],
+        dtype=float,
+    )
+    new_wins, _ = patterns.pair_counts(weights)
+    mult = judgement_multiplicities(c.n_judgements, rng=np.random.default_rng(1), runs=runs)
+    old_wins, _ = pair_counts(c, mult)
+    assert_allclose(new_wins.mean(axis=0), old_wins.mean(axis=0), atol=0.25)
+    assert_allclose(new_wins.std(axis=0), old_wins.std(axis=0), rtol=0.1, atol=0.1)
+
+
+@pytest.mark.parametrize("method", ["bradley_terry", "expected_wins"])
+def test_point_estimates_do_not_depend_on_the_resampling(method):
+    c = simulate([10, 0, -10, 5], 60, seed=1)
+    wins, draws = pair_counts(c)
+    expected = (
+        bradley_terry_fit(wins[0], draws[0])
+        if method == "bradley_terry"
+        else expected_wins_scores(wins[0], draws[0])
+    )
+    result = rank(method, c, rng=np.random.default_rng(9), runs=20)
+    assert_array_equal(result.value, expected)

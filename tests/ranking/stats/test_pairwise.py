@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 from numpy.testing import assert_array_equal
 
-from ranking.stats import Comparisons, judgements_to_comparisons, pair_index, scores_to_ranks
+from ranking.stats import scores_to_ranks
+from ranking.stats._pairwise import Comparisons, judgements_to_comparisons, pair_index
 
 
 def test_scores_to_ranks_competition_ties():

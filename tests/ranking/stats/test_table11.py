@@ -18,7 +18,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ranking.stats import Comparisons, RankingResult, judgements_to_comparisons, pair_index, wmt14
+from ranking.stats import RankingResult
+from ranking.stats._pairwise import Comparisons, judgements_to_comparisons, pair_index
+from ranking.stats._wmt14 import wmt14
 
 REPO = Path(__file__).resolve().parents[3]
 E2E = Path(os.environ.get("HUMANEVAL_E2E_DIR", REPO.parent / "shared" / "e2e"))

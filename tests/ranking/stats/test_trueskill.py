@@ -11,17 +11,18 @@ from numpy.testing import assert_allclose
 from scipy.special import log_ndtr, ndtr
 from scipy.stats import norm
 
-from ranking.stats import (
+from ranking.stats._trueskill import (
     BatchUpdater,
     TrueSkillParams,
     draw_margin,
     normal_cdf,
     normal_pdf,
     normal_ppf,
-    rate_1vs1,
     vw_draw,
     vw_win,
 )
+
+from .reference import rate_1vs1, trueskill_env
 
 PARAMS = [
     pytest.param(TrueSkillParams(25.0, 25 / 3, 25 / 6, 25 / 300, 0.10), id="package-defaults"),
@@ -33,7 +34,7 @@ PARAMS = [
 
 
 def test_normal_functions_are_the_packages():
-    env = TrueSkillParams(0.0, 1.0, 1.0, 0.0, 0.1).env()
+    env = trueskill_env(TrueSkillParams(0.0, 1.0, 1.0, 0.0, 0.1))
     xs = np.linspace(-12, 12, 241)
     assert_allclose(normal_cdf(xs), [env.cdf(x) for x in xs], rtol=1e-14, atol=0)
     assert_allclose(normal_pdf(xs), [env.pdf(x) for x in xs], rtol=1e-14, atol=0)
@@ -53,7 +54,7 @@ def test_draw_margin_is_calc_draw_margin(p, beta):
 
 
 def test_v_and_w_match_the_package_on_a_grid():
-    env = TrueSkillParams(0.0, 1.0, 1.0, 0.0, 0.1).env()
+    env = trueskill_env(TrueSkillParams(0.0, 1.0, 1.0, 0.0, 0.1))
     for t in np.linspace(-4, 4, 81):
         for eps in (0.0, 0.05, 0.3, 1.2):
             v, w = vw_win(t, eps)
@@ -66,7 +67,7 @@ def test_v_and_w_match_the_package_on_a_grid():
 
 
 def test_tails_where_the_package_gives_up_are_exact_and_valid():
-    env = TrueSkillParams(0.0, 1.0, 1.0, 0.0, 0.1).env()
+    env = trueskill_env(TrueSkillParams(0.0, 1.0, 1.0, 0.0, 0.1))
     with pytest.raises(FloatingPointError):
         env.w_win(-45.0, 0.1)
     xs = np.array([-45.0, -30.0, -12.0, 40.0])
@@ -84,7 +85,7 @@ def test_tails_where_the_package_gives_up_are_exact_and_valid():
 
 @pytest.mark.parametrize("params", PARAMS)
 def test_rate_1vs1_follows_the_package_over_2000_sequential_games(params: TrueSkillParams):
-    env = params.env()
+    env = trueskill_env(params)
     rng = np.random.default_rng(7)
     n = 6
     oracle = [env.create_rating() for _ in range(n)]
@@ -104,7 +105,7 @@ def test_rate_1vs1_follows_the_package_over_2000_sequential_games(params: TrueSk
 
 def test_rate_1vs1_is_vectorised_over_games():
     params = TrueSkillParams(25.0, 25 / 3, 25 / 6, 25 / 300, 0.10)
-    env = params.env()
+    env = trueskill_env(params)
     mu1 = np.array([25.0, 30.0, 20.0, 25.0])
     mu2 = np.array([25.0, 20.0, 30.0, 40.0])
     s1 = np.array([8.0, 3.0, 5.0, 1.0])
@@ -120,7 +121,7 @@ def test_rate_1vs1_is_vectorised_over_games():
 
 @pytest.mark.parametrize("params", PARAMS)
 def test_batch_updater_follows_the_package_in_every_run(params: TrueSkillParams):
-    env = params.env()
+    env = trueskill_env(params)
     rng = np.random.default_rng(3)
     runs, n = 3, 6
     oracle = [[env.create_rating() for _ in range(n)] for _ in range(runs)]
@@ -162,7 +163,7 @@ def test_wmt14_environment():
     params = TrueSkillParams.wmt14(42_391)
     assert (params.mu, params.sigma, params.tau, params.draw_probability) == (0.0, 0.5, 0.0, 0.25)
     assert params.beta == pytest.approx(0.5 * 42_391 / 40)
-    env = params.env()
+    env = trueskill_env(params)
     assert isinstance(env, trueskill.TrueSkill) and env is not trueskill.global_env()
     assert env.beta == params.beta and env.backend is None
     assert params.draw_margin == pytest.approx(
@@ -180,7 +181,7 @@ def test_parameters_are_validated():
 @pytest.mark.parametrize("params", PARAMS)
 def test_batch_updater_play_on_one_state_array_follows_the_package(params: TrueSkillParams):
     """The table-driven entry point: positions into one (2, runs * n) state, game columns."""
-    env = params.env()
+    env = trueskill_env(params)
     rng = np.random.default_rng(5)
     runs, n = 4, 5
     oracle = [[env.create_rating() for _ in range(n)] for _ in range(runs)]

@@ -8,8 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
-from ranking.stats import Comparisons, judgements_to_comparisons, wmt14, wmt14_reference
-from ranking.stats.wmt14 import wmt14_many
+from ranking.stats._pairwise import Comparisons, judgements_to_comparisons
+from ranking.stats._wmt14 import wmt14, wmt14_many
+
+from .reference import wmt14_reference
 
 
 def simulate(

@@ -1,0 +1,22 @@
+"""Imports: outputs, finished judgements (E2E RankME exports, WMT rankings), whole E2E.
+
+``parsers/`` reads each input format into plain dataclasses (pure: no Django models,
+no database). The services here write what the parsers return, one module per thing
+written:
+
+- ``outputs``: systems, items and outputs (``outputs_import``);
+- ``ratings``: E2E RankME ratings and a whole E2E folder (``ratings_import``,
+  ``e2e_import``);
+- ``wmt``: WMT relative rankings (``wmt_import``);
+- ``judgements``: the shared writer of finished judgements
+  (``judgements_store_finished``, also used by the demo campaign);
+- ``uploads``: uploaded files read with the size limit (``uploads_read``,
+  ``outputs_upload``, ``outputs_import_uploads``);
+- ``jobs``: background import jobs (``import_job_create``, ``import_job_run``,
+  ``import_jobs_sweep``), dispatched to Celery by task name;
+- ``bulk``: the raw bulk inserter (``executemany`` on SQLite, ``COPY`` on PostgreSQL).
+
+Every service parses its files completely and then writes in one
+``transaction.atomic``: on any error nothing is written and the error
+(``ImportFileError``) names the file, the line and the field.
+"""

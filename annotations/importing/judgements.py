@@ -1,0 +1,301 @@
+"""The shared writer of finished judgements (rating importers, WMT, the demo campaign)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, NamedTuple
+
+from django.db import transaction
+from django.db.models import Max
+
+from annotations.importing.bulk import BATCH_SIZE, bulk_insert
+from annotations.models import (
+    Assignment,
+    Campaign,
+    Criterion,
+    Judgement,
+    JudgementScore,
+    Output,
+    Task,
+    TaskOutput,
+    Worker,
+)
+from common.errors import DomainError
+
+
+def _competition_ranks(scores: Sequence[float]) -> list[float]:
+    """Rank 1 for the highest score, ties sharing the best rank of their group: the
+    rule of ``annotations.scoring.ranks_from_scores`` (tested equal), in plain Python,
+    which for a judgement's handful of scores is far cheaper than the array version."""
+    return [1.0 + sum(other > score for other in scores) for score in scores]
+
+
+# --------------------------------------------------------------------------------------
+# The shared writer of finished judgements
+
+
+class FinishedScore(NamedTuple):
+    """A score one output received, in the judgement's slot order.
+
+    ``rank`` is taken as given when set (e.g. WMT ranks), else derived from the
+    judgement's scores with ``ranks_from_scores``. ``text`` is the text the worker saw
+    when it differs from the output's own text ("" = the output's text). A named tuple
+    (immutable, and made several times faster than a frozen dataclass: a large WMT
+    file makes half a million of them).
+    """
+
+    system: str
+    score: float
+    rank: float | None = None
+    coverage: str = ""
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class FinishedJudgement:
+    """A judgement made outside this platform (or generated), ready to store.
+
+    ``item_id`` is the item's external id and ``worker_id`` the worker's external id.
+    Judgements with the same non-blank ``task_external_id`` share one task (the first
+    of them defines its outputs and slots); a blank one gets a task of its own.
+    ``worker_metadata`` is merged into the worker's metadata (later judgements win).
+    """
+
+    item_id: str
+    worker_id: str
+    scores: tuple[FinishedScore, ...]
+    started_at: datetime
+    submitted_at: datetime
+    task_external_id: str = ""
+    worker_metadata: Mapping[str, Any] = field(default_factory=dict)
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+
+
+@transaction.atomic
+def judgements_store_finished(
+    *,
+    campaign: Campaign,
+    criterion: Criterion,
+    judgements: Sequence[FinishedJudgement],
+    platform: str = Worker.Platform.IMPORTED,
+    progress: Callable[[int, int], None] | None = None,
+) -> int:
+    """Store finished judgements with their tasks, workers and assignments, in bulk.
+
+    Creates, per task key, a ``Task`` (kind ``imported``) and its ``TaskOutput`` slots;
+    the workers (``platform``, created when missing); per judgement an ``Assignment``
+    (kind ``imported``, state ``submitted``), a ``Judgement`` and a ``JudgementScore``
+    per slot. The items and outputs must exist (matched by item external id and system
+    label). A task external id the criterion already has is an error, so the same
+    judgements cannot be stored twice. Returns the number of judgements stored.
+    A fixed number of queries per chunk of rows (raw bulk inserts, no model instances);
+    ``progress(rows written, rows to write)`` is called after each chunk.
+    """
+    if criterion.campaign_id != campaign.pk:
+        raise DomainError(f"Criterion '{criterion.name}' is not a criterion of '{campaign.slug}'.")
+    if not judgements:
+        return 0
+    items = dict(campaign.items.values_list("external_id", "id"))
+    outputs: dict[tuple[str, str], tuple[int, str]] = {
+        (item_ext, label): (pk, text)
+        for pk, item_ext, label, text in Output.objects.filter(item__campaign=campaign).values_list(
+            "id", "item__external_id", "system__label", "text"
+        )
+    }
+    # Per judgement, the (output id, stored text) of each slot: looked up once.
+    shown: list[list[tuple[int, str]]] = []
+    for j in judgements:
+        if j.item_id not in items:
+            raise DomainError(f"Campaign '{campaign.slug}' has no item '{j.item_id}'.")
+        if len(j.scores) < 1:
+            raise DomainError(f"A judgement of item '{j.item_id}' has no scores.")
+        if j.submitted_at < j.started_at:
+            raise DomainError(f"A judgement of item '{j.item_id}' ends before it starts.")
+        item_ext = j.item_id
+        try:
+            shown.append([outputs[item_ext, s.system] for s in j.scores])
+        except KeyError:
+            system = next(s.system for s in j.scores if (item_ext, s.system) not in outputs)
+            raise DomainError(f"System '{system}' has no output for item '{item_ext}'.") from None
+
+    # Workers: one per external id, metadata merged in time order.
+    workers = {w.external_id: w for w in campaign.workers.filter(platform=platform)}
+    metadata: dict[str, dict[str, Any]] = {}
+    for j in sorted(judgements, key=lambda j: j.submitted_at):
+        metadata.setdefault(j.worker_id, {}).update(j.worker_metadata)
+    new_workers = [
+        Worker(campaign=campaign, platform=platform, external_id=ext, metadata=meta)
+        for ext, meta in metadata.items()
+        if ext not in workers
+    ]
+    Worker.objects.bulk_create(new_workers, batch_size=BATCH_SIZE)
+    changed: list[Worker] = []
+    for ext, meta in metadata.items():
+        worker = workers.get(ext)
+        if worker is not None and meta and {**worker.metadata, **meta} != worker.metadata:
+            worker.metadata = {**worker.metadata, **meta}
+            changed.append(worker)
+    Worker.objects.bulk_update(changed, ["metadata"], batch_size=BATCH_SIZE)
+    workers.update({w.external_id: w for w in new_workers})
+
+    # Tasks: one per task key, slots from the first judgement of the key.
+    keys = sorted({j.task_external_id for j in judgements if j.task_external_id})
+    clash = list(
+        Task.objects.filter(criterion=criterion, external_id__in=keys).values_list(
+            "external_id", flat=True
+        )[:3]
+    )
+    if clash:
+        raise DomainError(
+            f"Criterion '{criterion.name}' of campaign '{campaign.slug}' already has tasks "
+            f"{', '.join(clash)}: these judgements were imported before; nothing was written."
+        )
+    number = (campaign.tasks.aggregate(n=Max("number"))["n"] or 0) + 1
+    item_of_task: list[int] = []  # per new task: its item's id
+    task_rows: list[tuple[Any, ...]] = []
+    task_of: dict[str, int] = {}  # task key -> index into task_rows
+    systems_of: dict[str, tuple[str, ...]] = {}
+    slots_of_task: list[list[tuple[int, int, str]]] = []  # per task: (output, slot, text)
+    task_for_judgement: list[int] = []
+    task_kind = Task.Kind.IMPORTED.value
+    campaign_pk, criterion_pk = campaign.pk, criterion.pk
+    for j, slot_outputs in zip(judgements, shown, strict=True):
+        index = task_of.get(j.task_external_id) if j.task_external_id else None
+        if index is None:
+            index = len(task_rows)
+            item_id = items[j.item_id]
+            task_rows.append(
+                (campaign_pk, criterion_pk, item_id, task_kind, number, j.task_external_id)
+            )
+            item_of_task.append(item_id)
+            number += 1
+            if j.task_external_id:
+                task_of[j.task_external_id] = index
+                systems_of[j.task_external_id] = tuple(s.system for s in j.scores)
+            slots_of_task.append(
+                [
+                    (output_id, slot, s.text if s.text and s.text != text else "")
+                    for slot, (s, (output_id, text)) in enumerate(
+                        zip(j.scores, slot_outputs, strict=True)
+                    )
+                ]
+            )
+        elif systems_of[j.task_external_id] != tuple(s.system for s in j.scores):
+            raise DomainError(
+                f"Task '{j.task_external_id}' shows different systems in different judgements."
+            )
+        task_for_judgement.append(index)
+
+    # Progress counts rows written: tasks, slots, assignments, judgements and scores.
+    n_scores = sum(len(j.scores) for j in judgements)
+    total = len(task_rows) + sum(map(len, slots_of_task)) + 2 * len(judgements) + n_scores
+    done = 0
+
+    def advance(n: int) -> None:
+        nonlocal done
+        done += n
+        if progress is not None:
+            progress(done, total)
+
+    task_ids = bulk_insert(
+        Task,
+        ("campaign", "criterion", "item", "kind", "number", "external_id"),
+        task_rows,
+        progress=advance,
+    )
+    bulk_insert(
+        TaskOutput,
+        ("task", "output", "slot", "text"),
+        [
+            (task_id, output_id, slot, text)
+            for task_id, slots in zip(task_ids, slots_of_task, strict=True)
+            for output_id, slot, text in slots
+        ],
+        progress=advance,
+    )
+    orders: dict[int, list[int]] = {}  # one display order per k, adapted once
+    worker_pk = {ext: w.pk for ext, w in workers.items()}
+    imported, submitted = Assignment.Kind.IMPORTED.value, Assignment.State.SUBMITTED.value
+    assignment_ids = bulk_insert(
+        Assignment,
+        (
+            "worker",
+            "task",
+            "item",
+            "criterion",
+            "kind",
+            "state",
+            "display_order",
+            "started_at",
+            "submitted_at",
+        ),
+        [
+            (
+                worker_pk[j.worker_id],
+                task_ids[index],
+                item_of_task[index],
+                criterion_pk,
+                imported,
+                submitted,
+                orders.setdefault(len(j.scores), list(range(len(j.scores)))),
+                j.started_at,
+                j.submitted_at,
+            )
+            for j, index in zip(judgements, task_for_judgement, strict=True)
+        ],
+        progress=advance,
+    )
+    min_seconds = campaign.min_seconds_per_task
+    judgement_rows = []
+    for j, index, assignment_id in zip(judgements, task_for_judgement, assignment_ids, strict=True):
+        seconds = (j.submitted_at - j.started_at).total_seconds()
+        judgement_rows.append(
+            (
+                assignment_id,
+                task_ids[index],
+                worker_pk[j.worker_id],
+                criterion_pk,
+                j.started_at,
+                j.submitted_at,
+                seconds,
+                bool(min_seconds) and seconds < min_seconds,
+                dict(j.metadata),
+            )
+        )
+    judgement_ids = bulk_insert(
+        Judgement,
+        (
+            "assignment",
+            "task",
+            "worker",
+            "criterion",
+            "started_at",
+            "submitted_at",
+            "seconds_on_task",
+            "too_fast",
+            "metadata",
+        ),
+        judgement_rows,
+        progress=advance,
+    )
+    score_rows: list[tuple[int, int, int, float, float | None, str]] = []
+    append = score_rows.append
+    for j, judgement_id, slot_outputs in zip(judgements, judgement_ids, shown, strict=True):
+        scores = j.scores
+        if all(s.rank is not None for s in scores):
+            for slot, (s, (output_id, _)) in enumerate(zip(scores, slot_outputs, strict=True)):
+                append((judgement_id, output_id, slot, s.score, s.rank, s.coverage))
+        else:
+            derived = _competition_ranks([s.score for s in scores])
+            for slot, (s, (output_id, _)) in enumerate(zip(scores, slot_outputs, strict=True)):
+                rank = s.rank if s.rank is not None else derived[slot]
+                append((judgement_id, output_id, slot, s.score, rank, s.coverage))
+    bulk_insert(
+        JudgementScore,
+        ("judgement", "output", "slot", "score", "rank", "coverage"),
+        score_rows,
+        progress=advance,
+    )
+    return len(judgements)

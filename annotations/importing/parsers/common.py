@@ -1,0 +1,240 @@
+"""Helpers every parser shares: decoding, line ends, CSV records with their line numbers."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from dataclasses import field as dc_field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from common.errors import ImportFileError
+
+
+@dataclass(frozen=True)
+class OutputRow:
+    """One output to store: the item's external id and input, the system, the text."""
+
+    item_id: str
+    input: str
+    system: str
+    text: str
+
+
+_LINE_END = re.compile(r"\r+\n?")
+
+
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def _looks_utf16(data: bytes) -> bool:
+    """UTF-16 text without a byte-order mark: ASCII-range text with a NUL byte in every
+    other position (the even ones for big-endian, the odd ones for little-endian)."""
+    sample = data[:4096]
+    if len(sample) < 4:
+        return False
+    even, odd = sample[0::2], sample[1::2]
+    return max(even.count(0) / len(even), odd.count(0) / len(odd)) > 0.9
+
+
+def _bad_byte_field(text: str, line: int, delimiter: str | None) -> str:
+    """The header column of a tabular file in which the bad byte of ``line`` sits."""
+    if delimiter is None:
+        return ""
+    lines = text.split("\n")
+    if line < 2 or line > len(lines):
+        return ""
+    try:
+        header = next(csv.reader([lines[0]], delimiter=delimiter))
+        cells = next(csv.reader([lines[line - 1]], delimiter=delimiter))
+    except (csv.Error, StopIteration):
+        return ""
+    index = next((i for i, cell in enumerate(cells) if "\ufffd" in cell), None)
+    if index is None or index >= len(header):
+        return ""
+    return header[index].strip()
+
+
+def read_text(path: Path, *, delimiter: str | None = None) -> str:
+    """The file decoded as UTF-8 (a byte-order mark is dropped) with ``\\n`` line ends.
+
+    Released files mix LF, CRLF and even CR CR LF line ends; every run of CRs with an
+    optional LF counts as one line end, so line numbers match what an editor shows.
+
+    Files that are not UTF-8 text are refused before any parsing, naming the line (and,
+    for a CSV/TSV file whose ``delimiter`` is given, the column) of the first bad byte:
+    an empty (0-byte) file, UTF-16 text with or without a byte-order mark, a NUL byte
+    (binary data), and invalid UTF-8.
+    """
+    file = str(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ImportFileError(f"cannot read the file ({exc.strerror}).", file=file) from exc
+    if not data:
+        raise ImportFileError("the file is empty (0 bytes).", file=file)
+    if data.startswith(_UTF16_BOMS) or _looks_utf16(data):
+        raise ImportFileError(
+            "the file is UTF-16 text; save it as UTF-8 (e.g. 'CSV UTF-8' in a spreadsheet).",
+            file=file,
+            line=1,
+        )
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        line = _LINE_END.sub("\n", data[:nul].decode("utf-8", "replace")).count("\n") + 1
+        shown = data.decode("utf-8-sig", "replace").replace("\x00", "\ufffd")
+        raise ImportFileError(
+            "the file holds a NUL byte (binary data, not text).",
+            file=file,
+            line=line,
+            field=_bad_byte_field(_LINE_END.sub("\n", shown), line, delimiter),
+        )
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        before = _LINE_END.sub("\n", data[: exc.start].decode("utf-8-sig", "replace"))
+        line = before.count("\n") + 1
+        column = len(before.rsplit("\n", 1)[-1]) + 1
+        replaced = _LINE_END.sub("\n", data.decode("utf-8-sig", "replace"))
+        raise ImportFileError(
+            f"the file is not UTF-8 text (byte 0x{data[exc.start]:02x} at character "
+            f"{column} cannot be read); save it as UTF-8.",
+            file=file,
+            line=line,
+            field=_bad_byte_field(replaced, line, delimiter),
+        ) from exc
+    return _LINE_END.sub("\n", text)
+
+
+def csv_records(path: Path, *, delimiter: str = ",") -> Iterator[tuple[int, list[str]]]:
+    """Each record of a CSV/TSV file with the line it starts on (1-based).
+
+    Quoted fields may span lines; blank lines are skipped.
+    """
+    text = read_text(path, delimiter=delimiter)
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
+    end = 0
+    while True:
+        start = end + 1
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise ImportFileError(
+                f"malformed {'TSV' if delimiter == chr(9) else 'CSV'} ({exc}).",
+                file=str(path),
+                line=start,
+            ) from exc
+        end = reader.line_num
+        if not "".join(row).strip():  # no cells, or only blank ones
+            continue
+        yield start, row
+
+
+class CsvTable:
+    """A CSV file with a header line: its column names, and its records checked against them.
+
+    An empty file, a missing column and a record with another number of columns than the
+    header are errors naming the file, the line and the field.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.file = str(path)
+        self._records = csv_records(path)
+        try:
+            self.header_line, header = next(self._records)
+        except StopIteration:
+            raise ImportFileError(
+                "the file is empty (a header line is expected).", file=self.file
+            ) from None
+        self.names = [h.strip() for h in header]
+        self.index = {name: i for i, name in enumerate(self.names)}
+
+    def require(self, columns: Iterable[str], *, hint: str = "") -> None:
+        for column in columns:
+            if column not in self.index:
+                raise ImportFileError(
+                    f"the header lacks this column{hint}.",
+                    file=self.file,
+                    line=self.header_line,
+                    field=column,
+                )
+
+    def records(self) -> Iterator[tuple[int, list[str]]]:
+        """(line, values) of every record after the header."""
+        width = len(self.names)
+        for line, record in self._records:
+            if len(record) != width:
+                raise ImportFileError(
+                    f"expected {width} columns as in the header, found {len(record)}.",
+                    file=self.file,
+                    line=line,
+                    field=self.names[len(record)] if len(record) < width else f"column {width + 1}",
+                )
+            yield line, record
+
+
+def parse_utc(value: str, *, fmt: str, file: str, line: int, field: str) -> datetime:
+    """A timestamp in ``fmt`` read as UTC."""
+    try:
+        return datetime.strptime(value.strip(), fmt).replace(tzinfo=UTC)
+    except ValueError as exc:
+        raise ImportFileError(
+            f"'{value}' is not a time in the form {fmt.replace('%', '')}.",
+            file=file,
+            line=line,
+            field=field,
+        ) from exc
+
+
+def collapse_whitespace(text: str) -> str:
+    return " ".join(text.split())
+
+
+@dataclass(frozen=True)
+class ParsedOutputs:
+    """Outputs read from a file or folder; ``where[i]`` is the (file, line) of ``rows[i]``.
+
+    ``field_names`` maps the logical fields (item_id, input, system, output) to the
+    column or key name the format uses, so later checks can name the field.
+    """
+
+    rows: list[OutputRow]
+    where: list[tuple[str, int]]
+    field_names: dict[str, str] = dc_field(
+        default_factory=lambda: {f: f for f in ("item_id", "input", "system", "output")}
+    )
+
+
+def outputs_check_consistent(parsed: ParsedOutputs) -> None:
+    """No (item, system) twice, and one input per item."""
+    seen: dict[tuple[str, str], tuple[str, int]] = {}
+    inputs: dict[str, tuple[str, tuple[str, int]]] = {}
+    names = parsed.field_names
+    for row, (file, line) in zip(parsed.rows, parsed.where, strict=True):
+        key = (row.item_id, row.system)
+        if key in seen:
+            first_file, first_line = seen[key]
+            raise ImportFileError(
+                f"system '{row.system}' has a second output for item '{row.item_id}' "
+                f"(the first is on line {first_line} of {first_file}).",
+                file=file,
+                line=line,
+                field=names["system"],
+            )
+        seen[key] = (file, line)
+        known = inputs.get(row.item_id)
+        if known is None:
+            inputs[row.item_id] = (row.input, (file, line))
+        elif collapse_whitespace(known[0]) != collapse_whitespace(row.input):
+            raise ImportFileError(
+                f"item '{row.item_id}' has a different input than on line {known[1][1]} "
+                f"of {known[1][0]} ('{known[0][:80]}').",
+                file=file,
+                line=line,
+                field=names["input"],
+            )

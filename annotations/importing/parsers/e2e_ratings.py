@@ -1,0 +1,249 @@
+"""Raw E2E RankME rating exports (CrowdFlower): ``quality.csv`` and ``naturalness.csv``.
+
+One row is one judgement of the five outputs of a unit (``_unit_id``): the systems
+``sys1..5``, the texts shown ``ref1..5``, the magnitude-estimation scores
+``quality1..5`` or ``natur1..5``, for quality the MR-coverage labels ``check1..5``, and
+``dupl_ref1..5`` naming the slots (1-based digits, e.g. ``35.0``) whose text is a
+duplicate of this slot's. Times are ``MM/DD/YYYY HH:MM:SS`` in UTC.
+
+The worker's ``_country`` (and any location or IP column) is never read.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from annotations.importing.parsers.common import CsvTable, parse_utc
+from common.errors import ImportFileError
+
+TIME_FORMAT = "%m/%d/%Y %H:%M:%S"
+SLOTS = 5
+# Score column prefix of each criterion (the criterion is recognised by its columns).
+SCORE_PREFIXES = {"quality": "quality", "naturalness": "natur"}
+# Coverage labels: a worker may tick both "added" and "missing" (exported as two lines).
+COVERAGE_LABELS = {"ok", "missing", "added"}
+BASE_COLUMNS = (
+    "_unit_id",
+    "_id",
+    "_worker_id",
+    "_started_at",
+    "_created_at",
+    "mr",
+    "mr_id",
+)
+WORKER_METADATA_COLUMNS = ("_trust", "_channel", "_tainted")
+
+
+@dataclass(frozen=True)
+class ImportedJudgement:
+    """One row of a rating export, checked and typed."""
+
+    line: int
+    unit_id: str
+    judgement_id: str
+    worker_id: str
+    worker_metadata: dict[str, object]
+    mr: str
+    mr_id: int
+    systems: tuple[str, ...]
+    texts: tuple[str, ...]
+    scores: tuple[float, ...]
+    coverage: tuple[str, ...]
+    twins: tuple[tuple[int, ...], ...]
+    started_at: datetime
+    submitted_at: datetime
+
+
+@dataclass(frozen=True)
+class ParsedRatings:
+    file: str
+    criterion: str
+    judgements: list[ImportedJudgement]
+
+
+def _coverage(value: str) -> str:
+    labels = {v.strip().lower() for v in value.replace(",", "\n").split("\n") if v.strip()}
+    if not labels or not labels <= COVERAGE_LABELS:
+        raise ValueError(value)
+    if {"added", "missing"} <= labels:
+        return "both"
+    if len(labels) > 1:
+        raise ValueError(value)
+    return labels.pop()
+
+
+def _metadata_value(column: str, value: str) -> object:
+    value = value.strip()
+    if column == "_trust":
+        try:
+            return float(value)
+        except ValueError:
+            return value
+    if column == "_tainted":
+        return {"true": True, "false": False}.get(value.lower(), value)
+    return value
+
+
+def parse_e2e_ratings(path: Path) -> ParsedRatings:
+    table = CsvTable(path)
+    file, header_line, names = table.file, table.header_line, table.names
+    criterion = next((c for c, prefix in SCORE_PREFIXES.items() if f"{prefix}1" in names), None)
+    if criterion is None:
+        raise ImportFileError(
+            "no score columns: expected quality1..quality5 or natur1..natur5.",
+            file=file,
+            line=header_line,
+            field="quality1",
+        )
+    prefix = SCORE_PREFIXES[criterion]
+    required = list(BASE_COLUMNS)
+    for k in range(1, SLOTS + 1):
+        required += [f"sys{k}", f"ref{k}", f"{prefix}{k}", f"dupl_ref{k}"]
+        if criterion == "quality":
+            required.append(f"check{k}")
+    table.require(required)
+    index = table.index
+    judgements: list[ImportedJudgement] = []
+    seen_ids: dict[str, int] = {}
+    units: dict[str, ImportedJudgement] = {}
+    for line, record in table.records():
+
+        def value(column: str, *, required: bool = True, line: int = line, record=record) -> str:
+            v = record[index[column]].strip()
+            if required and not v:
+                raise ImportFileError("the value is empty.", file=file, line=line, field=column)
+            return v
+
+        judgement_id = value("_id")
+        if judgement_id in seen_ids:
+            raise ImportFileError(
+                f"the judgement id {judgement_id} already appears on line {seen_ids[judgement_id]}.",
+                file=file,
+                line=line,
+                field="_id",
+            )
+        seen_ids[judgement_id] = line
+        try:
+            mr_id = int(value("mr_id"))
+        except ValueError:
+            mr_id = 0
+        if mr_id < 1:
+            raise ImportFileError(
+                f"'{value('mr_id')}' is not a positive whole number.",
+                file=file,
+                line=line,
+                field="mr_id",
+            )
+        started = parse_utc(
+            value("_started_at"), fmt=TIME_FORMAT, file=file, line=line, field="_started_at"
+        )
+        submitted = parse_utc(
+            value("_created_at"), fmt=TIME_FORMAT, file=file, line=line, field="_created_at"
+        )
+        if submitted < started:
+            raise ImportFileError(
+                "the submit time is before the start time (_started_at).",
+                file=file,
+                line=line,
+                field="_created_at",
+            )
+        systems, texts, scores, coverage, twins = [], [], [], [], []
+        for k in range(1, SLOTS + 1):
+            systems.append(value(f"sys{k}"))
+            texts.append(value(f"ref{k}"))
+            raw = value(f"{prefix}{k}")
+            try:
+                score = float(raw)
+            except ValueError:
+                score = math.nan
+            if not math.isfinite(score) or score < 0:
+                raise ImportFileError(
+                    f"'{raw}' is not a non-negative number.",
+                    file=file,
+                    line=line,
+                    field=f"{prefix}{k}",
+                )
+            scores.append(score)
+            if criterion == "quality":
+                raw = value(f"check{k}")
+                try:
+                    coverage.append(_coverage(raw))
+                except ValueError:
+                    raise ImportFileError(
+                        f"'{raw}' is not a coverage label (ok, missing, added).",
+                        file=file,
+                        line=line,
+                        field=f"check{k}",
+                    ) from None
+            else:
+                coverage.append("")
+            raw = value(f"dupl_ref{k}", required=False)
+            try:
+                digits = str(int(float(raw))) if raw else ""
+            except ValueError:
+                digits = "x"
+            if not all(d in "12345" and int(d) != k for d in digits):
+                raise ImportFileError(
+                    f"'{raw}' does not name other slots 1..5.",
+                    file=file,
+                    line=line,
+                    field=f"dupl_ref{k}",
+                )
+            twins.append(tuple(int(d) - 1 for d in digits))
+        for k, system in enumerate(systems, start=1):
+            if systems.index(system) != k - 1:
+                raise ImportFileError(
+                    f"system '{system}' appears twice in the row.",
+                    file=file,
+                    line=line,
+                    field=f"sys{k}",
+                )
+        judgement = ImportedJudgement(
+            line=line,
+            unit_id=value("_unit_id"),
+            judgement_id=judgement_id,
+            worker_id=value("_worker_id"),
+            worker_metadata={
+                c: _metadata_value(c, value(c, required=False))
+                for c in WORKER_METADATA_COLUMNS
+                if c in index
+            },
+            mr=value("mr"),
+            mr_id=mr_id,
+            systems=tuple(systems),
+            texts=tuple(texts),
+            scores=tuple(scores),
+            coverage=tuple(coverage),
+            twins=tuple(twins),
+            started_at=started,
+            submitted_at=submitted,
+        )
+        first = units.setdefault(judgement.unit_id, judgement)
+        if first is not judgement:
+            for attr, column in (("mr_id", "mr_id"), ("systems", "sys"), ("texts", "ref")):
+                if getattr(first, attr) != getattr(judgement, attr):
+                    field = column
+                    if attr != "mr_id":
+                        k = next(
+                            i
+                            for i, (a, b) in enumerate(
+                                zip(getattr(first, attr), getattr(judgement, attr), strict=True)
+                            )
+                            if a != b
+                        )
+                        field = f"{column}{k + 1}"
+                    raise ImportFileError(
+                        f"unit {judgement.unit_id} showed something else on line {first.line}.",
+                        file=file,
+                        line=line,
+                        field=field,
+                    )
+        judgements.append(judgement)
+    if not judgements:
+        raise ImportFileError(
+            "the file has a header but no judgements.", file=file, line=header_line
+        )
+    return ParsedRatings(file=file, criterion=criterion, judgements=judgements)

@@ -1,0 +1,71 @@
+"""Generic outputs JSONL: one JSON object per line with the keys
+``item_id``, ``input``, ``system`` and ``output`` (other keys are ignored).
+
+``item_id`` may be a string or an integer; the other values must be non-empty strings.
+Blank lines are skipped.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from annotations.importing.parsers.common import (
+    OutputRow,
+    ParsedOutputs,
+    outputs_check_consistent,
+    read_text,
+)
+from common.errors import ImportFileError
+
+KEYS = ("item_id", "input", "system", "output")
+
+
+def parse_outputs_jsonl(path: Path) -> ParsedOutputs:
+    file = str(path)
+    rows: list[OutputRow] = []
+    where: list[tuple[str, int]] = []
+    for line, text in enumerate(read_text(path).split("\n"), start=1):
+        if not text.strip():
+            continue
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ImportFileError(
+                f"invalid JSON ({exc.msg} at column {exc.colno}).", file=file, line=line
+            ) from exc
+        if not isinstance(obj, dict):
+            raise ImportFileError(
+                f"expected a JSON object, found {type(obj).__name__}.", file=file, line=line
+            )
+        values: dict[str, str] = {}
+        for key in KEYS:
+            if key not in obj:
+                raise ImportFileError("the key is missing.", file=file, line=line, field=key)
+            value = obj[key]
+            if key == "item_id" and isinstance(value, int) and not isinstance(value, bool):
+                value = str(value)
+            if not isinstance(value, str):
+                raise ImportFileError(
+                    f"expected a string, found {type(value).__name__}.",
+                    file=file,
+                    line=line,
+                    field=key,
+                )
+            if not value.strip():
+                raise ImportFileError("the value is empty.", file=file, line=line, field=key)
+            values[key] = value.strip()
+        rows.append(
+            OutputRow(
+                item_id=values["item_id"],
+                input=values["input"],
+                system=values["system"],
+                text=values["output"],
+            )
+        )
+        where.append((file, line))
+    if not rows:
+        raise ImportFileError("the file holds no outputs.", file=file)
+    parsed = ParsedOutputs(rows=rows, where=where)
+    outputs_check_consistent(parsed)
+    return parsed

@@ -1,0 +1,109 @@
+"""WMT relative-ranking CSV (the WMT13-16 manual evaluation exports).
+
+Columns used: ``segmentId``, ``judgeId``, ``system{i}Id`` and ``system{i}rank`` for
+i = 1..k (k = 2..5, as many as the header has). Rank 1 is the best; ties share a rank.
+A row with a rank of -1 (a system the judge did not rank) is skipped and counted.
+Other columns (``srclang``, ``documentId``, ...) are ignored.
+
+The files carry no output texts and no times.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from annotations.importing.parsers.common import CsvTable
+from common.errors import ImportFileError
+
+MAX_SYSTEMS = 5
+
+
+@dataclass(frozen=True)
+class WMTRanking:
+    """One ranked row: the segment, the judge, the systems and their ranks (1 = best)."""
+
+    line: int
+    segment_id: str
+    judge_id: str
+    systems: tuple[str, ...]
+    ranks: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ParsedWMT:
+    file: str
+    systems_per_row: int
+    rankings: list[WMTRanking]
+    skipped_unranked: int
+
+
+def parse_wmt_csv(path: Path) -> ParsedWMT:
+    table = CsvTable(path)
+    file, header_line, names = table.file, table.header_line, table.names
+    table.require(("segmentId", "judgeId", "system1Id", "system1rank", "system2Id", "system2rank"))
+    k = 2
+    while k < MAX_SYSTEMS and f"system{k + 1}Id" in names:
+        k += 1
+    table.require(f"system{i}rank" for i in range(1, k + 1))
+    # Only the columns used are read (a WMT file has a dozen more per row).
+    segment_at, judge_at = table.index["segmentId"], table.index["judgeId"]
+    system_at = [table.index[f"system{i}Id"] for i in range(1, k + 1)]
+    rank_at = [table.index[f"system{i}rank"] for i in range(1, k + 1)]
+    rank_of = {str(rank): rank for rank in (-1, *range(1, k + 1))}
+    rankings: list[WMTRanking] = []
+    skipped = 0
+    for line, record in table.records():
+        segment, judge = record[segment_at].strip(), record[judge_at].strip()
+        for column, value in (("segmentId", segment), ("judgeId", judge)):
+            if not value:
+                raise ImportFileError("the value is empty.", file=file, line=line, field=column)
+        ranks = tuple(rank_of.get(record[i].strip(), 0) for i in rank_at)
+        if 0 in ranks:  # not written plainly ("01", "+2") or not a rank at all
+            ranks = tuple(_rank(record[i].strip(), k) for i in rank_at)
+            if 0 in ranks:
+                i = ranks.index(0)
+                raise ImportFileError(
+                    f"'{record[rank_at[i]].strip()}' is not a rank from 1 to {k} "
+                    "(or -1 for unranked).",
+                    file=file,
+                    line=line,
+                    field=f"system{i + 1}rank",
+                )
+        if -1 in ranks:
+            skipped += 1
+            continue
+        systems = tuple(record[i].strip() for i in system_at)
+        if not all(systems) or len(set(systems)) < k:
+            _refuse_systems(systems, file=file, line=line)
+        rankings.append(
+            WMTRanking(line=line, segment_id=segment, judge_id=judge, systems=systems, ranks=ranks)
+        )
+    if not rankings and not skipped:
+        raise ImportFileError("the file has a header but no rankings.", file=file, line=header_line)
+    return ParsedWMT(file=file, systems_per_row=k, rankings=rankings, skipped_unranked=skipped)
+
+
+def _refuse_systems(systems: tuple[str, ...], *, file: str, line: int) -> None:
+    """The first empty or repeated system of a row, as an error."""
+    seen: list[str] = []
+    for i, system in enumerate(systems, start=1):
+        if not system:
+            raise ImportFileError("the value is empty.", file=file, line=line, field=f"system{i}Id")
+        if system in seen:
+            raise ImportFileError(
+                f"system '{system}' appears twice in the row.",
+                file=file,
+                line=line,
+                field=f"system{i}Id",
+            )
+        seen.append(system)
+
+
+def _rank(raw: str, k: int) -> int:
+    """A rank from 1 to k, -1 (unranked), or 0 for anything else."""
+    try:
+        rank = int(raw)
+    except ValueError:
+        return 0
+    return rank if rank == -1 or 1 <= rank <= k else 0

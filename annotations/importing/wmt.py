@@ -1,0 +1,153 @@
+"""Imports of WMT relative rankings as finished judgements."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.db import transaction
+from django.utils import timezone
+
+from annotations.importing.bulk import BATCH_SIZE, bulk_insert, gc_paused
+from annotations.importing.judgements import (
+    FinishedJudgement,
+    FinishedScore,
+    judgements_store_finished,
+)
+from annotations.importing.parsers.wmt import ParsedWMT, parse_wmt_csv
+from annotations.models import Campaign, Criterion, Item, Judgement, Output, System
+from annotations.services.criteria import CRITERION_PRESETS, criterion_from_preset
+from common.errors import ImportFileError
+
+# --------------------------------------------------------------------------------------
+# WMT relative ranking
+
+
+WMT_QUESTION = "Rank the translations from best to worst (ties allowed)."
+
+
+@dataclass(frozen=True)
+class WMTImported:
+    file: str
+    criterion: str
+    judgements: int
+    skipped_unranked: int
+    items_created: int
+    systems_created: int
+    outputs_created: int
+    workers: int
+
+
+def _wmt_criterion(*, campaign: Campaign, name: str, k: int) -> Criterion:
+    criterion = campaign.criteria.filter(name=name).first()
+    if criterion is not None:
+        return criterion
+    if name in CRITERION_PRESETS:
+        return criterion_from_preset(campaign=campaign, preset=name)
+    levels = [
+        {"value": k + 1 - rank, "label": str(k + 1 - rank), "descriptor": f"ranked {rank} of {k}"}
+        for rank in range(k, 0, -1)
+    ]
+    return Criterion.objects.create(
+        campaign=campaign,
+        name=name,
+        question=WMT_QUESTION,
+        show_input=True,
+        scale=Criterion.Scale.LIKERT,
+        scale_settings={"levels": levels, "source": "wmt-ranking"},
+        position=campaign.criteria.count(),
+    )
+
+
+def _wmt_store(*, campaign: Campaign, criterion_name: str, parsed: ParsedWMT) -> WMTImported:
+    source = Path(parsed.file).name
+    criterion = _wmt_criterion(campaign=campaign, name=criterion_name, k=parsed.systems_per_row)
+    if Judgement.objects.filter(criterion=criterion, metadata__wmt_file=source).exists():
+        raise ImportFileError(
+            f"criterion '{criterion.name}' of campaign '{campaign.slug}' already holds the "
+            "rankings of a file with this name (imported before?); nothing was written.",
+            file=parsed.file,
+        )
+    # Placeholders: WMT files carry no texts, so items and outputs are created empty.
+    items = dict(campaign.items.values_list("external_id", "id"))
+    systems = dict(campaign.systems.values_list("label", "id"))
+    have = set(
+        Output.objects.filter(item__campaign=campaign).values_list(
+            "item__external_id", "system__label"
+        )
+    )
+    new_items = [
+        segment
+        for segment in dict.fromkeys(r.segment_id for r in parsed.rankings)
+        if segment not in items
+    ]
+    new_systems = [
+        System(campaign=campaign, label=label)
+        for label in dict.fromkeys(label for r in parsed.rankings for label in r.systems)
+        if label not in systems
+    ]
+    item_ids = bulk_insert(
+        Item,
+        ("campaign", "external_id", "input", "position"),
+        [(campaign.pk, segment, "", len(items) + n) for n, segment in enumerate(new_items)],
+    )
+    System.objects.bulk_create(new_systems, batch_size=BATCH_SIZE)
+    items.update(zip(new_items, item_ids, strict=True))
+    systems.update({s.label: s.pk for s in new_systems})
+    new_outputs: list[tuple[int, int, str]] = []
+    for r in parsed.rankings:
+        for label in r.systems:
+            if (r.segment_id, label) not in have:
+                have.add((r.segment_id, label))
+                new_outputs.append((items[r.segment_id], systems[label], ""))
+    bulk_insert(Output, ("item", "system", "text"), new_outputs)
+    # Scores: k + 1 - rank, so that higher is better as for every other criterion.
+    k = parsed.systems_per_row
+    now = timezone.now()
+    # One (immutable) score per system and rank: a large file has half a million scores
+    # but a few dozen distinct ones.
+    scores: dict[tuple[str, int], FinishedScore] = {}
+    for label in systems:
+        for rank in range(1, k + 1):
+            scores[label, rank] = FinishedScore(label, float(k + 1 - rank), float(rank))
+    finished = [
+        FinishedJudgement(
+            item_id=r.segment_id,
+            worker_id=r.judge_id,
+            scores=tuple(map(scores.__getitem__, zip(r.systems, r.ranks, strict=True))),
+            started_at=now,
+            submitted_at=now,
+            metadata={"wmt_file": source, "line": r.line},
+        )
+        for r in parsed.rankings
+    ]
+    count = judgements_store_finished(campaign=campaign, criterion=criterion, judgements=finished)
+    return WMTImported(
+        file=parsed.file,
+        criterion=criterion.name,
+        judgements=count,
+        skipped_unranked=parsed.skipped_unranked,
+        items_created=len(new_items),
+        systems_created=len(new_systems),
+        outputs_created=len(new_outputs),
+        workers=len({r.judge_id for r in parsed.rankings}),
+    )
+
+
+@transaction.atomic
+def wmt_import(*, campaign: Campaign, path: Path, criterion_name: str = "ranking") -> WMTImported:
+    """Import a WMT relative-ranking CSV as finished judgements.
+
+    Each ranked row becomes a task of its own (kind ``imported``, blank external id)
+    judged once by the worker ``judgeId`` (platform ``imported``). ``rank`` is stored
+    as given (1 = best) and ``score = k + 1 - rank`` so that higher is better. Items
+    (external id ``segmentId``, input "") and outputs (text "") are created as
+    placeholders when missing, since the files carry no texts; the judgement times are
+    the import time (the files carry none). Rows with a rank of -1 are skipped and
+    counted. The criterion is created when missing (a preset when ``criterion_name``
+    names one, else a Likert scale over the k ranks). A file name imported before
+    under the criterion is refused.
+    """
+    with gc_paused():
+        parsed = parse_wmt_csv(Path(path))
+        return _wmt_store(campaign=campaign, criterion_name=criterion_name, parsed=parsed)

@@ -1,0 +1,68 @@
+"""Which judgements count: the one rule the monitor, the exports, the payment page and
+the rankings read.
+
+A judgement counts when it answers a real task (a task of the design or one imported
+from a finished evaluation, never an attention check) for the first time (not a repeat
+assignment); of its scores, those of the regular outputs count (never an attention
+check's degraded copy). Judgements of workers an organizer excluded stay stored and
+count unless the reader leaves them out (``exclude_excluded_workers``): rankings do by
+default, exports keep them and mark the worker.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Q, QuerySet
+
+from annotations.models import (
+    Assignment,
+    Campaign,
+    Criterion,
+    Judgement,
+    JudgementScore,
+    Task,
+    TaskOutput,
+)
+
+COUNTED_TASK_KINDS: tuple[str, ...] = (Task.Kind.REGULAR, Task.Kind.IMPORTED)
+
+
+def counted_q(*, prefix: str = "", exclude_excluded_workers: bool = False) -> Q:
+    """The rule as a ``Q`` on judgements; ``prefix`` reaches them from another model
+    (``"judgement__"`` from ``JudgementScore``)."""
+    q = Q(**{f"{prefix}task__kind__in": COUNTED_TASK_KINDS}) & ~Q(
+        **{f"{prefix}assignment__kind": Assignment.Kind.REPEAT}
+    )
+    if exclude_excluded_workers:
+        q &= ~Q(**{f"{prefix}worker__excluded": True})
+    return q
+
+
+def judgement_counts(*, task_kind: str, assignment_kind: str | None) -> bool:
+    """The rule for a judgement already read as values (its task's and assignment's kind)."""
+    return task_kind in COUNTED_TASK_KINDS and assignment_kind != Assignment.Kind.REPEAT
+
+
+def judgements_counted(
+    *,
+    criterion: Criterion | None = None,
+    campaign: Campaign | None = None,
+    exclude_excluded_workers: bool = False,
+) -> QuerySet[Judgement]:
+    """The judgements that count, of one criterion or of a whole campaign."""
+    qs = Judgement.objects.filter(counted_q(exclude_excluded_workers=exclude_excluded_workers))
+    if criterion is not None:
+        qs = qs.filter(criterion=criterion)
+    if campaign is not None:
+        qs = qs.filter(criterion__campaign=campaign)
+    return qs
+
+
+def scores_counted(
+    *, criterion: Criterion, exclude_excluded_workers: bool = False
+) -> QuerySet[JudgementScore]:
+    """The scores that count: the regular outputs' scores of the counted judgements."""
+    return JudgementScore.objects.filter(
+        counted_q(prefix="judgement__", exclude_excluded_workers=exclude_excluded_workers),
+        judgement__criterion=criterion,
+        role=TaskOutput.Role.REGULAR,
+    )

@@ -1,0 +1,476 @@
+"""Load benchmark of the crowd-worker hot path (issue 12).
+
+Builds a campaign on PostgreSQL (the E2E NLG Challenge outputs from ``../shared/e2e``
+when present: 630 items x 21 systems, 6,300 tasks; otherwise, or with ``--items``, a
+synthetic campaign of the same shape), runs ``ANALYZE`` (the state of any campaign a day
+after launch), starts the production server (gunicorn as ``make serve`` runs it, with
+Celery eager), simulates crowd workers with Locust headless (entry with a unique
+Prolific id, consent, then fetch -> submit valid scores in a loop), and prints per
+request kind p50/p95/p99, the query count and database time per request, cycles
+(fetch + submit) per second, errors, and an integrity check read from the database
+afterwards: judgements = successful submits, no worker judged a task twice, no task
+holds more places than its judgements per task.
+
+``--handout`` instead times the hand-out service alone (``task_next_for``) on a 6,000-
+and a 60,000-task campaign and prints the ratio of their p95 (flat cost: about 1).
+
+    python -m benchmarks.load --clients 20 200                  # closed loop
+    python -m benchmarks.load --clients 1000 --think 20 --duration 120
+    python -m benchmarks.load --handout
+    make benchmark-load LOAD_ARGS="--clients 200"
+
+``DATABASE_URL`` (default ``postgres://postgres@127.0.0.1:5432/he_load``) names the
+database, created when missing; every run builds a fresh campaign in it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+E2E = REPO.parent / "shared" / "e2e"
+VENV_BIN = Path(sys.executable).parent
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/he_load"
+KINDS = ("entry", "consent", "fetch", "submit")
+
+
+def _setup_django(db_url: str) -> None:
+    os.environ["DATABASE_URL"] = db_url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "humaneval.settings")
+    os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "true")
+    _create_database(db_url)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)
+
+
+def _create_database(db_url: str) -> None:
+    import psycopg2
+    from psycopg2 import sql
+
+    base, name = db_url.rsplit("/", 1)
+    conn = psycopg2.connect(f"{base}/postgres")
+    conn.autocommit = True
+    try:
+        with conn.cursor() as cursor:
+            cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
+            if cursor.fetchone() is None:
+                cursor.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    finally:
+        conn.close()
+
+
+def _service(name: str) -> Any:
+    """A service function or type by name, wherever the services package keeps it."""
+    import importlib
+
+    for module in ("outputs", "campaigns", "criteria", "tasks", "designer"):
+        try:
+            found = getattr(importlib.import_module(f"annotations.services.{module}"), name, None)
+        except ImportError:
+            continue
+        if found is not None:
+            return found
+    raise ImportError(f"no annotations.services module has {name}")
+
+
+def _e2e_rows(items: int | None) -> list[Any]:
+    OutputRow = _service("OutputRow")
+
+    rows = []
+    for path in sorted((E2E / "system_outputs").glob("*.tsv")):
+        lines = path.read_text(encoding="utf-8").splitlines()[1:]
+        for i, line in enumerate(lines[:items] if items else lines):
+            mr, _, text = line.partition("\t")
+            rows.append(OutputRow(item_id=f"mr{i:04d}", input=mr, system=path.stem, text=text))
+    return rows
+
+
+def _synthetic_rows(items: int, systems: int) -> list[Any]:
+    OutputRow = _service("OutputRow")
+
+    return [
+        OutputRow(
+            item_id=f"mr{i:05d}",
+            input=f"name[Place {i}], eatType[pub], area[riverside]",
+            system=f"sys{s:02d}",
+            text=f"Place {i} is a pub by the river, says system {s}.",
+        )
+        for i in range(items)
+        for s in range(systems)
+    ]
+
+
+def build_campaign(*, slug: str, items: int | None, systems: int, synthetic: bool) -> Any:
+    """A live campaign (2 criteria, 5 outputs per task, 3 judgements per task, 20 tasks
+    per worker), built by the platform's own services, then ``ANALYZE``."""
+    from django.db import connection
+
+    from annotations.models import Campaign
+
+    campaign_create, criterion_from_preset = (
+        _service("campaign_create"),
+        _service("criterion_from_preset"),
+    )
+    outputs_store, tasks_build = _service("outputs_store"), _service("tasks_build")
+
+    started = time.perf_counter()
+    campaign = campaign_create(
+        slug=slug,
+        name=f"Load benchmark {slug}",
+        outputs_per_task=5,
+        judgements_per_task=3,
+        tasks_per_worker=20,
+        assignment_timeout_minutes=30,
+    )
+    for preset in ("quality", "naturalness"):
+        criterion_from_preset(campaign=campaign, preset=preset)
+    use_e2e = not synthetic and (E2E / "system_outputs").is_dir()
+    rows = _e2e_rows(items) if use_e2e else _synthetic_rows(items or 630, systems)
+    outputs_store(campaign=campaign, rows=rows)
+    tasks_build(campaign=campaign, seed=7)
+    # Launch checks (a magnitude standard, ...) are not what is measured here.
+    Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.LIVE)
+    campaign.refresh_from_db()
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    n_tasks = campaign.tasks.count()
+    source = "E2E outputs" if use_e2e else "synthetic outputs"
+    print(
+        f"campaign {slug}: {n_tasks:,} tasks from {len(rows):,} {source}, "
+        f"built in {time.perf_counter() - started:.1f} s",
+        flush=True,
+    )
+    return campaign
+
+
+# The server -------------------------------------------------------------------------------
+
+
+def start_server(args: argparse.Namespace, db_url: str) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "DATABASE_URL": db_url,
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": "load-benchmark-" + "x" * 50,
+        "DJANGO_SECURE_SSL_REDIRECT": "false",
+        "DJANGO_SESSION_COOKIE_SECURE": "false",
+        "DJANGO_CSRF_COOKIE_SECURE": "false",
+        "CELERY_TASK_ALWAYS_EAGER": "true",
+    }
+    env.pop("CELERY_BROKER_URL", None)
+    command = [
+        str(VENV_BIN / "gunicorn"),
+        "benchmarks.load.wsgi:application" if args.query_stats else "humaneval.wsgi:application",
+        "--bind",
+        f"127.0.0.1:{args.port}",
+        "--workers",
+        str(args.workers),
+        "--worker-class",
+        args.worker_class,
+        "--threads",
+        str(args.threads),
+        "--backlog",
+        "4096",
+        "--log-level",
+        "warning",
+    ]
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--no-input"],
+        cwd=REPO,
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    server = subprocess.Popen(command, cwd=REPO, env=env)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{args.port}/healthz", timeout=2)
+            break
+        except urllib.error.HTTPError:
+            break  # any answer means the server is up
+        except OSError:
+            time.sleep(0.3)
+    print(
+        f"server: gunicorn {args.workers} x {args.worker_class}"
+        + (f" ({args.threads} threads)" if args.worker_class == "gthread" else ""),
+        flush=True,
+    )
+    return server
+
+
+def server_cpu_seconds(server: subprocess.Popen[bytes]) -> float:
+    """User + system CPU time of the gunicorn master and its workers so far (Linux)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    pids = [server.pid]
+    children = Path(f"/proc/{server.pid}/task/{server.pid}/children")
+    if children.exists():
+        pids += [int(p) for p in children.read_text().split()]
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+# One run ----------------------------------------------------------------------------------
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))
+    return ordered[index]
+
+
+def integrity(campaign: Any) -> dict[str, int]:
+    """What the database says after a run: judgements, duplicates, over-assigned tasks."""
+    from django.db.models import Count, Q
+
+    from annotations.models import Assignment, Judgement, Task
+
+    judgements = Judgement.objects.filter(task__campaign=campaign)
+    duplicated = (
+        judgements.values("worker_id", "task_id").annotate(n=Count("id")).filter(n__gt=1).count()
+    )
+    over = (
+        Task.objects.filter(campaign=campaign, kind=Task.Kind.REGULAR)
+        .annotate(
+            held=Count(
+                "assignments",
+                filter=Q(assignments__kind="regular")
+                & Q(assignments__state__in=[Assignment.State.ACTIVE, Assignment.State.SUBMITTED]),
+            )
+        )
+        .filter(held__gt=campaign.judgements_per_task)
+        .count()
+    )
+    return {"judgements": judgements.count(), "duplicated": duplicated, "over_assigned": over}
+
+
+def run_load(args: argparse.Namespace, db_url: str, clients: int) -> dict[str, Any]:
+    slug = f"load-{clients}-{int(time.time())}"
+    campaign = build_campaign(
+        slug=slug, items=args.items, systems=args.systems, synthetic=args.synthetic
+    )
+    server = start_server(args, db_url)
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            results = Path(folder) / "results.json"
+            env = {
+                **os.environ,
+                "LOAD_SLUG": slug,
+                "LOAD_THINK": str(args.think),
+                "LOAD_RESULTS": str(results),
+            }
+            spawn = max(10, min(clients, 100))
+            cpu_before = server_cpu_seconds(server)
+            subprocess.run(
+                [
+                    str(VENV_BIN / "locust"),
+                    "-f",
+                    str(Path(__file__).with_name("locustfile.py")),
+                    "--headless",
+                    "--users",
+                    str(clients),
+                    "--spawn-rate",
+                    str(spawn),
+                    "--run-time",
+                    f"{args.duration}s",
+                    "--host",
+                    f"http://127.0.0.1:{args.port}",
+                    "--only-summary",
+                    "--loglevel",
+                    "ERROR",
+                    "--stop-timeout",  # let cycles under way finish: nothing in flight
+                    str(60 + int(3 * args.think)),
+                ],
+                cwd=REPO,
+                env=env,
+                check=False,
+                stdout=subprocess.DEVNULL if not args.verbose else None,
+            )
+            data = json.loads(results.read_text(encoding="utf-8"))
+            cpu = server_cpu_seconds(server) - cpu_before
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    found = integrity(campaign)
+    row: dict[str, Any] = {
+        "clients": clients,
+        "think": args.think,
+        "seconds": data["seconds"],
+        "submits_ok": data["submits_ok"],
+        "sessions": data["sessions"],
+        "cycles_per_s": data["submits_ok"] / data["seconds"],
+        # The web processes' CPU per fetch + submit cycle (entries and consents included):
+        # what sizes gunicorn, whatever else the machine is running.
+        "server_cpu_ms_per_cycle": 1000 * cpu / max(1, data["submits_ok"]),
+        **found,
+        # Acknowledged submits without a judgement (a cycle cut off by the end of the run
+        # can leave a judgement whose answer the client never saw: "unacknowledged").
+        "lost": max(0, data["submits_ok"] - found["judgements"]),
+        "unacknowledged": max(0, found["judgements"] - data["submits_ok"]),
+        "kinds": {},
+    }
+    errors = 0
+    for kind in KINDS:
+        records = data["records"].get(kind, [])
+        ok = [r for r in records if r[3]]
+        errors += len(records) - len(ok)
+        times = [r[0] for r in ok]
+        queries = [r[1] for r in ok if r[1] >= 0]
+        db_ms = [r[2] for r in ok if r[2] >= 0]
+        row["kinds"][kind] = {
+            "n": len(records),
+            "errors": len(records) - len(ok),
+            "p50": _percentile(times, 50),
+            "p95": _percentile(times, 95),
+            "p99": _percentile(times, 99),
+            "queries": statistics.median(queries) if queries else float("nan"),
+            "queries_max": max(queries) if queries else float("nan"),
+            "db_ms": statistics.median(db_ms) if db_ms else float("nan"),
+        }
+    row["errors"] = errors
+    return row
+
+
+def print_report(rows: list[dict[str, Any]]) -> None:
+    print()
+    print(
+        "| clients | think s | fetch p50 / p95 / p99 ms | submit p50 / p95 / p99 ms "
+        "| cycles/s | web CPU ms/cycle | errors | judgements = submits | duplicated "
+        "| over-assigned |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        f, s = r["kinds"]["fetch"], r["kinds"]["submit"]
+        print(
+            f"| {r['clients']} | {r['think']:g} "
+            f"| {f['p50']:.0f} / {f['p95']:.0f} / {f['p99']:.0f} "
+            f"| {s['p50']:.0f} / {s['p95']:.0f} / {s['p99']:.0f} "
+            f"| {r['cycles_per_s']:.1f} | {r['server_cpu_ms_per_cycle']:.0f} | {r['errors']} "
+            f"| {r['judgements']} = {r['submits_ok']} ({r['lost']} lost, "
+            f"{r['unacknowledged']} unacknowledged) "
+            f"| {r['duplicated']} | {r['over_assigned']} |"
+        )
+    print()
+    print("| clients | request | n | errors | queries (median / max) | DB ms (median) |")
+    print("|---|---|---|---|---|---|")
+    for r in rows:
+        for kind in KINDS:
+            k = r["kinds"][kind]
+            print(
+                f"| {r['clients']} | {kind} | {k['n']} | {k['errors']} "
+                f"| {k['queries']:g} / {k['queries_max']:g} | {k['db_ms']:.1f} |"
+            )
+
+
+# Hand-out cost against campaign size ------------------------------------------------------
+
+
+def run_handout(args: argparse.Namespace) -> None:
+    """p95 of ``task_next_for`` (a fresh claim each time) at 6,000 and 60,000 tasks."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from annotations.models import Campaign, Worker
+    from annotations.services.assignment import task_next_for, worker_consent
+    from annotations.services.judgements import judgement_submit
+
+    sizes = {"6k": 600, "60k": 6000}  # items x 21 systems x 2 criteria / 5 per task x ...
+    figures: dict[str, float] = {}
+    for label, items in sizes.items():
+        slug = f"load-handout-{label}"
+        campaign = Campaign.objects.filter(slug=slug).first()
+        if campaign is None:
+            campaign = build_campaign(slug=slug, items=items, systems=21, synthetic=True)
+        else:
+            print(f"campaign {slug}: reused ({campaign.tasks.count():,} tasks)", flush=True)
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+        times: list[float] = []
+        queries: list[int] = []
+        stamp = int(time.time() * 1000)
+        for n in range(args.handouts):
+            worker = Worker.objects.create(
+                campaign=campaign, platform="prolific", external_id=f"h{stamp}-{n}"
+            )
+            worker_consent(worker=worker)
+            for _ in range(3):  # a few tasks each, so places fill up as in a live study
+                connection.queries_log.clear()
+                with CaptureQueriesContext(connection) as captured:
+                    started = time.perf_counter()
+                    assignment = task_next_for(worker=worker, campaign=campaign)
+                    times.append((time.perf_counter() - started) * 1000)
+                queries.append(len(captured))
+                if assignment is None:
+                    break
+                judgement_submit(
+                    assignment=assignment, scores={s: 100 for s in assignment.display_order}
+                )
+        figures[label] = _percentile(times, 95)
+        print(
+            f"{label}: {campaign.tasks.count():,} tasks, {len(times)} hand-outs: "
+            f"p50 {_percentile(times, 50):.1f} ms, p95 {figures[label]:.1f} ms, "
+            f"queries median {statistics.median(queries):g}",
+            flush=True,
+        )
+    print(f"hand-out p95 ratio 60k / 6k: {figures['60k'] / figures['6k']:.2f} (target <= 1.5)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, nargs="+", default=[20, 200])
+    parser.add_argument("--think", type=float, default=0.0, help="mean think time, seconds")
+    parser.add_argument("--duration", type=int, default=45, help="seconds per run")
+    parser.add_argument("--items", type=int, default=None, help="items (default: all 630)")
+    parser.add_argument("--systems", type=int, default=21, help="systems (synthetic)")
+    parser.add_argument("--synthetic", action="store_true", help="synthetic outputs, not E2E")
+    parser.add_argument("--workers", type=int, default=int(os.environ.get("WEB_WORKERS", 3)))
+    parser.add_argument(
+        "--worker-class", default=os.environ.get("WEB_WORKER_CLASS", "sync"), help="gunicorn"
+    )
+    parser.add_argument("--threads", type=int, default=int(os.environ.get("WEB_THREADS", 1)))
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--no-query-stats", dest="query_stats", action="store_false")
+    parser.add_argument("--handout", action="store_true", help="6k vs 60k hand-out cost")
+    parser.add_argument("--handouts", type=int, default=100, help="workers per size")
+    parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args()
+    db_url = os.environ.get("DATABASE_URL", DEFAULT_DB)
+    if not db_url.startswith("postgres"):
+        parser.error("the load benchmark needs PostgreSQL (DATABASE_URL=postgres://...)")
+    _setup_django(db_url)
+    if args.handout:
+        run_handout(args)
+        return
+    rows = [run_load(args, db_url, clients) for clients in args.clients]
+    print_report(rows)
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=2), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

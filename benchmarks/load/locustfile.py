@@ -1,0 +1,156 @@
+"""Simulated crowd workers for Locust (run headless by ``benchmarks/load``).
+
+Each simulated user is a stream of Prolific participants: a new participant enters with
+a unique ``PROLIFIC_PID``, consents, then fetches a task and submits valid scores in a
+loop (with an optional think time) until the session is over, then the next participant
+enters. Every request is recorded with its response time and, when the server is the
+benchmark's WSGI wrapper, the query count and database time it reports in headers; the
+records go to the JSON file named by ``LOAD_RESULTS`` when the run stops.
+
+Environment: ``LOAD_SLUG`` (the campaign), ``LOAD_THINK`` (mean think time in seconds,
+exponential; 0 for a closed loop), ``LOAD_RESULTS`` (where to write the records).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import threading
+import time
+import uuid
+from collections import defaultdict
+from typing import Any
+
+from locust import FastHttpUser, events, task
+
+SLUG = os.environ.get("LOAD_SLUG", "load")
+THINK = float(os.environ.get("LOAD_THINK", "0"))
+RESULTS = os.environ.get("LOAD_RESULTS", "")
+
+_IDENTITY = re.compile(r'name="identity"\s+value="([^"]+)"|value="([^"]+)"\s+name="identity"')
+_ACTION = re.compile(r'<form[^>]*action="([^"]*/task/[0-9]+/)"')
+_SCORE = re.compile(r'name="score_([0-9]+)"')
+
+_lock = threading.Lock()
+# name -> list of (response ms, queries, db ms, ok)
+_records: dict[str, list[tuple[float, int, float, bool]]] = defaultdict(list)
+_counts = {"submits_ok": 0, "sessions": 0, "started": 0.0}
+
+
+@events.request.add_listener
+def _record(
+    request_type: str,
+    name: str,
+    response_time: float,
+    response_length: int,
+    response: Any = None,
+    exception: BaseException | None = None,
+    **_: Any,
+) -> None:
+    queries, db_ms = -1, -1.0
+    headers = getattr(response, "headers", None)
+    if headers is not None:
+        try:
+            queries = int(headers.get("X-Queries", "-1"))
+            db_ms = float(headers.get("X-DB-ms", "-1"))
+        except (TypeError, ValueError):
+            pass
+    with _lock:
+        _records[name].append((response_time, queries, db_ms, exception is None))
+
+
+@events.test_start.add_listener
+def _started(**_: Any) -> None:
+    _counts["started"] = time.time()
+
+
+@events.test_stop.add_listener
+def _dump(**_: Any) -> None:
+    if not RESULTS:
+        return
+    with _lock, open(RESULTS, "w", encoding="utf-8") as handle:
+        json.dump(
+            {
+                "records": _records,
+                "submits_ok": _counts["submits_ok"],
+                "sessions": _counts["sessions"],
+                "seconds": time.time() - _counts["started"],
+            },
+            handle,
+        )
+
+
+def _unescape(text: str) -> str:
+    return text.replace("&amp;", "&").replace("&quot;", '"').replace("&#x27;", "'")
+
+
+class CrowdWorker(FastHttpUser):
+    """One participant after another, fetch -> submit in a loop."""
+
+    session_url = ""
+
+    def wait_time(self) -> float:  # type: ignore[override]
+        return 0.0  # the think time is spent on the task page, between fetch and submit
+
+    def _enter(self) -> bool:
+        pid = uuid.uuid4().hex[:24]
+        with self.client.get(
+            f"/w/{SLUG}/?PROLIFIC_PID={pid}&STUDY_ID=load&SESSION_ID={pid}",
+            name="entry",
+            catch_response=True,
+        ) as page:
+            found = _IDENTITY.search(page.text or "")
+            if page.status_code != 200 or found is None:
+                page.failure(f"entry: {page.status_code}, no identity")
+                return False
+        identity = _unescape(found.group(1) or found.group(2))
+        with self.client.post(
+            f"/w/{SLUG}/start/",
+            data={"agree": "on", "identity": identity},
+            name="consent",
+            allow_redirects=False,
+            catch_response=True,
+        ) as consent:
+            location = consent.headers.get("Location", "")
+            if consent.status_code not in (302, 303) or "/s/" not in location:
+                consent.failure(f"consent: {consent.status_code}")
+                return False
+        self.session_url = location
+        with _lock:
+            _counts["sessions"] += 1
+        return True
+
+    @task
+    def cycle(self) -> None:
+        if not self.session_url and not self._enter():
+            return
+        with self.client.get(self.session_url, name="fetch", catch_response=True) as page:
+            text = page.text or ""
+            if page.status_code != 200:
+                page.failure(f"fetch: {page.status_code}")
+                self.session_url = ""
+                return
+            action = _ACTION.search(text)
+            if action is None:
+                # The session is over (done page): the next participant comes in.
+                self.session_url = ""
+                return
+        slots = sorted({int(s) for s in _SCORE.findall(text)})
+        if THINK > 0:
+            time.sleep(random.expovariate(1.0 / THINK))
+        scores = {f"score_{s}": str(random.randint(1, 200)) for s in slots}
+        with self.client.post(
+            _unescape(action.group(1)),
+            data=scores,
+            name="submit",
+            allow_redirects=False,
+            catch_response=True,
+        ) as submitted:
+            location = submitted.headers.get("Location", "")
+            if submitted.status_code not in (302, 303) or "already" in location:
+                submitted.failure(f"submit: {submitted.status_code} {location}")
+                return
+        with _lock:
+            _counts["submits_ok"] += 1

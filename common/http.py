@@ -1,0 +1,47 @@
+"""HTTP plumbing pages and APIs share: request types for views' annotations (typing only),
+and file downloads.
+
+``HtmxHttpRequest`` is django-htmx's documented pattern: its middleware sets
+``request.htmx``, which ``HttpRequest`` does not declare. ``AuthenticatedHttpRequest`` is
+django-stubs' documented pattern for views behind ``login_required``, whose
+``request.user`` is a ``User``, never an ``AnonymousUser``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.contrib.auth.models import User
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django_htmx.middleware import HtmxDetails
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+class AuthenticatedHttpRequest(HttpRequest):
+    user: User
+
+
+def file_response(
+    content: str | bytes, *, content_type: str, filename: str, inline: bool = False
+) -> HttpResponse:
+    """A file held in memory, as a download (``inline``: shown in the browser)."""
+    body = content.encode("utf-8") if isinstance(content, str) else content
+    response = HttpResponse(body, content_type=content_type)
+    response["Content-Disposition"] = _disposition(filename, inline=inline)
+    return response
+
+
+def streamed_file_response(
+    lines: Iterable[str], *, content_type: str, filename: str
+) -> StreamingHttpResponse:
+    """A file written line by line as it is sent (large exports), as a download."""
+    response = StreamingHttpResponse(lines, content_type=content_type)
+    response["Content-Disposition"] = _disposition(filename, inline=False)
+    return response
+
+
+def _disposition(filename: str, *, inline: bool) -> str:
+    return f'{"inline" if inline else "attachment"}; filename="{filename}"'

@@ -1,0 +1,34 @@
+"""REST API routes of ranking, under /api/ (mounted by ``humaneval.urls``)."""
+
+from django.urls import path
+
+from . import apis
+
+urlpatterns = [
+    path(
+        "campaigns/<slug:slug>/rankings/",
+        apis.CampaignRankingRunsApi.as_view(),
+        name="api-campaign-rankings",
+    ),
+    path("rankings/<int:pk>/", apis.RankingRunApi.as_view(), name="api-ranking"),
+    path(
+        "rankings/<int:pk>/cancel/",
+        apis.RankingRunCancelApi.as_view(),
+        name="api-ranking-cancel",
+    ),
+    path(
+        "rankings/<int:pk>/retry/",
+        apis.RankingRunRetryApi.as_view(),
+        name="api-ranking-retry",
+    ),
+    path(
+        "rankings/<int:pk>/result/",
+        apis.RankingResultApi.as_view(),
+        name="api-ranking-result",
+    ),
+    path(
+        "rankings/<int:pk>/export/<str:fmt>/",
+        apis.RankingExportApi.as_view(),
+        name="api-ranking-export",
+    ),
+]

@@ -1,0 +1,180 @@
+"""Compute a ranking from scores: what the ranking services call.
+
+Kept free of Django: the selector passes the score arrays, the service stores the
+returned values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ._methods import check_parameters, run_method
+from ._pairwise import judgements_to_comparisons
+from ._result import RankingResult, summarise_runs
+from ._stability import cluster_stability
+
+__all__ = ["DEFAULT_BATCH_RUNS", "ComputedRanking", "compute"]
+
+#: runs computed together in one batch (bounds the memory that grows with the runs)
+DEFAULT_BATCH_RUNS = 2_000
+
+
+@dataclass(frozen=True, eq=False)
+class ComputedRanking:
+    """A ranking ready to store: per-system arrays, totals and the stability check."""
+
+    result: RankingResult
+    stability: dict[str, object]
+    #: indices (into the systems given) of the systems ranked, in the result's order;
+    #: the others had no comparison and are left unranked
+    ranked: NDArray[np.int64]
+
+    @property
+    def value(self) -> NDArray[np.float64]:
+        return self.result.value
+
+    @property
+    def spread(self) -> NDArray[np.float64]:
+        return self.result.spread
+
+    @property
+    def rank_lo(self) -> NDArray[np.int64]:
+        return self.result.rank_lo
+
+    @property
+    def rank_hi(self) -> NDArray[np.int64]:
+        return self.result.rank_hi
+
+    @property
+    def cluster(self) -> NDArray[np.int64]:
+        return self.result.cluster
+
+    @property
+    def comparisons(self) -> NDArray[np.int64]:
+        return self.result.comparisons
+
+    @property
+    def n_comparisons(self) -> int:
+        return self.result.n_comparisons
+
+
+def compute(
+    *,
+    method: str,
+    n_systems: int,
+    judgement: ArrayLike,
+    system: ArrayLike,
+    score: ArrayLike,
+    slot: ArrayLike | None = None,
+    runs: int = 200,
+    confidence: float = 0.95,
+    parameters: Mapping[str, Any] | None = None,
+    rng: np.random.Generator,
+    progress: Callable[[float], None] | None = None,
+    batch_runs: int = DEFAULT_BATCH_RUNS,
+) -> ComputedRanking:
+    """Rank systems from raw scores (one entry per judgement and output).
+
+    ``method``, ``runs``, ``confidence`` and ``parameters`` are checked first
+    (:func:`~ranking.stats.check_parameters`: :class:`~ranking.stats.ParameterError`).
+    The scores become pairwise comparisons (:func:`judgements_to_comparisons`; entries
+    sharing a judgement's slot are one merged output). Systems without any comparison
+    cannot be ranked: they are left out (``ranked`` lists the others) rather than
+    failing the whole ranking. The method runs with ``rng``, and the clusters' stability
+    is checked with a generator spawned from ``rng`` after the method is done, so the
+    method's numbers do not depend on the check.
+
+    Memory: the methods hold arrays proportional to the runs they advance together
+    (WMT14: ``16 * block`` bytes per run for its pre-drawn random numbers, 33 MB per
+    1,000 runs; bootstrap: its resampled comparison orders). More than ``batch_runs``
+    runs are therefore computed in batches of at most ``batch_runs``, batch ``b``
+    drawing from the ``b``-th child of ``rng.spawn(n_batches)``; only the per-run values
+    (``runs * n_systems`` floats) are kept across batches. With a single batch the
+    method gets ``rng`` itself, so results for ``runs <= batch_runs`` do not depend on
+    the batching.
+
+    ``progress`` receives the fraction of the work done (0-1), the batches' runs
+    weighted by their size; raising from it stops the computation (cancellation).
+    """
+    params = dict(parameters or {})
+    check_parameters(method, params, runs=runs, confidence=confidence)
+    if batch_runs < 1:
+        raise ValueError("batch_runs must be at least 1")
+    judgement_arr = np.asarray(judgement, dtype=np.int64)
+    system_arr = np.asarray(system, dtype=np.int64)
+    score_arr = np.asarray(score, dtype=np.float64)
+    slot_arr = None if slot is None else np.asarray(slot, dtype=np.int64)
+    comparisons = judgements_to_comparisons(
+        judgement_arr, system_arr, score_arr, n_systems=n_systems, slot=slot_arr
+    )
+    ranked = np.flatnonzero(comparisons.per_system() > 0).astype(np.int64)
+    if ranked.size < n_systems:
+        # Rank the compared systems only, renumbered 0 .. len(ranked) - 1.
+        keep = np.isin(system_arr, ranked)
+        renumber = np.full(n_systems, -1, dtype=np.int64)
+        renumber[ranked] = np.arange(ranked.size)
+        comparisons = judgements_to_comparisons(
+            judgement_arr[keep],
+            renumber[system_arr[keep]],
+            score_arr[keep],
+            n_systems=int(ranked.size),
+            slot=None if slot_arr is None else slot_arr[keep],
+        )
+    if ranked.size < 2:
+        raise ValueError(
+            "at least two systems need comparisons with each other to be ranked; "
+            f"{ranked.size} of {n_systems} have any"
+        )
+    sizes = [min(batch_runs, runs - start) for start in range(0, runs, batch_runs)]
+    if len(sizes) <= 1:
+        result = run_method(
+            method,
+            comparisons,
+            rng=rng,
+            runs=runs,
+            confidence=confidence,
+            progress=progress,
+            parameters=params,
+        )
+    else:
+        batches = []
+        done = 0
+        for size, batch_rng in zip(sizes, rng.spawn(len(sizes)), strict=True):
+
+            def report(fraction: float, done: int = done, size: int = size) -> None:
+                if progress is not None:
+                    progress(min((done + fraction * size) / runs, 1.0))
+
+            batches.append(
+                run_method(
+                    method,
+                    comparisons,
+                    rng=batch_rng,
+                    runs=size,
+                    confidence=confidence,
+                    progress=report,
+                    parameters=params,
+                )
+            )
+            done += size
+        first = batches[0]
+        # WMT14 and bootstrap values are the mean over runs; the others' value is a fit
+        # on all the data, the same in every batch.
+        mean_of_runs = method in ("wmt14", "bootstrap")
+        result = summarise_runs(
+            method=first.method,
+            run_values=np.concatenate([b.run_values for b in batches]),
+            value=None if mean_of_runs else first.value,
+            confidence=confidence,
+            comparisons=first.comparisons,
+            n_comparisons=first.n_comparisons,
+            params=first.params,
+        )
+    (check_rng,) = rng.spawn(1)
+    stability = cluster_stability(result, rng=check_rng)
+    return ComputedRanking(result=result, stability=stability.as_dict(), ranked=ranked)

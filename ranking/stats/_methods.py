@@ -1,0 +1,176 @@
+"""The ranking methods by name, their parameters, and the one check of a ranking request."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+from ._bootstrap import bootstrap
+from ._bradley_terry import bradley_terry
+from ._expected_wins import expected_wins
+from ._pairwise import Comparisons
+from ._result import RankingResult
+from ._trueskill import TRUESKILL_DEFAULTS
+from ._wmt14 import wmt14
+
+__all__ = [
+    "METHODS",
+    "ParameterError",
+    "check_parameters",
+    "method_parameters",
+    "rank",
+    "run_method",
+]
+
+#: name -> function(comparisons, *, rng, runs, confidence, progress, **parameters)
+_FUNCTIONS: dict[str, Callable[..., RankingResult]] = {
+    "wmt14": wmt14,
+    "bootstrap": bootstrap,
+    "bradley_terry": bradley_terry,
+    "expected_wins": expected_wins,
+}
+
+#: name -> the method's own parameters and their defaults (None: computed from the data)
+_PARAMETERS: dict[str, dict[str, Any]] = {
+    "wmt14": {**TRUESKILL_DEFAULTS, "steps": None},
+    "bootstrap": dict(TRUESKILL_DEFAULTS),
+    "bradley_terry": {"ridge": 1e-6},
+    "expected_wins": {"draws_rule": "exclude"},
+}
+
+#: the method names, in the order the pages list them
+METHODS: tuple[str, ...] = tuple(_FUNCTIONS)
+
+
+class ParameterError(ValueError):
+    """A ranking request that cannot be computed; ``field`` names the input at fault
+    (``method``, ``runs``, ``confidence`` or ``parameters``) and the message says why in
+    words fit to show a person."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def method_parameters(method: str) -> dict[str, Any]:
+    """The method-specific parameters and their defaults (``None``: computed)."""
+    try:
+        return dict(_PARAMETERS[method])
+    except KeyError:
+        raise ParameterError(
+            "method", f"Unknown method '{method}'; choose one of {', '.join(METHODS)}."
+        ) from None
+
+
+def check_parameters(
+    method: str,
+    parameters: Mapping[str, Any] | None = None,
+    *,
+    runs: int | None = None,
+    confidence: float | None = None,
+) -> None:
+    """Raise :class:`ParameterError` unless the request can be computed.
+
+    The one check of a ranking request, used by the web form, the API serializer, the
+    ``rank`` command, the services and :func:`~ranking.stats.compute`: a known method,
+    only that method's parameters (:func:`method_parameters`), each a number (a string
+    where the default is one; None where the default is None), at least one run and a
+    confidence level strictly between 0 and 1. ``runs`` and ``confidence`` are checked
+    when given.
+    """
+    allowed = method_parameters(method)
+    if parameters is not None and not isinstance(parameters, Mapping):
+        raise ParameterError(
+            "parameters", f"Parameters of {method}: give an object of name: value pairs."
+        )
+    for name, value in (parameters or {}).items():
+        if name not in allowed:
+            raise ParameterError(
+                "parameters",
+                f"Parameters of {method}: unknown parameter '{name}'; it takes "
+                f"{', '.join(sorted(allowed))}.",
+            )
+        default = allowed[name]
+        if isinstance(default, str):
+            if not isinstance(value, str):
+                raise ParameterError(
+                    "parameters", f"Parameters of {method}: '{name}' must be a string."
+                )
+        elif (isinstance(value, bool) or not isinstance(value, int | float)) and not (
+            value is None and default is None
+        ):
+            raise ParameterError(
+                "parameters", f"Parameters of {method}: '{name}' must be a number."
+            )
+    if runs is not None and runs < 1:
+        raise ParameterError("runs", "A ranking needs at least one run.")
+    if confidence is not None and not 0 < confidence < 1:
+        raise ParameterError(
+            "confidence", "The confidence level must lie between 0 and 1, e.g. 0.95."
+        )
+
+
+def run_method(
+    method: str,
+    comparisons: Comparisons,
+    *,
+    rng: np.random.Generator,
+    runs: int,
+    confidence: float,
+    progress: Callable[[float], None] | None,
+    parameters: Mapping[str, Any],
+) -> RankingResult:
+    """Run a method on checked input (:func:`check_parameters`)."""
+    return _FUNCTIONS[method](
+        comparisons, rng=rng, runs=runs, confidence=confidence, progress=progress, **parameters
+    )
+
+
+def rank(
+    method: str,
+    comparisons: Comparisons,
+    *,
+    rng: np.random.Generator,
+    runs: int = 200,
+    confidence: float = 0.95,
+    progress: Callable[[float], None] | None = None,
+    **params: Any,
+) -> RankingResult:
+    """Rank systems with the named method (after :func:`check_parameters`).
+
+    Parameters
+    ----------
+    method : {"wmt14", "bootstrap", "bradley_terry", "expected_wins"}
+    comparisons : Comparisons
+    rng : numpy.random.Generator
+    runs : int, default 200
+        Runs (WMT14) or bootstrap replicates.
+    confidence : float, default 0.95
+        Share of runs the rank ranges cover.
+    progress : callable, optional
+        Receives the fraction done.
+    **params
+        Method parameters (see :func:`method_parameters`), e.g. ``sigma0=0.5`` or
+        ``draw_probability=0.25`` for the TrueSkill methods.
+
+    Returns
+    -------
+    RankingResult
+
+    References
+    ----------
+    Sakaguchi, K., Post, M. and Van Durme, B. (2014). WMT 2014, 1-11.
+    Chiang, W.-L. et al. (2024). Chatbot Arena. ICML 2024.
+    """
+    check_parameters(method, params, runs=runs, confidence=confidence)
+    return run_method(
+        method,
+        comparisons,
+        rng=rng,
+        runs=runs,
+        confidence=confidence,
+        progress=progress,
+        parameters=params,
+    )

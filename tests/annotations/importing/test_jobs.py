@@ -1,0 +1,288 @@
+"""Uploads of outputs: refused outside drafts, systems no task shows named, and large
+uploads imported as a background job with progress (issue 9 §3, issue 10 §1-2)."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+
+from annotations.importing import bulk, jobs, uploads
+from annotations.importing.jobs import import_job_create, import_job_progress, import_job_run
+from annotations.importing.outputs import Upload, outputs_import, outputs_import_uploads
+from annotations.models import Campaign, ImportJob, Output
+from common.errors import DomainError, ImportFileError
+from tests.annotations.importing.conftest import model_counts
+from tests.factories import CampaignFactory, CriterionFactory
+
+pytestmark = pytest.mark.django_db
+
+HEADER = "item_id,input,system,output\n"
+
+
+def outputs_csv(systems: int, items: int, *, prefix: str = "s") -> bytes:
+    rows = [
+        f"m{i},name[Place {i}],{prefix}{s},{prefix}{s} says something about place {i}.\n"
+        for i in range(items)
+        for s in range(systems)
+    ]
+    return (HEADER + "".join(rows)).encode()
+
+
+@pytest.fixture(autouse=True)
+def _jobs_in_this_thread(settings):
+    settings.IMPORTS_IN_THREAD = False
+
+
+@pytest.mark.parametrize("status", ["live", "paused", "closed", "archived"])
+def test_outputs_into_a_campaign_past_draft_are_refused(tmp_path, status) -> None:
+    campaign = CampaignFactory(status=status)
+    path = tmp_path / "o.csv"
+    path.write_bytes(outputs_csv(2, 2))
+    before = model_counts()
+    with pytest.raises(DomainError, match=f"is {status}: outputs can only be added to a draft"):
+        outputs_import(campaign=campaign, path=path)
+    with pytest.raises(DomainError, match="only be added to a draft"):
+        outputs_import_uploads(campaign=campaign, uploads=[Upload("o.csv", path.read_bytes())])
+    with pytest.raises(DomainError, match="only be added to a draft"):
+        import_job_create(campaign=campaign, uploads=[Upload("o.csv", path.read_bytes())])
+    assert model_counts() == before
+
+
+def test_a_new_system_no_built_task_shows_is_named(tmp_path) -> None:
+    from annotations.models import Task
+
+    campaign = CampaignFactory()
+    criterion = CriterionFactory(campaign=campaign)
+    first = outputs_import_uploads(campaign=campaign, uploads=[Upload("a.csv", outputs_csv(2, 2))])
+    assert first[0].systems_not_in_tasks == ()
+    item = campaign.items.first()
+    assert item is not None
+    Task.objects.create(campaign=campaign, criterion=criterion, item=item, number=1)
+    (result,) = outputs_import_uploads(
+        campaign=campaign, uploads=[Upload("b.csv", outputs_csv(1, 2, prefix="new"))]
+    )
+    assert result.systems_not_in_tasks == ("new0",)
+    assert result.file == "b.csv"
+
+
+def test_job_imports_and_records_the_summary(django_capture_on_commit_callbacks) -> None:
+    campaign = CampaignFactory()
+    with django_capture_on_commit_callbacks(execute=True):
+        job = import_job_create(
+            campaign=campaign,
+            uploads=[
+                Upload("a.csv", outputs_csv(3, 10)),
+                Upload("b.csv", outputs_csv(1, 10, prefix="t")),
+            ],
+        )
+    job.refresh_from_db()
+    assert job.status == ImportJob.Status.DONE, job.error
+    assert (job.rows_done, job.rows_total) == (40, 40)
+    assert job.summary["outputs"] == 40 and job.summary["systems"] == 4
+    assert job.summary["files"] == ["a.csv", "b.csv"]
+    assert bytes(job.data) == b""  # the uploaded bytes are dropped once the job ends
+    assert Output.objects.filter(item__campaign=campaign).count() == 40
+    assert job.started_at is not None and job.finished_at is not None
+    # Running it again does nothing.
+    assert import_job_run(job=job).status == ImportJob.Status.DONE
+    assert Output.objects.filter(item__campaign=campaign).count() == 40
+
+
+def test_job_with_a_bad_file_fails_naming_it_and_writes_nothing(
+    django_capture_on_commit_callbacks,
+) -> None:
+    campaign = CampaignFactory()
+    before = model_counts()
+    bad = HEADER.encode() + b"m1,name[A],s1,caf\xe9\n"
+    with django_capture_on_commit_callbacks(execute=True):
+        job = import_job_create(
+            campaign=campaign,
+            uploads=[Upload("good.csv", outputs_csv(2, 5)), Upload("bad.csv", bad)],
+        )
+    job.refresh_from_db()
+    assert job.status == ImportJob.Status.FAILED
+    assert job.summary == {
+        "file": "bad.csv",
+        "line": 2,
+        "field": "output",
+        "reason": job.summary["reason"],
+    }
+    assert "not UTF-8" in job.summary["reason"]
+    assert "/tmp" not in job.error and "humaneval-upload" not in job.error
+    assert bytes(job.data) == b""
+    after = model_counts()
+    assert {k: v for k, v in after.items() if k != "ImportJob"} == {
+        k: v for k, v in before.items() if k != "ImportJob"
+    }
+
+
+def test_job_refused_when_the_campaign_went_live_meanwhile() -> None:
+    campaign = CampaignFactory()
+    job = import_job_create(
+        campaign=campaign, uploads=[Upload("a.csv", outputs_csv(2, 2))], queue=False
+    )
+    Campaign.objects.filter(pk=campaign.pk).update(status="live")
+    job = import_job_run(job=job)
+    assert job.status == ImportJob.Status.FAILED and "is live" in job.error
+    assert not Output.objects.filter(item__campaign=campaign).exists()
+
+
+def test_job_progress_moves_while_it_writes(monkeypatch) -> None:
+    """Progress is reported chunk by chunk while the one transaction writes; the page
+    reads it (here from the cache: SQLite allows no second writer during the import)."""
+    monkeypatch.setattr(bulk, "INSERT_CHUNK", 25)
+    seen: list[tuple[int, int]] = []
+    real_set = cache.set
+
+    def spy(key, value, *args, **kwargs):
+        if key.startswith("humaneval:import-job:"):
+            seen.append(value)
+        return real_set(key, value, *args, **kwargs)
+
+    monkeypatch.setattr(jobs.cache, "set", spy)
+    monkeypatch.setattr(jobs._JobProgress, "__call__", _unthrottled(jobs._JobProgress.__call__))
+    campaign = CampaignFactory()
+    job = import_job_create(
+        campaign=campaign, uploads=[Upload("a.csv", outputs_csv(4, 50))], queue=False
+    )
+    job = import_job_run(job=job)
+    assert job.status == ImportJob.Status.DONE
+    assert seen[0] == (0, 200)
+    assert [done for done, _ in seen] == [0, 25, 50, 75, 100, 125, 150, 175, 200]
+    assert all(total == 200 for _, total in seen)
+
+
+def _unthrottled(call):
+    def wrapper(self, done, total):
+        self.last = 0.0
+        return call(self, done, total)
+
+    return wrapper
+
+
+def test_progress_of_a_running_job_comes_from_the_cache() -> None:
+    campaign = CampaignFactory()
+    job = import_job_create(
+        campaign=campaign, uploads=[Upload("a.csv", outputs_csv(1, 1))], queue=False
+    )
+    ImportJob.objects.filter(pk=job.pk).update(status="running")
+    job.refresh_from_db()
+    assert import_job_progress(job=job) == (0, 0)
+    progress = jobs._JobProgress(job.pk)
+    from django.db import transaction
+
+    with transaction.atomic():  # as during the import: the row cannot show it
+        progress(30, 120)
+    job.refresh_from_db()
+    assert (job.rows_done, job.rows_total) == (0, 0)
+    assert import_job_progress(job=job) == (30, 120)
+    progress.close()
+    assert import_job_progress(job=job) == (0, 0)
+
+
+def test_uploads_read_refuses_too_large_before_reading(settings) -> None:
+    settings.IMPORT_UPLOAD_MAX_BYTES = 100
+
+    class Big:
+        name = "/home/me/big.csv"
+        size = 101
+
+        def chunks(self):  # pragma: no cover - must not be read
+            raise AssertionError("read")
+
+    with pytest.raises(uploads.UploadTooLargeError) as info:
+        uploads.uploads_read(files=[Big()])
+    assert info.value.file == "big.csv"
+    assert isinstance(info.value, ImportFileError)
+
+
+# Lost jobs (issue 11 §D): a sweep, as for ranking runs, fails them with a reason.
+
+
+def _job(campaign, status: str, *, started_ago: float = 0, created_ago: float = 0) -> ImportJob:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    job = import_job_create(
+        campaign=campaign, uploads=[Upload("a.csv", outputs_csv(1, 1))], queue=False
+    )
+    now = timezone.now()
+    ImportJob.objects.filter(pk=job.pk).update(
+        status=status,
+        created_at=now - timedelta(seconds=created_ago),
+        started_at=now - timedelta(seconds=started_ago) if status == "running" else None,
+    )
+    job.refresh_from_db()
+    return job
+
+
+def test_sweep_fails_running_jobs_past_the_limit_and_pending_jobs_never_picked_up(
+    settings,
+) -> None:
+    from annotations.importing.jobs import import_jobs_sweep
+
+    settings.IMPORT_JOB_STALE_AFTER = 600
+    settings.IMPORT_JOB_PENDING_TIMEOUT = 3600
+    campaign = CampaignFactory()
+    lost = _job(campaign, "running", started_ago=601, created_ago=700)
+    busy = _job(campaign, "running", started_ago=30, created_ago=40)
+    queued_long_ago = _job(campaign, "pending", created_ago=3601)
+    queued = _job(campaign, "pending", created_ago=10)
+    done = _job(campaign, "done", created_ago=99999)
+    cache.set(jobs._progress_key(lost.pk), (5, 10))
+    assert import_jobs_sweep() == sorted([lost.pk, queued_long_ago.pk])
+    for job in (lost, busy, queued_long_ago, queued, done):
+        job.refresh_from_db()
+    assert lost.status == queued_long_ago.status == ImportJob.Status.FAILED
+    assert "Not finished 10 min after it started" in lost.error and "was lost" in lost.error
+    assert "upload the files again" in lost.error
+    assert "Not started within 1 h" in queued_long_ago.error
+    assert bytes(lost.data) == b"" and lost.finished_at is not None
+    assert cache.get(jobs._progress_key(lost.pk)) is None
+    assert (busy.status, queued.status, done.status) == ("running", "pending", "done")
+    assert bytes(busy.data) != b""
+    assert import_jobs_sweep() == []  # nothing left to sweep
+
+
+def test_sweep_limits_to_a_campaign_and_takes_explicit_limits() -> None:
+    from annotations.importing.jobs import import_jobs_sweep
+
+    mine, other = CampaignFactory(), CampaignFactory()
+    a = _job(mine, "running", started_ago=120)
+    b = _job(other, "running", started_ago=120)
+    assert import_jobs_sweep(stale_after=60, campaign=mine) == [a.pk]
+    b.refresh_from_db()
+    assert b.status == ImportJob.Status.RUNNING
+    assert import_jobs_sweep(stale_after=600) == []
+
+
+def test_sweep_command_and_beat_entry(settings) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from annotations.tasks import import_jobs_sweep_task
+
+    job = _job(CampaignFactory(), "running", started_ago=120)
+    out = StringIO()
+    call_command("sweep_import_jobs", "--stale-after", "60", stdout=out)
+    assert out.getvalue().strip() == f"Failed 1 lost import job(s): {job.pk}."
+    out = StringIO()
+    call_command("sweep_import_jobs", stdout=out)
+    assert out.getvalue().strip() == "No lost import jobs."
+    entry = settings.CELERY_BEAT_SCHEDULE["annotations-sweep-import-jobs"]
+    assert entry["task"] == import_jobs_sweep_task.name == "annotations.sweep_import_jobs"
+    assert import_jobs_sweep_task.apply().get() == []
+
+
+def test_a_job_is_dispatched_by_task_name(django_capture_on_commit_callbacks) -> None:
+    """The services never import annotations.tasks: the task is looked up by name."""
+    from celery import current_app
+
+    assert jobs.RUN_TASK in current_app.tasks
+    campaign = CampaignFactory()
+    with django_capture_on_commit_callbacks(execute=True):
+        job = import_job_create(campaign=campaign, uploads=[Upload("a.csv", outputs_csv(2, 2))])
+    job.refresh_from_db()
+    assert job.status == ImportJob.Status.DONE

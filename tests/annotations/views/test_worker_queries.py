@@ -1,0 +1,150 @@
+"""The worker's hot requests pin their SQL statement count (entry, consent, fetch, submit).
+
+A crowd worker's fetch and submit are the requests the site serves most; each statement
+costs its compilation as well as its round trip. The counts are exact so that a rise
+fails here; lower them when a change saves a statement.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from annotations.models import (
+    Assignment,
+    Campaign,
+    Judgement,
+    Task,
+    TaskOutput,
+    Worker,
+    WorkerCheck,
+)
+from annotations.services import assignment as assignment_services
+from annotations.views.worker import worker_token
+from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
+
+pytestmark = pytest.mark.django_db
+
+# Statements per request kind (set-up 2, a magnitude criterion, three outputs per task).
+ENTRY = 3
+START = 14
+CONSENT = 4
+FETCH_NEW = 26
+FETCH_NEXT = 25
+FETCH_CLAIMED = 7
+SUBMIT = 12
+SUBMIT_ATTENTION = 15
+
+
+@pytest.fixture(autouse=True)
+def _no_cached_task_bounds(monkeypatch):
+    # The hand-out caches each campaign's task id range per process; a campaign of an
+    # earlier test may have had this one's id, so every test starts without the cache.
+    monkeypatch.setattr(assignment_services, "_task_id_bounds", {})
+
+
+def _campaign(**fields) -> Campaign:
+    campaign = CampaignFactory(status=Campaign.Status.LIVE, tasks_per_worker=3, **fields)
+    criterion = CriterionFactory(campaign=campaign)
+    for number in range(4):
+        task_with_outputs(campaign=campaign, criterion=criterion, number=number)
+    return campaign
+
+
+def _session_url(campaign: Campaign, worker: Worker) -> str:
+    return reverse("annotations:worker-session", args=[campaign.slug, worker_token(worker)])
+
+
+def _submit_url(campaign: Campaign, worker: Worker, assignment: Assignment) -> str:
+    return reverse(
+        "annotations:worker-submit", args=[campaign.slug, worker_token(worker), assignment.pk]
+    )
+
+
+def _consented(campaign: Campaign) -> Worker:
+    return WorkerFactory(campaign=campaign, consented_at=timezone.now())
+
+
+def _scores(assignment: Assignment) -> dict[str, str]:
+    return {f"score_{s}": str(100 + 10 * i) for i, s in enumerate(assignment.display_order)}
+
+
+def test_entry_and_consent_of_a_new_worker(client, django_assert_num_queries):
+    campaign = _campaign()
+    url = f"/w/{campaign.slug}/?PROLIFIC_PID=p1&STUDY_ID=s1&SESSION_ID=x1"
+    with django_assert_num_queries(ENTRY):
+        page = client.get(url)
+    assert page.status_code == 200
+    identity = re.search(rb'name="identity" value="([^"]+)"', page.content)
+    assert identity is not None
+    start = reverse("annotations:worker-start", args=[campaign.slug])
+    with django_assert_num_queries(START):
+        response = client.post(start, {"agree": "on", "identity": identity.group(1).decode()})
+    assert response.status_code == 303 and Worker.objects.filter(campaign=campaign).count() == 1
+
+
+def test_consent_of_an_existing_worker(client, django_assert_num_queries):
+    campaign = _campaign()
+    worker = WorkerFactory(campaign=campaign)
+    url = reverse("annotations:worker-consent", args=[campaign.slug, worker_token(worker)])
+    with django_assert_num_queries(CONSENT):
+        response = client.post(url, {"agree": "on"})
+    assert response.status_code == 302
+    worker.refresh_from_db()
+    assert worker.consented_at is not None
+
+
+def test_fetch_of_a_new_task_then_of_the_claimed_one(client, django_assert_num_queries):
+    campaign = _campaign()
+    worker = _consented(campaign)
+    url = _session_url(campaign, worker)
+    with django_assert_num_queries(FETCH_NEW):
+        first = client.get(url)
+    assert first.status_code == 200 and b"Task 1 of 3" in first.content
+    with django_assert_num_queries(FETCH_CLAIMED):
+        again = client.get(url)
+    assert again.status_code == 200 and b"Task 1 of 3" in again.content
+    assert Assignment.objects.filter(worker=worker).count() == 1
+
+
+def test_fetch_of_a_second_task_after_a_submit(client, django_assert_num_queries):
+    campaign = _campaign()
+    worker = _consented(campaign)
+    url = _session_url(campaign, worker)
+    client.get(url)
+    assignment = Assignment.objects.get(worker=worker)
+    client.post(_submit_url(campaign, worker, assignment), _scores(assignment))
+    with django_assert_num_queries(FETCH_NEXT):
+        page = client.get(url)
+    assert page.status_code == 200 and b"Task 2 of 3" in page.content
+
+
+def test_submit(client, django_assert_num_queries):
+    campaign = _campaign()
+    worker = _consented(campaign)
+    client.get(_session_url(campaign, worker))
+    assignment = Assignment.objects.get(worker=worker)
+    with django_assert_num_queries(SUBMIT):
+        response = client.post(_submit_url(campaign, worker, assignment), _scores(assignment))
+    assert response.status_code == 303
+    assert Judgement.objects.filter(worker=worker).count() == 1
+
+
+def test_submit_of_an_attention_check(client, django_assert_num_queries):
+    campaign = _campaign(attention_check_rate=1.0)
+    worker = _consented(campaign)
+    client.get(_session_url(campaign, worker))
+    assignment = Assignment.objects.select_related("task").get(worker=worker)
+    assert assignment.task.kind == Task.Kind.ATTENTION
+    # The copy scored below its original: the check passes (a failed one would add the
+    # worker's flag, whichever slot the seeded copy landed in).
+    copy = TaskOutput.objects.get(task=assignment.task, role=TaskOutput.Role.DEGRADED).slot
+    scores = {f"score_{s}": "50" if s == copy else "200" for s in assignment.display_order}
+    with django_assert_num_queries(SUBMIT_ATTENTION):
+        response = client.post(_submit_url(campaign, worker, assignment), scores)
+    assert response.status_code == 303
+    check = WorkerCheck.objects.get(worker=worker, kind=WorkerCheck.Kind.ATTENTION)
+    assert check.passed

@@ -1,0 +1,95 @@
+"""``ranking.stats.compute``: batches bound memory, unjudged systems are left unranked."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from numpy.testing import assert_array_equal
+
+from ranking import stats
+from ranking.stats._methods import rank
+from ranking.stats._pairwise import judgements_to_comparisons
+
+
+def _scores(n_systems: int = 4, n_judgements: int = 30, seed: int = 0) -> dict[str, Any]:
+    rng = np.random.default_rng(seed)
+    strengths = np.linspace(60, -60, n_systems)
+    judgement, system, score = [], [], []
+    for j in range(n_judgements):
+        for s in rng.permutation(n_systems)[:3]:
+            judgement.append(j)
+            system.append(int(s))
+            score.append(100 + strengths[s] + rng.normal(0, 15))
+    return {
+        "n_systems": n_systems,
+        "judgement": np.array(judgement),
+        "system": np.array(system),
+        "score": np.array(score),
+    }
+
+
+@pytest.mark.parametrize("method", ["wmt14", "bootstrap", "bradley_terry", "expected_wins"])
+def test_one_batch_gives_exactly_the_methods_result(method):
+    data = _scores()
+    computed = stats.compute(method=method, runs=50, rng=np.random.default_rng(4), **data)
+    comparisons = judgements_to_comparisons(
+        data["judgement"], data["system"], data["score"], n_systems=4
+    )
+    direct = rank(method, comparisons, rng=np.random.default_rng(4), runs=50)
+    assert_array_equal(computed.value, direct.value)
+    assert_array_equal(computed.result.run_values, direct.run_values)
+    assert_array_equal(computed.ranked, [0, 1, 2, 3])
+
+
+@pytest.mark.parametrize("method", ["wmt14", "bootstrap", "bradley_terry"])
+def test_batches_are_reproducible_and_report_progress_per_batch(method):
+    data = _scores()
+    seen: list[float] = []
+    first = stats.compute(
+        method=method,
+        runs=250,
+        batch_runs=100,
+        rng=np.random.default_rng(9),
+        progress=seen.append,
+        **data,
+    )
+    again = stats.compute(
+        method=method, runs=250, batch_runs=100, rng=np.random.default_rng(9), **data
+    )
+    assert first.result.run_values.shape == (250, 4) and first.result.n_runs == 250
+    assert_array_equal(first.result.run_values, again.result.run_values)
+    assert_array_equal(first.rank_lo, again.rank_lo)
+    assert seen == sorted(seen) and seen[-1] == pytest.approx(1.0)
+    for boundary in (100 / 250, 200 / 250):
+        assert any(abs(f - boundary) < 1e-12 for f in seen), (boundary, seen)
+    # The best planted system comes first whatever the batching.
+    assert int(np.argmax(first.value)) == 0
+    if method == "bradley_terry":  # its value is the fit on all data, the same in any batch
+        single = stats.compute(method=method, runs=250, rng=np.random.default_rng(9), **data)
+        assert_array_equal(first.value, single.value)
+
+
+def test_a_system_without_comparisons_is_left_unranked_not_fatal():
+    data = _scores(n_systems=4)
+    # System 4 appears once, alone in its judgement (no other output to compare with),
+    # system 5 never: neither has a comparison.
+    data["n_systems"] = 6
+    data["judgement"] = np.r_[data["judgement"], 30]
+    data["system"] = np.r_[data["system"], 4]
+    data["score"] = np.r_[data["score"], 100.0]
+    computed = stats.compute(method="wmt14", runs=30, rng=np.random.default_rng(1), **data)
+    assert_array_equal(computed.ranked, [0, 1, 2, 3])
+    assert computed.value.shape == (4,) and computed.comparisons.min() > 0
+
+
+def test_fewer_than_two_comparable_systems_is_a_clear_error():
+    data: dict[str, Any] = {
+        "n_systems": 2,
+        "judgement": np.array([0, 1]),
+        "system": np.array([0, 1]),
+        "score": np.array([1.0, 2.0]),
+    }
+    with pytest.raises(ValueError, match="at least two systems need comparisons"):
+        stats.compute(method="wmt14", runs=5, rng=np.random.default_rng(0), **data)

@@ -1,0 +1,142 @@
+"""The compiled WMT14 runs give exactly the numpy path's numbers (the oracle)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numpy.testing import assert_array_equal
+
+from ranking.stats import _wmt14_kernel
+from ranking.stats._pairwise import judgements_to_comparisons
+from ranking.stats._trueskill import BatchUpdater
+from ranking.stats._wmt14 import wmt14, wmt14_many
+
+from .test_wmt14 import dominance, simulate
+
+
+def e2e_like(seed: int, n_judgements: int = 400):
+    """21 systems, RankME-like judgements of 5 outputs on a 1-10 scale (as E2E)."""
+    rng = np.random.default_rng(seed)
+    strengths = rng.normal(0, 15, 21)
+    return simulate(strengths, n_judgements, k=5, noise=25.0, seed=seed)
+
+
+def both(comparisons, *, seed: int, runs: int, **kw):
+    fast = wmt14(comparisons, rng=np.random.default_rng(seed), runs=runs, engine="compiled", **kw)
+    oracle = wmt14(comparisons, rng=np.random.default_rng(seed), runs=runs, engine="numpy", **kw)
+    return fast, oracle
+
+
+def assert_same(fast, oracle):
+    assert_array_equal(fast.run_values, oracle.run_values)  # exact, not approximate
+    assert_array_equal(fast.run_ranks, oracle.run_ranks)
+    assert_array_equal(fast.value, oracle.value)
+    assert_array_equal(fast.cluster, oracle.cluster)
+    assert fast.params == oracle.params
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_e2e_like_data_bit_for_bit(seed):
+    fast, oracle = both(e2e_like(seed), seed=seed, runs=200)
+    assert_same(fast, oracle)
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"tau": 0.05, "draw_probability": 0.1},
+        {"beta": 0.3, "sigma0": 1.0, "steps": 400},
+        {"mu0": 25.0, "sigma0": 8.0, "draw_probability": 0.4},
+    ],
+)
+def test_random_data_and_environments_bit_for_bit(seed, params):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 12))
+    c = simulate(rng.normal(0, 20, n), int(rng.integers(50, 300)), k=3, seed=seed)
+    fast, oracle = both(c, seed=seed, runs=16, **params)
+    assert_same(fast, oracle)
+
+
+def test_missing_pairs_bit_for_bit():
+    c = simulate([10, 5, 0, -5, 3, 8, -2, 1], 300, k=2, seed=2)
+    keep = ~(((c.winners == 0) & (c.losers == 3)) | ((c.winners == 3) & (c.losers == 0)))
+    c = c.subset(keep)
+    fast, oracle = both(c, seed=5, runs=24)
+    assert_same(fast, oracle)
+
+
+def test_steps_in_the_tails_are_played_by_the_numpy_updater(monkeypatch):
+    """A small beta sends some steps past |t| + eps >= 6: those go through numpy."""
+    played = []
+    play = BatchUpdater.play
+
+    def spy(self, state):
+        played.append(self.size)
+        return play(self, state)
+
+    monkeypatch.setattr(BatchUpdater, "play", spy)
+    c = dominance(60)
+    fast = wmt14(c, rng=np.random.default_rng(3), runs=16, engine="compiled", beta=0.05, steps=300)
+    assert played, "no step reached the tails: the test does not exercise the replay"
+    monkeypatch.setattr(BatchUpdater, "play", play)
+    oracle = wmt14(c, rng=np.random.default_rng(3), runs=16, engine="numpy", beta=0.05, steps=300)
+    assert_same(fast, oracle)
+
+
+def test_many_sets_side_by_side_bit_for_bit():
+    sets = [e2e_like(7, 150), simulate([30, 20, 10, 0, -10, -25], 120, seed=4)]
+    rngs = [np.random.default_rng(1), np.random.default_rng(2)]
+    fast = wmt14_many(sets, rngs=rngs, runs=40, block=100)
+    rngs = [np.random.default_rng(1), np.random.default_rng(2)]
+    oracle = wmt14_many(sets, rngs=rngs, runs=40, block=100, engine="numpy")
+    for f, o in zip(fast, oracle, strict=True):
+        assert_same(f, o)
+
+
+@pytest.mark.parametrize("runs", [1, 3, 17, 40])
+def test_auto_equals_numpy_whatever_the_shape(runs):
+    """Shapes the kernel's checks reject (BLAS edge kernels) fall back to numpy."""
+    c = e2e_like(9, 120)
+    auto = wmt14(c, rng=np.random.default_rng(4), runs=runs)
+    oracle = wmt14(c, rng=np.random.default_rng(4), runs=runs, engine="numpy")
+    assert_same(auto, oracle)
+
+
+def test_compiled_refuses_what_it_cannot_reproduce(monkeypatch):
+    c = e2e_like(8, 60)
+    monkeypatch.setattr(_wmt14_kernel, "available", lambda n, lanes: False)
+    with pytest.raises(RuntimeError):
+        wmt14(c, rng=np.random.default_rng(0), runs=8, engine="compiled")
+    auto = wmt14(c, rng=np.random.default_rng(0), runs=8)  # falls back to numpy
+    oracle = wmt14(c, rng=np.random.default_rng(0), runs=8, engine="numpy")
+    assert_same(auto, oracle)
+
+
+def test_no_draw_probability_equals_numpy():
+    j = np.repeat(np.arange(20), 3)
+    c = judgements_to_comparisons(j, np.tile([0, 1, 2], 20), np.tile([5.0, 5.0, 1.0], 20))
+    auto = wmt14(c, rng=np.random.default_rng(0), runs=8, draw_probability=0.0)
+    oracle = wmt14(c, rng=np.random.default_rng(0), runs=8, engine="numpy", draw_probability=0.0)
+    assert_same(auto, oracle)
+
+
+def test_block_size_and_progress_on_the_compiled_path():
+    c = e2e_like(11, 100)
+    seen: list[float] = []
+    a = wmt14(c, rng=np.random.default_rng(2), runs=16, engine="compiled", block=7)
+    b = wmt14(c, rng=np.random.default_rng(2), runs=16, engine="compiled", progress=seen.append)
+    assert_same(a, b)
+    assert seen and seen[-1] == 1.0
+
+
+def test_unknown_engine_is_rejected():
+    with pytest.raises(ValueError, match="engine"):
+        wmt14(dominance(), rng=np.random.default_rng(0), runs=2, engine="gpu")
+
+
+def test_the_checks_hold_for_the_default_shapes():
+    """200 runs of up to 100 systems: the shapes of E2E and of the arena benchmark."""
+    for n in (3, 21, 100):
+        assert _wmt14_kernel.available(n, 200), n
