@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -87,3 +88,19 @@ def screenshot(page) -> Callable[[str], Path]:
         return save_screenshot(page, name)
 
     return take
+
+
+def settled_width(page: object, window: int) -> int:
+    """The document's scroll width once the page has loaded.
+
+    A link click returns when the new page commits, before its stylesheet applies; a
+    width read then is the unstyled page's. Wait for the load event, then give layout up
+    to three seconds to settle within ``window`` before reporting the width it has.
+    """
+    page.wait_for_load_state("load")  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 3
+    while True:
+        width = int(page.evaluate("document.documentElement.scrollWidth"))  # type: ignore[attr-defined]
+        if width <= window or time.monotonic() > deadline:
+            return width
+        page.wait_for_timeout(100)  # type: ignore[attr-defined]

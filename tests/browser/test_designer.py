@@ -8,6 +8,8 @@ import re
 
 import pytest
 
+from tests.browser.conftest import settled_width
+
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -122,7 +124,7 @@ PHONE, DESKTOP = 390, 1280
 
 def _no_sideways_scroll(page: object, width: int, where: str) -> None:
     """The page is no wider than the window (wide tables scroll in their own box)."""
-    scroll = page.evaluate("document.documentElement.scrollWidth")  # type: ignore[attr-defined]
+    scroll = settled_width(page, width)
     assert scroll <= width, f"{where}: the page is {scroll} px wide in a {width} px window"
 
 
@@ -300,7 +302,7 @@ def test_no_designer_page_scrolls_sideways_at_phone_width(new_page, live_server)
         response = page.goto(live_server.url + path)
         assert response is not None and response.status == 200, path
         _shot(page, f"phone-page-{name}")
-        scroll = page.evaluate("document.documentElement.scrollWidth")
+        scroll = settled_width(page, PHONE)
         if scroll > PHONE:
             too_wide[name] = scroll
     assert too_wide == {}
@@ -317,12 +319,8 @@ def test_preview_before_building_in_every_scale_at_phone_width(new_page, live_se
     """A draft with a magnitude, a Likert and a slider criterion and no tasks: the task
     preview shows a sample of the uploaded outputs in each scale, within 390 px."""
     from annotations.models import Criterion
-    from annotations.services.campaigns import (
-        OutputRow,
-        campaign_create,
-        criterion_from_preset,
-        outputs_store,
-    )
+    from annotations.services.campaigns import OutputRow, campaign_create, outputs_store
+    from annotations.services.criteria import criterion_from_preset
     from tests.annotations.designer_data import users
 
     owner = users()["owner"]

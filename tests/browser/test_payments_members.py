@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import save_screenshot
+from tests.browser.conftest import save_screenshot, settled_width
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
@@ -37,8 +37,8 @@ def _sign_in(page, base: str, username: str, password: str) -> None:
 
 
 def _no_sideways_scroll(page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
     viewport = page.evaluate("window.innerWidth")
+    width = settled_width(page, viewport)
     wide = page.evaluate(
         """() => [...document.querySelectorAll('body *')]
         .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1

@@ -13,7 +13,7 @@ from django.utils import timezone
 from annotations.models import JudgementScore
 from ranking.models import RankingRun
 from ranking.services import ranking_run_compute, ranking_run_create
-from tests.browser.conftest import save_screenshot
+from tests.browser.conftest import save_screenshot, settled_width
 from tests.ranking.planted import planted_campaign
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -92,7 +92,7 @@ def test_progress_cancel_thin_data_and_content_checks(new_page, live_server):
     phone = new_page(width=PHONE, height=800)
     _login(phone, live_server, "rk-owner")
     phone.goto(f"{live_server.url}/rankings/{rich_run.pk}/")
-    width = phone.evaluate("document.documentElement.scrollWidth")
+    width = settled_width(phone, PHONE + 1)
     _shot(phone, "ranking-content-checks-phone")
     assert width <= PHONE + 1, f"the page is {width}px wide at {PHONE}px"
     phone.goto(f"{live_server.url}/rankings/{thin_run.pk}/delete/")

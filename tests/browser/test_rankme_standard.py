@@ -11,11 +11,13 @@ from typing import Any
 import pytest
 
 from annotations.models import Campaign, Judgement, JudgementScore
+from tests.browser.conftest import settled_width
 from tests.factories import CampaignFactory, CriterionFactory, task_with_outputs
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SHOTS = Path("/tmp/h7")
+SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+SHOTS.mkdir(parents=True, exist_ok=True)
 STANDARD_INPUT = "name[The Phoenix], eatType[pub], food[French], area[riverside]"
 STANDARD_TEXT = "The Phoenix is a pub by the riverside that serves French food."
 TEXTS = (
@@ -74,7 +76,7 @@ def _assert_standard_first(page: Any) -> None:
     assert box is not None and first_output is not None and task_label is not None
     # The standard, its value included, ends above the task and its first output.
     assert box["y"] + box["height"] <= task_label["y"] <= first_output["y"]
-    width = page.evaluate("document.scrollingElement.scrollWidth")
+    width = settled_width(page, page.viewport_size["width"])
     assert width <= page.viewport_size["width"], f"{width}px wide: scrolls sideways"
 
 
@@ -153,6 +155,7 @@ def test_too_fast_warning_sits_by_the_button_with_the_real_seconds(
     page.get_by_role("button", name="Submit and continue").click()
     warning = page.get_by_role("alert").filter(has_text="You spent")
     warning.wait_for()
+    page.wait_for_load_state("load")  # positions are read from the styled page
     text = warning.inner_text()
     assert "seconds on this task; we expect at least 600" in text
     spent = float(text.split("You spent ")[1].split(" seconds")[0])
@@ -164,7 +167,11 @@ def test_too_fast_warning_sits_by_the_button_with_the_real_seconds(
     assert w is not None and b is not None
     assert 0 <= b["y"] - (w["y"] + w["height"]) < 40
     assert page.locator(".w-output").last.bounding_box()["y"] < w["y"]
-    assert page.evaluate("document.activeElement.textContent").strip() == confirm.inner_text()
+    # Focus is on the confirming button (autofocus applies at the next rendering step).
+    page.wait_for_function(
+        "label => (document.activeElement.textContent || '').trim() === label",
+        arg=confirm.inner_text().strip(),
+    )
     # The worker sees it without scrolling: the warning and its button are in the viewport.
     page.wait_for_function(
         """() => [...document.querySelectorAll('#too-fast, #too-fast button')].every(el => {

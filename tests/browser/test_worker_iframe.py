@@ -117,6 +117,9 @@ def test_mturk_worker_completes_a_task_inside_a_cross_site_iframe_without_cookie
 
     # The task, inside the frame; answers posted without any cookie.
     frame.get_by_text("Task 1 of 1").wait_for()
+    # Type only once the task page's scripts run: keys typed before they load are not
+    # seen by its submit check.
+    next(f for f in page.frames if f.url.startswith(live_server.url)).wait_for_load_state("load")
     outputs = frame.locator(".w-output")
     for i in range(outputs.count()):
         outputs.nth(i).locator("input[data-score]").fill(str([150, 100, 40][i % 3]))

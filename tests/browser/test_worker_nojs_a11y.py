@@ -12,7 +12,7 @@ from django.utils import timezone
 from annotations.forms import SLIDER_START
 from annotations.models import Assignment, Campaign, Judgement, Worker
 from annotations.views.worker import worker_token
-from tests.browser.conftest import save_screenshot
+from tests.browser.conftest import save_screenshot, settled_width
 from tests.browser.test_worker_session import PROLIFIC, fill_valid, make_campaign
 from tests.factories import WorkerFactory
 
@@ -35,7 +35,7 @@ def _consent(page: Any) -> None:
 
 
 def _no_horizontal_scroll(page: Any) -> None:
-    width = page.evaluate("document.scrollingElement.scrollWidth")
+    width = settled_width(page, PHONE)
     assert width <= PHONE, f"the page is {width}px wide at a {PHONE}px viewport"
 
 
