@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint serve browser benchmark benchmark-imports benchmark-load benchmark-arena clean
+.PHONY: install run test lint serve browser benchmark benchmark-imports benchmark-load benchmark-arena benchmark-fanout clean
 
 install: $(STAMP)
 
@@ -81,6 +81,13 @@ benchmark-imports: install
 # WMT14 kernel vs numpy and a plain compiled loop, Bradley-Terry and expected wins.
 benchmark-arena: install
 	$(PY) benchmarks/arena.py $(ARENA_ARGS)
+
+# One ranking run on 1 vs 2 real Celery worker processes (PostgreSQL he_fanout, Redis):
+# identical yes/no and the speed-up. FANOUT_ARGS="--runs 2000"
+benchmark-fanout: install
+	$(PY) benchmarks/fanout.py $(FANOUT_ARGS)
+benchmark-replay: install
+	$(PY) benchmarks/replay.py $(REPLAY_ARGS)
 
 # Crowd workers against the production shape (gunicorn as `serve` runs it, PostgreSQL):
 # p50/p95/p99 per request, cycles/s, queries per request, integrity. See benchmarks/load.

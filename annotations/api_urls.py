@@ -3,7 +3,7 @@ catch-all JSON 404 comes last, in ``humaneval.urls``)."""
 
 from django.urls import path
 
-from . import apis
+from . import apis, apis_mapped
 
 urlpatterns = [
     path("auth/token/", apis.TokenApi.as_view(), name="api-token"),
@@ -17,6 +17,14 @@ urlpatterns = [
     ),
     path("campaigns/<slug:slug>/systems/", apis.SystemListApi.as_view(), name="api-systems"),
     path("campaigns/<slug:slug>/outputs/", apis.OutputUploadApi.as_view(), name="api-outputs"),
+    path(
+        "campaigns/<slug:slug>/ratings/", apis_mapped.RatingsUploadApi.as_view(), name="api-ratings"
+    ),
+    path(
+        "campaigns/<slug:slug>/rating-mappings/",
+        apis_mapped.RatingMappingListApi.as_view(),
+        name="api-rating-mappings",
+    ),
     path("campaigns/<slug:slug>/build/", apis.CampaignBuildApi.as_view(), name="api-build"),
     path(
         "campaigns/<slug:slug>/launch/",
@@ -36,6 +44,7 @@ urlpatterns = [
     path(
         "campaigns/<slug:slug>/progress/", apis.CampaignProgressApi.as_view(), name="api-progress"
     ),
+    path("campaigns/<slug:slug>/experts/", apis.CampaignExpertsApi.as_view(), name="api-experts"),
     path("campaigns/<slug:slug>/workers/", apis.WorkerListApi.as_view(), name="api-workers"),
     path(
         "campaigns/<slug:slug>/workers/<int:pk>/",

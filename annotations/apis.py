@@ -19,7 +19,7 @@ from django.http import (
 )
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
@@ -36,6 +36,7 @@ from rest_framework.views import APIView
 from annotations import exports
 from annotations import serializers as s
 from annotations.access import CampaignScoped, campaigns_visible_to
+from annotations.core.slices import SliceError, parse_where
 from annotations.importing.uploads import UploadTooLargeError, outputs_upload
 from annotations.models import (
     Campaign,
@@ -46,6 +47,7 @@ from annotations.models import (
     Worker,
 )
 from annotations.selectors import monitoring
+from annotations.selectors.experts import expert_report
 from annotations.services import campaigns as campaign_services
 from annotations.services import criteria as criteria_services
 from annotations.services import tasks as task_services
@@ -218,6 +220,40 @@ class CampaignProgressApi(CampaignScoped, APIView):
         return Response(s.ProgressSerializer(data).data)
 
 
+class CampaignExpertsApi(CampaignScoped, APIView):
+    """Crowd versus experts on one criterion (``?criterion=``): each crowd worker's
+    Krippendorff's alpha with the experts and the crowd-versus-experts ranking
+    correlations, with 95% bootstrap intervals. POST excludes the crowd workers whose
+    alpha is below ``threshold`` (among those sharing ``min_units`` outputs)."""
+
+    def _criterion(self, name: str) -> Criterion:
+        criterion = self.campaign.criteria.filter(name=name).first()
+        if criterion is None:
+            raise Http404("No such criterion in this campaign.")
+        return criterion
+
+    @extend_schema(
+        parameters=[OpenApiParameter("criterion", str, required=True)],
+        responses={200: s.ExpertReportSerializer, **ERRORS},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        criterion = self._criterion(request.query_params.get("criterion", ""))
+        return Response(s.ExpertReportSerializer(expert_report(criterion=criterion)).data)
+
+    @extend_schema(
+        request=s.ExpertExcludeSerializer, responses={200: s.WorkerSerializer(many=True), **ERRORS}
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        data = s.ExpertExcludeSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        newly = worker_services.workers_exclude_by_expert_agreement(
+            criterion=self._criterion(data.validated_data["criterion"]),
+            threshold=data.validated_data["threshold"],
+            min_units=data.validated_data["min_units"],
+        )
+        return Response(s.WorkerSerializer(newly, many=True).data)
+
+
 # Criteria, systems, outputs ------------------------------------------------------------------
 
 
@@ -343,7 +379,8 @@ class WorkerListApi(CampaignScoped, generics.ListAPIView):
 
 
 class WorkerDetailApi(CampaignScoped, APIView):
-    """Flag or exclude a worker (``PATCH {"flagged": true}`` / ``{"excluded": true}``)."""
+    """Flag, exclude or mark as expert a worker (``PATCH {"flagged": true}`` /
+    ``{"excluded": true}`` / ``{"expert": true}``)."""
 
     @extend_schema(responses={200: s.WorkerSerializer, **ERRORS})
     def get(self, request: Request, slug: str, pk: int) -> Response:
@@ -358,6 +395,7 @@ class WorkerDetailApi(CampaignScoped, APIView):
             worker=worker,
             flagged=data.validated_data.get("flagged"),
             excluded=data.validated_data.get("excluded"),
+            expert=data.validated_data.get("expert"),
         )
         return Response(s.WorkerSerializer(worker).data)
 
@@ -403,7 +441,15 @@ class ExportApi(CampaignScoped, APIView):
     ``wmt`` (WMT ranking CSV)."""
 
     @extend_schema(
-        parameters=[s.ExportQuerySerializer],
+        parameters=[
+            s.ExportQuerySerializer,
+            OpenApiParameter(
+                "where",
+                str,
+                many=True,
+                description="Only items whose attribute has this value: ATTR=VALUE (repeatable).",
+            ),
+        ],
         responses={
             (200, "text/csv"): OpenApiTypes.STR,
             (200, "application/x-ndjson"): OpenApiTypes.STR,
@@ -418,8 +464,12 @@ class ExportApi(CampaignScoped, APIView):
                 f"criterion: campaign '{self.campaign.slug}' has no criterion '{name}'."
             )
         fmt = query["fmt"]
+        try:
+            where = parse_where(request.query_params.getlist("where"))
+        except SliceError as exc:
+            raise DomainError(f"where: {exc}") from None
         lines = exports.export_lines(
-            criterion=criterion, fmt=fmt, include_excluded=query["include_excluded"]
+            criterion=criterion, fmt=fmt, include_excluded=query["include_excluded"], where=where
         )
         return streamed_file_response(
             lines,

@@ -2,13 +2,18 @@
 
 from django.urls import path
 
-from .views import designer
+from .views import designer, designer_mapped, experts
 
 urlpatterns = [
     path("campaigns/new/", designer.campaign_new, name="designer-new"),
     path("campaigns/account/", designer.account, name="designer-account"),
     path("campaigns/<slug:slug>/", designer.campaign_detail, name="designer-campaign"),
     path("campaigns/<slug:slug>/upload/", designer.campaign_upload, name="designer-upload"),
+    path(
+        "campaigns/<slug:slug>/ratings/import/",
+        designer_mapped.mapped_import,
+        name="designer-mapped-import",
+    ),
     path(
         "campaigns/<slug:slug>/imports/<int:pk>/",
         designer.import_job,
@@ -43,6 +48,10 @@ urlpatterns = [
         name="designer-preview-intro",
     ),
     path("campaigns/<slug:slug>/monitor/", designer.campaign_monitor, name="designer-monitor"),
+    path("campaigns/<slug:slug>/experts/", experts.campaign_experts, name="designer-experts"),
+    path(
+        "campaigns/<slug:slug>/experts.csv", experts.experts_export, name="designer-experts-export"
+    ),
     path(
         "campaigns/<slug:slug>/workers/<int:pk>/",
         designer.worker_mark,

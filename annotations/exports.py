@@ -22,7 +22,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -74,11 +74,16 @@ class ExportedJudgement:
 
 
 def judgements_for_export(
-    *, criterion: Criterion, include_excluded: bool = True
+    *,
+    criterion: Criterion,
+    include_excluded: bool = True,
+    where: Mapping[str, str] | None = None,
 ) -> QuerySet[Judgement]:
     """The criterion's counted judgements (``selectors.judgements``) with their items,
     workers and regular scores, oldest first."""
-    qs = judgements_counted(criterion=criterion, exclude_excluded_workers=not include_excluded)
+    qs = judgements_counted(
+        criterion=criterion, exclude_excluded_workers=not include_excluded, where=where
+    )
     scores = (
         JudgementScore.objects.filter(role=TaskOutput.Role.REGULAR)
         .select_related("output__system")
@@ -92,10 +97,14 @@ def judgements_for_export(
 
 
 def judgement_records(
-    *, criterion: Criterion, include_excluded: bool = True, chunk_size: int = 500
+    *,
+    criterion: Criterion,
+    include_excluded: bool = True,
+    chunk_size: int = 500,
+    where: Mapping[str, str] | None = None,
 ) -> Iterator[ExportedJudgement]:
     """The criterion's counted judgements, oldest first, read in chunks."""
-    qs = judgements_for_export(criterion=criterion, include_excluded=include_excluded)
+    qs = judgements_for_export(criterion=criterion, include_excluded=include_excluded, where=where)
     for j in qs.iterator(chunk_size=chunk_size):
         task = j.task
         yield ExportedJudgement(
@@ -200,7 +209,11 @@ def csv_header(*, criterion: Criterion, width: int) -> list[str]:
 
 
 def csv_lines(
-    *, criterion: Criterion, include_excluded: bool = True, chunk_size: int = 500
+    *,
+    criterion: Criterion,
+    include_excluded: bool = True,
+    chunk_size: int = 500,
+    where: Mapping[str, str] | None = None,
 ) -> Iterator[str]:
     """E2E-like CSV: one row per judgement, outputs in display-slot order.
 
@@ -215,7 +228,7 @@ def csv_lines(
     standard = _standard(criterion)
     yield _line(csv_header(criterion=criterion, width=width))
     for record in judgement_records(
-        criterion=criterion, include_excluded=include_excluded, chunk_size=chunk_size
+        criterion=criterion, include_excluded=include_excluded, chunk_size=chunk_size, where=where
     ):
         outs = record.outputs
         pad = [""] * (width - len(outs))
@@ -259,7 +272,11 @@ def csv_lines(
 
 
 def jsonl_lines(
-    *, criterion: Criterion, include_excluded: bool = True, chunk_size: int = 500
+    *,
+    criterion: Criterion,
+    include_excluded: bool = True,
+    chunk_size: int = 500,
+    where: Mapping[str, str] | None = None,
 ) -> Iterator[str]:
     """One JSON object per judgement, full precision, ISO 8601 times.
 
@@ -272,7 +289,7 @@ def jsonl_lines(
         {"value": int(value), "input": standard_input, "text": standard_text} if value else None
     )
     for r in judgement_records(
-        criterion=criterion, include_excluded=include_excluded, chunk_size=chunk_size
+        criterion=criterion, include_excluded=include_excluded, chunk_size=chunk_size, where=where
     ):
         yield (
             json.dumps(
@@ -332,6 +349,7 @@ def wmt_lines(
     srclang: str = "mr",
     trglang: str = "en",
     chunk_size: int = 500,
+    where: Mapping[str, str] | None = None,
 ) -> Iterator[str]:
     """The WMT13-15 ranking CSV (the format of wmt-trueskill): one row per judgement,
     rank 1 best, ties sharing a rank. There are as many systems per row as the widest
@@ -344,7 +362,7 @@ def wmt_lines(
     width = _width(criterion)
     yield _line(wmt_header(width))
     for r in judgement_records(
-        criterion=criterion, include_excluded=include_excluded, chunk_size=chunk_size
+        criterion=criterion, include_excluded=include_excluded, chunk_size=chunk_size, where=where
     ):
         pad = width - len(r.outputs)
         pairs: list[str] = []
@@ -368,14 +386,21 @@ def wmt_lines(
         )
 
 
-def export_lines(*, criterion: Criterion, fmt: str, include_excluded: bool = True) -> Iterator[str]:
-    """The criterion's judgements in ``fmt`` (one of :data:`FORMATS`), line by line."""
+def export_lines(
+    *,
+    criterion: Criterion,
+    fmt: str,
+    include_excluded: bool = True,
+    where: Mapping[str, str] | None = None,
+) -> Iterator[str]:
+    """The criterion's judgements in ``fmt`` (one of :data:`FORMATS`), line by line; of
+    a slice of the items with ``where`` (``core.slices``)."""
     if fmt == "csv":
-        return csv_lines(criterion=criterion, include_excluded=include_excluded)
+        return csv_lines(criterion=criterion, include_excluded=include_excluded, where=where)
     if fmt == "jsonl":
-        return jsonl_lines(criterion=criterion, include_excluded=include_excluded)
+        return jsonl_lines(criterion=criterion, include_excluded=include_excluded, where=where)
     if fmt == "wmt":
-        return wmt_lines(criterion=criterion, include_excluded=include_excluded)
+        return wmt_lines(criterion=criterion, include_excluded=include_excluded, where=where)
     raise DomainError(f"Unknown export format '{fmt}'; choose one of {', '.join(FORMATS)}.")
 
 

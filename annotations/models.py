@@ -239,12 +239,19 @@ class System(models.Model):
 
 
 class Item(models.Model):
-    """One input (e.g. an E2E meaning representation)."""
+    """One input (e.g. an E2E meaning representation).
+
+    ``attributes`` are the item's named properties from import (e.g. GEM's
+    ``challenge_set``, ``perturbation``, ``length_bucket``, ``domain``): name -> text,
+    names as ``core.slices.ATTRIBUTE_NAME``. Results can be computed on a slice of the
+    items that share a value (``selectors.judgements.slice_q``).
+    """
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="items")
     external_id = models.CharField(max_length=200)
     input = models.TextField()
     position = models.PositiveIntegerField(default=0)
+    attributes = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["campaign", "position", "id"]
@@ -392,6 +399,10 @@ class Worker(models.Model):
         default=False, help_text="Judgements stay stored but leave rankings that exclude them."
     )
     stopped = models.BooleanField(default=False, help_text="Failed checks; no more tasks.")
+    expert = models.BooleanField(
+        default=False,
+        help_text="An expert: their judgements are the reference crowd workers are compared with.",
+    )
     exclusion_reason = models.TextField(blank=True)
     review = models.CharField(
         max_length=8,
@@ -670,3 +681,26 @@ class CampaignInvitation(models.Model):
 
     def __str__(self) -> str:
         return f"invitation of {self.email} to {self.campaign.slug} as {self.role}"
+
+
+class RatingMapping(models.Model):
+    """A column mapping for rating imports saved under a name in a campaign (a preset of
+    its own, next to the built-in ones); ``mapping`` is its JSON form
+    (``annotations.importing.parsers.mapped``)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="rating_mappings")
+    name = models.SlugField(max_length=64)
+    mapping = models.JSONField(default=dict)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "name"], name="rating_mapping_unique_name"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.campaign.slug}/{self.name}"

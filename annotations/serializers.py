@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.db import models
@@ -171,12 +172,13 @@ class WorkerSerializer(ApiModelSerializer):
             "external_id",
             "flagged",
             "excluded",
+            "expert",
             "stopped",
             "consented_at",
             "created_at",
             "last_seen_at",
         ]
-        read_only_fields = [f for f in fields if f not in ("flagged", "excluded")]
+        read_only_fields = [f for f in fields if f not in ("flagged", "excluded", "expert")]
 
 
 class WorkerQualitySerializer(serializers.Serializer):
@@ -240,6 +242,12 @@ class AgreementSerializer(serializers.Serializer):
     workers = serializers.IntegerField()
     preference_alpha = serializers.FloatField(allow_null=True)
     score_alpha = serializers.FloatField(allow_null=True)
+    inter_kappa = serializers.FloatField(
+        allow_null=True, help_text="WMT's pairwise kappa between judges of the same task."
+    )
+    intra_kappa = serializers.FloatField(
+        allow_null=True, help_text="WMT's pairwise kappa of a judge with itself (repeats)."
+    )
 
 
 class ProgressSerializer(serializers.Serializer):
@@ -254,3 +262,42 @@ class ProgressSerializer(serializers.Serializer):
 
 class TokenSerializer(serializers.Serializer):
     token = serializers.CharField(help_text="Send as the header `Authorization: Token <token>`.")
+
+
+class EstimateSerializer(serializers.Serializer):
+    value = serializers.FloatField(allow_null=True)
+    low = serializers.FloatField(allow_null=True, help_text="95% bootstrap interval, low end.")
+    high = serializers.FloatField(allow_null=True, help_text="95% bootstrap interval, high end.")
+    n = serializers.IntegerField(help_text="Outputs (alpha) or systems (correlations).")
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        def finite(x: float) -> float | None:
+            return None if math.isnan(x) else x
+
+        return {
+            "value": finite(instance.value),
+            "low": finite(instance.low),
+            "high": finite(instance.high),
+            "n": instance.n,
+        }
+
+
+class WorkerVersusExpertsSerializer(serializers.Serializer):
+    worker = serializers.CharField(source="worker.external_id")
+    worker_id = serializers.IntegerField(source="worker.pk")
+    excluded = serializers.BooleanField(source="worker.excluded")
+    alpha = EstimateSerializer(help_text="Krippendorff's alpha with the experts (interval).")
+
+
+class ExpertReportSerializer(serializers.Serializer):
+    criterion = serializers.CharField(source="criterion.name")
+    experts = serializers.IntegerField()
+    workers = WorkerVersusExpertsSerializer(many=True)
+    spearman = EstimateSerializer(source="ranking.spearman")
+    kendall_tau_b = EstimateSerializer(source="ranking.kendall")
+
+
+class ExpertExcludeSerializer(serializers.Serializer):
+    criterion = serializers.CharField(max_length=100)
+    threshold = serializers.FloatField(min_value=-1.0, max_value=1.0)
+    min_units = serializers.IntegerField(min_value=1, default=10)

@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "annotations",
     "ranking",
+    "reports",
 ]
 
 MIDDLEWARE = [

@@ -14,9 +14,11 @@ urlpatterns = [
     path("api/", RedirectView.as_view(pattern_name="api-docs"), name="api-root"),
     path("api/", include("annotations.api_urls")),
     path("api/", include("ranking.api_urls")),
+    path("api/", include("reports.api_urls")),
     # Last under /api/: any other path is a JSON 404 in the API's error shape.
     re_path(r"^api/[\s\S]*$", api_not_found, name="api-not-found"),
     path("rankings/", include("ranking.urls")),
+    path("campaigns/<slug:slug>/", include("reports.urls")),
     path("", include("annotations.urls")),
 ]
 

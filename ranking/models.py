@@ -44,6 +44,13 @@ class RankingRun(models.Model):
     exclude_flagged = models.BooleanField(
         default=True, help_text="Leave out judgements of excluded workers."
     )
+    chunk_runs = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Runs per chunk: the run is computed as chunks of this many runs, each a "
+        "Celery task with its own random stream (issue 13). Empty for runs created before "
+        "chunking, which are computed as one stream, as they were.",
+    )
     fingerprint = models.CharField(max_length=64, blank=True)
     n_judgements = models.PositiveIntegerField(default=0)
     n_comparisons = models.PositiveIntegerField(default=0)
@@ -99,6 +106,48 @@ class RankingRun(models.Model):
 
     def __str__(self) -> str:
         return f"{self.method} of {self.criterion} (seed {self.seed})"
+
+
+class RankingChunk(models.Model):
+    """One chunk of a chunked ranking run: its state and, once done, its per-run values.
+
+    ``result`` holds :meth:`ranking.stats.ChunkResult.to_bytes` (no result backend
+    needed); the task that stores the last chunk merges them and finishes the run.
+    """
+
+    class State(models.TextChoices):
+        PENDING = "pending", "Pending"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+
+    run = models.ForeignKey(RankingRun, on_delete=models.CASCADE, related_name="chunks")
+    index = models.PositiveIntegerField()
+    runs = models.PositiveIntegerField()
+    state = models.CharField(max_length=7, choices=State.choices, default=State.PENDING)
+    attempts = models.PositiveSmallIntegerField(
+        default=0, help_text="Times a worker started computing this chunk."
+    )
+    dispatches = models.PositiveSmallIntegerField(
+        default=0, help_text="Times the chunk was handed to Celery (the sweep re-dispatches)."
+    )
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    fingerprint = models.CharField(max_length=64, blank=True)
+    result = models.BinaryField(null=True, blank=True)
+    seconds = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["run", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["run", "index"], name="chunk_unique_index"),
+            models.CheckConstraint(condition=Q(runs__gte=1), name="chunk_runs_gte_1"),
+            models.CheckConstraint(
+                condition=Q(state__in=["pending", "running", "done"]), name="chunk_state_valid"
+            ),
+        ]
+        indexes = [models.Index(fields=["state", "heartbeat_at"], name="chunk_state_heartbeat")]
+
+    def __str__(self) -> str:
+        return f"chunk {self.index} of run {self.run_id} ({self.state})"
 
 
 class RankingResult(models.Model):

@@ -8,6 +8,7 @@ every progress report, and :func:`ranking_runs_sweep` (celery beat, every minute
 
 from __future__ import annotations
 
+import functools
 import math
 import threading
 import time
@@ -21,13 +22,14 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import connections, transaction
+from django.db.models import F, Q, Sum
 from django.utils import timezone
 
 from annotations.models import Campaign, Criterion
 from common.errors import DomainError
 
 from . import selectors, stats
-from .models import RankingResult, RankingRun
+from .models import RankingChunk, RankingResult, RankingRun
 
 
 class RunStopped(Exception):
@@ -79,6 +81,7 @@ def ranking_run_create(
             confidence=confidence,
             exclude_flagged=exclude_flagged,
             parameters=parameters,
+            chunk_runs=stats.DEFAULT_CHUNK_RUNS,
             created_by=owner,
         )
         if queue:
@@ -115,6 +118,8 @@ def _check_active_cap(*, user: User) -> None:
 #: the Celery task that computes a run (ranking/tasks.py), dispatched by name so that the
 #: services never import the task module (tasks call services, not the other way round)
 COMPUTE_TASK = "ranking.compute_run"
+#: the Celery task that computes one chunk of a chunked run
+CHUNK_TASK = "ranking.compute_chunk"
 
 
 def _compute_task() -> Task:
@@ -189,8 +194,20 @@ def _claim(*, run_id: int) -> tuple[RankingRun, int] | None:
     return run, run.attempts
 
 
-def ranking_run_compute(*, run: RankingRun) -> RankingRun:
+def ranking_run_compute(
+    *, run: RankingRun, fan_out: bool = True, queue: str | None = None
+) -> RankingRun:
     """Compute a run and store its result; failures are recorded on the run and re-raised.
+
+    A chunked run (``chunk_runs`` set: every run created since issue 13) is planned
+    here, one :class:`RankingChunk` per ``chunk_runs`` runs, and each chunk handed to
+    Celery (``ranking.compute_chunk``, :func:`ranking_chunk_compute`); the chunk stored
+    last merges them all and finishes the run. With ``fan_out=False`` (the ``rank``
+    command) the chunks are computed here, one after the other, by the same service.
+    ``queue``: the Celery queue the chunks go to (the task passes the queue its own
+    message came from); None: the default queue.
+    Runs created before chunking (``chunk_runs`` empty) are computed as one stream,
+    as before, so that they reproduce exactly.
 
     The result depends only on the judgements (their fingerprint is stored), the method,
     its parameters and the seed: computing the same run twice gives identical numbers.
@@ -201,6 +218,10 @@ def ranking_run_compute(*, run: RankingRun) -> RankingRun:
     when it matches nothing (the run was cancelled, or the sweep failed it, or a newer
     attempt took over) the computation stops and nothing is stored.
     """
+    if run.chunk_runs is not None:
+        _compute_chunked(run, fan_out=fan_out, queue=queue)
+        run.refresh_from_db()
+        return run
     given = run
     claimed = _claim(run_id=run.pk)
     if claimed is None:
@@ -242,42 +263,10 @@ def _compute_claimed(run: RankingRun, attempt: int) -> None:
             )
         except ValueError as exc:  # e.g. fewer than two systems with comparisons
             raise DomainError(f"Cannot rank '{run.criterion.name}': {exc}") from exc
-        ranked = [data.systems[int(i)] for i in result.ranked]
-        ranked_labels = {s.label for s in ranked}
-        inputs["unranked"] = [
-            label
-            for label in selectors.ranking_campaign_system_labels(criterion=run.criterion)
-            if label not in ranked_labels
-        ]
-        inputs["systems_ranked"] = len(ranked)
         with transaction.atomic():
             if not _still_ours(run, attempt, lock=True):
                 raise RunStopped()
-            run.results.all().delete()
-            RankingResult.objects.bulk_create(
-                RankingResult(
-                    run=run,
-                    system=system,
-                    value=float(result.value[i]),
-                    spread=float(result.spread[i]),
-                    rank_lo=int(result.rank_lo[i]),
-                    rank_hi=int(result.rank_hi[i]),
-                    cluster=int(result.cluster[i]),
-                    comparisons=int(result.comparisons[i]),
-                )
-                for i, system in enumerate(ranked)
-            )
-            run.fingerprint = data.fingerprint
-            run.n_judgements = data.n_judgements
-            run.n_comparisons = int(result.n_comparisons)
-            run.stability = result.stability
-            run.inputs = inputs
-            run.status = RankingRun.Status.DONE
-            run.progress = 1.0
-            run.runs_done = run.runs
-            run.heartbeat_at = run.finished_at = timezone.now()
-            run.seconds = time.perf_counter() - started
-            run.save()
+            _store_result(run, data, inputs, result, seconds=time.perf_counter() - started)
     except RunStopped:
         return
     except Exception as exc:
@@ -299,6 +288,363 @@ def _compute_claimed(run: RankingRun, attempt: int) -> None:
         )
         if ended:
             raise
+
+
+def _store_result(
+    run: RankingRun,
+    data: selectors.ScoreArrays,
+    inputs: dict[str, Any],
+    result: stats.ComputedRanking,
+    *,
+    seconds: float,
+) -> None:
+    """Store a computed ranking and mark the run done (inside the caller's transaction,
+    with the run's row locked)."""
+    ranked = [data.systems[int(i)] for i in result.ranked]
+    ranked_labels = {s.label for s in ranked}
+    inputs["unranked"] = [
+        label
+        for label in selectors.ranking_campaign_system_labels(criterion=run.criterion)
+        if label not in ranked_labels
+    ]
+    inputs["systems_ranked"] = len(ranked)
+    run.results.all().delete()
+    RankingResult.objects.bulk_create(
+        RankingResult(
+            run=run,
+            system=system,
+            value=float(result.value[i]),
+            spread=float(result.spread[i]),
+            rank_lo=int(result.rank_lo[i]),
+            rank_hi=int(result.rank_hi[i]),
+            cluster=int(result.cluster[i]),
+            comparisons=int(result.comparisons[i]),
+        )
+        for i, system in enumerate(ranked)
+    )
+    run.fingerprint = data.fingerprint
+    run.n_judgements = data.n_judgements
+    run.n_comparisons = int(result.n_comparisons)
+    run.stability = result.stability
+    run.inputs = inputs
+    run.status = RankingRun.Status.DONE
+    run.progress = 1.0
+    run.runs_done = run.runs
+    run.heartbeat_at = run.finished_at = timezone.now()
+    run.seconds = seconds
+    run.save()
+
+
+# --- Chunked runs (issue 13): one Celery task per chunk, merged by the last one ----------
+
+
+def _chunk_task() -> Task:
+    return current_app.tasks[CHUNK_TASK]
+
+
+def _dispatch_chunk(run_id: int, index: int, queue: str | None = None) -> None:
+    task = _chunk_task()
+    if queue:
+        task.apply_async(args=(run_id, index), queue=queue)
+    else:
+        task.delay(run_id, index)
+
+
+def _compute_chunked(run: RankingRun, *, fan_out: bool, queue: str | None = None) -> None:
+    indices = _plan(run_id=run.pk)
+    if not indices:
+        return
+    if fan_out:
+        for index in indices:
+            _dispatch_chunk(run.pk, index, queue)
+        return
+    # In this process (the ``rank`` command): the same service per chunk, the scores
+    # read once.
+    data = _load_scores(run)
+    for index in indices:
+        ranking_chunk_compute(run_id=run.pk, index=index, data=data)
+        if not RankingRun.objects.filter(pk=run.pk, status=RankingRun.Status.RUNNING).exists():
+            return
+
+
+@transaction.atomic
+def _plan(*, run_id: int) -> list[int]:
+    """Start a chunked run: create its chunks; return the indices of those to dispatch.
+
+    Locks the run's row. A pending run becomes running with a fresh set of chunks (a
+    retried run's old chunks are dropped); a message redelivered for a running run
+    re-dispatches the chunks not done; an ended run computes nothing.
+    """
+    run = RankingRun.objects.select_for_update().filter(pk=run_id).first()
+    if run is None or run.status in RankingRun.ENDED or run.chunk_runs is None:
+        return []
+    now = timezone.now()
+    if run.status == RankingRun.Status.RUNNING and run.chunks.exists():
+        pending = run.chunks.exclude(state=RankingChunk.State.DONE)
+        indices = list(pending.values_list("index", flat=True))
+        pending.update(dispatches=F("dispatches") + 1, heartbeat_at=now)
+        return indices
+    run.chunks.all().delete()
+    sizes = stats.chunk_sizes(run.runs, run.chunk_runs)
+    RankingChunk.objects.bulk_create(
+        RankingChunk(run=run, index=i, runs=size, dispatches=1, heartbeat_at=now)
+        for i, size in enumerate(sizes)
+    )
+    run.attempts += 1
+    run.status = RankingRun.Status.RUNNING
+    run.started_at = run.heartbeat_at = now
+    run.progress = 0.0
+    run.runs_done = 0
+    run.error = ""
+    run.save(
+        update_fields=[
+            "attempts",
+            "status",
+            "started_at",
+            "heartbeat_at",
+            "progress",
+            "runs_done",
+            "error",
+        ]
+    )
+    return list(range(len(sizes)))
+
+
+def _load_scores(run: RankingRun) -> selectors.ScoreArrays:
+    data = selectors.ranking_scores(
+        criterion=run.criterion, exclude_excluded_workers=run.exclude_flagged
+    )
+    if data.n_judgements == 0:
+        raise DomainError(f"Criterion '{run.criterion.name}' has no judgements to rank yet.")
+    return data
+
+
+@transaction.atomic
+def _claim_chunk(*, run_id: int, index: int) -> tuple[RankingRun, RankingChunk] | None:
+    """Mark a chunk running for a new attempt; None when there is nothing to compute
+    (run cancelled or ended, chunk done, or chunk lost too often: the run fails).
+
+    Locks the run's row, then the chunk's (always in this order)."""
+    run = (
+        RankingRun.objects.select_for_update().select_related("criterion").filter(pk=run_id).first()
+    )
+    if run is None or run.status != RankingRun.Status.RUNNING:
+        return None
+    chunk = RankingChunk.objects.select_for_update().filter(run=run, index=index).first()
+    if chunk is None or chunk.state == RankingChunk.State.DONE:
+        return None
+    now = timezone.now()
+    if chunk.attempts >= settings.RANKING_MAX_ATTEMPTS:
+        run.status = RankingRun.Status.FAILED
+        run.error = (
+            f"The worker computing chunk {index + 1} of {run.chunks.count()} was lost "
+            f"{chunk.attempts} times (killed, out of memory or restarted) before it "
+            "finished. Retry it, perhaps with fewer runs."
+        )
+        run.finished_at = now
+        run.save(update_fields=["status", "error", "finished_at"])
+        return None
+    chunk.attempts += 1
+    chunk.state = RankingChunk.State.RUNNING
+    chunk.heartbeat_at = now
+    chunk.save(update_fields=["attempts", "state", "heartbeat_at"])
+    run.heartbeat_at = now
+    run.save(update_fields=["heartbeat_at"])
+    return run, chunk
+
+
+def ranking_chunk_compute(
+    *, run_id: int, index: int, data: selectors.ScoreArrays | None = None
+) -> str:
+    """Compute chunk ``index`` of a chunked run and store it; the last one merges.
+
+    What the ``ranking.compute_chunk`` task calls (``data``: the scores when the caller
+    already read them). Before computing, the chunk checks that its run still runs
+    (a cancelled run's remaining chunks compute nothing); while computing, every
+    progress report beats the chunk's and the run's heartbeat and stops the chunk when
+    the run stopped running or a newer attempt took the chunk over. Storing the
+    result locks the run's row, so exactly one chunk sees all the others done: it
+    merges them (:func:`ranking.stats.merge_chunks`, in index order) and finishes the
+    run. Chunks computed from different judgements (an import in between: their
+    fingerprints differ) fail the run rather than mixing data. Returns what happened:
+    ``computed``, ``merged`` or ``skipped``.
+    """
+    claimed = _claim_chunk(run_id=run_id, index=index)
+    if claimed is None:
+        return "skipped"
+    run, chunk = claimed
+    assert run.chunk_runs is not None
+    started = time.perf_counter()
+    try:
+        if data is None:
+            data = _load_scores(run)
+        try:
+            comparisons, ranked = stats.prepare_comparisons(
+                n_systems=len(data.systems),
+                judgement=data.judgement,
+                system=data.system,
+                score=data.score,
+                slot=data.slot,
+            )
+        except ValueError as exc:
+            raise DomainError(f"Cannot rank '{run.criterion.name}': {exc}") from exc
+        part = stats.compute_chunk(
+            comparisons,
+            method=run.method,
+            runs=run.runs,
+            chunk_runs=run.chunk_runs,
+            index=index,
+            seed=run.seed,
+            confidence=run.confidence,
+            parameters=run.parameters,
+            progress=_chunk_heartbeat(run, chunk),
+        )
+        with transaction.atomic():
+            locked = (
+                RankingRun.objects.select_for_update()
+                .select_related("criterion", "campaign")
+                .filter(pk=run.pk, status=RankingRun.Status.RUNNING)
+                .first()
+            )
+            stored = (
+                RankingChunk.objects.select_for_update().filter(pk=chunk.pk).first()
+                if locked is not None
+                else None
+            )
+            if locked is None or stored is None:
+                raise RunStopped()
+            if stored.state != RankingChunk.State.DONE:
+                stored.state = RankingChunk.State.DONE
+                stored.result = part.to_bytes()
+                stored.fingerprint = data.fingerprint
+                stored.seconds = time.perf_counter() - started
+                stored.heartbeat_at = timezone.now()
+                stored.save(
+                    update_fields=["state", "result", "fingerprint", "seconds", "heartbeat_at"]
+                )
+            done = locked.chunks.filter(state=RankingChunk.State.DONE)
+            n_chunks = locked.chunks.count()
+            n_done = done.count()
+            if n_done < n_chunks:
+                locked.progress = n_done / n_chunks
+                locked.runs_done = done.aggregate(total=Sum("runs"))["total"] or 0
+                locked.heartbeat_at = timezone.now()
+                locked.save(update_fields=["progress", "runs_done", "heartbeat_at"])
+                return "computed"
+            rows = list(done.order_by("index").values_list("fingerprint", "result"))
+            if any(fingerprint != data.fingerprint for fingerprint, _ in rows):
+                raise DomainError(
+                    "The judgements changed while this run was computed (an import or an "
+                    "exclusion in between); retry it to rank the current judgements."
+                )
+            merged = stats.merge_chunks(
+                [stats.ChunkResult.from_bytes(bytes(result or b"")) for _, result in rows],
+                ranked=ranked,
+                runs=locked.runs,
+                chunk_runs=locked.chunk_runs or run.chunk_runs,
+                seed=locked.seed,
+                confidence=locked.confidence,
+            )
+            inputs = selectors.ranking_inputs(
+                criterion=locked.criterion, exclude_excluded_workers=locked.exclude_flagged
+            )
+            began = locked.started_at or timezone.now()
+            _store_result(
+                locked,
+                data,
+                inputs,
+                merged,
+                seconds=(timezone.now() - began).total_seconds(),
+            )
+            return "merged"
+    except RunStopped:
+        return "skipped"
+    except Exception as exc:
+        message = str(exc)
+        if isinstance(exc, SoftTimeLimitExceeded):
+            message = (
+                f"Chunk {index + 1} stopped at the time limit of "
+                f"{settings.RANKING_SOFT_TIME_LIMIT // 60} minutes; ask for fewer runs."
+            )
+        elif not isinstance(exc, DomainError):
+            message = f"The computation failed ({type(exc).__name__}: {exc})."
+        ended = RankingRun.objects.filter(pk=run.pk, status=RankingRun.Status.RUNNING).update(
+            status=RankingRun.Status.FAILED,
+            error=message,
+            finished_at=timezone.now(),
+        )
+        if ended:
+            raise
+        return "skipped"
+
+
+#: seconds between two heartbeats of a computing chunk
+_BEAT_EVERY = 1.0
+
+
+def _chunk_heartbeat(run: RankingRun, chunk: RankingChunk) -> Callable[[float], None]:
+    """Beat the chunk's and the run's heartbeat; stop when either is no longer ours.
+
+    Writes at the first report and then at most once per ``_BEAT_EVERY`` seconds (two
+    UPDATEs per report cost a third of a 200-run E2E ranking otherwise): a cancelled
+    run's chunk stops within that time."""
+    attempt = chunk.attempts
+    last = [-math.inf]
+
+    def report(fraction: float) -> None:
+        if time.monotonic() - last[0] < _BEAT_EVERY:
+            return
+        last[0] = time.monotonic()
+        now = timezone.now()
+        ours = RankingChunk.objects.filter(
+            pk=chunk.pk, state=RankingChunk.State.RUNNING, attempts=attempt
+        ).update(heartbeat_at=now)
+        running = RankingRun.objects.filter(pk=run.pk, status=RankingRun.Status.RUNNING).update(
+            heartbeat_at=now
+        )
+        if not (ours and running):
+            raise RunStopped()
+
+    return report
+
+
+def _sweep_chunks(*, lost_before: Any, queued_before: Any, now: Any, base: Any) -> list[int]:
+    """Re-dispatch the chunks of running runs that were lost: running with a heartbeat
+    older than ``lost_before`` (worker killed), or still queued since before
+    ``queued_before`` (message lost); fail the run when a chunk was dispatched
+    ``RANKING_MAX_ATTEMPTS`` times. Returns the ids of the runs failed."""
+    cap = settings.RANKING_MAX_ATTEMPTS
+    ended: list[int] = []
+    lost = Q(state=RankingChunk.State.RUNNING, heartbeat_at__lt=lost_before) | Q(
+        state=RankingChunk.State.PENDING, heartbeat_at__lt=queued_before
+    )
+    stale = (
+        RankingChunk.objects.filter(
+            run__in=base.filter(status=RankingRun.Status.RUNNING, chunk_runs__isnull=False)
+        )
+        .filter(lost)
+        .values_list("pk", "run_id", "index", "dispatches")
+    )
+    for pk, run_id, index, dispatches in stale:
+        if dispatches >= cap:
+            if RankingRun.objects.filter(pk=run_id, status=RankingRun.Status.RUNNING).update(
+                status=RankingRun.Status.FAILED,
+                finished_at=now,
+                error=(
+                    f"Chunk {index + 1} of this run was lost {dispatches} times (worker "
+                    "killed, out of memory, restarted or past its time limit). Retry it, "
+                    "perhaps with fewer runs."
+                ),
+            ):
+                ended.append(run_id)
+            continue
+        if RankingChunk.objects.filter(lost, pk=pk).update(
+            state=RankingChunk.State.PENDING,
+            dispatches=F("dispatches") + 1,
+            heartbeat_at=now,
+        ):
+            transaction.on_commit(functools.partial(_dispatch_chunk, run_id, index))
+    return ended
 
 
 def _still_ours(run: RankingRun, attempt: int, *, lock: bool = False) -> bool:
@@ -393,6 +739,11 @@ def ranking_runs_sweep(
     than ``pending_timeout`` (default ``RANKING_PENDING_TIMEOUT``) was never picked up.
     Both are failed with the reason; they can be retried. Each run is updated with a
     conditional UPDATE, so a run that beat its heartbeat meanwhile is left alone.
+
+    A chunked run is not failed for a stale heartbeat: its running chunks whose
+    heartbeat stopped (``stale_after``) and its chunks queued for longer than
+    ``pending_timeout`` are handed to Celery again (a lost chunk is retried, never dropped) until
+    one was dispatched ``RANKING_MAX_ATTEMPTS`` times, which fails the run.
     """
     stale = settings.RANKING_STALE_AFTER if stale_after is None else stale_after
     pending = settings.RANKING_PENDING_TIMEOUT if pending_timeout is None else pending_timeout
@@ -403,8 +754,11 @@ def ranking_runs_sweep(
     if campaign is not None:
         base = base.filter(campaign=campaign)
     ended: list[int] = []
+    ended.extend(
+        _sweep_chunks(lost_before=lost_before, queued_before=queued_before, now=now, base=base)
+    )
     for pk in base.filter(
-        status=RankingRun.Status.RUNNING, heartbeat_at__lt=lost_before
+        status=RankingRun.Status.RUNNING, heartbeat_at__lt=lost_before, chunk_runs__isnull=True
     ).values_list("pk", flat=True):
         if RankingRun.objects.filter(
             pk=pk, status=RankingRun.Status.RUNNING, heartbeat_at__lt=lost_before

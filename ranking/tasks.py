@@ -4,31 +4,49 @@
 worker process dies (SIGKILL, out of memory), so another worker picks it up; the
 service counts attempts and gives up after ``RANKING_MAX_ATTEMPTS``. Soft and hard time
 limits bound a run's wall time. ``ranking.sweep_runs`` (celery beat, every minute)
-fails runs whose heartbeat stopped.
+fails runs whose heartbeat stopped and re-dispatches lost chunks.
+
+A chunked run (issue 13) is planned by ``ranking.compute_run`` and computed by one
+``ranking.compute_chunk`` per chunk, on however many workers there are; each chunk is
+acknowledged late and rejected back to the queue when its worker dies, like the run.
 """
 
 from __future__ import annotations
 
-from celery import shared_task
+from celery import Task, shared_task
 from django.conf import settings
 
 from .models import RankingRun
-from .services import ranking_run_compute, ranking_runs_sweep
+from .services import ranking_chunk_compute, ranking_run_compute, ranking_runs_sweep
 
 
 @shared_task(
+    bind=True,
     name="ranking.compute_run",
     acks_late=True,
     reject_on_worker_lost=True,
     soft_time_limit=settings.RANKING_SOFT_TIME_LIMIT,
     time_limit=settings.RANKING_TIME_LIMIT,
 )
-def ranking_run_compute_task(run_id: int) -> str:
+def ranking_run_compute_task(self: Task, run_id: int) -> str:
     run = RankingRun.objects.select_related("criterion").filter(pk=run_id).first()
     if run is None:  # deleted while queued
         return "deleted"
-    ranking_run_compute(run=run)
+    # A chunked run's chunks go to the queue this message came from.
+    queue = (self.request.delivery_info or {}).get("routing_key") or None
+    ranking_run_compute(run=run, queue=queue)
     return run.status
+
+
+@shared_task(
+    name="ranking.compute_chunk",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=settings.RANKING_SOFT_TIME_LIMIT,
+    time_limit=settings.RANKING_TIME_LIMIT,
+)
+def ranking_chunk_compute_task(run_id: int, index: int) -> str:
+    return ranking_chunk_compute(run_id=run_id, index=index)
 
 
 @shared_task(name="ranking.sweep_runs", ignore_result=True)

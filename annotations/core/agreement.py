@@ -11,8 +11,9 @@ No Django here: selectors build the matrices.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Literal
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
 
 import numpy as np
 
@@ -143,3 +144,52 @@ def reliability_matrix(
 def preference(score_a: float, score_b: float) -> int:
     """+1 when the first output is preferred, -1 when the second is, 0 for a tie."""
     return int(np.sign(score_a - score_b))
+
+
+@dataclass(frozen=True)
+class PairwiseKappa:
+    """WMT's kappa on pairwise preferences, with what it was computed from."""
+
+    kappa: float  # NaN when no two judgements share a pair of outputs
+    comparisons: int  # pairs of outputs compared by two judgements of one task
+    observed: float  # P(A): the share of those on which the two judgements agree
+    chance: float  # P(E)
+
+
+def pairwise_kappa(
+    judgements: Iterable[tuple[Hashable, Hashable, Mapping[Any, int]]], *, intra: bool
+) -> PairwiseKappa:
+    """Cohen's kappa as WMT reports annotator agreement (Bojar et al. 2013, section 3.3).
+
+    ``judgements`` are ``(task, worker, preferences)`` with ``preferences`` mapping a pair
+    of outputs to +1 / 0 / -1. Every two judgements of the same task, by different
+    workers (inter-annotator, ``intra=False``) or by the same worker (intra-annotator,
+    ``intra=True``), are compared on each pair of outputs both judged: they agree when
+    they give the same preference. P(A) is the share of agreeing comparisons; P(E) =
+    P(<)^2 + P(=)^2 + P(>)^2, from the preferences of all the judgements given (as WMT
+    from 2013 on); kappa = (P(A) - P(E)) / (1 - P(E)).
+    """
+    by_task: dict[Hashable, list[tuple[Hashable, Mapping[Any, int]]]] = {}
+    totals = np.zeros(3, dtype=np.int64)  # -1, 0, +1
+    for task, worker, prefs in judgements:
+        by_task.setdefault(task, []).append((worker, prefs))
+        for sign in prefs.values():
+            totals[sign + 1] += 1
+    agree = compared = 0
+    for rows in by_task.values():
+        for n, (worker_a, prefs_a) in enumerate(rows):
+            for worker_b, prefs_b in rows[n + 1 :]:
+                if (worker_a == worker_b) != intra:
+                    continue
+                for pair, sign in prefs_a.items():
+                    other = prefs_b.get(pair)
+                    if other is not None:
+                        compared += 1
+                        agree += sign == other
+    if compared == 0 or totals.sum() == 0:
+        return PairwiseKappa(float("nan"), 0, float("nan"), float("nan"))
+    shares = totals / totals.sum()
+    chance = float(np.sum(shares**2))
+    observed = agree / compared
+    kappa = (observed - chance) / (1.0 - chance) if chance < 1.0 else float("nan")
+    return PairwiseKappa(float(kappa), compared, observed, chance)

@@ -169,10 +169,19 @@ def import_job_run(*, job: ImportJob) -> ImportJob:
     if not claimed:
         return job
     progress = _JobProgress(job.pk)
+    ratings: dict[str, Any] | None = None
     try:
-        results = outputs_import_uploads(
-            campaign=job.campaign, uploads=_uploads_unpack(bytes(job.data)), progress=progress
-        )
+        if job.kind == "ratings":  # column-mapped ratings (importing/mapped.py imports us)
+            from annotations.importing.mapped import mapped_job_import
+
+            ratings = mapped_job_import(
+                job=job, uploads=_uploads_unpack(bytes(job.data)), progress=progress
+            )
+            results = []
+        else:
+            results = outputs_import_uploads(
+                campaign=job.campaign, uploads=_uploads_unpack(bytes(job.data)), progress=progress
+            )
     except DomainError as exc:
         job.status = ImportJob.Status.FAILED
         job.error = str(exc)
@@ -191,6 +200,11 @@ def import_job_run(*, job: ImportJob) -> ImportJob:
     else:
         job.status = ImportJob.Status.DONE
         job.rows_done = job.rows_total = sum(r.outputs for r in results)
+        if ratings is not None:
+            job.rows_done = job.rows_total = ratings["judgements"]
+            job.summary = ratings
+            _import_job_finish(job, progress)
+            return job
         job.summary = {
             "files": [r.file for r in results],
             "outputs": sum(r.outputs for r in results),

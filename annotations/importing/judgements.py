@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, NamedTuple
@@ -81,6 +81,7 @@ def judgements_store_finished(
     judgements: Sequence[FinishedJudgement],
     platform: str = Worker.Platform.IMPORTED,
     progress: Callable[[int, int], None] | None = None,
+    experts: bool = False,
 ) -> int:
     """Store finished judgements with their tasks, workers and assignments, in bulk.
 
@@ -90,6 +91,8 @@ def judgements_store_finished(
     per slot. The items and outputs must exist (matched by item external id and system
     label). A task external id the criterion already has is an error, so the same
     judgements cannot be stored twice. Returns the number of judgements stored.
+    ``experts``: the judges are experts (``Worker.expert``), the reference the crowd is
+    compared with; workers who are already known are marked too.
     A fixed number of queries per chunk of rows (raw bulk inserts, no model instances);
     ``progress(rows written, rows to write)`` is called after each chunk.
     """
@@ -126,7 +129,7 @@ def judgements_store_finished(
     for j in sorted(judgements, key=lambda j: j.submitted_at):
         metadata.setdefault(j.worker_id, {}).update(j.worker_metadata)
     new_workers = [
-        Worker(campaign=campaign, platform=platform, external_id=ext, metadata=meta)
+        Worker(campaign=campaign, platform=platform, external_id=ext, metadata=meta, expert=experts)
         for ext, meta in metadata.items()
         if ext not in workers
     ]
@@ -134,13 +137,21 @@ def judgements_store_finished(
     changed: list[Worker] = []
     for ext, meta in metadata.items():
         worker = workers.get(ext)
-        if worker is not None and meta and {**worker.metadata, **meta} != worker.metadata:
+        if worker is None:
+            continue
+        if (meta and {**worker.metadata, **meta} != worker.metadata) or (
+            experts and not worker.expert
+        ):
             worker.metadata = {**worker.metadata, **meta}
+            worker.expert = worker.expert or experts
             changed.append(worker)
-    Worker.objects.bulk_update(changed, ["metadata"], batch_size=BATCH_SIZE)
+    Worker.objects.bulk_update(changed, ["metadata", "expert"], batch_size=BATCH_SIZE)
     workers.update({w.external_id: w for w in new_workers})
 
-    # Tasks: one per task key, slots from the first judgement of the key.
+    # Tasks: one per task key, slots from the first judgement of the key. Judgements
+    # without a key share a task when they show the same outputs (same texts) of the same
+    # item, in whatever order: several judges of one segment then form one task, so
+    # redundancy and agreement work on imported data as on collected data.
     keys = sorted({j.task_external_id for j in judgements if j.task_external_id})
     clash = list(
         Task.objects.filter(criterion=criterion, external_id__in=keys).values_list(
@@ -155,37 +166,54 @@ def judgements_store_finished(
     number = (campaign.tasks.aggregate(n=Max("number"))["n"] or 0) + 1
     item_of_task: list[int] = []  # per new task: its item's id
     task_rows: list[tuple[Any, ...]] = []
-    task_of: dict[str, int] = {}  # task key -> index into task_rows
-    systems_of: dict[str, tuple[str, ...]] = {}
+    task_of: dict[Hashable, int] = {}  # task key -> index into task_rows
+    slot_of_task: list[dict[tuple[str, str], int]] = []  # per task: (system, text) -> slot
     slots_of_task: list[list[tuple[int, int, str]]] = []  # per task: (output, slot, text)
     task_for_judgement: list[int] = []
+    # Per judgement, the task slot of each of its scores (None: in the task's own order).
+    slots_for_judgement: list[tuple[int, ...] | None] = []
     task_kind = Task.Kind.IMPORTED.value
     campaign_pk, criterion_pk = campaign.pk, criterion.pk
     for j, slot_outputs in zip(judgements, shown, strict=True):
-        index = task_of.get(j.task_external_id) if j.task_external_id else None
+        # What the judge saw in each slot: the system and the text when not the output's.
+        seen = tuple(
+            (s.system, s.text if s.text and s.text != text else "")
+            for s, (_, text) in zip(j.scores, slot_outputs, strict=True)
+        )
+        if len(set(seen)) < len(seen):
+            raise DomainError(
+                f"A judgement of item '{j.item_id}' shows system "
+                f"'{next(x for x in seen if seen.count(x) > 1)[0]}' twice."
+            )
+        key: Hashable = j.task_external_id or (j.item_id, frozenset(seen))
+        index = task_of.get(key)
         if index is None:
             index = len(task_rows)
+            task_of[key] = index
             item_id = items[j.item_id]
             task_rows.append(
                 (campaign_pk, criterion_pk, item_id, task_kind, number, j.task_external_id)
             )
             item_of_task.append(item_id)
             number += 1
-            if j.task_external_id:
-                task_of[j.task_external_id] = index
-                systems_of[j.task_external_id] = tuple(s.system for s in j.scores)
+            slot_of_task.append({x: slot for slot, x in enumerate(seen)})
             slots_of_task.append(
                 [
-                    (output_id, slot, s.text if s.text and s.text != text else "")
-                    for slot, (s, (output_id, text)) in enumerate(
-                        zip(j.scores, slot_outputs, strict=True)
+                    (output_id, slot, text)
+                    for slot, ((output_id, _), (_, text)) in enumerate(
+                        zip(slot_outputs, seen, strict=True)
                     )
                 ]
             )
-        elif systems_of[j.task_external_id] != tuple(s.system for s in j.scores):
-            raise DomainError(
-                f"Task '{j.task_external_id}' shows different systems in different judgements."
-            )
+            slots_for_judgement.append(None)
+        else:
+            slot_of = slot_of_task[index]
+            if len(seen) != len(slot_of) or any(x not in slot_of for x in seen):
+                raise DomainError(
+                    f"Task '{j.task_external_id}' shows different systems in different judgements."
+                )
+            moved = tuple(slot_of[x] for x in seen)
+            slots_for_judgement.append(None if moved == tuple(range(len(moved))) else moved)
         task_for_judgement.append(index)
 
     # Progress counts rows written: tasks, slots, assignments, judgements and scores.
@@ -215,7 +243,8 @@ def judgements_store_finished(
         ],
         progress=advance,
     )
-    orders: dict[int, list[int]] = {}  # one display order per k, adapted once
+    # One display order list per distinct order (adapted once): identity per k, or as seen.
+    orders: dict[int | tuple[int, ...], list[int]] = {}
     worker_pk = {ext: w.pk for ext, w in workers.items()}
     imported, submitted = Assignment.Kind.IMPORTED.value, Assignment.State.SUBMITTED.value
     assignment_ids = bulk_insert(
@@ -239,11 +268,13 @@ def judgements_store_finished(
                 criterion_pk,
                 imported,
                 submitted,
-                orders.setdefault(len(j.scores), list(range(len(j.scores)))),
+                orders.setdefault(slots or len(j.scores), list(slots or range(len(j.scores)))),
                 j.started_at,
                 j.submitted_at,
             )
-            for j, index in zip(judgements, task_for_judgement, strict=True)
+            for j, index, slots in zip(
+                judgements, task_for_judgement, slots_for_judgement, strict=True
+            )
         ],
         progress=advance,
     )
@@ -282,16 +313,30 @@ def judgements_store_finished(
     )
     score_rows: list[tuple[int, int, int, float, float | None, str]] = []
     append = score_rows.append
-    for j, judgement_id, slot_outputs in zip(judgements, judgement_ids, shown, strict=True):
+    for j, judgement_id, slot_outputs, slots in zip(
+        judgements, judgement_ids, shown, slots_for_judgement, strict=True
+    ):
         scores = j.scores
+        # Scores are stored by task slot; the order this judge saw is the display order.
+        at: Sequence[int] = range(len(scores)) if slots is None else slots
         if all(s.rank is not None for s in scores):
-            for slot, (s, (output_id, _)) in enumerate(zip(scores, slot_outputs, strict=True)):
+            for slot, s, (output_id, _) in zip(at, scores, slot_outputs, strict=True):
                 append((judgement_id, output_id, slot, s.score, s.rank, s.coverage))
         else:
             derived = _competition_ranks([s.score for s in scores])
-            for slot, (s, (output_id, _)) in enumerate(zip(scores, slot_outputs, strict=True)):
-                rank = s.rank if s.rank is not None else derived[slot]
-                append((judgement_id, output_id, slot, s.score, rank, s.coverage))
+            for slot, s, (output_id, _), rank in zip(
+                at, scores, slot_outputs, derived, strict=True
+            ):
+                append(
+                    (
+                        judgement_id,
+                        output_id,
+                        slot,
+                        s.score,
+                        s.rank if s.rank is not None else rank,
+                        s.coverage,
+                    )
+                )
     bulk_insert(
         JudgementScore,
         ("judgement", "output", "slot", "score", "rank", "coverage"),

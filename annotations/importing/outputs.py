@@ -64,12 +64,25 @@ def outputs_check_against(campaign: Campaign, parsed: ParsedOutputs) -> None:
     """Refuse outputs the campaign has already, and items whose input would change."""
     names = parsed.field_names
     inputs = dict(campaign.items.values_list("external_id", "input"))
+    attributes = dict(
+        campaign.items.exclude(attributes={}).values_list("external_id", "attributes")
+    )
     existing = set(
         Output.objects.filter(item__campaign=campaign).values_list(
             "item__external_id", "system__label"
         )
     )
     for row, (file, line) in zip(parsed.rows, parsed.where, strict=True):
+        has = attributes.get(row.item_id, {})
+        for name, value in row.attributes:
+            if name in has and has[name] != value:
+                raise ImportFileError(
+                    f"item '{row.item_id}' of campaign '{campaign.slug}' already has {name} "
+                    f"'{has[name]}', not '{value}'.",
+                    file=file,
+                    line=line,
+                    field=f"attr:{name}",
+                )
         if (row.item_id, row.system) in existing:
             raise ImportFileError(
                 f"campaign '{campaign.slug}' already has the output of system '{row.system}' "
@@ -129,14 +142,30 @@ def _outputs_write(
     systems.update({s.label: s.pk for s in new_systems})
     items = dict(campaign.items.values_list("external_id", "id"))
     new_items = {r.item_id: r.input for r in rows if r.item_id not in items}
+    # Item attributes, merged over each item's rows (checked consistent before).
+    attributes: dict[str, dict[str, str]] = {}
+    for r in rows:
+        if r.attributes:
+            attributes.setdefault(r.item_id, {}).update(r.attributes)
     item_ids = bulk_insert(
         Item,
-        ("campaign", "external_id", "input", "position"),
+        ("campaign", "external_id", "input", "position", "attributes"),
         [
-            (campaign.pk, external_id, text, len(items) + n)
+            (campaign.pk, external_id, text, len(items) + n, attributes.get(external_id, {}))
             for n, (external_id, text) in enumerate(new_items.items())
         ],
     )
+    # Items the campaign had gain the attributes they lacked.
+    grown = [
+        item
+        for item in campaign.items.filter(
+            external_id__in=[i for i in attributes if i not in new_items]
+        )
+        if any(k not in item.attributes for k in attributes[item.external_id])
+    ]
+    for item in grown:
+        item.attributes = {**attributes[item.external_id], **item.attributes}
+    Item.objects.bulk_update(grown, ["attributes"], batch_size=BATCH_SIZE)
     items.update(zip(new_items, item_ids, strict=True))
     done = 0
 

@@ -59,7 +59,9 @@ def _wmt_criterion(*, campaign: Campaign, name: str, k: int) -> Criterion:
     )
 
 
-def _wmt_store(*, campaign: Campaign, criterion_name: str, parsed: ParsedWMT) -> WMTImported:
+def _wmt_store(
+    *, campaign: Campaign, criterion_name: str, parsed: ParsedWMT, experts: bool = False
+) -> WMTImported:
     source = Path(parsed.file).name
     criterion = _wmt_criterion(campaign=campaign, name=criterion_name, k=parsed.systems_per_row)
     if Judgement.objects.filter(criterion=criterion, metadata__wmt_file=source).exists():
@@ -121,7 +123,9 @@ def _wmt_store(*, campaign: Campaign, criterion_name: str, parsed: ParsedWMT) ->
         )
         for r in parsed.rankings
     ]
-    count = judgements_store_finished(campaign=campaign, criterion=criterion, judgements=finished)
+    count = judgements_store_finished(
+        campaign=campaign, criterion=criterion, judgements=finished, experts=experts
+    )
     return WMTImported(
         file=parsed.file,
         criterion=criterion.name,
@@ -135,11 +139,14 @@ def _wmt_store(*, campaign: Campaign, criterion_name: str, parsed: ParsedWMT) ->
 
 
 @transaction.atomic
-def wmt_import(*, campaign: Campaign, path: Path, criterion_name: str = "ranking") -> WMTImported:
+def wmt_import(
+    *, campaign: Campaign, path: Path, criterion_name: str = "ranking", experts: bool = False
+) -> WMTImported:
     """Import a WMT relative-ranking CSV as finished judgements.
 
-    Each ranked row becomes a task of its own (kind ``imported``, blank external id)
-    judged once by the worker ``judgeId`` (platform ``imported``). ``rank`` is stored
+    Ranked rows of the same segment and systems share a task (kind ``imported``, blank
+    external id), judged by the workers ``judgeId`` (platform ``imported``; experts
+    with ``experts``: the reference the crowd is compared with). ``rank`` is stored
     as given (1 = best) and ``score = k + 1 - rank`` so that higher is better. Items
     (external id ``segmentId``, input "") and outputs (text "") are created as
     placeholders when missing, since the files carry no texts; the judgement times are
@@ -150,4 +157,6 @@ def wmt_import(*, campaign: Campaign, path: Path, criterion_name: str = "ranking
     """
     with gc_paused():
         parsed = parse_wmt_csv(Path(path))
-        return _wmt_store(campaign=campaign, criterion_name=criterion_name, parsed=parsed)
+        return _wmt_store(
+            campaign=campaign, criterion_name=criterion_name, parsed=parsed, experts=experts
+        )

@@ -11,8 +11,11 @@ default, exports keep them and mark the worker.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django.db.models import Q, QuerySet
 
+from annotations.core.slices import attribute_name_check
 from annotations.models import (
     Assignment,
     Campaign,
@@ -26,15 +29,29 @@ from annotations.models import (
 COUNTED_TASK_KINDS: tuple[str, ...] = (Task.Kind.REGULAR, Task.Kind.IMPORTED)
 
 
-def counted_q(*, prefix: str = "", exclude_excluded_workers: bool = False) -> Q:
+def slice_q(where: Mapping[str, str] | None, *, prefix: str = "") -> Q:
+    """Judgements of the items in a slice (``core.slices``): every ``name=value`` of
+    ``where`` met by the task's item attributes. An empty slice is every item."""
+    q = Q()
+    for name, value in (where or {}).items():
+        q &= Q(**{f"{prefix}task__item__attributes__{attribute_name_check(name)}": value})
+    return q
+
+
+def counted_q(
+    *,
+    prefix: str = "",
+    exclude_excluded_workers: bool = False,
+    where: Mapping[str, str] | None = None,
+) -> Q:
     """The rule as a ``Q`` on judgements; ``prefix`` reaches them from another model
-    (``"judgement__"`` from ``JudgementScore``)."""
+    (``"judgement__"`` from ``JudgementScore``); ``where`` keeps a slice of the items."""
     q = Q(**{f"{prefix}task__kind__in": COUNTED_TASK_KINDS}) & ~Q(
         **{f"{prefix}assignment__kind": Assignment.Kind.REPEAT}
     )
     if exclude_excluded_workers:
         q &= ~Q(**{f"{prefix}worker__excluded": True})
-    return q
+    return q & slice_q(where, prefix=prefix)
 
 
 def judgement_counts(*, task_kind: str, assignment_kind: str | None) -> bool:
@@ -47,9 +64,13 @@ def judgements_counted(
     criterion: Criterion | None = None,
     campaign: Campaign | None = None,
     exclude_excluded_workers: bool = False,
+    where: Mapping[str, str] | None = None,
 ) -> QuerySet[Judgement]:
-    """The judgements that count, of one criterion or of a whole campaign."""
-    qs = Judgement.objects.filter(counted_q(exclude_excluded_workers=exclude_excluded_workers))
+    """The judgements that count, of one criterion or of a whole campaign (of a slice of
+    its items with ``where``)."""
+    qs = Judgement.objects.filter(
+        counted_q(exclude_excluded_workers=exclude_excluded_workers, where=where)
+    )
     if criterion is not None:
         qs = qs.filter(criterion=criterion)
     if campaign is not None:
@@ -58,11 +79,27 @@ def judgements_counted(
 
 
 def scores_counted(
-    *, criterion: Criterion, exclude_excluded_workers: bool = False
+    *,
+    criterion: Criterion,
+    exclude_excluded_workers: bool = False,
+    where: Mapping[str, str] | None = None,
 ) -> QuerySet[JudgementScore]:
-    """The scores that count: the regular outputs' scores of the counted judgements."""
+    """The scores that count: the regular outputs' scores of the counted judgements (of a
+    slice of the items with ``where``)."""
     return JudgementScore.objects.filter(
-        counted_q(prefix="judgement__", exclude_excluded_workers=exclude_excluded_workers),
+        counted_q(
+            prefix="judgement__", exclude_excluded_workers=exclude_excluded_workers, where=where
+        ),
         judgement__criterion=criterion,
         role=TaskOutput.Role.REGULAR,
     )
+
+
+def item_attributes(*, campaign: Campaign) -> dict[str, list[str]]:
+    """Every attribute of the campaign's items with its values (sorted), for choosing a
+    slice."""
+    found: dict[str, set[str]] = {}
+    for attributes in campaign.items.exclude(attributes={}).values_list("attributes", flat=True):
+        for name, value in attributes.items():
+            found.setdefault(name, set()).add(str(value))
+    return {name: sorted(values) for name, values in sorted(found.items())}

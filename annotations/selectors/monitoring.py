@@ -13,7 +13,7 @@ import numpy as np
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
-from annotations.core.agreement import krippendorff_alpha_long
+from annotations.core.agreement import krippendorff_alpha_long, pairwise_kappa
 from annotations.core.design import item_task_counts
 from annotations.models import (
     Campaign,
@@ -25,7 +25,12 @@ from annotations.models import (
     TaskOutput,
     Worker,
 )
-from annotations.selectors.judgements import judgement_counts, judgements_counted, scores_counted
+from annotations.selectors.judgements import (
+    COUNTED_TASK_KINDS,
+    judgement_counts,
+    judgements_counted,
+    scores_counted,
+)
 from annotations.selectors.quality import WorkerChecks, worker_checks
 
 # The plan -----------------------------------------------------------------------------------
@@ -331,16 +336,17 @@ def _pairs_signs(scores: dict[int, float]) -> dict[tuple[int, int], int]:
 def campaign_judgements(*, campaign: Campaign) -> dict[int, dict]:
     """Every judgement of the campaign with its scores, read in one query.
 
-    Keyed by judgement id; each value holds ``worker``, ``task``, ``criterion``,
+    Keyed by judgement id; each value holds ``worker``, ``task``, ``item``, ``criterion``,
     ``seconds``, the ``regular`` scores by output id and, for judgements that count
     (``selectors.judgements``: no attention check, no repeat), ``signs``: the preference
-    of every pair of outputs. The monitor page reads it once and hands it to
+    of every pair of outputs; ``prefs`` is the same for those and for repeats. The monitor page reads it once and hands it to
     :func:`worker_table` and :func:`campaign_agreement`.
     """
     rows = JudgementScore.objects.filter(judgement__criterion__campaign=campaign).values_list(
         "judgement_id",
         "judgement__worker_id",
         "judgement__task_id",
+        "judgement__task__item_id",
         "judgement__criterion_id",
         "judgement__task__kind",
         "judgement__assignment__kind",
@@ -351,7 +357,8 @@ def campaign_judgements(*, campaign: Campaign) -> dict[int, dict]:
     )
     judgements: dict[int, dict] = {}
     counted: list[dict] = []
-    for jid, wid, tid, cid, tkind, akind, seconds, oid, role, score in rows.iterator(
+    repeats: list[dict] = []
+    for jid, wid, tid, iid, cid, tkind, akind, seconds, oid, role, score in rows.iterator(
         chunk_size=5000
     ):
         j = judgements.get(jid)
@@ -359,17 +366,22 @@ def campaign_judgements(*, campaign: Campaign) -> dict[int, dict]:
             j = judgements[jid] = {
                 "worker": wid,
                 "task": tid,
+                "item": iid,
                 "criterion": cid,
                 "seconds": seconds,
                 "regular": {},
             }
             if judgement_counts(task_kind=tkind, assignment_kind=akind):
                 counted.append(j)
+            elif tkind in COUNTED_TASK_KINDS:  # a repeat: for intra-annotator agreement
+                repeats.append(j)
         if role == TaskOutput.Role.REGULAR:
             j["regular"][oid] = score
     for j in counted:
         # Compared with every other judgement of its task: work them out once.
-        j["signs"] = _pairs_signs(j["regular"])
+        j["signs"] = j["prefs"] = _pairs_signs(j["regular"])
+    for j in repeats:
+        j["prefs"] = _pairs_signs(j["regular"])
     return judgements
 
 
@@ -445,6 +457,9 @@ class CriterionAgreement:
     workers: int
     preference_alpha: float | None
     score_alpha: float | None
+    #: WMT's pairwise kappa between judges (inter) and of a judge with itself (intra)
+    inter_kappa: float | None = None
+    intra_kappa: float | None = None
 
 
 def _finite(value: float) -> float | None:
@@ -481,7 +496,22 @@ def criterion_agreement(
     workers = {j["worker"] for j in counted}
     pref = krippendorff_alpha_long(np.array(pair_unit), np.array(pair_value), level="ordinal")
     score = krippendorff_alpha_long(np.array(score_unit), np.array(score_value), level="interval")
-    return CriterionAgreement(criterion, len(counted), len(workers), _finite(pref), _finite(score))
+    judged = [
+        (j["task"], j["worker"], j["prefs"])
+        for j in judgements.values()
+        if j["criterion"] == criterion.pk and "prefs" in j
+    ]
+    inter = pairwise_kappa(judged, intra=False).kappa
+    intra = pairwise_kappa(judged, intra=True).kappa
+    return CriterionAgreement(
+        criterion,
+        len(counted),
+        len(workers),
+        _finite(pref),
+        _finite(score),
+        _finite(inter),
+        _finite(intra),
+    )
 
 
 def campaign_agreement(
@@ -492,3 +522,41 @@ def campaign_agreement(
     return [
         criterion_agreement(criterion=c, judgements=judgements) for c in campaign.criteria.all()
     ]
+
+
+@dataclass(frozen=True)
+class SliceAgreement:
+    attribute: str
+    value: str
+    agreement: list[CriterionAgreement]
+
+
+def agreement_by_slice(
+    *, campaign: Campaign, judgements: dict[int, dict] | None = None
+) -> list[SliceAgreement]:
+    """Agreement per slice of the items (each value of each item attribute, e.g. GEM's
+    challenge sets), to read beside the whole campaign's. Empty when no item has
+    attributes."""
+    attributes = dict(campaign.items.exclude(attributes={}).values_list("id", "attributes"))
+    if not attributes:
+        return []
+    if judgements is None:
+        judgements = campaign_judgements(campaign=campaign)
+    values: dict[str, set[str]] = {}
+    for attrs in attributes.values():
+        for name, value in attrs.items():
+            values.setdefault(name, set()).add(value)
+    slices = []
+    for name in sorted(values):
+        for value in sorted(values[name]):
+            subset = {
+                jid: j
+                for jid, j in judgements.items()
+                if attributes.get(j["item"], {}).get(name) == value
+            }
+            slices.append(
+                SliceAgreement(
+                    name, value, campaign_agreement(campaign=campaign, judgements=subset)
+                )
+            )
+    return slices

@@ -481,13 +481,44 @@ def outputs_store(*, campaign: Campaign, rows: Iterable[OutputRow]) -> OutputsSt
     next_pos = len(items)
     new_items: list[Item] = []
     new_item_ids: set[str] = set()  # a set, not a scan of new_items: linear imports
+    # Attributes per item, merged over its rows (the parsers made them consistent).
+    attributes: dict[str, dict[str, str]] = {}
+    for r in rows:
+        if r.attributes:
+            attributes.setdefault(r.item_id, {}).update(r.attributes)
     for r in rows:
         if r.item_id not in items and r.item_id not in new_item_ids:
             new_item_ids.add(r.item_id)
             new_items.append(
-                Item(campaign=campaign, external_id=r.item_id, input=r.input, position=next_pos)
+                Item(
+                    campaign=campaign,
+                    external_id=r.item_id,
+                    input=r.input,
+                    position=next_pos,
+                    attributes=attributes.get(r.item_id, {}),
+                )
             )
             next_pos += 1
+    # Items that exist already gain the attributes they lack; a different value for one
+    # they have is an error (the import is then rolled back).
+    changed_items: list[Item] = []
+    for item_id, attrs in attributes.items():
+        item = items.get(item_id)
+        if item is None:
+            continue
+        clash = next(
+            (k for k, v in attrs.items() if k in item.attributes and item.attributes[k] != v),
+            None,
+        )
+        if clash is not None:
+            raise DomainError(
+                f"Item '{item_id}' already has {clash} '{item.attributes[clash]}', not "
+                f"'{attrs[clash]}'."
+            )
+        if any(k not in item.attributes for k in attrs):
+            item.attributes = {**item.attributes, **attrs}
+            changed_items.append(item)
+    Item.objects.bulk_update(changed_items, ["attributes"], batch_size=2000)
     Item.objects.bulk_create(new_items)
     items.update(
         {

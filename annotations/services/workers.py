@@ -1,4 +1,5 @@
-"""Workers: an organizer's marks on them (flagged for review, excluded from rankings).
+"""Workers: an organizer's marks on them (flagged for review, excluded from rankings,
+experts).
 
 The quality checks flag workers on their own (``services.quality``); the payment
 decision is ``services.payments``'.
@@ -8,7 +9,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from annotations.models import Worker
+from annotations.models import Criterion, Worker
+from annotations.selectors.experts import expert_report
 from common.errors import DomainError
 
 
@@ -19,8 +21,10 @@ def worker_mark(
     flagged: bool | None = None,
     excluded: bool | None = None,
     reason: str | None = None,
+    expert: bool | None = None,
 ) -> Worker:
-    """Flag a worker for review and/or exclude them from rankings.
+    """Flag a worker for review, exclude them from rankings, and/or mark them an expert
+    (``selectors.experts`` compares the crowd with the experts).
 
     Their judgements stay stored; rankings run with ``exclude_flagged`` leave out
     excluded workers. ``reason`` is kept with an exclusion (``Worker.exclusion_reason``)
@@ -33,6 +37,9 @@ def worker_mark(
     if excluded is not None and worker.excluded != excluded:
         worker.excluded = excluded
         fields.append("excluded")
+    if expert is not None and worker.expert != expert:
+        worker.expert = expert
+        fields.append("expert")
     wanted = (reason or "").strip() if worker.excluded else ""
     if (excluded is not None or reason is not None) and worker.exclusion_reason != wanted:
         worker.exclusion_reason = wanted
@@ -54,3 +61,39 @@ def worker_exclude(*, worker: Worker, reason: str) -> Worker:
 def worker_include(*, worker: Worker) -> Worker:
     """Undo an exclusion: the worker's judgements count again; the reason is cleared."""
     return worker_mark(worker=worker, excluded=False)
+
+
+@transaction.atomic
+def workers_exclude_by_expert_agreement(
+    *, criterion: Criterion, threshold: float, min_units: int = 10
+) -> list[Worker]:
+    """Exclude the crowd workers whose agreement with the experts on ``criterion``
+    (Krippendorff's alpha, ``selectors.experts``) is below ``threshold``, among those
+    sharing at least ``min_units`` units with the experts. Workers already excluded keep
+    their reason. Returns the workers newly excluded."""
+    if not -1.0 <= threshold <= 1.0:
+        raise DomainError("The threshold is an alpha: a number from -1 to 1.")
+    if min_units < 1:
+        raise DomainError("Ask for at least 1 shared unit.")
+    report = expert_report(criterion=criterion, resamples=0)
+    if not report.available:
+        raise DomainError(
+            f"No expert has judged '{criterion.name}': mark experts first (monitor, workers)."
+        )
+    newly = []
+    for row in report.workers:
+        alpha = row.alpha
+        if row.worker.excluded or not alpha.defined or alpha.n < min_units:
+            continue
+        if alpha.value < threshold:
+            newly.append(
+                worker_mark(
+                    worker=row.worker,
+                    excluded=True,
+                    reason=(
+                        f"Agreement with the experts on {criterion.name}: "
+                        f"alpha {alpha.value:.2f} < {threshold:g} ({alpha.n} units)"
+                    ),
+                )
+            )
+    return newly

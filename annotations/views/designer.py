@@ -41,6 +41,7 @@ from annotations.access import (
     role_label,
     role_of,
 )
+from annotations.core.slices import SliceError, parse_where
 from annotations.forms_accounts import InvitationForm, PaymentDecisionsForm, SignUpForm
 from annotations.forms_designer import (
     CampaignCloneForm,
@@ -650,6 +651,7 @@ def campaign_monitor(request: HtmxHttpRequest, campaign: Campaign) -> HttpRespon
         matrix=monitoring.comparison_matrix(criterion=criterion) if criterion else None,
         workers=monitoring.worker_table(campaign=campaign, judgements=judgements),
         agreement=monitoring.campaign_agreement(campaign=campaign, judgements=judgements),
+        slices=monitoring.agreement_by_slice(campaign=campaign, judgements=judgements),
     )
     return render(request, "annotations/designer/monitor.html", context)
 
@@ -666,9 +668,13 @@ def worker_mark(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> HttpRe
             worker=worker, reason=request.POST.get("reason", "")
         ),
         "include": lambda: worker_services.worker_include(worker=worker),
+        "expert": lambda: worker_services.worker_mark(worker=worker, expert=True),
+        "unexpert": lambda: worker_services.worker_mark(worker=worker, expert=False),
     }
     if action not in changes:
-        return HttpResponse("Unknown action; use flag, unflag, exclude or include.", status=400)
+        return HttpResponse(
+            "Unknown action; use flag, unflag, exclude, include, expert or unexpert.", status=400
+        )
     error = ""
     try:
         changes[action]()
@@ -689,7 +695,13 @@ def worker_mark(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> HttpRe
     if error:
         messages.error(request, f"Worker {worker.external_id}: {error}")
     else:
-        done = {"flag": "flagged", "unflag": "unflagged", "exclude": "excluded"}
+        done = {
+            "flag": "flagged",
+            "unflag": "unflagged",
+            "exclude": "excluded",
+            "expert": "marked an expert",
+            "unexpert": "no longer an expert",
+        }
         messages.success(request, f"Worker {worker.external_id}: {done.get(action, 'included')}.")
     return redirect(reverse("annotations:designer-monitor", args=[campaign.slug]) + "#workers")
 
@@ -910,10 +922,11 @@ def campaign_export(request: HttpRequest, campaign: Campaign) -> HttpResponseBas
     fmt = request.GET.get("format", "csv")
     include_excluded = request.GET.get("include_excluded", "1") not in ("0", "false", "")
     try:
+        where = parse_where(request.GET.getlist("where"))
         lines = exports.export_lines(
-            criterion=criterion, fmt=fmt, include_excluded=include_excluded
+            criterion=criterion, fmt=fmt, include_excluded=include_excluded, where=where
         )
-    except DomainError as exc:  # an unknown format
+    except (DomainError, SliceError) as exc:  # an unknown format or slice
         return HttpResponse(str(exc), status=400, content_type="text/plain")
     return streamed_file_response(
         lines,

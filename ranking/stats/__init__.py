@@ -13,6 +13,11 @@ module exports and nothing else; the ``_``-prefixed modules behind it are privat
 - :func:`compute` -- scores in (one entry per judgement and output), a
   :class:`ComputedRanking` out: per-system values, rank ranges, clusters
   (:class:`RankingResult`) and the split-half stability check of the clusters.
+- :func:`compute_chunked`, or :func:`prepare_comparisons`, :func:`compute_chunk` and
+  :func:`merge_chunks` apart (issue 13, fan-out over Celery): a ranking cut into
+  chunks of ``chunk_runs`` runs, chunk ``i`` drawing from
+  ``SeedSequence(seed).spawn(n)[i]``, merged into the same result whatever computed
+  the chunks and in what order (``_chunks``).
 - :data:`METHODS` and :func:`method_parameters` -- the method names and each method's
   parameters with their defaults.
 - :func:`scores_to_ranks` and :func:`wilson_interval` -- the two helpers other code
@@ -35,7 +40,16 @@ outcomes: memory and time grow with the systems, not the judgements), ``_result`
 
 from __future__ import annotations
 
-from ._compute import DEFAULT_BATCH_RUNS, ComputedRanking, compute
+from ._adaptive import choose_batch as choose_batch
+from ._chunks import (
+    DEFAULT_CHUNK_RUNS,
+    ChunkResult,
+    chunk_sizes,
+    compute_chunk,
+    compute_chunked,
+    merge_chunks,
+)
+from ._compute import DEFAULT_BATCH_RUNS, ComputedRanking, compute, prepare_comparisons
 from ._methods import METHODS, ParameterError, check_parameters, method_parameters
 from ._pairwise import scores_to_ranks
 from ._proportions import wilson_interval
@@ -43,13 +57,20 @@ from ._result import RankingResult
 
 __all__ = [
     "DEFAULT_BATCH_RUNS",
+    "DEFAULT_CHUNK_RUNS",
     "METHODS",
+    "ChunkResult",
     "ComputedRanking",
     "ParameterError",
     "RankingResult",
     "check_parameters",
+    "chunk_sizes",
     "compute",
+    "compute_chunk",
+    "compute_chunked",
+    "merge_chunks",
     "method_parameters",
+    "prepare_comparisons",
     "scores_to_ranks",
     "wilson_interval",
 ]

@@ -14,11 +14,11 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ._methods import check_parameters, run_method
-from ._pairwise import judgements_to_comparisons
+from ._pairwise import Comparisons, judgements_to_comparisons
 from ._result import RankingResult, summarise_runs
 from ._stability import cluster_stability
 
-__all__ = ["DEFAULT_BATCH_RUNS", "ComputedRanking", "compute"]
+__all__ = ["DEFAULT_BATCH_RUNS", "ComputedRanking", "compute", "prepare_comparisons"]
 
 #: runs computed together in one batch (bounds the memory that grows with the runs)
 DEFAULT_BATCH_RUNS = 2_000
@@ -105,31 +105,9 @@ def compute(
     check_parameters(method, params, runs=runs, confidence=confidence)
     if batch_runs < 1:
         raise ValueError("batch_runs must be at least 1")
-    judgement_arr = np.asarray(judgement, dtype=np.int64)
-    system_arr = np.asarray(system, dtype=np.int64)
-    score_arr = np.asarray(score, dtype=np.float64)
-    slot_arr = None if slot is None else np.asarray(slot, dtype=np.int64)
-    comparisons = judgements_to_comparisons(
-        judgement_arr, system_arr, score_arr, n_systems=n_systems, slot=slot_arr
+    comparisons, ranked = prepare_comparisons(
+        n_systems=n_systems, judgement=judgement, system=system, score=score, slot=slot
     )
-    ranked = np.flatnonzero(comparisons.per_system() > 0).astype(np.int64)
-    if ranked.size < n_systems:
-        # Rank the compared systems only, renumbered 0 .. len(ranked) - 1.
-        keep = np.isin(system_arr, ranked)
-        renumber = np.full(n_systems, -1, dtype=np.int64)
-        renumber[ranked] = np.arange(ranked.size)
-        comparisons = judgements_to_comparisons(
-            judgement_arr[keep],
-            renumber[system_arr[keep]],
-            score_arr[keep],
-            n_systems=int(ranked.size),
-            slot=None if slot_arr is None else slot_arr[keep],
-        )
-    if ranked.size < 2:
-        raise ValueError(
-            "at least two systems need comparisons with each other to be ranked; "
-            f"{ranked.size} of {n_systems} have any"
-        )
     sizes = [min(batch_runs, runs - start) for start in range(0, runs, batch_runs)]
     if len(sizes) <= 1:
         result = run_method(
@@ -178,3 +156,44 @@ def compute(
     (check_rng,) = rng.spawn(1)
     stability = cluster_stability(result, rng=check_rng)
     return ComputedRanking(result=result, stability=stability.as_dict(), ranked=ranked)
+
+
+def prepare_comparisons(
+    *,
+    n_systems: int,
+    judgement: ArrayLike,
+    system: ArrayLike,
+    score: ArrayLike,
+    slot: ArrayLike | None = None,
+) -> tuple[Comparisons, NDArray[np.int64]]:
+    """Scores to the comparisons to rank, and the indices of the systems they rank.
+
+    Systems without any comparison are left out (the others renumbered
+    ``0 .. len(ranked) - 1``); fewer than two ranked systems raise ``ValueError``.
+    """
+    judgement_arr = np.asarray(judgement, dtype=np.int64)
+    system_arr = np.asarray(system, dtype=np.int64)
+    score_arr = np.asarray(score, dtype=np.float64)
+    slot_arr = None if slot is None else np.asarray(slot, dtype=np.int64)
+    comparisons = judgements_to_comparisons(
+        judgement_arr, system_arr, score_arr, n_systems=n_systems, slot=slot_arr
+    )
+    ranked = np.flatnonzero(comparisons.per_system() > 0).astype(np.int64)
+    if ranked.size < n_systems:
+        # Rank the compared systems only, renumbered 0 .. len(ranked) - 1.
+        keep = np.isin(system_arr, ranked)
+        renumber = np.full(n_systems, -1, dtype=np.int64)
+        renumber[ranked] = np.arange(ranked.size)
+        comparisons = judgements_to_comparisons(
+            judgement_arr[keep],
+            renumber[system_arr[keep]],
+            score_arr[keep],
+            n_systems=int(ranked.size),
+            slot=None if slot_arr is None else slot_arr[keep],
+        )
+    if ranked.size < 2:
+        raise ValueError(
+            "at least two systems need comparisons with each other to be ranked; "
+            f"{ranked.size} of {n_systems} have any"
+        )
+    return comparisons, ranked

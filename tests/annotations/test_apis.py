@@ -188,6 +188,8 @@ def test_lifecycle_and_progress(designer_api):
     }
     assert progress["comparisons"]["quality"]["alpha"]["beta"] == 12
     assert -1 <= progress["agreement"][0]["preference_alpha"] <= 1
+    assert -1 <= progress["agreement"][0]["inter_kappa"] <= 1
+    assert "intra_kappa" in progress["agreement"][0]
     assert client.post(f"/api/campaigns/{campaign.slug}/close/").json()["status"] == "closed"
     assert Campaign.objects.get(pk=campaign.pk).status == "closed"
 

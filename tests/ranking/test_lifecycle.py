@@ -34,6 +34,14 @@ def planted():
     return planted_campaign(strengths=STRENGTHS, n_judgements=40, seed=11, k=4)
 
 
+def _single_stream(run: RankingRun) -> RankingRun:
+    """A run as created before chunking (issue 13): computed as one stream, in one task;
+    tests/ranking/test_chunks.py covers the chunked runs."""
+    RankingRun.objects.filter(pk=run.pk).update(chunk_runs=None)
+    run.refresh_from_db()
+    return run
+
+
 def _running(campaign, criterion, *, heartbeat_ago: float, **kwargs) -> RankingRun:
     """A run a worker claimed and then stopped reporting on (as if it died)."""
     beat = timezone.now() - timedelta(seconds=heartbeat_ago)
@@ -165,7 +173,9 @@ def test_a_sweep_during_the_computation_stops_it(planted, monkeypatch):
     """The sweep failed the run (e.g. a long pause); the computation must not then store a
     result over the failure."""
     campaign, criterion = planted
-    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=3000, queue=False)
+    run = _single_stream(
+        ranking_run_create(campaign=campaign, criterion=criterion, runs=3000, queue=False)
+    )
     real = services._progress_writer
 
     def writer(run_, attempt):
@@ -191,7 +201,9 @@ def test_a_sweep_during_the_computation_stops_it(planted, monkeypatch):
 
 def test_cancel_stops_the_running_computation_at_its_next_progress_report(planted, monkeypatch):
     campaign, criterion = planted
-    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=3000, queue=False)
+    run = _single_stream(
+        ranking_run_create(campaign=campaign, criterion=criterion, runs=3000, queue=False)
+    )
     real = services._progress_writer
     reports = []
 
@@ -289,7 +301,9 @@ def test_progress_is_runs_done_of_runs_asked_while_it_computes(planted, monkeypa
     """What another request reads mid-run: runs done rise from 0 to the runs asked."""
     settings.RANKING_BATCH_RUNS = 1000
     campaign, criterion = planted
-    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=2500, queue=False)
+    run = _single_stream(
+        ranking_run_create(campaign=campaign, criterion=criterion, runs=2500, queue=False)
+    )
     real = services._progress_writer
     seen: list[tuple[int, float, str]] = []
 

@@ -65,9 +65,9 @@ def test_without_a_broker_a_run_computes_in_a_background_thread(settings, monkey
     settings.RANKING_RUNS_IN_THREAD = True
     computed_in = []
 
-    def compute(*, run):
+    def compute(*, run, **options):
         computed_in.append(threading.current_thread().name)
-        return services.ranking_run_compute(run=run)
+        return services.ranking_run_compute(run=run, **options)
 
     monkeypatch.setattr(tasks, "ranking_run_compute", compute)
     campaign, criterion = planted_campaign(strengths=STRENGTHS, n_judgements=30, seed=8)

@@ -159,9 +159,14 @@ def _long_run() -> RankingRun:
     campaign, criterion = planted_campaign(
         strengths=[60.0, 30.0, 0.0, -30.0, -60.0, -90.0], n_judgements=150, seed=5
     )
-    return ranking_run_create(
+    run = ranking_run_create(
         campaign=campaign, criterion=criterion, runs=20_000, seed=3, queue=False
     )
+    # One stream in one task, as runs created before chunking (issue 13) compute;
+    # chunked runs: tests/ranking/test_chunks_worker_lost.py.
+    RankingRun.objects.filter(pk=run.pk).update(chunk_runs=None)
+    run.refresh_from_db()
+    return run
 
 
 def _mid_run(run: RankingRun) -> Callable[[], bool]:

@@ -16,12 +16,14 @@ from common.errors import ImportFileError
 
 @dataclass(frozen=True)
 class OutputRow:
-    """One output to store: the item's external id and input, the system, the text."""
+    """One output to store: the item's external id and input, the system, the text, and
+    the item's attributes as (name, value) pairs (``core.slices``)."""
 
     item_id: str
     input: str
     system: str
     text: str
+    attributes: tuple[tuple[str, str], ...] = ()
 
 
 _LINE_END = re.compile(r"\r+\n?")
@@ -211,11 +213,22 @@ class ParsedOutputs:
 
 
 def outputs_check_consistent(parsed: ParsedOutputs) -> None:
-    """No (item, system) twice, and one input per item."""
+    """No (item, system) twice, one input per item, and one value per item attribute."""
     seen: dict[tuple[str, str], tuple[str, int]] = {}
     inputs: dict[str, tuple[str, tuple[str, int]]] = {}
+    attributes: dict[tuple[str, str], tuple[str, int]] = {}
     names = parsed.field_names
     for row, (file, line) in zip(parsed.rows, parsed.where, strict=True):
+        for name, value in row.attributes:
+            first = attributes.setdefault((row.item_id, name), (value, line))
+            if first[0] != value:
+                raise ImportFileError(
+                    f"item '{row.item_id}' has {name} '{first[0]}' on line {first[1]}, "
+                    f"'{value}' here: an attribute has one value per item.",
+                    file=file,
+                    line=line,
+                    field=f"attr:{name}",
+                )
         key = (row.item_id, row.system)
         if key in seen:
             first_file, first_line = seen[key]

@@ -1,12 +1,15 @@
 """Generic outputs CSV: a header with ``item_id,input,system,output``, one output a row.
 
-Other columns are ignored. Every value of the four columns must be non-empty.
+Columns named ``attr:<name>`` carry the item's attributes (``core.slices``; a blank cell
+means the item lacks it); other columns are ignored. Every value of the four columns
+must be non-empty.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from annotations.core.slices import SliceError, attribute_name_check
 from annotations.importing.parsers.common import (
     CsvTable,
     OutputRow,
@@ -23,6 +26,13 @@ def parse_outputs_csv(path: Path) -> ParsedOutputs:
     file, header_line = table.file, table.header_line
     table.require(COLUMNS, hint=f" (expected {', '.join(COLUMNS)})")
     index = {column: table.index[column] for column in COLUMNS}
+    attribute_columns: list[tuple[str, int]] = []
+    for column, i in table.index.items():
+        if column.startswith("attr:"):
+            try:
+                attribute_columns.append((attribute_name_check(column[5:].strip()), i))
+            except SliceError as exc:
+                raise ImportFileError(str(exc), file=file, line=header_line, field=column) from None
     rows: list[OutputRow] = []
     where: list[tuple[str, int]] = []
     for line, record in table.records():
@@ -36,6 +46,9 @@ def parse_outputs_csv(path: Path) -> ParsedOutputs:
                 input=values["input"],
                 system=values["system"],
                 text=values["output"],
+                attributes=tuple(
+                    (name, record[i].strip()) for name, i in attribute_columns if record[i].strip()
+                ),
             )
         )
         where.append((file, line))

@@ -2,6 +2,8 @@
 ``item_id``, ``input``, ``system`` and ``output`` (other keys are ignored).
 
 ``item_id`` may be a string or an integer; the other values must be non-empty strings.
+An optional ``attributes`` object holds the item's attributes (``core.slices``: names
+of lower-case letters, digits and underscores; values text, numbers or booleans).
 Blank lines are skipped.
 """
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from annotations.core.slices import SliceError, attribute_name_check, attribute_value_check
 from annotations.importing.parsers.common import (
     OutputRow,
     ParsedOutputs,
@@ -19,6 +22,27 @@ from annotations.importing.parsers.common import (
 from common.errors import ImportFileError
 
 KEYS = ("item_id", "input", "system", "output")
+
+
+def _attributes(raw: object, *, file: str, line: int) -> tuple[tuple[str, str], ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict):
+        raise ImportFileError(
+            f"expected a JSON object, found {type(raw).__name__}.",
+            file=file,
+            line=line,
+            field="attributes",
+        )
+    pairs = []
+    for name, value in raw.items():
+        try:
+            pairs.append((attribute_name_check(str(name)), attribute_value_check(name, value)))
+        except SliceError as exc:
+            raise ImportFileError(
+                str(exc), file=file, line=line, field=f"attributes.{str(name)[:40]}"
+            ) from None
+    return tuple(pair for pair in pairs if pair[1])
 
 
 def parse_outputs_jsonl(path: Path) -> ParsedOutputs:
@@ -61,6 +85,7 @@ def parse_outputs_jsonl(path: Path) -> ParsedOutputs:
                 input=values["input"],
                 system=values["system"],
                 text=values["output"],
+                attributes=_attributes(obj.get("attributes"), file=file, line=line),
             )
         )
         where.append((file, line))

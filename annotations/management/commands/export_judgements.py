@@ -1,5 +1,6 @@
 """Export a criterion's raw judgements: ``export_judgements <campaign> --criterion C
---format csv|jsonl|wmt [-o FILE]`` (streamed, so a large campaign needs little memory)."""
+--format csv|jsonl|wmt [-o FILE] [--where ATTR=VALUE ...]`` (streamed, so a large campaign
+needs little memory; ``--where`` keeps a slice of the items)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from annotations.core.slices import SliceError, parse_where
 from annotations.exports import FORMATS, export_lines
 from annotations.selectors.campaigns import campaign_criterion_get
 from common.errors import DomainError
@@ -26,18 +28,27 @@ class Command(BaseCommand):
             action="store_true",
             help="leave out workers an organizer excluded",
         )
+        parser.add_argument(
+            "--where",
+            action="append",
+            default=[],
+            metavar="ATTR=VALUE",
+            help="only items whose attribute ATTR is VALUE (repeat for several)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             _, criterion = campaign_criterion_get(
                 campaign_slug=options["campaign"], criterion_name=options["criterion"]
             )
-        except DomainError as exc:
+            where = parse_where(options["where"])
+        except (DomainError, SliceError) as exc:
             raise CommandError(str(exc)) from exc
         lines = export_lines(
             criterion=criterion,
             fmt=options["fmt"],
             include_excluded=not options["without_excluded"],
+            where=where,
         )
         count = -1 if options["fmt"] in ("csv", "wmt") else 0
         if options["output"]:

@@ -1,4 +1,4 @@
-"""``manage.py import_wmt <csv> --campaign <slug> [--criterion NAME]``."""
+"""``manage.py import_wmt <csv> --campaign <slug> [--criterion NAME] [--experts]``."""
 
 from __future__ import annotations
 
@@ -28,6 +28,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "--criterion", default="ranking", help="Criterion name (created when missing)."
         )
+        parser.add_argument(
+            "--experts",
+            action="store_true",
+            help="The judges are experts: the reference crowd workers are compared with.",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         start = time.perf_counter()
@@ -35,7 +40,10 @@ class Command(BaseCommand):
             with transaction.atomic():
                 campaign, created = campaign_get_or_create(slug=options["campaign"])
                 s = wmt_import(
-                    campaign=campaign, path=options["path"], criterion_name=options["criterion"]
+                    campaign=campaign,
+                    path=options["path"],
+                    criterion_name=options["criterion"],
+                    experts=options["experts"],
                 )
         except DomainError as exc:
             raise CommandError(f"Import failed, nothing was written: {exc}") from exc

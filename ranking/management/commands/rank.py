@@ -32,6 +32,8 @@ class Command(BaseCommand):
     ``manage.py check`` (the tests run it, ``tests/test_deploy.py``), before ``migrate``
     (``make run`` and ``make serve`` migrate first) and in ``runserver``. The compiled
     WMT14 kernel (numba) is imported and checked only when the method is ``wmt14``.
+    The run's chunks (issue 13) are computed here, one after the other, by the service
+    the Celery chunk tasks call: the numbers are those of the same run fanned out.
     """
 
     requires_system_checks: list[str] = []  # see the docstring
@@ -91,7 +93,7 @@ class Command(BaseCommand):
                 parameters=parameters,
                 queue=False,
             )
-            services.ranking_run_compute(run=run)
+            services.ranking_run_compute(run=run, fan_out=False)
         except DomainError as exc:
             raise CommandError(str(exc)) from exc
         title = (

@@ -81,3 +81,25 @@ def test_reliability_matrix_from_triples():
     assert preference(100, 50) == 1
     assert preference(50, 50) == 0
     assert preference(1, 50) == -1
+
+
+def test_pairwise_kappa_worked_by_hand() -> None:
+    """Two judges of task t agree on one of two pairs: P(A) = 1/2. Preferences given:
+    +1, 0, +1, -1, so P(E) = 1/4 + 1/16 + 1/16 = 3/8 and kappa = (1/2 - 3/8) / (5/8)."""
+    import math
+
+    from annotations.core.agreement import pairwise_kappa
+
+    judged = [("t", "A", {"p1": 1, "p2": 0}), ("t", "B", {"p1": 1, "p2": -1})]
+    inter = pairwise_kappa(judged, intra=False)
+    assert (inter.comparisons, inter.observed, inter.chance) == (2, 0.5, 0.375)
+    assert inter.kappa == (0.5 - 0.375) / 0.625
+    # No judge judged t twice: intra-annotator kappa is undefined, not zero.
+    intra = pairwise_kappa(judged, intra=True)
+    assert intra.comparisons == 0 and math.isnan(intra.kappa)
+    # The same judge twice on t, agreeing on everything: kappa 1.
+    again = [*judged, ("t", "A", {"p1": 1, "p2": 0})]
+    assert pairwise_kappa(again, intra=True).kappa == 1.0
+    # Judgements of different tasks are never compared.
+    apart = [("t", "A", {"p1": 1}), ("u", "B", {"p1": 1})]
+    assert pairwise_kappa(apart, intra=False).comparisons == 0

@@ -52,7 +52,9 @@ def test_good_wmt(tmp_path: Path) -> None:
         (1.0, 5.0),
     ]
     assert judgement.task.kind == Task.Kind.IMPORTED and judgement.task.external_id == ""
-    assert Task.objects.filter(campaign=campaign).count() == 2
+    # Both judges of segment 10 ranked the same systems: one task, two judgements.
+    assert Task.objects.filter(campaign=campaign).count() == 1
+    assert Task.objects.get(campaign=campaign).judgements.count() == 2
     assert Worker.objects.get(external_id="judgeB").platform == Worker.Platform.IMPORTED
 
 
@@ -100,3 +102,82 @@ def test_bad_wmt_names_file_line_field_and_writes_nothing(tmp_path: Path, counts
     assert (err.file, err.line, err.field) == (str(path), line, field)
     assert str(path) in str(err) and f"line {line}" in str(err) and f"'{field}'" in str(err)
     assert counts() == before
+
+
+def test_agreement_on_an_imported_multi_judge_file(tmp_path: Path) -> None:
+    """Several judges ranking the same segment and systems (in their own orders) give
+    Krippendorff's alpha equal to the krippendorff package's, and WMT's kappa."""
+    from itertools import combinations
+
+    import krippendorff
+    import numpy as np
+
+    from annotations.selectors.monitoring import criterion_agreement
+
+    rng = np.random.default_rng(17)
+    judges = [f"judge{n}" for n in range(4)]
+    rows = [HEADER]
+    truth: dict[tuple[str, str], dict[str, int]] = {}  # (segment, judge) -> system -> rank
+    for segment in range(6):
+        for judge in judges:
+            order = [SYSTEMS[i] for i in rng.permutation(5)]
+            given = [int(r) for r in rng.integers(1, 6, size=5)]
+            rows.append(row(str(segment), judge, order, given))
+            truth[str(segment), judge] = dict(zip(order, given, strict=True))
+    # judge0 ranks segment 0 a second time: an intra-annotator comparison.
+    again = [SYSTEMS[i] for i in rng.permutation(5)]
+    again_ranks = [int(r) for r in rng.integers(1, 6, size=5)]
+    rows.append(row("0", "judge0", again, again_ranks))
+    campaign = CampaignFactory()
+    wmt_import(campaign=campaign, path=write_csv(tmp_path / "wmt13.csv", rows))
+    assert Task.objects.filter(campaign=campaign).count() == 6
+    criterion = Criterion.objects.get(campaign=campaign, name="ranking")
+    ours = criterion_agreement(criterion=criterion)
+
+    # The oracle: one coder per judgement, units (segment, pair of systems), ordinal.
+    # A pair is oriented as the monitor orients it (by output id): at the ordinal level
+    # the orientation matters.
+    output_id = {
+        (seg, label): pk
+        for pk, seg, label in Output.objects.filter(item__campaign=campaign).values_list(
+            "pk", "item__external_id", "system__label"
+        )
+    }
+    pairs = list(combinations(sorted(SYSTEMS), 2))
+    units: list[tuple[str, tuple[str, str]]] = []
+    for seg in map(str, range(6)):
+        for a, b in pairs:
+            first, second = sorted((a, b), key=lambda label: output_id[seg, label])
+            units.append((seg, (first, second)))
+
+    def sign(ranks: dict[str, int], a: str, b: str) -> int:
+        return (ranks[a] < ranks[b]) - (ranks[a] > ranks[b])  # rank 1 is best
+
+    coders = [(key, ranks) for key, ranks in truth.items()]
+    coders.append((("0", "judge0"), dict(zip(again, again_ranks, strict=True))))
+    matrix = np.full((len(coders), len(units)), np.nan)
+    for c, ((seg, _), ranks) in enumerate(coders):
+        for u, (unit_seg, (a, b)) in enumerate(units):
+            if unit_seg == seg:
+                matrix[c, u] = sign(ranks, a, b)
+    expected = krippendorff.alpha(reliability_data=matrix, level_of_measurement="ordinal")
+    assert ours.preference_alpha == pytest.approx(expected, abs=1e-9)
+
+    # WMT's kappa, worked out from the ranks: every two judgements of a segment; P(E)
+    # from every preference given (pairs oriented as above).
+    def oriented(seg: str) -> list[tuple[str, str]]:
+        return [pair for unit_seg, pair in units if unit_seg == seg]
+
+    def kappa(same_judge: bool) -> float:
+        labels = [sign(r, a, b) for ((seg, _), r) in coders for a, b in oriented(seg)]
+        p_e = sum((labels.count(v) / len(labels)) ** 2 for v in (-1, 0, 1))
+        agree = total = 0
+        for (key_a, r_a), (key_b, r_b) in combinations(coders, 2):
+            if key_a[0] == key_b[0] and (key_a[1] == key_b[1]) == same_judge:
+                for a, b in oriented(key_a[0]):
+                    total += 1
+                    agree += sign(r_a, a, b) == sign(r_b, a, b)
+        return (agree / total - p_e) / (1 - p_e)
+
+    assert ours.inter_kappa == pytest.approx(kappa(False), abs=1e-12)
+    assert ours.intra_kappa == pytest.approx(kappa(True), abs=1e-12)

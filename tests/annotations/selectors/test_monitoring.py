@@ -168,3 +168,33 @@ def test_the_counted_rule_is_the_same_for_monitor_exports_and_rankings():
         )
         == kept
     )
+
+
+def test_agreement_by_slice_is_the_agreement_of_the_slices_judgements(client):
+    from annotations.models import CampaignMembership, Item
+    from annotations.selectors.monitoring import agreement_by_slice, campaign_judgements
+    from tests.annotations.designer_data import users
+
+    campaign = judged_campaign(n_items=4, n_workers=3)
+    Item.objects.filter(campaign=campaign, position__lt=2).update(attributes={"set": "a"})
+    Item.objects.filter(campaign=campaign, position__gte=2).update(attributes={"set": "b"})
+    judgements = campaign_judgements(campaign=campaign)
+    slices = agreement_by_slice(campaign=campaign, judgements=judgements)
+    assert [(s.attribute, s.value) for s in slices] == [("set", "a"), ("set", "b")]
+    criterion = campaign.criteria.get(name="quality")
+    a_items = set(Item.objects.filter(attributes__set="a").values_list("id", flat=True))
+    alone = criterion_agreement(
+        criterion=criterion,
+        judgements={k: j for k, j in judgements.items() if j["item"] in a_items},
+    )
+    assert slices[0].agreement[0] == alone
+    assert alone.judgements == 6  # two items judged by three workers
+    # Shown on the monitor beside the whole campaign's.
+    viewer = users()["viewer"]
+    CampaignMembership.objects.create(campaign=campaign, user=viewer, role="viewer")
+    client.force_login(viewer)
+    page = client.get(f"/campaigns/{campaign.slug}/monitor/").content.decode()
+    assert "By slice of the items" in page and "<code>set=b</code>" in page
+    # No attributes: no slices.
+    Item.objects.filter(campaign=campaign).update(attributes={})
+    assert agreement_by_slice(campaign=campaign) == []

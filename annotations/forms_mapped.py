@@ -1,0 +1,134 @@
+"""The column-mapping form of the rating import page: the shape of the input only (the
+mapping's own rules are checked by ``mapping_from_dict``, the file by the parser)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from annotations.importing.parsers.mapped import FORMATS
+
+_TEXT = {"autocomplete": "off", "spellcheck": "false"}
+
+
+def _split(value: str) -> list[str]:
+    return [v.strip() for v in value.split(",") if v.strip()]
+
+
+def criteria_from_text(text: str) -> list[dict[str, Any]]:
+    """Criteria written one per line: ``name: score pattern[, ranks][, scale]``."""
+    criteria = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        name, sep, rest = line.partition(":")
+        parts = _split(rest)
+        if not sep or not parts:
+            raise forms.ValidationError(
+                f"Line {n}: write 'name: score pattern', e.g. 'fluency: flu{{i}}'."
+            )
+        criterion: dict[str, Any] = {"name": name.strip(), "score": parts[0]}
+        for flag in parts[1:]:
+            if flag == "ranks":
+                criterion["ranks"] = True
+            elif flag in ("likert", "magnitude", "slider"):
+                criterion["scale"] = flag
+            else:
+                raise forms.ValidationError(
+                    f"Line {n}: '{flag}' is neither 'ranks' nor a scale (likert, magnitude, "
+                    "slider)."
+                )
+        criteria.append(criterion)
+    return criteria
+
+
+def criteria_to_text(criteria: list[dict[str, Any]]) -> str:
+    lines = []
+    for c in criteria:
+        flags = (["ranks"] if c.get("ranks") else []) + ([c["scale"]] if c.get("scale") else [])
+        lines.append(", ".join([f"{c['name']}: {c['score']}", *flags]))
+    return "\n".join(lines)
+
+
+class MappingForm(forms.Form):
+    """Which column means what; ``initial_from`` fills it from a mapping's JSON form."""
+
+    file = forms.FileField(required=False, help_text="CSV, TSV or JSONL.")
+    format = forms.ChoiceField(choices=[(f, f.upper()) for f in FORMATS], initial="csv")
+    worker = forms.CharField(
+        required=False, widget=forms.TextInput(_TEXT), help_text="Blank: one 'aggregate' worker."
+    )
+    item = forms.CharField(widget=forms.TextInput(_TEXT))
+    input = forms.CharField(required=False, widget=forms.TextInput(_TEXT))
+    unit = forms.CharField(
+        required=False,
+        widget=forms.TextInput(_TEXT),
+        help_text="Task id: rows of one unit share a task.",
+    )
+    slots = forms.IntegerField(
+        min_value=0, max_value=10, initial=0, help_text="Outputs per row, 2-10; 0 = as the header."
+    )
+    first = forms.TypedChoiceField(
+        choices=[(1, "1 (team1, team2, ...)"), (0, "0 (team0, team1, ...)")],
+        coerce=int,
+        initial=1,
+        label="Numbering from",
+    )
+    system = forms.CharField(
+        widget=forms.TextInput(_TEXT), help_text="Pattern with {i}, e.g. team{i}."
+    )
+    output = forms.CharField(
+        required=False, widget=forms.TextInput(_TEXT), help_text="Pattern with {i}, e.g. ref{i}."
+    )
+    criteria = forms.CharField(
+        widget=forms.Textarea({"rows": 3, **_TEXT}),
+        help_text="One per line: name: score pattern[, ranks][, likert|magnitude|slider].",
+    )
+    started_at = forms.CharField(required=False, widget=forms.TextInput(_TEXT))
+    submitted_at = forms.CharField(required=False, widget=forms.TextInput(_TEXT))
+    time_format = forms.CharField(
+        required=False,
+        widget=forms.TextInput(_TEXT),
+        help_text="iso, epoch or a strptime pattern such as %m/%d/%Y %H:%M:%S.",
+    )
+    metadata = forms.CharField(
+        required=False,
+        widget=forms.TextInput(_TEXT),
+        help_text="Columns kept with each judgement, comma-separated.",
+    )
+    skip_values = forms.CharField(
+        required=False,
+        widget=forms.TextInput(_TEXT),
+        help_text="Score values meaning 'not judged' (the row is skipped), e.g. -1.",
+    )
+    experts = forms.BooleanField(required=False, label="The judges are experts")
+    save_as = forms.SlugField(required=False, max_length=64, label="Save as preset named")
+
+    def clean_criteria(self) -> list[dict[str, Any]]:
+        return criteria_from_text(self.cleaned_data["criteria"])
+
+    def mapping_dict(self) -> dict[str, Any]:
+        """The mapping in its JSON form (call after ``is_valid``)."""
+        d = self.cleaned_data
+        keys: tuple[str, ...] = ("format", "worker", "item", "input", "unit", "system")
+        keys += ("output", "started_at", "submitted_at", "time_format")
+        return {
+            **{k: d.get(k) or "" for k in keys},
+            "slots": d["slots"],
+            "first": d["first"],
+            "criteria": d["criteria"],
+            "metadata": _split(d.get("metadata") or ""),
+            "skip_values": _split(d.get("skip_values") or ""),
+        }
+
+    @staticmethod
+    def initial_from(mapping: dict[str, Any]) -> dict[str, Any]:
+        return {
+            **{
+                k: v for k, v in mapping.items() if k not in ("criteria", "metadata", "skip_values")
+            },
+            "criteria": criteria_to_text(mapping.get("criteria", [])),
+            "metadata": ", ".join(mapping.get("metadata", [])),
+            "skip_values": ", ".join(mapping.get("skip_values", [])),
+        }

@@ -1,0 +1,445 @@
+"""Imports of column-mapped rating files (any platform's export, read through a
+:class:`~annotations.importing.parsers.mapped.Mapping`), and the campaign's saved
+mappings (``RatingMapping``)."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from annotations.importing import jobs
+from annotations.importing.judgements import (
+    FinishedJudgement,
+    FinishedScore,
+    judgements_store_finished,
+)
+from annotations.importing.outputs import Upload
+from annotations.importing.parsers.common import OutputRow, collapse_whitespace
+from annotations.importing.parsers.mapped import (
+    CriterionColumns,
+    Mapping,
+    MappingError,
+    ParsedMapped,
+    file_columns,
+    mapping_from_dict,
+    parse_mapped,
+    preview_mapped,
+)
+from annotations.importing.parsers.presets import PRESETS, preset_mapping
+from annotations.models import Campaign, Criterion, ImportJob, Judgement, Output, RatingMapping
+from annotations.services.campaigns import outputs_store
+from annotations.services.criteria import CRITERION_PRESETS, criterion_from_preset
+from common.errors import DomainError, ImportFileError
+
+#: ImportJob.kind of a mapped ratings import run in the background
+JOB_KIND = "ratings"
+
+# --------------------------------------------------------------------------------------
+# Mappings: built-in presets, saved ones, JSON
+
+
+def mapping_parse(data: Any) -> Mapping:
+    """A mapping from its JSON form (a dict, or JSON text); a wrong one is a DomainError."""
+    if isinstance(data, str | bytes):
+        try:
+            data = json.loads(data)
+        except json.JSONDecodeError as exc:
+            raise DomainError(
+                f"The mapping is not valid JSON ({exc.msg}, line {exc.lineno})."
+            ) from exc
+    try:
+        return mapping_from_dict(data)
+    except MappingError as exc:
+        raise DomainError(f"The {exc}") from exc
+
+
+def mapping_resolve(*, campaign: Campaign | None, name: str) -> Mapping:
+    """The mapping called ``name``: one the campaign saved, else a built-in preset."""
+    if campaign is not None:
+        saved = campaign.rating_mappings.filter(name=name).first()
+        if saved is not None:
+            return mapping_parse(saved.mapping)
+    if name in PRESETS:
+        return preset_mapping(name)
+    known = sorted(PRESETS)
+    if campaign is not None:
+        known += list(campaign.rating_mappings.values_list("name", flat=True))
+    raise DomainError(f"There is no mapping '{name}'; known: {', '.join(known)}.")
+
+
+@transaction.atomic
+def rating_mapping_save(
+    *, campaign: Campaign, name: str, mapping: Mapping, user: Any = None
+) -> RatingMapping:
+    """Save ``mapping`` under ``name`` in the campaign (replacing one of that name).
+
+    A built-in preset's name is refused: the saved one would hide it.
+    """
+    name = name.strip()
+    if not name or len(name) > 64 or not all(c.isalnum() or c in "-_" for c in name):
+        raise DomainError("A preset name uses letters, digits, - and _ (at most 64).")
+    if name in PRESETS:
+        raise DomainError(f"'{name}' is the name of a built-in preset; choose another.")
+    saved, _ = RatingMapping.objects.update_or_create(
+        campaign=campaign,
+        name=name,
+        defaults={
+            "mapping": mapping.to_dict(),
+            "created_by": user if user is not None and user.is_authenticated else None,
+        },
+    )
+    return saved
+
+
+# --------------------------------------------------------------------------------------
+# Import
+
+
+@dataclass(frozen=True)
+class MappedImported:
+    file: str
+    judgements: int
+    skipped: int
+    rows: int
+    criteria: tuple[str, ...]
+    criteria_created: tuple[str, ...]
+    items_created: int
+    outputs_created: int
+    workers: int
+    texts_differing: int
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "file": Path(self.file).name,
+            "judgements": self.judgements,
+            "skipped": self.skipped,
+            "rows": self.rows,
+            "criteria": list(self.criteria),
+            "criteria_created": list(self.criteria_created),
+            "items_created": self.items_created,
+            "outputs_created": self.outputs_created,
+            "workers": self.workers,
+            "texts_differing": self.texts_differing,
+        }
+
+
+def _likert_levels(values: list[int]) -> dict[str, Any]:
+    return {
+        "levels": [{"value": v, "label": str(v), "descriptor": ""} for v in values],
+        "source": "mapped-import",
+    }
+
+
+def _criterion(
+    *, campaign: Campaign, columns: CriterionColumns, parsed: ParsedMapped
+) -> tuple[Criterion, bool]:
+    """The campaign's criterion of that name, or a new one (from the preset of that name
+    when there is one, else of the mapping's scale, else of a scale the scores fit)."""
+    existing = campaign.criteria.filter(name=columns.name).first()
+    if existing is not None:
+        if columns.scale and existing.scale != columns.scale:
+            raise DomainError(
+                f"Criterion '{columns.name}' of campaign '{campaign.slug}' has the scale "
+                f"'{existing.scale}'; the mapping says '{columns.scale}'. Map the scores to "
+                "another criterion name, or change the mapping's scale."
+            )
+        return existing, False
+    preset = CRITERION_PRESETS.get(columns.name)
+    if preset is not None and columns.scale in ("", preset["scale"]):
+        return criterion_from_preset(campaign=campaign, preset=columns.name), True
+    scores = [s for j in parsed.judgements if j.criterion == columns.name for s in j.scores]
+    integral = bool(scores) and all(float(s).is_integer() for s in scores)
+    scale = columns.scale
+    if not scale:
+        if integral and min(scores) >= 0 and max(scores) <= 10:
+            scale = Criterion.Scale.LIKERT
+        elif scores and min(scores) >= 0 and max(scores) <= 100:
+            scale = Criterion.Scale.SLIDER
+        else:
+            scale = Criterion.Scale.MAGNITUDE
+    settings_: dict[str, Any]
+    if scale == Criterion.Scale.LIKERT:
+        if not integral:
+            raise DomainError(
+                f"Criterion '{columns.name}': a Likert scale needs whole-number scores."
+            )
+        low = min(1, int(min(scores)))
+        settings_ = _likert_levels(list(range(low, int(max(scores)) + 1)))
+    elif scale == Criterion.Scale.MAGNITUDE:
+        settings_ = {"standard": 100, "max_digits": 6}
+    else:
+        settings_ = {}
+    criterion = Criterion.objects.create(
+        campaign=campaign,
+        name=columns.name,
+        question=f"{columns.name} (imported)",
+        show_input=True,
+        scale=scale,
+        scale_settings=settings_,
+        position=campaign.criteria.count(),
+    )
+    return criterion, True
+
+
+def _store(
+    *,
+    campaign: Campaign,
+    mapping: Mapping,
+    parsed: ParsedMapped,
+    source: str,
+    experts: bool,
+    progress: Callable[[int, int], None] | None,
+) -> MappedImported:
+    file = parsed.file
+    criteria: dict[str, Criterion] = {}
+    created: list[str] = []
+    for columns in mapping.criteria:
+        criterion, new = _criterion(campaign=campaign, columns=columns, parsed=parsed)
+        criteria[columns.name] = criterion
+        if new:
+            created.append(columns.name)
+        elif Judgement.objects.filter(criterion=criterion, metadata__source=source).exists():
+            raise ImportFileError(
+                f"criterion '{criterion.name}' of campaign '{campaign.slug}' already holds the "
+                "judgements of a file with this name (imported before?); nothing was written.",
+                file=file,
+            )
+
+    # Items and outputs: reuse the campaign's, create what is missing from the file.
+    items = dict(campaign.items.values_list("external_id", "input"))
+    outputs = {
+        (ext, label): text
+        for ext, label, text in Output.objects.filter(item__campaign=campaign).values_list(
+            "item__external_id", "system__label", "text"
+        )
+    }
+    missing: dict[tuple[str, str], OutputRow] = {}
+    items_created: set[str] = set()
+    for row in parsed.rows:
+        known = items.get(row.item_id)
+        if known is None:
+            items[row.item_id] = row.input
+            items_created.add(row.item_id)
+        elif (
+            mapping.input and known and collapse_whitespace(known) != collapse_whitespace(row.input)
+        ):
+            raise ImportFileError(
+                f"item '{row.item_id}' has another input in the campaign ('{known[:100]}').",
+                file=file,
+                line=row.line,
+                field=mapping.input,
+            )
+        for system, text in zip(row.systems, row.texts, strict=True):
+            key = (row.item_id, system)
+            if key not in outputs and key not in missing:
+                missing[key] = OutputRow(
+                    item_id=row.item_id, input=items[row.item_id], system=system, text=text
+                )
+    if missing:
+        outputs_store(campaign=campaign, rows=list(missing.values()))
+        outputs.update({(r.item_id, r.system): r.text for r in missing.values()})
+
+    now = timezone.now()
+    differing = 0
+    finished: dict[str, list[FinishedJudgement]] = {name: [] for name in criteria}
+    for j in parsed.judgements:
+        scores = []
+        for system, text, score, rank in zip(j.systems, j.texts, j.scores, j.ranks, strict=True):
+            stored = outputs[(j.item_id, system)]
+            shown = text if mapping.output and text != stored else ""
+            differing += bool(shown)
+            scores.append(FinishedScore(system=system, score=score, rank=rank, text=shown))
+        finished[j.criterion].append(
+            FinishedJudgement(
+                item_id=j.item_id,
+                worker_id=j.worker_id,
+                scores=tuple(scores),
+                started_at=j.started_at or now,
+                submitted_at=j.submitted_at or now,
+                task_external_id=j.unit_id,
+                metadata={"source": source, "line": j.line, **j.metadata},
+            )
+        )
+    total = sum(len(v) for v in finished.values())
+    done = 0
+    count = 0
+    for name, judgements in finished.items():
+        offset = done
+
+        def step(n: int, _of: int, offset: int = offset) -> None:
+            if progress is not None:
+                progress(offset + n, total)
+
+        count += judgements_store_finished(
+            campaign=campaign,
+            criterion=criteria[name],
+            judgements=judgements,
+            experts=experts,
+            progress=step,
+        )
+        done += len(judgements)
+    return MappedImported(
+        file=file,
+        judgements=count,
+        skipped=parsed.skipped,
+        rows=len(parsed.rows),
+        criteria=tuple(criteria),
+        criteria_created=tuple(created),
+        items_created=len(items_created),
+        outputs_created=len(missing),
+        workers=len({j.worker_id for j in parsed.judgements}),
+        texts_differing=differing,
+    )
+
+
+@transaction.atomic
+def mapped_import(
+    *,
+    campaign: Campaign,
+    path: Path,
+    mapping: Mapping,
+    source: str = "",
+    experts: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> MappedImported:
+    """Import a rating file read through ``mapping`` into ``campaign``: all or nothing.
+
+    The whole file is parsed first (errors name the file, line and field). Criteria the
+    campaign lacks are created (a criterion preset of the same name, else the mapping's
+    scale, else a scale the scores fit: Likert for whole numbers 0-10, slider for 0-100,
+    magnitude otherwise); one that exists with another scale than the mapping's is an
+    error. Items (external id = the item column, input = the input column) and outputs
+    (text = the output column, "" without one) are created when missing; a shown text
+    that differs from the stored output is kept with the judgement's slot. Rows of one
+    unit share a task; rows without a unit share one when they show the same item and
+    systems (``judgements_store_finished``). Workers are ``imported`` workers (experts
+    with ``experts``). ``source`` (default: the file name) is kept in every judgement's
+    metadata; a source imported before under a criterion is refused.
+    """
+    parsed = parse_mapped(Path(path), mapping)
+    return _store(
+        campaign=campaign,
+        mapping=mapping,
+        parsed=parsed,
+        source=source or Path(path).name,
+        experts=experts,
+        progress=progress,
+    )
+
+
+def _with_file(upload: Upload, fn: Callable[[Path], Any]) -> Any:
+    """``fn`` on the upload written to a temporary file named as the upload (so that
+    errors name the uploaded file, never a server path)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / upload.name
+        path.write_bytes(upload.data)
+        try:
+            return fn(path)
+        except ImportFileError as exc:
+            if exc.file == str(path):
+                raise ImportFileError(
+                    exc.reason, file=upload.name, line=exc.line, field=exc.field
+                ) from exc
+            raise
+
+
+def mapped_import_upload(
+    *,
+    campaign: Campaign,
+    upload: Upload,
+    mapping: Mapping,
+    experts: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> MappedImported:
+    """:func:`mapped_import` of an uploaded file (errors name the upload)."""
+    result: MappedImported = _with_file(
+        upload,
+        lambda path: mapped_import(
+            campaign=campaign,
+            path=path,
+            mapping=mapping,
+            source=upload.name,
+            experts=experts,
+            progress=progress,
+        ),
+    )
+    return MappedImported(**{**result.__dict__, "file": upload.name})
+
+
+def mapped_preview_upload(*, upload: Upload, mapping: Mapping, rows: int = 5) -> ParsedMapped:
+    """The first rows of an uploaded file as parsed (nothing is written)."""
+    parsed: ParsedMapped = _with_file(upload, lambda path: preview_mapped(path, mapping, rows=rows))
+    return ParsedMapped(file=upload.name, slots=parsed.slots, rows=parsed.rows)
+
+
+# --------------------------------------------------------------------------------------
+# Uploads: during the request, or as a background job when large
+
+
+@dataclass(frozen=True)
+class MappedUploadOutcome:
+    result: MappedImported | None = None
+    job: ImportJob | None = None
+
+
+def mapped_upload(
+    *,
+    campaign: Campaign,
+    upload: Upload,
+    mapping: Mapping,
+    user: Any = None,
+    experts: bool = False,
+) -> MappedUploadOutcome:
+    """Import an uploaded rating file: during the request when small, else as an
+    ``ImportJob`` (kind ``ratings``) run by the Celery task ``annotations.import_job_run``
+    once the job row is committed; the job keeps the file and the mapping."""
+    if len(upload.data) <= settings.IMPORT_INLINE_MAX_BYTES:
+        return MappedUploadOutcome(
+            result=mapped_import_upload(
+                campaign=campaign, upload=upload, mapping=mapping, experts=experts
+            )
+        )
+    with transaction.atomic():
+        job = ImportJob.objects.create(
+            campaign=campaign,
+            kind=JOB_KIND,
+            filename=upload.name[:255],
+            data=jobs._uploads_pack([upload]),
+            options={"files": [upload.name], "mapping": mapping.to_dict(), "experts": experts},
+            created_by=user if user is not None and user.is_authenticated else None,
+        )
+        transaction.on_commit(lambda: jobs._import_job_dispatch(job.pk))
+    return MappedUploadOutcome(job=job)
+
+
+def mapped_job_import(
+    *, job: ImportJob, uploads: list[Upload], progress: Callable[[int, int], None]
+) -> dict[str, Any]:
+    """Run a ``ratings`` job's import (called by ``import_job_run``); its summary."""
+    mapping = mapping_parse(job.options.get("mapping", {}))
+    result = mapped_import_upload(
+        campaign=job.campaign,
+        upload=uploads[0],
+        mapping=mapping,
+        experts=bool(job.options.get("experts", False)),
+        progress=progress,
+    )
+    return result.summary()
+
+
+def mapped_columns_upload(*, upload: Upload, fmt: str) -> list[str]:
+    """The uploaded file's column names (JSONL: the first object's keys); [] when the
+    file cannot be read as ``fmt`` (the preview's error says why)."""
+    try:
+        columns: list[str] = _with_file(upload, lambda path: file_columns(path, fmt))
+    except DomainError:
+        return []
+    return columns

@@ -1,0 +1,114 @@
+"""``manage.py import_ratings PATH --mapping NAME|FILE --campaign SLUG [--criterion NAME]
+[--experts] [--preview N]``: a rating file of any shape, read through a column mapping."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
+
+from annotations.importing.mapped import mapped_import, mapping_parse, mapping_resolve
+from annotations.importing.parsers.mapped import Mapping, preview_mapped
+from annotations.importing.parsers.presets import PRESETS, mapping_renamed
+from annotations.models import Campaign
+from annotations.services.campaigns import campaign_get_or_create
+from common.errors import DomainError
+
+
+def _mapping(spec: str, campaign: Campaign | None) -> Mapping:
+    path = Path(spec)
+    if spec.endswith(".json") or path.is_file():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise DomainError(f"Cannot read the mapping file {path.name} ({exc}).") from exc
+        return mapping_parse(text)
+    return mapping_resolve(campaign=campaign, name=spec)
+
+
+class Command(BaseCommand):
+    help = (
+        "Import ratings with k outputs per row (CSV, TSV or JSONL) read through a column "
+        "mapping: a built-in preset (" + ", ".join(PRESETS) + "), a preset saved in the "
+        "campaign, or a JSON mapping file. All or nothing; errors name file, line and field."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("path", type=Path)
+        parser.add_argument("--mapping", required=True, help="Preset name or JSON mapping file.")
+        parser.add_argument("--campaign", required=True, help="Campaign slug (created if missing).")
+        parser.add_argument(
+            "--criterion", default="", help="Store the mapping's one criterion under this name."
+        )
+        parser.add_argument(
+            "--experts",
+            action="store_true",
+            help="The judges are experts: the reference crowd workers are compared with.",
+        )
+        parser.add_argument(
+            "--preview",
+            type=int,
+            default=0,
+            metavar="N",
+            help="Only show the first N rows as parsed; write nothing.",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        start = time.perf_counter()
+        try:
+            if options["preview"]:
+                campaign = Campaign.objects.filter(slug=options["campaign"]).first()
+                mapping = self._renamed(_mapping(options["mapping"], campaign), options)
+                self._preview(options["path"], mapping, options["preview"])
+                return
+            with transaction.atomic():
+                campaign, created = campaign_get_or_create(slug=options["campaign"])
+                mapping = self._renamed(_mapping(options["mapping"], campaign), options)
+                s = mapped_import(
+                    campaign=campaign,
+                    path=options["path"],
+                    mapping=mapping,
+                    experts=options["experts"],
+                )
+        except DomainError as exc:
+            raise CommandError(f"Import failed, nothing was written: {exc}") from exc
+        self.stdout.write(
+            f"Imported {s.file} into campaign '{campaign.slug}'"
+            f"{' (created)' if created else ''}:\n"
+            f"  rows:                  {s.rows}\n"
+            f"  judgements:            {s.judgements} ({', '.join(s.criteria)})\n"
+            f"  skipped (skip values): {s.skipped}\n"
+            f"  criteria created:      {', '.join(s.criteria_created) or '-'}\n"
+            f"  workers:               {s.workers}\n"
+            f"  items created:         {s.items_created}\n"
+            f"  outputs created:       {s.outputs_created}\n"
+            f"  texts differing:       {s.texts_differing}\n"
+            f"  time: {time.perf_counter() - start:.1f} s"
+        )
+
+    @staticmethod
+    def _renamed(mapping: Mapping, options: dict[str, Any]) -> Mapping:
+        if not options["criterion"]:
+            return mapping
+        try:
+            return mapping_renamed(mapping, options["criterion"])
+        except ValueError as exc:
+            raise DomainError(str(exc)) from exc
+
+    def _preview(self, path: Path, mapping: Mapping, rows: int) -> None:
+        parsed = preview_mapped(path, mapping, rows=rows)
+        self.stdout.write(f"{parsed.file}: {parsed.slots} slots")
+        for row in parsed.rows:
+            for j in row.judgements:
+                pairs = ", ".join(
+                    f"{system}={score:g}" for system, score in zip(j.systems, j.scores, strict=True)
+                )
+                self.stdout.write(
+                    f"  line {j.line}: item {j.item_id}, worker {j.worker_id}, "
+                    f"{j.criterion}: {pairs}"
+                )
+            for name in row.skipped:
+                self.stdout.write(f"  line {row.line}: {name} skipped")

@@ -1,0 +1,167 @@
+"""Crowd versus experts, read from a criterion's judgements (``annotations.core.experts``).
+
+Experts are workers marked ``expert`` (by an organizer, or on import with
+``--experts``). Their judgements are the reference whatever their ``excluded`` flag
+(exclude them to rank the systems on the crowd alone); crowd workers are everyone
+else. Attention checks and repeats are left out, as everywhere agreement is computed.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from annotations.core.experts import (
+    UNDEFINED,
+    Estimate,
+    RankingAgreement,
+    alpha_with_experts,
+    ranking_agreement,
+)
+from annotations.core.export_safety import csv_row
+from annotations.models import Criterion, JudgementScore, TaskOutput, Worker
+from annotations.selectors.judgements import COUNTED_TASK_KINDS
+
+#: bootstrap resamples for the intervals (seeded: the report is the same on every load)
+RESAMPLES = 1000
+SEED = 20210601
+
+
+@dataclass(frozen=True)
+class WorkerVersusExperts:
+    worker: Worker
+    alpha: Estimate
+
+
+@dataclass(frozen=True)
+class ExpertReport:
+    criterion: Criterion
+    experts: int
+    workers: list[WorkerVersusExperts]  # crowd workers sharing units with experts, worst first
+    ranking: RankingAgreement
+
+    @property
+    def available(self) -> bool:
+        return self.experts > 0
+
+
+def expert_report(
+    *, criterion: Criterion, resamples: int = RESAMPLES, rng: np.random.Generator | None = None
+) -> ExpertReport:
+    """Each crowd worker's alpha with the experts and the crowd-versus-experts ranking
+    correlation on one criterion, with bootstrap intervals (``rng`` seeded by default)."""
+    rng = rng if rng is not None else np.random.default_rng(SEED)
+    rows = list(
+        JudgementScore.objects.filter(
+            judgement__criterion=criterion,
+            role=TaskOutput.Role.REGULAR,
+            judgement__task__kind__in=COUNTED_TASK_KINDS,
+        )
+        .exclude(judgement__assignment__kind="repeat")
+        .values_list(
+            "judgement__worker_id",
+            "judgement__worker__expert",
+            "judgement__task_id",
+            "judgement__task__item_id",
+            "output_id",
+            "output__system_id",
+            "score",
+            "rank",
+        )
+    )
+    experts = {w for w, expert, *_ in rows if expert}
+    if not experts or not rows:
+        return ExpertReport(criterion, len(experts), [], RankingAgreement(UNDEFINED, UNDEFINED))
+    magnitude = criterion.scale == Criterion.Scale.MAGNITUDE
+    # A unit is an output (one system's output for one item), whatever task showed it;
+    # the bootstrap resamples items.
+    data = np.array(
+        [
+            (worker, item, output, math.log(max(score, 1.0)) if magnitude else score)
+            for worker, _, _, item, output, _, score, _ in rows
+        ],
+        dtype=float,
+    )
+    worker_col = data[:, 0].astype(np.int64)
+    task_col = data[:, 1].astype(np.int64)
+    unit_col = data[:, 2].astype(np.int64)
+    is_expert = np.isin(worker_col, list(experts))
+    expert_units = set(unit_col[is_expert].tolist())
+    crowd = sorted(set(worker_col[~is_expert].tolist()))
+    estimates: list[tuple[int, Estimate]] = []
+    for worker in crowd:
+        mine = worker_col == worker
+        shared_units = np.isin(unit_col, list(set(unit_col[mine].tolist()) & expert_units))
+        chosen = shared_units & (mine | is_expert)
+        if not chosen.any():
+            continue
+        estimates.append(
+            (
+                worker,
+                alpha_with_experts(
+                    task_col[chosen],
+                    unit_col[chosen],
+                    data[chosen, 3],
+                    rng=rng,
+                    resamples=resamples,
+                ),
+            )
+        )
+    by_id = Worker.objects.in_bulk([w for w, _ in estimates])
+    estimates.sort(key=lambda pair: (not pair[1].defined, pair[1].value if pair[1].defined else 0))
+    systems = np.array([system for *_, system, _, _ in rows])
+    _, system_codes = np.unique(systems, return_inverse=True)
+    ranking = ranking_agreement(
+        np.array([item for _, _, _, item, *_ in rows]),
+        system_codes,
+        np.array([rank for *_, rank in rows], dtype=float),
+        np.array([expert for _, expert, *_ in rows], dtype=bool),
+        rng=rng,
+        resamples=resamples,
+    )
+    return ExpertReport(
+        criterion,
+        len(experts),
+        [WorkerVersusExperts(by_id[w], estimate) for w, estimate in estimates],
+        ranking,
+    )
+
+
+def expert_report_csv(report: ExpertReport) -> str:
+    """The report as CSV: one row per crowd worker, then the ranking correlations
+    (cells made safe for spreadsheets: ``core.export_safety``)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["criterion", "figure", "worker", "units", "value", "ci_low", "ci_high"])
+    name = report.criterion.name
+
+    def number(value: float) -> str:
+        return "" if math.isnan(value) else f"{value:.6g}"
+
+    for row in report.workers:
+        a = row.alpha
+        writer.writerow(
+            csv_row(
+                [
+                    name,
+                    "alpha_with_experts",
+                    row.worker.external_id,
+                    a.n,
+                    *(number(a.value), number(a.low), number(a.high)),
+                ]
+            )
+        )
+    for figure, e in (
+        ("spearman", report.ranking.spearman),
+        ("kendall_tau_b", report.ranking.kendall),
+    ):
+        writer.writerow(
+            csv_row(
+                [name, f"systems_{figure}", "", e.n, number(e.value), number(e.low), number(e.high)]
+            )
+        )
+    return out.getvalue()

@@ -1,0 +1,89 @@
+"""Crowd versus experts: each crowd worker's agreement with the experts, the crowd's
+ranking of the systems against the experts', and excluding workers by it."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from annotations.models import Campaign, CampaignMembership, Criterion
+from annotations.selectors.experts import expert_report, expert_report_csv
+from annotations.services import workers as worker_services
+from annotations.views.designer import _context, campaign_view
+from common.errors import DomainError
+from common.http import file_response
+
+Role = CampaignMembership.Role
+
+
+def _criterion(campaign: Campaign, name: str | None) -> Criterion | None:
+    criteria = list(campaign.criteria.all())
+    if name:
+        chosen = next((c for c in criteria if c.name == name), None)
+        if chosen is None:
+            raise Http404("No such criterion in this campaign.")
+        return chosen
+    return criteria[0] if criteria else None
+
+
+def _number(raw: str, *, field: str, cast: type = float) -> float:
+    try:
+        return cast(raw)
+    except (TypeError, ValueError):
+        raise DomainError(f"{field}: enter a number.") from None
+
+
+@campaign_view(Role.VIEWER)
+@require_http_methods(["GET", "POST"])
+def campaign_experts(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+    """The report for one criterion (``?criterion=``); designers may exclude the crowd
+    workers whose agreement with the experts is below a threshold (POST)."""
+    criterion = _criterion(campaign, request.POST.get("criterion") or request.GET.get("criterion"))
+    if request.method == "POST":
+        if getattr(request, "campaign_role", None) not in (Role.DESIGNER, Role.OWNER):
+            return HttpResponse("Only designers and owners may exclude workers.", status=403)
+        if criterion is None:
+            raise Http404("This campaign has no criteria.")
+        try:
+            threshold = _number(request.POST.get("threshold", ""), field="Threshold")
+            min_units = int(_number(request.POST.get("min_units", "10"), field="Units", cast=int))
+            newly = worker_services.workers_exclude_by_expert_agreement(
+                criterion=criterion, threshold=threshold, min_units=min_units
+            )
+        except DomainError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(
+                request,
+                f"{len(newly)} worker{'s' if len(newly) != 1 else ''} excluded"
+                + (f": {', '.join(w.external_id for w in newly)}." if newly else "."),
+            )
+        url = reverse("annotations:designer-experts", args=[campaign.slug])
+        return redirect(f"{url}?criterion={criterion.name}")
+    report = expert_report(criterion=criterion) if criterion else None
+    return render(
+        request,
+        "annotations/designer/experts.html",
+        _context(
+            request,
+            campaign,
+            criteria=list(campaign.criteria.all()),
+            criterion=criterion,
+            report=report,
+        ),
+    )
+
+
+@campaign_view(Role.VIEWER)
+def experts_export(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+    criterion = _criterion(campaign, request.GET.get("criterion"))
+    if criterion is None:
+        raise Http404("This campaign has no criteria.")
+    return file_response(
+        expert_report_csv(expert_report(criterion=criterion)),
+        content_type="text/csv; charset=utf-8",
+        filename=f"{campaign.slug}-{criterion.name}-experts.csv",
+    )

@@ -1,0 +1,291 @@
+"""Adaptive task design: which systems the next batch of tasks shows (issue 16).
+
+Pure numpy. After each batch of judgements a ranking is refitted; this module reads its
+per-system state (value, uncertainty, rank range) and chooses the systems of the next
+``n_tasks`` tasks of ``k`` outputs each, so that the judgements go where the clusters
+are still undecided rather than evenly over all systems.
+
+The rule, in three steps (every step is logged in the returned :class:`AdaptiveBatch`):
+
+1. *Contested gaps.* Take the systems in order of value. Between positions ``p`` and
+   ``p + 1`` (ranks ``p + 1 | p + 2``) the WMT14 cluster rule
+   (:func:`~ranking.stats._clusters.clusters_from_ranges`) puts a boundary when the
+   worst rank of the system at ``p`` is better than the best rank of every system
+   below. The gap's *overlap* is the number of ranks shared across it,
+   ``o_p = rank_hi[order[p]] - min(rank_lo[order[p+1:]]) + 1`` (``o_p <= 0``: a
+   boundary). A gap is *contested* when ``-margin < o_p <= margin``: a boundary that
+   is barely there (the ranges touch), or one that a little more data may open (they
+   share ``margin`` ranks or fewer); except a touching boundary between two systems
+   both pinned to a single rank, which is settled. Gaps far on either side are settled
+   too (clear boundaries, or deep ties that more judgements would hardly change).
+2. *Quotas.* The batch has ``n_tasks * k`` slots. Every system first gets its coverage
+   minimum, ``floor(min_share * n_tasks * k / n_systems)`` slots (``min_share = 1``
+   is the balanced design's share); the rest go to the *boundary systems* (the two
+   systems beside a contested gap and every system whose rank range crosses it),
+   in proportion to their uncertainty ``sigma`` times the number of contested gaps
+   they touch, largest sigma first when rounding; a system gets at most one slot per
+   task. What the boundary systems cannot take goes to the others by sigma. With no
+   contested gap (or no state yet: equal sigmas, full ranges) this is the balanced
+   allocation.
+3. *Tasks.* The quotas are dealt into tasks: each task takes the ``k`` systems with the
+   largest remaining quota (ties in a random order), which keeps the systems of a task
+   distinct and always succeeds while no quota exceeds the tasks left; then the order
+   within each task is shuffled (position balance).
+
+Choosing a batch for 21 systems takes well under a millisecond (``benchmarks/replay.py``
+measures it). The same generator state gives the same batch.
+
+References
+----------
+Sakaguchi, K., Post, M. and Van Durme, B. (2014). Efficient elicitation of annotations for
+human evaluation of machine translation. WMT 2014, 1-11 (choosing the next comparison by
+the largest sigma).
+Bojar, O. et al. (2014). Findings of the 2014 Workshop on Statistical Machine
+Translation. WMT 2014, 12-58, section 3.3 (clusters from rank ranges).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ._clusters import value_order
+
+__all__ = ["AdaptiveBatch", "TaskChoice", "choose_batch", "contested_gaps"]
+
+IntArray = NDArray[np.int64]
+FloatArray = NDArray[np.float64]
+
+#: Why a system is in a task: it sits at a contested gap, it fills its coverage
+#: minimum, or it took leftover slots by its uncertainty.
+REASONS = ("boundary", "coverage", "uncertainty")
+
+
+@dataclass(frozen=True)
+class TaskChoice:
+    """One task's systems (in display order) and why each is there (see :data:`REASONS`)."""
+
+    systems: tuple[int, ...]
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class AdaptiveBatch:
+    """The systems of a batch of tasks and the log of how they were chosen.
+
+    Attributes
+    ----------
+    tasks : ndarray of int64, shape (n_tasks, k)
+        System indices of each task, distinct within a row, in display order.
+    quota : ndarray of int64, shape (n_systems,)
+        Slots each system got in the batch (its number of tasks).
+    minimum : int
+        The coverage minimum every system got.
+    gaps : ndarray of int64
+        The contested gaps: position ``p`` in value order (between ranks ``p + 1`` and
+        ``p + 2``).
+    overlap : ndarray of int64, shape (n_systems - 1,)
+        Every gap's overlap ``o_p`` (zero or less: a cluster boundary).
+    boundary : ndarray of int64
+        The boundary systems, by decreasing priority (sigma times contested gaps).
+    choices : tuple of TaskChoice
+        One record per task: its systems and the reason for each.
+    """
+
+    tasks: IntArray
+    quota: IntArray
+    minimum: int
+    gaps: IntArray
+    overlap: IntArray
+    boundary: IntArray
+    choices: tuple[TaskChoice, ...]
+
+    def summary(self) -> dict[str, object]:
+        """A small JSON-ready record of the decision (for a log line or a stored run)."""
+        return {
+            "tasks": int(self.tasks.shape[0]),
+            "minimum": self.minimum,
+            "contested_gaps": self.gaps.tolist(),
+            "boundary_systems": self.boundary.tolist(),
+            "quota": self.quota.tolist(),
+        }
+
+
+def contested_gaps(
+    value: ArrayLike, rank_lo: ArrayLike, rank_hi: ArrayLike, *, margin: int = 1
+) -> tuple[IntArray, IntArray, IntArray]:
+    """The contested gaps of a ranking and how many of them each system touches.
+
+    Parameters
+    ----------
+    value : array_like of float, shape (n_systems,)
+    rank_lo, rank_hi : array_like of int, shape (n_systems,)
+        Rank ranges (1 = best), as :class:`~ranking.stats.RankingResult` holds them.
+    margin : int, default 1
+        A gap is contested when its overlap lies in ``(-margin, margin]``.
+
+    Returns
+    -------
+    gaps : ndarray of int64
+        Positions ``p`` (in value order) of the contested gaps.
+    overlap : ndarray of int64, shape (n_systems - 1,)
+        Each gap's overlap, the ranks shared across it (see the module).
+    touches : ndarray of int64, shape (n_systems,)
+        Per system, the number of contested gaps it sits beside or whose ranks
+        ``p + 1 | p + 2`` its range crosses.
+    """
+    lo = np.asarray(rank_lo, dtype=np.int64)
+    hi = np.asarray(rank_hi, dtype=np.int64)
+    order = value_order(value)
+    n = order.shape[0]
+    touches = np.zeros(n, dtype=np.int64)
+    if n < 2:
+        return np.empty(0, np.int64), np.empty(0, np.int64), touches
+    below = np.minimum.accumulate(lo[order][::-1])[::-1]  # best rank at or below p
+    overlap = hi[order][:-1] - below[1:] + 1
+    pinned = (lo == hi)[order]
+    settled = (overlap <= 0) & pinned[:-1] & pinned[1:]
+    gaps = np.flatnonzero((overlap > -margin) & (overlap <= margin) & ~settled)
+    gaps = gaps.astype(np.int64)
+    for p in gaps:
+        crossing = (lo <= p + 1) & (hi >= p + 2)
+        crossing[order[p]] = crossing[order[p + 1]] = True
+        touches += crossing
+    return gaps, overlap.astype(np.int64), touches
+
+
+def _apportion(weights: FloatArray, total: int, cap: IntArray, tiebreak: FloatArray) -> IntArray:
+    """Integer shares of ``total`` proportional to ``weights``, each at most ``cap``.
+
+    Water-filling with largest-remainder rounding; ``tiebreak`` (larger first) orders
+    equal remainders. Gives less than ``total`` only when the capacity runs out.
+    """
+    out = np.zeros(weights.shape[0], dtype=np.int64)
+    left = int(total)
+    active = (weights > 0) & (cap > 0)
+    while left > 0 and active.any():
+        w = np.where(active, weights, 0.0)
+        ideal = left * w / w.sum()
+        room = cap - out
+        share = np.minimum(np.floor(ideal).astype(np.int64), room)
+        if share.sum() == 0:
+            # hand out single slots by remainder, then priority
+            rest = np.where(active, ideal - np.floor(ideal), -np.inf)
+            order = np.lexsort((-tiebreak, -rest))
+            for i in order[: min(left, int(active.sum()))]:
+                out[i] += 1
+                left -= 1
+        else:
+            out += share
+            left -= int(share.sum())
+        active &= out < cap
+    return out
+
+
+def choose_batch(
+    *,
+    value: ArrayLike,
+    sigma: ArrayLike,
+    rank_lo: ArrayLike,
+    rank_hi: ArrayLike,
+    n_tasks: int,
+    k: int,
+    rng: np.random.Generator,
+    min_share: float = 0.3,
+    margin: int = 1,
+) -> AdaptiveBatch:
+    """Choose the systems of the next ``n_tasks`` tasks of ``k`` outputs each.
+
+    Parameters
+    ----------
+    value : array_like of float, shape (n_systems,)
+        Current value of each system (TrueSkill mean mu, or any score, higher better).
+    sigma : array_like of float, shape (n_systems,)
+        Its uncertainty (TrueSkill sigma, or the spread of mu over WMT14 runs).
+    rank_lo, rank_hi : array_like of int, shape (n_systems,)
+        Current rank ranges. Before any data: equal values and sigmas and ranges
+        ``[1, n_systems]`` give the balanced allocation.
+    n_tasks : int
+        Tasks in the batch (at least 1).
+    k : int
+        Outputs (distinct systems) per task, ``2 <= k <= n_systems``.
+    rng : numpy.random.Generator
+        Breaks ties and shuffles the order within tasks; the same state gives the same
+        batch.
+    min_share : float, default 0.3
+        Coverage minimum as a share of the balanced ``n_tasks * k / n_systems`` slots
+        (0: none, 1: the balanced design).
+    margin : int, default 1
+        How close to a boundary a gap must be to be contested (see
+        :func:`contested_gaps`).
+
+    Returns
+    -------
+    AdaptiveBatch
+        The tasks and the log of the decision.
+    """
+    values = np.asarray(value, dtype=np.float64)
+    sigmas = np.asarray(sigma, dtype=np.float64)
+    n = values.shape[0]
+    if sigmas.shape != (n,) or np.shape(rank_lo) != (n,) or np.shape(rank_hi) != (n,):
+        raise ValueError("value, sigma, rank_lo and rank_hi need one entry per system")
+    if not 2 <= k <= n:
+        raise ValueError(f"k must lie in 2 .. n_systems ({n})")
+    if n_tasks < 1:
+        raise ValueError("n_tasks must be at least 1")
+    if not 0 <= min_share <= 1:
+        raise ValueError("min_share must lie in [0, 1]")
+    if not np.all(np.isfinite(sigmas)) or np.any(sigmas < 0):
+        raise ValueError("sigma must be finite and non-negative")
+
+    slots = n_tasks * k
+    minimum = min(int(np.floor(min_share * slots / n)), n_tasks)
+    gaps, overlap, touches = contested_gaps(values, rank_lo, rank_hi, margin=margin)
+    cap = np.full(n, n_tasks, dtype=np.int64)
+    quota = np.full(n, minimum, dtype=np.int64)
+    # sigma, floored so that a system with zero spread can still take leftovers
+    weight = np.maximum(sigmas, 1e-9 + 1e-3 * float(sigmas.max(initial=0.0)))
+    priority = touches.astype(np.float64) * weight
+    extra = _apportion(priority, slots - int(quota.sum()), cap - quota, priority)
+    quota += extra
+    fill = _apportion(weight, slots - int(quota.sum()), cap - quota, weight)
+    quota += fill
+    boundary = np.flatnonzero(touches > 0)
+    boundary = boundary[np.lexsort((boundary, -priority[boundary]))].astype(np.int64)
+
+    # why a system is in the batch: boundary slots, else leftover slots by its
+    # uncertainty, else its coverage minimum alone
+    def reason(i: int) -> str:
+        if extra[i] > 0:
+            return "boundary"
+        if fill[i] > 0:
+            return "uncertainty"
+        return "coverage"
+
+    reasons = [reason(i) for i in range(n)]
+    left = quota.copy()
+    tasks = np.empty((n_tasks, k), dtype=np.int64)
+    choices = []
+    for t in range(n_tasks):
+        keys = np.asarray(rng.random(n), dtype=np.float64)
+        picked = np.lexsort((keys, -left))[:k]
+        left[picked] -= 1
+        shown = picked[rng.permutation(k)]
+        tasks[t] = shown
+        choices.append(
+            TaskChoice(
+                systems=tuple(int(s) for s in shown),
+                reasons=tuple(reasons[int(s)] for s in shown),
+            )
+        )
+    return AdaptiveBatch(
+        tasks=tasks,
+        quota=quota,
+        minimum=minimum,
+        gaps=gaps,
+        overlap=overlap,
+        boundary=boundary,
+        choices=tuple(choices),
+    )

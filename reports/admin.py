@@ -1,0 +1,6 @@
+from django.contrib import admin
+
+from .models import Datasheet, MetricScore
+
+admin.site.register(MetricScore)
+admin.site.register(Datasheet)

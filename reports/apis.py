@@ -1,0 +1,1 @@
+"""REST API of reports: thin views over reports.services and reports.selectors."""

@@ -1,0 +1,1 @@
+"""Pure report statistics (numpy and scipy; no Django)."""

@@ -1,0 +1,1 @@
+"""Reads of reports, by entity."""

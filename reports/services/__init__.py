@@ -1,0 +1,1 @@
+"""Writes of reports, by entity."""

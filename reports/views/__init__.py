@@ -1,0 +1,1 @@
+"""Report pages: thin views over reports.services and reports.selectors."""

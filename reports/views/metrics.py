@@ -1,0 +1,95 @@
+"""The metric-human correlation page: /campaigns/<slug>/metrics/.
+
+Viewers read it; editors (designers) also upload metric score files. The table and the
+scatter plots are computed on request from the stored scores (seed 1,
+``REPORTS_PAGE_RESAMPLES`` bootstrap resamples, default 200; the CLI and the API take more).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from django import forms
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_http_methods
+
+from annotations.access import campaign_for, has_role, role_of
+from annotations.models import CampaignMembership
+from common.errors import DomainError
+from reports.core.correlation_report import scatter_svg
+from reports.selectors.metrics import metric_correlations, metric_score_counts
+from reports.services.metrics import metric_scores_import
+
+Role = CampaignMembership.Role
+MAX_UPLOAD = 50 * 1024 * 1024
+
+
+class MetricUploadForm(forms.Form):
+    file = forms.FileField(
+        label="Metric scores (CSV or JSONL)",
+        help_text="Columns system, item, metric, score (segment level) or system, metric, "
+        "score (system level). Re-uploading a metric replaces its stored scores.",
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_metrics(request: HttpRequest, slug: str) -> HttpResponse:
+    """Upload metric scores (editors) and read their correlation with a criterion."""
+    campaign = campaign_for(request.user, slug, Role.VIEWER)
+    can_design = has_role(request.user, campaign, Role.DESIGNER)
+    form = MetricUploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST":
+        if not can_design:
+            raise PermissionDenied("Viewers cannot upload metric scores.")
+        if form.is_valid():
+            upload = form.cleaned_data["file"]
+            if upload.size > MAX_UPLOAD:
+                form.add_error("file", "The file is larger than 50 MB.")
+            else:
+                try:
+                    metric_scores_import(
+                        campaign=campaign, data=upload.read(), file=upload.name or "upload"
+                    )
+                except DomainError as exc:
+                    form.add_error("file", str(exc))
+                else:
+                    return redirect("reports:metrics", slug=campaign.slug)
+    criteria = list(campaign.criteria.order_by("pk"))
+    chosen = next((c for c in criteria if c.name == request.GET.get("criterion")), None)
+    chosen = chosen or (criteria[0] if criteria else None)
+    counts = metric_score_counts(campaign=campaign)
+    report, plots = None, []
+    if chosen is not None and counts:
+        seed = 1
+        report = metric_correlations(
+            campaign=campaign,
+            criterion=chosen,
+            rng=np.random.default_rng(seed),
+            seed=seed,
+            resamples=int(getattr(settings, "REPORTS_PAGE_RESAMPLES", 200)),
+        )
+        plots = [
+            # scatter_svg escapes every text and writes no style or script (CSP-safe).
+            (m.metric, mark_safe(scatter_svg(m.points, metric=m.metric, criterion=chosen.name)))
+            for m in report.metrics
+        ]
+    return render(
+        request,
+        "reports/metrics.html",
+        {
+            "campaign": campaign,
+            "role": role_of(request.user, campaign),
+            "can_design": can_design,
+            "form": form,
+            "criteria": criteria,
+            "criterion": chosen,
+            "counts": counts,
+            "report": report,
+            "plots": plots,
+        },
+    )

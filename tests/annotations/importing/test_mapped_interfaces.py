@@ -1,0 +1,271 @@
+"""The API and the designer page of column-mapped rating imports (same services)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from rest_framework.test import APIClient
+
+from annotations.models import Campaign, CampaignMembership, ImportJob, Judgement, RatingMapping
+from annotations.services.campaigns import campaign_create
+from tests.annotations.designer_data import add_member
+from tests.annotations.importing.conftest import write_csv
+from tests.annotations.importing.test_mapped_parser import rows3, three_slot_mapping
+from tests.annotations.importing.test_mapped_presets import FILES
+
+pytestmark = pytest.mark.django_db
+Role = CampaignMembership.Role
+
+
+@pytest.fixture
+def people_campaign() -> tuple[dict[str, User], Campaign]:
+    people = {n: User.objects.create(username=n) for n in ("owner", "designer", "viewer")}
+    campaign = campaign_create(slug="byo", name="Bring your own", owner=people["owner"])
+    add_member(campaign, people["designer"], Role.DESIGNER)
+    add_member(campaign, people["viewer"], Role.VIEWER)
+    return people, campaign
+
+
+def _csv(tmp_path: Path, rows: list[list[str]] | None = None) -> bytes:
+    return write_csv(tmp_path / "r.csv", rows or rows3()).read_bytes()
+
+
+# --------------------------------------------------------------------------------------
+# API
+
+
+def _api(user: User) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+def test_api_import_with_json_mapping(tmp_path: Path, people_campaign) -> None:
+    people, campaign = people_campaign
+    response = _api(people["designer"]).post(
+        "/api/campaigns/byo/ratings/",
+        {
+            "file": SimpleUploadedFile("mine.csv", _csv(tmp_path)),
+            "mapping_json": json.dumps(three_slot_mapping()),
+        },
+        format="multipart",
+    )
+    assert response.status_code == 201, response.content
+    assert response.json()["judgements"] == 4 and response.json()["file"] == "mine.csv"
+    assert Judgement.objects.filter(criterion__campaign=campaign).count() == 4
+
+
+def test_api_preview_writes_nothing(tmp_path: Path, people_campaign) -> None:
+    people, _campaign = people_campaign
+    response = _api(people["designer"]).post(
+        "/api/campaigns/byo/ratings/",
+        {
+            "file": SimpleUploadedFile("w.csv", FILES["wmt"](tmp_path).read_bytes()),
+            "mapping": "wmt",
+            "preview": 1,
+        },
+        format="multipart",
+    )
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["slots"] == 3 and len(body["judgements"]) == 1
+    assert [o["system"] for o in body["judgements"][0]["outputs"]] == ["a", "b", "c"]
+    assert not Judgement.objects.exists()
+
+
+def test_api_errors(tmp_path: Path, people_campaign) -> None:
+    people, _campaign = people_campaign
+    rows = rows3()
+    rows[2][3] = ""  # team1 empty: the row has no outputs
+    client = _api(people["designer"])
+    response = client.post(
+        "/api/campaigns/byo/ratings/",
+        {
+            "file": SimpleUploadedFile("mine.csv", _csv(tmp_path, rows)),
+            "mapping_json": json.dumps(three_slot_mapping()),
+        },
+        format="multipart",
+    )
+    assert response.status_code == 400
+    body = response.json()
+    assert (body["code"], body["file"], body["line"], body["field"]) == (
+        "import_error",
+        "mine.csv",
+        3,
+        "team1",
+    )
+    assert "/tmp" not in json.dumps(body)
+    response = client.post(
+        "/api/campaigns/byo/ratings/",
+        {"file": SimpleUploadedFile("m.csv", b"a\n"), "mapping": "nope"},
+        format="multipart",
+    )
+    assert response.status_code == 400 and "no mapping 'nope'" in response.json()["detail"]
+    response = client.post(
+        "/api/campaigns/byo/ratings/",
+        {"file": SimpleUploadedFile("m.csv", b"a\n")},
+        format="multipart",
+    )
+    assert response.status_code == 400
+    viewer = _api(people["viewer"]).post(
+        "/api/campaigns/byo/ratings/",
+        {"file": SimpleUploadedFile("m.csv", b"a\n"), "mapping": "wmt"},
+        format="multipart",
+    )
+    assert viewer.status_code == 403
+    assert not Judgement.objects.exists()
+
+
+def test_api_large_upload_is_a_job(tmp_path: Path, people_campaign, settings) -> None:
+    settings.IMPORT_INLINE_MAX_BYTES = 10
+    settings.IMPORTS_IN_THREAD = False
+    people, _campaign = people_campaign
+    response = _api(people["designer"]).post(
+        "/api/campaigns/byo/ratings/",
+        {
+            "file": SimpleUploadedFile("mine.csv", _csv(tmp_path)),
+            "mapping_json": json.dumps(three_slot_mapping()),
+        },
+        format="multipart",
+    )
+    assert response.status_code == 202, response.content
+    job = ImportJob.objects.get(pk=response.json()["job"])
+    assert job.kind == "ratings" and job.options["mapping"]["system"] == "team{i}"
+
+
+def test_api_mappings(people_campaign) -> None:
+    people, campaign = people_campaign
+    client = _api(people["designer"])
+    response = client.post(
+        "/api/campaigns/byo/rating-mappings/",
+        {"name": "mine", "mapping": three_slot_mapping()},
+        format="json",
+    )
+    assert response.status_code == 201, response.content
+    assert RatingMapping.objects.get(campaign=campaign).name == "mine"
+    listed = _api(people["viewer"]).get("/api/campaigns/byo/rating-mappings/").json()
+    assert [m["name"] for m in listed][-1] == "mine" and listed[0]["builtin"] is True
+    assert {"mturk", "wmt", "potato"} <= {m["name"] for m in listed}
+    bad = client.post(
+        "/api/campaigns/byo/rating-mappings/",
+        {"name": "bad", "mapping": three_slot_mapping(slots=1)},
+        format="json",
+    )
+    assert bad.status_code == 400 and "slots" in bad.json()["detail"]
+    assert (
+        _api(people["viewer"])
+        .post("/api/campaigns/byo/rating-mappings/", {"name": "x", "mapping": {}}, format="json")
+        .status_code
+        == 403
+    )
+
+
+# --------------------------------------------------------------------------------------
+# The designer page (without JavaScript, and its htmx partial)
+
+URL = "/campaigns/byo/ratings/import/"
+
+
+def _form(**changes: object) -> dict[str, object]:
+    data: dict[str, object] = {
+        "format": "csv",
+        "worker": "judge",
+        "item": "seg",
+        "input": "src",
+        "slots": "3",
+        "first": "1",
+        "system": "team{i}",
+        "output": "hyp{i}",
+        "criteria": "fluency: flu{i}\nadequacy: ade{i}, slider",
+    }
+    data.update(changes)
+    return data
+
+
+def _client(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_page_preset_fills_the_form(people_campaign) -> None:
+    people, _ = people_campaign
+    page = _client(people["designer"]).get(URL, {"preset": "mturk"})
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'value="Input.system{i}"' in html and 'value="WorkerId"' in html
+    assert "rating: Answer.rating{i}" in html
+    assert _client(people["viewer"]).get(URL).status_code == 403
+
+
+def test_page_preview_without_js_and_with_htmx(tmp_path: Path, people_campaign) -> None:
+    people, _ = people_campaign
+    client = _client(people["designer"])
+    data = _form(action="preview", file=SimpleUploadedFile("mine.csv", _csv(tmp_path)))
+    page = client.post(URL, data)
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'id="mapping-form"' in html and 'id="preview-table"' in html
+    assert "A = 1" in html and "B = 2.5" in html
+    partial = client.post(
+        URL,
+        _form(action="preview", file=SimpleUploadedFile("mine.csv", _csv(tmp_path))),
+        headers={"HX-Request": "true"},
+    )
+    html = partial.content.decode()
+    assert 'id="preview-table"' in html and 'id="mapping-form"' not in html
+    assert html.lstrip().startswith('<section id="mapped-preview"')
+    assert not Judgement.objects.exists()
+
+
+def test_page_preview_error_names_the_place(tmp_path: Path, people_campaign) -> None:
+    people, _ = people_campaign
+    page = _client(people["designer"]).post(
+        URL,
+        _form(
+            action="preview", item="segment", file=SimpleUploadedFile("mine.csv", _csv(tmp_path))
+        ),
+        headers={"HX-Request": "true"},
+    )
+    assert page.status_code == 400
+    html = page.content.decode()
+    assert "<code>mine.csv</code>" in html and "<code>segment</code>" in html
+    assert "Columns of the file" in html and '<code class="chip">seg</code>' in html
+
+
+def test_page_import_and_save(tmp_path: Path, people_campaign) -> None:
+    people, campaign = people_campaign
+    client = _client(people["designer"])
+    response = client.post(
+        URL, _form(action="import", file=SimpleUploadedFile("mine.csv", _csv(tmp_path)))
+    )
+    assert response.status_code == 302 and response["Location"].endswith("/monitor/")
+    assert Judgement.objects.filter(criterion__campaign=campaign).count() == 4
+    assert campaign.criteria.get(name="adequacy").scale == "slider"
+    response = client.post(URL, _form(action="save", save_as="my-study"))
+    assert response.status_code == 302 and response["Location"].endswith("?preset=my-study")
+    saved = RatingMapping.objects.get(campaign=campaign, name="my-study")
+    assert saved.mapping["criteria"][1] == {
+        "name": "adequacy",
+        "score": "ade{i}",
+        "ranks": False,
+        "scale": "slider",
+    }
+    page = client.get(URL, {"preset": "my-study"}).content.decode()
+    assert "adequacy: ade{i}, slider" in page
+
+
+def test_page_refusals(people_campaign) -> None:
+    people, _ = people_campaign
+    client = _client(people["designer"])
+    page = client.post(URL, _form(action="preview"))
+    assert page.status_code == 400 and "Choose the file" in page.content.decode()
+    page = client.post(URL, _form(action="preview", criteria="fluency"))
+    assert page.status_code == 400 and "name: score pattern" in page.content.decode()
+    page = client.post(URL, _form(action="save", save_as="wmt"))
+    assert page.status_code == 400 and "built-in" in page.content.decode()

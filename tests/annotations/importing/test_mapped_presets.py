@@ -1,0 +1,288 @@
+"""Built-in presets: a small synthetic file in each preset's shape, read through it."""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from annotations.importing.parsers.mapped import AGGREGATE_WORKER, parse_mapped
+from annotations.importing.parsers.presets import (
+    PRESETS,
+    mapping_renamed,
+    preset_dict,
+    preset_mapping,
+)
+from common.errors import ImportFileError
+from tests.annotations.importing.conftest import write_csv
+
+# Two judges of one item with three systems, in each file shape: (worker, item, input,
+# systems, texts, scores).
+JUDGEMENTS = [
+    ("w1", "7", "the input", ["a", "b", "c"], ["ta", "tb", "tc"], [3, 1, 2]),
+    ("w2", "7", "the input", ["c", "a", "b"], ["tc", "ta", "tb"], [1, 3, 3]),
+]
+
+
+def _dicts(path: Path, rows: Sequence[Mapping[str, object]], *, delimiter: str = ",") -> Path:
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]), delimiter=delimiter)
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+def _slots(prefix: str, values: Sequence[object], first: int = 1) -> dict[str, object]:
+    return {prefix.replace("{i}", str(n + first)): v for n, v in enumerate(values)}
+
+
+def e2e_file(tmp: Path, prefix: str = "quality") -> Path:
+    rows = []
+    for n, (w, item, inp, systems, texts, scores) in enumerate(JUDGEMENTS):
+        rows.append(
+            {
+                "_unit_id": "u1",
+                "_id": f"j{n}",
+                "_worker_id": w,
+                "_started_at": "11/28/2017 14:42:14",
+                "_created_at": "11/28/2017 14:51:43",
+                "_country": "USA",
+                "mr": inp,
+                "mr_id": item,
+                **_slots("sys{i}", systems),
+                **_slots("ref{i}", texts),
+                **_slots(prefix + "{i}", scores),
+            }
+        )
+    return _dicts(tmp / "e2e.csv", rows)
+
+
+def wmt_file(tmp: Path) -> Path:
+    rows = []
+    for w, item, _, systems, _, scores in JUDGEMENTS:
+        ranks = [1 + sum(o > s for o in scores) for s in scores]
+        rows.append(
+            {
+                "srclang": "cze",
+                "trglang": "eng",
+                "segmentId": item,
+                "judgeId": w,
+                **_slots("system{i}Id", systems),
+                **_slots("system{i}rank", ranks),
+            }
+        )
+    return _dicts(tmp / "wmt.csv", rows)
+
+
+def jsonl_file(tmp: Path) -> Path:
+    path = tmp / "export.jsonl"
+    lines = []
+    for w, item, inp, systems, texts, scores in JUDGEMENTS:
+        lines.append(
+            json.dumps(
+                {
+                    "unit_id": "u1",
+                    "worker_id": w,
+                    "item_id": item,
+                    "input": inp,
+                    "started_at": "2024-01-01T10:00:00+00:00",
+                    "submitted_at": "2024-01-01T10:05:00+00:00",
+                    "outputs": [
+                        {"slot": n, "system": s, "text": t, "score": v}
+                        for n, (s, t, v) in enumerate(zip(systems, texts, scores, strict=True))
+                    ],
+                }
+            )
+        )
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def crowdflower_full_file(tmp: Path) -> Path:
+    rows = []
+    for n, (w, item, inp, systems, texts, scores) in enumerate(JUDGEMENTS):
+        rows.append(
+            {
+                "_unit_id": "900",
+                "_created_at": "03/02/2018 10:01:00",
+                "_golden": "false",
+                "_id": str(5000 + n),
+                "_missed": "",
+                "_started_at": "03/02/2018 10:00:00",
+                "_tainted": "false",
+                "_channel": "neodev",
+                "_trust": "0.91",
+                "_worker_id": w,
+                "_country": "GBR",
+                "_ip": "192.0.2.1",
+                "item_id": item,
+                "input": inp,
+                **_slots("system{i}", systems),
+                **_slots("output{i}", texts),
+                **_slots("rating{i}", scores),
+            }
+        )
+    return _dicts(tmp / "f1234.csv", rows)
+
+
+def crowdflower_aggregated_file(tmp: Path) -> Path:
+    _, item, inp, systems, texts, scores = JUDGEMENTS[0]
+    row = {
+        "_unit_id": "900",
+        "_golden": "false",
+        "_unit_state": "finalized",
+        "_trusted_judgments": "2",
+        "_last_judgment_at": "03/02/2018 10:01:00",
+        "item_id": item,
+        "input": inp,
+        **_slots("system{i}", systems),
+        **_slots("output{i}", texts),
+        **_slots("rating{i}", scores),
+        **{f"rating{i}:confidence": "0.5" for i in (1, 2, 3)},
+    }
+    return _dicts(tmp / "a1234.csv", [row])
+
+
+def mturk_file(tmp: Path) -> Path:
+    rows = []
+    for n, (w, item, inp, systems, texts, scores) in enumerate(JUDGEMENTS):
+        rows.append(
+            {
+                "HITId": "3HIT",
+                "HITTypeId": "3TYPE",
+                "Title": "Rate three texts",
+                "AssignmentId": f"3ASG{n}",
+                "WorkerId": w,
+                "AssignmentStatus": "Submitted",
+                "AcceptTime": "Wed Mar 08 10:11:12 PST 2017",
+                "SubmitTime": "Wed Mar 08 10:15:12 PST 2017",
+                "WorkTimeInSeconds": "240",
+                "Input.item_id": item,
+                "Input.input": inp,
+                **_slots("Input.system{i}", systems),
+                **_slots("Input.output{i}", texts),
+                **_slots("Answer.rating{i}", scores),
+                "Approve": "",
+                "Reject": "",
+            }
+        )
+    return _dicts(tmp / "Batch_1_batch_results.csv", rows)
+
+
+def appraise_file(tmp: Path) -> Path:
+    path = tmp / "appraise.jsonl"
+    lines = []
+    for w, item, inp, systems, texts, scores in JUDGEMENTS:
+        lines.append(
+            json.dumps(
+                {
+                    "annotator": w,
+                    "segment_id": item,
+                    "source_text": inp,
+                    "target1_system_id": systems[0],
+                    "target1_text": texts[0],
+                    "target2_system_id": systems[1],
+                    "target2_text": texts[1],
+                    "score1": scores[0] * 25,
+                    "score2": scores[1] * 25,
+                    "item_id": 3,
+                    "item_type": "TGT",
+                    "document_id": "doc1",
+                    "start_time": 1709287200.0,
+                    "end_time": 1709287260.5,
+                }
+            )
+        )
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def potato_file(tmp: Path) -> Path:
+    rows = []
+    for w, item, inp, systems, texts, scores in JUDGEMENTS:
+        rows.append(
+            {
+                "user": w,
+                "instance_id": item,
+                "displayed_text": inp,
+                **_slots("system{i}", systems),
+                **_slots("output{i}", texts),
+                **_slots("rating{i}:::score", scores),
+            }
+        )
+    return _dicts(tmp / "annotated_instances.tsv", rows, delimiter="\t")
+
+
+FILES: dict[str, Callable[[Path], Path]] = {
+    "e2e-quality": e2e_file,
+    "e2e-naturalness": lambda tmp: e2e_file(tmp, "natur"),
+    "wmt": wmt_file,
+    "humaneval-jsonl": jsonl_file,
+    "crowdflower-full": crowdflower_full_file,
+    "crowdflower-aggregated": crowdflower_aggregated_file,
+    "mturk": mturk_file,
+    "appraise-pairwise": appraise_file,
+    "potato": potato_file,
+}
+
+
+def test_every_preset_has_a_file_shape() -> None:
+    assert set(FILES) == set(PRESETS)
+
+
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_preset_reads_its_shape(tmp_path: Path, name: str) -> None:
+    parsed = parse_mapped(FILES[name](tmp_path), preset_mapping(name))
+    expected = JUDGEMENTS[:1] if name == "crowdflower-aggregated" else JUDGEMENTS
+    assert len(parsed.judgements) == len(expected)
+    for j, (worker, item, inp, systems, texts, scores) in zip(
+        parsed.judgements, expected, strict=True
+    ):
+        k = len(j.systems)
+        assert j.item_id == item
+        assert j.systems == tuple(systems[:k])
+        assert k == (2 if name == "appraise-pairwise" else 3)
+        if name == "crowdflower-aggregated":
+            assert j.worker_id == AGGREGATE_WORKER
+        else:
+            assert j.worker_id == worker
+        if name == "wmt":  # ranks: higher score = better, order kept
+            assert [s > t for s, t in itertools.pairwise(j.scores)] == [
+                s > t for s, t in itertools.pairwise(scores[:k])
+            ]
+        elif name == "appraise-pairwise":
+            assert j.scores == tuple(s * 25.0 for s in scores[:k])
+        else:
+            assert j.scores == tuple(float(s) for s in scores)
+        if name != "wmt":
+            assert j.texts == tuple(texts[:k]) and j.input == inp
+
+
+def test_preset_times_and_metadata(tmp_path: Path) -> None:
+    j = parse_mapped(e2e_file(tmp_path), preset_mapping("e2e-quality")).judgements[0]
+    assert j.started_at == datetime(2017, 11, 28, 14, 42, 14, tzinfo=UTC)
+    assert j.unit_id == "u1" and j.metadata == {"_id": "j0"}
+    j = parse_mapped(appraise_file(tmp_path), preset_mapping("appraise-pairwise")).judgements[0]
+    assert j.submitted_at == datetime(2024, 3, 1, 10, 1, 0, 500000, tzinfo=UTC)
+    j = parse_mapped(mturk_file(tmp_path), preset_mapping("mturk")).judgements[1]
+    assert j.unit_id == "3HIT" and j.metadata["AssignmentId"] == "3ASG1"
+    assert j.started_at is None  # MTurk's zone names are kept as text, not read
+
+
+def test_renamed_and_dict_roundtrip(tmp_path: Path) -> None:
+    mapping = mapping_renamed(preset_mapping("humaneval-jsonl"), "fluency")
+    assert [c.name for c in mapping.criteria] == ["fluency"]
+    assert preset_dict("wmt")["criteria"][0]["ranks"] is True
+    assert parse_mapped(jsonl_file(tmp_path), mapping).judgements[0].criterion == "fluency"
+
+
+def test_wrong_shape_names_the_missing_column(tmp_path: Path) -> None:
+    path = write_csv(tmp_path / "x.csv", [["WorkerId", "HITId"], ["w", "h"]])
+    with pytest.raises(ImportFileError) as err:
+        parse_mapped(path, preset_mapping("mturk"))
+    assert (err.value.line, err.value.field) == (1, "Input.item_id")

@@ -1,0 +1,106 @@
+"""Crowd versus experts read from a campaign (annotations.selectors.experts) and the
+exclusion it drives (annotations.services.workers)."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import krippendorff
+import numpy as np
+import pytest
+
+from annotations.models import JudgementScore, Task, Worker
+from annotations.selectors.experts import expert_report, expert_report_csv
+from annotations.services.workers import workers_exclude_by_expert_agreement
+from common.errors import DomainError
+from tests.annotations.experts_data import experts_campaign
+
+pytestmark = pytest.mark.django_db
+
+
+def test_imported_experts_are_marked_and_judges_of_one_file_share_tasks() -> None:
+    campaign, criterion = experts_campaign()
+    experts = set(campaign.workers.filter(expert=True).values_list("external_id", flat=True))
+    assert experts == {"expertA", "expertB"}
+    # Within each import, judges of the same outputs share a task: 16 expert tasks,
+    # 16 + 4 crowd tasks. Crowd and experts are compared on outputs, across tasks.
+    assert Task.objects.filter(criterion=criterion).count() == 36
+    assert {t.judgements.count() for t in Task.objects.filter(criterion=criterion)} == {1, 2}
+
+
+def test_each_workers_alpha_is_the_krippendorff_packages_with_the_experts() -> None:
+    _campaign, criterion = experts_campaign()
+    report = expert_report(criterion=criterion, rng=np.random.default_rng(0), resamples=200)
+    assert report.experts == 2
+    by_worker = {row.worker.external_id: row.alpha for row in report.workers}
+    # The worker who judged nothing the experts judged is not listed; worst first.
+    assert list(by_worker) == ["careless", "careful"]
+    for name, alpha in by_worker.items():
+        rows = JudgementScore.objects.filter(
+            judgement__criterion=criterion,
+            judgement__worker__external_id__in=[name, "expertA", "expertB"],
+        ).values_list("judgement__worker__external_id", "output_id", "score")
+        coders = [name, "expertA", "expertB"]
+        outputs = sorted({o for _, o, _ in rows})
+        matrix = np.full((3, len(outputs)), np.nan)
+        for coder, output, score in rows:
+            matrix[coders.index(coder), outputs.index(output)] = score
+        expected = krippendorff.alpha(reliability_data=matrix, level_of_measurement="interval")
+        assert alpha.value == pytest.approx(expected, abs=1e-12)
+        assert alpha.n == 80
+        assert alpha.low <= alpha.value <= alpha.high
+    assert by_worker["careful"].value > 0.9 > by_worker["careless"].high
+    # The crowd's ranking is the experts' (the careful worker outweighs the careless).
+    assert report.ranking.spearman.value == pytest.approx(1.0)
+    assert report.ranking.spearman.n == 5
+
+
+def test_the_report_is_the_same_on_every_read() -> None:
+    _campaign, criterion = experts_campaign()
+    assert expert_report_csv(expert_report(criterion=criterion)) == expert_report_csv(
+        expert_report(criterion=criterion)
+    )
+
+
+def test_csv_export_names_every_worker_and_the_correlations() -> None:
+    _campaign, criterion = experts_campaign()
+    Worker.objects.filter(external_id="careless").update(external_id="=HYPERLINK(1)")
+    rows = list(csv.DictReader(io.StringIO(expert_report_csv(expert_report(criterion=criterion)))))
+    assert [r["worker"] for r in rows[:2]] == ["'=HYPERLINK(1)", "careful"]  # formula defused
+    assert [r["figure"] for r in rows[2:]] == ["systems_spearman", "systems_kendall_tau_b"]
+    assert float(rows[2]["value"]) == pytest.approx(1.0)
+
+
+def test_exclusion_by_agreement_excludes_only_those_below_with_a_reason() -> None:
+    _campaign, criterion = experts_campaign()
+    newly = workers_exclude_by_expert_agreement(criterion=criterion, threshold=0.5)
+    assert [w.external_id for w in newly] == ["careless"]
+    careless = Worker.objects.get(external_id="careless")
+    assert careless.excluded and "Agreement with the experts on quality" in (
+        careless.exclusion_reason
+    )
+    assert not Worker.objects.get(external_id="careful").excluded
+    # Again: nobody new.
+    assert workers_exclude_by_expert_agreement(criterion=criterion, threshold=0.5) == []
+    # Too few shared outputs: nobody.
+    Worker.objects.filter(external_id="careless").update(excluded=False)
+    assert (
+        workers_exclude_by_expert_agreement(criterion=criterion, threshold=0.5, min_units=81) == []
+    )
+
+
+@pytest.mark.parametrize("threshold", [-1.5, 2.0])
+def test_an_impossible_threshold_is_refused(threshold: float) -> None:
+    _campaign, criterion = experts_campaign()
+    with pytest.raises(DomainError, match="from -1 to 1"):
+        workers_exclude_by_expert_agreement(criterion=criterion, threshold=threshold)
+    assert not Worker.objects.filter(excluded=True).exists()
+
+
+def test_no_experts_is_said_not_computed() -> None:
+    _campaign, criterion = experts_campaign()
+    Worker.objects.update(expert=False)
+    assert not expert_report(criterion=criterion).available
+    with pytest.raises(DomainError, match="No expert has judged"):
+        workers_exclude_by_expert_agreement(criterion=criterion, threshold=0.5)

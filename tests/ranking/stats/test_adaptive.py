@@ -1,0 +1,198 @@
+"""The adaptive choice of systems (ranking/stats/_adaptive.py) and the replay simulator.
+
+The simulator's smoke test runs on a small synthetic pool (no ../shared data needed).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from benchmarks.replay import Fitter, Pool, simulate
+from ranking.stats import choose_batch
+from ranking.stats._adaptive import contested_gaps
+
+
+def settled_state(n: int = 12) -> dict[str, Any]:
+    """Systems 0..n-1 in value order, every range a single rank except 5 and 6, which
+    share ranks 6-7: the boundaries 4 | 5 and 6 | 7 touch the shared ranks (contested),
+    the others lie between systems pinned to one rank each (settled)."""
+    lo = np.arange(1, n + 1)
+    hi = lo.copy()
+    lo[6], hi[5] = 6, 7
+    return {
+        "value": np.linspace(1.0, 0.0, n),
+        "sigma": np.full(n, 0.1),
+        "rank_lo": lo,
+        "rank_hi": hi,
+    }
+
+
+def test_contested_gaps_finds_the_overlap_at_the_boundary() -> None:
+    state = settled_state()
+    gaps, overlap, touches = contested_gaps(
+        state["value"], state["rank_lo"], state["rank_hi"], margin=1
+    )
+    assert overlap[5] == 2  # systems 5 and 6 share ranks 6 and 7: a tie, not contested
+    assert overlap.tolist() == [0] * 5 + [2] + [0] * 5
+    assert gaps.tolist() == [4, 6]
+    assert np.flatnonzero(touches).tolist() == [4, 5, 6, 7]
+    wider, _, _ = contested_gaps(state["value"], state["rank_lo"], state["rank_hi"], margin=2)
+    assert wider.tolist() == [4, 5, 6]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_each_task_has_distinct_systems_and_the_quotas_add_up(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = 21
+    state: dict[str, Any] = {
+        "value": rng.normal(size=n),
+        "sigma": rng.uniform(0.01, 0.5, n),
+        "rank_lo": rng.integers(1, 8, n),
+        "rank_hi": rng.integers(8, n + 1, n),
+    }
+    batch = choose_batch(n_tasks=37, k=5, rng=rng, **state)
+    assert batch.tasks.shape == (37, 5)
+    for row in batch.tasks:
+        assert len(set(row.tolist())) == 5
+    assert np.array_equal(np.bincount(batch.tasks.reshape(-1), minlength=n), batch.quota)
+    assert batch.quota.sum() == 37 * 5
+
+
+@pytest.mark.parametrize("min_share", [0.0, 0.3, 0.6, 1.0])
+def test_every_system_gets_its_coverage_minimum(min_share: float) -> None:
+    n, n_tasks, k = 12, 40, 4
+    batch = choose_batch(
+        n_tasks=n_tasks, k=k, rng=np.random.default_rng(3), min_share=min_share, **settled_state(n)
+    )
+    minimum = int(np.floor(min_share * n_tasks * k / n))
+    assert batch.minimum == minimum
+    counts = np.bincount(batch.tasks.reshape(-1), minlength=n)
+    assert counts.min() >= minimum
+    if min_share == 1.0:  # the balanced share: nothing left to favour anyone with
+        assert counts.max() - counts.min() <= 1
+
+
+def test_boundary_systems_are_favoured_over_settled_ones() -> None:
+    batch = choose_batch(n_tasks=30, k=4, rng=np.random.default_rng(5), **settled_state())
+    counts = np.bincount(batch.tasks.reshape(-1), minlength=12)
+    boundary = [4, 5, 6, 7]
+    assert set(batch.boundary.tolist()) == set(boundary)
+    assert counts[boundary].min() > np.delete(counts, boundary).max()
+    reasons = {
+        (s, r)
+        for choice in batch.choices
+        for s, r in zip(choice.systems, choice.reasons, strict=True)
+    }
+    assert {(s, "boundary") for s in boundary} <= reasons
+    assert all(r != "boundary" for s, r in reasons if s not in boundary)
+
+
+def test_among_boundary_systems_the_largest_sigma_gets_most() -> None:
+    state = settled_state()
+    state["sigma"] = state["sigma"].copy()
+    state["sigma"][6] = 0.4  # system 6 less certain than the other boundary systems
+    batch = choose_batch(n_tasks=40, k=2, rng=np.random.default_rng(5), min_share=0.0, **state)
+    assert batch.boundary.tolist() == [6, 4, 5, 7]
+    counts = np.bincount(batch.tasks.reshape(-1), minlength=12)
+    assert counts[6] == 40  # in every task
+    assert counts[6] > counts[[4, 5, 7]].max()
+
+
+def test_without_state_the_batch_is_balanced() -> None:
+    n = 21
+    batch = choose_batch(
+        value=np.zeros(n),
+        sigma=np.ones(n),
+        rank_lo=np.ones(n, dtype=np.int64),
+        rank_hi=np.full(n, n),
+        n_tasks=42,
+        k=5,
+        rng=np.random.default_rng(0),
+    )
+    assert batch.gaps.size == 0
+    counts = np.bincount(batch.tasks.reshape(-1), minlength=n)
+    assert counts.tolist() == [10] * n
+
+
+def test_same_generator_state_gives_the_same_batch_and_log() -> None:
+    state = settled_state()
+    a = choose_batch(n_tasks=20, k=4, rng=np.random.default_rng(11), **state)
+    b = choose_batch(n_tasks=20, k=4, rng=np.random.default_rng(11), **state)
+    c = choose_batch(n_tasks=20, k=4, rng=np.random.default_rng(12), **state)
+    assert np.array_equal(a.tasks, b.tasks)
+    assert a.choices == b.choices
+    assert a.summary() == b.summary()
+    assert not np.array_equal(a.tasks, c.tasks)
+
+
+def test_positions_within_tasks_are_shuffled() -> None:
+    # system 6 has the largest quota, so it is dealt first into every task; shown
+    # unshuffled it would always come first
+    state = settled_state()
+    state["sigma"] = state["sigma"].copy()
+    state["sigma"][6] = 0.4
+    batch = choose_batch(n_tasks=200, k=2, rng=np.random.default_rng(2), min_share=0.0, **state)
+    positions = np.flatnonzero(batch.tasks.reshape(-1) == 6) % 2
+    assert positions.size == 200
+    assert np.bincount(positions, minlength=2).min() > 70  # about 100 each
+
+
+def test_bad_arguments_are_refused() -> None:
+    state = settled_state()
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="k must lie"):
+        choose_batch(n_tasks=5, k=13, rng=rng, **state)
+    with pytest.raises(ValueError, match="n_tasks"):
+        choose_batch(n_tasks=0, k=4, rng=rng, **state)
+    with pytest.raises(ValueError, match="min_share"):
+        choose_batch(n_tasks=5, k=4, rng=rng, min_share=1.5, **state)
+    with pytest.raises(ValueError, match="one entry per system"):
+        choose_batch(n_tasks=5, k=4, rng=rng, **{**state, "sigma": np.ones(3)})
+
+
+# --- the replay simulator, on a synthetic pool ------------------------------------------
+
+
+def synthetic_pool(n_systems: int = 8, n_judgements: int = 240, seed: int = 0) -> Pool:
+    """Judgements of 4 random systems each, scores from well separated qualities."""
+    rng = np.random.default_rng(seed)
+    quality = np.repeat([3.0, 2.0, 1.0, 0.0], n_systems // 4)
+    systems = np.array([rng.choice(n_systems, 4, replace=False) for _ in range(n_judgements)])
+    scores = quality[systems] + rng.normal(0, 0.8, systems.shape)
+    return Pool(labels=[f"s{i}" for i in range(n_systems)], systems=systems, scores=scores)
+
+
+@pytest.mark.parametrize("policy", ["balanced", "adaptive"])
+def test_the_simulator_uses_every_judgement_once_and_ends_on_the_full_clusters(
+    policy: str,
+) -> None:
+    pool = synthetic_pool()
+    fitter = Fitter(pool, runs=16, seed=1)
+    full = fitter.fit(np.ones(len(pool), dtype=np.bool_))
+    assert full is not None
+    trace = simulate(
+        pool, fitter, full.cluster, policy=policy, batch=40, k=4, rng=np.random.default_rng(0)
+    )
+    assert trace.judgements == [40, 80, 120, 160, 200, 240]
+    assert trace.equal[-1] and trace.agreement[-1] == 1.0
+    assert trace.judgements[0] <= trace.needed() <= len(pool)
+    if policy == "adaptive":
+        assert len(trace.choose_seconds) == 6
+    again = simulate(
+        pool, fitter, full.cluster, policy=policy, batch=40, k=4, rng=np.random.default_rng(0)
+    )
+    assert again.agreement == trace.agreement  # seeded: the same campaign
+
+
+def test_needed_is_the_start_of_the_final_run_of_agreement() -> None:
+    from benchmarks.replay import Trace
+
+    trace = Trace(
+        "balanced", judgements=[10, 20, 30, 40, 50], equal=[True, False, True, True, True]
+    )
+    assert trace.needed() == 30
+    trace.equal = [True, True, True, True, False]
+    assert trace.needed() == 50

@@ -1,0 +1,151 @@
+"""Chunked rankings (issue 13, fan-out): chunk seeds, and a merge that is the same result
+whatever computed the chunks, in what order and how many at a time."""
+
+from __future__ import annotations
+
+import random
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+import pytest
+
+from ranking.stats import (
+    ChunkResult,
+    chunk_sizes,
+    compute_chunk,
+    compute_chunked,
+    merge_chunks,
+    prepare_comparisons,
+)
+from ranking.stats._chunks import chunk_rng
+
+N_SYSTEMS = 5
+
+
+def _scores(seed: int = 0, n_judgements: int = 120) -> dict[str, Any]:
+    rng = np.random.default_rng(seed)
+    judgement = np.repeat(np.arange(n_judgements), 3)
+    system = np.concatenate(
+        [rng.choice(N_SYSTEMS, size=3, replace=False) for _ in range(n_judgements)]
+    )
+    score = rng.normal(size=system.size) + 0.4 * system
+    return {"judgement": judgement, "system": system, "score": score}
+
+
+def _assert_same(a, b) -> None:
+    for name in ("value", "spread", "rank_lo", "rank_hi", "cluster", "comparisons"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
+    np.testing.assert_array_equal(a.result.run_values, b.result.run_values)
+    assert a.stability == b.stability
+
+
+def test_chunk_sizes_are_fixed_with_the_rest_last():
+    assert chunk_sizes(60, 25) == [25, 25, 10]
+    assert chunk_sizes(50, 25) == [25, 25]
+    assert chunk_sizes(7, 25) == [7]
+    with pytest.raises(ValueError):
+        chunk_sizes(10, 0)
+
+
+def test_chunk_i_draws_from_the_i_th_child_of_the_seed_sequence():
+    children = np.random.SeedSequence(42).spawn(4)
+    for i, child in enumerate(children):
+        expected = np.random.default_rng(child).random(5)
+        np.testing.assert_array_equal(chunk_rng(42, 4, i).random(5), expected)
+    # Streams differ between chunks, and the stability check's (index n) is another one.
+    draws = {tuple(chunk_rng(42, 3, i).random(3)) for i in range(4)}
+    assert len(draws) == 4
+
+
+@pytest.mark.parametrize("method", ["wmt14", "bootstrap", "bradley_terry", "expected_wins"])
+def test_merge_in_any_order_and_through_bytes_is_the_in_process_result(method):
+    data = _scores()
+    reference = compute_chunked(
+        method=method, n_systems=N_SYSTEMS, runs=60, chunk_runs=25, seed=7, **data
+    )
+    comparisons, ranked = prepare_comparisons(n_systems=N_SYSTEMS, **data)
+    chunks = [
+        compute_chunk(comparisons, method=method, runs=60, chunk_runs=25, index=i, seed=7)
+        for i in (2, 0, 1)  # computed out of order, each on its own
+    ]
+    stored = [ChunkResult.from_bytes(c.to_bytes()) for c in chunks]
+    for order in ([0, 1, 2], [2, 1, 0], [1, 2, 0]):
+        merged = merge_chunks(
+            [stored[i] for i in order], ranked=ranked, runs=60, chunk_runs=25, seed=7
+        )
+        _assert_same(merged, reference)
+    assert reference.result.run_values.shape == (60, N_SYSTEMS)
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_the_result_does_not_depend_on_how_many_workers_computed_the_chunks(workers):
+    data = _scores(seed=3)
+    comparisons, ranked = prepare_comparisons(n_systems=N_SYSTEMS, **data)
+    reference = compute_chunked(
+        method="wmt14", n_systems=N_SYSTEMS, runs=70, chunk_runs=20, seed=11, **data
+    )
+    indices = list(range(len(chunk_sizes(70, 20))))
+    random.Random(workers).shuffle(indices)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        chunks = list(
+            pool.map(
+                lambda i: compute_chunk(
+                    comparisons, method="wmt14", runs=70, chunk_runs=20, index=i, seed=11
+                ),
+                indices,
+            )
+        )
+    _assert_same(merge_chunks(chunks, ranked=ranked, runs=70, chunk_runs=20, seed=11), reference)
+
+
+def test_the_chunk_size_and_the_seed_are_part_of_the_result():
+    data = _scores(seed=5)
+    base = compute_chunked(method="bootstrap", n_systems=N_SYSTEMS, runs=40, chunk_runs=10, **data)
+    other_size = compute_chunked(
+        method="bootstrap", n_systems=N_SYSTEMS, runs=40, chunk_runs=20, **data
+    )
+    other_seed = compute_chunked(
+        method="bootstrap", n_systems=N_SYSTEMS, runs=40, chunk_runs=10, seed=2, **data
+    )
+    assert not np.array_equal(base.result.run_values, other_size.result.run_values)
+    assert not np.array_equal(base.result.run_values, other_seed.result.run_values)
+
+
+def test_merge_refuses_missing_or_duplicated_chunks():
+    data = _scores()
+    comparisons, ranked = prepare_comparisons(n_systems=N_SYSTEMS, **data)
+    c0, c1 = (
+        compute_chunk(comparisons, method="expected_wins", runs=30, chunk_runs=15, index=i, seed=1)
+        for i in (0, 1)
+    )
+    with pytest.raises(ValueError, match="once each"):
+        merge_chunks([c0], ranked=ranked, runs=30, chunk_runs=15, seed=1)
+    with pytest.raises(ValueError, match="once each"):
+        merge_chunks([c0, c0, c1], ranked=ranked, runs=30, chunk_runs=15, seed=1)
+    with pytest.raises(ValueError, match="outside"):
+        compute_chunk(comparisons, method="expected_wins", runs=30, chunk_runs=15, index=2, seed=1)
+
+
+def test_progress_covers_all_chunks_and_raising_stops():
+    data = _scores()
+    seen: list[float] = []
+    compute_chunked(
+        method="wmt14",
+        n_systems=N_SYSTEMS,
+        runs=50,
+        chunk_runs=25,
+        progress=seen.append,
+        **data,
+    )
+    assert seen and seen == sorted(seen) and seen[-1] == pytest.approx(1.0)
+    assert any(f <= 0.5 for f in seen) and any(f > 0.5 for f in seen)
+
+    class Stop(Exception):
+        pass
+
+    def stop(fraction: float) -> None:
+        raise Stop
+
+    with pytest.raises(Stop):
+        compute_chunked(method="wmt14", n_systems=N_SYSTEMS, runs=50, progress=stop, **data)
