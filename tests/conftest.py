@@ -38,6 +38,9 @@ def _celery_eager(request: pytest.FixtureRequest):
     if request.node.get_closest_marker("celery_worker"):
         yield
         return
+    # The project's app is the current one (a test that made another Celery app, say to
+    # send a message to a worker of its own, must not leave it current for the next).
+    app.set_current()
     previous = app.conf.task_always_eager
     app.conf.task_always_eager = True
     try:

@@ -112,7 +112,7 @@ def test_a_killed_worker_s_chunks_are_re_dispatched_by_the_sweep(
         # test's workers consume queues of their own).
         from celery import Celery
 
-        sender = Celery("sender", broker=broker)
+        sender = Celery("sender", broker=broker, set_as_current=False)  # current_app stays ours
         sender.conf.task_serializer = "json"
 
         def send(run_id: int, index: int, queue: str | None = None) -> None:

@@ -105,7 +105,7 @@ class Worker:
     def send(self, broker: str, run_id: int) -> None:
         from celery import Celery
 
-        sender = Celery("sender", broker=broker)
+        sender = Celery("sender", broker=broker, set_as_current=False)  # current_app stays ours
         sender.conf.task_serializer = "json"
         sender.send_task("ranking.compute_run", args=[run_id], queue=self.queue)
         sender.close()

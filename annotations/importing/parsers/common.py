@@ -141,12 +141,13 @@ class CsvTable:
     """A CSV file with a header line: its column names, and its records checked against them.
 
     An empty file, a missing column and a record with another number of columns than the
-    header are errors naming the file, the line and the field.
+    header are errors naming the file, the line and the field. ``delimiter="\t"`` reads
+    a TSV file.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, delimiter: str = ",") -> None:
         self.file = str(path)
-        self._records = csv_records(path)
+        self._records = csv_records(path, delimiter=delimiter)
         try:
             self.header_line, header = next(self._records)
         except StopIteration:

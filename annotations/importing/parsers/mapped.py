@@ -32,7 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from annotations.importing.parsers.common import CsvTable, csv_records, read_text
+from annotations.importing.parsers.common import CsvTable, read_text
 from common.errors import ImportFileError
 
 FORMATS = ("csv", "tsv", "jsonl")
@@ -335,7 +335,7 @@ class _Source:
             else:
                 raise ImportFileError("the file holds no JSON objects.", file=self.file)
         else:
-            self._table = _TsvTable(path) if fmt == "tsv" else CsvTable(path)
+            self._table = CsvTable(path, delimiter="\t" if fmt == "tsv" else ",")
             self.header_line = self._table.header_line
             self.columns = self._table.names
 
@@ -372,22 +372,6 @@ class _Source:
                 return _text(value) if found else None
 
             yield n, get_json
-
-
-class _TsvTable(CsvTable):
-    """A TSV file with a header line (``CsvTable`` reads commas)."""
-
-    def __init__(self, path: Path) -> None:
-        self.file = str(path)
-        self._records = csv_records(path, delimiter="\t")
-        try:
-            self.header_line, header = next(self._records)
-        except StopIteration:
-            raise ImportFileError(
-                "the file is empty (a header line is expected).", file=self.file
-            ) from None
-        self.names = [h.strip() for h in header]
-        self.index = {name: i for i, name in enumerate(self.names)}
 
 
 # --------------------------------------------------------------------------------------

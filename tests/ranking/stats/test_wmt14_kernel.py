@@ -140,3 +140,18 @@ def test_the_checks_hold_for_the_default_shapes():
     """200 runs of up to 100 systems: the shapes of E2E and of the arena benchmark."""
     for n in (3, 21, 100):
         assert _wmt14_kernel.available(n, 200), n
+
+
+def test_a_shape_the_kernel_cannot_reproduce_is_said_once_in_the_log(monkeypatch, caplog):
+    """The numpy fallback is exact but far slower: it must not be silent."""
+    import logging
+
+    from ranking.stats import _wmt14_kernel as kernel
+
+    monkeypatch.setattr(kernel, "_checked", {})
+    monkeypatch.setattr(kernel, "_check", lambda n, lanes: False)
+    with caplog.at_level(logging.WARNING, logger="ranking.stats._wmt14_kernel"):
+        assert kernel.available(7, 13) is False
+        assert kernel.available(7, 13) is False
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 1 and "7 systems x 13 runs" in said[0] and "numpy path" in said[0]
