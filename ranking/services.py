@@ -13,7 +13,7 @@ import math
 import threading
 import time
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import numpy as np
@@ -151,6 +151,14 @@ def _compute_in_thread(run_id: int) -> None:
         connections.close_all()
 
 
+def _fail_locked(run: RankingRun, *, now: datetime, error: str) -> None:
+    """Fail a run whose row this transaction has locked, saying why."""
+    run.status = RankingRun.Status.FAILED
+    run.error = error
+    run.finished_at = now
+    run.save(update_fields=["status", "error", "finished_at"])
+
+
 @transaction.atomic
 def _claim(*, run_id: int) -> tuple[RankingRun, int] | None:
     """Mark a run running for a new attempt; None when there is nothing to compute.
@@ -165,13 +173,14 @@ def _claim(*, run_id: int) -> tuple[RankingRun, int] | None:
         return None
     now = timezone.now()
     if run.attempts >= settings.RANKING_MAX_ATTEMPTS:
-        run.status = RankingRun.Status.FAILED
-        run.error = (
-            f"The worker computing this run was lost {run.attempts} times (killed, out of "
-            "memory or restarted) before it finished. Retry it, perhaps with fewer runs."
+        _fail_locked(
+            run,
+            now=now,
+            error=(
+                f"The worker computing this run was lost {run.attempts} times (killed, out "
+                "of memory or restarted) before it finished. Retry it, perhaps with fewer runs."
+            ),
         )
-        run.finished_at = now
-        run.save(update_fields=["status", "error", "finished_at"])
         return None
     run.attempts += 1
     run.status = RankingRun.Status.RUNNING
@@ -435,14 +444,15 @@ def _claim_chunk(*, run_id: int, index: int) -> tuple[RankingRun, RankingChunk] 
         return None
     now = timezone.now()
     if chunk.attempts >= settings.RANKING_MAX_ATTEMPTS:
-        run.status = RankingRun.Status.FAILED
-        run.error = (
-            f"The worker computing chunk {index + 1} of {run.chunks.count()} was lost "
-            f"{chunk.attempts} times (killed, out of memory or restarted) before it "
-            "finished. Retry it, perhaps with fewer runs."
+        _fail_locked(
+            run,
+            now=now,
+            error=(
+                f"The worker computing chunk {index + 1} of {run.chunks.count()} was lost "
+                f"{chunk.attempts} times (killed, out of memory or restarted) before it "
+                "finished. Retry it, perhaps with fewer runs."
+            ),
         )
-        run.finished_at = now
-        run.save(update_fields=["status", "error", "finished_at"])
         return None
     chunk.attempts += 1
     chunk.state = RankingChunk.State.RUNNING

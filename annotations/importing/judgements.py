@@ -245,6 +245,14 @@ def judgements_store_finished(
     )
     # One display order list per distinct order (adapted once): identity per k, or as seen.
     orders: dict[int | tuple[int, ...], list[int]] = {}
+
+    def order_of(slots: tuple[int, ...] | None, k: int) -> list[int]:
+        key = slots or k
+        order = orders.get(key)
+        if order is None:
+            order = orders[key] = list(slots or range(k))
+        return order
+
     worker_pk = {ext: w.pk for ext, w in workers.items()}
     imported, submitted = Assignment.Kind.IMPORTED.value, Assignment.State.SUBMITTED.value
     assignment_ids = bulk_insert(
@@ -268,7 +276,7 @@ def judgements_store_finished(
                 criterion_pk,
                 imported,
                 submitted,
-                orders.setdefault(slots or len(j.scores), list(slots or range(len(j.scores)))),
+                order_of(slots, len(j.scores)),
                 j.started_at,
                 j.submitted_at,
             )
