@@ -24,6 +24,14 @@ def _code() -> str:
     return secrets.token_hex(4).upper()
 
 
+def _english() -> list[str]:
+    return ["en"]
+
+
+#: a BCP 47 tag as stored (``core.languages.language_check`` normalises it)
+LANGUAGE_MAX = 35
+
+
 class Campaign(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft", "Draft"
@@ -88,6 +96,19 @@ class Campaign(models.Model):
     completion_code = models.CharField(max_length=64, default=_code)
     failed_check_code = models.CharField(max_length=64, default=_code)
     screened_out_code = models.CharField(max_length=64, default=_code)
+    # Languages (BCP 47, normalised by core.languages.language_check). The first is the
+    # campaign's default: items imported without a language get it.
+    languages = models.JSONField(
+        default=_english, blank=True, help_text="BCP 47 codes of the outputs; first is default."
+    )
+    language_quotas = models.JSONField(
+        default=dict, blank=True, help_text="Language -> most workers admitted in it."
+    )
+    translations = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Language -> {description, instructions, consent_text} in that language.",
+    )
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -198,6 +219,11 @@ class Criterion(models.Model):
         "Output", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     content_checks = models.JSONField(default=list, blank=True)
+    translations = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Language -> {question, levels (Likert descriptors), standard_text}.",
+    )
 
     class Meta:
         ordering = ["campaign", "position", "name"]
@@ -252,6 +278,7 @@ class Item(models.Model):
     input = models.TextField()
     position = models.PositiveIntegerField(default=0)
     attributes = models.JSONField(default=dict, blank=True)
+    language = models.CharField(max_length=LANGUAGE_MAX, default="en")
 
     class Meta:
         ordering = ["campaign", "position", "id"]
@@ -275,6 +302,7 @@ class Output(models.Model):
     item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="outputs")
     system = models.ForeignKey(System, on_delete=models.CASCADE, related_name="outputs")
     text = models.TextField()
+    language = models.CharField(max_length=LANGUAGE_MAX, default="en")
     canonical = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="twins"
     )
@@ -306,6 +334,9 @@ class Task(models.Model):
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.REGULAR)
     number = models.PositiveIntegerField(default=0, help_text="Order within the design.")
     external_id = models.CharField(max_length=100, blank=True, help_text="e.g. a CrowdFlower unit")
+    language = models.CharField(
+        max_length=LANGUAGE_MAX, default="en", help_text="Its outputs' language (never mixed)."
+    )
     group = models.PositiveIntegerField(
         null=True,
         blank=True,
@@ -393,6 +424,9 @@ class Worker(models.Model):
     platform = models.CharField(max_length=8, choices=Platform.choices)
     external_id = models.CharField(max_length=200)
     metadata = models.JSONField(default=dict, blank=True)
+    language = models.CharField(
+        max_length=LANGUAGE_MAX, blank=True, help_text="The language the worker judges in."
+    )
     consented_at = models.DateTimeField(null=True, blank=True)
     flagged = models.BooleanField(default=False)
     excluded = models.BooleanField(

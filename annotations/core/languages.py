@@ -1,0 +1,138 @@
+"""Languages of a campaign: BCP 47 tags, text direction and the worker's language.
+
+Pure (no queries): importers, forms and views call these to check a code, to know how
+an output is written (``dir``) and to choose the language a worker judges in. Tags are
+checked and normalised by ``langcodes`` (``en_US`` -> ``en-US``, ``iw`` -> ``he``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import langcodes
+
+#: the worker interface is translated into these (gettext catalogs in ``locale/``)
+INTERFACE_LANGUAGES = ("en", "de", "fr", "es", "ar")
+
+#: scripts written right to left (ISO 15924)
+_RTL_SCRIPTS = frozenset(
+    {"Arab", "Hebr", "Thaa", "Syrc", "Nkoo", "Adlm", "Mand", "Samr", "Rohg", "Yezi"}
+)
+
+
+class LanguageError(ValueError):
+    """A code that is not a usable BCP 47 language tag: the message says why."""
+
+
+def language_check(code: object) -> str:
+    """The tag as stored (normalised), or a ``LanguageError`` saying what is wrong."""
+    if not isinstance(code, str) or not code.strip():
+        raise LanguageError("a language is required: give a BCP 47 code such as en, de or pt-BR.")
+    text = code.strip()
+    shown = text[:40]
+    if len(text) > 35:
+        raise LanguageError(f"'{shown}' is not a language code: at most 35 characters.")
+    try:
+        valid = langcodes.tag_is_valid(text)
+        language = langcodes.Language.get(text) if valid else None
+    except (ValueError, LookupError):
+        valid, language = False, None
+    if not valid or language is None or not language.is_valid():
+        raise LanguageError(
+            f"'{shown}' is not a BCP 47 language code: use a code such as en, de, fr, es, "
+            "ar or pt-BR."
+        )
+    if language.language in (None, "und"):
+        raise LanguageError(f"'{shown}' names no language: use a code such as en or de.")
+    return str(language)
+
+
+def languages_check(codes: Iterable[object]) -> list[str]:
+    """Each code checked, in order, without repeats; at least one."""
+    seen: list[str] = []
+    for code in codes:
+        tag = language_check(code)
+        if tag not in seen:
+            seen.append(tag)
+    if not seen:
+        raise LanguageError("a campaign needs at least one language.")
+    return seen
+
+
+def direction(code: str) -> str:
+    """``rtl`` for languages written right to left (ar, he, fa, ur, ...), else ``ltr``."""
+    try:
+        script = langcodes.Language.get(code).maximize().script
+    except (ValueError, LookupError):
+        return "ltr"
+    return "rtl" if script in _RTL_SCRIPTS else "ltr"
+
+
+def base(code: str) -> str:
+    """The language subtag: ``de-AT`` -> ``de``."""
+    return code.split("-", 1)[0].lower()
+
+
+def _match(wanted: str, available: Sequence[str]) -> str | None:
+    """``wanted`` among ``available``: exact tag first, then the same base language."""
+    try:
+        wanted = language_check(wanted)
+    except LanguageError:
+        return None
+    lowered = {tag.lower(): tag for tag in available}
+    if wanted.lower() in lowered:
+        return lowered[wanted.lower()]
+    for tag in available:
+        if base(tag) == base(wanted):
+            return tag
+    return None
+
+
+def accept_language_tags(header: str) -> list[str]:
+    """An ``Accept-Language`` header's tags, most wanted first (``*`` and q=0 left out)."""
+    ranked: list[tuple[float, int, str]] = []
+    for index, part in enumerate(header.split(",")):
+        tag, _, params = part.strip().partition(";")
+        tag = tag.strip()
+        if not tag or tag == "*":
+            continue
+        quality = 1.0
+        for param in params.split(";"):
+            key, _, value = param.strip().partition("=")
+            if key.strip() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        if quality > 0:
+            ranked.append((-quality, index, tag))
+    return [tag for _, _, tag in sorted(ranked)]
+
+
+def worker_language(
+    campaign_languages: Sequence[str], *, requested: str | None = None, accept_language: str = ""
+) -> str:
+    """The language a worker judges in: the campaign's, a URL parameter's or the browser's.
+
+    A campaign with one language decides alone. With several, a requested language the
+    campaign has (``?lang=de``) wins, then the browser's most wanted language the campaign
+    has, then the campaign's first.
+    """
+    available = list(campaign_languages) or ["en"]
+    if len(available) == 1:
+        return available[0]
+    if requested:
+        found = _match(requested, available)
+        if found:
+            return found
+    for tag in accept_language_tags(accept_language):
+        found = _match(tag, available)
+        if found:
+            return found
+    return available[0]
+
+
+def interface_language(language: str) -> str:
+    """The interface catalog to use for a worker judging in ``language`` (else English)."""
+    wanted = base(language)
+    return wanted if wanted in INTERFACE_LANGUAGES else "en"
