@@ -157,12 +157,18 @@ def _places_held_release(released: Mapping[int, int]) -> None:
 
 @transaction.atomic
 def worker_get_or_create(
-    *, campaign: Campaign, platform: str, external_id: str, metadata: dict[str, Any] | None = None
+    *,
+    campaign: Campaign,
+    platform: str,
+    external_id: str,
+    metadata: dict[str, Any] | None = None,
+    language: str = "",
 ) -> Worker:
     """The campaign's worker with this identity, created on first sight.
 
     ``metadata`` (e.g. Prolific study and session ids, MTurk HIT and assignment ids) is
-    merged into what is stored; the latest values win. No IP address is stored.
+    merged into what is stored; the latest values win. No IP address is stored. A new
+    worker judges in ``language`` (checked by the caller); a known worker keeps theirs.
     """
     external_id = external_id.strip()
     if not external_id or len(external_id) > 200:
@@ -173,7 +179,11 @@ def worker_get_or_create(
                 campaign=campaign,
                 platform=platform,
                 external_id=external_id,
-                defaults={"metadata": metadata or {}, "last_seen_at": timezone.now()},
+                defaults={
+                    "metadata": metadata or {},
+                    "last_seen_at": timezone.now(),
+                    "language": language,
+                },
             )
     except IntegrityError:  # two first requests of one worker at once
         worker, created = (

@@ -16,6 +16,7 @@ from django.db import transaction
 from annotations.models import Campaign, Worker
 from annotations.selectors import platforms as platform_selectors
 from annotations.services import assignment as assignment_services
+from annotations.services import languages as language_services
 
 
 def worker_returning(*, campaign: Campaign, arrival: platform_selectors.Arrival) -> Worker | None:
@@ -42,15 +43,31 @@ def worker_returning(*, campaign: Campaign, arrival: platform_selectors.Arrival)
 
 @transaction.atomic
 def worker_enrol(
-    *, campaign: Campaign, platform: str, external_id: str, metadata: dict[str, Any]
+    *,
+    campaign: Campaign,
+    platform: str,
+    external_id: str,
+    metadata: dict[str, Any],
+    language: str = "",
 ) -> Worker:
     """Create (or find) the campaign's worker with this identity and record consent.
 
     Idempotent: a second consent of the same identity (a double click, a second browser)
-    returns the same worker, its metadata updated, its first consent time kept. Raises
-    ``DomainError`` for a missing or overlong id.
+    returns the same worker, its metadata updated, its first consent time and language
+    kept. A new worker judges in ``language`` if the campaign has it, else in the
+    campaign's first language. Raises ``DomainError`` for a missing or overlong id and
+    ``LanguageQuotaFull`` (nothing written) when that language admits no more workers.
     """
-    worker = assignment_services.worker_get_or_create(
-        campaign=campaign, platform=platform, external_id=external_id, metadata=metadata
-    )
-    return assignment_services.worker_consent(worker=worker)
+    tag = language_services.campaign_language_for(campaign=campaign, language=language)
+    with language_services.language_quota_held(
+        campaign=campaign, language=tag, platform=platform, external_id=external_id
+    ):
+        worker = assignment_services.worker_get_or_create(
+            campaign=campaign,
+            platform=platform,
+            external_id=external_id,
+            metadata=metadata,
+            language=tag,
+        )
+        worker = assignment_services.worker_consent(worker=worker)
+    return worker
