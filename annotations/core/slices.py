@@ -3,7 +3,8 @@
 An item's attributes come from import (``attr:<name>`` columns of an outputs CSV, an
 ``attributes`` object in JSONL): name -> text. A slice is a set of conditions
 ``name=value`` that an item must all meet; results computed "by" an attribute are
-computed once per value. Pure: the names and conditions are checked here; selectors
+computed once per value. ``language`` is a pseudo-attribute every task has: the
+language of its outputs (``Task.language``), so results per language are slices too. Pure: the names and conditions are checked here; selectors
 turn them into queries.
 """
 
@@ -11,6 +12,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+
+from annotations.core.languages import LanguageError, language_check
+
+#: the pseudo-attribute every task has: the language of its outputs (BCP 47)
+LANGUAGE = "language"
 
 #: lower-case letters, digits and underscores, starting with a letter, at most 40
 ATTRIBUTE_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
@@ -59,7 +65,13 @@ def parse_where(conditions: Iterable[str]) -> dict[str, str]:
         attribute_name_check(name)
         if name in where:
             raise SliceError(f"attribute '{name}' is given twice.")
-        where[name] = value.strip()
+        value = value.strip()
+        if name == LANGUAGE:
+            try:
+                value = language_check(value)
+            except LanguageError as error:
+                raise SliceError(f"language: {error}") from None
+        where[name] = value
     return where
 
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 from django.db.models import Q, QuerySet
 
-from annotations.core.slices import attribute_name_check
+from annotations.core.slices import LANGUAGE, attribute_name_check
 from annotations.models import (
     Assignment,
     Campaign,
@@ -31,9 +31,13 @@ COUNTED_TASK_KINDS: tuple[str, ...] = (Task.Kind.REGULAR, Task.Kind.IMPORTED)
 
 def slice_q(where: Mapping[str, str] | None, *, prefix: str = "") -> Q:
     """Judgements of the items in a slice (``core.slices``): every ``name=value`` of
-    ``where`` met by the task's item attributes. An empty slice is every item."""
+    ``where`` met by the task's item attributes (``language``: the task's language). An
+    empty slice is every item."""
     q = Q()
     for name, value in (where or {}).items():
+        if name == LANGUAGE:
+            q &= Q(**{f"{prefix}task__language": value})
+            continue
         q &= Q(**{f"{prefix}task__item__attributes__{attribute_name_check(name)}": value})
     return q
 
@@ -97,8 +101,10 @@ def scores_counted(
 
 def item_attributes(*, campaign: Campaign) -> dict[str, list[str]]:
     """Every attribute of the campaign's items with its values (sorted), for choosing a
-    slice."""
+    slice; ``language`` too when the campaign has more than one."""
     found: dict[str, set[str]] = {}
+    if len(campaign.languages or []) > 1:
+        found[LANGUAGE] = set(campaign.languages)
     for attributes in campaign.items.exclude(attributes={}).values_list("attributes", flat=True):
         for name, value in attributes.items():
             found.setdefault(name, set()).add(str(value))
