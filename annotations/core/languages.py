@@ -8,8 +8,8 @@ checked and normalised by ``langcodes`` (``en_US`` -> ``en-US``, ``iw`` -> ``he`
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-
-import langcodes
+from functools import lru_cache
+from typing import Any
 
 #: the worker interface is translated into these (gettext catalogs in ``locale/``)
 INTERFACE_LANGUAGES = ("en", "de", "fr", "es", "ar")
@@ -18,6 +18,14 @@ INTERFACE_LANGUAGES = ("en", "de", "fr", "es", "ar")
 _RTL_SCRIPTS = frozenset(
     {"Arab", "Hebr", "Thaa", "Syrc", "Nkoo", "Adlm", "Mand", "Samr", "Rohg", "Yezi"}
 )
+
+
+def _langcodes() -> Any:
+    """``langcodes``, imported on first use: its data takes 0.1 s to load, which every
+    command and worker would otherwise pay at start-up whether it checks a code or not."""
+    import langcodes
+
+    return langcodes
 
 
 class LanguageError(ValueError):
@@ -32,6 +40,7 @@ def language_check(code: object) -> str:
     shown = text[:40]
     if len(text) > 35:
         raise LanguageError(f"'{shown}' is not a language code: at most 35 characters.")
+    langcodes = _langcodes()
     try:
         valid = langcodes.tag_is_valid(text)
         language = langcodes.Language.get(text) if valid else None
@@ -59,10 +68,11 @@ def languages_check(codes: Iterable[object]) -> list[str]:
     return seen
 
 
+@lru_cache(maxsize=256)
 def direction(code: str) -> str:
     """``rtl`` for languages written right to left (ar, he, fa, ur, ...), else ``ltr``."""
     try:
-        script = langcodes.Language.get(code).maximize().script
+        script = _langcodes().Language.get(code).maximize().script
     except (ValueError, LookupError):
         return "ltr"
     return "rtl" if script in _RTL_SCRIPTS else "ltr"

@@ -84,9 +84,14 @@ def bulk_insert(
     rows: Sequence[Sequence[Any]],
     *,
     progress: Callable[[int], None] | None = None,
+    ids: bool = True,
 ) -> list[int]:
     """Insert ``rows`` (tuples of the values of ``fields``, foreign keys as ids) and
     return their new ids, in order. Other fields take their model default.
+
+    ``ids=False``: the caller needs no ids (rows nothing refers to, such as scores);
+    PostgreSQL then numbers the rows itself as they arrive instead of handing out the
+    ids first (drawing a million ids one by one costs seconds), and ``[]`` is returned.
 
     The ORM's ``bulk_create`` builds a model instance per row and prepares every value
     through its field: for the million rows of a large WMT file that is most of the
@@ -136,7 +141,9 @@ def bulk_insert(
             adapters.append(_json_adapter(f, connection))
         else:
             adapters.append(None)
-    columns = [str(f.column) for f in (meta.pk, *named, *rest)]
+    # PostgreSQL numbers rows nobody needs the ids of itself (the column's default).
+    drawn = ids or connection.vendor != "postgresql"
+    columns = [str(f.column) for f in ((meta.pk,) if drawn else ()) + (*named, *rest)]
     quoted = ", ".join(connection.ops.quote_name(c) for c in columns)
     table = connection.ops.quote_name(meta.db_table)
     # SQLite: constant columns go into the statement as literals, so that a row's
@@ -157,7 +164,7 @@ def bulk_insert(
         if nullable
         else "",
     )
-    ids = _allocate_ids(model, len(rows))
+    new_ids = _allocate_ids(model, len(rows)) if drawn else []
     pairs = [(i, adapt) for i, adapt in enumerate(adapters) if adapt is not None]
     suffix = () if inline else tuple(constants)
 
@@ -165,10 +172,12 @@ def bulk_insert(
         """The parameters of the rows, chunk by chunk; progress after each chunk."""
         for start in range(0, len(rows), INSERT_CHUNK):
             chunk = rows[start : start + INSERT_CHUNK]
-            pks = ids[start : start + INSERT_CHUNK]
+            pks = new_ids[start : start + INSERT_CHUNK]
             if pairs:
                 chunk = [_adapted(row, pairs) for row in chunk]
-            if suffix:
+            if not drawn:
+                params = [(*row, *suffix) for row in chunk] if suffix else list(map(tuple, chunk))
+            elif suffix:
                 params = [(pk, *row, *suffix) for pk, row in zip(pks, chunk, strict=True)]
             else:
                 params = [(pk, *row) for pk, row in zip(pks, chunk, strict=True)]
@@ -201,7 +210,7 @@ def bulk_insert(
                     many_sql, [flat[i : i + step] for i in range(0, full * width, step)]
                 )
                 cursor.executemany(sql, params[full:])
-    return ids
+    return new_ids if ids else []
 
 
 def _adapted(row: Sequence[Any], pairs: list[tuple[int, Callable[[Any], Any]]]) -> list[Any]:

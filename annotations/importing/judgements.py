@@ -242,6 +242,7 @@ def judgements_store_finished(
             for output_id, slot, text in slots
         ],
         progress=advance,
+        ids=False,
     )
     # One display order list per distinct order (adapted once): identity per k, or as seen.
     orders: dict[int | tuple[int, ...], list[int]] = {}
@@ -350,5 +351,6 @@ def judgements_store_finished(
         ("judgement", "output", "slot", "score", "rank", "coverage"),
         score_rows,
         progress=advance,
+        ids=False,
     )
     return len(judgements)

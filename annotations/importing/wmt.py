@@ -102,7 +102,7 @@ def _wmt_store(
             if (r.segment_id, label) not in have:
                 have.add((r.segment_id, label))
                 new_outputs.append((items[r.segment_id], systems[label], ""))
-    bulk_insert(Output, ("item", "system", "text"), new_outputs)
+    bulk_insert(Output, ("item", "system", "text"), new_outputs, ids=False)
     # Scores: k + 1 - rank, so that higher is better as for every other criterion.
     k = parsed.systems_per_row
     now = timezone.now()

@@ -239,7 +239,8 @@ def _advance(
     1. ``a``: the row-wise maximum of the variances, the rows equal to it weighted by
        ``n - j`` (uint8) and their maximum ``top = n - a`` (the first index on ties);
     2. the opponent weights ``exp(-|mu_j - mu_a|)`` (zero for ``a``: one scatter), their
-       cumulative sums (one product with a lower-triangular matrix of ones) and
+       cumulative sums (``np.cumsum`` down the systems: each run's column summed in
+       order, the same on every machine, unlike a BLAS product) and
        ``b = #{j : cumulative_j <= u * total}``, counted by summing the boolean rows
        viewed as int64 (eight lanes per word: counts below 256 never carry);
     3. the pair's comparison count and start (one take from a ``(2, tasks * n * n)``
@@ -289,7 +290,6 @@ def _advance(
     weights, weights_flat = weights_buffer[1], weights_buffer.reshape(-1)
     mask_base = lane_task * n + n
     mask_key = np.empty(n_lanes, dtype=intp)
-    lower = np.tril(np.ones((n, n)))
     cumulative = np.empty((n, n_lanes))
     total = cumulative[-1]
     threshold = np.empty(n_lanes)
@@ -337,7 +337,7 @@ def _advance(
             else:
                 sub(mask_base, top, mask_key)
                 mul(weights, mask_table.take(mask_key, axis=0).T, weights)
-            np.matmul(lower, weights, out=cumulative)
+            np.cumsum(weights, axis=0, out=cumulative)
             mul(u_opponent, total, threshold)
             np.less_equal(cumulative, threshold, out=below)
             if small:

@@ -1,0 +1,42 @@
+"""The raw bulk inserter (annotations.importing.bulk.bulk_insert)."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from annotations.importing.bulk import bulk_insert
+from annotations.models import Item, System
+from tests.factories import CampaignFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_rows_nobody_refers_to_are_numbered_by_the_database() -> None:
+    """``ids=False``: no ids drawn one by one (PostgreSQL numbers the rows itself), the
+    rows are all there with distinct ids, and the table's numbering goes on after them."""
+    campaign = CampaignFactory()
+    rows = [(campaign.pk, f"item{n}", f"input {n}", n) for n in range(2500)]
+    with transaction.atomic(), CaptureQueriesContext(connection) as context:
+        returned = bulk_insert(
+            Item, ("campaign", "external_id", "input", "position"), rows, ids=False
+        )
+    assert returned == []
+    sql = " ".join(q["sql"] for q in context.captured_queries)
+    if connection.vendor == "postgresql":
+        assert "nextval" not in sql and "generate_series" not in sql
+    stored = list(campaign.items.order_by("position").values_list("id", "external_id"))
+    assert [ext for _, ext in stored] == [f"item{n}" for n in range(2500)]
+    assert len({pk for pk, _ in stored}) == 2500
+    later = Item.objects.create(campaign=campaign, external_id="later", input="")
+    assert later.pk > max(pk for pk, _ in stored)
+
+
+def test_ids_are_returned_in_row_order_when_asked() -> None:
+    campaign = CampaignFactory()
+    with transaction.atomic():
+        ids = bulk_insert(System, ("campaign", "label"), [(campaign.pk, f"s{n}") for n in range(7)])
+    assert dict(System.objects.filter(pk__in=ids).values_list("pk", "label")) == {
+        pk: f"s{n}" for n, pk in enumerate(ids)
+    }
