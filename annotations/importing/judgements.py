@@ -101,12 +101,13 @@ def judgements_store_finished(
     if not judgements:
         return 0
     items = dict(campaign.items.values_list("external_id", "id"))
-    outputs: dict[tuple[str, str], tuple[int, str]] = {
-        (item_ext, label): (pk, text)
-        for pk, item_ext, label, text in Output.objects.filter(item__campaign=campaign).values_list(
-            "id", "item__external_id", "system__label", "text"
-        )
-    }
+    outputs: dict[tuple[str, str], tuple[int, str]] = {}
+    language_of_output: dict[int, str] = {}
+    for pk, item_ext, label, text, language in Output.objects.filter(
+        item__campaign=campaign
+    ).values_list("id", "item__external_id", "system__label", "text", "language"):
+        outputs[item_ext, label] = (pk, text)
+        language_of_output[pk] = language
     # Per judgement, the (output id, stored text) of each slot: looked up once.
     shown: list[list[tuple[int, str]]] = []
     for j in judgements:
@@ -191,8 +192,22 @@ def judgements_store_finished(
             index = len(task_rows)
             task_of[key] = index
             item_id = items[j.item_id]
+            languages = {language_of_output[output_id] for output_id, _ in slot_outputs}
+            if len(languages) > 1:
+                raise DomainError(
+                    f"A judgement of item '{j.item_id}' shows outputs in several languages "
+                    f"({', '.join(sorted(languages))}): a task never mixes languages."
+                )
             task_rows.append(
-                (campaign_pk, criterion_pk, item_id, task_kind, number, j.task_external_id)
+                (
+                    campaign_pk,
+                    criterion_pk,
+                    item_id,
+                    task_kind,
+                    number,
+                    j.task_external_id,
+                    languages.pop(),
+                )
             )
             item_of_task.append(item_id)
             number += 1
@@ -229,7 +244,7 @@ def judgements_store_finished(
 
     task_ids = bulk_insert(
         Task,
-        ("campaign", "criterion", "item", "kind", "number", "external_id"),
+        ("campaign", "criterion", "item", "kind", "number", "external_id", "language"),
         task_rows,
         progress=advance,
     )

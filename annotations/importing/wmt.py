@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,6 +60,21 @@ def _wmt_criterion(*, campaign: Campaign, name: str, k: int) -> Criterion:
     )
 
 
+def _campaign_languages_add(campaign: Campaign, languages: Iterable[str], *, first: bool) -> None:
+    """The campaign holds every language the file brings (after its own, in order).
+
+    ``first``: the campaign had no items before; its untouched default (English) then
+    gives way to the file's languages when the file has no English."""
+    brought = list(dict.fromkeys(languages))
+    held = list(campaign.languages or [])
+    if first and held == ["en"] and "en" not in brought:
+        held = []
+    added = [tag for tag in brought if tag not in held]
+    if added:
+        campaign.languages = held + added
+        campaign.save(update_fields=["languages"])
+
+
 def _wmt_store(
     *, campaign: Campaign, criterion_name: str, parsed: ParsedWMT, experts: bool = False
 ) -> WMTImported:
@@ -78,11 +94,12 @@ def _wmt_store(
             "item__external_id", "system__label"
         )
     )
-    new_items = [
-        segment
-        for segment in dict.fromkeys(r.segment_id for r in parsed.rankings)
-        if segment not in items
-    ]
+    # The outputs' language per segment: the file's trglang, else the campaign's first.
+    default = (campaign.languages or ["en"])[0]
+    language_of: dict[str, str] = {}
+    for r in parsed.rankings:
+        language_of.setdefault(r.segment_id, r.language or default)
+    new_items = [segment for segment in language_of if segment not in items]
     new_systems = [
         System(campaign=campaign, label=label)
         for label in dict.fromkeys(label for r in parsed.rankings for label in r.systems)
@@ -90,19 +107,25 @@ def _wmt_store(
     ]
     item_ids = bulk_insert(
         Item,
-        ("campaign", "external_id", "input", "position"),
-        [(campaign.pk, segment, "", len(items) + n) for n, segment in enumerate(new_items)],
+        ("campaign", "external_id", "input", "position", "language"),
+        [
+            (campaign.pk, segment, "", len(items) + n, language_of[segment])
+            for n, segment in enumerate(new_items)
+        ],
     )
+    _campaign_languages_add(campaign, language_of.values(), first=not items)
     System.objects.bulk_create(new_systems, batch_size=BATCH_SIZE)
     items.update(zip(new_items, item_ids, strict=True))
     systems.update({s.label: s.pk for s in new_systems})
-    new_outputs: list[tuple[int, int, str]] = []
+    new_outputs: list[tuple[int, int, str, str]] = []
     for r in parsed.rankings:
         for label in r.systems:
             if (r.segment_id, label) not in have:
                 have.add((r.segment_id, label))
-                new_outputs.append((items[r.segment_id], systems[label], ""))
-    bulk_insert(Output, ("item", "system", "text"), new_outputs, ids=False)
+                new_outputs.append(
+                    (items[r.segment_id], systems[label], "", language_of[r.segment_id])
+                )
+    bulk_insert(Output, ("item", "system", "text", "language"), new_outputs, ids=False)
     # Scores: k + 1 - rank, so that higher is better as for every other criterion.
     k = parsed.systems_per_row
     now = timezone.now()

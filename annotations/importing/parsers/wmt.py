@@ -3,7 +3,10 @@
 Columns used: ``segmentId``, ``judgeId``, ``system{i}Id`` and ``system{i}rank`` for
 i = 1..k (k = 2..5, as many as the header has). Rank 1 is the best; ties share a rank.
 A row with a rank of -1 (a system the judge did not rank) is skipped and counted.
-Other columns (``srclang``, ``documentId``, ...) are ignored.
+``trglang`` (when present) is the language of the outputs (a BCP 47 or ISO 639 code such
+as ``de`` or ``deu``). A file of several language pairs (``srclang``, ``trglang``) reuses
+segment ids across pairs: its items are then named ``<srclang>-<trglang>:<segmentId>``.
+Other columns (``documentId``, ...) are ignored.
 
 The files carry no output texts and no times.
 """
@@ -13,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from annotations.core.languages import LanguageError, language_check
 from annotations.importing.parsers.common import CsvTable
 from common.errors import ImportFileError
 
@@ -21,13 +25,15 @@ MAX_SYSTEMS = 5
 
 @dataclass(frozen=True)
 class WMTRanking:
-    """One ranked row: the segment, the judge, the systems and their ranks (1 = best)."""
+    """One ranked row: the segment (the item's id), the judge, the systems and their
+    ranks (1 = best), and the outputs' language ("" when the file has no ``trglang``)."""
 
     line: int
     segment_id: str
     judge_id: str
     systems: tuple[str, ...]
     ranks: tuple[int, ...]
+    language: str = ""
 
 
 @dataclass(frozen=True)
@@ -51,13 +57,28 @@ def parse_wmt_csv(path: Path) -> ParsedWMT:
     system_at = [table.index[f"system{i}Id"] for i in range(1, k + 1)]
     rank_at = [table.index[f"system{i}rank"] for i in range(1, k + 1)]
     rank_of = {str(rank): rank for rank in (-1, *range(1, k + 1))}
+    target_at = table.index.get("trglang")
+    source_at = table.index.get("srclang")
+    languages: dict[str, str] = {}  # as written -> checked
     rankings: list[WMTRanking] = []
+    pairs: set[tuple[str, str]] = set()
+    sources: list[str] = []  # per ranking, its srclang as written
     skipped = 0
     for line, record in table.records():
         segment, judge = record[segment_at].strip(), record[judge_at].strip()
         for column, value in (("segmentId", segment), ("judgeId", judge)):
             if not value:
                 raise ImportFileError("the value is empty.", file=file, line=line, field=column)
+        language = source = ""
+        if target_at is not None:
+            language = _language(
+                record[target_at], languages, file=file, line=line, field="trglang"
+            )
+            if source_at is not None:
+                source = _language(
+                    record[source_at], languages, file=file, line=line, field="srclang"
+                )
+            pairs.add((source, language))
         ranks = tuple(rank_of.get(record[i].strip(), 0) for i in rank_at)
         if 0 in ranks:  # not written plainly ("01", "+2") or not a rank at all
             ranks = tuple(_rank(record[i].strip(), k) for i in rank_at)
@@ -76,12 +97,44 @@ def parse_wmt_csv(path: Path) -> ParsedWMT:
         systems = tuple(record[i].strip() for i in system_at)
         if not all(systems) or len(set(systems)) < k:
             _refuse_systems(systems, file=file, line=line)
+        sources.append(source)
         rankings.append(
-            WMTRanking(line=line, segment_id=segment, judge_id=judge, systems=systems, ranks=ranks)
+            WMTRanking(
+                line=line,
+                segment_id=segment,
+                judge_id=judge,
+                systems=systems,
+                ranks=ranks,
+                language=language,
+            )
         )
     if not rankings and not skipped:
         raise ImportFileError("the file has a header but no rankings.", file=file, line=header_line)
+    if len(pairs) > 1:  # segment ids repeat across language pairs: name items by pair
+        rankings = [
+            WMTRanking(
+                line=r.line,
+                segment_id=f"{source}-{r.language}:{r.segment_id}",
+                judge_id=r.judge_id,
+                systems=r.systems,
+                ranks=r.ranks,
+                language=r.language,
+            )
+            for r, source in zip(rankings, sources, strict=True)
+        ]
     return ParsedWMT(file=file, systems_per_row=k, rankings=rankings, skipped_unranked=skipped)
+
+
+def _language(written: str, known: dict[str, str], *, file: str, line: int, field: str) -> str:
+    """A language code of the file, checked once per distinct spelling."""
+    written = written.strip()
+    tag = known.get(written)
+    if tag is None:
+        try:
+            tag = known[written] = language_check(written)
+        except LanguageError as error:
+            raise ImportFileError(str(error), file=file, line=line, field=field) from None
+    return tag
 
 
 def _refuse_systems(systems: tuple[str, ...], *, file: str, line: int) -> None:
