@@ -328,7 +328,10 @@ class Task(models.Model):
         ATTENTION = "attention", "Attention check"
         IMPORTED = "imported", "Imported (finished campaign)"
 
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="tasks")
+    # No index of its own: (campaign, criterion, kind) and task_handout start with it.
+    campaign = models.ForeignKey(
+        Campaign, on_delete=models.CASCADE, related_name="tasks", db_index=False
+    )
     criterion = models.ForeignKey(Criterion, on_delete=models.CASCADE, related_name="tasks")
     item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="tasks")
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.REGULAR)
@@ -487,8 +490,14 @@ class Assignment(models.Model):
         REPEAT = "repeat", "Repeat (self-consistency)"
         IMPORTED = "imported", "Imported"
 
-    worker = models.ForeignKey(Worker, on_delete=models.CASCADE, related_name="assignments")
-    task = models.ForeignKey(Task, on_delete=models.CASCADE, related_name="assignments")
+    # No index of their own: (worker, state) and (task, state) start with them (one index
+    # less to maintain per hand-out and per imported judgement).
+    worker = models.ForeignKey(
+        Worker, on_delete=models.CASCADE, related_name="assignments", db_index=False
+    )
+    task = models.ForeignKey(
+        Task, on_delete=models.CASCADE, related_name="assignments", db_index=False
+    )
     item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="+")
     criterion = models.ForeignKey(Criterion, on_delete=models.CASCADE, related_name="+")
     kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.REGULAR)
@@ -547,7 +556,10 @@ class Judgement(models.Model):
     )
     task = models.ForeignKey(Task, on_delete=models.CASCADE, related_name="judgements")
     worker = models.ForeignKey(Worker, on_delete=models.CASCADE, related_name="judgements")
-    criterion = models.ForeignKey(Criterion, on_delete=models.CASCADE, related_name="judgements")
+    # No index of its own: (criterion, submitted_at) starts with it.
+    criterion = models.ForeignKey(
+        Criterion, on_delete=models.CASCADE, related_name="judgements", db_index=False
+    )
     started_at = models.DateTimeField()
     submitted_at = models.DateTimeField()
     seconds_on_task = models.FloatField()

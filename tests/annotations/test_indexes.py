@@ -1,0 +1,50 @@
+"""No index that another index already covers (each one costs every insert: issue 9)."""
+
+from __future__ import annotations
+
+import pytest
+from django.apps import apps
+from django.db import connection
+
+pytestmark = pytest.mark.django_db
+
+HOT_TABLES = ("assignment", "judgement", "judgementscore", "task", "taskoutput")
+
+
+def _plain_indexes(table: str) -> dict[str, list[str]]:
+    """Non-unique, non-primary indexes: name -> columns (partial ones count as plain:
+    a full index starting with the same columns covers their lookups too)."""
+    with connection.cursor() as cursor:
+        constraints = connection.introspection.get_constraints(cursor, table)
+    return {
+        name: info["columns"]
+        for name, info in constraints.items()
+        if info["index"] and not info["unique"] and not info["primary_key"]
+    }
+
+
+def _all_indexes(table: str) -> dict[str, tuple[list[str], bool]]:
+    with connection.cursor() as cursor:
+        constraints = connection.introspection.get_constraints(cursor, table)
+    return {
+        name: (info["columns"], info["unique"])
+        for name, info in constraints.items()
+        if info["index"] or info["unique"]
+    }
+
+
+@pytest.mark.parametrize("model", HOT_TABLES)
+def test_no_single_column_index_is_the_prefix_of_another(model: str) -> None:
+    table = apps.get_model("annotations", model)._meta.db_table
+    plain = _plain_indexes(table)
+    every = _all_indexes(table)
+    redundant = [
+        name
+        for name, columns in plain.items()
+        if len(columns) == 1
+        and any(
+            other != name and len(cols) > 1 and cols[0] == columns[0] and not unique
+            for other, (cols, unique) in every.items()
+        )
+    ]
+    assert redundant == [], f"{table}: {redundant} duplicate the start of another index"
