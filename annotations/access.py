@@ -13,18 +13,17 @@ campaign outside the user's is a 404, a role too weak a 403.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404
-from rest_framework.request import Request
-from rest_framework.views import APIView
-
-from common.api import DomainErrorsMixin
 
 from .models import Campaign, CampaignMembership
+
+if TYPE_CHECKING:
+    from .access_api import CampaignScoped as CampaignScoped
 
 ROLE_ORDER: dict[str, int] = {
     CampaignMembership.Role.VIEWER: 1,
@@ -96,17 +95,11 @@ def campaign_for(user: User | AnonymousUser, slug: str, role: str) -> Campaign:
     return campaign
 
 
-class CampaignScoped(DomainErrorsMixin, APIView):
-    """An API view on one campaign: loads ``self.campaign`` from the ``slug`` URL argument
-    through :func:`campaign_for`.
+def __getattr__(name: str) -> Any:
+    """``CampaignScoped`` from ``access_api``, imported on first use: the API base class
+    brings DRF, which commands and Celery workers that only check roles never load."""
+    if name == "CampaignScoped":
+        from .access_api import CampaignScoped
 
-    Safe methods need ``read_role`` (viewer), the others ``write_role`` (designer).
-    """
-
-    read_role: str = CampaignMembership.Role.VIEWER
-    write_role: str = CampaignMembership.Role.DESIGNER
-
-    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
-        super().initial(request, *args, **kwargs)
-        role = self.read_role if request.method in ("GET", "HEAD", "OPTIONS") else self.write_role
-        self.campaign = campaign_for(request.user, kwargs["slug"], role)
+        return CampaignScoped
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
