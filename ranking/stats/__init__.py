@@ -22,6 +22,9 @@ module exports and nothing else; the ``_``-prefixed modules behind it are privat
   parameters with their defaults.
 - :func:`scores_to_ranks` and :func:`wilson_interval` -- the two helpers other code
   shares: a judgement's scores as ranks, and a proportion's confidence interval.
+- :func:`comparisons_needed`, :func:`pair_share`, :func:`judgements_for` and
+  :func:`pilot_power` -- power analysis (issue 16): the comparisons and judgements that
+  separate two systems at a confidence level with a given power (``_power``).
 
 Methods: ``wmt14`` (TrueSkill with WMT14 active sampling, as in the E2E NLG
 Challenge), ``bootstrap`` (TrueSkill over resampled judgements), ``bradley_terry`` and
@@ -52,6 +55,13 @@ from ._chunks import (
 from ._compute import DEFAULT_BATCH_RUNS, ComputedRanking, compute, prepare_comparisons
 from ._methods import METHODS, ParameterError, check_parameters, method_parameters
 from ._pairwise import scores_to_ranks
+from ._power import (
+    PairPower,
+    comparisons_needed,
+    judgements_for,
+    pair_share,
+    pilot_power,
+)
 from ._proportions import wilson_interval
 from ._result import RankingResult
 
@@ -61,15 +71,20 @@ __all__ = [
     "METHODS",
     "ChunkResult",
     "ComputedRanking",
+    "PairPower",
     "ParameterError",
     "RankingResult",
     "check_parameters",
     "chunk_sizes",
+    "comparisons_needed",
     "compute",
     "compute_chunk",
     "compute_chunked",
+    "judgements_for",
     "merge_chunks",
     "method_parameters",
+    "pair_share",
+    "pilot_power",
     "prepare_comparisons",
     "scores_to_ranks",
     "wilson_interval",

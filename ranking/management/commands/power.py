@@ -1,0 +1,98 @@
+"""How many judgements separate systems: ``python manage.py power e2e --criterion quality``."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from annotations.selectors.campaigns import campaign_criterion_get
+from common.errors import DomainError
+from ranking import power as power_selectors
+
+
+def _number(value: float, unit: str = "") -> str:
+    return "never (level so far)" if math.isinf(value) else f"{value:,.0f}{unit}"
+
+
+class Command(BaseCommand):
+    help = (
+        "Power analysis. With --share: the judgements a balanced design needs to separate "
+        "two systems when the better wins that share of their comparisons. Without: from "
+        "the criterion's judgements so far, the judgements still needed to separate each "
+        "system from the next."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("campaign", help="campaign slug")
+        parser.add_argument("--criterion", help="criterion name (after launch: required)")
+        parser.add_argument("--share", type=float, help="assumed share, e.g. 0.6 (before launch)")
+        parser.add_argument("--draws", type=float, default=0.0, help="assumed share of draws")
+        parser.add_argument("--confidence", type=float, default=0.95)
+        parser.add_argument("--power", type=float, default=0.8)
+        parser.add_argument("--pay-per-hour", type=float, default=0.0)
+        parser.add_argument("--seconds-per-task", type=float)
+        parser.add_argument("--all-pairs", action="store_true", help="every pair, not neighbours")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        from annotations.models import Campaign
+
+        campaign = Campaign.objects.filter(slug=options["campaign"]).first()
+        if campaign is None:
+            raise CommandError(f"There is no campaign '{options['campaign']}'.")
+        money = dict(
+            pay_per_hour=options["pay_per_hour"], seconds_per_task=options["seconds_per_task"]
+        )
+        try:
+            if options["share"] is not None:
+                plan = power_selectors.campaign_power_plan(
+                    campaign=campaign,
+                    share=options["share"],
+                    draws=options["draws"],
+                    confidence=options["confidence"],
+                    power=options["power"],
+                    **money,
+                )
+                self.stdout.write(
+                    f"{campaign.slug}: {plan.systems} systems, {plan.outputs_per_task} outputs "
+                    f"per task; the better of two systems wins {plan.share:.0%} of their "
+                    f"comparisons ({plan.draws:.0%} draws); {plan.confidence:.0%} confidence, "
+                    f"{plan.power:.0%} power:\n"
+                    f"  {_number(plan.comparisons_per_pair)} comparisons of the pair = "
+                    f"{_number(plan.judgements)} judgements = {_number(plan.tasks)} tasks of "
+                    f"{plan.judgements_per_task} judgements\n"
+                    f"  {plan.hours:,.1f} worker hours at {plan.seconds_per_task:.0f} s per "
+                    f"task, cost {plan.cost:,.2f} at {plan.pay_per_hour:.2f} per hour"
+                )
+                return
+            if not options["criterion"]:
+                raise CommandError("Give --criterion (or --share for a plan before launch).")
+            _, criterion = campaign_criterion_get(
+                campaign_slug=campaign.slug, criterion_name=options["criterion"]
+            )
+            report = power_selectors.criterion_power(
+                criterion=criterion,
+                confidence=options["confidence"],
+                power=options["power"],
+                pairs="all" if options["all_pairs"] else "adjacent",
+                **money,
+            )
+        except (DomainError, ValueError) as exc:
+            raise CommandError(str(exc)) from exc
+        if report is None:
+            raise CommandError(f"Criterion '{options['criterion']}' has too few judgements yet.")
+        self.stdout.write(
+            f"{campaign.slug} / {report.criterion}: {report.judgements:,} judgements of "
+            f"{report.systems} systems; {report.confidence:.0%} confidence, "
+            f"{report.power:.0%} power; pairs in the judgements' order so far\n"
+        )
+        width = max(len(p.better) + len(p.worse) for p in report.pairs) + 4
+        self.stdout.write(
+            f"  {'pair':{width}s} {'share':>6s} {'have':>6s} {'more judgements':>16s}"
+        )
+        for p in report.pairs:
+            more = "resolved" if p.resolved else _number(p.judgements_more)
+            self.stdout.write(
+                f"  {p.better + ' vs ' + p.worse:{width}s} {p.share:6.1%} {p.have:6,d} {more:>16s}"
+            )

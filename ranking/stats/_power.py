@@ -1,0 +1,171 @@
+"""Power analysis: how many more judgements separate two systems (issue 16).
+
+Every ranking method here reads judgements as pairwise comparisons (a judgement of k
+outputs gives each pair of its systems one comparison: a win, a loss or a draw). Two
+systems are told apart when the share of comparisons the better one wins (draws
+counting half) differs from one half beyond chance. This module sizes that, with the
+usual normal approximation of the one-sample test of a proportion:
+
+    n = ((z_{1 - alpha/2} sigma_0 + z_{power} sigma_1) / (p - 1/2))^2
+
+comparisons of the pair, where ``p`` is the better system's share, ``sigma_1^2`` the
+variance of one comparison's outcome (1, 1/2 or 0) at that share and draw rate, and
+``sigma_0^2 = (1 - draws) / 4`` its variance when both systems are equal. A balanced
+design of tasks of ``k`` outputs among ``n`` systems shows a given pair in a share
+``k (k - 1) / (n (n - 1))`` of its judgements, which turns comparisons into judgements.
+
+It is a planning figure, not the ranking's own test: TrueSkill's rank ranges also use
+the comparisons with every other system, so the number is an estimate (tests check it
+against simulated tests of a proportion, which it sizes exactly up to the normal
+approximation). Pure: numpy and the standard library only.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from statistics import NormalDist
+
+import numpy as np
+
+from ._pairwise import Comparisons
+
+__all__ = [
+    "PairPower",
+    "comparisons_needed",
+    "judgements_for",
+    "pair_share",
+    "pilot_power",
+]
+
+
+@dataclass(frozen=True)
+class PairPower:
+    """What it takes to tell systems ``a`` and ``b`` apart (indices; ``a`` is ahead).
+
+    ``share``: the share of their comparisons ``a`` wins, draws counting half;
+    ``draws``: the share of draws; ``have``: their comparisons so far; ``needed``: the
+    comparisons the test needs in all (``math.inf`` when the two are level: no number
+    of judgements separates systems that are equal); ``more``: still to collect;
+    ``judgements_more``: judgements of the design that bring them.
+    """
+
+    a: int
+    b: int
+    share: float
+    draws: float
+    have: int
+    needed: float
+    more: float
+    judgements_more: float
+
+    @property
+    def resolved(self) -> bool:
+        return self.more == 0
+
+
+def _z(probability: float) -> float:
+    return NormalDist().inv_cdf(probability)
+
+
+def _check(confidence: float, power: float) -> None:
+    if not 0 < confidence < 1:
+        raise ValueError("the confidence level must lie between 0 and 1, e.g. 0.95")
+    if not 0 < power < 1:
+        raise ValueError("the power must lie between 0 and 1, e.g. 0.8")
+
+
+def comparisons_needed(
+    share: float, *, draws: float = 0.0, confidence: float = 0.95, power: float = 0.8
+) -> float:
+    """Comparisons of a pair needed to tell it apart (``math.inf`` if ``share`` is 1/2).
+
+    ``share`` is the better system's share of the pair's comparisons (draws counting
+    half), ``draws`` the share of draws, both between 0 and 1.
+    """
+    _check(confidence, power)
+    if not 0 <= share <= 1 or not 0 <= draws <= 1:
+        raise ValueError("shares lie between 0 and 1")
+    effect = abs(share - 0.5)
+    if effect == 0:
+        return math.inf
+    wins = share - draws / 2  # the better system's outright wins
+    variance_1 = max(wins + draws / 4 - share * share, 0.0)
+    sigma_0 = math.sqrt(max(1.0 - draws, 0.0)) / 2
+    n = ((_z(1 - (1 - confidence) / 2) * sigma_0 + _z(power) * math.sqrt(variance_1)) / effect) ** 2
+    return float(math.ceil(n))
+
+
+def pair_share(n_systems: int, k: int) -> float:
+    """The share of a balanced design's judgements (``k`` of ``n_systems`` systems per
+    task) that show a given pair of systems."""
+    if n_systems < 2 or not 2 <= k <= n_systems:
+        raise ValueError("a task shows 2 to n_systems outputs of at least two systems")
+    return k * (k - 1) / (n_systems * (n_systems - 1))
+
+
+def judgements_for(comparisons: float, *, n_systems: int, k: int) -> float:
+    """Judgements of a balanced design that bring ``comparisons`` of a given pair."""
+    if math.isinf(comparisons):
+        return math.inf
+    return float(math.ceil(comparisons / pair_share(n_systems, k)))
+
+
+def pilot_power(
+    comparisons: Comparisons,
+    order: np.ndarray,
+    *,
+    k: int,
+    confidence: float = 0.95,
+    power: float = 0.8,
+    pairs: str = "adjacent",
+) -> list[PairPower]:
+    """From a pilot's comparisons: what each pair still needs, best-supported first.
+
+    ``order`` lists the systems best first (e.g. by the pilot's ranking); ``pairs`` is
+    ``adjacent`` (each system and the next: the pairs a cluster boundary separates) or
+    ``all``. Each pair's share and draw rate are the pilot's, so ``more`` is what the
+    design must add for the pair's observed difference to become significant.
+    """
+    _check(confidence, power)
+    n = comparisons.n_systems
+    order = np.asarray(order, dtype=np.int64)
+    if sorted(order.tolist()) != list(range(n)):
+        raise ValueError("order must list every system once")
+    # Wins (draws as halves) and draws per ordered pair, from the comparisons at once.
+    wins = np.zeros((n, n))
+    draws = np.zeros((n, n))
+    w, lo, d = comparisons.winners, comparisons.losers, comparisons.draws
+    np.add.at(wins, (w[~d], lo[~d]), 1.0)
+    np.add.at(draws, (w[d], lo[d]), 1.0)
+    draws = draws + draws.T
+    total = wins + wins.T + draws
+    if pairs == "adjacent":
+        chosen = list(zip(order[:-1].tolist(), order[1:].tolist(), strict=True))
+    elif pairs == "all":
+        chosen = [(int(order[i]), int(order[j])) for i in range(n) for j in range(i + 1, n)]
+    else:
+        raise ValueError("pairs is 'adjacent' or 'all'")
+    found = []
+    for a, b in chosen:
+        have = int(total[a, b])
+        if have:
+            share = (wins[a, b] + draws[a, b] / 2) / have
+            draw_share = draws[a, b] / have
+        else:  # nothing known yet: level, as far as the pilot can tell
+            share, draw_share = 0.5, 0.0
+        needed = comparisons_needed(share, draws=draw_share, confidence=confidence, power=power)
+        more = max(needed - have, 0.0)
+        found.append(
+            PairPower(
+                a=a,
+                b=b,
+                share=float(share),
+                draws=float(draw_share),
+                have=have,
+                needed=needed,
+                more=more,
+                judgements_more=judgements_for(more, n_systems=n, k=k) if more else 0.0,
+            )
+        )
+    return found
