@@ -2,13 +2,18 @@
 
 from django.urls import path
 
-from . import apis
+from . import apis, apis_power
 
 urlpatterns = [
     path(
         "campaigns/<slug:slug>/rankings/",
         apis.CampaignRankingRunsApi.as_view(),
         name="api-campaign-rankings",
+    ),
+    path(
+        "campaigns/<slug:slug>/power/",
+        apis_power.PowerApi.as_view(),
+        name="api-campaign-power",
     ),
     path("rankings/<int:pk>/", apis.RankingRunApi.as_view(), name="api-ranking"),
     path(

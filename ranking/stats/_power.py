@@ -86,6 +86,8 @@ def comparisons_needed(
     _check(confidence, power)
     if not 0 <= share <= 1 or not 0 <= draws <= 1:
         raise ValueError("shares lie between 0 and 1")
+    if draws > 2 * min(share, 1 - share) + 1e-12:
+        raise ValueError("more draws than the share allows (a draw counts half to each)")
     effect = abs(share - 0.5)
     if effect == 0:
         return math.inf
