@@ -39,6 +39,12 @@ class RankingRunSerializer(serializers.ModelSerializer):
         default=200,
         help_text=f"Runs or bootstrap replicates, 1 to {settings.RANKING_MAX_RUNS:,}.",
     )
+    where = serializers.DictField(
+        child=serializers.CharField(max_length=200, allow_blank=False),
+        required=False,
+        help_text="Rank a slice: item attribute (or 'language') -> value, e.g. "
+        '{"challenge_set": "scramble"}; every condition must hold. Empty: every item.',
+    )
     result_url = serializers.SerializerMethodField()
 
     class Meta:
@@ -53,6 +59,7 @@ class RankingRunSerializer(serializers.ModelSerializer):
             "confidence",
             "exclude_flagged",
             "parameters",
+            "where",
             "status",
             "progress",
             "runs_done",
@@ -82,6 +89,7 @@ class RankingRunSerializer(serializers.ModelSerializer):
                 "confidence",
                 "exclude_flagged",
                 "parameters",
+                "where",
             )
         ]
 

@@ -26,6 +26,7 @@ from dataclasses import asdict
 from typing import Any
 
 from annotations.core.export_safety import csv_cell, csv_row, latex_escape, markdown_cell
+from annotations.core.slices import describe
 from common.errors import DomainError
 
 from . import plots, selectors
@@ -59,7 +60,8 @@ FORMATS = tuple(EXPORT_TYPES)
 
 
 def run_title(run: RankingRun) -> str:
-    return f"{run.campaign.name}: {run.criterion.name} ({run.get_method_display()})"
+    title = f"{run.campaign.name}: {run.criterion.name} ({run.get_method_display()})"
+    return f"{title}, slice {describe(run.where)}" if run.where else title
 
 
 def run_export(*, run: RankingRun, fmt: str, title: str | None = None) -> str:
@@ -131,6 +133,7 @@ def _one_line(value: Any) -> str:
 _PROVENANCE = (
     ("campaign", "campaign"),
     ("criterion", "criterion"),
+    ("slice", "slice (items ranked)"),
     ("ranking_run", "ranking run"),
     ("method", "method"),
     ("parameters", "parameters"),
@@ -311,3 +314,18 @@ def parse_csv(text: str) -> list[Row]:
         for d in reader
         if d["rank_lo"]
     ]
+
+
+def side_by_side(runs: Sequence[RankingRun]) -> str:
+    """Plain text: each system's value and rank range on every run's slice."""
+    table = selectors.ranking_side_by_side(runs=list(runs))
+    width = max([len("System"), *(len(_one_line(s)) for s in table.systems)])
+    columns = [_one_line(c.heading) for c in table.columns]
+    cell = max(16, *(len(c) for c in columns))
+    lines = ["", "Side by side (value, rank range):"]
+    lines.append(f"{'System':<{width}}  " + "  ".join(f"{c:>{cell}}" for c in columns))
+    lines.append("-" * len(lines[-1]))
+    for system, rows in table.cells():
+        shown = [f"{r.value:.3f} ({r.rank_range})" if r is not None else "-" for r in rows]
+        lines.append(f"{_one_line(system):<{width}}  " + "  ".join(f"{c:>{cell}}" for c in shown))
+    return "\n".join(lines) + "\n"

@@ -41,6 +41,12 @@ class RankingRun(models.Model):
     confidence = models.FloatField(default=0.95)
     seed = models.BigIntegerField(default=1)
     parameters = models.JSONField(default=dict, blank=True)
+    where = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The slice ranked: item attribute (or 'language') -> value, every one "
+        "met (annotations.core.slices); empty: every item.",
+    )
     exclude_flagged = models.BooleanField(
         default=True, help_text="Leave out judgements of excluded workers."
     )

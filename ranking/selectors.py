@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,8 +12,9 @@ import numpy as np
 from django.conf import settings
 from django.db.models import QuerySet
 
+from annotations.core.slices import describe
 from annotations.models import Campaign, Criterion, Judgement, JudgementScore, System
-from annotations.selectors.judgements import judgements_counted, scores_counted
+from annotations.selectors.judgements import judgements_counted, scores_counted, slice_q
 
 from .models import RankingRun
 
@@ -58,20 +60,33 @@ class ScoreArrays:
 
 
 def _counted_scores(
-    *, criterion: Criterion, exclude_excluded_workers: bool
+    *,
+    criterion: Criterion,
+    exclude_excluded_workers: bool,
+    where: Mapping[str, str] | None = None,
 ) -> QuerySet[JudgementScore]:
     """The scores that count for a ranking: regular and imported tasks, first answers
-    (no repeats), no degraded copies, and, when asked, no excluded workers."""
-    return scores_counted(criterion=criterion, exclude_excluded_workers=exclude_excluded_workers)
+    (no repeats), no degraded copies, and, when asked, no excluded workers; of the items
+    of a slice with ``where``."""
+    return scores_counted(
+        criterion=criterion, exclude_excluded_workers=exclude_excluded_workers, where=where
+    )
 
 
-def ranking_scores(*, criterion: Criterion, exclude_excluded_workers: bool = True) -> ScoreArrays:
-    """The scores of a criterion that count for its ranking.
+def ranking_scores(
+    *,
+    criterion: Criterion,
+    exclude_excluded_workers: bool = True,
+    where: Mapping[str, str] | None = None,
+) -> ScoreArrays:
+    """The scores of a criterion that count for its ranking (of a slice with ``where``).
 
     Left out: attention-check tasks, repeat assignments, degraded copies, and, when asked,
     judgements of workers an organizer excluded (they stay stored).
     """
-    qs = _counted_scores(criterion=criterion, exclude_excluded_workers=exclude_excluded_workers)
+    qs = _counted_scores(
+        criterion=criterion, exclude_excluded_workers=exclude_excluded_workers, where=where
+    )
     rows = list(
         qs.order_by("judgement__submitted_at", "judgement_id", "slot", "output_id").values_list(
             "judgement_id", "output__system_id", "score", "slot"
@@ -105,17 +120,20 @@ def ranking_scores(*, criterion: Criterion, exclude_excluded_workers: bool = Tru
 
 
 def ranking_inputs(
-    *, criterion: Criterion, exclude_excluded_workers: bool = True
+    *,
+    criterion: Criterion,
+    exclude_excluded_workers: bool = True,
+    where: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """Which of a criterion's judgements a ranking uses and which it leaves out, and why.
 
     Stored with every run (``RankingRun.inputs``) and written into every export, so a
     published ranking says what it rests on.
     """
-    judgements = Judgement.objects.filter(criterion=criterion)
+    judgements = Judgement.objects.filter(slice_q(where), criterion=criterion)
     attention = judgements.filter(task__kind="attention").count()
     repeat = judgements.exclude(task__kind="attention").filter(assignment__kind="repeat").count()
-    regular = judgements_counted(criterion=criterion)
+    regular = judgements_counted(criterion=criterion, where=where)
     excluded = regular.filter(worker__excluded=True)
     excluded_ids = sorted(set(excluded.values_list("worker__external_id", flat=True)))
     n_excluded = excluded.count() if exclude_excluded_workers else 0
@@ -129,6 +147,7 @@ def ranking_inputs(
         },
         "exclude_excluded_workers": exclude_excluded_workers,
         "excluded_workers": excluded_ids if exclude_excluded_workers else [],
+        "where": dict(where or {}),
     }
 
 
@@ -280,7 +299,10 @@ class CheckCounts:
 
 
 def content_check_counts(
-    *, criterion: Criterion, exclude_excluded_workers: bool = True
+    *,
+    criterion: Criterion,
+    exclude_excluded_workers: bool = True,
+    where: Mapping[str, str] | None = None,
 ) -> CheckCounts | None:
     """Per system: outputs judged and how many times each enabled content check was ticked.
 
@@ -289,7 +311,9 @@ def content_check_counts(
     checks = [str(c) for c in (criterion.content_checks or [])]
     if not checks:
         return None
-    qs = _counted_scores(criterion=criterion, exclude_excluded_workers=exclude_excluded_workers)
+    qs = _counted_scores(
+        criterion=criterion, exclude_excluded_workers=exclude_excluded_workers, where=where
+    )
     outputs: Counter[str] = Counter()
     ticked: Counter[tuple[str, str]] = Counter()
     for label, ticks in qs.values_list("output__system__label", "checks").iterator():
@@ -330,6 +354,7 @@ def ranking_run_meta(*, run: RankingRun) -> dict[str, Any]:
     return {
         "campaign": run.campaign.slug,
         "criterion": run.criterion.name,
+        "slice": describe(run.where),
         "ranking_run": run.pk,
         "method": run.method,
         "parameters": run.parameters,
@@ -352,3 +377,54 @@ def ranking_run_meta(*, run: RankingRun) -> dict[str, Any]:
         },
         "stability": run.stability,
     }
+
+
+@dataclass(frozen=True)
+class SliceColumn:
+    """One run's column of a side-by-side table: its slice and each system's row."""
+
+    run: RankingRun
+    heading: str
+    rows: dict[str, Row]
+
+
+@dataclass(frozen=True)
+class SideBySide:
+    """Runs of one criterion on different slices, systems in the first run's order."""
+
+    columns: list[SliceColumn]
+    systems: list[str]
+
+    def cells(self) -> list[tuple[str, list[Row | None]]]:
+        return [(s, [c.rows.get(s) for c in self.columns]) for s in self.systems]
+
+
+def ranking_side_by_side(*, runs: list[RankingRun]) -> SideBySide:
+    """Finished runs side by side (each system's value and rank range per slice)."""
+    columns = [
+        SliceColumn(
+            run=run,
+            heading=describe(run.where),
+            rows={r.system: r for r in ranking_run_rows(run=run)},
+        )
+        for run in runs
+    ]
+    systems: list[str] = []
+    for column in columns:
+        systems += [s for s in column.rows if s not in systems]
+    return SideBySide(columns=columns, systems=systems)
+
+
+def ranking_runs_by_slice(
+    *, criterion: Criterion, attribute: str, values: list[str]
+) -> list[RankingRun]:
+    """The latest finished run of the criterion on every items and on each value's
+    slice (``attribute=value``), those that exist, all items first."""
+    done = RankingRun.objects.filter(criterion=criterion, status=RankingRun.Status.DONE)
+    found = []
+    slices: list[dict[str, str]] = [{}] + [{attribute: value} for value in values]
+    for where in slices:
+        run = done.filter(where=where).order_by("-created_at").first()
+        if run is not None:
+            found.append(run)
+    return found

@@ -12,7 +12,7 @@ import functools
 import math
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -25,7 +25,9 @@ from django.db import connections, transaction
 from django.db.models import F, Q, Sum
 from django.utils import timezone
 
+from annotations.core.slices import SliceError, describe, parse_where
 from annotations.models import Campaign, Criterion
+from annotations.selectors.judgements import judgements_counted
 from common.errors import DomainError
 
 from . import selectors, stats
@@ -48,6 +50,7 @@ def ranking_run_create(
     parameters: dict[str, Any] | None = None,
     user: User | AnonymousUser | None = None,
     queue: bool = True,
+    where: Mapping[str, str] | None = None,
 ) -> RankingRun:
     """Create a pending run and, when ``queue``, hand it to Celery once the row is committed.
 
@@ -57,6 +60,9 @@ def ranking_run_create(
     run-system values (runs x systems) in memory, and at most
     ``RANKING_MAX_ACTIVE_RUNS_PER_USER`` pending or running runs per designer (the
     designer's row is locked while counting, so two requests cannot both pass).
+    ``where``: rank a slice only (item attributes or ``language`` -> value, see
+    ``annotations.core.slices``), stored with the run; a slice without judgements of the
+    criterion is refused.
     """
     if criterion.campaign_id != campaign.pk:
         raise DomainError(
@@ -68,6 +74,7 @@ def ranking_run_create(
     except stats.ParameterError as exc:
         raise DomainError(str(exc)) from exc
     _check_runs(runs=runs, campaign=campaign)
+    where = ranking_slice_check(criterion=criterion, where=where)
     owner = user if user is not None and user.is_authenticated else None
     with transaction.atomic():
         if owner is not None:
@@ -81,12 +88,31 @@ def ranking_run_create(
             confidence=confidence,
             exclude_flagged=exclude_flagged,
             parameters=parameters,
+            where=where,
             chunk_runs=stats.DEFAULT_CHUNK_RUNS,
             created_by=owner,
         )
         if queue:
             transaction.on_commit(lambda: _dispatch(run.pk))
     return run
+
+
+def ranking_slice_check(*, criterion: Criterion, where: Mapping[str, str] | None) -> dict[str, str]:
+    """A slice as stored (names and values checked, languages normalised), or a
+    ``DomainError`` saying what is wrong (a slice with no judgements of the criterion)."""
+    if not where:
+        return {}
+    try:
+        checked = parse_where(f"{name}={value}" for name, value in where.items())
+    except SliceError as exc:
+        raise DomainError(f"where: {exc}") from exc
+    if not judgements_counted(criterion=criterion, where=checked).exists():
+        raise DomainError(
+            f"where: no judgements of '{criterion.name}' on the items with "
+            f"{describe(checked)}; the attributes and values this campaign has: see its "
+            "rankings page."
+        )
+    return checked
 
 
 def _check_runs(*, runs: int, campaign: Campaign) -> None:
@@ -248,10 +274,10 @@ def _compute_claimed(run: RankingRun, attempt: int) -> None:
     started = time.perf_counter()
     try:
         data = selectors.ranking_scores(
-            criterion=run.criterion, exclude_excluded_workers=run.exclude_flagged
+            criterion=run.criterion, exclude_excluded_workers=run.exclude_flagged, where=run.where
         )
         inputs = selectors.ranking_inputs(
-            criterion=run.criterion, exclude_excluded_workers=run.exclude_flagged
+            criterion=run.criterion, exclude_excluded_workers=run.exclude_flagged, where=run.where
         )
         if data.n_judgements == 0:
             raise DomainError(f"Criterion '{run.criterion.name}' has no judgements to rank yet.")
@@ -421,7 +447,7 @@ def _plan(*, run_id: int) -> list[int]:
 
 def _load_scores(run: RankingRun) -> selectors.ScoreArrays:
     data = selectors.ranking_scores(
-        criterion=run.criterion, exclude_excluded_workers=run.exclude_flagged
+        criterion=run.criterion, exclude_excluded_workers=run.exclude_flagged, where=run.where
     )
     if data.n_judgements == 0:
         raise DomainError(f"Criterion '{run.criterion.name}' has no judgements to rank yet.")
@@ -556,7 +582,9 @@ def ranking_chunk_compute(
                 confidence=locked.confidence,
             )
             inputs = selectors.ranking_inputs(
-                criterion=locked.criterion, exclude_excluded_workers=locked.exclude_flagged
+                criterion=locked.criterion,
+                exclude_excluded_workers=locked.exclude_flagged,
+                where=locked.where,
             )
             began = locked.started_at or timezone.now()
             _store_result(

@@ -4,6 +4,7 @@ export its result, compare two."""
 from __future__ import annotations
 
 from typing import Any, cast
+from urllib.parse import urlencode
 
 import numpy as np
 from django import forms
@@ -13,10 +14,13 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from annotations.access import campaign_check, campaign_for, campaigns_visible_to, has_role, role_of
+from annotations.core.slices import SliceError, describe, parse_where
 from annotations.models import Campaign, CampaignMembership
+from annotations.selectors.judgements import item_attributes
 from common.errors import DomainError
 from common.http import HtmxHttpRequest
 
@@ -28,6 +32,7 @@ from .services import (
     ranking_run_delete,
     ranking_run_retry,
     ranking_runs_sweep,
+    ranking_slice_check,
 )
 from .stats import wilson_interval
 
@@ -63,11 +68,31 @@ class RankingRunForm(forms.Form):
         label="Leave out excluded workers",
         help_text="Workers excluded on the monitor page.",
     )
+    where = forms.CharField(
+        required=False,
+        max_length=500,
+        label="Slice",
+        help_text="Rank only the items with these attribute values, e.g. "
+        "challenge_set=scramble, domain=news (blank: every item).",
+    )
 
     def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         criterion = cast(forms.ChoiceField, self.fields["criterion"])
         criterion.choices = [(c.name, c.name) for c in campaign.criteria.all()]
+        attributes = item_attributes(campaign=campaign)
+        if attributes:
+            self.fields["where"].help_text += " This campaign's attributes: " + "; ".join(
+                f"{name} ({', '.join(values[:6])}{', ...' if len(values) > 6 else ''})"
+                for name, values in attributes.items()
+            )
+
+    def clean_where(self) -> dict[str, str]:
+        text = self.cleaned_data.get("where") or ""
+        try:
+            return parse_where(part for part in text.split(",") if part.strip())
+        except SliceError as exc:
+            raise forms.ValidationError(str(exc)) from exc
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -117,9 +142,10 @@ def campaign_runs(request: HttpRequest, slug: str) -> HttpResponse:
                     confidence=data["confidence"],
                     exclude_flagged=data["exclude_flagged"],
                     user=request.user,
+                    where=data["where"],
                 )
             except DomainError as exc:
-                form.add_error(None, str(exc))
+                form.add_error("where" if str(exc).startswith("where:") else None, str(exc))
             else:
                 return redirect("ranking:run", pk=run.pk)
     runs = RankingRun.objects.filter(campaign=campaign).select_related("criterion")
@@ -149,7 +175,7 @@ def content_check_summary(run: RankingRun) -> dict[str, Any] | None:
     """Per system, the share of its outputs on which workers ticked each content check,
     with a 95% Wilson interval; None when the criterion has no content checks."""
     counts = selectors.content_check_counts(
-        criterion=run.criterion, exclude_excluded_workers=run.exclude_flagged
+        criterion=run.criterion, exclude_excluded_workers=run.exclude_flagged, where=run.where
     )
     if counts is None:
         return None
@@ -325,4 +351,85 @@ def run_compare(request: HttpRequest) -> HttpResponse:
             "role": role_of(request.user, runs[0].campaign),
             "sides": [_result_context(r) for r in runs],
         },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_slices(request: HttpRequest, slug: str) -> HttpResponse:
+    """A criterion ranked on every value of an item attribute, beside all items.
+
+    GET ``?criterion=&by=``: the latest finished run on all items and on each value's
+    slice, side by side (value and rank range per system). POST (designers): start the
+    runs that are missing, with the run form's defaults (wmt14, 200 runs, seed 1).
+    """
+    campaign = campaign_for(request.user, slug, Role.VIEWER)
+    attributes = item_attributes(campaign=campaign)
+    criteria = [c.name for c in campaign.criteria.all()]
+    source = request.POST if request.method == "POST" else request.GET
+    name = source.get("criterion") or (criteria[0] if criteria else "")
+    by = source.get("by") or (next(iter(attributes), ""))
+    criterion = campaign.criteria.filter(name=name).first()
+    error = ""
+    if criterion is None and criteria:
+        error = f"Campaign '{campaign.slug}' has no criterion '{name}'."
+    elif by and by not in attributes:
+        error = f"No item of this campaign has the attribute '{by}'."
+    values = attributes.get(by, [])
+    if request.method == "POST" and criterion is not None and not error:
+        if not has_role(request.user, campaign, Role.DESIGNER):
+            raise PermissionDenied("Viewers cannot start ranking runs.")
+        have = selectors.ranking_runs_by_slice(criterion=criterion, attribute=by, values=values)
+        done = [run.where for run in have]
+        started = 0
+        try:
+            slices: list[dict[str, str]] = [{}] + [{by: value} for value in values]
+            for where in slices:
+                if where in done:
+                    continue
+                try:
+                    ranking_slice_check(criterion=criterion, where=where)
+                except DomainError:
+                    continue  # a value without judgements of this criterion: nothing to rank
+                ranking_run_create(
+                    campaign=campaign, criterion=criterion, user=request.user, where=where
+                )
+                started += 1
+        except DomainError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(
+                request,
+                f"{started} ranking run(s) started; they appear here when done."
+                if started
+                else "Every slice already has a finished run.",
+            )
+        return redirect(
+            f"{reverse('ranking:campaign-slices', args=[campaign.slug])}?"
+            + urlencode({"criterion": criterion.name, "by": by})
+        )
+    table = None
+    missing: list[str] = []
+    if criterion is not None and by and not error:
+        runs = selectors.ranking_runs_by_slice(criterion=criterion, attribute=by, values=values)
+        table = selectors.ranking_side_by_side(runs=runs) if runs else None
+        shown = {describe(run.where) for run in runs}
+        wanted: list[dict[str, str]] = [{}] + [{by: v} for v in values]
+        missing = [describe(w) for w in wanted if describe(w) not in shown]
+    return render(
+        request,
+        "ranking/slices.html",
+        {
+            "campaign": campaign,
+            "role": role_of(request.user, campaign),
+            "can_design": has_role(request.user, campaign, Role.DESIGNER),
+            "attributes": attributes,
+            "criteria": criteria,
+            "criterion_name": name,
+            "by": by,
+            "error": error,
+            "table": table,
+            "missing": missing,
+        },
+        status=400 if error else 200,
     )

@@ -8,9 +8,12 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from annotations.core.slices import SliceError, attribute_name_check, describe, parse_where
 from annotations.selectors.campaigns import campaign_criterion_get
+from annotations.selectors.judgements import item_attributes
 from common.errors import DomainError
 from ranking import exports, services, stats
+from ranking.exports import side_by_side
 
 
 def _parameter(text: str) -> tuple[str, Any]:
@@ -57,6 +60,22 @@ class Command(BaseCommand):
             help="keep judgements of workers an organizer excluded",
         )
         parser.add_argument(
+            "--where",
+            action="append",
+            default=[],
+            metavar="ATTRIBUTE=VALUE",
+            help="rank a slice: the items with this attribute value (repeatable; all must "
+            "hold), e.g. --where challenge_set=scramble; 'language' is the outputs' language",
+        )
+        parser.add_argument(
+            "--language", help="rank the tasks in this language (= --where language=TAG)"
+        )
+        parser.add_argument(
+            "--by",
+            metavar="ATTRIBUTE",
+            help="rank every value of this attribute (and all items), side by side",
+        )
+        parser.add_argument(
             "--param",
             action="append",
             default=[],
@@ -78,36 +97,73 @@ class Command(BaseCommand):
             )
         except stats.ParameterError as exc:
             raise CommandError(str(exc)) from exc
+        conditions = list(options["where"])
+        if options["language"]:
+            conditions.append(f"language={options['language']}")
+        try:
+            where = parse_where(conditions)
+            by = attribute_name_check(options["by"]) if options["by"] else None
+        except SliceError as exc:
+            raise CommandError(str(exc)) from exc
+        if by is not None and by in where:
+            raise CommandError(f"--by {by} and --where {by}=... ask for two different things.")
         try:
             campaign, criterion = campaign_criterion_get(
                 campaign_slug=options["campaign"], criterion_name=options["criterion"]
             )
-            run = services.ranking_run_create(
-                campaign=campaign,
-                criterion=criterion,
-                method=options["method"],
-                runs=options["runs"],
-                seed=options["seed"],
-                confidence=options["confidence"],
-                exclude_flagged=not options["include_excluded"],
-                parameters=parameters,
-                queue=False,
-            )
-            services.ranking_run_compute(run=run, fan_out=False)
+            slices: list[dict[str, str]] = [where]
+            if by is not None:
+                values = item_attributes(campaign=campaign).get(by)
+                if not values:
+                    known = ", ".join(item_attributes(campaign=campaign)) or "none"
+                    raise CommandError(
+                        f"No item of '{campaign.slug}' has the attribute '{by}' "
+                        f"(its attributes: {known})."
+                    )
+                slices += [{**where, by: value} for value in values]
+            # Every slice checked before anything is computed: all or nothing.
+            for chosen in slices:
+                services.ranking_slice_check(criterion=criterion, where=chosen)
+            runs = []
+            for chosen in slices:
+                run = services.ranking_run_create(
+                    campaign=campaign,
+                    criterion=criterion,
+                    method=options["method"],
+                    runs=options["runs"],
+                    seed=options["seed"],
+                    confidence=options["confidence"],
+                    exclude_flagged=not options["include_excluded"],
+                    parameters=parameters,
+                    queue=False,
+                    where=chosen,
+                )
+                services.ranking_run_compute(run=run, fan_out=False)
+                runs.append(run)
         except DomainError as exc:
             raise CommandError(str(exc)) from exc
-        title = (
-            f"{campaign.slug} / {criterion.name}: {run.method}, {run.runs} runs, seed {run.seed}, "
-            f"{run.confidence:.0%} ranges, {run.n_judgements} judgements"
-        )
-        self.stdout.write(
-            exports.run_export(run=run, fmt=options["format"], title=title), ending=""
-        )
-        if options["format"] == "table":
-            note = run.stability.get("note") if run.stability else None
-            if note:
-                self.stdout.write(f"\nStability: {note}")
-            self.stdout.write(f"Ranking run {run.pk} stored; computed in {run.seconds:.2f} s.")
-        if plot is not None:
-            plot.write_bytes(exports.run_plot(run=run, fmt=plot.suffix.lower()[1:], title=title))
+        titles = []
+        for run in runs:
+            if run.status != run.Status.DONE:
+                raise CommandError(f"Ranking run {run.pk} ended {run.status}: {run.error}")
+            title = (
+                f"{campaign.slug} / {criterion.name}: {run.method}, {run.runs} runs, seed "
+                f"{run.seed}, {run.confidence:.0%} ranges, {run.n_judgements} judgements"
+                + (f", slice {describe(run.where)}" if run.where else "")
+            )
+            titles.append(title)
+            self.stdout.write(
+                exports.run_export(run=run, fmt=options["format"], title=title), ending=""
+            )
+            if options["format"] == "table":
+                note = run.stability.get("note") if run.stability else None
+                if note:
+                    self.stdout.write(f"\nStability: {note}")
+                self.stdout.write(f"Ranking run {run.pk} stored; computed in {run.seconds:.2f} s.")
+        if len(runs) > 1 and options["format"] == "table":
+            self.stdout.write(side_by_side(runs))
+        if plot is not None:  # the first run's (all items, or the --where slice)
+            plot.write_bytes(
+                exports.run_plot(run=runs[0], fmt=plot.suffix.lower()[1:], title=titles[0])
+            )
             self.stderr.write(f"Plot written to {plot}")
