@@ -11,6 +11,11 @@ urlpatterns = [
         name="api-campaign-rankings",
     ),
     path(
+        "campaigns/<slug:slug>/rankings/slices/",
+        apis.CampaignRankingSlicesApi.as_view(),
+        name="api-campaign-ranking-slices",
+    ),
+    path(
         "campaigns/<slug:slug>/power/",
         apis_power.PowerApi.as_view(),
         name="api-campaign-power",

@@ -180,3 +180,23 @@ def test_the_slices_page_shows_runs_side_by_side_and_starts_the_missing(
     assert client.get(url, {"by": "colour"}).status_code == 400
     language = client.get(url, {"criterion": criterion.name, "by": "language"})
     assert language.status_code == 200 and b"Rank the missing slices" in language.content
+
+
+def test_the_api_shows_slices_side_by_side(client, django_user_model) -> None:
+    campaign, criterion = _sliced(40)
+    user = django_user_model.objects.create_user("viewer", password="pw-123456789")
+    CampaignMembership.objects.create(campaign=campaign, user=user, role="viewer")
+    client.force_login(user)
+    for where in ({}, {"challenge_set": "b"}):
+        run = services.ranking_run_create(
+            campaign=campaign, criterion=criterion, queue=False, where=where, runs=20
+        )
+        services.ranking_run_compute(run=run, fan_out=False)
+    url = f"/api/campaigns/{campaign.slug}/rankings/slices/"
+    body = client.get(url, {"criterion": criterion.name, "by": "challenge_set"}).json()
+    assert [s["slice"] for s in body["slices"]] == ["all items", "challenge_set=b"]
+    assert body["not_ranked"] == ["a"]
+    assert len(body["systems"]) == 3 and all(len(s["by_slice"]) == 2 for s in body["systems"])
+    assert body["systems"][0]["system"] == "s0"
+    bad = client.get(url, {"criterion": criterion.name, "by": "colour"})
+    assert bad.status_code == 400 and "by" in bad.json().get("errors", bad.json()).__str__()
