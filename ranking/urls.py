@@ -9,6 +9,7 @@ app_name = "ranking"
 urlpatterns = [
     path("campaign/<slug:slug>/", views.campaign_runs, name="campaign-runs"),
     path("campaign/<slug:slug>/slices/", views.campaign_slices, name="campaign-slices"),
+    path("campaign/<slug:slug>/power/", views.campaign_power, name="campaign-power"),
     path("compare/", views.run_compare, name="compare"),
     path("<int:pk>/", views.run_detail, name="run"),
     path("<int:pk>/cancel/", views.run_cancel, name="run-cancel"),

@@ -25,6 +25,7 @@ from common.errors import DomainError
 from common.http import HtmxHttpRequest
 
 from . import exports, selectors, stats
+from . import power as power_selectors
 from .models import RankingRun
 from .services import (
     ranking_run_cancel,
@@ -432,4 +433,78 @@ def campaign_slices(request: HttpRequest, slug: str) -> HttpResponse:
             "missing": missing,
         },
         status=400 if error else 200,
+    )
+
+
+class PowerForm(forms.Form):
+    share = forms.FloatField(
+        min_value=0.51,
+        max_value=0.99,
+        initial=0.6,
+        label="The better system wins",
+        help_text="Share of two systems' comparisons the better one wins (e.g. 0.6).",
+    )
+    draws = forms.FloatField(
+        min_value=0.0, max_value=0.9, initial=0.0, label="Share of draws", required=False
+    )
+    confidence = forms.FloatField(min_value=0.5, max_value=0.999, initial=0.95)
+    power = forms.FloatField(min_value=0.5, max_value=0.99, initial=0.8)
+    pay_per_hour = forms.FloatField(min_value=0, initial=12.0, label="Pay per hour")
+    seconds_per_task = forms.IntegerField(
+        min_value=1, required=False, label="Seconds per task (blank: the pilot's median)"
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        share, draws = data.get("share"), data.get("draws") or 0.0
+        if share is not None and draws > 2 * (1 - share):
+            self.add_error("draws", "More draws than the share allows (a draw counts half).")
+        return data
+
+
+@login_required
+def campaign_power(request: HttpRequest, slug: str) -> HttpResponse:
+    """How many judgements separate systems: a plan from an assumed share, and, for each
+    criterion with judgements, what each system and the next still need. Also the panel
+    the plan and monitor pages load (``#power-report``)."""
+    campaign = campaign_for(request.user, slug, Role.VIEWER)
+    form = PowerForm(request.GET or None)
+    values = (
+        form.cleaned_data
+        if form.is_bound and form.is_valid()
+        else {name: field.initial for name, field in form.fields.items()}
+    )
+    plan = None
+    if not form.errors:
+        plan = power_selectors.campaign_power_plan(
+            campaign=campaign,
+            share=values["share"],
+            draws=values.get("draws") or 0.0,
+            confidence=values["confidence"],
+            power=values["power"],
+            pay_per_hour=values["pay_per_hour"],
+            seconds_per_task=values.get("seconds_per_task"),
+        )
+    reports = []
+    for criterion in campaign.criteria.all():
+        report = power_selectors.criterion_power(
+            criterion=criterion,
+            confidence=values["confidence"],
+            power=values["power"],
+            pay_per_hour=values["pay_per_hour"],
+            seconds_per_task=values.get("seconds_per_task"),
+        )
+        if report is not None:
+            reports.append(report)
+    return render(
+        request,
+        "ranking/power.html",
+        {
+            "campaign": campaign,
+            "role": role_of(request.user, campaign),
+            "form": form,
+            "plan": plan,
+            "reports": reports,
+        },
+        status=400 if form.errors else 200,
     )
