@@ -19,7 +19,7 @@ from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers, status
-from rest_framework.exceptions import APIException, NotFound, ValidationError
+from rest_framework.exceptions import APIException, NotFound, UnsupportedMediaType, ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -130,6 +130,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, DomainError):
         return Response(
             error_body(detail=str(exc), code="refused"), status=status.HTTP_400_BAD_REQUEST
+        )
+    if isinstance(exc, UnsupportedMediaType):
+        # A body whose type the endpoint does not read (or a multipart body so broken its
+        # type cannot be read) is invalid input like any other: a documented 400.
+        return Response(
+            error_body(detail=str(exc.detail), code="unsupported_media_type"),
+            status=status.HTTP_400_BAD_REQUEST,
         )
     response = drf_exception_handler(exc, context)
     if response is None:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from django.db import transaction
 
+from annotations.core.languages import LanguageError, language_check
 from annotations.importing.bulk import BATCH_SIZE, bulk_insert
 from annotations.importing.parsers.common import OutputRow, ParsedOutputs, collapse_whitespace
 from annotations.importing.parsers.e2e_outputs import (
@@ -23,6 +24,7 @@ from annotations.importing.parsers.generic_csv import parse_outputs_csv
 from annotations.importing.parsers.generic_jsonl import parse_outputs_jsonl
 from annotations.models import Campaign, Item, Output, System
 from annotations.services.campaigns import outputs_detect_identical
+from annotations.services.languages import campaign_languages_add
 from common.errors import DomainError, ImportFileError
 
 # --------------------------------------------------------------------------------------
@@ -125,7 +127,11 @@ def systems_name(campaign: Campaign, folder: Path) -> int:
 
 
 def _outputs_write(
-    *, campaign: Campaign, rows: Sequence[OutputRow], progress: Callable[[int, int], None] | None
+    *,
+    campaign: Campaign,
+    rows: Sequence[OutputRow],
+    progress: Callable[[int, int], None] | None,
+    language: str = "",
 ) -> tuple[int, int, int, tuple[str, ...]]:
     """Store checked outputs (new systems, new items, outputs) with raw bulk inserts.
 
@@ -142,6 +148,17 @@ def _outputs_write(
     systems.update({s.label: s.pk for s in new_systems})
     items = dict(campaign.items.values_list("external_id", "id"))
     new_items = {r.item_id: r.input for r in rows if r.item_id not in items}
+    # Languages: the row's, else the file's, else the campaign's first; an item's is its
+    # first output's. The campaign holds every language brought.
+    default = language or (campaign.languages or ["en"])[0]
+    item_language: dict[str, str] = {}
+    for r in rows:
+        item_language.setdefault(r.item_id, r.language or default)
+    campaign_languages_add(
+        campaign=campaign,
+        languages=[r.language or default for r in rows],
+        first=not items,
+    )
     # Item attributes, merged over each item's rows (checked consistent before).
     attributes: dict[str, dict[str, str]] = {}
     for r in rows:
@@ -149,9 +166,16 @@ def _outputs_write(
             attributes.setdefault(r.item_id, {}).update(r.attributes)
     item_ids = bulk_insert(
         Item,
-        ("campaign", "external_id", "input", "position", "attributes"),
+        ("campaign", "external_id", "input", "position", "attributes", "language"),
         [
-            (campaign.pk, external_id, text, len(items) + n, attributes.get(external_id, {}))
+            (
+                campaign.pk,
+                external_id,
+                text,
+                len(items) + n,
+                attributes.get(external_id, {}),
+                item_language[external_id],
+            )
             for n, (external_id, text) in enumerate(new_items.items())
         ],
     )
@@ -177,8 +201,8 @@ def _outputs_write(
 
     bulk_insert(
         Output,
-        ("item", "system", "text"),
-        [(items[r.item_id], systems[r.system], r.text) for r in rows],
+        ("item", "system", "text", "language"),
+        [(items[r.item_id], systems[r.system], r.text, r.language or default) for r in rows],
         progress=advance,
     )
     groups = outputs_detect_identical(campaign=campaign)
@@ -206,6 +230,7 @@ def outputs_import(
     campaign: Campaign,
     path: Path,
     progress: Callable[[int, int], None] | None = None,
+    language: str = "",
 ) -> OutputsImported:
     """Import outputs from a CSV, a JSONL file or a folder of E2E ``<system>.tsv`` files.
 
@@ -214,16 +239,23 @@ def outputs_import(
     takes outputs (a live, paused, closed or archived one is refused). New systems
     that tasks built earlier do not show are named in ``systems_not_in_tasks`` (the
     designer must rebuild the tasks, or they are never judged).
-    ``progress(outputs written, outputs to write)`` reports the writing.
+    ``progress(outputs written, outputs to write)`` reports the writing. ``language``
+    (BCP 47) is the outputs' language where the file gives none (a ``language`` column
+    or key); else the campaign's first. Languages the campaign lacks are added to it.
     """
     outputs_refuse_unless_draft(campaign)
+    if language:
+        try:
+            language = language_check(language)
+        except LanguageError as exc:
+            raise DomainError(f"language: {exc}") from exc
     path = Path(path)
     parsed = _parse_outputs(path)
     outputs_check_against(campaign, parsed)
     if progress is not None:
         progress(0, len(parsed.rows))
     systems, items, groups, unjudged = _outputs_write(
-        campaign=campaign, rows=parsed.rows, progress=progress
+        campaign=campaign, rows=parsed.rows, progress=progress, language=language
     )
     named = 0
     if path.is_dir():

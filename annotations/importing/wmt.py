@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from annotations.importing.judgements import (
 from annotations.importing.parsers.wmt import ParsedWMT, parse_wmt_csv
 from annotations.models import Campaign, Criterion, Item, Judgement, Output, System
 from annotations.services.criteria import CRITERION_PRESETS, criterion_from_preset
+from annotations.services.languages import campaign_languages_add
 from common.errors import ImportFileError
 
 # --------------------------------------------------------------------------------------
@@ -60,21 +60,6 @@ def _wmt_criterion(*, campaign: Campaign, name: str, k: int) -> Criterion:
     )
 
 
-def _campaign_languages_add(campaign: Campaign, languages: Iterable[str], *, first: bool) -> None:
-    """The campaign holds every language the file brings (after its own, in order).
-
-    ``first``: the campaign had no items before; its untouched default (English) then
-    gives way to the file's languages when the file has no English."""
-    brought = list(dict.fromkeys(languages))
-    held = list(campaign.languages or [])
-    if first and held == ["en"] and "en" not in brought:
-        held = []
-    added = [tag for tag in brought if tag not in held]
-    if added:
-        campaign.languages = held + added
-        campaign.save(update_fields=["languages"])
-
-
 def _wmt_store(
     *, campaign: Campaign, criterion_name: str, parsed: ParsedWMT, experts: bool = False
 ) -> WMTImported:
@@ -113,7 +98,7 @@ def _wmt_store(
             for n, segment in enumerate(new_items)
         ],
     )
-    _campaign_languages_add(campaign, language_of.values(), first=not items)
+    campaign_languages_add(campaign=campaign, languages=language_of.values(), first=not items)
     System.objects.bulk_create(new_systems, batch_size=BATCH_SIZE)
     items.update(zip(new_items, item_ids, strict=True))
     systems.update({s.label: s.pk for s in new_systems})

@@ -275,6 +275,21 @@ def worker_order_key(*, campaign: Campaign, worker: Worker) -> tuple[int, int, i
     return a, b, c
 
 
+def worker_task_language(*, campaign: Campaign, worker: Worker) -> str | None:
+    """The language of the tasks a worker may get: theirs (else the campaign's first);
+    None for a campaign of one language (no filter, no cost)."""
+    languages = campaign.languages or []
+    if len(languages) < 2:
+        return None
+    return worker.language or languages[0]
+
+
+def _in_language(qs: QuerySet[Task], campaign: Campaign, worker: Worker) -> QuerySet[Task]:
+    """Tasks in the worker's language only (workers judge in one language)."""
+    language = worker_task_language(campaign=campaign, worker=worker)
+    return qs if language is None else qs.filter(language=language)
+
+
 def _regular_candidates(
     *,
     campaign: Campaign,
@@ -295,7 +310,9 @@ def _regular_candidates(
         Mod(F("item_id") * a + F("criterion_id") * b + c, Value(_ORDER_PRIME)),
         output_field=BigIntegerField(),
     )
-    qs = Task.objects.filter(campaign=campaign, kind=Task.Kind.REGULAR)
+    qs = _in_language(
+        Task.objects.filter(campaign=campaign, kind=Task.Kind.REGULAR), campaign, worker
+    )
     if lead is not None:
         qs = qs.filter(criterion_id=lead)
     return (
@@ -448,7 +465,9 @@ def _claim_regular(
     place is never missed even if ``Task.places_held`` is off.
     """
     lead = lead_criterion_id(campaign) if is_together(campaign) else None
-    base = Task.objects.filter(campaign=campaign, kind=Task.Kind.REGULAR)
+    base = _in_language(
+        Task.objects.filter(campaign=campaign, kind=Task.Kind.REGULAR), campaign, worker
+    )
     if lead is not None:
         base = base.filter(criterion_id=lead)
     base = base.filter(~_unseen_q(worker, any_criterion=lead is not None))
@@ -518,14 +537,18 @@ def _pick_attention(*, campaign: Campaign, worker: Worker, rng: np.random.Genera
     from annotations.services.quality import attention_task_create
 
     pool = list(
-        Task.objects.filter(campaign=campaign, kind=Task.Kind.ATTENTION)
+        _in_language(
+            Task.objects.filter(campaign=campaign, kind=Task.Kind.ATTENTION), campaign, worker
+        )
         .filter(~_unseen_q(worker))
         .values_list("pk", flat=True)[:200]
     )
     if pool:
         return Task.objects.get(pk=pool[int(rng.integers(0, len(pool)))])
     sources = list(
-        Task.objects.filter(campaign=campaign, kind=Task.Kind.REGULAR)
+        _in_language(
+            Task.objects.filter(campaign=campaign, kind=Task.Kind.REGULAR), campaign, worker
+        )
         .filter(~_unseen_q(worker))
         .annotate(n_slots=Count("task_outputs__slot", distinct=True))
         .filter(n_slots__gte=2)

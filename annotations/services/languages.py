@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from django.db import transaction
@@ -64,3 +64,22 @@ def language_quota_held(
         if not known and language_quota_full(campaign=campaign, language=language):
             raise LanguageQuotaFull(f"All places for workers in '{language}' are taken.")
         yield
+
+
+def campaign_languages_add(
+    *, campaign: Campaign, languages: Iterable[str], first: bool = False
+) -> list[str]:
+    """The campaign holds every language an import brings (after its own, in order).
+
+    ``first``: the campaign had no items before; its untouched default (English) then
+    gives way to the imported languages when they have no English. Returns the
+    campaign's languages."""
+    brought = [tag for tag in dict.fromkeys(languages) if tag]
+    held = list(campaign.languages or [])
+    if first and held == ["en"] and brought and "en" not in brought:
+        held = []
+    added = [tag for tag in brought if tag not in held]
+    if added or held != list(campaign.languages or []):
+        campaign.languages = held + added
+        campaign.save(update_fields=["languages"])
+    return list(campaign.languages)

@@ -77,6 +77,7 @@ def attention_task_create(*, task: Task, rng: np.random.Generator) -> Task:
         campaign_id=task.campaign_id,
         criterion_id=task.criterion_id,
         item_id=task.item_id,
+        language=task.language,
         kind=Task.Kind.ATTENTION,
         number=task.number,
     )

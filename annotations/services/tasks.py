@@ -213,14 +213,31 @@ def tasks_build(
         )
 
     system_index = {pk: i for i, (pk, _) in enumerate(systems)}
-    item_index = {pk: i for i, pk in enumerate(items)}
-    output_id = np.full((len(items), len(systems)), -1, dtype=np.int64)
+    outputs = list(
+        Output.objects.filter(item__campaign=campaign).values_list(
+            "id", "item_id", "system_id", "canonical_id", "language"
+        )
+    )
+    # Tasks never mix languages: the design's rows are (item, language) pairs, one per
+    # language an item's outputs are in (a monolingual campaign's rows are its items, in
+    # the same order, so its design is what it always was).
+    order = {tag: n for n, tag in enumerate(campaign.languages or [])}
+    languages_of: dict[int, set[str]] = {}
+    for _, item_id, _, _, language in outputs:
+        languages_of.setdefault(item_id, set()).add(language)
+    rows = [
+        (item_id, language)
+        for item_id in items
+        for language in sorted(
+            languages_of.get(item_id, {""}), key=lambda tag: (order.get(tag, len(order)), tag)
+        )
+    ]
+    row_index = {row: n for n, row in enumerate(rows)}
+    output_id = np.full((len(rows), len(systems)), -1, dtype=np.int64)
     # Outputs sharing a text share a group: the first output of the group's id.
-    group_id = np.full((len(items), len(systems)), -1, dtype=np.int64)
-    for pk, item_id, system_id, canonical_id in Output.objects.filter(
-        item__campaign=campaign
-    ).values_list("id", "item_id", "system_id", "canonical_id"):
-        i, s = item_index[item_id], system_index[system_id]
+    group_id = np.full((len(rows), len(systems)), -1, dtype=np.int64)
+    for pk, item_id, system_id, canonical_id, language in outputs:
+        i, s = row_index[item_id, language], system_index[system_id]
         output_id[i, s] = pk
         group_id[i, s] = canonical_id if campaign.merge_identical_outputs and canonical_id else pk
     available = output_id >= 0
@@ -253,7 +270,8 @@ def tasks_build(
             Task(
                 campaign=campaign,
                 criterion=criterion,
-                item_id=items[int(i)],
+                item_id=rows[int(i)][0],
+                language=rows[int(i)][1] or (campaign.languages or ["en"])[0],
                 kind=Task.Kind.REGULAR,
                 number=n + 1,
                 # Set-up 1: the n-th designed task of every criterion is one page.

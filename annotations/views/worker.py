@@ -31,6 +31,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from annotations import access
+from annotations.core.languages import worker_language
 from annotations.forms import SLIDER_START, ConsentForm, ScoresForm
 from annotations.models import Assignment, Campaign, CampaignMembership, Criterion, Task, Worker
 from annotations.selectors import platforms as platform_selectors
@@ -39,6 +40,7 @@ from annotations.services import assignment as assignment_services
 from annotations.services import judgements as judgement_services
 from annotations.services import platforms as platform_services
 from annotations.services.judgements import max_magnitude
+from annotations.services.languages import LanguageQuotaFull
 from common.errors import DomainError
 from common.http import HtmxHttpRequest
 
@@ -216,8 +218,21 @@ def entry(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     known = platform_services.worker_returning(campaign=campaign, arrival=arrival)
     if known is not None:
         return redirect(_session_url(campaign, known))
+    # The language the worker judges in: the campaign's (one language), else ?lang=,
+    # else the browser's; fixed at consent (``worker_enrol``).
+    language = worker_language(
+        campaign.languages or ["en"],
+        requested=request.GET.get("lang", "")[:40],
+        accept_language=request.headers.get("Accept-Language", "")[:500],
+    )
     identity = signing.dumps(
-        {"c": campaign.pk, "p": arrival.platform, "x": arrival.external_id, "m": arrival.metadata},
+        {
+            "c": campaign.pk,
+            "p": arrival.platform,
+            "x": arrival.external_id,
+            "m": arrival.metadata,
+            "l": language,
+        },
         salt=_IDENTITY_SALT,
     )
     return _consent_page(request, campaign, None, "", ConsentForm(), identity=identity)
@@ -260,7 +275,10 @@ def start(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             platform=identity["p"],
             external_id=identity["x"],
             metadata=identity["m"],
+            language=str(identity.get("l", "")),
         )
+    except LanguageQuotaFull:
+        return _problem(request, "language-full", campaign, status=409)
     except DomainError:
         return _problem(request, "bad-link", campaign, status=400)
     response = HttpResponseRedirect(_session_url(campaign, worker), status=303)

@@ -28,6 +28,10 @@ def world():
 @pytest.fixture
 def stubs(monkeypatch):
     """Permission tests check access, not the task design or the ranking engine."""
+    # The URLconf imports the real module: load it before the stub takes its place.
+    from django.urls import get_resolver
+
+    get_resolver().url_patterns  # noqa: B018
     tasks = types.ModuleType("annotations.services.tasks")
     monkeypatch.setattr(tasks, "tasks_build", lambda **kw: {"tasks": 0}, raising=False)
     monkeypatch.setitem(sys.modules, "annotations.services.tasks", tasks)

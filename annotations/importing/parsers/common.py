@@ -11,6 +11,7 @@ from dataclasses import field as dc_field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from annotations.core.languages import LanguageError, language_check
 from common.errors import ImportFileError
 
 
@@ -24,6 +25,7 @@ class OutputRow:
     system: str
     text: str
     attributes: tuple[tuple[str, str], ...] = ()
+    language: str = ""  # BCP 47, checked; "" = the file's, else the campaign's first
 
 
 _LINE_END = re.compile(r"\r+\n?")
@@ -211,6 +213,34 @@ class ParsedOutputs:
     field_names: dict[str, str] = dc_field(
         default_factory=lambda: {f: f for f in ("item_id", "input", "system", "output")}
     )
+
+
+def row_language(
+    written: str, known: dict[str, str], *, file: str, line: int, field: str = "language"
+) -> str:
+    """A row's language code checked (once per distinct spelling); "" when blank."""
+    written = written.strip()
+    if not written:
+        return ""
+    tag = known.get(written)
+    if tag is None:
+        try:
+            tag = known[written] = language_check(written)
+        except LanguageError as error:
+            raise ImportFileError(str(error), file=file, line=line, field=field) from None
+    return tag
+
+
+def reserved_attribute_check(name: str, *, file: str, line: int, field: str) -> None:
+    """``language`` is not an attribute: it is the outputs' language column or key."""
+    if name == "language":
+        raise ImportFileError(
+            "'language' is the outputs' language: give it as a 'language' column (or key), "
+            "not as an attribute.",
+            file=file,
+            line=line,
+            field=field,
+        )
 
 
 def outputs_check_consistent(parsed: ParsedOutputs) -> None:

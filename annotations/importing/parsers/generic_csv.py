@@ -1,7 +1,8 @@
 """Generic outputs CSV: a header with ``item_id,input,system,output``, one output a row.
 
 Columns named ``attr:<name>`` carry the item's attributes (``core.slices``; a blank cell
-means the item lacks it); other columns are ignored. Every value of the four columns
+means the item lacks it); an optional ``language`` column the output's language (BCP 47;
+blank: the file's or the campaign's); other columns are ignored. Every value of the four columns
 must be non-empty.
 """
 
@@ -15,6 +16,8 @@ from annotations.importing.parsers.common import (
     OutputRow,
     ParsedOutputs,
     outputs_check_consistent,
+    reserved_attribute_check,
+    row_language,
 )
 from common.errors import ImportFileError
 
@@ -29,10 +32,13 @@ def parse_outputs_csv(path: Path) -> ParsedOutputs:
     attribute_columns: list[tuple[str, int]] = []
     for column, i in table.index.items():
         if column.startswith("attr:"):
+            reserved_attribute_check(column[5:].strip(), file=file, line=header_line, field=column)
             try:
                 attribute_columns.append((attribute_name_check(column[5:].strip()), i))
             except SliceError as exc:
                 raise ImportFileError(str(exc), file=file, line=header_line, field=column) from None
+    language_at = table.index.get("language")
+    languages: dict[str, str] = {}
     rows: list[OutputRow] = []
     where: list[tuple[str, int]] = []
     for line, record in table.records():
@@ -49,6 +55,9 @@ def parse_outputs_csv(path: Path) -> ParsedOutputs:
                 attributes=tuple(
                     (name, record[i].strip()) for name, i in attribute_columns if record[i].strip()
                 ),
+                language=row_language(record[language_at], languages, file=file, line=line)
+                if language_at is not None
+                else "",
             )
         )
         where.append((file, line))

@@ -3,7 +3,8 @@
 
 ``item_id`` may be a string or an integer; the other values must be non-empty strings.
 An optional ``attributes`` object holds the item's attributes (``core.slices``: names
-of lower-case letters, digits and underscores; values text, numbers or booleans).
+of lower-case letters, digits and underscores; values text, numbers or booleans), an
+optional ``language`` the output's language (BCP 47).
 Blank lines are skipped.
 """
 
@@ -18,6 +19,8 @@ from annotations.importing.parsers.common import (
     ParsedOutputs,
     outputs_check_consistent,
     read_text,
+    reserved_attribute_check,
+    row_language,
 )
 from common.errors import ImportFileError
 
@@ -36,6 +39,7 @@ def _attributes(raw: object, *, file: str, line: int) -> tuple[tuple[str, str], 
         )
     pairs = []
     for name, value in raw.items():
+        reserved_attribute_check(str(name), file=file, line=line, field="attributes.language")
         try:
             pairs.append((attribute_name_check(str(name)), attribute_value_check(name, value)))
         except SliceError as exc:
@@ -45,8 +49,22 @@ def _attributes(raw: object, *, file: str, line: int) -> tuple[tuple[str, str], 
     return tuple(pair for pair in pairs if pair[1])
 
 
+def _language(raw: object, known: dict[str, str], *, file: str, line: int) -> str:
+    if raw is None:
+        return ""
+    if not isinstance(raw, str):
+        raise ImportFileError(
+            f"expected a string, found {type(raw).__name__}.",
+            file=file,
+            line=line,
+            field="language",
+        )
+    return row_language(raw, known, file=file, line=line)
+
+
 def parse_outputs_jsonl(path: Path) -> ParsedOutputs:
     file = str(path)
+    languages: dict[str, str] = {}
     rows: list[OutputRow] = []
     where: list[tuple[str, int]] = []
     for line, text in enumerate(read_text(path).split("\n"), start=1):
@@ -86,6 +104,7 @@ def parse_outputs_jsonl(path: Path) -> ParsedOutputs:
                 system=values["system"],
                 text=values["output"],
                 attributes=_attributes(obj.get("attributes"), file=file, line=line),
+                language=_language(obj.get("language"), languages, file=file, line=line),
             )
         )
         where.append((file, line))

@@ -24,13 +24,20 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("path", type=Path)
         parser.add_argument("--campaign", required=True, help="Campaign slug.")
+        parser.add_argument(
+            "--language",
+            default="",
+            help="BCP 47 language of the outputs where the file gives none (e.g. de).",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         start = time.perf_counter()
         try:
             with transaction.atomic():
                 campaign, created = campaign_get_or_create(slug=options["campaign"])
-                summary = outputs_import(campaign=campaign, path=options["path"])
+                summary = outputs_import(
+                    campaign=campaign, path=options["path"], language=options["language"]
+                )
         except DomainError as exc:
             raise CommandError(f"Import failed, nothing was written: {exc}") from exc
         self.stdout.write(
