@@ -1,0 +1,169 @@
+"""Multilingual campaigns end to end (issue 14): import languages, designs that never mix
+them, workers who choose theirs at entry, within its quota, and get tasks in it only."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from annotations.importing.outputs import outputs_import
+from annotations.models import Campaign, Item, Output, Task, Worker
+from annotations.services import assignment as assignment_services
+from annotations.services.tasks import tasks_build
+from common.errors import DomainError, ImportFileError
+from tests.annotations.importing.conftest import write_csv
+from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory
+
+pytestmark = pytest.mark.django_db
+
+HEADER = ["item_id", "input", "system", "output", "language"]
+
+
+def _rows(languages: dict[str, str], systems: int = 3) -> list[list[str]]:
+    """Per item id its language: one output per system in that language."""
+    return [
+        [item, f"input {item}", f"s{s}", f"{language} output {s} of {item}", language]
+        for item, language in languages.items()
+        for s in range(systems)
+    ]
+
+
+def test_a_language_column_sets_items_outputs_and_the_campaigns_languages(tmp_path: Path) -> None:
+    campaign = CampaignFactory()
+    path = write_csv(tmp_path / "o.csv", [HEADER, *_rows({"1": "de", "2": "FR", "3": "de"})])
+    outputs_import(campaign=campaign, path=path)
+    assert dict(Item.objects.filter(campaign=campaign).values_list("external_id", "language")) == {
+        "1": "de",
+        "2": "fr",
+        "3": "de",
+    }
+    assert set(
+        Output.objects.filter(item__campaign=campaign).values_list("language", flat=True)
+    ) == {
+        "de",
+        "fr",
+    }
+    # A new campaign's untouched English default gives way to the file's languages.
+    assert Campaign.objects.get(pk=campaign.pk).languages == ["de", "fr"]
+
+
+def test_a_bad_code_names_file_line_and_field_and_writes_nothing(tmp_path: Path) -> None:
+    campaign = CampaignFactory()
+    rows = [HEADER, *_rows({"1": "de"}), ["2", "in", "s0", "text", "klingon!"]]
+    with pytest.raises(ImportFileError) as error:
+        outputs_import(campaign=campaign, path=write_csv(tmp_path / "o.csv", rows))
+    message = str(error.value)
+    assert "o.csv" in message and "line 5" in message and "language" in message
+    assert not Item.objects.filter(campaign=campaign).exists()
+    with pytest.raises(ImportFileError, match="language"):
+        outputs_import(
+            campaign=campaign,
+            path=write_csv(
+                tmp_path / "a.csv",
+                [
+                    ["item_id", "input", "system", "output", "attr:language"],
+                    ["1", "i", "s", "t", "de"],
+                ],
+            ),
+        )
+
+
+def test_jsonl_and_a_per_file_language(tmp_path: Path) -> None:
+    campaign = CampaignFactory(languages=["en", "es"])
+    lines = [
+        {"item_id": "1", "input": "i", "system": "a", "output": "hola", "language": "es"},
+        {"item_id": "1", "input": "i", "system": "b", "output": "buenas", "language": "es"},
+        {"item_id": "2", "input": "j", "system": "a", "output": "bonjour"},
+        {"item_id": "2", "input": "j", "system": "b", "output": "salut"},
+    ]
+    path = tmp_path / "o.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines), encoding="utf-8")
+    outputs_import(campaign=campaign, path=path, language="fr")
+    assert dict(Item.objects.filter(campaign=campaign).values_list("external_id", "language")) == {
+        "1": "es",
+        "2": "fr",
+    }
+    assert Campaign.objects.get(pk=campaign.pk).languages == ["en", "es", "fr"]
+    with pytest.raises(DomainError, match="language"):
+        outputs_import(campaign=campaign, path=path, language="zz-!")
+
+
+def test_tasks_never_mix_languages(tmp_path: Path) -> None:
+    campaign = CampaignFactory(outputs_per_task=3)
+    CriterionFactory(campaign=campaign)
+    # Item 1 has outputs in two languages (a cross-lingual set-up): two designs.
+    rows = [HEADER, *_rows({"2": "en", "3": "de"}, systems=4)]
+    rows += [["1", "input 1", f"s{s}", f"t{s}", "en" if s < 2 else "de"] for s in range(4)]
+    outputs_import(campaign=campaign, path=write_csv(tmp_path / "o.csv", rows))
+    tasks_build(campaign=campaign, seed=5)
+    tasks = Task.objects.filter(campaign=campaign).prefetch_related("task_outputs__output")
+    assert tasks.exists()
+    for task in tasks:
+        languages = {to.output.language for to in task.task_outputs.all()}
+        assert languages == {task.language}, (task.item.external_id, languages)
+    assert set(tasks.values_list("language", flat=True)) == {"en", "de"}
+
+
+def _live_two_languages(tmp_path: Path) -> Campaign:
+    campaign = CampaignFactory(outputs_per_task=3, tasks_per_worker=20)
+    CriterionFactory(campaign=campaign)
+    rows = [HEADER, *_rows({str(n): "en" if n % 2 else "de" for n in range(8)})]
+    outputs_import(campaign=campaign, path=write_csv(tmp_path / "o.csv", rows))
+    tasks_build(campaign=campaign, seed=1)
+    campaign.status = Campaign.Status.LIVE
+    campaign.save(update_fields=["status"])
+    return Campaign.objects.get(pk=campaign.pk)
+
+
+def test_workers_get_tasks_in_their_language_only(tmp_path: Path) -> None:
+    campaign = _live_two_languages(tmp_path)
+    for language in ("de", "en"):
+        worker = WorkerFactory(campaign=campaign, language=language)
+        seen = []
+        while assignment := assignment_services.task_next_for(worker=worker, campaign=campaign):
+            seen.append(assignment.task.language)
+            assignment.state = assignment.State.SUBMITTED
+            assignment.save(update_fields=["state"])
+        assert seen and set(seen) == {language}
+        assert len(seen) == Task.objects.filter(campaign=campaign, language=language).count()
+
+
+def _enter(client, campaign: Campaign, pid: str, *, query: str = "", accept: str = "") -> object:
+    url = (
+        reverse("annotations:worker-entry", args=[campaign.slug])
+        + f"?PROLIFIC_PID={pid}&STUDY_ID=s&SESSION_ID=x{query}"
+    )
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE=accept)
+    identity = re.search(rb'name="identity" value="([^"]+)"', page.content)
+    assert identity is not None
+    return client.post(
+        reverse("annotations:worker-start", args=[campaign.slug]),
+        {"agree": "on", "identity": identity.group(1).decode()},
+    )
+
+
+def test_the_worker_language_comes_from_the_link_then_the_browser(client, tmp_path: Path) -> None:
+    campaign = _live_two_languages(tmp_path)
+    assert _enter(client, campaign, "p1", query="&lang=en", accept="de").status_code == 303
+    assert Worker.objects.get(external_id="p1").language == "en"
+    assert _enter(client, campaign, "p2", accept="de-CH, de;q=0.9, en;q=0.5").status_code == 303
+    assert Worker.objects.get(external_id="p2").language == "de"
+    assert _enter(client, campaign, "p3", accept="ja").status_code == 303
+    assert Worker.objects.get(external_id="p3").language == campaign.languages[0]
+
+
+def test_a_full_language_quota_is_a_clear_page_and_writes_nothing(client, tmp_path: Path) -> None:
+    campaign = _live_two_languages(tmp_path)
+    campaign.language_quotas = {"de": 1}
+    campaign.save(update_fields=["language_quotas"])
+    assert _enter(client, campaign, "p1", query="&lang=de").status_code == 303
+    response = _enter(client, campaign, "p2", query="&lang=de")
+    assert response.status_code == 409
+    assert b"All places in your language are taken" in response.content
+    assert Worker.objects.filter(campaign=campaign).count() == 1
+    # English is not limited.
+    assert _enter(client, campaign, "p3", query="&lang=en").status_code == 303
