@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 import re
 import string
 from dataclasses import dataclass
 
+from annotations.core.languages import direction
 from annotations.models import Assignment, Campaign, Criterion, Item, Task, TaskOutput, Worker
 
 _MR_PAIR = re.compile(r"\s*([^\[\],]+?)\s*\[([^\]]*)\]\s*(?:,|$)")
@@ -65,10 +67,57 @@ class TaskPage:
     # The task's rows as read for the page (slot order), so a submit need not read them
     # again; empty when the page was not built from a stored task.
     task_outputs: tuple[TaskOutput, ...] = ()
+    # The outputs' language (a task never mixes them) and the input's, as BCP 47 tags
+    # with their writing direction: every text carries ``lang`` and ``dir``.
+    language: str = "en"
+    direction: str = "ltr"
+    input_language: str = "en"
+    input_direction: str = "ltr"
 
     @property
     def letters(self) -> dict[int, str]:
         return {s.slot: s.letter for s in self.slots}
+
+
+def criterion_in_language(criterion: Criterion, language: str) -> Criterion:
+    """The criterion as a worker judging in ``language`` reads it: its question, Likert
+    level descriptors and standard text from ``Criterion.translations[language]`` where
+    the designer gave them, else as entered. A copy for display, never saved."""
+    given = (criterion.translations or {}).get(language) or {}
+    if not given:
+        return criterion
+    shown = copy.copy(criterion)
+    shown.question = given.get("question") or criterion.question
+    shown.standard_text = given.get("standard_text") or criterion.standard_text
+    levels = given.get("levels") or []
+    if levels and criterion.likert_levels:
+        translated = []
+        for level, text in zip(criterion.likert_levels, levels, strict=False):
+            if isinstance(text, dict):
+                level = {
+                    **level,
+                    **{k: v for k, v in text.items() if k in ("label", "descriptor") and v},
+                }
+            elif text:
+                level = {**level, "descriptor": str(text)}
+            translated.append(level)
+        translated += criterion.likert_levels[len(translated) :]
+        shown.scale_settings = {**criterion.scale_settings, "levels": translated}
+    return shown
+
+
+def campaign_in_language(campaign: Campaign, language: str) -> Campaign:
+    """The campaign's worker-facing texts (description, instructions, consent) in
+    ``language`` where the designer gave them (``Campaign.translations``). A copy for
+    display, never saved."""
+    given = (campaign.translations or {}).get(language) or {}
+    if not given:
+        return campaign
+    shown = copy.copy(campaign)
+    for field in ("description", "instructions", "consent_text"):
+        if given.get(field):
+            setattr(shown, field, given[field])
+    return shown
 
 
 def _letter(i: int) -> str:
@@ -97,10 +146,16 @@ def _task_page(
             text_by_slot[to.slot] = to.shown_text
     order = [s for s in order if s in text_by_slot] + sorted(set(text_by_slot) - set(order))
     criterion, item = task.criterion, task.item
+    if task.language != (campaign.languages or ["en"])[0]:
+        criterion = criterion_in_language(criterion, task.language)
     return TaskPage(
         campaign=campaign,
         criterion=criterion,
         item=item,
+        language=task.language,
+        direction=direction(task.language),
+        input_language=item.language,
+        input_direction=direction(item.language),
         input_pairs=mr_attributes(item.input) if criterion.show_input else None,
         slots=[
             SlotView(slot=s, letter=_letter(i), text=text_by_slot[s]) for i, s in enumerate(order)

@@ -235,7 +235,9 @@ def entry(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         },
         salt=_IDENTITY_SALT,
     )
-    return _consent_page(request, campaign, None, "", ConsentForm(), identity=identity)
+    return _consent_page(
+        request, campaign, None, "", ConsentForm(), identity=identity, language=language
+    )
 
 
 def _link_cookie_name(campaign: Campaign) -> str:
@@ -268,7 +270,16 @@ def start(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         return _problem(request, "bad-link", campaign, status=400)
     form = ConsentForm(request.POST)
     if not form.is_valid():
-        return _consent_page(request, campaign, None, "", form, status=400, identity=signed)
+        return _consent_page(
+            request,
+            campaign,
+            None,
+            "",
+            form,
+            status=400,
+            identity=signed,
+            language=str(identity.get("l", "")),
+        )
     try:
         worker = platform_services.worker_enrol(
             campaign=campaign,
@@ -435,13 +446,19 @@ def _consent_page(
     *,
     status: int = 200,
     identity: str = "",
+    language: str = "",
 ) -> HttpResponse:
     """Consent and instructions, with a worked example of each scale the campaign uses.
 
     For a worker not yet created (``worker`` None) the form posts the signed ``identity``
-    to ``start``; for an existing worker it posts to their session's consent URL.
+    to ``start``; for an existing worker it posts to their session's consent URL. The
+    designer's texts are shown in the worker's language where translated.
     """
+    language = language or (worker.language if worker is not None else "")
     criteria = list(campaign.criteria.order_by("position", "name"))
+    if language and language != (campaign.languages or ["en"])[0]:
+        campaign = worker_selectors.campaign_in_language(campaign, language)
+        criteria = [worker_selectors.criterion_in_language(c, language) for c in criteria]
     scales = list(dict.fromkeys(c.scale for c in criteria))
     likert = next((c for c in criteria if c.scale == Criterion.Scale.LIKERT), None)
     return render(

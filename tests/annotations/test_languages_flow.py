@@ -167,3 +167,61 @@ def test_a_full_language_quota_is_a_clear_page_and_writes_nothing(client, tmp_pa
     assert Worker.objects.filter(campaign=campaign).count() == 1
     # English is not limited.
     assert _enter(client, campaign, "p3", query="&lang=en").status_code == 303
+
+
+def _german_task(*, language: str = "de"):
+    from tests.factories import task_with_outputs
+
+    campaign = CampaignFactory(
+        status=Campaign.Status.LIVE,
+        languages=["en", language],
+        instructions="Read every text.",
+        translations={
+            language: {"instructions": "Lesen Sie jeden Text.", "consent_text": "Ich stimme zu."}
+        },
+    )
+    criterion = CriterionFactory(
+        campaign=campaign,
+        question="How fluent is the text?",
+        translations={language: {"question": "Wie flüssig ist der Text?"}},
+    )
+    task = task_with_outputs(campaign=campaign, criterion=criterion, texts=("eins", "zwei"))
+    Task.objects.filter(pk=task.pk).update(language=language)
+    task.item.language = language
+    task.item.save(update_fields=["language"])
+    return campaign, criterion
+
+
+def test_a_german_task_shows_the_translated_question_and_marks_its_texts(client) -> None:
+    from annotations.views.worker import worker_token
+
+    campaign, _ = _german_task()
+    worker = WorkerFactory(campaign=campaign, language="de", consented_at="2026-01-01T00:00Z")
+    page = client.get(
+        reverse("annotations:worker-session", args=[campaign.slug, worker_token(worker)]),
+        follow=True,
+    )
+    body = page.content.decode()
+    assert "Wie flüssig ist der Text?" in body and "How fluent is the text?" not in body
+    assert body.count('lang="de" dir="ltr"') >= 2  # both outputs (and the input)
+
+
+def test_an_arabic_task_is_written_right_to_left(client) -> None:
+    from annotations.views.worker import worker_token
+
+    campaign, _ = _german_task(language="ar")
+    worker = WorkerFactory(campaign=campaign, language="ar", consented_at="2026-01-01T00:00Z")
+    body = client.get(
+        reverse("annotations:worker-session", args=[campaign.slug, worker_token(worker)]),
+        follow=True,
+    ).content.decode()
+    assert body.count('lang="ar" dir="rtl"') >= 2
+
+
+def test_the_consent_page_speaks_the_workers_language(client) -> None:
+    campaign, _ = _german_task()
+    url = reverse("annotations:worker-entry", args=[campaign.slug])
+    german = client.get(url + "?PROLIFIC_PID=a&STUDY_ID=s&SESSION_ID=x&lang=de").content.decode()
+    assert "Lesen Sie jeden Text." in german and "Ich stimme zu." in german
+    english = client.get(url + "?PROLIFIC_PID=b&STUDY_ID=s&SESSION_ID=x&lang=en").content.decode()
+    assert "Read every text." in english and "Lesen Sie" not in english
