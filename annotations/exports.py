@@ -71,6 +71,7 @@ class ExportedJudgement:
     input: str
     item_position: int
     outputs: list[ExportedOutput]
+    language: str = "en"
 
 
 def judgements_for_export(
@@ -120,6 +121,7 @@ def judgement_records(
             too_fast=j.too_fast,
             item_id=task.item.external_id,
             input=task.item.input,
+            language=task.language,
             item_position=task.item.position,
             outputs=[
                 ExportedOutput(
@@ -205,6 +207,7 @@ def csv_header(*, criterion: Criterion, width: int) -> list[str]:
         "_standard",
         "_standard_input",
         "_standard_text",
+        "_language",
     ]
 
 
@@ -222,7 +225,8 @@ def csv_lines(
     ``_worker_excluded``/``_worker_flagged`` mark the worker; ``content_checks<i>`` the
     content checks ticked for output i (``;``-separated keys: added, missing, perfect);
     ``_standard``, ``_standard_input`` and ``_standard_text`` the criterion's RankME
-    standard (magnitude criteria; blank otherwise), the same on every row.
+    standard (magnitude criteria; blank otherwise), the same on every row; ``_language``
+    the outputs' language (BCP 47).
     """
     width = _width(criterion)
     standard = _standard(criterion)
@@ -267,6 +271,7 @@ def csv_lines(
                 *[";".join(o.checks) for o in outs],
                 *pad,
                 *standard,
+                record.language,
             ]
         )
 
@@ -307,6 +312,7 @@ def jsonl_lines(
                     "too_fast": r.too_fast,
                     "item_id": r.item_id,
                     "input": r.input,
+                    "language": r.language,
                     "outputs": [
                         {
                             "slot": o.slot,

@@ -225,3 +225,14 @@ def test_the_consent_page_speaks_the_workers_language(client) -> None:
     assert "Lesen Sie jeden Text." in german and "Ich stimme zu." in german
     english = client.get(url + "?PROLIFIC_PID=b&STUDY_ID=s&SESSION_ID=x&lang=en").content.decode()
     assert "Read every text." in english and "Lesen Sie" not in english
+
+
+def test_exports_carry_the_language() -> None:
+    from annotations.exports import csv_lines, jsonl_lines
+    from tests.ranking.planted import planted_campaign
+
+    _, criterion = planted_campaign(strengths=[1.0, 0.0], n_judgements=2, k=2)
+    Task.objects.filter(criterion=criterion).update(language="de")
+    header, *rows = list(csv_lines(criterion=criterion))
+    assert header.rstrip().endswith("_language") and all(r.rstrip().endswith(",de") for r in rows)
+    assert all(json.loads(line)["language"] == "de" for line in jsonl_lines(criterion=criterion))
