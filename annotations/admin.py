@@ -1,8 +1,11 @@
+from typing import Any
+
 from django import forms
 from django.contrib import admin
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 
+from .core.languages import LanguageError, language_check, languages_check
 from .models import (
     Assignment,
     Campaign,
@@ -43,6 +46,79 @@ class CampaignAdminForm(forms.ModelForm):
         if slug in RESERVED_SLUGS:
             raise forms.ValidationError(f"The slug '{slug}' is reserved; choose another.")
         return slug
+
+    def clean_languages(self) -> list[str]:
+        raw = self.cleaned_data.get("languages") or ["en"]
+        if not isinstance(raw, list):
+            raise forms.ValidationError('A list of BCP 47 codes, e.g. ["en", "de"].')
+        try:
+            return languages_check(raw)
+        except LanguageError as exc:
+            raise forms.ValidationError(str(exc)) from None
+
+    def clean_language_quotas(self) -> dict[str, int]:
+        raw = self.cleaned_data.get("language_quotas") or {}
+        if not isinstance(raw, dict):
+            raise forms.ValidationError('An object of language -> workers, e.g. {"de": 50}.')
+        quotas: dict[str, int] = {}
+        for code, value in raw.items():
+            try:
+                tag = language_check(code)
+            except LanguageError as exc:
+                raise forms.ValidationError(str(exc)) from None
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise forms.ValidationError(f"'{tag}': the quota is a whole number of workers.")
+            quotas[tag] = value
+        return quotas
+
+    def clean_translations(self) -> dict[str, dict[str, str]]:
+        return _translations(
+            self.cleaned_data.get("translations"), ("description", "instructions", "consent_text")
+        )
+
+
+def _translations(raw: object, allowed: tuple[str, ...]) -> dict[str, Any]:
+    """``{tag: {field: text}}`` checked: known codes, known fields, texts (``levels``: a
+    list of descriptors)."""
+    if not raw:
+        return {}
+    if not isinstance(raw, dict):
+        raise forms.ValidationError('An object of language -> texts, e.g. {"de": {...}}.')
+    checked: dict[str, Any] = {}
+    for code, texts in raw.items():
+        try:
+            tag = language_check(code)
+        except LanguageError as exc:
+            raise forms.ValidationError(str(exc)) from None
+        if not isinstance(texts, dict) or set(texts) - set(allowed):
+            raise forms.ValidationError(f"'{tag}': give only {', '.join(allowed)}.")
+        for field, text in texts.items():
+            ok = isinstance(text, str) or (
+                field == "levels"
+                and isinstance(text, list)
+                and all(isinstance(t, str | dict) for t in text)
+            )
+            if not ok:
+                raise forms.ValidationError(f"'{tag}': {field} must be text.")
+        checked[tag] = texts
+    return checked
+
+
+class CriterionAdminForm(forms.ModelForm):
+    """Checks the translations: known language codes and fields, one descriptor a level."""
+
+    def clean_translations(self) -> dict[str, Any]:
+        checked = _translations(
+            self.cleaned_data.get("translations"), ("question", "levels", "standard_text")
+        )
+        levels = len((self.cleaned_data.get("scale_settings") or {}).get("levels", []) or [])
+        for tag, texts in checked.items():
+            given = texts.get("levels")
+            if given and len(given) != levels:
+                raise forms.ValidationError(
+                    f"'{tag}': {len(given)} level descriptors for a scale of {levels} levels."
+                )
+        return checked
 
 
 @admin.register(Campaign)
@@ -96,6 +172,7 @@ class CampaignMembershipAdmin(admin.ModelAdmin):
 
 @admin.register(Criterion)
 class CriterionAdmin(admin.ModelAdmin):
+    form = CriterionAdminForm
     list_display = ("name", "campaign", "scale", "show_input", "question")
     list_filter = ("scale", "show_input", "campaign")
     search_fields = ("name", "question", "campaign__slug")
