@@ -104,3 +104,20 @@ def settled_width(page: object, window: int) -> int:
         if width <= window or time.monotonic() > deadline:
             return width
         page.wait_for_timeout(100)  # type: ignore[attr-defined]
+
+
+def wait_until(page: object, expression: str, arg: object = None, timeout: float = 10.0) -> None:
+    """Wait until ``expression`` (a JavaScript function of ``arg``) is true in the page.
+
+    Playwright's ``wait_for_function`` polls from a script that evaluates the predicate
+    as a string, which the site's Content-Security-Policy (no ``unsafe-eval``) refuses in
+    recent Chromium; ``evaluate`` goes through the DevTools protocol, which CSP does not
+    govern. Polls every 50 ms; an AssertionError names the expression on timeout.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        if page.evaluate(expression, arg):  # type: ignore[attr-defined]
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout:.0f} s: {expression}")
+        page.wait_for_timeout(50)  # type: ignore[attr-defined]

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from annotations.models import Campaign, Judgement, JudgementScore
-from tests.browser.conftest import settled_width
+from tests.browser.conftest import settled_width, wait_until
 from tests.factories import CampaignFactory, CriterionFactory, task_with_outputs
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -168,16 +168,18 @@ def test_too_fast_warning_sits_by_the_button_with_the_real_seconds(
     assert 0 <= b["y"] - (w["y"] + w["height"]) < 40
     assert page.locator(".w-output").last.bounding_box()["y"] < w["y"]
     # Focus is on the confirming button (autofocus applies at the next rendering step).
-    page.wait_for_function(
+    wait_until(
+        page,
         "label => (document.activeElement.textContent || '').trim() === label",
-        arg=confirm.inner_text().strip(),
+        confirm.inner_text().strip(),
     )
     # The worker sees it without scrolling: the warning and its button are in the viewport.
-    page.wait_for_function(
+    wait_until(
+        page,
         """() => [...document.querySelectorAll('#too-fast, #too-fast button')].every(el => {
             const r = el.getBoundingClientRect();
             return r.top >= 0 && r.bottom <= window.innerHeight;
-        })"""
+        })""",
     )
     if javascript:
         page.screenshot(path=str(SHOTS / "too-fast-phone.png"))

@@ -12,7 +12,7 @@ from django.utils import timezone
 from annotations.forms import SLIDER_START
 from annotations.models import Assignment, Campaign, Judgement, Worker
 from annotations.views.worker import worker_token
-from tests.browser.conftest import save_screenshot, settled_width
+from tests.browser.conftest import save_screenshot, settled_width, wait_until
 from tests.browser.test_worker_session import PROLIFIC, fill_valid, make_campaign
 from tests.factories import WorkerFactory
 
@@ -103,7 +103,7 @@ def test_worker_without_javascript_completes_a_session(new_page, live_server, sc
     assert Judgement.objects.count() == 0
     second_id = second.locator("[data-score]").get_attribute("id")
     # autofocus (no script needed) puts the focus on the first field in error.
-    page.wait_for_function("(id) => document.activeElement.id === id", arg=second_id)
+    wait_until(page, "(id) => document.activeElement.id === id", second_id)
     if scale == "magnitude":
         assert first.locator("input[data-score]").input_value() == "120"
         assert second.locator("input[data-score]").input_value() == "1.5"
@@ -229,7 +229,7 @@ def test_fields_are_named_errors_are_tied_and_focused_at_phone_width(new_page, l
     page.get_by_role("button", name="Submit and continue").click()
     page.locator(".w-output.has-error").first.wait_for()
     second_id = outputs.nth(1).locator("[data-score]").first.get_attribute("id")
-    page.wait_for_function("(id) => document.activeElement.id === id", arg=second_id)
+    wait_until(page, "(id) => document.activeElement.id === id", second_id)
     message = _described_by_error(page, second_id)
     assert message.startswith("Output B:") or "Output B:" in message
     third_id = outputs.nth(2).locator("[data-score]").first.get_attribute("id")
@@ -254,7 +254,7 @@ def test_slider_can_be_placed_with_the_keyboard_only(page, live_server):
     page.get_by_text("Task 1 of 2").wait_for()
     # The page's script has run (it marks the form); keys pressed before that still work,
     # but then it is the server that tells moved sliders (value off the start) apart.
-    page.wait_for_function("document.querySelector('[data-js-flag]').value === '1'")
+    wait_until(page, "() => document.querySelector('[data-js-flag]').value === '1'")
     sliders = page.locator("input[type=range]")
     sliders.nth(0).focus()
     for key, slider in (("ArrowRight", 0), ("ArrowLeft", 1), ("End", 2)):

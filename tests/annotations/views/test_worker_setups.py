@@ -92,7 +92,7 @@ def test_together_page_shows_each_output_once_with_one_answer_per_criterion(clie
     lead = _lead(worker)
     siblings = page_assignments(assignment=lead)
     assert len(siblings) == 2
-    texts = re.findall(r'<p class="w-text" id="text-\d+">([^<]+)</p>', html)
+    texts = re.findall(r'<p class="w-text" id="text-\d+"[^>]*>([^<]+)</p>', html)
     assert len(texts) == 3 and len(set(texts)) == 3
     for a in siblings:
         assert a.criterion.question in html
