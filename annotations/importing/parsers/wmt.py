@@ -16,8 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from annotations.core.languages import LanguageError, language_check
-from annotations.importing.parsers.common import CsvTable
+from annotations.importing.parsers.common import CsvTable, row_language
 from common.errors import ImportFileError
 
 MAX_SYSTEMS = 5
@@ -71,11 +70,11 @@ def parse_wmt_csv(path: Path) -> ParsedWMT:
                 raise ImportFileError("the value is empty.", file=file, line=line, field=column)
         language = source = ""
         if target_at is not None:
-            language = _language(
+            language = row_language(
                 record[target_at], languages, file=file, line=line, field="trglang"
             )
             if source_at is not None:
-                source = _language(
+                source = row_language(
                     record[source_at], languages, file=file, line=line, field="srclang"
                 )
             pairs.add((source, language))
@@ -123,18 +122,6 @@ def parse_wmt_csv(path: Path) -> ParsedWMT:
             for r, source in zip(rankings, sources, strict=True)
         ]
     return ParsedWMT(file=file, systems_per_row=k, rankings=rankings, skipped_unranked=skipped)
-
-
-def _language(written: str, known: dict[str, str], *, file: str, line: int, field: str) -> str:
-    """A language code of the file, checked once per distinct spelling."""
-    written = written.strip()
-    tag = known.get(written)
-    if tag is None:
-        try:
-            tag = known[written] = language_check(written)
-        except LanguageError as error:
-            raise ImportFileError(str(error), file=file, line=line, field=field) from None
-    return tag
 
 
 def _refuse_systems(systems: tuple[str, ...], *, file: str, line: int) -> None:
