@@ -132,7 +132,7 @@ def test_workers_get_tasks_in_their_language_only(tmp_path: Path) -> None:
         assert len(seen) == Task.objects.filter(campaign=campaign, language=language).count()
 
 
-def _enter(client, campaign: Campaign, pid: str, *, query: str = "", accept: str = "") -> object:
+def _enter(client, campaign: Campaign, pid: str, *, query: str = "", accept: str = ""):
     url = (
         reverse("annotations:worker-entry", args=[campaign.slug])
         + f"?PROLIFIC_PID={pid}&STUDY_ID=s&SESSION_ID=x{query}"

@@ -22,7 +22,7 @@ def test_a_body_of_a_type_the_endpoint_does_not_read_is_a_400(django_user_model)
     response = client.generic(
         "PATCH",
         f"/api/campaigns/{campaign.slug}/",
-        b"<x/>",
+        "<x/>",
         content_type="application/xml",
     )
     assert response.status_code == 400
