@@ -327,7 +327,16 @@ def _regular_candidates(
     )
 
 
-_TASK_FIELDS = ("pk", "campaign_id", "criterion_id", "item_id", "kind", "group", "number")
+_TASK_FIELDS = (
+    "pk",
+    "campaign_id",
+    "criterion_id",
+    "item_id",
+    "kind",
+    "group",
+    "number",
+    "language",
+)
 
 # (campaign id, task seed) -> (lowest, highest) id of its regular tasks. Only where a
 # worker starts looking depends on it, so a stale entry (tasks rebuilt with the same
