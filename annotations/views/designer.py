@@ -65,6 +65,7 @@ from annotations.models import (
     Worker,
 )
 from annotations.selectors import campaigns as campaign_selectors
+from annotations.selectors import languages as language_selectors
 from annotations.selectors import memberships as member_selectors
 from annotations.selectors import monitoring
 from annotations.selectors import payments as payment_selectors
@@ -635,6 +636,11 @@ def campaign_monitor(request: HtmxHttpRequest, campaign: Campaign) -> HttpRespon
         campaign,
         progress=progress,
         totals=monitoring.progress_totals(progress=progress),
+        languages=(
+            language_selectors.language_progress(campaign=campaign)
+            if len(campaign.languages or []) > 1
+            else []
+        ),
         throughput=throughput,
         peak=max((n for _, n in throughput), default=0),
         poll=campaign.status not in (Campaign.Status.CLOSED, Campaign.Status.ARCHIVED),
