@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint serve browser benchmark benchmark-imports benchmark-load benchmark-arena benchmark-fanout clean
+.PHONY: install messages run test lint serve browser benchmark benchmark-imports benchmark-load benchmark-arena benchmark-fanout clean
 
 install: $(STAMP)
 
@@ -19,6 +19,20 @@ $(STAMP): pyproject.toml
 	$(PY) -c "from ranking.stats._wmt14_kernel import warm; warm()"
 	touch $(STAMP)
 
+# The worker interface's translations (issue 14): locale/<lang>/LC_MESSAGES/django.po,
+# compiled to .mo (not in git) whenever a .po is newer. msgfmt comes from Debian's gettext.
+PO := $(wildcard locale/*/LC_MESSAGES/django.po)
+MO := $(PO:.po=.mo)
+messages: $(MO)
+
+locale/%/LC_MESSAGES/django.mo: locale/%/LC_MESSAGES/django.po
+	@command -v msgfmt >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing Debian's gettext for the translations..."; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null; \
+	  else echo "msgfmt is missing: install Debian's gettext (sudo apt-get install gettext)"; exit 1; fi; }
+	msgfmt --check -o $@ $<
+
 # Debian's Chromium for the browser tests (no browser downloads). Skipped when not root.
 browser:
 	@command -v chromium >/dev/null 2>&1 || { \
@@ -27,7 +41,7 @@ browser:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
 	  else echo "chromium is not installed and we are not root: browser tests will be skipped"; fi; }
 
-run: install
+run: install messages
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py seed_demo
 	$(PY) manage.py ensure_admin --url http://$(HOST):$(PORT)/admin/
@@ -40,7 +54,7 @@ run: install
 	@echo ""
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-test: install browser
+test: install messages browser
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 lint: install
@@ -58,7 +72,7 @@ lint: install
 WEB_WORKERS ?= 3
 WEB_WORKER_CLASS ?= sync
 WEB_THREADS ?= 1
-serve: install
+serve: install messages
 	@test -n "$$DATABASE_URL" || { echo "make serve needs DATABASE_URL (PostgreSQL)"; exit 2; }
 	@test -n "$$CELERY_BROKER_URL" || { echo "make serve needs CELERY_BROKER_URL (Redis)"; exit 2; }
 	$(PY) manage.py migrate --no-input

@@ -7,6 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from annotations.models import Criterion
 from annotations.services.criteria import CONTENT_CHECKS
@@ -21,8 +23,8 @@ SLIDER_START = 50
 class ConsentForm(forms.Form):
     agree = forms.BooleanField(
         required=True,
-        label="I have read the information above and agree to take part.",
-        error_messages={"required": "Please tick the box to agree before you start."},
+        label=_("I have read the information above and agree to take part."),
+        error_messages={"required": _("Please tick the box to agree before you start.")},
     )
 
 
@@ -69,7 +71,7 @@ class ScoresForm(forms.Form):
                 self.fields[f"check_{slot}"] = forms.MultipleChoiceField(
                     required=False,
                     choices=[(k, CONTENT_CHECKS.get(k, k)) for k in criterion.content_checks],
-                    error_messages={"invalid_choice": "Tick only the statements shown."},
+                    error_messages={"invalid_choice": _("Tick only the statements shown.")},
                 )
 
     def _magnitude(self, raw: str) -> tuple[float | None, str | None]:
@@ -80,31 +82,33 @@ class ScoresForm(forms.Form):
         """
         standard = self.criterion.standard
         if raw == "":
-            return None, f"Enter a number ({standard} = as good as the standard)."
+            return None, gettext("Enter a number (%(standard)s = as good as the standard).") % {
+                "standard": standard
+            }
         digits = len(str(max_magnitude(self.criterion)))
         if not _WHOLE.fullmatch(raw):
-            return None, (
-                f"“{raw[:20]}” is not a whole number: use digits only, without signs, "
-                f"decimals, spaces or exponents, e.g. {standard + standard // 2}."
-            )
+            return None, gettext(
+                "“%(raw)s” is not a whole number: use digits only, without signs, "
+                "decimals, spaces or exponents, e.g. %(example)s."
+            ) % {"raw": raw[:20], "example": standard + standard // 2}
         if len(raw) > digits:
-            return None, (
-                f"{raw} has {len(raw)} digits; enter a whole number of at most {digits} digits."
-            )
+            return None, gettext(
+                "%(raw)s has %(length)s digits; enter a whole number of at most %(digits)s digits."
+            ) % {"raw": raw, "length": len(raw), "digits": digits}
         value = int(raw)
         if value <= 0:
-            return None, (
-                f"Enter a number above 0 (half as good as the standard is {standard // 2 or 1})."
-            )
+            return None, gettext(
+                "Enter a number above 0 (half as good as the standard is %(half)s)."
+            ) % {"half": standard // 2 or 1}
         return float(value), None
 
     def _slider(self, raw: str) -> tuple[float | None, str | None]:
         try:
             value = float(raw)
         except ValueError:
-            return None, "Move the slider to give this output a score."
+            return None, gettext("Move the slider to give this output a score.")
         if not 0 <= value <= 100:
-            return None, "Move the slider to give this output a score."
+            return None, gettext("Move the slider to give this output a score.")
         return value, None
 
     def _likert(self, raw: str) -> tuple[float | None, str | None]:
@@ -112,9 +116,9 @@ class ScoresForm(forms.Form):
             str(level["value"]): float(level["value"]) for level in self.criterion.likert_levels
         }
         if raw == "":
-            return None, "Choose one of the levels for this output."
+            return None, gettext("Choose one of the levels for this output.")
         if raw not in values:
-            return None, "Choose one of the levels shown."
+            return None, gettext("Choose one of the levels shown.")
         return values[raw], None
 
     def clean(self) -> dict[str, Any]:
@@ -131,7 +135,10 @@ class ScoresForm(forms.Form):
         for slot, letter in self.letters.items():
             value, error = parse((data.get(f"score_{slot}") or "").strip())
             if error:
-                self.add_error(f"score_{slot}", f"Output {letter}: {error}")
+                self.add_error(
+                    f"score_{slot}",
+                    gettext("Output %(letter)s: %(error)s") % {"letter": letter, "error": error},
+                )
             elif value is not None:
                 scores[slot] = value
         if scale == Criterion.Scale.SLIDER:
@@ -150,7 +157,10 @@ class ScoresForm(forms.Form):
             if not target:
                 continue
             if not target.isdigit() or int(target) not in self.letters or int(target) == slot:
-                self.add_error(f"tie_{slot}", f"Output {letter}: choose another output.")
+                self.add_error(
+                    f"tie_{slot}",
+                    gettext("Output %(letter)s: choose another output.") % {"letter": letter},
+                )
                 continue
             ties[slot] = int(target)
         # Follow "same as" links to the output that holds the value; a loop is an error.
@@ -162,7 +172,8 @@ class ScoresForm(forms.Form):
             if target in seen:
                 self.add_error(
                     f"tie_{slot}",
-                    f"Output {self.letters[slot]}: these outputs point at each other.",
+                    gettext("Output %(letter)s: these outputs point at each other.")
+                    % {"letter": self.letters[slot]},
                 )
             elif target in scores:
                 scores[slot] = scores[target]
@@ -177,9 +188,12 @@ class ScoresForm(forms.Form):
             if not placed:
                 self.add_error(
                     f"score_{slot}",
-                    f"Output {letter}: you have not moved this slider yet. Move it to where "
-                    "you think this output belongs, or tick the box below to keep it in the "
-                    "middle.",
+                    gettext(
+                        "Output %(letter)s: you have not moved this slider yet. Move it to "
+                        "where you think this output belongs, or tick the box below to keep it "
+                        "in the middle."
+                    )
+                    % {"letter": letter},
                 )
                 scores.pop(slot, None)
                 self.untouched.add(slot)

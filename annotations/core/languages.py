@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 #: the worker interface is translated into these (gettext catalogs in ``locale/``)
-INTERFACE_LANGUAGES = ("en", "de", "fr", "es", "ar")
+INTERFACE_LANGUAGES = ("en", "de", "fr", "es")
 
 #: scripts written right to left (ISO 15924)
 _RTL_SCRIPTS = frozenset(

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from annotations.models import Campaign, Criterion, Output
 from annotations.services.campaigns import model_check
@@ -242,11 +243,13 @@ def checks_ticked_clean(
     for slot, keys in checks.items():
         keys = list(keys)
         if slot not in slots:
-            errors[slot] = "This task has no such output."
+            errors[slot] = gettext("This task has no such output.")
             continue
         unknown = sorted(set(keys) - offered)
         if unknown:
-            errors[slot] = f"This task does not ask about {', '.join(unknown)}."
+            errors[slot] = gettext("This task does not ask about %(checks)s.") % {
+                "checks": ", ".join(unknown)
+            }
             continue
         clean[slot] = [k for k in CONTENT_CHECKS if k in keys]
     return clean, errors

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from annotations.core.scoring import ranks_from_scores
 from annotations.models import (
@@ -62,15 +63,15 @@ class TooFast(DomainError):
         # The real time taken, never rounded down to a misleading "0 seconds".
         spent = f"{seconds:.1f}" if seconds < 10 else f"{seconds:.0f}"
         if can_confirm:
-            message = (
-                f"You spent {spent} seconds on this task; we expect at least {minimum}. "
+            message = gettext(
+                "You spent %(spent)s seconds on this task; we expect at least %(minimum)s. "
                 "Please make sure you have read every output."
-            )
+            ) % {"spent": spent, "minimum": minimum}
         else:
-            message = (
-                f"You spent {spent} seconds on this task; please take at least {minimum} "
+            message = gettext(
+                "You spent %(spent)s seconds on this task; please take at least %(minimum)s "
                 "seconds per task and read every output before you submit."
-            )
+            ) % {"spent": spent, "minimum": minimum}
         super().__init__(message)
 
 
@@ -86,16 +87,18 @@ def score_error(*, criterion: Criterion, score: float) -> str | None:
     """Why ``score`` is not a valid answer on the criterion's scale, or None."""
     if criterion.scale == Criterion.Scale.MAGNITUDE:
         if score != int(score) or score <= 0:
-            return "Enter a whole number above 0."
+            return gettext("Enter a whole number above 0.")
         if score > max_magnitude(criterion):
-            return f"Enter at most {len(str(max_magnitude(criterion)))} digits."
+            return gettext("Enter at most %(digits)s digits.") % {
+                "digits": len(str(max_magnitude(criterion)))
+            }
     elif criterion.scale == Criterion.Scale.SLIDER:
         if not 0 <= score <= 100:
-            return "Slider values run from 0 to 100."
+            return gettext("Slider values run from 0 to 100.")
     elif criterion.scale == Criterion.Scale.LIKERT:
         values = {float(level["value"]) for level in criterion.likert_levels}
         if float(score) not in values:
-            return "Choose one of the levels."
+            return gettext("Choose one of the levels.")
     return None
 
 
@@ -107,7 +110,7 @@ def scores_validate(
     clean: dict[int, float] = {}
     for slot in slots:
         if slot not in scores or scores[slot] is None:
-            errors[slot] = "Give this output a score."
+            errors[slot] = gettext("Give this output a score.")
             continue
         value = float(scores[slot])
         problem = score_error(criterion=criterion, score=value)
@@ -115,7 +118,7 @@ def scores_validate(
             errors[slot] = problem
         clean[slot] = value
     for slot in set(scores) - set(slots):
-        errors[slot] = "This task has no such output."
+        errors[slot] = gettext("This task has no such output.")
     if errors:
         raise InvalidScores(errors)
     return clean
@@ -165,7 +168,7 @@ def judgement_submit(
     task: Task = locked.task
     campaign: Campaign = task.campaign
     if campaign.status == Campaign.Status.CLOSED:
-        raise DomainError("This campaign is closed; no more answers are recorded.")
+        raise DomainError(gettext("This campaign is closed; no more answers are recorded."))
     if task_outputs is None or any(to.task_id != task.pk for to in task_outputs):
         task_outputs = list(TaskOutput.objects.filter(task=task).order_by("slot", "id"))
     else:
@@ -197,8 +200,10 @@ def judgement_submit(
         Task.objects.select_for_update(no_key=True).filter(pk=task.pk).order_by().first()
         if places_taken(task.pk, now, excluding=locked.pk) >= campaign.judgements_per_task:
             raise AssignmentExpired(
-                "Your time for this task ran out and it was given to someone else. "
-                "Your answer was not recorded; please continue with the next task."
+                gettext(
+                    "Your time for this task ran out and it was given to someone else. "
+                    "Your answer was not recorded; please continue with the next task."
+                )
             )
 
     judgement = Judgement.objects.create(

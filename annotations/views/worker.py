@@ -26,12 +26,14 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from annotations import access
-from annotations.core.languages import worker_language
+from annotations.core.languages import INTERFACE_LANGUAGES, interface_language, worker_language
 from annotations.forms import SLIDER_START, ConsentForm, ScoresForm
 from annotations.models import Assignment, Campaign, CampaignMembership, Criterion, Task, Worker
 from annotations.selectors import platforms as platform_selectors
@@ -116,19 +118,46 @@ def _problem(
     return render(
         request,
         "annotations/worker/problem.html",
-        {"kind": kind, "campaign": campaign},
+        {
+            "kind": kind,
+            "campaign": campaign,
+            # What an unfilled link shows instead of the id (not translated).
+            "placeholder_prolific": "{{%PROLIFIC_PID%}}",
+            "placeholder_mturk": "${workerId}",
+        },
         status=status,
     )
 
 
+def interface_for(
+    request: HttpRequest, campaign: Campaign | None = None, worker: Worker | None = None
+) -> str:
+    """The language of the worker's interface: the worker's (fixed at consent), else the
+    one they would get (the campaign's, the link's ``?lang=``, the browser's), as one of
+    the translated interfaces (else English)."""
+    if worker is not None and worker.language:
+        return interface_language(worker.language)
+    available = (campaign.languages if campaign else None) or list(INTERFACE_LANGUAGES)
+    return interface_language(
+        worker_language(
+            available,
+            requested=request.GET.get("lang", "")[:40],
+            accept_language=request.headers.get("Accept-Language", "")[:500],
+        )
+    )
+
+
 def _open_campaign(request: HttpRequest, slug: str) -> Campaign | HttpResponse:
-    """The campaign, if it is live; otherwise the page that says why not."""
+    """The campaign, if it is live; otherwise the page that says why not (in the
+    worker's language)."""
     campaign = Campaign.objects.filter(slug=slug).first()
     if campaign is None:
-        return _problem(request, "unknown", status=404)
+        with translation.override(interface_for(request)):
+            return _problem(request, "unknown", status=404)
     if campaign.status != Campaign.Status.LIVE:
         kind = {"paused": "paused", "closed": "closed"}.get(campaign.status, "not-open")
-        return _problem(request, kind, campaign)
+        with translation.override(interface_for(request, campaign)):
+            return _problem(request, kind, campaign)
     return campaign
 
 
@@ -144,7 +173,8 @@ def live_campaign_view(view: View) -> View:
         campaign = _open_campaign(request, slug)
         if isinstance(campaign, HttpResponse):
             return campaign
-        return view(request, campaign, **kwargs)
+        with translation.override(interface_for(request, campaign)):
+            return view(request, campaign, **kwargs)
 
     return wrapped
 
@@ -174,7 +204,8 @@ def worker_session_view(*, live_only: bool = True, plain: bool = False) -> Calla
             if known is not None and (
                 not live_only or known.campaign.status == Campaign.Status.LIVE
             ):
-                return view(request, known.campaign, known, token, **kwargs)
+                with translation.override(interface_for(request, known.campaign, known)):
+                    return view(request, known.campaign, known, token, **kwargs)
             if live_only:
                 found = _open_campaign(request, slug)
                 if isinstance(found, HttpResponse):
@@ -183,11 +214,14 @@ def worker_session_view(*, live_only: bool = True, plain: bool = False) -> Calla
             else:
                 campaign = Campaign.objects.filter(slug=slug).first()
             worker = _worker_from_token(campaign, token) if campaign else None
-            if campaign is None or worker is None:
-                if plain:
-                    return HttpResponse("Unknown link.", status=404, content_type="text/plain")
-                return _problem(request, "bad-link", campaign, status=404)
-            return view(request, campaign, worker, token, **kwargs)
+            with translation.override(interface_for(request, campaign, worker)):
+                if campaign is None or worker is None:
+                    if plain:
+                        return HttpResponse(
+                            gettext("Unknown link."), status=404, content_type="text/plain"
+                        )
+                    return _problem(request, "bad-link", campaign, status=404)
+                return view(request, campaign, worker, token, **kwargs)
 
         return wrapped
 
@@ -268,6 +302,14 @@ def start(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     identity = _identity_from(campaign, signed)
     if identity is None:
         return _problem(request, "bad-link", campaign, status=400)
+    # The language chosen on the entry page (signed with the identity) speaks on.
+    with translation.override(interface_language(str(identity.get("l") or "en"))):
+        return _start(request, campaign, identity, signed)
+
+
+def _start(
+    request: HttpRequest, campaign: Campaign, identity: dict[str, Any], signed: str
+) -> HttpResponse:
     form = ConsentForm(request.POST)
     if not form.is_valid():
         return _consent_page(
@@ -423,7 +465,7 @@ def session(
     action = reverse("annotations:worker-submit", args=args)
     extra: dict[str, Any] = {
         "draft_url": reverse("annotations:worker-draft", args=args),
-        "notice": ALREADY_SUBMITTED if request.GET.get("already") else "",
+        "notice": str(ALREADY_SUBMITTED) if request.GET.get("already") else "",
     }
     siblings = worker_selectors.page_assignments(assignment=assignment)
     if len(siblings) > 1:
@@ -578,12 +620,12 @@ def submit(
 
 # Set-up 1 pages, drafts and second tabs ---------------------------------------------------
 
-ALREADY_SUBMITTED = (
+ALREADY_SUBMITTED = gettext_lazy(
     "This task was already submitted from another tab or window, so this answer was not "
     "recorded again. Here is your next task."
 )
 
-DRAFT_TOO_LATE = (
+DRAFT_TOO_LATE = gettext_lazy(
     "This task was already submitted from another tab or window; what you type here is "
     "not recorded."
 )
@@ -764,10 +806,10 @@ def draft(
     """
     assignment = worker_selectors.assignment_for_worker(worker=worker, assignment_id=assignment_id)
     if assignment is None:
-        return HttpResponse("Unknown task.", status=404, content_type="text/plain")
+        return HttpResponse(gettext("Unknown task."), status=404, content_type="text/plain")
     answers = {name: request.POST.getlist(name) for name in request.POST}
     if not assignment_services.assignment_draft_save(assignment=assignment, answers=answers):
-        return HttpResponse(DRAFT_TOO_LATE, status=409, content_type="text/plain")
+        return HttpResponse(str(DRAFT_TOO_LATE), status=409, content_type="text/plain")
     return HttpResponse(status=204)
 
 

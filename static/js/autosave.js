@@ -16,6 +16,12 @@
 
   function form() { return document.querySelector("form[data-draft-url]"); }
 
+  // Words written by this script, in the worker's language (#w-strings).
+  function word(name, fallback) {
+    var strings = document.getElementById("w-strings");
+    return (strings && strings.dataset[name]) || fallback;
+  }
+
   function status(f, text) {
     var s = f.querySelector("[data-autosave-status]");
     if (s) s.textContent = text;
@@ -32,7 +38,7 @@
     p.textContent = message;
     var a = document.createElement("a");
     a.href = f.dataset.draftUrl.replace(/task\/\d+\/draft\/$/, "") + "?already=1";
-    a.textContent = "Go to your next task";
+    a.textContent = word("nextTask", "Go to your next task");
     box.appendChild(p);
     box.appendChild(a);
     f.parentNode.insertBefore(box, f);
@@ -50,7 +56,7 @@
       credentials: "omit",   // the token in the URL is the credential
       headers: { "X-Requested-With": "fetch" }
     }).then(function (r) {
-      if (r.status === 204) { status(f, "Your answers are saved as you type."); return; }
+      if (r.status === 204) { status(f, word("saved", "Your answers are saved as you type.")); return; }
       if (r.status === 409) return r.text().then(function (t) { submittedElsewhere(f, t); });
       dirty = true;  // try again with the next change
     }).catch(function () { dirty = true; });

@@ -5,6 +5,14 @@
 
   function form() { return document.getElementById("task-form"); }
 
+  // Words written by this script, in the worker's language (#w-strings, rendered by the
+  // server from its catalogs); "%s" stands for the output letter(s).
+  function word(name, fallback, value) {
+    var strings = document.getElementById("w-strings");
+    var text = (strings && strings.dataset[name]) || fallback;
+    return value === undefined ? text : text.replace("%s", value);
+  }
+
   function outputs(f) { return Array.prototype.slice.call(f.querySelectorAll(".w-output[data-slot]")); }
 
   function scoreOf(f, li) {
@@ -63,10 +71,10 @@
     groups.forEach(function (g) {
       var li = document.createElement("li");
       li.value = rank;
-      li.textContent = g.letters.map(function (l) { return "Output " + l; }).join(" = ");
+      li.textContent = g.letters.map(function (l) { return word("output", "Output %s", l); }).join(" = ");
       if (g.letters.length > 1) {
         li.className = "tie";
-        li.textContent += " (tie)";
+        li.textContent += " " + word("tie", "(tie)");
       }
       list.appendChild(li);
       rank += g.letters.length;
@@ -74,7 +82,7 @@
     if (unrated.length) {
       var u = document.createElement("li");
       u.className = "unrated";
-      u.textContent = "Not scored yet: " + unrated.map(function (r) { return "Output " + r.letter; }).join(", ");
+      u.textContent = word("notScored", "Not scored yet: %s", unrated.map(function (r) { return word("output", "Output %s", r.letter); }).join(", "));
       list.appendChild(u);
     }
     box.hidden = false;
@@ -175,7 +183,7 @@
       p.className = "w-error";
       p.setAttribute("data-client-error", "");
       p.id = "client-error-" + li.dataset.slot;
-      p.textContent = "Output " + li.dataset.letter + ": you have not moved this slider yet.";
+      p.textContent = word("notMoved", "Output %s: you have not moved this slider yet.", li.dataset.letter);
       var slider = li.querySelector("[data-slider]");
       li.classList.add("has-error");
       li.insertBefore(p, li.querySelector(".w-label"));
