@@ -163,7 +163,8 @@ def test_a_full_language_quota_is_a_clear_page_and_writes_nothing(client, tmp_pa
     assert _enter(client, campaign, "p1", query="&lang=de").status_code == 303
     response = _enter(client, campaign, "p2", query="&lang=de")
     assert response.status_code == 409
-    assert b"All places in your language are taken" in response.content
+    # In the language the worker asked for.
+    assert "Alle Plätze in Ihrer Sprache sind vergeben" in response.content.decode()
     assert Worker.objects.filter(campaign=campaign).count() == 1
     # English is not limited.
     assert _enter(client, campaign, "p3", query="&lang=en").status_code == 303
