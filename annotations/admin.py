@@ -5,7 +5,14 @@ from django.contrib import admin
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 
-from .core.languages import LanguageError, language_check, languages_check
+from .core.languages import (
+    CAMPAIGN_TEXTS,
+    CRITERION_TEXTS,
+    LanguageError,
+    language_check,
+    languages_check,
+    translations_check,
+)
 from .models import (
     Assignment,
     Campaign,
@@ -71,54 +78,25 @@ class CampaignAdminForm(forms.ModelForm):
             quotas[tag] = value
         return quotas
 
-    def clean_translations(self) -> dict[str, dict[str, str]]:
-        return _translations(
-            self.cleaned_data.get("translations"), ("description", "instructions", "consent_text")
-        )
+    def clean_translations(self) -> dict[str, dict[str, Any]]:
+        return _translations(self.cleaned_data.get("translations"), CAMPAIGN_TEXTS)
 
 
-def _translations(raw: object, allowed: tuple[str, ...]) -> dict[str, Any]:
-    """``{tag: {field: text}}`` checked: known codes, known fields, texts (``levels``: a
-    list of descriptors)."""
-    if not raw:
-        return {}
-    if not isinstance(raw, dict):
-        raise forms.ValidationError('An object of language -> texts, e.g. {"de": {...}}.')
-    checked: dict[str, Any] = {}
-    for code, texts in raw.items():
-        try:
-            tag = language_check(code)
-        except LanguageError as exc:
-            raise forms.ValidationError(str(exc)) from None
-        if not isinstance(texts, dict) or set(texts) - set(allowed):
-            raise forms.ValidationError(f"'{tag}': give only {', '.join(allowed)}.")
-        for field, text in texts.items():
-            ok = isinstance(text, str) or (
-                field == "levels"
-                and isinstance(text, list)
-                and all(isinstance(t, str | dict) for t in text)
-            )
-            if not ok:
-                raise forms.ValidationError(f"'{tag}': {field} must be text.")
-        checked[tag] = texts
-    return checked
+def _translations(
+    raw: object, allowed: tuple[str, ...], *, levels: int | None = None
+) -> dict[str, Any]:
+    try:
+        return translations_check(raw, allowed, levels=levels)
+    except LanguageError as exc:
+        raise forms.ValidationError(str(exc)) from None
 
 
 class CriterionAdminForm(forms.ModelForm):
     """Checks the translations: known language codes and fields, one descriptor a level."""
 
     def clean_translations(self) -> dict[str, Any]:
-        checked = _translations(
-            self.cleaned_data.get("translations"), ("question", "levels", "standard_text")
-        )
         levels = len((self.cleaned_data.get("scale_settings") or {}).get("levels", []) or [])
-        for tag, texts in checked.items():
-            given = texts.get("levels")
-            if given and len(given) != levels:
-                raise forms.ValidationError(
-                    f"'{tag}': {len(given)} level descriptors for a scale of {levels} levels."
-                )
-        return checked
+        return _translations(self.cleaned_data.get("translations"), CRITERION_TEXTS, levels=levels)
 
 
 @admin.register(Campaign)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import designer, designer_mapped, experts
+from .views import designer, designer_mapped, experts, languages
 
 urlpatterns = [
     path("campaigns/new/", designer.campaign_new, name="designer-new"),
@@ -30,6 +30,14 @@ urlpatterns = [
         "campaigns/<slug:slug>/criteria/<int:pk>/delete/",
         designer.criterion_delete,
         name="designer-criterion-delete",
+    ),
+    path(
+        "campaigns/<slug:slug>/languages/", languages.campaign_languages, name="designer-languages"
+    ),
+    path(
+        "campaigns/<slug:slug>/languages/<str:tag>/",
+        languages.campaign_translation,
+        name="designer-translation",
     ),
     path("campaigns/<slug:slug>/plan/", designer.campaign_plan, name="designer-plan"),
     path("campaigns/<slug:slug>/build/", designer.campaign_build, name="designer-build"),

@@ -146,3 +146,40 @@ def interface_language(language: str) -> str:
     """The interface catalog to use for a worker judging in ``language`` (else English)."""
     wanted = base(language)
     return wanted if wanted in INTERFACE_LANGUAGES else "en"
+
+
+#: the texts a designer translates: a campaign's, a criterion's (``levels``: one
+#: descriptor per Likert level, a string or ``{"label", "descriptor"}``)
+CAMPAIGN_TEXTS = ("description", "instructions", "consent_text")
+CRITERION_TEXTS = ("question", "levels", "standard_text")
+
+
+def translations_check(
+    raw: object, allowed: Sequence[str], *, levels: int | None = None
+) -> dict[str, dict[str, Any]]:
+    """``{tag: {field: text}}`` checked: known codes (normalised), only ``allowed``
+    fields, texts (``levels``: a list, as many as the scale's ``levels`` when given).
+    A ``LanguageError`` names the language and field at fault."""
+    if not raw:
+        return {}
+    if not isinstance(raw, dict):
+        raise LanguageError('give an object of language -> texts, e.g. {"de": {...}}.')
+    checked: dict[str, dict[str, Any]] = {}
+    for code, texts in raw.items():
+        tag = language_check(code)
+        if not isinstance(texts, dict) or set(texts) - set(allowed):
+            raise LanguageError(f"'{tag}': give only {', '.join(allowed)}.")
+        for field, text in texts.items():
+            ok = isinstance(text, str) or (
+                field == "levels"
+                and isinstance(text, list)
+                and all(isinstance(t, str | dict) for t in text)
+            )
+            if not ok:
+                raise LanguageError(f"'{tag}': {field} must be text.")
+            if field == "levels" and levels is not None and text and len(text) != levels:
+                raise LanguageError(
+                    f"'{tag}': {len(text)} level descriptors for a scale of {levels} levels."
+                )
+        checked[tag] = texts
+    return checked

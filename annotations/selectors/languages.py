@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from django.db.models import Count, Q
 
-from annotations.models import Campaign, Task, Worker
+from annotations.core.languages import CAMPAIGN_TEXTS
+from annotations.models import Campaign, Criterion, Task, Worker
 from annotations.selectors.judgements import judgements_counted
 
 
@@ -63,4 +65,105 @@ def language_progress(*, campaign: Campaign) -> list[LanguageProgress]:
             needed=tasks.get(tag, 0) * jpt,
         )
         for tag in languages
+    ]
+
+
+# Translations ---------------------------------------------------------------------------
+
+CAMPAIGN_TEXT_NAMES = {
+    "description": "Description",
+    "instructions": "Instructions",
+    "consent_text": "Consent text",
+}
+
+
+@dataclass(frozen=True)
+class TranslationText:
+    """One text a worker reads, in the campaign's first language and in ``language``."""
+
+    key: str  # the form field: description, c12-question, c12-level3, ...
+    label: str  # what it is, for people: "fluency: level 3 descriptor"
+    original: str
+    translated: str
+
+
+@dataclass(frozen=True)
+class TranslationStatus:
+    """What a worker judging in ``language`` reads translated, and what is missing."""
+
+    language: str
+    texts: list[TranslationText] = field(default_factory=list)
+
+    @property
+    def missing(self) -> list[TranslationText]:
+        return [t for t in self.texts if not t.translated.strip()]
+
+    @property
+    def done(self) -> int:
+        return len(self.texts) - len(self.missing)
+
+
+def _level_text(level: Any) -> str:
+    if isinstance(level, dict):
+        return str(level.get("descriptor") or "")
+    return str(level or "")
+
+
+def criterion_texts(criterion: Criterion) -> list[tuple[str, str, str]]:
+    """(key, label, original) of each text of ``criterion`` a worker reads."""
+    texts = [(f"c{criterion.pk}-question", f"{criterion.name}: question", criterion.question)]
+    if criterion.scale == Criterion.Scale.MAGNITUDE and criterion.standard_text.strip():
+        texts.append(
+            (
+                f"c{criterion.pk}-standard_text",
+                f"{criterion.name}: standard",
+                criterion.standard_text,
+            )
+        )
+    if criterion.scale == Criterion.Scale.LIKERT:
+        for i, level in enumerate(criterion.likert_levels, start=1):
+            described = _level_text(level)
+            if described.strip():
+                label = f"{criterion.name}: level {level.get('label') or i} descriptor"
+                texts.append((f"c{criterion.pk}-level{i}", label, described))
+    return texts
+
+
+def translation_status(
+    *, campaign: Campaign, language: str, criteria: list[Criterion] | None = None
+) -> TranslationStatus:
+    """Every worker-facing text the designer wrote (those with words) beside its
+    translation into ``language`` ("" where missing). One query (the criteria) unless
+    they are given."""
+    if criteria is None:
+        criteria = list(campaign.criteria.order_by("position", "pk"))
+    given = (campaign.translations or {}).get(language) or {}
+    texts = [
+        TranslationText(name, CAMPAIGN_TEXT_NAMES[name], original, str(given.get(name) or ""))
+        for name in CAMPAIGN_TEXTS
+        if (original := str(getattr(campaign, name) or "")).strip()
+    ]
+    for criterion in criteria:
+        mine = (criterion.translations or {}).get(language) or {}
+        levels = mine.get("levels") or []
+        for key, label, original in criterion_texts(criterion):
+            part = key.split("-", 1)[1]
+            if part.startswith("level"):
+                i = int(part[5:]) - 1
+                translated = _level_text(levels[i]) if i < len(levels) else ""
+            else:
+                translated = str(mine.get(part) or "")
+            texts.append(TranslationText(key, label, original, translated))
+    return TranslationStatus(language=language, texts=texts)
+
+
+def translations_needed(*, campaign: Campaign) -> list[TranslationStatus]:
+    """Per language after the campaign's first (the one the designer writes in): what is
+    translated and what is missing. Empty for a one-language campaign. One query."""
+    languages = list(campaign.languages or [])[1:]
+    if not languages:
+        return []
+    criteria = list(campaign.criteria.order_by("position", "pk"))
+    return [
+        translation_status(campaign=campaign, language=tag, criteria=criteria) for tag in languages
     ]

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from typing import Any
 
 from django.db import transaction
 
-from annotations.core.languages import LanguageError, language_check
-from annotations.models import Campaign, Worker
+from annotations.core.languages import (
+    CAMPAIGN_TEXTS,
+    LanguageError,
+    language_check,
+    languages_check,
+)
+from annotations.models import Campaign, Criterion, Item, Output, Worker
 from common.errors import DomainError
 
 
@@ -83,3 +89,174 @@ def campaign_languages_add(
         campaign.languages = held + added
         campaign.save(update_fields=["languages"])
     return list(campaign.languages)
+
+
+def _not_ended(campaign: Campaign) -> None:
+    if campaign.status in (Campaign.Status.CLOSED, Campaign.Status.ARCHIVED):
+        raise DomainError(
+            f"The campaign is {campaign.get_status_display().lower()}: its languages and "
+            "texts can no longer change."
+        )
+
+
+@transaction.atomic
+def campaign_languages_update(
+    *, campaign: Campaign, languages: Iterable[object], quotas: Mapping[str, object]
+) -> Campaign:
+    """Set the campaign's languages (the first is the one its texts are written in) and
+    the workers admitted per language (``quotas``; a language without one admits any).
+
+    Every language the items or outputs have stays; a quota names one of the languages
+    and is a whole number. ``DomainError`` names the field at fault; nothing is saved.
+    """
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    _not_ended(campaign)
+    try:
+        tags = languages_check(languages)
+    except LanguageError as exc:
+        raise DomainError(f"Languages: {exc}") from None
+    used = set(
+        Output.objects.filter(item__campaign=campaign).values_list("language", flat=True).distinct()
+    ) | set(Item.objects.filter(campaign=campaign).values_list("language", flat=True).distinct())
+    dropped = sorted(used - set(tags))
+    if dropped:
+        raise DomainError(
+            f"Languages: the campaign's outputs are in {', '.join(dropped)}; "
+            "keep every language its outputs have."
+        )
+    checked: dict[str, int] = {}
+    for code, value in quotas.items():
+        try:
+            tag = language_check(code)
+        except LanguageError as exc:
+            raise DomainError(f"Quotas: {exc}") from None
+        if tag not in tags:
+            raise DomainError(f"Quotas: '{tag}' is not one of the campaign's languages.")
+        if value in (None, ""):
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise DomainError(f"Quotas: '{tag}': give a whole number of workers (0 or more).")
+        checked[tag] = value
+    campaign.languages = tags
+    campaign.language_quotas = checked
+    campaign.save(update_fields=["languages", "language_quotas", "updated_at"])
+    return campaign
+
+
+def _text(value: object, where: str) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise DomainError(f"{where}: give text.")
+    if "\x00" in value:
+        raise DomainError(f"{where}: the text holds a NUL character.")
+    return value.strip()
+
+
+@transaction.atomic
+def campaign_translations_update(
+    *,
+    campaign: Campaign,
+    language: str,
+    texts: Mapping[str, object],
+    criteria: Mapping[int, Mapping[str, Any]],
+) -> Campaign:
+    """Save what workers judging in ``language`` read: the campaign's ``texts``
+    (description, instructions, consent_text) and, per criterion id, its ``question``,
+    ``standard_text`` and ``levels`` (one descriptor per Likert level). A blank text
+    removes a translation (workers then read the original). Refused for the campaign's
+    first language (its texts are the originals), a language the campaign lacks, an
+    ended campaign, a criterion of another campaign or a wrong number of levels;
+    ``DomainError`` says which, and nothing is saved.
+    """
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    _not_ended(campaign)
+    try:
+        tag = language_check(language)
+    except LanguageError as exc:
+        raise DomainError(f"Language: {exc}") from None
+    languages = list(campaign.languages or [])
+    if tag not in languages:
+        raise DomainError(f"Language: '{tag}' is not one of the campaign's languages.")
+    if tag == languages[0]:
+        raise DomainError(
+            f"Language: '{tag}' is the campaign's first language; its texts are the originals."
+        )
+    unknown = sorted(set(texts) - set(CAMPAIGN_TEXTS))
+    if unknown:
+        raise DomainError(f"Unknown campaign texts: {', '.join(unknown)}.")
+    mine = {name: _text(value, name) for name, value in texts.items()}
+    given = dict(campaign.translations or {})
+    merged = {**given.get(tag, {}), **mine}
+    merged = {k: v for k, v in merged.items() if v}
+    if merged:
+        given[tag] = merged
+    else:
+        given.pop(tag, None)
+    campaign.translations = given
+    campaign.save(update_fields=["translations", "updated_at"])
+
+    by_id = {c.pk: c for c in Criterion.objects.filter(campaign=campaign, pk__in=list(criteria))}
+    missing = sorted(set(criteria) - set(by_id))
+    if missing:
+        raise DomainError(f"Criteria: {missing[0]} is not a criterion of this campaign.")
+    for pk, fields in criteria.items():
+        criterion = by_id[pk]
+        _criterion_translation_set(criterion, tag, fields)
+    return campaign
+
+
+def _criterion_translation_set(criterion: Criterion, tag: str, fields: Mapping[str, Any]) -> None:
+    where = criterion.name
+    unknown = sorted(set(fields) - {"question", "standard_text", "levels"})
+    if unknown:
+        raise DomainError(f"{where}: unknown texts {', '.join(unknown)}.")
+    given = dict(criterion.translations or {})
+    mine = dict(given.get(tag, {}))
+    for name in ("question", "standard_text"):
+        if name in fields:
+            mine[name] = _text(fields[name], f"{where}: {name.replace('_', ' ')}")
+    if "levels" in fields:
+        mine["levels"] = _levels(criterion, list(mine.get("levels") or []), fields["levels"])
+    mine = {k: v for k, v in mine.items() if v}
+    if mine:
+        given[tag] = mine
+    else:
+        given.pop(tag, None)
+    if given != (criterion.translations or {}):
+        criterion.translations = given
+        criterion.save(update_fields=["translations"])
+
+
+def _levels(criterion: Criterion, old: list[Any], levels: Any) -> list[Any]:
+    """The criterion's translated descriptors: ``levels`` is a list (one per level) or a
+    mapping of level number (1-based) to descriptor, changing only those levels."""
+    where = criterion.name
+    scale = criterion.likert_levels
+    if criterion.scale != Criterion.Scale.LIKERT:
+        raise DomainError(f"{where}: only a Likert scale has level descriptors.")
+    if isinstance(levels, Mapping):
+        given = dict(levels)
+        if any(not isinstance(i, int) or not 1 <= i <= len(scale) for i in given):
+            raise DomainError(f"{where}: the scale has levels 1 to {len(scale)}.")
+        levels = [given.get(i + 1, old[i] if i < len(old) else "") for i in range(len(scale))]
+    levels = list(levels or [])
+    if len(levels) != len(scale):
+        raise DomainError(
+            f"{where}: {len(levels)} level descriptors for a scale of {len(scale)} levels."
+        )
+    kept: list[Any] = []
+    for i, value in enumerate(levels):
+        before = old[i] if i < len(old) else None
+        if isinstance(value, dict):
+            value = value.get("descriptor")
+        text = _text(value, f"{where}: level {i + 1}")
+        if isinstance(before, dict) and before.get("label"):
+            kept.append({"label": before["label"], "descriptor": text})
+        else:
+            kept.append(text)
+    return kept if any(_level_given(v) for v in kept) else []
+
+
+def _level_given(value: Any) -> bool:
+    return bool(value.get("descriptor") if isinstance(value, dict) else value)

@@ -505,6 +505,11 @@ def campaign_plan(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
         )
     context = _context(request, campaign, form=form, plan=plan)
     context["criteria_problems"] = criteria_services.criterion_launch_problems(campaign=campaign)
+    context["translations_missing"] = [
+        status
+        for status in language_selectors.translations_needed(campaign=campaign)
+        if status.missing
+    ]
     template = "annotations/designer/plan.html"
     if request.htmx:
         template += "#plan-result"

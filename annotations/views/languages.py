@@ -1,0 +1,124 @@
+"""The Languages pages: a campaign's languages and quotas, and what workers read in each
+language (the designer's translations), under /campaigns/<slug>/languages/."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import get_language_info
+from django.views.decorators.http import require_http_methods
+
+from annotations.access import campaign_check
+from annotations.core.languages import LanguageError, direction, language_check
+from annotations.forms_languages import LanguagesForm, TranslationForm
+from annotations.models import Campaign, CampaignMembership
+from annotations.selectors import languages as language_selectors
+from annotations.services import languages as language_services
+from annotations.views.designer import _context, campaign_view
+from common.errors import DomainError
+
+Role = CampaignMembership.Role
+
+
+def language_name(tag: str) -> str:
+    """``German (Deutsch)`` where Django knows the language, else the tag."""
+    try:
+        info = get_language_info(tag)
+    except KeyError:
+        try:
+            info = get_language_info(tag.split("-")[0])
+        except KeyError:
+            return tag
+    if info["name_local"] and info["name_local"] != info["name"]:
+        return f"{info['name']} ({info['name_local']})"
+    return str(info["name"])
+
+
+def _ended(campaign: Campaign) -> bool:
+    return campaign.status in (Campaign.Status.CLOSED, Campaign.Status.ARCHIVED)
+
+
+@campaign_view(Role.VIEWER)
+@require_http_methods(["GET", "POST"])
+def campaign_languages(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+    """The campaign's languages and quotas (editors change them) and, per language, how
+    much of what workers read is translated."""
+    form = LanguagesForm(request.POST or None, campaign=campaign)
+    if request.method == "POST":
+        campaign_check(
+            request.user, campaign, Role.DESIGNER, denied="Viewers cannot change languages."
+        )
+        if form.is_valid():
+            try:
+                language_services.campaign_languages_update(
+                    campaign=campaign,
+                    languages=form.cleaned_data["languages"],
+                    quotas=form.quotas(),
+                )
+            except DomainError as exc:
+                form.add_error("languages" if "Languages" in str(exc) else None, str(exc))
+            else:
+                messages.success(request, "Languages saved.")
+                return redirect("annotations:designer-languages", slug=campaign.slug)
+    statuses = {s.language: s for s in language_selectors.translations_needed(campaign=campaign)}
+    progress = {p.language: p for p in language_selectors.language_progress(campaign=campaign)}
+    rows = [
+        {
+            "tag": tag,
+            "name": language_name(tag),
+            "dir": direction(tag),
+            "first": i == 0,
+            "status": statuses.get(tag),
+            "progress": progress.get(tag),
+        }
+        for i, tag in enumerate(campaign.languages or ["en"])
+    ]
+    return render(
+        request,
+        "annotations/designer/languages.html",
+        _context(request, campaign, form=form, rows=rows, ended=_ended(campaign)),
+    )
+
+
+@campaign_view(Role.VIEWER)
+@require_http_methods(["GET", "POST"])
+def campaign_translation(request: HttpRequest, campaign: Campaign, tag: str) -> HttpResponse:
+    """What a worker judging in ``tag`` reads: each original text beside its translation
+    (editors write them; blank means the worker reads the original)."""
+    try:
+        tag = language_check(tag)
+    except LanguageError:
+        raise Http404("No such language.") from None
+    languages = list(campaign.languages or ["en"])
+    if tag not in languages[1:]:
+        raise Http404("The campaign has no such language to translate into.")
+    context = _context(request, campaign)
+    editable = bool(context["can_design"]) and not _ended(campaign)
+    status = language_selectors.translation_status(campaign=campaign, language=tag)
+    form = TranslationForm(request.POST or None, status=status, editable=editable)
+    if request.method == "POST":
+        campaign_check(
+            request.user, campaign, Role.DESIGNER, denied="Viewers cannot change translations."
+        )
+        if form.is_valid():
+            texts, criteria = form.translations()
+            try:
+                language_services.campaign_translations_update(
+                    campaign=campaign, language=tag, texts=texts, criteria=criteria
+                )
+            except DomainError as exc:
+                form.add_error(None, str(exc))
+            else:
+                messages.success(request, f"Translations into {language_name(tag)} saved.")
+                return redirect("annotations:designer-translation", slug=campaign.slug, tag=tag)
+    context.update(
+        form=form,
+        tag=tag,
+        name=language_name(tag),
+        original=languages[0],
+        original_dir=direction(languages[0]),
+        editable=editable,
+        status=status,
+    )
+    return render(request, "annotations/designer/translation.html", context)
