@@ -2,13 +2,14 @@
 
 from django.urls import path
 
-from . import views
+from . import views, views_means
 
 app_name = "ranking"
 
 urlpatterns = [
     path("campaign/<slug:slug>/", views.campaign_runs, name="campaign-runs"),
     path("campaign/<slug:slug>/slices/", views.campaign_slices, name="campaign-slices"),
+    path("campaign/<slug:slug>/means/", views_means.campaign_means, name="campaign-means"),
     path("campaign/<slug:slug>/power/", views.campaign_power, name="campaign-power"),
     path("compare/", views.run_compare, name="compare"),
     path("<int:pk>/", views.run_detail, name="run"),

@@ -25,6 +25,8 @@ module exports and nothing else; the ``_``-prefixed modules behind it are privat
 - :func:`comparisons_needed`, :func:`pair_share`, :func:`judgements_for` and
   :func:`pilot_power` -- power analysis (issue 16): the comparisons and judgements that
   separate two systems at a confidence level with a given power (``_power``).
+- :func:`mean_intervals` -- mean ratings with Student t intervals from counts, sums and
+  sums of squares (``_means``; the MTG-style table of issue 14).
 
 Methods: ``wmt14`` (TrueSkill with WMT14 active sampling, as in the E2E NLG
 Challenge), ``bootstrap`` (TrueSkill over resampled judgements), ``bradley_terry`` and
@@ -53,6 +55,7 @@ from ._chunks import (
     merge_chunks,
 )
 from ._compute import DEFAULT_BATCH_RUNS, ComputedRanking, compute, prepare_comparisons
+from ._means import MeanIntervals, mean_intervals
 from ._methods import METHODS, ParameterError, check_parameters, method_parameters
 from ._pairwise import scores_to_ranks
 from ._power import (
@@ -71,6 +74,7 @@ __all__ = [
     "METHODS",
     "ChunkResult",
     "ComputedRanking",
+    "MeanIntervals",
     "PairPower",
     "ParameterError",
     "RankingResult",
@@ -81,6 +85,7 @@ __all__ = [
     "compute_chunk",
     "compute_chunked",
     "judgements_for",
+    "mean_intervals",
     "merge_chunks",
     "method_parameters",
     "pair_share",

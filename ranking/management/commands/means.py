@@ -1,0 +1,66 @@
+"""The MTG-style table: ``python manage.py means SLUG [--criterion fluency] [--csv]``."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from ranking import means as means_selectors
+
+
+class Command(BaseCommand):
+    help = (
+        "Each criterion's mean rating per system and language (and over all languages), "
+        "with Student t intervals, beside the latest TrueSkill rank range on the same "
+        "language. --csv writes the table as CSV."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("campaign", help="campaign slug")
+        parser.add_argument("--criterion", default="", help="one criterion (default: all)")
+        parser.add_argument("--confidence", type=float, default=0.95)
+        parser.add_argument("--csv", action="store_true", help="CSV instead of a text table")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        from annotations.models import Campaign
+
+        campaign = Campaign.objects.filter(slug=options["campaign"]).first()
+        if campaign is None:
+            raise CommandError(f"There is no campaign '{options['campaign']}'.")
+        name = options["criterion"]
+        if name and not campaign.criteria.filter(name=name).exists():
+            raise CommandError(f"Campaign '{campaign.slug}' has no criterion '{name}'.")
+        if not 0.5 <= options["confidence"] < 1:
+            raise CommandError("--confidence is between 0.5 and 1, e.g. 0.95.")
+        table = means_selectors.campaign_means(
+            campaign=campaign, confidence=options["confidence"], criterion=name
+        )
+        if options["csv"]:
+            self.stdout.write(means_selectors.means_csv(table), ending="")
+            return
+        for block in table.criteria:
+            self.stdout.write(f"\n{block.criterion} ({block.ratings} ratings)")
+            if not block.systems:
+                self.stdout.write("  no ratings yet")
+                continue
+            width = max(len(s) for s in block.systems)
+            heads = [c or "all" for c in block.columns]
+            self.stdout.write(
+                "  " + "system".ljust(width) + "".join(f"  {h:>24}" for h in heads)
+            )
+            for system, cells in block.rows():
+                shown = []
+                for cell in cells:
+                    if cell is None:
+                        shown.append(f"  {'-':>24}")
+                        continue
+                    half = "" if math.isnan(cell.half) else f" ±{cell.half:.2f}"
+                    rank = f" [{cell.ranked.rank_range}]" if cell.ranked else ""
+                    shown.append(f"  {f'{cell.mean:.2f}{half} n={cell.n}{rank}':>24}")
+                self.stdout.write("  " + system.ljust(width) + "".join(shown))
+        self.stdout.write(
+            f"\nMeans with {table.confidence:.0%} t intervals; [rank range] of the latest "
+            "finished ranking run on the same language (or all items)."
+        )

@@ -1,0 +1,49 @@
+"""The MTG-style table in real Chromium: an organizer reads mean ratings per language
+beside the German ranking, at desktop and phone width (screenshots in artifacts/)."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+
+from annotations.models import CampaignMembership
+from ranking import services
+from tests.browser.conftest import save_screenshot, settled_width
+from tests.ranking.test_means import rated_campaign
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_an_organizer_reads_means_per_language_beside_the_ranking(new_page, live_server):
+    campaign, grammar, _ = rated_campaign(n=20)
+    owner = User.objects.create_user("mn-owner", password="pw-mn-owner")
+    CampaignMembership.objects.create(campaign=campaign, user=owner, role="owner")
+    run = services.ranking_run_create(
+        campaign=campaign, criterion=grammar, queue=False, where={"language": "de"}, runs=20
+    )
+    services.ranking_run_compute(run=run, fan_out=False)
+
+    page = new_page(width=1280)
+    page.set_default_timeout(60_000)
+    page.goto(live_server.url + "/accounts/login/")
+    page.get_by_label("Username").fill("mn-owner")
+    page.get_by_label("Password").fill("pw-mn-owner")
+    page.get_by_role("button", name="Sign in").click()
+    page.goto(live_server.url + f"/rankings/campaign/{campaign.slug}/")
+    page.get_by_role("link", name="Mean ratings").click()
+    table = page.locator(".means-table")
+    assert table.locator("thead th").all_inner_texts() == ["System", "de", "fr", "all languages"]
+    first = table.locator("tbody tr").first
+    assert "rank 1" in first.locator("td").first.inner_text()  # the German run's rank
+    assert "n=20" in first.locator("td").nth(1).inner_text()
+    save_screenshot(page, "means-table-1280")
+    page.get_by_label("Confidence").select_option("0.99")
+    page.get_by_role("button", name="Show").click()
+    page.wait_for_load_state("load")
+    assert "99%" in page.locator("main").inner_text()
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download CSV").click()
+    assert download.value.suggested_filename == f"{campaign.slug}-means.csv"
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert settled_width(page, 390) <= 390
+    save_screenshot(page, "means-table-390")
