@@ -66,6 +66,11 @@ class MappingForm(forms.Form):
         widget=forms.TextInput(_TEXT),
         help_text="Task id: rows of one unit share a task.",
     )
+    language = forms.CharField(
+        required=False,
+        widget=forms.TextInput(_TEXT),
+        help_text="The outputs' language per row (a BCP 47 code such as de), if the file has one.",
+    )
     slots = forms.IntegerField(
         min_value=0, max_value=10, initial=0, help_text="Outputs per row, 2-10; 0 = as the header."
     )
@@ -111,7 +116,7 @@ class MappingForm(forms.Form):
     def mapping_dict(self) -> dict[str, Any]:
         """The mapping in its JSON form (call after ``is_valid``)."""
         d = self.cleaned_data
-        keys: tuple[str, ...] = ("format", "worker", "item", "input", "unit", "system")
+        keys: tuple[str, ...] = ("format", "worker", "item", "input", "unit", "language", "system")
         keys += ("output", "started_at", "submitted_at", "time_format")
         return {
             **{k: d.get(k) or "" for k in keys},

@@ -215,12 +215,13 @@ def _store(
 
     # Items and outputs: reuse the campaign's, create what is missing from the file.
     items = dict(campaign.items.values_list("external_id", "input"))
-    outputs = {
-        (ext, label): text
-        for ext, label, text in Output.objects.filter(item__campaign=campaign).values_list(
-            "item__external_id", "system__label", "text"
-        )
-    }
+    outputs: dict[tuple[str, str], str] = {}
+    output_language: dict[tuple[str, str], str] = {}
+    for ext, label, text, language in Output.objects.filter(item__campaign=campaign).values_list(
+        "item__external_id", "system__label", "text", "language"
+    ):
+        outputs[(ext, label)] = text
+        output_language[(ext, label)] = language
     missing: dict[tuple[str, str], OutputRow] = {}
     items_created: set[str] = set()
     for row in parsed.rows:
@@ -239,9 +240,22 @@ def _store(
             )
         for system, text in zip(row.systems, row.texts, strict=True):
             key = (row.item_id, system)
+            had = output_language.get(key) or (missing[key].language if key in missing else "")
+            if row.language and had and had != row.language:
+                raise ImportFileError(
+                    f"the output of system '{system}' for item '{row.item_id}' is in "
+                    f"'{had}', not '{row.language}'.",
+                    file=file,
+                    line=row.line,
+                    field=mapping.language,
+                )
             if key not in outputs and key not in missing:
                 missing[key] = OutputRow(
-                    item_id=row.item_id, input=items[row.item_id], system=system, text=text
+                    item_id=row.item_id,
+                    input=items[row.item_id],
+                    system=system,
+                    text=text,
+                    language=row.language,
                 )
     if missing:
         outputs_store(campaign=campaign, rows=list(missing.values()))

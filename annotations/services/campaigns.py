@@ -27,6 +27,7 @@ from annotations.models import (
     System,
     Task,
 )
+from annotations.services.languages import campaign_languages_add
 from common.errors import DomainError
 
 # Slugs that would collide with designer pages under /campaigns/.
@@ -469,6 +470,15 @@ def outputs_store(*, campaign: Campaign, rows: Iterable[OutputRow]) -> OutputsSt
     rows = list(rows)
     systems = {s.label: s for s in campaign.systems.all()}
     items = {i.external_id: i for i in campaign.items.all()}
+    # Languages: the row's, else the campaign's first; an item's is its first output's.
+    # The campaign holds every language brought.
+    default = (campaign.languages or ["en"])[0]
+    campaign_languages_add(
+        campaign=campaign, languages=[r.language or default for r in rows], first=not items
+    )
+    item_language: dict[str, str] = {}
+    for r in rows:
+        item_language.setdefault(r.item_id, r.language or default)
     new_systems = [
         System(campaign=campaign, label=lbl)
         for lbl in dict.fromkeys(r.system for r in rows)
@@ -496,6 +506,7 @@ def outputs_store(*, campaign: Campaign, rows: Iterable[OutputRow]) -> OutputsSt
                     input=r.input,
                     position=next_pos,
                     attributes=attributes.get(r.item_id, {}),
+                    language=item_language[r.item_id],
                 )
             )
             next_pos += 1
@@ -537,7 +548,14 @@ def outputs_store(*, campaign: Campaign, rows: Iterable[OutputRow]) -> OutputsSt
         if key in existing:
             raise DomainError(f"System '{r.system}' already has an output for item '{r.item_id}'.")
         existing.add(key)
-        outputs.append(Output(item=items[r.item_id], system=systems[r.system], text=r.text))
+        outputs.append(
+            Output(
+                item=items[r.item_id],
+                system=systems[r.system],
+                text=r.text,
+                language=r.language or default,
+            )
+        )
     Output.objects.bulk_create(outputs, batch_size=2000)
     groups = outputs_detect_identical(campaign=campaign)
     return OutputsStored(

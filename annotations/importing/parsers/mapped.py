@@ -3,7 +3,7 @@
 
 A row is one worker's judgement of the k outputs shown for an item, for one or more
 criteria. The mapping names the worker id, item id and (optionally) input, unit (task)
-id, time and metadata columns, and per slot ``i`` the system, output text and, per
+id, language (a BCP 47 code per row: the outputs' language), time and metadata columns, and per slot ``i`` the system, output text and, per
 criterion, score columns as patterns with ``{i}`` (``team{i}``, ``ref{i}``,
 ``quality{i}``), numbered from ``first`` (1 or 0). In JSONL a column is a key, or a
 dotted path into nested objects and lists (``outputs.{i}.score`` with ``first`` 0).
@@ -32,7 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from annotations.importing.parsers.common import CsvTable, read_text
+from annotations.importing.parsers.common import CsvTable, read_text, row_language
 from common.errors import ImportFileError
 
 FORMATS = ("csv", "tsv", "jsonl")
@@ -79,6 +79,7 @@ class Mapping:
     input: str = ""
     output: str = ""
     unit: str = ""
+    language: str = ""
     slots: int = 0
     first: int = 1
     started_at: str = ""
@@ -104,6 +105,7 @@ _STR_FIELDS = (
     "system",
     "worker",
     "input",
+    "language",
     "output",
     "unit",
     "started_at",
@@ -178,7 +180,7 @@ def mapping_check(mapping: Mapping) -> None:
             raise MappingError(f"the pattern '{pattern}' lacks {{i}} (the slot number).", field=key)
     per_row = [
         (key, getattr(mapping, key))
-        for key in ("item", "worker", "input", "unit", "started_at", "submitted_at")
+        for key in ("item", "worker", "input", "unit", "language", "started_at", "submitted_at")
     ] + [("metadata", column) for column in mapping.metadata]
     for key, column in per_row:
         if "{i}" in column:
@@ -241,6 +243,7 @@ class MappedJudgement:
     started_at: datetime | None
     submitted_at: datetime | None
     metadata: dict[str, str] = field(default_factory=dict)
+    language: str = ""  # BCP 47 (checked), "" when the mapping has no language column
 
     @property
     def shown(self) -> list[tuple[str, str, float]]:
@@ -262,6 +265,7 @@ class MappedRow:
     texts: tuple[str, ...]
     judgements: tuple[MappedJudgement, ...]
     skipped: tuple[str, ...]
+    language: str = ""
 
 
 @dataclass(frozen=True)
@@ -402,7 +406,7 @@ def _slots(mapping: Mapping, source: _Source) -> int:
 def required_columns(mapping: Mapping, k: int) -> list[str]:
     """Every column the mapping reads for k slots, in the order the file is checked."""
     columns = [mapping.item]
-    for key in ("worker", "input", "unit", "started_at", "submitted_at"):
+    for key in ("worker", "input", "unit", "language", "started_at", "submitted_at"):
         if getattr(mapping, key):
             columns.append(getattr(mapping, key))
     columns += list(mapping.metadata)
@@ -461,7 +465,9 @@ def _number(raw: str, *, file: str, line: int, field: str) -> float:
     return value
 
 
-def _parse_row(mapping: Mapping, k: int, line: int, get: Any, file: str) -> MappedRow | None:
+def _parse_row(
+    mapping: Mapping, k: int, line: int, get: Any, file: str, languages: dict[str, str]
+) -> MappedRow | None:
     def value(column: str, *, required: bool = True) -> str:
         v = get(column)
         if v is None:
@@ -476,6 +482,13 @@ def _parse_row(mapping: Mapping, k: int, line: int, get: Any, file: str) -> Mapp
     worker_id = value(mapping.worker) if mapping.worker else AGGREGATE_WORKER
     input_text = value(mapping.input, required=False) if mapping.input else ""
     unit_id = value(mapping.unit) if mapping.unit else ""
+    language = (
+        row_language(
+            value(mapping.language), languages, file=file, line=line, field=mapping.language
+        )
+        if mapping.language
+        else ""
+    )
     times: list[datetime | None] = []
     for key in ("started_at", "submitted_at"):
         column = getattr(mapping, key)
@@ -570,6 +583,7 @@ def _parse_row(mapping: Mapping, k: int, line: int, get: Any, file: str) -> Mapp
                 started_at=started,
                 submitted_at=submitted,
                 metadata=metadata,
+                language=language,
             )
         )
     return MappedRow(
@@ -582,6 +596,7 @@ def _parse_row(mapping: Mapping, k: int, line: int, get: Any, file: str) -> Mapp
         texts=tuple(texts),
         judgements=tuple(judgements),
         skipped=tuple(skipped),
+        language=language,
     )
 
 
@@ -593,8 +608,9 @@ def _rows(path: Path, mapping: Mapping, limit: int | None) -> ParsedMapped:
     k = _slots(mapping, source)
     _check_header(mapping, source, k)
     rows: list[MappedRow] = []
+    languages: dict[str, str] = {}
     for line, get in source.records():
-        row = _parse_row(mapping, k, line, get, source.file)
+        row = _parse_row(mapping, k, line, get, source.file, languages)
         if row is not None:
             rows.append(row)
         if limit is not None and len(rows) >= limit:

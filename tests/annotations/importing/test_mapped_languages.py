@@ -1,0 +1,111 @@
+"""Rating files with a language column (issue 14): a row's outputs take its language,
+tasks never mix languages, the campaign gains the languages, and a bad code is refused
+naming file, line and field with nothing written."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from annotations.importing.mapped import mapped_import
+from annotations.importing.parsers.mapped import mapping_from_dict
+from annotations.models import Item, Output, Task
+from common.errors import ImportFileError
+from tests.annotations.importing.conftest import write_csv
+from tests.factories import CampaignFactory
+
+pytestmark = pytest.mark.django_db
+
+HEADER = ["worker", "item", "lang", "sys1", "out1", "fluency1", "sys2", "out2", "fluency2"]
+
+
+def _rows(*extra: list[str]) -> list[list[str]]:
+    return [
+        HEADER,
+        ["w1", "m1", "de", "a", "Das ist gut.", "5", "b", "Gut ist das.", "3"],
+        ["w2", "m1", "de", "a", "Das ist gut.", "4", "b", "Gut ist das.", "2"],
+        ["w3", "m2", "fr_FR", "a", "C'est bien.", "4", "b", "Bien c'est.", "2"],
+        *extra,
+    ]
+
+
+MAPPING = {
+    "format": "csv",
+    "worker": "worker",
+    "item": "item",
+    "language": "lang",
+    "system": "sys{i}",
+    "output": "out{i}",
+    "slots": 2,
+    "criteria": [{"name": "fluency", "score": "fluency{i}"}],
+}
+
+
+def test_a_rows_outputs_and_task_take_its_language(tmp_path: Path) -> None:
+    campaign = CampaignFactory()
+    result = mapped_import(
+        campaign=campaign,
+        path=write_csv(tmp_path / "r.csv", _rows()),
+        mapping=mapping_from_dict(MAPPING),
+    )
+    assert result.judgements == 3
+    languages = dict(Output.objects.filter(item__campaign=campaign).values_list("text", "language"))
+    assert languages["Das ist gut."] == "de" and languages["C'est bien."] == "fr-FR"
+    assert dict(Item.objects.filter(campaign=campaign).values_list("external_id", "language")) == {
+        "m1": "de",
+        "m2": "fr-FR",
+    }
+    assert sorted(Task.objects.filter(campaign=campaign).values_list("language", flat=True)) == [
+        "de",
+        "fr-FR",
+    ]
+    campaign.refresh_from_db()
+    assert campaign.languages == ["de", "fr-FR"]  # the untouched English default gave way
+
+
+@pytest.mark.parametrize(
+    ("extra", "line", "message"),
+    [
+        (["w4", "m3", "xx", "a", "x", "1", "b", "y", "2"], 5, "not a BCP 47"),
+        (["w4", "m3", "", "a", "x", "1", "b", "y", "2"], 5, "empty"),
+        (["w4", "m1", "fr", "a", "Das ist gut.", "1", "b", "Gut ist das.", "2"], 5, "is in 'de'"),
+    ],
+)
+def test_a_bad_language_names_file_line_and_field_and_writes_nothing(
+    tmp_path: Path, counts: Callable[[], dict[str, int]], extra, line, message
+) -> None:
+    campaign = CampaignFactory()
+    before = counts()
+    with pytest.raises(ImportFileError, match=message) as err:
+        mapped_import(
+            campaign=campaign,
+            path=write_csv(tmp_path / "r.csv", _rows(extra)),
+            mapping=mapping_from_dict(MAPPING),
+        )
+    assert err.value.file.endswith("r.csv")
+    assert (err.value.line, err.value.field) == (line, "lang")
+    assert counts() == before
+
+
+def test_an_existing_output_in_another_language_is_refused(tmp_path: Path) -> None:
+    campaign = CampaignFactory()
+    mapped_import(
+        campaign=campaign,
+        path=write_csv(tmp_path / "r.csv", _rows()),
+        mapping=mapping_from_dict(MAPPING),
+    )
+    later = [HEADER, ["w9", "m2", "es", "a", "C'est bien.", "4", "b", "Bien c'est.", "2"]]
+    with pytest.raises(ImportFileError, match="is in 'fr-FR', not 'es'") as err:
+        mapped_import(
+            campaign=campaign,
+            path=write_csv(tmp_path / "later.csv", later),
+            mapping=mapping_from_dict(MAPPING),
+        )
+    assert (err.value.line, err.value.field) == (2, "lang")
+
+
+def test_a_per_row_language_column_cannot_be_a_slot_pattern() -> None:
+    with pytest.raises(ValueError, match="per-row column"):
+        mapping_from_dict({**MAPPING, "language": "lang{i}"})
