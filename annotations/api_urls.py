@@ -3,7 +3,7 @@ catch-all JSON 404 comes last, in ``humaneval.urls``)."""
 
 from django.urls import path
 
-from . import apis, apis_mapped
+from . import apis, apis_languages, apis_mapped
 
 urlpatterns = [
     path("auth/token/", apis.TokenApi.as_view(), name="api-token"),
@@ -14,6 +14,11 @@ urlpatterns = [
         "campaigns/<slug:slug>/criteria/<int:pk>/",
         apis.CriterionDetailApi.as_view(),
         name="api-criterion",
+    ),
+    path(
+        "campaigns/<slug:slug>/languages/",
+        apis_languages.CampaignLanguagesApi.as_view(),
+        name="api-languages",
     ),
     path("campaigns/<slug:slug>/systems/", apis.SystemListApi.as_view(), name="api-systems"),
     path("campaigns/<slug:slug>/outputs/", apis.OutputUploadApi.as_view(), name="api-outputs"),

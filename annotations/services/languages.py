@@ -260,3 +260,45 @@ def _levels(criterion: Criterion, old: list[Any], levels: Any) -> list[Any]:
 
 def _level_given(value: Any) -> bool:
     return bool(value.get("descriptor") if isinstance(value, dict) else value)
+
+
+@transaction.atomic
+def campaign_languages_set(
+    *,
+    campaign: Campaign,
+    languages: Iterable[object] | None = None,
+    quotas: Mapping[str, object] | None = None,
+    translations: Mapping[str, Any] | None = None,
+) -> Campaign:
+    """The API's one write: languages and quotas (``campaign_languages_update``; what is
+    not given stays), then per language ``{"campaign": {...}, "criteria": {name: {...}}}``
+    (``campaign_translations_update``). All or nothing."""
+    if languages is not None or quotas is not None:
+        campaign = campaign_languages_update(
+            campaign=campaign,
+            languages=list(languages) if languages is not None else list(campaign.languages),
+            quotas=dict(quotas) if quotas is not None else dict(campaign.language_quotas or {}),
+        )
+    if not isinstance(translations, Mapping | None):
+        raise DomainError('Translations: give {"de": {"campaign": {...}, "criteria": {...}}}.')
+    by_name = {c.name: c.pk for c in Criterion.objects.filter(campaign=campaign)}
+    for tag, given in (translations or {}).items():
+        if not isinstance(given, Mapping) or set(given) - {"campaign", "criteria"}:
+            raise DomainError(f"Translations: '{tag}': give only campaign and criteria.")
+        texts = given.get("campaign") or {}
+        criteria = given.get("criteria") or {}
+        if not isinstance(texts, Mapping) or not isinstance(criteria, Mapping):
+            raise DomainError(f"Translations: '{tag}': campaign and criteria are objects.")
+        unknown = sorted(set(criteria) - set(by_name))
+        if unknown:
+            raise DomainError(f"Translations: '{tag}': no criterion '{unknown[0]}'.")
+        for name, fields in criteria.items():
+            if not isinstance(fields, Mapping):
+                raise DomainError(f"Translations: '{tag}': {name}: give an object of texts.")
+        campaign = campaign_translations_update(
+            campaign=campaign,
+            language=str(tag),
+            texts=texts,
+            criteria={by_name[name]: fields for name, fields in criteria.items()},
+        )
+    return campaign
