@@ -335,9 +335,10 @@ def _password_write(path: Path, password: str) -> None:
 
 
 @transaction.atomic
-def demo_campaign_adopt(*, user: User) -> Campaign | None:
-    """Make ``user`` the demo campaign's owner when it has none; the campaign if changed."""
-    campaign = Campaign.objects.select_for_update().filter(slug=DEMO_SLUG).first()
+def demo_campaign_adopt(*, user: User, slug: str = DEMO_SLUG) -> Campaign | None:
+    """Make ``user`` the owner of a demo campaign (``slug``) when it has none; the
+    campaign if changed."""
+    campaign = Campaign.objects.select_for_update().filter(slug=slug).first()
     if campaign is None or campaign.owner_id is not None:
         return None
     campaign.owner = user

@@ -11,9 +11,11 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from annotations.services.demo import (
     ADMIN_PASSWORD_ENV,
+    DEMO_SLUG,
     admin_ensure,
     demo_campaign_adopt,
 )
+from annotations.services.demo_multilingual import DEMO_MTG_SLUG
 
 PASSWORD_FILE = ".admin-password"
 
@@ -36,7 +38,11 @@ class Command(BaseCommand):
             env_password=os.environ.get(ADMIN_PASSWORD_ENV) or None,
         )
         user = get_user_model().objects.get(username=account.username)
-        adopted = demo_campaign_adopt(user=user)
+        adopted = [
+            campaign.slug
+            for slug in (DEMO_SLUG, DEMO_MTG_SLUG)
+            if (campaign := demo_campaign_adopt(user=user, slug=slug)) is not None
+        ]
         if account.password is None:
             password = f"(changed since it was generated; set {ADMIN_PASSWORD_ENV} to reset it)"
         else:
@@ -46,5 +52,5 @@ class Command(BaseCommand):
             f"  username: {account.username}\n"
             f"  password: {password}"
             + (f"\n  (kept in {PASSWORD_FILE})" if account.source == "file" else "")
-            + (f"\n  now the owner of campaign '{adopted.slug}'" if adopted else "")
+            + "".join(f"\n  now the owner of campaign '{slug}'" for slug in adopted)
         )

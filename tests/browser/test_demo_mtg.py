@@ -1,0 +1,52 @@
+"""The multilingual demo campaign `make run` seeds (issue 14), in real Chromium: the
+organizer's MTG-style table and the Languages page, and a Spanish worker's task with the
+Spanish descriptors (screenshots in artifacts/)."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+
+from annotations.models import CampaignMembership
+from annotations.services.demo_multilingual import demo_multilingual_seed
+from tests.browser.conftest import save_screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_the_multilingual_demo_from_organizer_and_worker(new_page, live_server):
+    seeded = demo_multilingual_seed()
+    campaign = seeded.campaign
+    owner = User.objects.create_user("mtg-owner", password="pw-mtg-owner")
+    CampaignMembership.objects.create(campaign=campaign, user=owner, role="owner")
+
+    page = new_page(width=1280)
+    page.set_default_timeout(60_000)
+    page.goto(live_server.url + "/accounts/login/")
+    page.get_by_label("Username").fill("mtg-owner")
+    page.get_by_label("Password").fill("pw-mtg-owner")
+    page.get_by_role("button", name="Sign in").click()
+    page.goto(live_server.url + f"/rankings/campaign/{campaign.slug}/means/")
+    heads = page.locator(".means-table").first.locator("thead th").all_inner_texts()
+    assert heads == ["System", "en", "de", "fr", "es", "all languages"]
+    assert page.locator(".means-block").count() == 3  # grammar, fluency, relevance
+    save_screenshot(page, "demo-mtg-means-1280")
+    page.goto(live_server.url + f"/campaigns/{campaign.slug}/languages/")
+    table = page.locator("#languages-table").inner_text()
+    for tag in ("de", "fr", "es"):
+        assert f"{tag}" in table
+    assert "missing" not in table  # the demo's texts are all translated
+    save_screenshot(page, "demo-mtg-languages-1280")
+
+    worker = new_page(width=390)
+    worker.set_default_timeout(60_000)
+    worker.goto(
+        f"{live_server.url}/w/{campaign.slug}/?PROLIFIC_PID=es-1&STUDY_ID=s&SESSION_ID=x&lang=es"
+    )
+    assert worker.locator("html").get_attribute("lang") == "es"
+    worker.locator("input[type=checkbox]").first.check()
+    worker.locator("button[type=submit]").first.click()
+    worker.locator(".w-output").first.wait_for()
+    body = worker.locator("main").inner_text()
+    assert "Gramática" in body or "gramatical" in body.lower()
+    save_screenshot(worker, "demo-mtg-worker-es-390")
