@@ -49,6 +49,7 @@ run: install messages
 	@echo "humaneval is starting on http://$(HOST):$(PORT)/"
 	@echo "  organizers and designers: http://$(HOST):$(PORT)/ (sign in as admin, above)"
 	@echo "  a crowd worker's view:    http://$(HOST):$(PORT)/w/demo/"
+	@echo "  ... in German (MTG demo): http://$(HOST):$(PORT)/w/demo-mtg/?lang=de"
 	@echo "  Django admin:             http://$(HOST):$(PORT)/admin/"
 	@echo "  REST API docs:            http://$(HOST):$(PORT)/api/docs/"
 	@echo ""
