@@ -89,6 +89,19 @@ class Campaign(models.Model):
     )
     stop_failed_workers = models.BooleanField(default=False)
 
+    # Adaptive design (issue 16): after the built tasks, more tasks in batches, their
+    # systems chosen where the clusters are undecided (``ranking.adaptive``).
+    adaptive_design = models.BooleanField(
+        default=False,
+        help_text=(
+            "When the built tasks run low, add tasks in batches, showing the systems "
+            "whose ranks are still undecided more often (every system keeps a minimum)."
+        ),
+    )
+    adaptive_batch_tasks = models.PositiveIntegerField(
+        default=100, help_text="Tasks per criterion added in each adaptive batch."
+    )
+
     # Entry platforms and completion.
     accept_prolific = models.BooleanField(default=True)
     accept_mturk = models.BooleanField(default=True)

@@ -218,6 +218,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_BEAT_SCHEDULE = {
     "ranking-sweep-runs": {"task": "ranking.sweep_runs", "schedule": 60.0},
     "annotations-sweep-import-jobs": {"task": "annotations.sweep_import_jobs", "schedule": 60.0},
+    # Adaptive campaigns: a batch of tasks for each criterion whose tasks run low.
+    "ranking-adaptive-step": {"task": "ranking.adaptive_step", "schedule": 60.0},
 }
 # Without a broker, ranking runs compute in a background thread of the web process so that
 # their page can show progress (tests switch this off to run them synchronously).

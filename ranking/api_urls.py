@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import apis, apis_means, apis_power
+from . import apis, apis_adaptive, apis_means, apis_power
 
 urlpatterns = [
     path(
@@ -14,6 +14,11 @@ urlpatterns = [
         "campaigns/<slug:slug>/rankings/slices/",
         apis.CampaignRankingSlicesApi.as_view(),
         name="api-campaign-ranking-slices",
+    ),
+    path(
+        "campaigns/<slug:slug>/adaptive/",
+        apis_adaptive.AdaptiveApi.as_view(),
+        name="api-campaign-adaptive",
     ),
     path(
         "campaigns/<slug:slug>/means/",

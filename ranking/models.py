@@ -181,3 +181,53 @@ class RankingResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.system}: ranks {self.rank_lo}-{self.rank_hi}, cluster {self.cluster}"
+
+
+class AdaptiveBatch(models.Model):
+    """One batch of tasks an adaptive campaign added for a criterion, and why (issue 16).
+
+    Everything the decision read and did is kept: the refit's seed, method and runs, the
+    judgements it saw, each system's state (value, sigma, rank range, cluster), the
+    contested gaps and quotas, the tasks added. The same judgements, seed and settings
+    give the same batch (``ranking.adaptive``).
+    """
+
+    campaign = models.ForeignKey(
+        Campaign, on_delete=models.CASCADE, related_name="adaptive_batches"
+    )
+    criterion = models.ForeignKey(
+        Criterion, on_delete=models.CASCADE, related_name="adaptive_batches"
+    )
+    number = models.PositiveIntegerField(help_text="1, 2, ... per criterion.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    seed = models.JSONField(
+        default=list, help_text="The generator's seed: [task seed, criterion id, number]."
+    )
+    method = models.CharField(max_length=16, default="wmt14")
+    runs = models.PositiveIntegerField(default=64)
+    judgements = models.PositiveIntegerField(help_text="Judgements the refit saw.")
+    fingerprint = models.CharField(max_length=64, blank=True)
+    state = models.JSONField(
+        default=list,
+        help_text="Per system: label, value, sigma, rank_lo, rank_hi, cluster (empty "
+        "values before any judgement).",
+    )
+    decision = models.JSONField(default=dict, help_text="Contested gaps, quotas, reasons.")
+    tasks = models.PositiveIntegerField(default=0, help_text="Tasks added.")
+    first_task_number = models.PositiveIntegerField(default=0)
+    stable = models.BooleanField(
+        default=False,
+        help_text="The clusters equal those of the refits before (the stop rule).",
+    )
+    trigger = models.CharField(max_length=16, default="auto", help_text="auto or manual.")
+
+    class Meta:
+        ordering = ["criterion", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["criterion", "number"], name="adaptive_batch_unique_number"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"adaptive batch {self.number} of {self.criterion}"

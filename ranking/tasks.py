@@ -52,3 +52,12 @@ def ranking_chunk_compute_task(run_id: int, index: int) -> str:
 @shared_task(name="ranking.sweep_runs", ignore_result=True)
 def ranking_runs_sweep_task() -> list[int]:
     return ranking_runs_sweep()
+
+
+@shared_task(name="ranking.adaptive_step", ignore_result=True)
+def adaptive_step_task() -> list[int]:
+    """Adaptive campaigns (celery beat, every minute): a batch for each criterion whose
+    tasks run low (``ranking.adaptive``)."""
+    from .adaptive import adaptive_step
+
+    return [batch.pk for batch in adaptive_step()]

@@ -2,13 +2,18 @@
 
 from django.urls import path
 
-from . import views, views_means
+from . import views, views_adaptive, views_means
 
 app_name = "ranking"
 
 urlpatterns = [
     path("campaign/<slug:slug>/", views.campaign_runs, name="campaign-runs"),
     path("campaign/<slug:slug>/slices/", views.campaign_slices, name="campaign-slices"),
+    path(
+        "campaign/<slug:slug>/adaptive/",
+        views_adaptive.campaign_adaptive,
+        name="campaign-adaptive",
+    ),
     path("campaign/<slug:slug>/means/", views_means.campaign_means, name="campaign-means"),
     path("campaign/<slug:slug>/power/", views.campaign_power, name="campaign-power"),
     path("compare/", views.run_compare, name="compare"),

@@ -51,6 +51,8 @@ SETTINGS_ORDER: tuple[str, ...] = (
     "repeat_rate",
     "quality_threshold",
     "stop_failed_workers",
+    "adaptive_design",
+    "adaptive_batch_tasks",
     "accept_prolific",
     "accept_mturk",
     "accept_link",
@@ -150,6 +152,24 @@ def campaign_settings_problems(*, campaign: Campaign) -> dict[str, str]:
                 f"criteria; {', '.join(others)} use{'s' if len(others) == 1 else ''} another "
                 "scale. Choose 2 or more, or change the scale."
             )
+    if campaign.adaptive_design:
+        if campaign.setup == Campaign.Setup.TOGETHER:
+            problems["adaptive_design"] = (
+                "adaptive batches choose systems per criterion; set-up 1 shows every "
+                "criterion of an item on one page. Choose set-up 2 (separate) for it."
+            )
+        elif k is not None and k < 2:
+            problems["adaptive_design"] = (
+                "adaptive batches choose which systems to compare: it needs 2 or more "
+                "outputs per task."
+            )
+        elif n_systems and n_systems < 3:
+            problems["adaptive_design"] = (
+                "with 2 systems every task shows both: there is nothing to choose."
+            )
+    batch = campaign.adaptive_batch_tasks
+    if batch is None or not 1 <= batch <= 10_000:
+        problems["adaptive_batch_tasks"] = "must be between 1 and 10,000 tasks."
     if campaign.judgements_per_task is None or campaign.judgements_per_task < 1:
         problems["judgements_per_task"] = "must be at least 1: every task needs a judge."
     tasks = campaign.tasks_per_worker

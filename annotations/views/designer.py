@@ -380,6 +380,13 @@ SETTINGS_GROUPS: list[tuple[str, str, list[str]]] = [
         ["attention_check_rate", "repeat_rate", "quality_threshold", "stop_failed_workers"],
     ),
     (
+        "Adaptive design",
+        "After the built tasks, more tasks in batches where the ranks are undecided; the "
+        "Rankings page's Adaptive design view shows each batch and when the clusters are "
+        "stable.",
+        ["adaptive_design", "adaptive_batch_tasks"],
+    ),
+    (
         "Timing",
         "",
         ["assignment_timeout_minutes", "min_seconds_per_task", "min_time_policy"],

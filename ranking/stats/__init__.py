@@ -45,6 +45,7 @@ outcomes: memory and time grow with the systems, not the judgements), ``_result`
 
 from __future__ import annotations
 
+from ._adaptive import AdaptiveBatch as AdaptiveBatch
 from ._adaptive import choose_batch as choose_batch
 from ._chunks import (
     DEFAULT_CHUNK_RUNS,

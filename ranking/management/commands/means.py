@@ -47,9 +47,7 @@ class Command(BaseCommand):
                 continue
             width = max(len(s) for s in block.systems)
             heads = [c or "all" for c in block.columns]
-            self.stdout.write(
-                "  " + "system".ljust(width) + "".join(f"  {h:>24}" for h in heads)
-            )
+            self.stdout.write("  " + "system".ljust(width) + "".join(f"  {h:>24}" for h in heads))
             for system, cells in block.rows():
                 shown = []
                 for cell in cells:
