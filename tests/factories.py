@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import factory
-from django.db.models import Model
+from django.db.models import F, Model
 from django.utils import timezone
 
 from annotations.models import (
@@ -13,6 +13,8 @@ from annotations.models import (
     Campaign,
     Criterion,
     Item,
+    Judgement,
+    JudgementScore,
     Output,
     System,
     Task,
@@ -143,3 +145,39 @@ def task_with_outputs(
         output = OutputFactory(item=item, system=system, text=text)
         TaskOutputFactory(task=task, output=output, slot=slot)
     return task
+
+
+def judgement_of(
+    task: Task, worker: Worker, scores: list[float], *, kind: str = Assignment.Kind.REGULAR
+) -> Judgement:
+    """A submitted judgement of ``task`` by ``worker``: one score per slot (in slot
+    order), ranks from the scores, and its assignment; the task's place counted."""
+    from annotations.core.scoring import ranks_from_scores
+
+    now = timezone.now()
+    links = list(task.task_outputs.order_by("slot"))
+    assignment = Assignment.objects.create(
+        worker=worker,
+        task=task,
+        item=task.item,
+        criterion=task.criterion,
+        kind=kind,
+        state=Assignment.State.SUBMITTED,
+        started_at=now,
+        submitted_at=now,
+    )
+    judgement = Judgement.objects.create(
+        assignment=assignment,
+        task=task,
+        worker=worker,
+        criterion=task.criterion,
+        started_at=now,
+        submitted_at=now,
+        seconds_on_task=30.0,
+    )
+    JudgementScore.objects.bulk_create(
+        JudgementScore(judgement=judgement, output=link.output, slot=link.slot, score=s, rank=r)
+        for link, s, r in zip(links, scores, ranks_from_scores(scores), strict=True)
+    )
+    Task.objects.filter(pk=task.pk).update(places_held=F("places_held") + 1)
+    return judgement

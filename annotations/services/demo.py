@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import secrets
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import numpy as np
@@ -247,21 +247,16 @@ def demo_judgements_simulate(*, campaign: Campaign, items: list[DemoItem], seed:
                     worker=worker,
                     rng=rng,
                 )
-                started = now - timedelta(hours=float(rng.uniform(1, 72)))
-                seconds = float(rng.uniform(40, 240))
                 judgements.append(
-                    FinishedJudgement(
-                        item_id=task.item.external_id,
+                    simulated_judgement(
+                        task=task,
+                        criterion=criterion,
                         worker_id=worker.external_id,
-                        scores=tuple(
-                            FinishedScore(system=label, score=score)
-                            for label, score in zip(labels, scores, strict=True)
-                        ),
-                        started_at=started,
-                        submitted_at=started + timedelta(seconds=seconds),
-                        task_external_id=f"sim-{criterion.name}-{task.number:04d}",
-                        worker_metadata={"simulated": True},
-                        metadata={"simulated": True},
+                        labels=labels,
+                        scores=scores,
+                        now=now,
+                        seconds=(40, 240),
+                        rng=rng,
                     )
                 )
         judgements.sort(key=lambda j: j.submitted_at)
@@ -269,6 +264,37 @@ def demo_judgements_simulate(*, campaign: Campaign, items: list[DemoItem], seed:
             campaign=campaign, criterion=criterion, judgements=judgements
         )
     return stored
+
+
+def simulated_judgement(
+    *,
+    task: Task,
+    criterion: Criterion,
+    worker_id: str,
+    labels: list[str],
+    scores: list[float],
+    now: datetime,
+    seconds: tuple[float, float],
+    rng: np.random.Generator,
+    worker_metadata: dict[str, object] | None = None,
+) -> FinishedJudgement:
+    """One simulated finished judgement of a design task: started 1-72 hours before
+    ``now``, taking ``seconds`` (low, high) at random; marked simulated."""
+    started = now - timedelta(hours=float(rng.uniform(1, 72)))
+    took = float(rng.uniform(*seconds))
+    return FinishedJudgement(
+        item_id=task.item.external_id,
+        worker_id=worker_id,
+        scores=tuple(
+            FinishedScore(system=label, score=float(score))
+            for label, score in zip(labels, scores, strict=True)
+        ),
+        started_at=started,
+        submitted_at=started + timedelta(seconds=took),
+        task_external_id=f"sim-{criterion.name}-{task.number:04d}",
+        worker_metadata=worker_metadata or {"simulated": True},
+        metadata={"simulated": True},
+    )
 
 
 # ----------------------------------------------------------------------------------------

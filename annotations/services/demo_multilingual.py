@@ -11,7 +11,6 @@ part of the tasks, so the language, ranking and mean-rating pages have something
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 import numpy as np
@@ -28,7 +27,6 @@ from annotations.demo_multilingual import (
 )
 from annotations.importing.judgements import (
     FinishedJudgement,
-    FinishedScore,
     judgements_store_finished,
 )
 from annotations.models import Campaign, Criterion, Judgement, Output, System, Task, Worker
@@ -39,7 +37,7 @@ from annotations.services.campaigns import (
     outputs_store,
 )
 from annotations.services.criteria import criterion_from_preset
-from annotations.services.demo import DemoSeeded
+from annotations.services.demo import DemoSeeded, simulated_judgement
 from annotations.services.languages import campaign_translations_update
 from annotations.services.tasks import tasks_build
 
@@ -458,21 +456,17 @@ def demo_multilingual_judgements_simulate(
                         worker=worker,
                         rng=rng,
                     )
-                    started = now - timedelta(hours=float(rng.uniform(1, 72)))
-                    seconds = float(rng.uniform(30, 180))
                     judgements.append(
-                        FinishedJudgement(
-                            item_id=task.item.external_id,
+                        simulated_judgement(
+                            task=task,
+                            criterion=criterion,
                             worker_id=worker.external_id,
-                            scores=tuple(
-                                FinishedScore(system=label, score=float(rating))
-                                for label, rating in zip(labels, ratings, strict=True)
-                            ),
-                            started_at=started,
-                            submitted_at=started + timedelta(seconds=seconds),
-                            task_external_id=f"sim-{criterion.name}-{task.number:04d}",
+                            labels=labels,
+                            scores=[float(r) for r in ratings],
+                            now=now,
+                            seconds=(30, 180),
+                            rng=rng,
                             worker_metadata={"simulated": True, "language": language},
-                            metadata={"simulated": True},
                         )
                     )
         judgements.sort(key=lambda j: j.submitted_at)

@@ -74,6 +74,14 @@ def page(new_page) -> object:
     return new_page()
 
 
+def sign_in(page: object, base_url: str, username: str, password: str) -> None:
+    """Sign in through the login page, as a person would."""
+    page.goto(base_url + "/accounts/login/")  # type: ignore[attr-defined]
+    page.get_by_label("Username").fill(username)  # type: ignore[attr-defined]
+    page.get_by_label("Password").fill(password)  # type: ignore[attr-defined]
+    page.get_by_role("button", name="Sign in").click()  # type: ignore[attr-defined]
+
+
 def save_screenshot(page: object, name: str) -> Path:
     """A full-page screenshot in artifacts/screenshots/<name>.png."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

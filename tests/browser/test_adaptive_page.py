@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 
 from annotations.models import Campaign, CampaignMembership
 from ranking.models import AdaptiveBatch
-from tests.browser.conftest import save_screenshot, settled_width
+from tests.browser.conftest import save_screenshot, settled_width, sign_in
 from tests.ranking.test_adaptive_online import adaptive_campaign, judge_all
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -23,10 +23,7 @@ def test_a_designer_adds_batches_and_reads_the_stop_rule(new_page, live_server):
 
     page = new_page(width=1280)
     page.set_default_timeout(60_000)
-    page.goto(live_server.url + "/accounts/login/")
-    page.get_by_label("Username").fill("ad-owner")
-    page.get_by_label("Password").fill("pw-ad-owner")
-    page.get_by_role("button", name="Sign in").click()
+    sign_in(page, live_server.url, "ad-owner", "pw-ad-owner")
     page.goto(live_server.url + f"/campaigns/{campaign.slug}/settings/")
     page.get_by_label("Adaptive design").check()
     page.get_by_label("Adaptive batch tasks").fill("10")

@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 
 from annotations.models import Campaign, CampaignMembership, Task
 from annotations.services.criteria import criterion_from_preset
-from tests.browser.conftest import save_screenshot, settled_width
+from tests.browser.conftest import save_screenshot, settled_width, sign_in
 from tests.factories import CampaignFactory, task_with_outputs
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -39,10 +39,7 @@ def test_a_designer_translates_a_criterion_and_a_german_worker_reads_it(new_page
 
     page = new_page(width=1280)
     page.set_default_timeout(60_000)
-    page.goto(live_server.url + "/accounts/login/")
-    page.get_by_label("Username").fill("tr-owner")
-    page.get_by_label("Password").fill("pw-tr-owner")
-    page.get_by_role("button", name="Sign in").click()
+    sign_in(page, live_server.url, "tr-owner", "pw-tr-owner")
     page.goto(live_server.url + f"/campaigns/{campaign.slug}/plan/")
     missing = page.locator("#translations-missing")
     assert "8 of 8 missing" in missing.inner_text()

@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 
 from annotations.models import CampaignMembership
 from ranking import services
-from tests.browser.conftest import save_screenshot, settled_width
+from tests.browser.conftest import save_screenshot, settled_width, sign_in
 from tests.ranking.test_means import rated_campaign
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -25,10 +25,7 @@ def test_an_organizer_reads_means_per_language_beside_the_ranking(new_page, live
 
     page = new_page(width=1280)
     page.set_default_timeout(60_000)
-    page.goto(live_server.url + "/accounts/login/")
-    page.get_by_label("Username").fill("mn-owner")
-    page.get_by_label("Password").fill("pw-mn-owner")
-    page.get_by_role("button", name="Sign in").click()
+    sign_in(page, live_server.url, "mn-owner", "pw-mn-owner")
     page.goto(live_server.url + f"/rankings/campaign/{campaign.slug}/")
     page.get_by_role("link", name="Mean ratings").click()
     table = page.locator(".means-table")

@@ -14,13 +14,11 @@ from django.core.management import CommandError, call_command
 from django.db import connection, connections
 from django.utils import timezone
 
-from annotations.core.scoring import ranks_from_scores
 from annotations.importing.parsers.common import OutputRow
 from annotations.models import (
     Assignment,
     Campaign,
     Judgement,
-    JudgementScore,
     Task,
     Worker,
 )
@@ -38,6 +36,7 @@ from common.errors import DomainError
 from ranking import adaptive
 from ranking.models import AdaptiveBatch
 from ranking.tasks import adaptive_step_task
+from tests.factories import judgement_of
 
 pytestmark = pytest.mark.django_db
 
@@ -93,39 +92,11 @@ def judge_all(campaign: Campaign, *, seed: int = 0) -> int:
         external_id="sim",
         defaults={"consented_at": timezone.now()},
     )
-    now = timezone.now()
     done = 0
     for task in Task.objects.filter(campaign=campaign, kind=Task.Kind.REGULAR, places_held=0):
-        links = list(task.task_outputs.select_related("output__system").order_by("slot"))
-        assignment = Assignment.objects.create(
-            worker=worker,
-            task=task,
-            item=task.item,
-            criterion=task.criterion,
-            kind="regular",
-            state="submitted",
-            started_at=now,
-            submitted_at=now,
-        )
-        judgement = Judgement.objects.create(
-            assignment=assignment,
-            task=task,
-            worker=worker,
-            criterion=task.criterion,
-            started_at=now,
-            submitted_at=now,
-            seconds_on_task=30.0,
-        )
-        scores = [
-            max(1.0, 100 + STRENGTHS[link.output.system.label] + rng.normal(0, 10))
-            for link in links
-        ]
-        JudgementScore.objects.bulk_create(
-            JudgementScore(judgement=judgement, output=link.output, slot=link.slot, score=s, rank=r)
-            for link, s, r in zip(links, scores, ranks_from_scores(scores), strict=True)
-        )
-        task.places_held = 1
-        task.save(update_fields=["places_held"])
+        labels = task.task_outputs.order_by("slot").values_list("output__system__label", flat=True)
+        scores = [max(1.0, 100 + STRENGTHS[label] + rng.normal(0, 10)) for label in labels]
+        judgement_of(task, worker, scores)
         done += 1
     return done
 

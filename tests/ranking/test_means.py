@@ -8,17 +8,12 @@ import io
 import numpy as np
 import pytest
 from django.core.management import CommandError, call_command
-from django.utils import timezone
 from scipy import stats as scipy_stats
 
-from annotations.core.scoring import ranks_from_scores
 from annotations.models import (
-    Assignment,
     Campaign,
     CampaignMembership,
     Criterion,
-    Judgement,
-    JudgementScore,
     Output,
     Task,
     TaskOutput,
@@ -27,7 +22,7 @@ from annotations.models import (
 from annotations.services.criteria import criterion_from_preset
 from ranking import means, services
 from ranking.models import RankingRun
-from tests.factories import CampaignFactory, ItemFactory, SystemFactory
+from tests.factories import CampaignFactory, ItemFactory, SystemFactory, judgement_of
 
 pytestmark = pytest.mark.django_db
 
@@ -40,26 +35,12 @@ def _judge(campaign, criterion, worker, language, scores, n):
     task = Task.objects.create(
         campaign=campaign, criterion=criterion, item=item, kind="imported", language=language
     )
-    outputs = [
-        Output.objects.create(item=item, system=system, text=f"{system.label} {n}", language=language)
-        for system in scores
-    ]
-    for slot, output in enumerate(outputs):
+    for slot, system in enumerate(scores):
+        output = Output.objects.create(
+            item=item, system=system, text=f"{system.label} {n}", language=language
+        )
         TaskOutput.objects.create(task=task, output=output, slot=slot)
-    now = timezone.now()
-    assignment = Assignment.objects.create(
-        worker=worker, task=task, item=item, criterion=criterion, kind="imported",
-        state="submitted", started_at=now, submitted_at=now,
-    )
-    judgement = Judgement.objects.create(
-        assignment=assignment, task=task, worker=worker, criterion=criterion,
-        started_at=now, submitted_at=now, seconds_on_task=20.0,
-    )
-    values = list(scores.values())
-    JudgementScore.objects.bulk_create(
-        JudgementScore(judgement=judgement, output=o, slot=s, score=v, rank=r)
-        for s, (o, v, r) in enumerate(zip(outputs, values, ranks_from_scores(values), strict=True))
-    )
+    judgement_of(task, worker, list(scores.values()), kind="imported")
 
 
 def rated_campaign(n: int = 30, seed: int = 3):
@@ -93,7 +74,9 @@ def rated_campaign(n: int = 30, seed: int = 3):
 
 def _interval(values):
     values = np.array(values)
-    return scipy_stats.t.interval(0.95, len(values) - 1, loc=values.mean(), scale=scipy_stats.sem(values))
+    return scipy_stats.t.interval(
+        0.95, len(values) - 1, loc=values.mean(), scale=scipy_stats.sem(values)
+    )
 
 
 def test_means_per_language_and_pooled_match_the_ratings():
