@@ -383,3 +383,14 @@ def test_batches_and_hand_outs_at_once_keep_every_invariant_on_postgresql():
             Assignment.objects.filter(worker=worker).values_list("task__item_id", flat=True)
         )
         assert len(items) == len(set(items))
+
+
+def test_the_monitor_and_plan_pages_say_adaptive_design_is_on(client, django_user_model):
+    campaign = adaptive_campaign()
+    client.force_login(_member(django_user_model, campaign, "viewer"))
+    for page in ("monitor", "plan"):
+        body = client.get(f"/campaigns/{campaign.slug}/{page}/").content.decode()
+        assert "data-adaptive-note" in body, page
+    Campaign.objects.filter(pk=campaign.pk).update(adaptive_design=False)
+    body = client.get(f"/campaigns/{campaign.slug}/monitor/").content.decode()
+    assert "data-adaptive-note" not in body
