@@ -106,8 +106,9 @@ def campaign_languages_update(
     """Set the campaign's languages (the first is the one its texts are written in) and
     the workers admitted per language (``quotas``; a language without one admits any).
 
-    Every language the items or outputs have stays; a quota names one of the languages
-    and is a whole number. ``DomainError`` names the field at fault; nothing is saved.
+    Every language the items or outputs have stays, and the first is one of them (the
+    fallback of workers whose language the campaign lacks); a quota names one of the
+    languages and is a whole number. ``DomainError`` names the field at fault; nothing is saved.
     """
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     _not_ended(campaign)
@@ -123,6 +124,12 @@ def campaign_languages_update(
         raise DomainError(
             f"Languages: the campaign's outputs are in {', '.join(dropped)}; "
             "keep every language its outputs have."
+        )
+    if used and tags[0] not in used:
+        raise DomainError(
+            f"Languages: no output is in '{tags[0]}', the first language, yet workers whose "
+            "language the campaign lacks judge in the first one and would get no task; "
+            f"put one of {', '.join(sorted(used))} first."
         )
     checked: dict[str, int] = {}
     for code, value in quotas.items():

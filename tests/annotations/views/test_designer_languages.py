@@ -245,3 +245,17 @@ def test_a_level_label_given_in_the_admin_is_kept(world):
     )
     grammar.refresh_from_db()
     assert grammar.translations["de"]["levels"][0] == {"label": "eins", "descriptor": "neu"}
+
+
+def test_the_first_language_must_have_outputs(world):
+    _, campaign, _, _ = world
+    system = SystemFactory(campaign=campaign)
+    item = ItemFactory(campaign=campaign, language="de")
+    OutputFactory(item=item, system=system, language="de")
+    with pytest.raises(DomainError, match="put one of de first"):
+        campaign_languages_update(campaign=campaign, languages=["fr", "de"], quotas={})
+    campaign.refresh_from_db()
+    assert campaign.languages == ["en", "de", "fr"]
+    campaign_languages_update(campaign=campaign, languages=["de", "en", "fr"], quotas={})
+    campaign.refresh_from_db()
+    assert campaign.languages == ["de", "en", "fr"]
