@@ -3,7 +3,8 @@ language, with confidence intervals, beside the TrueSkill rank ranges and cluste
 
 The database adds the ratings up per (system, language): count, sum and sum of squares,
 one aggregate query per criterion; ``ranking.stats.mean_intervals`` turns them into
-means and Student t intervals, and pooling the languages is adding their sums. The
+means and Student t intervals (cut to the scale's range on a Likert or slider scale: a
+mean cannot leave it), and pooling the languages is adding their sums. The
 ratings are the ones a ranking counts (``scores_counted``: regular and imported tasks,
 first answers, no degraded copies, no excluded workers). Beside each column: the latest
 finished ranking run of the criterion on that language's slice (``where={"language":
@@ -150,12 +151,16 @@ def criterion_means(
         column: {row.system: row for row in ranking_run_rows(run=run)}
         for column, run in runs.items()
     }
+    low, high = result.low, result.high
+    scale_range = _scale_range(criterion)
+    if scale_range is not None:  # a mean cannot leave the scale: neither can its interval
+        low, high = np.clip(low, *scale_range), np.clip(high, *scale_range)
     cells = {
         key: MeanCell(
             n=int(result.n[i]),
             mean=float(result.mean[i]),
-            low=float(result.low[i]),
-            high=float(result.high[i]),
+            low=float(low[i]),
+            high=float(high[i]),
             ranked=ranked.get(key[1], {}).get(key[0]),
         )
         for i, key in enumerate(keys)
@@ -167,7 +172,7 @@ def criterion_means(
     return CriterionMeans(
         criterion=criterion.name,
         scale=criterion.scale,
-        scale_range=_scale_range(criterion),
+        scale_range=scale_range,
         columns=columns,
         systems=systems,
         cells=cells,
@@ -196,6 +201,7 @@ def campaign_means(
 
 MEANS_CSV_HEADER = (
     "criterion",
+    "confidence",
     "system",
     "language",
     "ratings",
@@ -213,8 +219,8 @@ def _number(value: float) -> str:
 
 
 def means_csv(table: MeansTable) -> str:
-    """The table as CSV, one line per criterion, system and column (``all`` for the
-    pooled one); cells neutralised for spreadsheets (OWASP)."""
+    """The table as CSV (a header line, then one line per criterion, system and column,
+    ``all`` for the pooled one); cells neutralised for spreadsheets (OWASP)."""
     import csv
     import io
 
@@ -222,7 +228,6 @@ def means_csv(table: MeansTable) -> str:
 
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([f"# {table.campaign}: mean ratings, {table.confidence:.0%} t intervals"])
     writer.writerow(MEANS_CSV_HEADER)
     for block in table.criteria:
         for system, cells in block.rows():
@@ -234,6 +239,7 @@ def means_csv(table: MeansTable) -> str:
                     csv_row(
                         [
                             block.criterion,
+                            table.confidence,
                             system,
                             column or "all",
                             cell.n,

@@ -382,29 +382,40 @@ def campaign_slices(request: HttpRequest, slug: str) -> HttpResponse:
             raise PermissionDenied("Viewers cannot start ranking runs.")
         have = selectors.ranking_runs_by_slice(criterion=criterion, attribute=by, values=values)
         done = [run.where for run in have]
-        started = 0
-        try:
-            slices: list[dict[str, str]] = [{}] + [{by: value} for value in values]
-            for where in slices:
-                if where in done:
-                    continue
-                try:
-                    ranking_slice_check(criterion=criterion, where=where)
-                except DomainError:
-                    continue  # a value without judgements of this criterion: nothing to rank
+        started, waiting = 0, 0
+        refusal = ""
+        slices: list[dict[str, str]] = [{}] + [{by: value} for value in values]
+        for where in slices:
+            if where in done:
+                continue
+            try:
+                ranking_slice_check(criterion=criterion, where=where)
+            except DomainError:
+                continue  # a value without judgements of this criterion: nothing to rank
+            if refusal:
+                waiting += 1
+                continue
+            try:
                 ranking_run_create(
                     campaign=campaign, criterion=criterion, user=request.user, where=where
                 )
+            except DomainError as exc:
+                refusal = str(exc)
+                waiting += 1
+            else:
                 started += 1
-        except DomainError as exc:
-            messages.error(request, str(exc))
-        else:
+        if started:
             messages.success(
-                request,
-                f"{started} ranking run(s) started; they appear here when done."
-                if started
-                else "Every slice already has a finished run.",
+                request, f"{started} ranking run(s) started; they appear here when done."
             )
+        if refusal:
+            messages.error(
+                request,
+                f"{waiting} slice(s) not started yet: {refusal} Press the button again once "
+                "the running ones are done.",
+            )
+        if not started and not refusal:
+            messages.success(request, "Every slice already has a finished run.")
         return redirect(
             f"{reverse('ranking:campaign-slices', args=[campaign.slug])}?"
             + urlencode({"criterion": criterion.name, "by": by})

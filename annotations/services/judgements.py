@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import gettext
 
 from annotations.core.scoring import ranks_from_scores
@@ -61,7 +62,7 @@ class TooFast(DomainError):
         self.minimum = minimum
         self.can_confirm = can_confirm
         # The real time taken, never rounded down to a misleading "0 seconds".
-        spent = f"{seconds:.1f}" if seconds < 10 else f"{seconds:.0f}"
+        spent = number_format(seconds, 1 if seconds < 10 else 0, use_l10n=True)
         if can_confirm:
             message = gettext(
                 "You spent %(spent)s seconds on this task; we expect at least %(minimum)s. "

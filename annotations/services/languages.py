@@ -125,6 +125,23 @@ def campaign_languages_update(
             f"Languages: the campaign's outputs are in {', '.join(dropped)}; "
             "keep every language its outputs have."
         )
+    first = (campaign.languages or ["en"])[0]
+    if tags[0] != first:
+        translated = bool(campaign.translations) or any(
+            Criterion.objects.filter(campaign=campaign)
+            .exclude(translations={})
+            .values_list("pk", flat=True)[:1]
+        )
+        if campaign.status != Campaign.Status.DRAFT or translated:
+            why = (
+                "the campaign is no longer a draft"
+                if campaign.status != Campaign.Status.DRAFT
+                else "its texts are translated from it"
+            )
+            raise DomainError(
+                f"Languages: '{first}' must stay first (the language the texts are written "
+                f"in): {why}. Add or reorder the other languages after it."
+            )
     if used and tags[0] not in used:
         raise DomainError(
             f"Languages: no output is in '{tags[0]}', the first language, yet workers whose "
@@ -157,7 +174,7 @@ def _text(value: object, where: str) -> str:
         raise DomainError(f"{where}: give text.")
     if "\x00" in value:
         raise DomainError(f"{where}: the text holds a NUL character.")
-    return value.strip()
+    return value.replace("\r\n", "\n").replace("\r", "\n").strip()
 
 
 @transaction.atomic

@@ -42,7 +42,7 @@ from annotations.services import assignment as assignment_services
 from annotations.services import judgements as judgement_services
 from annotations.services import platforms as platform_services
 from annotations.services.judgements import max_magnitude
-from annotations.services.languages import LanguageQuotaFull
+from annotations.services.languages import LanguageQuotaFull, language_quota_full
 from common.errors import DomainError
 from common.http import HtmxHttpRequest
 
@@ -259,6 +259,10 @@ def entry(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         requested=request.GET.get("lang", "")[:40],
         accept_language=request.headers.get("Accept-Language", "")[:500],
     )
+    # A full language is said before the worker reads consent and instructions (the
+    # consent post checks again, under the campaign row's lock).
+    if language_quota_full(campaign=campaign, language=language):
+        return _problem(request, "language-full", campaign, status=409)
     identity = signing.dumps(
         {
             "c": campaign.pk,

@@ -28,8 +28,10 @@ def test_get_lists_languages_translations_and_what_is_missing(setup):
     body = client.get(f"/api/campaigns/{campaign.slug}/languages/").json()
     assert body["languages"] == ["en", "de"] and body["quotas"] == {}
     assert body["translations"] == {"de": {"campaign": {}, "criteria": {}}}
-    assert "fluency: question" in body["missing"]["de"]
-    assert "Instructions" in body["missing"]["de"]
+    assert body["missing"]["de"] == {
+        "campaign": ["instructions"],
+        "criteria": {"fluency": ["question", "levels 1, 2, 3, 4, 5"]},
+    }
 
 
 def test_patch_sets_all_or_nothing(setup):
@@ -55,7 +57,8 @@ def test_patch_sets_all_or_nothing(setup):
     body = response.json()
     assert body["languages"] == ["en", "de", "es"] and body["quotas"] == {"de": 30}
     assert body["translations"]["de"]["criteria"]["fluency"]["question"] == "Wie flüssig?"
-    assert "Instructions" not in body["missing"]["de"] and "Instructions" in body["missing"]["es"]
+    assert body["missing"]["de"] == {"campaign": [], "criteria": {}}
+    assert body["missing"]["es"]["campaign"] == ["instructions"]
     # A bad part refuses the whole: the language list is not changed either.
     bad = {
         "languages": ["en", "de"],

@@ -160,11 +160,24 @@ def test_a_full_language_quota_is_a_clear_page_and_writes_nothing(client, tmp_pa
     campaign = _live_two_languages(tmp_path)
     campaign.language_quotas = {"de": 1}
     campaign.save(update_fields=["language_quotas"])
+    # p2 reads consent while the last place is free; p1 takes it first.
+    entry = reverse("annotations:worker-entry", args=[campaign.slug])
+    page = client.get(entry + "?PROLIFIC_PID=p2&STUDY_ID=s&SESSION_ID=x&lang=de")
+    identity = re.search(rb'name="identity" value="([^"]+)"', page.content)
+    assert identity is not None
     assert _enter(client, campaign, "p1", query="&lang=de").status_code == 303
-    response = _enter(client, campaign, "p2", query="&lang=de")
+    response = client.post(
+        reverse("annotations:worker-start", args=[campaign.slug]),
+        {"agree": "on", "identity": identity.group(1).decode()},
+    )
     assert response.status_code == 409
     # In the language the worker asked for.
     assert "Alle Plätze in Ihrer Sprache sind vergeben" in response.content.decode()
+    # A new worker now hears it at the entry, before consent and instructions.
+    response = client.get(entry + "?PROLIFIC_PID=p4&STUDY_ID=s&SESSION_ID=x&lang=de")
+    assert response.status_code == 409
+    assert "Alle Plätze in Ihrer Sprache sind vergeben" in response.content.decode()
+    assert 'name="identity"' not in response.content.decode()
     assert Worker.objects.filter(campaign=campaign).count() == 1
     # English is not limited.
     assert _enter(client, campaign, "p3", query="&lang=en").status_code == 303

@@ -28,6 +28,8 @@ def test_the_plan_page_says_how_many_judgements(new_page, live_server, width):
     report = page.locator("#power-report")
     report.wait_for()
     assert "194 comparisons" in report.inner_text()
+    # The panel's page is loaded by htmx: the tab keeps the plan page's title.
+    assert page.title().startswith("Plan ·")
     assert report.locator("[data-power-pairs] tbody tr").count() >= 1
     assert settled_width(page, width) <= width
     save_screenshot(page, f"power-plan-{width}")

@@ -147,8 +147,8 @@ def test_the_page_and_its_csv(client, django_user_model):
     assert "Start a ranking run" not in body  # viewers
     csv_text = client.get(url + "?format=csv").content.decode()
     lines = csv_text.splitlines()
-    assert lines[1].startswith("criterion,system,language,ratings,mean,ci_low,ci_high")
-    assert any(line.startswith("grammar,good,all,12,") for line in lines)
+    assert lines[0].startswith("criterion,confidence,system,language,ratings,mean,ci_low,ci_high")
+    assert any(line.startswith("grammar,0.95,good,all,12,") for line in lines)
     assert "'=HYPERLINK(1)" in csv_text and ",=HYPERLINK" not in csv_text
     assert client.get(url + "?criterion=nope").status_code == 400
     assert client.get(url + "?confidence=2").status_code == 400
@@ -185,9 +185,20 @@ def test_the_command():
     assert "grammar (24 ratings)" in text and f"{np.mean(given[('good', 'fr')]):.2f}" in text
     out = io.StringIO()
     call_command("means", campaign.slug, "--csv", stdout=out)
-    assert out.getvalue().splitlines()[1].startswith("criterion,system,language")
+    assert out.getvalue().splitlines()[0].startswith("criterion,confidence,system,language")
     with pytest.raises(CommandError, match="no criterion"):
         call_command("means", campaign.slug, "--criterion", "nope")
     with pytest.raises(CommandError, match="no campaign"):
         call_command("means", "nope")
     assert Campaign.objects.count() == 1 and Criterion.objects.count() == 1
+
+
+def test_intervals_stay_on_the_scale():
+    campaign, _, _ = rated_campaign(n=3, seed=11)  # 3 ratings a cell: t intervals are wide
+    cut = 0
+    for (system, language), cell in (
+        means.campaign_means(campaign=campaign).criteria[0].cells.items()
+    ):
+        assert 1.0 <= cell.low <= cell.mean <= cell.high <= 5.0, (system, language)
+        cut += cell.low == 1.0 or cell.high == 5.0
+    assert cut  # some interval reached past the scale and was cut

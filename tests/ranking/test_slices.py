@@ -200,3 +200,20 @@ def test_the_api_shows_slices_side_by_side(client, django_user_model) -> None:
     assert body["systems"][0]["system"] == "s0"
     bad = client.get(url, {"criterion": criterion.name, "by": "colour"})
     assert bad.status_code == 400 and "by" in bad.json().get("errors", bad.json()).__str__()
+
+
+def test_the_cap_on_running_runs_says_what_was_started_and_what_waits(
+    client, django_user_model, settings
+) -> None:
+    settings.RANKING_MAX_ACTIVE_RUNS_PER_USER = 2
+    campaign, criterion = _sliced()
+    user = django_user_model.objects.create_user("designer", password="pw-123456789")
+    CampaignMembership.objects.create(campaign=campaign, user=user, role="designer")
+    client.force_login(user)
+    url = f"/rankings/campaign/{campaign.slug}/slices/"
+    # The runs stay queued (their dispatch waits for a commit that a test never makes).
+    response = client.post(url, {"criterion": criterion.name, "by": "challenge_set"}, follow=True)
+    body = response.content.decode()
+    assert RankingRun.objects.count() == 2
+    assert "2 ranking run(s) started" in body
+    assert "1 slice(s) not started yet" in body and "Press the button again" in body

@@ -97,7 +97,8 @@ def test_ensure_admin_prints_url_and_credentials_and_adopts_the_demo(
     assert "username: admin" in out and f"password: {password}" in out
     assert "now the owner of campaign 'demo'" in out
     assert "now the owner of campaign 'demo-mtg'" in out
-    assert Campaign.objects.get(slug="demo-mtg").owner.username == "admin"
+    owner = Campaign.objects.get(slug="demo-mtg").owner
+    assert owner is not None and owner.username == "admin"
     assert get_user_model().objects.get(username="admin").check_password(password)
     again = _run("ensure_admin")
     assert again.startswith("Admin account exists") and f"password: {password}" in again

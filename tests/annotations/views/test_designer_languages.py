@@ -259,3 +259,33 @@ def test_the_first_language_must_have_outputs(world):
     campaign_languages_update(campaign=campaign, languages=["de", "en", "fr"], quotas={})
     campaign.refresh_from_db()
     assert campaign.languages == ["de", "en", "fr"]
+
+
+def test_the_first_language_stays_once_texts_are_translated_or_the_campaign_runs(world):
+    _, campaign, _, _ = world
+    campaign_translations_update(
+        campaign=campaign, language="de", texts={"instructions": "Lesen."}, criteria={}
+    )
+    with pytest.raises(DomainError, match=r"'en' must stay first.*translated from it"):
+        campaign_languages_update(campaign=campaign, languages=["de", "en", "fr"], quotas={})
+    campaign_languages_update(campaign=campaign, languages=["en", "fr", "de"], quotas={})
+    campaign.refresh_from_db()
+    assert campaign.languages == ["en", "fr", "de"]  # the others may move
+    Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.LIVE, translations={})
+    campaign.refresh_from_db()
+    with pytest.raises(DomainError, match="no longer a draft"):
+        campaign_languages_update(campaign=campaign, languages=["fr", "en", "de"], quotas={})
+
+
+def test_line_endings_from_a_browser_are_stored_as_newlines(world):
+    _, campaign, grammar, _ = world
+    campaign_translations_update(
+        campaign=campaign,
+        language="de",
+        texts={"instructions": "Zeile eins\r\nZeile zwei\r"},
+        criteria={grammar.pk: {"question": "Wie?\r\nGenau."}},
+    )
+    campaign.refresh_from_db()
+    grammar.refresh_from_db()
+    assert campaign.translations["de"]["instructions"] == "Zeile eins\nZeile zwei"
+    assert grammar.translations["de"]["question"] == "Wie?\nGenau."
