@@ -150,7 +150,7 @@ def interface_language(language: str) -> str:
 
 #: the texts a designer translates: a campaign's, a criterion's (``levels``: one
 #: descriptor per Likert level, a string or ``{"label", "descriptor"}``)
-CAMPAIGN_TEXTS = ("description", "instructions", "consent_text")
+CAMPAIGN_TEXTS = ("name", "description", "instructions", "consent_text")
 CRITERION_TEXTS = ("question", "levels", "standard_text")
 
 
@@ -183,3 +183,16 @@ def translations_check(
                 )
         checked[tag] = texts
     return checked
+
+
+def translated_for(translations: dict[str, Any] | None, language: str) -> dict[str, Any]:
+    """The texts given for ``language``: its own tag's, else those of a tag with the same
+    base language (a German interface reads ``de-AT`` texts), else none."""
+    given = translations or {}
+    if language in given:
+        return dict(given[language] or {})
+    wanted = base(language)
+    for tag, texts in given.items():
+        if base(tag) == wanted:
+            return dict(texts or {})
+    return {}

@@ -71,6 +71,7 @@ def language_progress(*, campaign: Campaign) -> list[LanguageProgress]:
 # Translations ---------------------------------------------------------------------------
 
 CAMPAIGN_TEXT_NAMES = {
+    "name": "Name (the page header)",
     "description": "Description",
     "instructions": "Instructions",
     "consent_text": "Consent text",

@@ -107,14 +107,14 @@ def criterion_in_language(criterion: Criterion, language: str) -> Criterion:
 
 
 def campaign_in_language(campaign: Campaign, language: str) -> Campaign:
-    """The campaign's worker-facing texts (description, instructions, consent) in
+    """The campaign's worker-facing texts (name, description, instructions, consent) in
     ``language`` where the designer gave them (``Campaign.translations``). A copy for
     display, never saved."""
     given = (campaign.translations or {}).get(language) or {}
     if not given:
         return campaign
     shown = copy.copy(campaign)
-    for field in ("description", "instructions", "consent_text"):
+    for field in ("name", "description", "instructions", "consent_text"):
         if given.get(field):
             setattr(shown, field, given[field])
     return shown

@@ -93,6 +93,7 @@ information, and that you agree to take part.
 # What workers judging in German, French and Spanish read instead.
 DEMO_MTG_TRANSLATIONS: dict[str, dict[str, str]] = {
     "de": {
+        "name": "Demo: mehrsprachige Restaurantbeschreibungen (MTG-Stil)",
         "description": (
             "Eine Demonstrationskampagne mit synthetischen Daten in vier Sprachen: vier "
             "erfundene Systeme unterschiedlicher Qualität beschreiben 12 Restaurants aus "
@@ -138,6 +139,7 @@ Informationen gelesen haben und der Teilnahme zustimmen.
 """,
     },
     "fr": {
+        "name": "Démo : descriptions de restaurants multilingues (style MTG)",
         "description": (
             "Une campagne de démonstration avec des données synthétiques en quatre "
             "langues : quatre systèmes fictifs de qualité variable décrivent 12 restaurants "
@@ -184,6 +186,7 @@ accepter de participer.
 """,
     },
     "es": {
+        "name": "Demo: descripciones multilingües de restaurantes (estilo MTG)",
         "description": (
             "Una campaña de demostración con datos sintéticos en cuatro idiomas: cuatro "
             "sistemas ficticios de distinta calidad describen 12 restaurantes a partir de "

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import template
 from django.utils.translation import gettext_lazy as _
 
@@ -36,3 +38,17 @@ def check_sentence(key: str) -> str:
     """A content check as the worker reads it, in the worker's language."""
     sentence = CHECK_SENTENCES.get(key)
     return str(sentence) if sentence is not None else f"It {check_label(key)}"
+
+
+@register.filter
+def name_for_worker(campaign: Any) -> str:
+    """The campaign's name in the language of the page (the worker's), where the
+    designer translated it (``Campaign.translations``), else as entered."""
+    from django.utils.translation import get_language
+
+    from annotations.core.languages import translated_for
+
+    if campaign is None:
+        return ""
+    texts = translated_for(getattr(campaign, "translations", None), get_language() or "en")
+    return str(texts.get("name") or campaign.name)

@@ -29,7 +29,7 @@ def test_get_lists_languages_translations_and_what_is_missing(setup):
     assert body["languages"] == ["en", "de"] and body["quotas"] == {}
     assert body["translations"] == {"de": {"campaign": {}, "criteria": {}}}
     assert body["missing"]["de"] == {
-        "campaign": ["instructions"],
+        "campaign": ["name", "instructions"],
         "criteria": {"fluency": ["question", "levels 1, 2, 3, 4, 5"]},
     }
 
@@ -42,7 +42,7 @@ def test_patch_sets_all_or_nothing(setup):
         "quotas": {"de": 30},
         "translations": {
             "de": {
-                "campaign": {"instructions": "Bewerten."},
+                "campaign": {"name": "Studie", "instructions": "Bewerten."},
                 "criteria": {
                     "fluency": {"question": "Wie flüssig?", "levels": ["1", "2", "3", "4", "5"]}
                 },
@@ -58,7 +58,7 @@ def test_patch_sets_all_or_nothing(setup):
     assert body["languages"] == ["en", "de", "es"] and body["quotas"] == {"de": 30}
     assert body["translations"]["de"]["criteria"]["fluency"]["question"] == "Wie flüssig?"
     assert body["missing"]["de"] == {"campaign": [], "criteria": {}}
-    assert body["missing"]["es"]["campaign"] == ["instructions"]
+    assert body["missing"]["es"]["campaign"] == ["name", "instructions"]
     # A bad part refuses the whole: the language list is not changed either.
     bad = {
         "languages": ["en", "de"],

@@ -47,6 +47,9 @@ def test_the_multilingual_demo_from_organizer_and_worker(new_page, live_server):
     worker.locator("input[type=checkbox]").first.check()
     worker.locator("button[type=submit]").first.click()
     worker.locator(".w-output").first.wait_for()
+    # The campaign's name too is the Spanish one (header and tab).
+    assert "descripciones multilingües" in worker.locator(".w-brand").inner_text()
+    assert "descripciones multilingües" in worker.title()
     body = worker.locator("main").inner_text()
     spanish = {name: texts["es"] for name, texts in DEMO_MTG_CRITERION_TRANSLATIONS.items()}
     shown = [name for name, texts in spanish.items() if texts["question"] in body]

@@ -42,7 +42,7 @@ def test_a_designer_translates_a_criterion_and_a_german_worker_reads_it(new_page
     sign_in(page, live_server.url, "tr-owner", "pw-tr-owner")
     page.goto(live_server.url + f"/campaigns/{campaign.slug}/plan/")
     missing = page.locator("#translations-missing")
-    assert "8 of 8 missing" in missing.inner_text()
+    assert "9 of 9 missing" in missing.inner_text()
     missing.get_by_role("link", name="de").click()
     page.get_by_label("grammar: question").fill("Wie grammatisch ist der Text?")
     for n, text in enumerate(GERMAN, start=1):
@@ -51,16 +51,19 @@ def test_a_designer_translates_a_criterion_and_a_german_worker_reads_it(new_page
     save_screenshot(page, "designer-translation-1280")
     page.get_by_role("button", name="Save translations").click()
     page.get_by_text("Translations into German (Deutsch) saved.").wait_for()
-    assert page.locator(".translation-missing").count() == 1  # the consent text
+    assert page.locator(".translation-missing").count() == 2  # the name, the consent text
     page.set_viewport_size({"width": 390, "height": 844})
     assert settled_width(page, 390) <= 390
     save_screenshot(page, "designer-translation-390")
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(live_server.url + f"/campaigns/{campaign.slug}/languages/")
-    assert "7 of 8 translated" in page.locator("#languages-table").inner_text()
+    assert "7 of 9 translated" in page.locator("#languages-table").inner_text()
     save_screenshot(page, "designer-languages-1280")
     page.goto(live_server.url + f"/campaigns/{campaign.slug}/plan/")
-    assert "1 of 8 missing (Consent text)" in page.locator("#translations-missing").inner_text()
+    assert (
+        "2 of 9 missing (Name (the page header); Consent text)"
+        in page.locator("#translations-missing").inner_text()
+    )
 
     # A German worker reads the designer's German.
     Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.LIVE)

@@ -143,10 +143,10 @@ def test_campaign_and_criteria_are_translated_into_german_french_and_spanish():
     assert set(campaign.translations) == {"de", "fr", "es"}
     for language in ("de", "fr", "es"):
         texts = campaign.translations[language]
-        assert set(texts) == {"description", "instructions", "consent_text"}
+        assert set(texts) == {"name", "description", "instructions", "consent_text"}
         assert all(texts[f] != getattr(campaign, f) for f in texts)
         shown = campaign_in_language(campaign, language)
-        assert shown.instructions == texts["instructions"]
+        assert shown.instructions == texts["instructions"] and shown.name == texts["name"]
     assert "Grammatik" in campaign.translations["de"]["instructions"]
     for criterion in campaign.criteria.all():
         assert set(criterion.translations) == {"de", "fr", "es"}

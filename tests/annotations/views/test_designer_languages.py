@@ -54,9 +54,9 @@ def test_what_is_missing_is_listed_per_language(world):
     needed = {s.language: s for s in translations_needed(campaign=campaign)}
     assert set(needed) == {"de", "fr"}  # en holds the originals
     labels = [t.label for t in needed["de"].missing]
-    # instructions, consent, 2 questions, 5 grammar descriptors; no description (empty),
-    # no standard text (quality has none)
-    assert len(labels) == 9
+    # name, instructions, consent, 2 questions, 5 grammar descriptors; no description
+    # (empty), no standard text (quality has none)
+    assert len(labels) == 10
     assert "Instructions" in labels and "grammar: level 3 descriptor" in labels
     assert "Description" not in labels
 
@@ -87,7 +87,11 @@ def test_a_designer_translates_and_workers_read_it(client, world):
     assert [lv["descriptor"] for lv in shown.likert_levels] == [f"Stufe {i}" for i in range(1, 6)]
     assert campaign_in_language(campaign, "de").consent_text == "I agree to take part."
     status = {s.language: s for s in translations_needed(campaign=campaign)}["de"]
-    assert [t.label for t in status.missing] == ["Consent text", "quality: question"]
+    assert [t.label for t in status.missing] == [
+        "Name (the page header)",
+        "Consent text",
+        "quality: question",
+    ]
     # Blanking a translation removes it: workers read the original again.
     data[f"c{grammar.pk}-question"] = ""
     client.post(_url(campaign, "de"), data)
@@ -108,7 +112,7 @@ def test_the_plan_page_lists_missing_translations(client, world):
         campaign_translations_update(
             campaign=campaign,
             language=tag,
-            texts={"instructions": "x", "consent_text": "y"},
+            texts={"name": "n", "instructions": "x", "consent_text": "y"},
             criteria={
                 c.pk: {
                     "question": "q",
