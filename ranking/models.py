@@ -110,6 +110,13 @@ class RankingRun(models.Model):
             ),
         ]
 
+    @property
+    def slice_label(self) -> str:
+        """The slice ranked, for people: ``language=de`` or ``all items``."""
+        from annotations.core.slices import describe
+
+        return describe(self.where or {})
+
     def __str__(self) -> str:
         return f"{self.method} of {self.criterion} (seed {self.seed})"
 

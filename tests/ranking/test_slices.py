@@ -217,3 +217,14 @@ def test_the_cap_on_running_runs_says_what_was_started_and_what_waits(
     assert RankingRun.objects.count() == 2
     assert "2 ranking run(s) started" in body
     assert "1 slice(s) not started yet" in body and "Press the button again" in body
+
+
+def test_the_runs_list_names_each_runs_slice(client, django_user_model) -> None:
+    campaign, criterion = _sliced(20)
+    user = django_user_model.objects.create_user("viewer", password="pw-123456789")
+    CampaignMembership.objects.create(campaign=campaign, user=user, role="viewer")
+    for where in ({}, {"language": "de"}):
+        services.ranking_run_create(campaign=campaign, criterion=criterion, queue=False, where=where)
+    client.force_login(user)
+    body = client.get(f"/rankings/campaign/{campaign.slug}/").content.decode()
+    assert "<td>language=de</td>" in body and "<td>all items</td>" in body
