@@ -110,15 +110,15 @@ class RankingRun(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.method} of {self.criterion} (seed {self.seed})"
+
     @property
     def slice_label(self) -> str:
         """The slice ranked, for people: ``language=de`` or ``all items``."""
         from annotations.core.slices import describe
 
         return describe(self.where or {})
-
-    def __str__(self) -> str:
-        return f"{self.method} of {self.criterion} (seed {self.seed})"
 
 
 class RankingChunk(models.Model):
