@@ -6,10 +6,24 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import get_language_info
 
 from annotations.core.languages import LanguageError, direction, languages_check
 from annotations.models import Campaign
 from annotations.selectors.languages import TranslationStatus
+
+
+def language_name(tag: str) -> str:
+    """``German (Deutsch)`` where Django knows the language, else the tag."""
+    for code in (tag, tag.split("-")[0]):
+        try:
+            info = get_language_info(code)
+        except KeyError:
+            continue
+        if info["name_local"] and info["name_local"] != info["name"]:
+            return f"{info['name']} ({info['name_local']})"
+        return str(info["name"])
+    return tag
 
 
 class LanguagesForm(forms.Form):
@@ -30,7 +44,7 @@ class LanguagesForm(forms.Form):
         quotas = campaign.language_quotas or {}
         for tag in campaign.languages or ["en"]:
             self.fields[f"quota-{tag}"] = forms.IntegerField(
-                label=f"Workers in {tag}",
+                label=f"Workers in {language_name(tag)} ({tag})",
                 min_value=0,
                 max_value=1_000_000,
                 required=False,

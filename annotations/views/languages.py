@@ -6,12 +6,11 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import get_language_info
 from django.views.decorators.http import require_http_methods
 
 from annotations.access import campaign_check
 from annotations.core.languages import LanguageError, direction, language_check
-from annotations.forms_languages import LanguagesForm, TranslationForm
+from annotations.forms_languages import LanguagesForm, TranslationForm, language_name
 from annotations.models import Campaign, CampaignMembership
 from annotations.selectors import languages as language_selectors
 from annotations.services import languages as language_services
@@ -19,20 +18,6 @@ from annotations.views.designer import _context, campaign_view
 from common.errors import DomainError
 
 Role = CampaignMembership.Role
-
-
-def language_name(tag: str) -> str:
-    """``German (Deutsch)`` where Django knows the language, else the tag."""
-    try:
-        info = get_language_info(tag)
-    except KeyError:
-        try:
-            info = get_language_info(tag.split("-")[0])
-        except KeyError:
-            return tag
-    if info["name_local"] and info["name_local"] != info["name"]:
-        return f"{info['name']} ({info['name_local']})"
-    return str(info["name"])
 
 
 def _ended(campaign: Campaign) -> bool:
