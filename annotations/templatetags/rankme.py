@@ -41,14 +41,21 @@ def check_sentence(key: str) -> str:
 
 
 @register.filter
-def name_for_worker(campaign: Any) -> str:
-    """The campaign's name in the language of the page (the worker's), where the
-    designer translated it (``Campaign.translations``), else as entered."""
+def text_for_worker(campaign: Any, field: str) -> str:
+    """A campaign text (``name``, ``description``, ``instructions``, ``consent_text``) in
+    the language of the page (the worker's), where the designer translated it
+    (``Campaign.translations``), else as entered."""
     from django.utils.translation import get_language
 
-    from annotations.core.languages import translated_for
+    from annotations.core.languages import CAMPAIGN_TEXTS, translated_for
 
-    if campaign is None:
+    if campaign is None or field not in CAMPAIGN_TEXTS:
         return ""
     texts = translated_for(getattr(campaign, "translations", None), get_language() or "en")
-    return str(texts.get("name") or campaign.name)
+    return str(texts.get(field) or getattr(campaign, field) or "")
+
+
+@register.filter
+def name_for_worker(campaign: Any) -> str:
+    """The campaign's name in the worker's language (see :func:`text_for_worker`)."""
+    return text_for_worker(campaign, "name")

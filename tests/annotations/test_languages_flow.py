@@ -273,3 +273,14 @@ def test_progress_per_language_on_the_monitor(client, django_user_model, tmp_pat
     client.force_login(user)
     body = client.get(f"/campaigns/{campaign.slug}/monitor/").content.decode()
     assert "data-language-progress" in body and "full" in body
+
+
+def test_the_task_page_folds_the_instructions_in_the_workers_language(client) -> None:
+    from annotations.views.worker import worker_token
+
+    campaign, _ = _german_task()
+    worker = WorkerFactory(campaign=campaign, language="de", consented_at="2026-01-01T00:00Z")
+    url = reverse("annotations:worker-session", args=[campaign.slug, worker_token(worker)])
+    page = client.get(url, follow=True).content.decode()
+    assert '<details class="w-instructions">' in page
+    assert "Lesen Sie jeden Text." in page and "Read every text." not in page
