@@ -20,13 +20,16 @@ batch, :func:`adaptive_batch_build` does, under the campaign row's lock:
 4. *Log*: an :class:`~ranking.models.AdaptiveBatch` keeps the seed, the judgements and
    fingerprint the refit read, each system's state, the decision and the tasks added.
 
-The generator is ``default_rng([task_seed, criterion id, batch number])`` (the refit and
-the choice draw from its two children), so the same judgements give the same batch.
+The refit draws from ``default_rng([task_seed, criterion id, 0])`` for every batch (so
+two refits differ only by the judgements they read), the choice from a child of
+``default_rng([task_seed, criterion id, batch number])``; the same judgements give the
+same batch.
 The tasks are ordinary regular tasks: the hand-out's guarantees (no place over the
 judgements per task, no item twice for a worker, expiry) hold for them as for any.
 
 **Stop rule.** A batch is *stable* when its refit's clusters equal those of the
-:data:`STABLE_REFITS` - 1 refits before it, with every system judged. The organizer then
+:data:`STABLE_REFITS` - 1 refits before it, each of which read more judgements than the
+one before, with every system judged. The organizer then
 reads "the clusters are stable: you can close the campaign"; batches keep coming until
 the campaign is closed or paused (the rule advises, it does not stop anything).
 
@@ -152,19 +155,24 @@ def _refit(criterion: Criterion, system_ids: list[int], labels: list[str], rng) 
 
 
 def _stable(criterion: Criterion, state: _State, number: int) -> bool:
-    """The stop rule: every system judged and the clusters equal to the previous
-    ``STABLE_REFITS - 1`` refits'."""
+    """The stop rule: every system judged, and the clusters equal to those of the
+    previous ``STABLE_REFITS - 1`` refits, each of which saw more judgements than the
+    one before (refits of the same judgements prove nothing: they are identical)."""
     if not state.judged.all() or number < STABLE_REFITS:
         return False
     mine = [int(c) for c in state.cluster]
     before = list(
         AdaptiveBatch.objects.filter(criterion=criterion, number__lt=number)
         .order_by("-number")
-        .values_list("state", flat=True)[: STABLE_REFITS - 1]
+        .values_list("state", "judgements")[: STABLE_REFITS - 1]
     )
     if len(before) < STABLE_REFITS - 1:
         return False
-    for old in before:
+    seen = state.judgements
+    for old, judgements in before:
+        if judgements >= seen:
+            return False
+        seen = judgements
         clusters = {row["label"]: row.get("cluster") for row in old}
         if [clusters.get(label) for label in state.labels] != mine:
             return False
@@ -194,7 +202,11 @@ def adaptive_batch_build(
     last = AdaptiveBatch.objects.filter(criterion=criterion).aggregate(n=Max("number"))["n"]
     number = int(last or 0) + 1
     seed = [int(campaign.task_seed or 0), int(criterion.pk), number]
-    refit_rng, choice_rng = np.random.default_rng(seed).spawn(2)
+    # The refit's generator is the same for every batch of the criterion, so that refits
+    # differ only by the judgements they read (as in the replay); the choice's is the
+    # batch's own.
+    refit_rng = np.random.default_rng([seed[0], seed[1], 0])
+    (choice_rng,) = np.random.default_rng(seed).spawn(1)
     state = _refit(criterion, system_ids, labels, refit_rng)
     batch = stats.choose_batch(
         value=state.value,

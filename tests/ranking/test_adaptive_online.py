@@ -89,7 +89,7 @@ def judge_all(campaign: Campaign, *, seed: int = 0) -> int:
     worker, _ = Worker.objects.get_or_create(
         campaign=campaign,
         platform="link",
-        external_id="sim",
+        external_id=f"sim{seed}",
         defaults={"consented_at": timezone.now()},
     )
     done = 0
@@ -219,13 +219,20 @@ def test_tasks_never_mix_languages_and_languages_stay_balanced():
 def test_the_stop_rule_says_when_the_clusters_hold():
     campaign = adaptive_campaign(items=60, batch=10)
     criterion = campaign.criteria.get()
-    judge_all(campaign)
-    batches = [adaptive.adaptive_batch_now(criterion=criterion, trigger="auto") for _ in range(3)]
+    batches = []
+    for round_ in range(3):
+        judge_all(campaign, seed=round_)  # the open tasks judged, then a batch
+        batches.append(adaptive.adaptive_batch_now(criterion=criterion, trigger="auto"))
+    assert [b.judgements for b in batches] == [60, 70, 80]
     assert [b.stable for b in batches[:2]] == [False, False]  # fewer than 3 refits
     clusters = [[row["cluster"] for row in b.state] for b in batches]
     assert batches[2].stable == (clusters[0] == clusters[1] == clusters[2])
     status = adaptive.adaptive_status(campaign=campaign)
-    assert status[0].latest == batches[2] and status[0].open_places == 30
+    assert status[0].latest == batches[2] and status[0].open_places == 10
+    # Refits of the same judgements are identical, and prove nothing: never stable.
+    again = [adaptive.adaptive_batch_now(criterion=criterion, trigger="auto") for _ in range(3)]
+    assert [row["cluster"] for row in again[0].state] == clusters[2]
+    assert not any(b.stable for b in again)
 
 
 def test_refusals_name_the_reason_and_write_nothing():
