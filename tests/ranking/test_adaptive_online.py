@@ -401,3 +401,32 @@ def test_the_monitor_and_plan_pages_say_adaptive_design_is_on(client, django_use
     Campaign.objects.filter(pk=campaign.pk).update(adaptive_design=False)
     body = client.get(f"/campaigns/{campaign.slug}/monitor/").content.decode()
     assert "data-adaptive-note" not in body
+
+
+def test_before_any_judgement_a_batch_is_balanced():
+    campaign = adaptive_campaign(batch=12)
+    batch = adaptive.adaptive_batch_now(criterion=campaign.criteria.get(), trigger="auto")
+    assert batch.judgements == 0 and batch.decision["contested_gaps"] == []
+    assert set(batch.decision["quota"].values()) == {6}  # 12 tasks x 3 outputs / 6 systems
+    assert all(row["cluster"] is None for row in batch.state)
+
+
+def test_a_task_no_item_can_take_is_counted_not_faked():
+    campaign = adaptive_campaign(items=6, batch=12)
+    judge_all(campaign)
+    # s5's outputs are withdrawn from every item but one: tasks asking for s5 and two
+    # systems that item lacks cannot be placed.
+    from annotations.models import Output
+
+    Output.objects.filter(item__campaign=campaign, system__label="s5").exclude(
+        item__external_id="en-0"
+    ).delete()
+    Output.objects.filter(item__external_id="en-0").exclude(system__label="s5").exclude(
+        system__label="s0"
+    ).delete()
+    batch = adaptive.adaptive_batch_now(criterion=campaign.criteria.get(), trigger="auto")
+    placed = Task.objects.filter(campaign=campaign, number__gte=batch.first_task_number)
+    assert batch.tasks == placed.count() == 12 - batch.decision["unplaced"]
+    assert batch.decision["unplaced"] >= 1
+    for task in placed:
+        assert task.task_outputs.count() == 3
