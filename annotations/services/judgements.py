@@ -62,7 +62,9 @@ class TooFast(DomainError):
         self.minimum = minimum
         self.can_confirm = can_confirm
         # The real time taken, never rounded down to a misleading "0 seconds".
-        spent = number_format(seconds, 1 if seconds < 10 else 0, use_l10n=True)
+        # Rounded here: number_format cuts digits off rather than rounding.
+        places = 1 if seconds < 10 else 0
+        spent = number_format(round(seconds, places), places, use_l10n=True)
         if can_confirm:
             message = gettext(
                 "You spent %(spent)s seconds on this task; we expect at least %(minimum)s. "

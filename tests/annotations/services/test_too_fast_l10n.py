@@ -16,3 +16,9 @@ def test_seconds_in_the_workers_number_format(language, written):
     with translation.override(language):
         message = str(TooFast(seconds=0.7, minimum=10, can_confirm=True))
     assert f" {written} " in message
+
+
+def test_seconds_are_rounded_not_cut():
+    with translation.override("de"):
+        assert " 4,3 " in str(TooFast(seconds=4.26, minimum=30, can_confirm=True))
+        assert " 13 " in str(TooFast(seconds=12.6, minimum=30, can_confirm=False))
