@@ -419,7 +419,8 @@ def campaign_delete(*, campaign: Campaign) -> None:
 
 @transaction.atomic
 def campaign_clone(*, campaign: Campaign, user: User, slug: str, name: str = "") -> Campaign:
-    """A new draft with the campaign's settings, criteria, systems, items and outputs.
+    """A new draft with the campaign's settings, languages (with quotas and translations),
+    criteria, systems, items (with attributes and language) and outputs (with language).
 
     For a second round: workers, tasks, assignments, judgements and ranking runs are not
     copied; ``user`` owns the clone. Settings copied are ``CLONED_FIELDS``. Criteria keep
@@ -427,6 +428,12 @@ def campaign_clone(*, campaign: Campaign, user: User, slug: str, name: str = "")
     points to the clone's output.
     """
     fields = {name: getattr(campaign, name) for name in CLONED_FIELDS}
+    # What workers read in each language, and who may judge in it, belong to the design.
+    fields |= {
+        "languages": list(campaign.languages or ["en"]),
+        "language_quotas": dict(campaign.language_quotas or {}),
+        "translations": dict(campaign.translations or {}),
+    }
     clone = campaign_create(
         slug=slug, name=name or f"{campaign.name} (round 2)", owner=user, **fields
     )
@@ -436,22 +443,29 @@ def campaign_clone(*, campaign: Campaign, user: User, slug: str, name: str = "")
     }
     System.objects.bulk_create(systems.values())
     items = {
-        i.pk: Item(campaign=clone, external_id=i.external_id, input=i.input, position=i.position)
+        i.pk: Item(
+            campaign=clone,
+            external_id=i.external_id,
+            input=i.input,
+            position=i.position,
+            attributes=i.attributes,
+            language=i.language,
+        )
         for i in campaign.items.all()
     }
     Item.objects.bulk_create(items.values(), batch_size=2000)
     old_outputs = list(
         Output.objects.filter(item__campaign=campaign)
         .order_by("id")
-        .values_list("id", "item_id", "system_id", "text", "canonical_id")
+        .values_list("id", "item_id", "system_id", "text", "canonical_id", "language")
     )
     outputs = {
-        pk: Output(item=items[item_id], system=systems[system_id], text=text)
-        for pk, item_id, system_id, text, _ in old_outputs
+        pk: Output(item=items[item_id], system=systems[system_id], text=text, language=language)
+        for pk, item_id, system_id, text, _, language in old_outputs
     }
     Output.objects.bulk_create(outputs.values(), batch_size=2000)
     twins = []
-    for pk, _, _, _, canonical_id in old_outputs:
+    for pk, _, _, _, canonical_id, _ in old_outputs:
         if canonical_id is not None and canonical_id in outputs:
             outputs[pk].canonical = outputs[canonical_id]
             twins.append(outputs[pk])

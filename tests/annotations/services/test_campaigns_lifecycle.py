@@ -452,3 +452,46 @@ def test_tasks_build_itself_refuses_a_campaign_that_is_not_a_draft():
     with pytest.raises(DomainError, match="only while the campaign is a draft"):
         tasks_build(campaign=campaign, seed=1)
     assert not campaign.tasks.exists()
+
+
+def test_a_clone_keeps_languages_translations_attributes_and_output_languages():
+    from annotations.importing.parsers.common import OutputRow
+
+    user = User.objects.create(username="mtg-round-2")
+    campaign = campaign_services.campaign_create(slug="mtg-1", outputs_per_task=2)
+    campaign_services.outputs_store(
+        campaign=campaign,
+        rows=[
+            OutputRow(
+                item_id=f"{tag}-1",
+                input="x",
+                system=label,
+                text=f"{label} {tag}",
+                language=tag,
+                attributes={"domain": "food"},
+            )
+            for tag in ("en", "de")
+            for label in ("a", "b")
+        ],
+    )
+    grammar = criterion_from_preset(campaign=campaign, preset="grammar")
+    Campaign.objects.filter(pk=campaign.pk).update(
+        language_quotas={"de": 5}, translations={"de": {"instructions": "Lesen."}}
+    )
+    grammar.translations = {"de": {"question": "Wie?"}}
+    grammar.save(update_fields=["translations"])
+    campaign.refresh_from_db()
+    clone = campaign_services.campaign_clone(campaign=campaign, user=user, slug="mtg-2")
+    assert clone.languages == ["en", "de"] and clone.language_quotas == {"de": 5}
+    assert clone.translations == {"de": {"instructions": "Lesen."}}
+    assert clone.criteria.get().translations == {"de": {"question": "Wie?"}}
+    assert sorted(clone.items.values_list("external_id", "language", "attributes")) == [
+        ("de-1", "de", {"domain": "food"}),
+        ("en-1", "en", {"domain": "food"}),
+    ]
+    assert sorted(Output.objects.filter(item__campaign=clone).values_list("text", "language")) == [
+        ("a de", "de"),
+        ("a en", "en"),
+        ("b de", "de"),
+        ("b en", "en"),
+    ]
