@@ -468,7 +468,7 @@ def test_a_clone_keeps_languages_translations_attributes_and_output_languages():
                 system=label,
                 text=f"{label} {tag}",
                 language=tag,
-                attributes={"domain": "food"},
+                attributes=(("domain", "food"),),
             )
             for tag in ("en", "de")
             for label in ("a", "b")
