@@ -80,7 +80,8 @@ def test_designer_sets_up_previews_builds_and_launches(
     page.get_by_role("navigation", name="Campaign").get_by_role("link", name="Plan").click()
     page.get_by_label("Pay per hour").fill("15")
     page.get_by_label("Expected seconds per task").fill("90")
-    page.get_by_role("button", name="Recalculate").click()
+    # exact: the power panel (loaded by htmx) has its own "Recalculate the judgements needed"
+    page.get_by_role("button", name="Recalculate", exact=True).click()
     page.locator("#plan-result", has_text="at 15.00 an hour").wait_for()
     # 4 items x 1 task x 2 criteria x 3 judgements = 24 judgements.
     assert "24" in page.locator("#plan-result dl").inner_text()
