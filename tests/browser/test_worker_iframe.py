@@ -77,6 +77,9 @@ def test_mturk_worker_completes_a_task_inside_a_cross_site_iframe_without_cookie
     )
 
     page = new_page(height=1500)
+    # Generous waits: in CI's PostgreSQL leg a live Celery worker and the worker-loss
+    # tests share the 2 cores, and a submit once took over the 10 s default.
+    page.set_default_timeout(60_000)
     context = page.context
     cdp = context.new_cdp_session(page)
     cdp.send(
@@ -150,6 +153,7 @@ def test_other_sites_cannot_frame_worker_pages_nor_any_other_page(
     campaign = CampaignFactory(slug="framed-no", status=Campaign.Status.LIVE, accept_mturk=True)
     task_with_outputs(campaign=campaign, criterion=CriterionFactory(campaign=campaign))
     page = new_page()
+    page.set_default_timeout(60_000)
     for src in (
         f"{live_server.url}/w/{campaign.slug}/?workerId=AW2&assignmentId=A2",
         live_server.url + "/accounts/login/",
