@@ -184,11 +184,16 @@ def task_page_preview(*, task: Task) -> TaskPage:
 
 
 def assignment_for_worker(*, worker: Worker, assignment_id: int) -> Assignment | None:
-    return (
-        Assignment.objects.filter(pk=assignment_id, worker=worker)
-        .select_related("task__campaign", "task__criterion", "task__item")
-        .first()
+    """The worker's assignment with its task, criterion, item and campaign (the worker's,
+    when it was read with the worker, else read with the assignment)."""
+    campaign = worker.campaign if Worker.campaign.is_cached(worker) else None  # type: ignore[attr-defined]
+    related = ("task__criterion", "task__item") + (() if campaign else ("task__campaign",))
+    assignment = (
+        Assignment.objects.filter(pk=assignment_id, worker=worker).select_related(*related).first()
     )
+    if assignment is not None and campaign is not None:
+        assignment.task.campaign = campaign
+    return assignment
 
 
 def is_together(campaign: Campaign) -> bool:

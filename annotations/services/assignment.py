@@ -368,29 +368,32 @@ def _window(
     worker: Worker,
     now: datetime,
     start: int,
-) -> list[Task]:
-    """Up to ``_WINDOW`` of ``candidates`` with the fewest places, best first.
+) -> list[int]:
+    """The ids of up to ``_WINDOW`` of ``candidates`` with the fewest places, best first.
 
     Indexed (``task_handout``): the lowest level of ``Task.places_held`` first, each level
     read from the worker's ``start`` id onwards and then from the lowest id, so the cost
-    does not grow with the campaign. Tasks with an overdue assignment (their counter
-    still counts it) are added. Each task's places are counted exactly at ``now``, and
-    the window is ordered as ``_regular_candidates`` orders the whole campaign: fewest
-    places taken, then the worker's own order, number and id.
+    does not grow with the campaign. Rows are read as values (no model instances) and a
+    task's places are its counter, except for tasks with an overdue assignment (which
+    their counter still counts): those are added and counted exactly at ``now``. The
+    window is ordered as ``_regular_candidates`` orders the whole campaign: fewest places
+    taken, then the worker's own order, number and id. Places are counted exactly again
+    under the task's lock before a claim (``_lock_if_room``), so a counter that is off
+    costs order, never a place too many.
     """
     jpt = campaign.judgements_per_task
-    counted = candidates.annotate(taken=Coalesce(_taken_subquery(now), Value(0))).only(
-        *_TASK_FIELDS
-    )
+    fields = ("pk", "item_id", "criterion_id", "number")
     lowest = (
         candidates.filter(places_held__lt=jpt)
         .order_by("places_held")
         .values_list("places_held", flat=True)
         .first()
     )
-    found: list[Task] = []
+    found: list[tuple[int, int, int, int, int]] = []
     for level in range(lowest if lowest is not None else jpt, jpt):
-        at_level = counted.filter(places_held=level).order_by("id")
+        at_level = (
+            candidates.filter(places_held=level).order_by("id").values_list(*fields, "places_held")
+        )
         for part in (at_level.filter(id__gte=start), at_level.filter(id__lt=start)):
             if len(found) < _WINDOW:
                 found += list(part[: _WINDOW - len(found)])
@@ -402,18 +405,22 @@ def _window(
         expires_at__lte=now,
         task__campaign=campaign,
     ).values("task_id")
-    found += list(counted.filter(pk__in=Subquery(overdue)).exclude(pk__in=[t.pk for t in found]))
+    late = {
+        row[0]: row
+        for row in candidates.filter(pk__in=Subquery(overdue))
+        .annotate(taken=Coalesce(_taken_subquery(now), Value(0)))
+        .order_by()
+        .values_list(*fields, "taken")
+    }
+    rows = [row for row in found if row[0] not in late] + list(late.values())
     a, b, c = worker_order_key(campaign=campaign, worker=worker)
-    taken: dict[int, int] = {t.pk: t.taken for t in found}  # type: ignore[attr-defined]
-    return sorted(
-        (t for t in found if taken[t.pk] < jpt),
-        key=lambda t: (
-            taken[t.pk],
-            (t.item_id * a + t.criterion_id * b + c) % _ORDER_PRIME,
-            t.number,
-            t.pk,
-        ),
-    )
+    return [
+        row[0]
+        for row in sorted(
+            (row for row in rows if row[4] < jpt),
+            key=lambda row: (row[4], (row[1] * a + row[2] * b + c) % _ORDER_PRIME, row[3], row[0]),
+        )
+    ]
 
 
 def _group_tasks(task: Task) -> list[Task]:
@@ -487,19 +494,19 @@ def _claim_regular(
     locked: list[int] = []
     tried = 0
     for part in parts:
-        for task in _window(
+        for task_id in _window(
             candidates=part, campaign=campaign, worker=worker, now=now, start=start
         ):
             if tried >= _MAX_CANDIDATES:
                 break
             tried += 1
             tasks, room = _lock_if_room(
-                _task_to_lock(task.pk, skip_locked=True),
+                _task_to_lock(task_id, skip_locked=True),
                 campaign,
                 now,
             )
             if tasks is None:
-                locked.append(task.pk)
+                locked.append(task_id)
             elif room:
                 return tasks
     # Every candidate left is locked by another hand-out: wait for them in turn rather
@@ -687,13 +694,31 @@ def task_next_for(
     if worker.campaign_id != campaign.pk:
         raise DomainError("This worker belongs to another campaign.")
     now = now or timezone.now()
-    worker = Worker.objects.select_for_update(no_key=True).get(pk=worker.pk)
+    # The lock, and the fields another request may have changed since ``worker`` was read.
+    worker.stopped, worker.language = (
+        Worker.objects.select_for_update(no_key=True)
+        .filter(pk=worker.pk)
+        .order_by()
+        .values_list("stopped", "language")
+        .get()
+    )
     if worker.stopped:
         return None
-    resumed = _resume(worker=worker, campaign=campaign, now=now)
-    if resumed is not None:
-        return resumed
-    position = pages_done(worker=worker, campaign=campaign)
+    # One read of the worker's assignments (a session's worth) answers the usual case:
+    # nothing to resume, the pages done (set-up 2) and the item shown last.
+    mine = list(
+        Assignment.objects.filter(worker=worker)
+        .order_by()
+        .values_list("state", "item_id", "started_at", "id")
+    )
+    if any(state == Assignment.State.ACTIVE for state, *_ in mine):
+        resumed = _resume(worker=worker, campaign=campaign, now=now)
+        if resumed is not None:
+            return resumed
+    if is_together(campaign):
+        position = pages_done(worker=worker, campaign=campaign)
+    else:
+        position = sum(state == Assignment.State.SUBMITTED for state, *_ in mine)
     if position >= campaign.tasks_per_worker:
         return None
     plan = session_plan(campaign=campaign, worker=worker)
@@ -707,12 +732,7 @@ def task_next_for(
         task = _pick_attention(campaign=campaign, worker=worker, rng=rng)
     tasks: list[Task] | None = [task] if task is not None else None
     if tasks is None:
-        last_item = (
-            Assignment.objects.filter(worker=worker)
-            .order_by("-started_at", "-id")
-            .values_list("item_id", flat=True)
-            .first()
-        )
+        last_item = max(mine, key=lambda row: (row[2], row[3]))[1] if mine else None
         tasks = _claim_regular(campaign=campaign, worker=worker, now=now, avoid_item=last_item)
     if not tasks:
         return None

@@ -138,6 +138,7 @@ def judgement_submit(
     metadata: dict[str, Any] | None = None,
     now: datetime | None = None,
     task_outputs: Sequence[TaskOutput] | None = None,
+    task: Task | None = None,
 ) -> Judgement:
     """Record the worker's scores (slot -> score) for the assignment's task.
 
@@ -154,22 +155,30 @@ def judgement_submit(
     judgement with ``too_fast=True``.
 
     ``task_outputs``: the task's ``TaskOutput`` rows when the caller has read them already
-    (the task page has); read here otherwise.
+    (the task page has); read here otherwise. ``task``: the assignment's task with its
+    campaign and criterion loaded, when the caller has read them in this request (the
+    worker's submit has); read here, with the lock, otherwise.
 
     Locks the worker row, then the assignment row (``FOR UPDATE``), so concurrent
     submissions of one assignment record exactly one judgement.
     """
     Worker.objects.select_for_update(no_key=True).filter(pk=assignment.worker_id).order_by().first()
+    mine = task is not None and task.pk == assignment.task_id
     locked = (
         Assignment.objects.select_for_update(no_key=True, of=("self",))
-        .select_related("task__campaign", "criterion", "judgement")
+        .select_related("judgement", *(() if mine else ("task__campaign", "task__criterion")))
         .get(pk=assignment.pk)
     )
     existing = getattr(locked, "judgement", None)
     if existing is not None:
         return existing
-    task: Task = locked.task
+    if mine:
+        assert task is not None
+        locked.task = task
+    task = locked.task
     campaign: Campaign = task.campaign
+    # The assignment's criterion is its task's (``Assignment.criterion`` repeats it).
+    locked.criterion = task.criterion
     if campaign.status == Campaign.Status.CLOSED:
         raise DomainError(gettext("This campaign is closed; no more answers are recorded."))
     if task_outputs is None or any(to.task_id != task.pk for to in task_outputs):

@@ -173,7 +173,14 @@ def _check_repeat(judgement: Judgement, assignment: Assignment) -> WorkerCheck |
     )
 
 
-def _check_uniform(judgement: Judgement) -> WorkerCheck | None:
+def _check_uniform(
+    judgement: Judgement, scores: Sequence[JudgementScore] | None = None
+) -> WorkerCheck | None:
+    if scores is not None and not (
+        len({s.slot for s in scores}) >= 2 and len({s.score for s in scores}) == 1
+    ):
+        # This judgement is not uniform, so no run of uniform ones ends here: nothing to read.
+        return None
     recent = list(
         Judgement.objects.filter(worker_id=judgement.worker_id)
         .order_by("-submitted_at", "-id")
@@ -211,7 +218,7 @@ def quality_after_judgement(
         checks.append(_check_attention(judgement, scores))
     if assignment.kind == Assignment.Kind.REPEAT:
         checks.append(_check_repeat(judgement, assignment))
-    checks.append(_check_uniform(judgement))
+    checks.append(_check_uniform(judgement, scores))
     made = [c for c in checks if c is not None]
     if made:
         WorkerCheck.objects.bulk_create(made, ignore_conflicts=True)

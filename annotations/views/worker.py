@@ -587,6 +587,7 @@ def submit(
             checks=form.cleaned_checks,
             metadata={"js": bool(form.cleaned_data.get("js"))},
             task_outputs=page.task_outputs or None,
+            task=assignment.task,
         )
     except judgement_services.TooFast as error:
         return again(too_fast=error)

@@ -32,11 +32,13 @@ pytestmark = pytest.mark.django_db
 ENTRY = 3
 START = 14
 CONSENT = 4
-FETCH_NEW = 26
-FETCH_NEXT = 25
-FETCH_CLAIMED = 7
-SUBMIT = 12
-SUBMIT_ATTENTION = 15
+FETCH_NEW = 24
+FETCH_NEXT = 23
+FETCH_CLAIMED = 8
+SUBMIT = 11
+# All outputs scored alike: the uniform-scoring check reads the worker's recent judgements.
+SUBMIT_UNIFORM = 12
+SUBMIT_ATTENTION = 14
 
 
 @pytest.fixture(autouse=True)
@@ -131,6 +133,17 @@ def test_submit(client, django_assert_num_queries):
         response = client.post(_submit_url(campaign, worker, assignment), _scores(assignment))
     assert response.status_code == 303
     assert Judgement.objects.filter(worker=worker).count() == 1
+
+
+def test_submit_of_uniform_scores_reads_the_recent_judgements(client, django_assert_num_queries):
+    campaign = _campaign()
+    worker = _consented(campaign)
+    client.get(_session_url(campaign, worker))
+    assignment = Assignment.objects.get(worker=worker)
+    scores = {f"score_{s}": "100" for s in assignment.display_order}
+    with django_assert_num_queries(SUBMIT_UNIFORM):
+        response = client.post(_submit_url(campaign, worker, assignment), scores)
+    assert response.status_code == 303
 
 
 def test_submit_of_an_attention_check(client, django_assert_num_queries):
