@@ -81,4 +81,11 @@ def render_markdown(text: str) -> SafeString:
     """Markdown to sanitised HTML, safe to insert in a page as it is."""
     if not text or not text.strip():
         return mark_safe("")
-    return mark_safe(sanitise_html(_renderer().render(text)))
+    return mark_safe(_rendered(text))
+
+
+@lru_cache(maxsize=256)
+def _rendered(text: str) -> str:
+    # A pure function of the text: a campaign's instructions, rendered on every task page
+    # a worker fetches, are rendered and sanitised once per process.
+    return sanitise_html(_renderer().render(text))
