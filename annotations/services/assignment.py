@@ -399,19 +399,28 @@ def _window(
                 found += list(part[: _WINDOW - len(found)])
         if len(found) >= _WINDOW:
             break
-    overdue = Assignment.objects.filter(
-        state=Assignment.State.ACTIVE,
-        kind=Assignment.Kind.REGULAR,
-        expires_at__lte=now,
-        task__campaign=campaign,
-    ).values("task_id")
-    late = {
-        row[0]: row
-        for row in candidates.filter(pk__in=Subquery(overdue))
-        .annotate(taken=Coalesce(_taken_subquery(now), Value(0)))
+    # Usually none: a plain indexed read, and the exact count only when there are some.
+    overdue = set(
+        Assignment.objects.filter(
+            state=Assignment.State.ACTIVE,
+            kind=Assignment.Kind.REGULAR,
+            expires_at__lte=now,
+            task__campaign=campaign,
+        )
         .order_by()
-        .values_list(*fields, "taken")
-    }
+        .values_list("task_id", flat=True)
+    )
+    late = (
+        {
+            row[0]: row
+            for row in candidates.filter(pk__in=overdue)
+            .annotate(taken=Coalesce(_taken_subquery(now), Value(0)))
+            .order_by()
+            .values_list(*fields, "taken")
+        }
+        if overdue
+        else {}
+    )
     rows = [row for row in found if row[0] not in late] + list(late.values())
     a, b, c = worker_order_key(campaign=campaign, worker=worker)
     return [
