@@ -7,7 +7,7 @@ import re
 import string
 from dataclasses import dataclass
 
-from annotations.core.languages import direction
+from annotations.core.languages import CAMPAIGN_TEXTS, direction, translated_for
 from annotations.models import Assignment, Campaign, Criterion, Item, Task, TaskOutput, Worker
 
 _MR_PAIR = re.compile(r"\s*([^\[\],]+?)\s*\[([^\]]*)\]\s*(?:,|$)")
@@ -82,8 +82,9 @@ class TaskPage:
 def criterion_in_language(criterion: Criterion, language: str) -> Criterion:
     """The criterion as a worker judging in ``language`` reads it: its question, Likert
     level descriptors and standard text from ``Criterion.translations[language]`` where
-    the designer gave them, else as entered. A copy for display, never saved."""
-    given = (criterion.translations or {}).get(language) or {}
+    the designer gave them (a tag with the same base language stands in, as on every worker
+    page: ``translated_for``), else as entered. A copy for display, never saved."""
+    given = translated_for(criterion.translations, language)
     if not given:
         return criterion
     shown = copy.copy(criterion)
@@ -108,13 +109,13 @@ def criterion_in_language(criterion: Criterion, language: str) -> Criterion:
 
 def campaign_in_language(campaign: Campaign, language: str) -> Campaign:
     """The campaign's worker-facing texts (name, description, instructions, consent) in
-    ``language`` where the designer gave them (``Campaign.translations``). A copy for
-    display, never saved."""
-    given = (campaign.translations or {}).get(language) or {}
+    ``language`` where the designer gave them (``Campaign.translations``, read as
+    ``translated_for`` reads it). A copy for display, never saved."""
+    given = translated_for(campaign.translations, language)
     if not given:
         return campaign
     shown = copy.copy(campaign)
-    for field in ("name", "description", "instructions", "consent_text"):
+    for field in CAMPAIGN_TEXTS:
         if given.get(field):
             setattr(shown, field, given[field])
     return shown
