@@ -49,6 +49,7 @@ from django.db.models import F, Max, Sum
 from django.db.models.functions import Greatest
 
 from annotations.models import Campaign, Criterion, Output, Task, TaskOutput
+from annotations.services.campaigns import campaign_settings_problems
 from common.errors import DomainError
 
 from . import stats
@@ -80,12 +81,12 @@ def adaptive_problem(campaign: Campaign) -> str:
         return "Adaptive design is off for this campaign (Design page)."
     if campaign.status != Campaign.Status.LIVE:
         return "Batches are added only while the campaign is live."
-    if campaign.setup == Campaign.Setup.TOGETHER:
-        return "Adaptive design needs set-up 2 (each criterion's tasks apart)."
-    if campaign.outputs_per_task < 2:
-        return "Adaptive design needs 2 or more outputs per task."
-    if campaign.systems.count() < 3:
-        return "With fewer than 3 systems there is nothing to choose."
+    # The design's rules are the settings' own (the Design page shows the same words).
+    rule = campaign_settings_problems(campaign=campaign).get("adaptive_design", "")
+    if rule:
+        return f"Adaptive design cannot run: {rule}"
+    if not campaign.systems.exists():
+        return "The campaign has no systems yet: there is nothing to choose."
     return ""
 
 

@@ -27,6 +27,7 @@ from annotations.services.campaigns import (
     CampaignSettingsError,
     campaign_create,
     campaign_launch,
+    campaign_settings_problems,
     campaign_settings_update,
     outputs_store,
 )
@@ -255,6 +256,26 @@ def test_refusals_name_the_reason_and_write_nothing():
     with pytest.raises(CampaignSettingsError) as err:
         campaign_settings_update(campaign=draft, adaptive_batch_tasks=0)
     assert "adaptive_batch_tasks" in err.value.problems
+
+
+def test_why_a_campaign_cannot_get_a_batch_is_the_design_pages_rule():
+    campaign = adaptive_campaign()
+    assert adaptive.adaptive_problem(campaign) == ""
+    # Set up differently behind the Design page's back (the admin, an old row): the
+    # refusal is the settings' own rule, word for word.
+    for changes in ({"setup": Campaign.Setup.TOGETHER}, {"outputs_per_task": 1}):
+        Campaign.objects.filter(pk=campaign.pk).update(**changes)
+        campaign.refresh_from_db()
+        rule = campaign_settings_problems(campaign=campaign)["adaptive_design"]
+        assert adaptive.adaptive_problem(campaign) == f"Adaptive design cannot run: {rule}"
+        Campaign.objects.filter(pk=campaign.pk).update(setup="separate", outputs_per_task=3)
+    campaign.refresh_from_db()
+    campaign.systems.exclude(pk=campaign.systems.order_by("pk")[0].pk).delete()
+    rule = campaign_settings_problems(campaign=campaign)["adaptive_design"]
+    assert "nothing to choose" in rule
+    assert adaptive.adaptive_problem(campaign) == f"Adaptive design cannot run: {rule}"
+    campaign.systems.all().delete()
+    assert "no systems" in adaptive.adaptive_problem(campaign)
 
 
 def test_the_command_and_the_beat_task():
