@@ -13,6 +13,8 @@ tag}``) or on all items, its rank range and cluster per system.
 
 from __future__ import annotations
 
+import csv
+import io
 import math
 from dataclasses import dataclass, field
 
@@ -20,6 +22,7 @@ import numpy as np
 from django.db.models import Count, F, FloatField, Sum
 from django.db.models.functions import Cast
 
+from annotations.core.export_safety import csv_row
 from annotations.core.slices import LANGUAGE
 from annotations.models import Campaign, Criterion
 from annotations.selectors.judgements import scores_counted
@@ -90,16 +93,15 @@ def _scale_range(criterion: Criterion) -> tuple[float, float] | None:
 
 def _latest_runs(criterion: Criterion, columns: list[str]) -> dict[str, RankingRun]:
     """The latest finished run of the criterion per column (its language's slice, or all
-    items for the pooled column / a one-language campaign). One query."""
-    wanted = {column: ({LANGUAGE: column} if column != ALL else {}) for column in columns}
-    found: dict[str, RankingRun] = {}
+    items for the pooled column / a one-language campaign). One indexed read per column,
+    whatever the number of runs (the runs of other slices are never loaded)."""
     done = RankingRun.objects.filter(criterion=criterion, status=RankingRun.Status.DONE)
-    for run in done.order_by("-created_at"):
-        for column, where in wanted.items():
-            if column not in found and run.where == where:
-                found[column] = run
-        if len(found) == len(wanted):
-            break
+    found: dict[str, RankingRun] = {}
+    for column in columns:
+        where = {LANGUAGE: column} if column != ALL else {}
+        run = done.filter(where=where).order_by("-created_at", "-id").first()
+        if run is not None:
+            found[column] = run
     return found
 
 
@@ -221,11 +223,6 @@ def _number(value: float) -> str:
 def means_csv(table: MeansTable) -> str:
     """The table as CSV (a header line, then one line per criterion, system and column,
     ``all`` for the pooled one); cells neutralised for spreadsheets (OWASP)."""
-    import csv
-    import io
-
-    from annotations.core.export_safety import csv_row
-
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(MEANS_CSV_HEADER)
