@@ -159,10 +159,13 @@ def judgement_submit(
     campaign and criterion loaded, when the caller has read them in this request (the
     worker's submit has); read here, with the lock, otherwise.
 
-    Locks the worker row, then the assignment row (``FOR UPDATE``), so concurrent
+    Locks the worker row (the statement that stamps ``last_seen_at``: an ``UPDATE`` holds
+    the row as ``FOR NO KEY UPDATE`` does, and is undone with everything else if the
+    submission is refused), then the assignment row (``FOR UPDATE``), so concurrent
     submissions of one assignment record exactly one judgement.
     """
-    Worker.objects.select_for_update(no_key=True).filter(pk=assignment.worker_id).order_by().first()
+    now = now or timezone.now()
+    Worker.objects.filter(pk=assignment.worker_id).update(last_seen_at=now)
     mine = task is not None and task.pk == assignment.task_id
     locked = (
         Assignment.objects.select_for_update(no_key=True, of=("self",))
@@ -194,7 +197,6 @@ def judgement_submit(
     if check_errors:
         raise InvalidScores(check_errors)
 
-    now = now or timezone.now()
     seconds = max(0.0, (now - locked.started_at).total_seconds())
     too_fast = seconds < campaign.min_seconds_per_task
     if too_fast:
@@ -249,7 +251,6 @@ def judgement_submit(
     locked.state = Assignment.State.SUBMITTED
     locked.submitted_at = judgement.submitted_at
     locked.save(update_fields=["state", "submitted_at"])
-    Worker.objects.filter(pk=locked.worker_id).update(last_seen_at=now)
 
     from annotations.services.quality import quality_after_judgement
 

@@ -245,3 +245,20 @@ def test_too_fast_message_shows_the_real_seconds_and_the_minimum():
     with pytest.raises(TooFast) as info:
         judgement_submit(assignment=refused, scores={0: 1, 1: 2, 2: 3}, now=later)
     assert "You spent 12 seconds" in str(info.value) and "at least 30 seconds" in str(info.value)
+
+
+def test_a_submit_stamps_the_worker_seen_and_a_refused_one_leaves_no_trace():
+    # The worker row's lock is the statement that stamps ``last_seen_at``: a refused
+    # submission is undone whole, stamp included.
+    assignment, _ = claimed(min_seconds_per_task=30, min_time_policy="refuse")
+    worker = assignment.worker
+    seen = type(worker).objects.get(pk=worker.pk).last_seen_at
+    with pytest.raises(TooFast):
+        judgement_submit(
+            assignment=assignment, scores={0: 1, 1: 2, 2: 3}, now=assignment.started_at
+        )
+    assert type(worker).objects.get(pk=worker.pk).last_seen_at == seen
+    later = assignment.started_at + timedelta(minutes=1)
+    judgement = judgement_submit(assignment=assignment, scores={0: 1, 1: 2, 2: 3}, now=later)
+    assert type(worker).objects.get(pk=worker.pk).last_seen_at == later
+    assert judgement.submitted_at == later and judgement.seconds_on_task == 60.0

@@ -35,10 +35,10 @@ CONSENT = 4
 FETCH_NEW = 24
 FETCH_NEXT = 23
 FETCH_CLAIMED = 8
-SUBMIT = 11
+SUBMIT = 10
 # All outputs scored alike: the uniform-scoring check reads the worker's recent judgements.
-SUBMIT_UNIFORM = 12
-SUBMIT_ATTENTION = 14
+SUBMIT_UNIFORM = 11
+SUBMIT_ATTENTION = 13
 
 
 @pytest.fixture(autouse=True)
