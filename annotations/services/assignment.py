@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -680,10 +681,26 @@ def _resume(*, worker: Worker, campaign: Campaign, now: datetime) -> Assignment 
     return found
 
 
-@transaction.atomic
 def task_next_for(
     *, worker: Worker, campaign: Campaign, now: datetime | None = None
 ) -> Assignment | None:
+    """The assignment the worker should work on now, or None when the session is over
+    (``page_next_for`` without the pages done)."""
+    return page_next_for(worker=worker, campaign=campaign, now=now).assignment
+
+
+@dataclass(frozen=True)
+class NextPage:
+    """What ``page_next_for`` found: the page's first assignment (None: the session is
+    over) and the pages the worker has done, when the hand-out counted them (None when
+    it did not need to: a stopped worker, a resumed page in set-up 1)."""
+
+    assignment: Assignment | None
+    pages_done: int | None
+
+
+@transaction.atomic
+def page_next_for(*, worker: Worker, campaign: Campaign, now: datetime | None = None) -> NextPage:
     """The assignment the worker should work on now, or None when the session is over.
 
     Resumes the worker's active assignment when there is one (a refresh, a closed tab or
@@ -712,7 +729,7 @@ def task_next_for(
         .get()
     )
     if worker.stopped:
-        return None
+        return NextPage(None, None)
     # One read of the worker's assignments (a session's worth) answers the usual case:
     # nothing to resume, the pages done (set-up 2) and the item shown last.
     mine = list(
@@ -720,16 +737,15 @@ def task_next_for(
         .order_by()
         .values_list("state", "item_id", "started_at", "id")
     )
+    together = is_together(campaign)
+    submitted = sum(state == Assignment.State.SUBMITTED for state, *_ in mine)
     if any(state == Assignment.State.ACTIVE for state, *_ in mine):
         resumed = _resume(worker=worker, campaign=campaign, now=now)
         if resumed is not None:
-            return resumed
-    if is_together(campaign):
-        position = pages_done(worker=worker, campaign=campaign)
-    else:
-        position = sum(state == Assignment.State.SUBMITTED for state, *_ in mine)
+            return NextPage(resumed, None if together else submitted)
+    position = pages_done(worker=worker, campaign=campaign) if together else submitted
     if position >= campaign.tasks_per_worker:
-        return None
+        return NextPage(None, position)
     plan = session_plan(campaign=campaign, worker=worker)
     rng = np.random.default_rng(_seed(campaign.task_seed, worker.pk, position, 3))
     kind = Assignment.Kind.REGULAR
@@ -744,7 +760,7 @@ def task_next_for(
         last_item = max(mine, key=lambda row: (row[2], row[3]))[1] if mine else None
         tasks = _claim_regular(campaign=campaign, worker=worker, now=now, avoid_item=last_item)
     if not tasks:
-        return None
+        return NextPage(None, position)
     # One order of the outputs for the whole page (set-up 1 shows each output once).
     order = display_order_for(task=tasks[0], worker=worker, position=position, campaign=campaign)
     assignments = [
@@ -764,7 +780,7 @@ def task_next_for(
     if kind == Assignment.Kind.REGULAR:
         _places_held_recount([t.pk for t in tasks if t.kind == Task.Kind.REGULAR])
     Worker.objects.filter(pk=worker.pk).update(last_seen_at=now)
-    return assignments[0]
+    return NextPage(assignments[0], position)
 
 
 @transaction.atomic

@@ -454,8 +454,13 @@ def session(
         return _stopped(request, campaign, worker)
     if worker.consented_at is None:
         return _consent_page(request, campaign, worker, token, ConsentForm())
-    assignment = assignment_services.task_next_for(worker=worker, campaign=campaign)
-    progress = worker_selectors.worker_progress(worker=worker, campaign=campaign)
+    found = assignment_services.page_next_for(worker=worker, campaign=campaign)
+    assignment = found.assignment
+    progress = (
+        worker_selectors.Progress(done=found.pages_done, total=campaign.tasks_per_worker)
+        if found.pages_done is not None
+        else worker_selectors.worker_progress(worker=worker, campaign=campaign)
+    )
     if assignment is None:
         worker.refresh_from_db(fields=["stopped"])
         if worker.stopped:

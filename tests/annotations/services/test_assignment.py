@@ -17,6 +17,7 @@ from annotations.services.assignment import (
     CampaignNotOpen,
     _pick_repeat,
     assignments_expire,
+    page_next_for,
     session_plan,
     task_next_for,
     worker_get_or_create,
@@ -359,6 +360,28 @@ def test_together_counts_pages_against_tasks_per_worker_and_progress():
         assert worker_progress(worker=worker, campaign=campaign).done == done + 1
     assert task_next_for(worker=worker, campaign=campaign) is None
     assert Judgement.objects.filter(worker=worker).count() == 4
+
+
+@pytest.mark.parametrize("setup", ["separate", "together"])
+def test_the_pages_done_the_hand_out_counts_are_the_progress_bars(setup):
+    # The task page shows the hand-out's own count (one statement less per fetch); it must
+    # be the count the progress selector gives, at every step of a session.
+    from annotations.selectors.worker import worker_progress
+    from annotations.services.judgements import judgements_submit_page
+
+    campaign = built_campaign(setup=setup, tasks_per_worker=3)
+    worker = WorkerFactory(campaign=campaign)
+    for done in range(3):
+        for _ in range(2):  # a new page, then the same page again (resumed)
+            found = page_next_for(worker=worker, campaign=campaign)
+            assert found.assignment is not None
+            if found.pages_done is not None:
+                assert found.pages_done == done
+            assert worker_progress(worker=worker, campaign=campaign).done == done
+        page = _page(found.assignment)
+        judgements_submit_page(assignments=page, scores=_scores(page))
+    over = page_next_for(worker=worker, campaign=campaign)
+    assert over.assignment is None and over.pages_done == 3
 
 
 def test_together_expired_page_is_renewed_or_given_away_as_a_whole():

@@ -32,9 +32,9 @@ pytestmark = pytest.mark.django_db
 ENTRY = 3
 START = 14
 CONSENT = 4
-FETCH_NEW = 24
-FETCH_NEXT = 23
-FETCH_CLAIMED = 8
+FETCH_NEW = 23
+FETCH_NEXT = 22
+FETCH_CLAIMED = 7
 SUBMIT = 10
 # All outputs scored alike: the uniform-scoring check reads the worker's recent judgements.
 SUBMIT_UNIFORM = 11
