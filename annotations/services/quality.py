@@ -173,11 +173,16 @@ def _check_repeat(judgement: Judgement, assignment: Assignment) -> WorkerCheck |
     )
 
 
+def _uniform(n_slots: int, n_values: int) -> bool:
+    """A uniform judgement: two or more outputs shown, one value given to all of them."""
+    return n_slots >= 2 and n_values == 1
+
+
 def _check_uniform(
     judgement: Judgement, scores: Sequence[JudgementScore] | None = None
 ) -> WorkerCheck | None:
-    if scores is not None and not (
-        len({s.slot for s in scores}) >= 2 and len({s.score for s in scores}) == 1
+    if scores is not None and not _uniform(
+        len({s.slot for s in scores}), len({s.score for s in scores})
     ):
         # This judgement is not uniform, so no run of uniform ones ends here: nothing to read.
         return None
@@ -192,7 +197,7 @@ def _check_uniform(
     )
     if len(recent) < UNIFORM_RUN:
         return None
-    if all(n_slots >= 2 and n_values == 1 for _, n_slots, n_values in recent):
+    if all(_uniform(n_slots, n_values) for _, n_slots, n_values in recent):
         return WorkerCheck(
             worker_id=judgement.worker_id,
             assignment_id=judgement.assignment_id,
