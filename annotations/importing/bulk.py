@@ -5,8 +5,9 @@ model instances (imports are linear).
 Where the time goes (issue 9 §3, 100,000 WMT rows = 1.3 million rows in 7 tables):
 on SQLite, index maintenance and the per-row cost of the statement; on PostgreSQL,
 index maintenance during ``COPY`` and, at commit, one foreign-key trigger per row and
-foreign key (about 3 million checks; ``SET CONSTRAINTS ALL IMMEDIATE`` only moves them
-to the end of each ``COPY``, the total is the same).
+foreign key, about 3 microseconds each (``SET CONSTRAINTS ALL IMMEDIATE`` only moves
+them to the end of each ``COPY``, the total is the same). Copied columns have no
+foreign-key check (COPIES in annotations.models): 2.0 million checks instead of 3.1.
 """
 
 from __future__ import annotations

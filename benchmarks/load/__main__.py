@@ -244,10 +244,12 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 def integrity(campaign: Any) -> dict[str, int]:
-    """What the database says after a run: judgements, duplicates, over-assigned tasks."""
+    """What the database says after a run: judgements, duplicates, over-assigned tasks,
+    and copied columns that disagree with what they copy (COPIES in annotations.models)."""
     from django.db.models import Count, Q
 
     from annotations.models import Assignment, Judgement, Task
+    from annotations.selectors.integrity import copies_disagreeing
 
     judgements = Judgement.objects.filter(task__campaign=campaign)
     duplicated = (
@@ -265,7 +267,12 @@ def integrity(campaign: Any) -> dict[str, int]:
         .filter(held__gt=campaign.judgements_per_task)
         .count()
     )
-    return {"judgements": judgements.count(), "duplicated": duplicated, "over_assigned": over}
+    return {
+        "judgements": judgements.count(),
+        "duplicated": duplicated,
+        "over_assigned": over,
+        "copies_disagreeing": sum(copies_disagreeing(campaign=campaign).values()),
+    }
 
 
 def run_load(args: argparse.Namespace, db_url: str, clients: int) -> dict[str, Any]:
@@ -360,9 +367,9 @@ def print_report(rows: list[dict[str, Any]]) -> None:
     print(
         "| clients | think s | fetch p50 / p95 / p99 ms | submit p50 / p95 / p99 ms "
         "| cycles/s | web CPU ms/cycle | errors | judgements = submits | duplicated "
-        "| over-assigned |"
+        "| over-assigned | copies disagreeing |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         f, s = r["kinds"]["fetch"], r["kinds"]["submit"]
         print(
@@ -372,7 +379,7 @@ def print_report(rows: list[dict[str, Any]]) -> None:
             f"| {r['cycles_per_s']:.1f} | {r['server_cpu_ms_per_cycle']:.0f} | {r['errors']} "
             f"| {r['judgements']} = {r['submits_ok']} ({r['lost']} lost, "
             f"{r['unacknowledged']} unacknowledged) "
-            f"| {r['duplicated']} | {r['over_assigned']} |"
+            f"| {r['duplicated']} | {r['over_assigned']} | {r['copies_disagreeing']} |"
         )
     print()
     print("| clients | request | n | errors | queries (median / max) | DB ms (median) |")
