@@ -17,15 +17,26 @@ the pair draws (probability ``--draw``, 0.1). Prints
 - each method's Spearman correlation between the recovered and the true order
   (target >= 0.99), and the peak memory of the process.
 
+With ``--end-to-end``, then the same through the product, in fresh processes (wall
+time, start-up included): ``--rankings`` (100,000) five-way WMT rankings of the systems
+(ranked by latent quality plus Gumbel noise: 1,000,000 pairwise comparisons) imported by
+``manage.py import_wmt`` and ranked by ``manage.py rank --runs 200`` on
+``$DATABASE_URL`` (a SQLite file in a temporary folder when unset). Issue 13's target:
+import + 200 wmt14 runs in at most 45 s. The campaign is deleted afterwards.
+
     .venv/bin/python benchmarks/arena.py [--comparisons 1000000] [--runs 200]
-        [--reference-steps 5000] [--wmt14-full] [--repeat 3]
+        [--reference-steps 5000] [--wmt14-full] [--repeat 3] [--end-to-end]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import resource
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -35,6 +46,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from benchmarks.imports import write_wmt_csv  # noqa: E402
 from ranking.stats._methods import rank  # noqa: E402
 from ranking.stats._pairwise import Comparisons  # noqa: E402
 from ranking.stats._wmt14 import _Task, prepare, wmt14  # noqa: E402
@@ -198,6 +210,74 @@ def timed(label: str, fn):  # type: ignore[no-untyped-def]
     return out, elapsed
 
 
+def end_to_end(args: argparse.Namespace) -> None:
+    """Import + rank through ``manage.py`` (see the module's docstring), timed."""
+    quality = np.linspace(3.0, -3.0, args.systems)
+    with tempfile.TemporaryDirectory(prefix="humaneval-bench-arena-") as tmp:
+        env = dict(os.environ)
+        env.pop("CELERY_BROKER_URL", None)
+        env.setdefault("DATABASE_URL", f"sqlite:///{tmp}/arena.sqlite3")
+        database = env["DATABASE_URL"].split(":", 1)[0]
+        path = write_wmt_csv(
+            Path(tmp) / "arena.csv",
+            rows=args.rankings,
+            rng=np.random.default_rng(args.seed),
+            quality=quality,
+        )
+        slug = f"bench-arena-{os.getpid()}"
+
+        def manage(*argv: str) -> tuple[str, float]:
+            started = time.perf_counter()
+            done = subprocess.run(
+                [sys.executable, "manage.py", *argv],
+                cwd=REPO,
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            return done.stdout, time.perf_counter() - started
+
+        manage("migrate", "--verbosity", "0")
+        try:
+            _, t_import = manage("import_wmt", str(path), "--campaign", slug)
+            out, t_rank = manage(
+                "rank",
+                slug,
+                "--criterion",
+                "ranking",
+                "--method",
+                "wmt14",
+                "--runs",
+                str(args.runs),
+                "--seed",
+                str(args.seed),
+                "--format",
+                "json",
+            )
+        finally:
+            manage(
+                "shell",
+                "-c",
+                "from annotations.models import Campaign; "
+                f"Campaign.objects.filter(slug='{slug}').delete()",
+            )
+    result = json.loads(out)
+    value = {row["system"]: row["value"] for row in result["ranking"]}
+    found = np.array([value[f"sys{s}"] for s in range(args.systems)])
+    total = t_import + t_rank
+    children_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(
+        f"\nend to end on {database}: {args.rankings:,} five-way rankings of {args.systems} "
+        f"systems, {result['comparisons']:,} comparisons\n"
+        f"  manage.py import_wmt: {t_import:.1f} s\n"
+        f"  manage.py rank --method wmt14 --runs {args.runs}: {t_rank:.1f} s\n"
+        f"  import + rank: {total:.1f} s (target <= 45 s: {'met' if total <= 45 else 'MISSED'})\n"
+        f"  Spearman vs truth {spearman(found, quality):.4f} (target >= 0.99); "
+        f"peak memory of a command {children_mb:.0f} MB"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--systems", type=int, default=100)
@@ -208,6 +288,8 @@ def main() -> int:
     parser.add_argument("--bootstrap", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--wmt14-full", action="store_true")
+    parser.add_argument("--end-to-end", action="store_true", help="import + rank via manage.py")
+    parser.add_argument("--rankings", type=int, default=100_000, help="five-way, --end-to-end")
     parser.add_argument(
         "--repeat", type=int, default=3, help="timings of kernel and plain loop (best of)"
     )
@@ -284,6 +366,8 @@ def main() -> int:
             f"clusters {int(result.cluster.max())}; mean rank-range width {widths.mean():.2f}"
         )
     print(f"peak memory: {peak_mb():.0f} MB")
+    if args.end_to_end:
+        end_to_end(args)
     return 0
 
 

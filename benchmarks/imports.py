@@ -49,8 +49,13 @@ def write_outputs_csv(path: Path, *, systems: int, items: int) -> Path:
     return path
 
 
-def write_wmt_csv(path: Path, *, rows: int, rng: np.random.Generator) -> Path:
-    systems = [f"sys{s}" for s in range(12)]
+def write_wmt_csv(
+    path: Path, *, rows: int, rng: np.random.Generator, quality: np.ndarray | None = None
+) -> Path:
+    """``rows`` five-way WMT rankings of 12 systems with random ranks (ties included), or,
+    given latent ``quality`` (one per system, higher is better), of those systems ranked
+    by quality plus Gumbel noise (a Plackett-Luce judge: the true order is known)."""
+    systems = [f"sys{s}" for s in range(12 if quality is None else len(quality))]
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(
@@ -67,7 +72,11 @@ def write_wmt_csv(path: Path, *, rows: int, rng: np.random.Generator) -> Path:
         )
         for n in range(rows):
             chosen = rng.choice(len(systems), size=5, replace=False)
-            ranks = rng.integers(1, 6, size=5)
+            if quality is None:
+                ranks = rng.integers(1, 6, size=5)
+            else:
+                seen = quality[chosen] + rng.gumbel(size=5)
+                ranks = 1 + np.argsort(np.argsort(-seen))
             writer.writerow(
                 [
                     "de",
