@@ -8,7 +8,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 from annotations.importing.wmt import wmt_import
 from annotations.models import (
@@ -29,6 +28,7 @@ from annotations.services.quality import attention_task_create
 from tests.annotations.importing.conftest import write_csv
 from tests.annotations.importing.test_wmt import GOOD
 from tests.factories import (
+    AssignmentFactory,
     CampaignFactory,
     CriterionFactory,
     ItemFactory,
@@ -52,14 +52,9 @@ def _live_campaign():
     handed = task_next_for(worker=worker, campaign=campaign)
     assert handed is not None and handed.task_id == task.pk
     judgement_submit(assignment=handed, scores={0: 120, 1: 80, 2: 40})
-    on_check = Assignment.objects.create(
-        worker=worker,
-        task=check,
-        item=check.item,
-        criterion=check.criterion,
-        kind=Assignment.Kind.REPEAT,  # the same item again, as a check would be
-        started_at=timezone.now(),
-        display_order=[0, 1, 2],
+    # The same item again (a repeat's kind), as a check handed out in a session would be.
+    on_check = AssignmentFactory(
+        worker=worker, task=check, kind=Assignment.Kind.REPEAT, display_order=[0, 1, 2]
     )
     judgement_submit(assignment=on_check, scores={0: 120, 1: 80, 2: 40})
     return campaign, task, check
