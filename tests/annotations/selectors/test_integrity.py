@@ -127,6 +127,7 @@ def test_a_copy_that_disagrees_is_counted(tables, corrupt):
     task = task_with_outputs(campaign=campaign)
     worker = WorkerFactory(campaign=campaign)
     assignment = task_next_for(worker=worker, campaign=campaign)
+    assert assignment is not None
     judgement = judgement_submit(assignment=assignment, scores={0: 120, 1: 80, 2: 40})
     # An output of the same item, in no slot of the task.
     other = OutputFactory(item=task.item, system__campaign=campaign, system__label="other")
@@ -140,10 +141,9 @@ def test_a_copy_pointing_nowhere_is_counted():
     campaign = CampaignFactory(status="live")
     task_with_outputs(campaign=campaign)
     worker = WorkerFactory(campaign=campaign)
-    judgement = judgement_submit(
-        assignment=task_next_for(worker=worker, campaign=campaign),
-        scores={0: 120, 1: 80, 2: 40},
-    )
+    assignment = task_next_for(worker=worker, campaign=campaign)
+    assert assignment is not None
+    judgement = judgement_submit(assignment=assignment, scores={0: 120, 1: 80, 2: 40})
     missing = (Worker.objects.order_by("-pk").values_list("pk", flat=True).first() or 0) + 1000
     Judgement.objects.filter(pk=judgement.pk).update(worker_id=missing)
     assert copies_disagreeing(campaign=campaign) == {**SOUND, "judgements": 1}

@@ -378,6 +378,7 @@ def test_the_pages_done_the_hand_out_counts_are_the_progress_bars(setup):
             if found.pages_done is not None:
                 assert found.pages_done == done
             assert worker_progress(worker=worker, campaign=campaign).done == done
+        assert found.assignment is not None
         page = _page(found.assignment)
         judgements_submit_page(assignments=page, scores=_scores(page))
     over = page_next_for(worker=worker, campaign=campaign)
