@@ -393,13 +393,13 @@ def _compute_chunked(run: RankingRun, *, fan_out: bool, queue: str | None = None
         for index in indices:
             _dispatch_chunk(run.pk, index, queue)
         return
-    # In this process (the ``rank`` command): the same service per chunk, the scores
-    # read once.
+    # In this process (the ``rank`` command): the scores read once, every chunk claimed
+    # as a worker claims it, computed side by side where the method allows it (each
+    # chunk's numbers exactly those it has alone) and stored as a worker stores it.
     data = _load_scores(run)
-    for index in indices:
-        ranking_chunk_compute(run_id=run.pk, index=index, data=data)
-        if not RankingRun.objects.filter(pk=run.pk, status=RankingRun.Status.RUNNING).exists():
-            return
+    claimed = [c for c in (_claim_chunk(run_id=run.pk, index=i) for i in indices) if c]
+    if claimed:
+        _chunks_compute(claimed[-1][0], [chunk for _, chunk in claimed], data)
 
 
 @transaction.atomic
@@ -509,6 +509,15 @@ def ranking_chunk_compute(
     if claimed is None:
         return "skipped"
     run, chunk = claimed
+    return _chunks_compute(run, [chunk], data)
+
+
+def _chunks_compute(
+    run: RankingRun, chunks: list[RankingChunk], data: selectors.ScoreArrays | None
+) -> str:
+    """Compute claimed chunks of ``run`` in one pass (:func:`ranking.stats.compute_chunks`:
+    each exactly what it would be alone) and store them one by one, as
+    :func:`ranking_chunk_compute` describes. Returns the last chunk's outcome."""
     assert run.chunk_runs is not None
     started = time.perf_counter()
     try:
@@ -524,84 +533,29 @@ def ranking_chunk_compute(
             )
         except ValueError as exc:
             raise DomainError(f"Cannot rank '{run.criterion.name}': {exc}") from exc
-        part = stats.compute_chunk(
+        parts = stats.compute_chunks(
             comparisons,
             method=run.method,
             runs=run.runs,
             chunk_runs=run.chunk_runs,
-            index=index,
+            indices=[chunk.index for chunk in chunks],
             seed=run.seed,
             confidence=run.confidence,
             parameters=run.parameters,
-            progress=_chunk_heartbeat(run, chunk),
+            progress=_chunk_heartbeat(run, chunks),
         )
-        with transaction.atomic():
-            locked = (
-                RankingRun.objects.select_for_update()
-                .select_related("criterion", "campaign")
-                .filter(pk=run.pk, status=RankingRun.Status.RUNNING)
-                .first()
-            )
-            stored = (
-                RankingChunk.objects.select_for_update().filter(pk=chunk.pk).first()
-                if locked is not None
-                else None
-            )
-            if locked is None or stored is None:
-                raise RunStopped()
-            if stored.state != RankingChunk.State.DONE:
-                stored.state = RankingChunk.State.DONE
-                stored.result = part.to_bytes()
-                stored.fingerprint = data.fingerprint
-                stored.seconds = time.perf_counter() - started
-                stored.heartbeat_at = timezone.now()
-                stored.save(
-                    update_fields=["state", "result", "fingerprint", "seconds", "heartbeat_at"]
-                )
-            done = locked.chunks.filter(state=RankingChunk.State.DONE)
-            n_chunks = locked.chunks.count()
-            n_done = done.count()
-            if n_done < n_chunks:
-                locked.progress = n_done / n_chunks
-                locked.runs_done = done.aggregate(total=Sum("runs"))["total"] or 0
-                locked.heartbeat_at = timezone.now()
-                locked.save(update_fields=["progress", "runs_done", "heartbeat_at"])
-                return "computed"
-            rows = list(done.order_by("index").values_list("fingerprint", "result"))
-            if any(fingerprint != data.fingerprint for fingerprint, _ in rows):
-                raise DomainError(
-                    "The judgements changed while this run was computed (an import or an "
-                    "exclusion in between); retry it to rank the current judgements."
-                )
-            merged = stats.merge_chunks(
-                [stats.ChunkResult.from_bytes(bytes(result or b"")) for _, result in rows],
-                ranked=ranked,
-                runs=locked.runs,
-                chunk_runs=locked.chunk_runs or run.chunk_runs,
-                seed=locked.seed,
-                confidence=locked.confidence,
-            )
-            inputs = selectors.ranking_inputs(
-                criterion=locked.criterion,
-                exclude_excluded_workers=locked.exclude_flagged,
-                where=locked.where,
-            )
-            began = locked.started_at or timezone.now()
-            _store_result(
-                locked,
-                data,
-                inputs,
-                merged,
-                seconds=(timezone.now() - began).total_seconds(),
-            )
-            return "merged"
+        seconds = (time.perf_counter() - started) / len(chunks)
+        outcome = "computed"
+        for chunk, part in zip(chunks, parts, strict=True):
+            outcome = _chunk_store(run, chunk, part, data, ranked, seconds=seconds)
+        return outcome
     except RunStopped:
         return "skipped"
     except Exception as exc:
         message = str(exc)
         if isinstance(exc, SoftTimeLimitExceeded):
             message = (
-                f"Chunk {index + 1} stopped at the time limit of "
+                f"Chunk {chunks[0].index + 1} stopped at the time limit of "
                 f"{settings.RANKING_SOFT_TIME_LIMIT // 60} minutes; ask for fewer runs."
             )
         elif not isinstance(exc, DomainError):
@@ -616,17 +570,90 @@ def ranking_chunk_compute(
         return "skipped"
 
 
+def _chunk_store(
+    run: RankingRun,
+    chunk: RankingChunk,
+    part: stats.ChunkResult,
+    data: selectors.ScoreArrays,
+    ranked: Any,
+    *,
+    seconds: float,
+) -> str:
+    """Store a computed chunk under the run's lock; the chunk that finds all the others
+    done merges them and finishes the run. ``computed`` or ``merged``; RunStopped when
+    the run or the chunk is no longer ours."""
+    assert run.chunk_runs is not None
+    with transaction.atomic():
+        locked = (
+            RankingRun.objects.select_for_update()
+            .select_related("criterion", "campaign")
+            .filter(pk=run.pk, status=RankingRun.Status.RUNNING)
+            .first()
+        )
+        stored = (
+            RankingChunk.objects.select_for_update().filter(pk=chunk.pk).first()
+            if locked is not None
+            else None
+        )
+        if locked is None or stored is None:
+            raise RunStopped()
+        if stored.state != RankingChunk.State.DONE:
+            stored.state = RankingChunk.State.DONE
+            stored.result = part.to_bytes()
+            stored.fingerprint = data.fingerprint
+            stored.seconds = seconds
+            stored.heartbeat_at = timezone.now()
+            stored.save(update_fields=["state", "result", "fingerprint", "seconds", "heartbeat_at"])
+        done = locked.chunks.filter(state=RankingChunk.State.DONE)
+        n_chunks = locked.chunks.count()
+        n_done = done.count()
+        if n_done < n_chunks:
+            locked.progress = n_done / n_chunks
+            locked.runs_done = done.aggregate(total=Sum("runs"))["total"] or 0
+            locked.heartbeat_at = timezone.now()
+            locked.save(update_fields=["progress", "runs_done", "heartbeat_at"])
+            return "computed"
+        rows = list(done.order_by("index").values_list("fingerprint", "result"))
+        if any(fingerprint != data.fingerprint for fingerprint, _ in rows):
+            raise DomainError(
+                "The judgements changed while this run was computed (an import or an "
+                "exclusion in between); retry it to rank the current judgements."
+            )
+        merged = stats.merge_chunks(
+            [stats.ChunkResult.from_bytes(bytes(result or b"")) for _, result in rows],
+            ranked=ranked,
+            runs=locked.runs,
+            chunk_runs=locked.chunk_runs or run.chunk_runs,
+            seed=locked.seed,
+            confidence=locked.confidence,
+        )
+        inputs = selectors.ranking_inputs(
+            criterion=locked.criterion,
+            exclude_excluded_workers=locked.exclude_flagged,
+            where=locked.where,
+        )
+        began = locked.started_at or timezone.now()
+        _store_result(
+            locked,
+            data,
+            inputs,
+            merged,
+            seconds=(timezone.now() - began).total_seconds(),
+        )
+        return "merged"
+
+
 #: seconds between two heartbeats of a computing chunk
 _BEAT_EVERY = 1.0
 
 
-def _chunk_heartbeat(run: RankingRun, chunk: RankingChunk) -> Callable[[float], None]:
-    """Beat the chunk's and the run's heartbeat; stop when either is no longer ours.
+def _chunk_heartbeat(run: RankingRun, chunks: list[RankingChunk]) -> Callable[[float], None]:
+    """Beat the chunks' and the run's heartbeat; stop when any of them is no longer ours.
 
     Writes at the first report and then at most once per ``_BEAT_EVERY`` seconds (two
     UPDATEs per report cost a third of a 200-run E2E ranking otherwise): a cancelled
     run's chunk stops within that time."""
-    attempt = chunk.attempts
+    ours = functools.reduce(Q.__or__, (Q(pk=chunk.pk, attempts=chunk.attempts) for chunk in chunks))
     last = [-math.inf]
 
     def report(fraction: float) -> None:
@@ -634,13 +661,13 @@ def _chunk_heartbeat(run: RankingRun, chunk: RankingChunk) -> Callable[[float], 
             return
         last[0] = time.monotonic()
         now = timezone.now()
-        ours = RankingChunk.objects.filter(
-            pk=chunk.pk, state=RankingChunk.State.RUNNING, attempts=attempt
-        ).update(heartbeat_at=now)
+        beaten = RankingChunk.objects.filter(ours, state=RankingChunk.State.RUNNING).update(
+            heartbeat_at=now
+        )
         running = RankingRun.objects.filter(pk=run.pk, status=RankingRun.Status.RUNNING).update(
             heartbeat_at=now
         )
-        if not (ours and running):
+        if not (beaten == len(chunks) and running):
             raise RunStopped()
 
     return report

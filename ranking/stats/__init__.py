@@ -13,7 +13,8 @@ module exports and nothing else; the ``_``-prefixed modules behind it are privat
 - :func:`compute` -- scores in (one entry per judgement and output), a
   :class:`ComputedRanking` out: per-system values, rank ranges, clusters
   (:class:`RankingResult`) and the split-half stability check of the clusters.
-- :func:`compute_chunked`, or :func:`prepare_comparisons`, :func:`compute_chunk` and
+- :func:`compute_chunked`, or :func:`prepare_comparisons`, :func:`compute_chunk` (or
+  :func:`compute_chunks`, several in one pass, each with its own numbers) and
   :func:`merge_chunks` apart (issue 13, fan-out over Celery): a ranking cut into
   chunks of ``chunk_runs`` runs, chunk ``i`` drawing from
   ``SeedSequence(seed).spawn(n)[i]``, merged into the same result whatever computed
@@ -53,6 +54,7 @@ from ._chunks import (
     chunk_sizes,
     compute_chunk,
     compute_chunked,
+    compute_chunks,
     merge_chunks,
 )
 from ._compute import DEFAULT_BATCH_RUNS, ComputedRanking, compute, prepare_comparisons
@@ -85,6 +87,7 @@ __all__ = [
     "compute",
     "compute_chunk",
     "compute_chunked",
+    "compute_chunks",
     "judgements_for",
     "mean_intervals",
     "merge_chunks",

@@ -27,8 +27,9 @@ from numpy.typing import ArrayLike, NDArray
 from ._compute import ComputedRanking, prepare_comparisons
 from ._methods import check_parameters, run_method
 from ._pairwise import Comparisons
-from ._result import summarise_runs
+from ._result import RankingResult, summarise_runs
 from ._stability import cluster_stability
+from ._wmt14 import wmt14_side_by_side
 
 __all__ = [
     "DEFAULT_CHUNK_RUNS",
@@ -37,6 +38,7 @@ __all__ = [
     "chunk_sizes",
     "compute_chunk",
     "compute_chunked",
+    "compute_chunks",
     "merge_chunks",
 ]
 
@@ -148,6 +150,77 @@ def compute_chunk(
         progress=progress,
         parameters=params,
     )
+    return _chunk_result(index, method, result)
+
+
+def compute_chunks(
+    comparisons: Comparisons,
+    *,
+    method: str,
+    runs: int,
+    chunk_runs: int,
+    indices: Sequence[int],
+    seed: int,
+    confidence: float = 0.95,
+    parameters: Mapping[str, Any] | None = None,
+    progress: Callable[[float], None] | None = None,
+) -> list[ChunkResult]:
+    """Chunks ``indices`` of a ranking in this process: each exactly what
+    :func:`compute_chunk` gives it, in the order of ``indices``.
+
+    WMT14's full-size chunks are advanced side by side in one compiled pass where the
+    kernel allows it (:func:`~ranking.stats._wmt14.wmt14_side_by_side`); the others,
+    and every chunk of the other methods, one after the other. ``progress`` receives
+    the fraction of these chunks' runs done.
+    """
+    params = dict(parameters or {})
+    check_parameters(method, params, runs=runs, confidence=confidence)
+    sizes = chunk_sizes(runs, chunk_runs)
+    if any(not 0 <= index < len(sizes) for index in indices):
+        raise ValueError(f"chunk indices must lie in 0..{len(sizes) - 1}, got {list(indices)}")
+    total = sum(sizes[index] for index in indices)
+    done = 0
+
+    def share(size: int) -> Callable[[float], None] | None:
+        if progress is None:
+            return None
+        before = done
+
+        def report(fraction: float) -> None:
+            progress(min((before + fraction * size) / total, 1.0))
+
+        return report
+
+    results: dict[int, RankingResult] = {}
+    together = [i for i in indices if sizes[i] == chunk_runs] if method == "wmt14" else []
+    if len(together) > 1:
+        many = wmt14_side_by_side(
+            comparisons,
+            rngs=[chunk_rng(seed, len(sizes), i) for i in together],
+            runs=chunk_runs,
+            confidence=confidence,
+            progress=share(chunk_runs * len(together)),
+            **params,
+        )
+        if many is not None:
+            results.update(zip(together, many, strict=True))
+            done += chunk_runs * len(together)
+    for index in indices:
+        if index not in results:
+            results[index] = run_method(
+                method,
+                comparisons,
+                rng=chunk_rng(seed, len(sizes), index),
+                runs=sizes[index],
+                confidence=confidence,
+                progress=share(sizes[index]),
+                parameters=params,
+            )
+            done += sizes[index]
+    return [_chunk_result(index, method, results[index]) for index in indices]
+
+
+def _chunk_result(index: int, method: str, result: RankingResult) -> ChunkResult:
     return ChunkResult(
         index=index,
         method=result.method,

@@ -9,6 +9,7 @@ from datetime import timedelta
 import numpy as np
 import pytest
 from django.core.management import call_command
+from django.db.models import F
 from django.utils import timezone
 
 from ranking import selectors, services, stats
@@ -315,8 +316,47 @@ def test_a_chunk_beats_its_heartbeat_at_most_once_a_second(
     ranking_run_compute(run=run)
     claimed = services._claim_chunk(run_id=run.pk, index=0)
     assert claimed is not None
-    beat = services._chunk_heartbeat(*claimed)
+    beat = services._chunk_heartbeat(claimed[0], [claimed[1]])
     with django_assert_num_queries(2):  # the chunk's and the run's heartbeat
         beat(0.1)
     with django_assert_num_queries(0):
+        beat(0.2)
+
+
+def test_the_rank_command_computes_full_chunks_side_by_side_with_the_same_numbers(
+    planted, dispatched, monkeypatch
+):
+    """Chunks of 40 (the default): the full ones in one compiled pass where the kernel
+    serves, the short one alone; stored per chunk, equal to the pure computation."""
+    monkeypatch.setattr(stats, "DEFAULT_CHUNK_RUNS", 40)
+    together: list[list[int]] = []
+    real = stats.compute_chunks
+
+    def spy(comparisons, **kw):  # type: ignore[no-untyped-def]
+        together.append(list(kw["indices"]))
+        return real(comparisons, **kw)
+
+    monkeypatch.setattr(stats, "compute_chunks", spy)
+    campaign, criterion = planted
+    call_command("rank", campaign.slug, "--criterion", criterion.name, "--runs", "100")
+    run = RankingRun.objects.get(campaign=campaign)
+    assert run.status == RankingRun.Status.DONE and run.runs_done == 100
+    assert together == [[0, 1, 2]]
+    assert [c.runs for c in run.chunks.order_by("index")] == [40, 40, 20]
+    assert _values(run) == _reference(run)
+
+
+def test_chunks_computed_together_stop_when_one_is_taken_over(planted, dispatched, monkeypatch):
+    """The heartbeat of chunks computed together stops them all when any one of them was
+    handed to a newer attempt (the sweep re-sent it) or the run stopped."""
+    campaign, criterion = planted
+    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
+    ranking_run_compute(run=run)
+    claimed = [services._claim_chunk(run_id=run.pk, index=i) for i in (0, 1)]
+    assert all(claimed)
+    monkeypatch.setattr(services, "_BEAT_EVERY", 0.0)
+    beat = services._chunk_heartbeat(run, [c[1] for c in claimed if c])
+    beat(0.1)
+    RankingChunk.objects.filter(run=run, index=1).update(attempts=F("attempts") + 1)
+    with pytest.raises(services.RunStopped):
         beat(0.2)

@@ -12,13 +12,16 @@ import pytest
 
 from ranking.stats import (
     ChunkResult,
+    _wmt14_kernel,
     chunk_sizes,
     compute_chunk,
     compute_chunked,
+    compute_chunks,
     merge_chunks,
     prepare_comparisons,
 )
 from ranking.stats._chunks import chunk_rng
+from ranking.stats._wmt14 import wmt14, wmt14_side_by_side
 
 N_SYSTEMS = 5
 
@@ -149,3 +152,65 @@ def test_progress_covers_all_chunks_and_raising_stops():
 
     with pytest.raises(Stop):
         compute_chunked(method="wmt14", n_systems=N_SYSTEMS, runs=50, progress=stop, **data)
+
+
+# -- several chunks in one process (``manage.py rank``) -----------------------------------
+
+
+def _kernel_serves(n: int, *lanes: int) -> bool:
+    return all(_wmt14_kernel.available(n, k) for k in lanes)
+
+
+def test_wmt14_side_by_side_is_wmt14_once_per_generator():
+    if not _kernel_serves(N_SYSTEMS, 40, 120):
+        pytest.skip("the compiled kernel does not reproduce numpy for these shapes here")
+    comparisons, _ = prepare_comparisons(n_systems=N_SYSTEMS, **_scores(seed=4))
+    many = wmt14_side_by_side(
+        comparisons, rngs=[np.random.default_rng(s) for s in (1, 2, 3)], runs=40
+    )
+    assert many is not None
+    for result, seed in zip(many, (1, 2, 3), strict=True):
+        alone = wmt14(comparisons, rng=np.random.default_rng(seed), runs=40)
+        np.testing.assert_array_equal(result.run_values, alone.run_values)
+        np.testing.assert_array_equal(result.value, alone.value)
+
+
+def test_wmt14_side_by_side_declines_where_the_kernel_cannot_serve_all_lanes(monkeypatch):
+    """Then it draws nothing and says so (None): the caller computes each alone."""
+    comparisons, _ = prepare_comparisons(n_systems=N_SYSTEMS, **_scores(seed=4))
+    monkeypatch.setattr(_wmt14_kernel, "available", lambda n, lanes: lanes <= 40)
+    rngs = [np.random.default_rng(s) for s in (1, 2)]
+    assert wmt14_side_by_side(comparisons, rngs=rngs, runs=40) is None
+    untouched = np.random.default_rng(1).random(3)
+    np.testing.assert_array_equal(rngs[0].random(3), untouched)
+
+
+@pytest.mark.parametrize("method", ["wmt14", "bootstrap"])
+@pytest.mark.parametrize("kernel", ["serves", "declines"])
+def test_chunks_computed_together_are_each_what_they_are_alone(method, kernel, monkeypatch):
+    """Byte for byte, in the order asked, the short last chunk included."""
+    if kernel == "declines":
+        monkeypatch.setattr(_wmt14_kernel, "available", lambda n, lanes: lanes <= 40)
+    elif not _kernel_serves(N_SYSTEMS, 40, 80):
+        pytest.skip("the compiled kernel does not reproduce numpy for these shapes here")
+    comparisons, _ = prepare_comparisons(n_systems=N_SYSTEMS, **_scores(seed=5))
+    alone = [
+        compute_chunk(comparisons, method=method, runs=100, chunk_runs=40, index=i, seed=3)
+        for i in range(3)
+    ]
+    fractions: list[float] = []
+    together = compute_chunks(
+        comparisons,
+        method=method,
+        runs=100,
+        chunk_runs=40,
+        indices=[2, 0, 1],
+        seed=3,
+        progress=fractions.append,
+    )
+    assert [chunk.index for chunk in together] == [2, 0, 1]
+    for chunk in together:
+        assert chunk.to_bytes() == alone[chunk.index].to_bytes()
+    assert fractions == sorted(fractions) and fractions[-1] == pytest.approx(1.0)
+    with pytest.raises(ValueError, match=r"0\.\.2"):
+        compute_chunks(comparisons, method=method, runs=100, chunk_runs=40, indices=[3], seed=3)
