@@ -286,7 +286,10 @@ class Item(models.Model):
     items that share a value (``selectors.judgements.slice_q``).
     """
 
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="items")
+    # No index of its own: item_unique_external_id starts with it.
+    campaign = models.ForeignKey(
+        Campaign, on_delete=models.CASCADE, related_name="items", db_index=False
+    )
     external_id = models.CharField(max_length=200)
     input = models.TextField()
     position = models.PositiveIntegerField(default=0)
@@ -312,7 +315,8 @@ class Output(models.Model):
     (null when this output is itself the first); set by ``outputs_detect_identical``.
     """
 
-    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="outputs")
+    # No index of its own: output_unique_item_system starts with it.
+    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="outputs", db_index=False)
     system = models.ForeignKey(System, on_delete=models.CASCADE, related_name="outputs")
     text = models.TextField()
     language = models.CharField(max_length=LANGUAGE_MAX, default="en")
