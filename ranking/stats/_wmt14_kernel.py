@@ -38,6 +38,7 @@ branch: such environments are left to the numpy path.
 from __future__ import annotations
 
 import ctypes
+import functools
 import logging
 import math
 import os
@@ -535,14 +536,23 @@ def advance(
         kind_table.take(kind, axis=1, out=update.cols)
         update.play(flat)
 
+    def fill(i: int, nb: int) -> None:
+        # A block's random numbers for the runs of thread i: each run's own stream, then
+        # per step the runs' numbers side by side (numpy releases the GIL for both, so
+        # the threads draw and lay out their runs at the same time).
+        l0, l1 = int(bounds[i]), int(bounds[i + 1])
+        for lane in range(l0, l1):
+            streams[lane].random(out=uniforms[lane, :nb])
+        by_step[:nb, :, l0:l1] = uniforms[l0:l1, :nb].transpose(1, 2, 0)
+
     with ThreadPoolExecutor(max_workers=n_threads) as pool:
         done = 0
         while done < n_steps:
             nb = min(block, n_steps - done)
-            for lane, stream in enumerate(streams):
-                stream.random(out=uniforms[lane, :nb])
-            # per step, the runs' numbers side by side
-            by_step[:nb] = uniforms[:, :nb].transpose(1, 2, 0)
+            if n_threads == 1:
+                fill(0, nb)
+            else:
+                list(pool.map(functools.partial(fill, nb=nb), range(n_threads)))
             step = 0
             while step < nb:
                 saved = state.copy()
