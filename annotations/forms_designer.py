@@ -10,6 +10,7 @@ from django import forms
 from annotations.models import Campaign, CampaignMembership, Criterion, Output
 from annotations.services.campaigns import SETTINGS_ON_PAGE, campaign_settings_problems
 from annotations.services.criteria import CONTENT_CHECKS, CRITERION_PRESETS
+from common.forms import SiteLabels
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -26,22 +27,28 @@ class MultipleFileField(forms.FileField):
         return [single(data, initial)]
 
 
-class CampaignCloneForm(forms.Form):
+class CampaignCloneForm(SiteLabels, forms.Form):
     name = forms.CharField(max_length=200)
     slug = forms.SlugField(
-        max_length=64, help_text="Short name used in links; a new one for the new round."
+        max_length=64,
+        help_text="Short name used in links; a new one for the new round.",
+        # suggested from the name as it is typed, until edited (static/js/humaneval.js)
+        widget=forms.TextInput(attrs={"data-slug-from": "id_name"}),
     )
 
 
-class CampaignCreateForm(forms.Form):
+class CampaignCreateForm(SiteLabels, forms.Form):
     name = forms.CharField(max_length=200)
     slug = forms.SlugField(
-        max_length=64, help_text="Short name used in links, e.g. e2e-quality-2024."
+        max_length=64,
+        help_text="Short name used in links, e.g. e2e-quality-2024.",
+        # suggested from the name as it is typed, until edited (static/js/humaneval.js)
+        widget=forms.TextInput(attrs={"data-slug-from": "id_name"}),
     )
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
 
 
-class UploadForm(forms.Form):
+class UploadForm(SiteLabels, forms.Form):
     # The form's metaclass moves declared fields off the class, so ``self.files`` stays
     # the uploaded files; the stubs see only a class attribute shadowing BaseForm.files.
     files = MultipleFileField(  # type: ignore[assignment]

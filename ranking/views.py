@@ -22,6 +22,7 @@ from annotations.core.slices import SliceError, describe, parse_where
 from annotations.models import Campaign, CampaignMembership
 from annotations.selectors.judgements import item_attributes
 from common.errors import DomainError
+from common.forms import SiteLabels
 from common.http import HtmxHttpRequest
 
 from . import exports, selectors, stats
@@ -40,7 +41,7 @@ from .stats import wilson_interval
 Role = CampaignMembership.Role
 
 
-class RankingRunForm(forms.Form):
+class RankingRunForm(SiteLabels, forms.Form):
     criterion = forms.ChoiceField()
     method = forms.ChoiceField(
         choices=RankingRun.Method.choices,

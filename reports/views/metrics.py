@@ -20,6 +20,7 @@ from django.views.decorators.http import require_http_methods
 from annotations.access import campaign_for, has_role, role_of
 from annotations.models import CampaignMembership
 from common.errors import DomainError
+from common.forms import SiteLabels
 from reports.core.correlation_report import scatter_svg
 from reports.selectors.metrics import metric_correlations, metric_score_counts
 from reports.services.metrics import metric_scores_import
@@ -28,7 +29,7 @@ Role = CampaignMembership.Role
 MAX_UPLOAD = 50 * 1024 * 1024
 
 
-class MetricUploadForm(forms.Form):
+class MetricUploadForm(SiteLabels, forms.Form):
     file = forms.FileField(
         label="Metric scores (CSV or JSONL)",
         help_text="Columns system, item, metric, score (segment level) or system, metric, "

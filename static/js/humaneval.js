@@ -2,7 +2,9 @@
    script or on*= handlers): declared by data attributes, wired here.
      data-copy="<input id>"   on a button: copy that input's value to the clipboard
      data-select-on-focus     on an input: select its text when focused
-     data-confirm="<text>"    on a form: ask before submitting */
+     data-confirm="<text>"    on a form: ask before submitting
+     data-slug-from="<input id>" on a slug input: follow that input as a slug while it is
+                              typed, until the slug itself is edited (emptied: follows again) */
 (function () {
   "use strict";
 
@@ -19,6 +21,26 @@
 
   document.addEventListener("focusin", function (e) {
     if (e.target.matches && e.target.matches("[data-select-on-focus]")) e.target.select();
+  });
+
+  // A slug as Django's slugify makes one: accents dropped, lower case, runs of other
+  // characters as one hyphen, no hyphen at either end.
+  function slugify(text, max) {
+    var slug = text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+      .replace(/[^a-z0-9_\s-]/g, "").trim().replace(/[-\s]+/g, "-").replace(/^[-_]+|[-_]+$/g, "");
+    return slug.slice(0, max).replace(/[-_]+$/, "");
+  }
+
+  document.addEventListener("input", function (e) {
+    var field = e.target;
+    if (field.matches && field.matches("[data-slug-from]")) {
+      if (field.value) field.dataset.slugEdited = "1"; else delete field.dataset.slugEdited;
+    }
+    if (!field.id) return;
+    document.querySelectorAll("[data-slug-from]").forEach(function (slug) {
+      if (slug.dataset.slugFrom !== field.id || slug.dataset.slugEdited) return;
+      slug.value = slugify(field.value, slug.maxLength > 0 ? slug.maxLength : 64);
+    });
   });
 
   document.addEventListener("submit", function (e) {

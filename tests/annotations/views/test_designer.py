@@ -329,3 +329,21 @@ def test_build_view_calls_task_design(owner_client, people, monkeypatch):
     )
     assert "Add at least one criterion" in response.content.decode()
     assert not Task.objects.filter(campaign=campaign).exists()
+
+
+def test_whole_forms_write_labels_as_the_site_does_and_suggest_the_slug(owner_client):
+    """Forms a template renders whole (``as_div``) have labels without Django's colon,
+    like every hand-written form of the site; the slug follows the name (the script
+    reads ``data-slug-from``; tests/browser/test_designer_forms.py types it)."""
+    campaign = _campaign(owner_client)
+    pages = {
+        "new": reverse("annotations:designer-new"),
+        "clone": reverse("annotations:designer-clone", args=[campaign.slug]),
+        "campaign": reverse("annotations:designer-campaign", args=[campaign.slug]),
+    }
+    for name, url in pages.items():
+        html = owner_client.get(url).content.decode()
+        assert "</label>" in html, name
+        assert ":</label>" not in html, name
+        if name != "campaign":
+            assert 'data-slug-from="id_name"' in html, name
