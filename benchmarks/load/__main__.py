@@ -16,6 +16,8 @@ and a 60,000-task campaign and prints the ratio of their p95 (flat cost: about 1
 
     python -m benchmarks.load --clients 20 200                  # closed loop
     python -m benchmarks.load --clients 1000 --think 20 --duration 120
+    python -m benchmarks.load --clients 1000 --think 20 --spawn-rate 10 --duration 200 \
+        --warmup 100                # arriving over 100 s, measured after they all came
     python -m benchmarks.load --handout
     make benchmark-load LOAD_ARGS="--clients 200"
 
@@ -290,7 +292,7 @@ def run_load(args: argparse.Namespace, db_url: str, clients: int) -> dict[str, A
                 "LOAD_THINK": str(args.think),
                 "LOAD_RESULTS": str(results),
             }
-            spawn = max(10, min(clients, 100))
+            spawn = args.spawn_rate or max(10, min(clients, 100))
             cpu_before = server_cpu_seconds(server)
             subprocess.run(
                 [
@@ -323,13 +325,25 @@ def run_load(args: argparse.Namespace, db_url: str, clients: int) -> dict[str, A
         server.terminate()
         server.wait(timeout=30)
     found = integrity(campaign)
+    # Percentiles and cycles/s over the requests that ended in the measured window: after
+    # the warm-up (--warmup: e.g. the ramp while the participants arrive) and before the
+    # run time is up (then cycles under way finish, and no new one starts). The integrity
+    # check counts them all.
+    end = min(data["seconds"], float(args.duration))
+    warmup = min(args.warmup, 0.9 * end)
+    measured = {
+        kind: [r for r in records if len(r) < 5 or warmup <= r[4] <= end]
+        for kind, records in data["records"].items()
+    }
+    submitted = sum(1 for r in measured.get("submit", []) if r[3])
     row: dict[str, Any] = {
         "clients": clients,
         "think": args.think,
         "seconds": data["seconds"],
+        "warmup": warmup,
         "submits_ok": data["submits_ok"],
         "sessions": data["sessions"],
-        "cycles_per_s": data["submits_ok"] / data["seconds"],
+        "cycles_per_s": submitted / (end - warmup),
         # The web processes' CPU per fetch + submit cycle (entries and consents included):
         # what sizes gunicorn, whatever else the machine is running.
         "server_cpu_ms_per_cycle": 1000 * cpu / max(1, data["submits_ok"]),
@@ -342,7 +356,7 @@ def run_load(args: argparse.Namespace, db_url: str, clients: int) -> dict[str, A
     }
     errors = 0
     for kind in KINDS:
-        records = data["records"].get(kind, [])
+        records = measured.get(kind, [])
         ok = [r for r in records if r[3]]
         errors += len(records) - len(ok)
         times = [r[0] for r in ok]
@@ -450,6 +464,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, nargs="+", default=[20, 200])
     parser.add_argument("--think", type=float, default=0.0, help="mean think time, seconds")
+    parser.add_argument(
+        "--spawn-rate",
+        type=float,
+        default=None,
+        help="participants arriving per second (default: the clients, at most 100)",
+    )
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=0.0,
+        help="seconds at the start left out of the percentiles and cycles/s",
+    )
     parser.add_argument("--duration", type=int, default=45, help="seconds per run")
     parser.add_argument("--items", type=int, default=None, help="items (default: all 630)")
     parser.add_argument("--systems", type=int, default=21, help="systems (synthetic)")

@@ -34,8 +34,8 @@ _ACTION = re.compile(r'<form[^>]*action="([^"]*/task/[0-9]+/)"')
 _SCORE = re.compile(r'name="score_([0-9]+)"')
 
 _lock = threading.Lock()
-# name -> list of (response ms, queries, db ms, ok)
-_records: dict[str, list[tuple[float, int, float, bool]]] = defaultdict(list)
+# name -> list of (response ms, queries, db ms, ok, seconds from the start to its end)
+_records: dict[str, list[tuple[float, int, float, bool, float]]] = defaultdict(list)
 _counts = {"submits_ok": 0, "sessions": 0, "started": 0.0}
 
 
@@ -58,7 +58,9 @@ def _record(
         except (TypeError, ValueError):
             pass
     with _lock:
-        _records[name].append((response_time, queries, db_ms, exception is None))
+        _records[name].append(
+            (response_time, queries, db_ms, exception is None, time.time() - _counts["started"])
+        )
 
 
 @events.test_start.add_listener
