@@ -332,7 +332,7 @@ def run_load(args: argparse.Namespace, db_url: str, clients: int) -> dict[str, A
     end = min(data["seconds"], float(args.duration))
     warmup = min(args.warmup, 0.9 * end)
     measured = {
-        kind: [r for r in records if len(r) < 5 or warmup <= r[4] <= end]
+        kind: [r for r in records if warmup <= r[4] <= end]
         for kind, records in data["records"].items()
     }
     submitted = sum(1 for r in measured.get("submit", []) if r[3])

@@ -136,21 +136,18 @@ def compute_chunk(
 
     ``progress`` receives the fraction of this chunk done; raising from it stops it.
     """
-    params = dict(parameters or {})
-    check_parameters(method, params, runs=runs, confidence=confidence)
-    sizes = chunk_sizes(runs, chunk_runs)
-    if not 0 <= index < len(sizes):
-        raise ValueError(f"chunk index {index} outside 0..{len(sizes) - 1}")
-    result = run_method(
-        method,
+    (chunk,) = compute_chunks(
         comparisons,
-        rng=chunk_rng(seed, len(sizes), index),
-        runs=sizes[index],
+        method=method,
+        runs=runs,
+        chunk_runs=chunk_runs,
+        indices=[index],
+        seed=seed,
         confidence=confidence,
+        parameters=parameters,
         progress=progress,
-        parameters=params,
     )
-    return _chunk_result(index, method, result)
+    return chunk
 
 
 def compute_chunks(
@@ -176,8 +173,9 @@ def compute_chunks(
     params = dict(parameters or {})
     check_parameters(method, params, runs=runs, confidence=confidence)
     sizes = chunk_sizes(runs, chunk_runs)
-    if any(not 0 <= index < len(sizes) for index in indices):
-        raise ValueError(f"chunk indices must lie in 0..{len(sizes) - 1}, got {list(indices)}")
+    for index in indices:
+        if not 0 <= index < len(sizes):
+            raise ValueError(f"chunk index {index} outside 0..{len(sizes) - 1}")
     total = sum(sizes[index] for index in indices)
     done = 0
 

@@ -142,10 +142,12 @@ class _Task:
         """Whether every pair of systems has a comparison."""
         return bool((self.count > 0).sum() == self.n * (self.n - 1))
 
-    def result(self, confidence: float) -> RankingResult:
+    def result(self, confidence: float, lanes: slice = slice(None)) -> RankingResult:
+        """The result of the runs in ``lanes`` (all by default), laid out as a task of
+        just those runs lays them out (so its sums are the same bit for bit)."""
         return summarise_runs(
             method="wmt14",
-            run_values=self.mu.T,
+            run_values=np.ascontiguousarray(self.mu[:, lanes]).T,
             confidence=confidence,
             comparisons=self.comparisons.per_system(),
             n_comparisons=len(self.comparisons),
@@ -486,19 +488,7 @@ def wmt14_side_by_side(
                 progress(min(progressed / n_steps, 1.0))
 
         _wmt14_kernel.advance([task], n_steps, block, report)
-    per_system = task.comparisons.per_system()
-    return [
-        summarise_runs(
-            method="wmt14",
-            # each generator's runs laid out as its own call lays them out
-            run_values=np.ascontiguousarray(task.mu[:, i * runs : (i + 1) * runs]).T,
-            confidence=confidence,
-            comparisons=per_system,
-            n_comparisons=len(comparisons),
-            params=used,
-        )
-        for i in range(len(rngs))
-    ]
+    return [task.result(confidence, slice(i * runs, (i + 1) * runs)) for i in range(len(rngs))]
 
 
 def wmt14(
