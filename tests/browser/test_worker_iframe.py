@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from urllib.parse import parse_qs
 
 import pytest
+from playwright.sync_api import expect
 
 from annotations.models import Campaign, Judgement, Worker
 from tests.browser.conftest import SCREENSHOTS
@@ -120,12 +121,17 @@ def test_mturk_worker_completes_a_task_inside_a_cross_site_iframe_without_cookie
 
     # The task, inside the frame; answers posted without any cookie.
     frame.get_by_text("Task 1 of 1").wait_for()
-    # Type only once the task page's scripts run: keys typed before they load are not
-    # seen by its submit check.
-    next(f for f in page.frames if f.url.startswith(live_server.url)).wait_for_load_state("load")
+    # Type only once the whole task page is parsed and its script has run (it shows the
+    # ranking box): the header can be on screen before the outputs are (a CI run counted
+    # no outputs yet, typed nothing and submitted an empty form).
+    frame.locator("[data-ranking]").wait_for()
     outputs = frame.locator(".w-output")
-    for i in range(outputs.count()):
+    expect(outputs).to_have_count(3)
+    for i in range(3):
         outputs.nth(i).locator("input[data-score]").fill(str([150, 100, 40][i % 3]))
+    expect(frame.locator("[data-ranking-list] li")).to_have_text(
+        ["Output A", "Output B", "Output C"]
+    )
     page.screenshot(path=str(SCREENSHOTS / "iframe-02-task.png"), full_page=True)
     frame.get_by_role("button", name="Submit and continue").click()
 
