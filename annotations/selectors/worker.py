@@ -129,12 +129,13 @@ def _letter(i: int) -> str:
 def _task_page(
     *, task: Task, order: list[int], assignment: Assignment | None, campaign: Campaign
 ) -> TaskPage:
-    rows = TaskOutput.objects.filter(task=task).select_related("output").order_by("slot", "id")
+    # A task has a handful of outputs: sorted here rather than by an ORDER BY to build.
+    rows = TaskOutput.objects.filter(task=task).select_related("output").order_by()
     loaded = Task.criterion.is_cached(task) and Task.item.is_cached(task)  # type: ignore[attr-defined]
     if not loaded:
         # The criterion and the item come with the outputs (one statement, not three).
         rows = rows.select_related("task__criterion", "task__item")
-    task_outputs = list(rows)
+    task_outputs = sorted(rows, key=lambda to: (to.slot, to.pk))
     if not loaded and task_outputs:
         task.criterion = task_outputs[0].task.criterion
         task.item = task_outputs[0].task.item
@@ -189,8 +190,14 @@ def assignment_for_worker(*, worker: Worker, assignment_id: int) -> Assignment |
     when it was read with the worker, else read with the assignment)."""
     campaign = worker.campaign if Worker.campaign.is_cached(worker) else None  # type: ignore[attr-defined]
     related = ("task__criterion", "task__item") + (() if campaign else ("task__campaign",))
-    assignment = (
-        Assignment.objects.filter(pk=assignment_id, worker=worker).select_related(*related).first()
+    # One row by primary key: no ORDER BY to build (``first()`` would add one).
+    assignment = next(
+        iter(
+            Assignment.objects.filter(pk=assignment_id, worker=worker)
+            .select_related(*related)
+            .order_by()[:1]
+        ),
+        None,
     )
     if assignment is not None and campaign is not None:
         assignment.task.campaign = campaign

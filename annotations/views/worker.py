@@ -194,10 +194,16 @@ def worker_session_view(*, live_only: bool = True, plain: bool = False) -> Calla
             # The usual case in one statement: a valid token of a worker of this campaign,
             # read with the campaign. Anything else takes the slower path that says why.
             worker_id = _worker_id_from_token(token)
+            # One row by primary key: no ORDER BY to build (``first()`` would add one).
             known = (
-                Worker.objects.select_related("campaign")
-                .filter(pk=worker_id, campaign__slug=slug)
-                .first()
+                next(
+                    iter(
+                        Worker.objects.select_related("campaign")
+                        .filter(pk=worker_id, campaign__slug=slug)
+                        .order_by()[:1]
+                    ),
+                    None,
+                )
                 if worker_id is not None
                 else None
             )
