@@ -40,3 +40,34 @@ def test_ids_are_returned_in_row_order_when_asked() -> None:
     assert dict(System.objects.filter(pk__in=ids).values_list("pk", "label")) == {
         pk: f"s{n}" for n, pk in enumerate(ids)
     }
+
+
+def test_a_table_that_took_many_rows_is_analysed_once_the_import_commits(
+    monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks
+) -> None:
+    """PostgreSQL plans with the table's statistics: after a large ``COPY`` they are
+    brought up to date at commit (``pg_class.reltuples`` counts the new rows), not left
+    to autovacuum. Fewer rows than the threshold schedule nothing."""
+    if connection.vendor != "postgresql":
+        pytest.skip("ANALYZE after COPY is PostgreSQL's (SQLite's INSERTs need no statistics)")
+    from annotations.importing import bulk
+
+    monkeypatch.setattr(bulk, "ANALYZE_AFTER_ROWS", 300)
+    campaign = CampaignFactory()
+
+    def reltuples() -> float:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT reltuples FROM pg_class WHERE relname = %s", [Item._meta.db_table]
+            )
+            return float(cursor.fetchone()[0])
+
+    few = [(campaign.pk, f"few{n}", "", n) for n in range(299)]
+    with django_capture_on_commit_callbacks(execute=True) as callbacks, transaction.atomic():
+        bulk_insert(Item, ("campaign", "external_id", "input", "position"), few, ids=False)
+    assert callbacks == []
+    many = [(campaign.pk, f"item{n}", "", n) for n in range(300)]
+    with django_capture_on_commit_callbacks(execute=True) as callbacks, transaction.atomic():
+        bulk_insert(Item, ("campaign", "external_id", "input", "position"), many, ids=False)
+    assert len(callbacks) == 1
+    assert reltuples() == Item.objects.count() == 599
