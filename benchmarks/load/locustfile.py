@@ -115,7 +115,8 @@ class CrowdWorker(FastHttpUser):
             allow_redirects=False,
             catch_response=True,
         ) as consent:
-            location = consent.headers.get("Location", "")
+            # No headers when the connection failed (counted as a failure below).
+            location = (consent.headers or {}).get("Location", "")
             if consent.status_code not in (302, 303) or "/s/" not in location:
                 consent.failure(f"consent: {consent.status_code}")
                 return False
@@ -150,7 +151,7 @@ class CrowdWorker(FastHttpUser):
             allow_redirects=False,
             catch_response=True,
         ) as submitted:
-            location = submitted.headers.get("Location", "")
+            location = (submitted.headers or {}).get("Location", "")
             if submitted.status_code not in (302, 303) or "already" in location:
                 submitted.failure(f"submit: {submitted.status_code} {location}")
                 return
