@@ -61,6 +61,9 @@ def _to_first_task(page: Any, url: str, slug: str) -> None:
     page.get_by_label("I have read the information above").check()
     page.get_by_role("button", name="Start").click()
     page.locator("#task-form").wait_for()
+    # Measure the page whole: the form's start can be on screen while the rest of the
+    # document is still parsed (one layout check failed once on a loaded machine).
+    page.wait_for_load_state("load")
 
 
 def _assert_standard_first(page: Any) -> None:
