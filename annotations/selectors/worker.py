@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from annotations.core.languages import CAMPAIGN_TEXTS, direction, translated_for
 from annotations.models import Assignment, Campaign, Criterion, Item, Task, TaskOutput, Worker
+from common.queries import row_or_none
 
 _MR_PAIR = re.compile(r"\s*([^\[\],]+?)\s*\[([^\]]*)\]\s*(?:,|$)")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
@@ -190,14 +191,8 @@ def assignment_for_worker(*, worker: Worker, assignment_id: int) -> Assignment |
     when it was read with the worker, else read with the assignment)."""
     campaign = worker.campaign if Worker.campaign.is_cached(worker) else None  # type: ignore[attr-defined]
     related = ("task__criterion", "task__item") + (() if campaign else ("task__campaign",))
-    # One row by primary key: no ORDER BY to build (``first()`` would add one).
-    assignment = next(
-        iter(
-            Assignment.objects.filter(pk=assignment_id, worker=worker)
-            .select_related(*related)
-            .order_by()[:1]
-        ),
-        None,
+    assignment = row_or_none(
+        Assignment.objects.filter(pk=assignment_id, worker=worker).select_related(*related)
     )
     if assignment is not None and campaign is not None:
         assignment.task.campaign = campaign

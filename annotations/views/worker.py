@@ -45,6 +45,7 @@ from annotations.services.judgements import max_magnitude
 from annotations.services.languages import LanguageQuotaFull, language_quota_full
 from common.errors import DomainError
 from common.http import HtmxHttpRequest
+from common.queries import row_or_none
 
 _TOKEN_SALT = "humaneval.worker.session"
 _LINK_COOKIE_SALT = "humaneval.worker.link"
@@ -194,15 +195,11 @@ def worker_session_view(*, live_only: bool = True, plain: bool = False) -> Calla
             # The usual case in one statement: a valid token of a worker of this campaign,
             # read with the campaign. Anything else takes the slower path that says why.
             worker_id = _worker_id_from_token(token)
-            # One row by primary key: no ORDER BY to build (``first()`` would add one).
             known = (
-                next(
-                    iter(
-                        Worker.objects.select_related("campaign")
-                        .filter(pk=worker_id, campaign__slug=slug)
-                        .order_by()[:1]
-                    ),
-                    None,
+                row_or_none(
+                    Worker.objects.select_related("campaign").filter(
+                        pk=worker_id, campaign__slug=slug
+                    )
                 )
                 if worker_id is not None
                 else None
