@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
+import datetime as dt
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
-from django.db import models
+from django.db import connections, models
+from django.db.models.query import (
+    FlatValuesListIterable,
+    ModelIterable,
+    ValuesListIterable,
+    get_related_populators,
+)
+from django.db.transaction import TransactionManagementError
 
 M = TypeVar("M", bound=models.Model)
+T = TypeVar("T")
 
 
 def row_or_none(queryset: models.QuerySet[M]) -> M | None:
@@ -16,3 +27,176 @@ def row_or_none(queryset: models.QuerySet[M]) -> M | None:
     measurable part of the worker's requests), and unlike ``get()`` it raises nothing.
     """
     return next(iter(queryset.order_by()[:1]), None)
+
+
+# Prepared querysets ----------------------------------------------------------------------
+
+#: The parameter types a prepared query takes: how each is written in SQL parameters.
+_KINDS: dict[type, Callable[[Any, Any], Any]] = {
+    int: lambda value, connection: int(value),
+    str: lambda value, connection: str(value),
+    dt.datetime: lambda value, connection: connection.ops.adapt_datetimefield_value(value),
+}
+
+
+def _marker(kind: type, index: int, variant: int) -> Any:
+    """A stand-in value for parameter ``index``; the two variants differ, so the SQL
+    parameters that carry it are the ones that differ between two compilations."""
+    if kind is int:
+        # Inside the range of every integer column, positive ones included: Django turns
+        # a lookup outside a column's range into an empty result (no SQL). A constant
+        # of the query that happens to be equal is told apart by the other variant.
+        return 20_000 + 100 * index + variant
+    if kind is str:
+        return f"\x01prepared-{index}-{variant}\x01"
+    return dt.datetime(2001 + variant, 1, 1, 0, 0, index, tzinfo=dt.UTC)
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    sql: str
+    params: tuple[Any, ...]
+    slots: tuple[tuple[int, str], ...]  # (position in params, parameter name)
+    compiler: Any
+    iterable: type
+    locks: bool
+    # Model rows: the model, its columns and where they are, related populators.
+    model: Any = None
+    init_list: tuple[str, ...] = ()
+    start: int = 0
+    end: int = 0
+    populators: tuple[Any, ...] = ()
+    annotations: tuple[tuple[str, int], ...] = ()
+
+
+class PreparedQuery(Generic[T]):
+    """A queryset built and compiled to SQL once per database connection, then run with
+    new parameter values: for the few queries a hot request runs every time, where
+    building and compiling the queryset costs more than running it.
+
+    ``build(*shape, **params)`` returns the queryset (model rows, ``values_list`` or
+    ``values_list(flat=True)``; no prefetching). ``params`` name its parameters and their
+    types (``int``, ``str``, ``datetime``): it is called with stand-in values of those
+    types and must only pass them to lookups that take the value as it is (``pk=``,
+    ``id__gte=``, ``expires_at__lte=``; not ``__in``, ``__contains``). ``shape`` is the
+    hashable arguments that change the query's form (one compilation each); a form may
+    leave a parameter out.
+
+    Compiled per connection (a thread's own, as Django's are): a compiler keeps its
+    connection. A query that cannot be prepared (a parameter that does not reach the
+    SQL as it is) fails when it is first run, with the parameter's name.
+    """
+
+    def __init__(self, build: Callable[..., models.QuerySet[Any]], **params: type) -> None:
+        for name, kind in params.items():
+            if kind not in _KINDS:
+                raise TypeError(f"{name}: a prepared query takes int, str or datetime")
+        self.build = build
+        self.params = params
+        self.key = f"{build.__module__}.{build.__qualname__}"
+
+    def __call__(self, *shape: Hashable, **values: Any) -> list[T]:
+        if values.keys() != self.params.keys():
+            raise TypeError(f"{self.key} takes {sorted(self.params)}, got {sorted(values)}")
+        alias = "default"
+        connection = connections[alias]
+        cache: dict[tuple[str, tuple[Hashable, ...]], _Compiled] = vars(connection).setdefault(
+            "_prepared_queries", {}
+        )
+        compiled = cache.get((self.key, shape))
+        if compiled is None:
+            compiled = cache[(self.key, shape)] = self._compile(shape, connection)
+        if compiled.locks and connection.get_autocommit():
+            raise TransactionManagementError(
+                "select_for_update cannot be used outside of a transaction."
+            )
+        params = list(compiled.params)
+        for position, name in compiled.slots:
+            params[position] = _KINDS[self.params[name]](values[name], connection)
+        with connection.cursor() as cursor:
+            cursor.execute(compiled.sql, params)
+            rows = cursor.fetchall()
+        return list(_rows(compiled, rows, alias))
+
+    def _compile(self, shape: tuple[Hashable, ...], connection: Any) -> _Compiled:
+        names = list(self.params)
+        variants = []
+        for variant in (0, 1):
+            markers = {name: _marker(self.params[name], i, variant) for i, name in enumerate(names)}
+            queryset = self.build(*shape, **markers)
+            if queryset._prefetch_related_lookups or queryset._known_related_objects:
+                raise ValueError(f"{self.key}: a prepared query cannot prefetch")
+            compiler = queryset.query.get_compiler(connection=connection)
+            sql, params = compiler.as_sql()
+            variants.append((queryset, compiler, sql, tuple(params), markers))
+        (queryset, compiler, sql, params, markers), (_, _, sql_b, params_b, markers_b) = variants
+        if sql != sql_b or len(params) != len(params_b):
+            raise ValueError(f"{self.key}: the SQL depends on a parameter's value")
+        adapted = {name: _KINDS[self.params[name]](m, connection) for name, m in markers.items()}
+        adapted_b = {
+            name: _KINDS[self.params[name]](m, connection) for name, m in markers_b.items()
+        }
+        slots = []
+        for position, (a, b) in enumerate(zip(params, params_b, strict=True)):
+            if a == b:
+                continue
+            name = next((n for n in names if adapted[n] == a and adapted_b[n] == b), None)
+            if name is None:
+                raise ValueError(
+                    f"{self.key}: SQL parameter {position} is not a parameter as given"
+                )
+            slots.append((position, name))
+        compiled = _Compiled(
+            sql=sql,
+            params=params,
+            slots=tuple(slots),
+            compiler=compiler,
+            iterable=queryset._iterable_class,
+            locks=bool(queryset.query.select_for_update)
+            and connection.features.has_select_for_update,
+        )
+        if compiled.iterable is ModelIterable:
+            info = compiler.klass_info
+            start, end = info["select_fields"][0], info["select_fields"][-1] + 1
+            compiled = _Compiled(
+                **{
+                    **vars(compiled),
+                    "model": info["model"],
+                    "init_list": tuple(f[0].target.attname for f in compiler.select[start:end]),
+                    "start": start,
+                    "end": end,
+                    "populators": tuple(get_related_populators(info, compiler.select, queryset.db)),
+                    "annotations": tuple(compiler.annotation_col_map.items()),
+                }
+            )
+        elif compiled.iterable not in (ValuesListIterable, FlatValuesListIterable):
+            raise ValueError(f"{self.key}: model rows, values_list or flat values only")
+        return compiled
+
+
+def _rows(compiled: _Compiled, rows: list[tuple[Any, ...]], alias: str) -> Iterable[Any]:
+    """The fetched rows as the queryset would give them (converters applied)."""
+    converted = compiled.compiler.results_iter(results=[rows], tuple_expected=True)
+    if compiled.iterable is ValuesListIterable:
+        return converted
+    if compiled.iterable is FlatValuesListIterable:
+        return (row[0] for row in converted)
+    return (_instance(compiled, row, alias) for row in converted)
+
+
+def _instance(compiled: _Compiled, row: tuple[Any, ...], alias: str) -> Any:
+    obj = compiled.model.from_db(alias, compiled.init_list, row[compiled.start : compiled.end])
+    for populator in compiled.populators:
+        populator.populate(row, obj)
+    for name, position in compiled.annotations:
+        setattr(obj, name, row[position])
+    return obj
+
+
+def prepared(**params: type) -> Callable[[Callable[..., models.QuerySet[Any]]], PreparedQuery[Any]]:
+    """Decorator form of :class:`PreparedQuery`: ``@prepared(worker_id=int)``."""
+
+    def decorate(build: Callable[..., models.QuerySet[Any]]) -> PreparedQuery[Any]:
+        return PreparedQuery(build, **params)
+
+    return decorate

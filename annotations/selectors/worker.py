@@ -7,9 +7,11 @@ import re
 import string
 from dataclasses import dataclass
 
+from django.db.models import QuerySet
+
 from annotations.core.languages import CAMPAIGN_TEXTS, direction, translated_for
 from annotations.models import Assignment, Campaign, Criterion, Item, Task, TaskOutput, Worker
-from common.queries import row_or_none
+from common.queries import prepared
 
 _MR_PAIR = re.compile(r"\s*([^\[\],]+?)\s*\[([^\]]*)\]\s*(?:,|$)")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
@@ -127,16 +129,20 @@ def _letter(i: int) -> str:
     return letters[i] if i < len(letters) else f"{letters[i // 26 - 1]}{letters[i % 26]}"
 
 
+@prepared(task_id=int)
+def _task_outputs(loaded: bool, task_id: int) -> QuerySet[TaskOutput]:
+    """A task's outputs (prepared: every task page reads them), with the task's criterion
+    and item unless they are ``loaded`` (one statement, not three)."""
+    rows = TaskOutput.objects.filter(task_id=task_id).select_related("output").order_by()
+    return rows if loaded else rows.select_related("task__criterion", "task__item")
+
+
 def _task_page(
     *, task: Task, order: list[int], assignment: Assignment | None, campaign: Campaign
 ) -> TaskPage:
-    # A task has a handful of outputs: sorted here rather than by an ORDER BY to build.
-    rows = TaskOutput.objects.filter(task=task).select_related("output").order_by()
     loaded = Task.criterion.is_cached(task) and Task.item.is_cached(task)  # type: ignore[attr-defined]
-    if not loaded:
-        # The criterion and the item come with the outputs (one statement, not three).
-        rows = rows.select_related("task__criterion", "task__item")
-    task_outputs = sorted(rows, key=lambda to: (to.slot, to.pk))
+    # A task has a handful of outputs: sorted here rather than by an ORDER BY to build.
+    task_outputs = sorted(_task_outputs(loaded, task_id=task.pk), key=lambda to: (to.slot, to.pk))
     if not loaded and task_outputs:
         task.criterion = task_outputs[0].task.criterion
         task.item = task_outputs[0].task.item
@@ -186,13 +192,41 @@ def task_page_preview(*, task: Task) -> TaskPage:
     return _task_page(task=task, order=[], assignment=None, campaign=task.campaign)
 
 
+@prepared(worker_id=int, slug=str)
+def _session_worker(worker_id: int, slug: str) -> QuerySet[Worker]:
+    return (
+        Worker.objects.select_related("campaign")
+        .filter(pk=worker_id, campaign__slug=slug)
+        .order_by()[:1]
+    )
+
+
+def session_worker(*, worker_id: int, slug: str) -> Worker | None:
+    """The worker of a session link, with its campaign, if the link's campaign is theirs.
+
+    Every fetch and submit reads it first: the query is prepared (compiled once)."""
+    return next(iter(_session_worker(worker_id=worker_id, slug=slug)), None)
+
+
+@prepared(assignment_id=int, worker_id=int)
+def _assignment_of(with_campaign: bool, assignment_id: int, worker_id: int) -> QuerySet[Assignment]:
+    related = ("task__criterion", "task__item") + (() if with_campaign else ("task__campaign",))
+    return (
+        Assignment.objects.filter(pk=assignment_id, worker_id=worker_id)
+        .select_related(*related)
+        .order_by()[:1]
+    )
+
+
 def assignment_for_worker(*, worker: Worker, assignment_id: int) -> Assignment | None:
     """The worker's assignment with its task, criterion, item and campaign (the worker's,
     when it was read with the worker, else read with the assignment)."""
     campaign = worker.campaign if Worker.campaign.is_cached(worker) else None  # type: ignore[attr-defined]
-    related = ("task__criterion", "task__item") + (() if campaign else ("task__campaign",))
-    assignment = row_or_none(
-        Assignment.objects.filter(pk=assignment_id, worker=worker).select_related(*related)
+    assignment = next(
+        iter(
+            _assignment_of(campaign is not None, assignment_id=assignment_id, worker_id=worker.pk)
+        ),
+        None,
     )
     if assignment is not None and campaign is not None:
         assignment.task.campaign = campaign

@@ -68,6 +68,7 @@ from django.utils import timezone
 from annotations.models import Assignment, Campaign, Task, TaskOutput, Worker
 from annotations.selectors.worker import is_together, pages_done
 from common.errors import DomainError
+from common.queries import prepared
 
 # How many locked-and-full candidates to step over before giving up on one hand-out.
 _MAX_CANDIDATES = 25
@@ -104,13 +105,22 @@ def holds_place_q(now: datetime, prefix: str = "") -> Q:
     )
 
 
-def places_taken(task_id: int, now: datetime, *, excluding: int | None = None) -> int:
-    qs = Assignment.objects.filter(task_id=task_id, kind=Assignment.Kind.REGULAR).filter(
-        holds_place_q(now)
+@prepared(task_id=int, now=datetime, excluding=int)
+def _holding_places(*, task_id: int, now: datetime, excluding: int) -> QuerySet[Assignment]:
+    return (
+        Assignment.objects.filter(task_id=task_id, kind=Assignment.Kind.REGULAR)
+        .filter(holds_place_q(now))
+        .exclude(pk=excluding)
+        .order_by()
+        .values_list("pk", flat=True)
     )
-    if excluding is not None:
-        qs = qs.exclude(pk=excluding)
-    return qs.count()
+
+
+def places_taken(task_id: int, now: datetime, *, excluding: int | None = None) -> int:
+    """The places the task's assignments hold at ``now`` (but ``excluding``'s). Counted
+    in Python: a task has a handful; the query is prepared (every hand-out and submit
+    runs it). Ids start at 1, so 0 excludes nothing."""
+    return len(_holding_places(task_id=task_id, now=now, excluding=excluding or 0))
 
 
 def _taken_subquery(now: datetime) -> Subquery:
@@ -362,9 +372,114 @@ def _start_id(*, campaign: Campaign, worker: Worker) -> int:
     return lo + c % (hi - lo + 1)
 
 
+@dataclass(frozen=True)
+class _Candidates:
+    """The regular tasks one hand-out may give a worker, as the form of their query and
+    its values (so that the hand-out's queries are prepared: compiled once).
+
+    ``part``: every item (``all``), items other than the one shown last (``other``), or
+    that item only (``avoided``).
+    """
+
+    campaign_id: int
+    worker_id: int
+    language: str | None
+    lead_id: int | None
+    avoid_item: int | None
+    part: str
+
+    @property
+    def form(self) -> tuple[bool, bool, str]:
+        return (self.language is not None, self.lead_id is not None, self.part)
+
+    @property
+    def values(self) -> dict[str, Any]:
+        return {
+            "campaign_id": self.campaign_id,
+            "worker_id": self.worker_id,
+            "language": self.language or "",
+            "lead_id": self.lead_id or 0,
+            "avoid_item": self.avoid_item or 0,
+        }
+
+
+def _candidates(
+    form: tuple[bool, bool, str],
+    *,
+    campaign_id: int,
+    worker_id: int,
+    language: str,
+    lead_id: int,
+    avoid_item: int,
+) -> QuerySet[Task]:
+    """The queryset of ``_Candidates`` (``form`` and ``values``)."""
+    in_language, led, part = form
+    qs = Task.objects.filter(campaign_id=campaign_id, kind=Task.Kind.REGULAR)
+    if in_language:
+        qs = qs.filter(language=language)
+    if led:
+        qs = qs.filter(criterion_id=lead_id)
+    match: dict[str, Any] = {"item_id": OuterRef("item_id")}
+    if not led:
+        match["criterion_id"] = OuterRef("criterion_id")
+    qs = qs.filter(
+        ~Exists(
+            Assignment.objects.filter(worker_id=worker_id, kind=Assignment.Kind.REGULAR, **match)
+        )
+    )
+    if part == "other":
+        qs = qs.exclude(item_id=avoid_item)
+    elif part == "avoided":
+        qs = qs.filter(item_id=avoid_item)
+    return qs
+
+
+_CANDIDATE_VALUES: dict[str, type] = {
+    "campaign_id": int,
+    "worker_id": int,
+    "language": str,
+    "lead_id": int,
+    "avoid_item": int,
+}
+_WINDOW_FIELDS = ("pk", "item_id", "criterion_id", "number", "places_held")
+
+
+@prepared(**_CANDIDATE_VALUES, jpt=int)
+def _lowest_level(form: tuple[bool, bool, str], *, jpt: int, **values: Any) -> QuerySet[Task]:
+    return (
+        _candidates(form, **values)
+        .filter(places_held__lt=jpt)
+        .order_by("places_held")
+        .values_list("places_held", flat=True)[:1]
+    )
+
+
+@prepared(**_CANDIDATE_VALUES, level=int, start=int)
+def _at_level(
+    form: tuple[bool, bool, str], from_start: bool, *, level: int, start: int, **values: Any
+) -> QuerySet[Task]:
+    qs = _candidates(form, **values).filter(places_held=level)
+    qs = qs.filter(id__gte=start) if from_start else qs.filter(id__lt=start)
+    return qs.order_by("id").values_list(*_WINDOW_FIELDS)[:_WINDOW]
+
+
+@prepared(campaign_id=int, now=datetime)
+def _overdue_tasks(*, campaign_id: int, now: datetime) -> QuerySet[Assignment]:
+    return (
+        Assignment.objects.filter(
+            state=Assignment.State.ACTIVE,
+            kind=Assignment.Kind.REGULAR,
+            expires_at__lte=now,
+            task__campaign_id=campaign_id,
+        )
+        .order_by()
+        .values_list("task_id", flat=True)
+    )
+
+
 def _window(
     *,
-    candidates: QuerySet[Task],
+    candidates: _Candidates,
     campaign: Campaign,
     worker: Worker,
     now: datetime,
@@ -380,44 +495,30 @@ def _window(
     window is ordered as ``_regular_candidates`` orders the whole campaign: fewest places
     taken, then the worker's own order, number and id. Places are counted exactly again
     under the task's lock before a claim (``_lock_if_room``), so a counter that is off
-    costs order, never a place too many.
+    costs order, never a place too many. The queries are prepared (``_lowest_level``,
+    ``_at_level``, ``_overdue_tasks``): every hand-out runs them.
     """
     jpt = campaign.judgements_per_task
-    fields = ("pk", "item_id", "criterion_id", "number")
-    lowest = (
-        candidates.filter(places_held__lt=jpt)
-        .order_by("places_held")
-        .values_list("places_held", flat=True)
-        .first()
-    )
+    form, values = candidates.form, candidates.values
+    lowest = next(iter(_lowest_level(form, jpt=jpt, **values)), None)
     found: list[tuple[int, int, int, int, int]] = []
     for level in range(lowest if lowest is not None else jpt, jpt):
-        at_level = (
-            candidates.filter(places_held=level).order_by("id").values_list(*fields, "places_held")
-        )
-        for part in (at_level.filter(id__gte=start), at_level.filter(id__lt=start)):
+        for from_start in (True, False):
             if len(found) < _WINDOW:
-                found += list(part[: _WINDOW - len(found)])
+                rows = _at_level(form, from_start, level=level, start=start, **values)
+                found += rows[: _WINDOW - len(found)]
         if len(found) >= _WINDOW:
             break
     # Usually none: a plain indexed read, and the exact count only when there are some.
-    overdue = set(
-        Assignment.objects.filter(
-            state=Assignment.State.ACTIVE,
-            kind=Assignment.Kind.REGULAR,
-            expires_at__lte=now,
-            task__campaign=campaign,
-        )
-        .order_by()
-        .values_list("task_id", flat=True)
-    )
+    overdue = set(_overdue_tasks(campaign_id=campaign.pk, now=now))
     late = (
         {
             row[0]: row
-            for row in candidates.filter(pk__in=overdue)
+            for row in _candidates(form, **values)
+            .filter(pk__in=overdue)
             .annotate(taken=Coalesce(_taken_subquery(now), Value(0)))
             .order_by()
-            .values_list(*fields, "taken")
+            .values_list(*_WINDOW_FIELDS[:-1], "taken")
         }
         if overdue
         else {}
@@ -455,18 +556,31 @@ def _task_to_lock(task_id: int, *, skip_locked: bool = False) -> QuerySet[Task]:
     )
 
 
+@prepared(task_id=int)
+def _task_locked(skip_locked: bool, *, task_id: int) -> QuerySet[Task]:
+    """``_task_to_lock`` with the fields a claim uses (prepared: every hand-out runs it)."""
+    return _task_to_lock(task_id, skip_locked=skip_locked).only(*_TASK_FIELDS)[:1]
+
+
 def _lock_if_room(
-    qs: QuerySet[Task], campaign: Campaign, now: datetime
+    target: QuerySet[Task] | int,
+    campaign: Campaign,
+    now: datetime,
+    *,
+    skip_locked: bool = False,
 ) -> tuple[list[Task] | None, bool]:
-    """Lock the first task of ``qs`` (with its group in set-up 1) and count its places
-    again under the lock.
+    """Lock the task ``target`` (an id) or the first task of ``target`` (a queryset that
+    locks), with its group in set-up 1, and count its places again under the lock.
 
     Returns (tasks, has_room): the task first, then its group's other tasks. A full
     task's locks are released at once (rolled back to a savepoint) so that no hand-out
     holds one task while waiting for another.
     """
     savepoint = transaction.savepoint()
-    task = qs.only(*_TASK_FIELDS).first()
+    if isinstance(target, int):
+        task = next(iter(_task_locked(skip_locked, task_id=target)), None)
+    else:
+        task = target.only(*_TASK_FIELDS).first()
     if task is None:
         transaction.savepoint_rollback(savepoint)
         return None, False
@@ -491,15 +605,17 @@ def _claim_regular(
     place is never missed even if ``Task.places_held`` is off.
     """
     lead = lead_criterion_id(campaign) if is_together(campaign) else None
-    base = _in_language(
-        Task.objects.filter(campaign=campaign, kind=Task.Kind.REGULAR), campaign, worker
-    )
-    if lead is not None:
-        base = base.filter(criterion_id=lead)
-    base = base.filter(~_unseen_q(worker, any_criterion=lead is not None))
-    parts = [base]
-    if avoid_item is not None:
-        parts = [base.exclude(item_id=avoid_item), base.filter(item_id=avoid_item)]
+    parts = [
+        _Candidates(
+            campaign_id=campaign.pk,
+            worker_id=worker.pk,
+            language=worker_task_language(campaign=campaign, worker=worker),
+            lead_id=lead,
+            avoid_item=avoid_item,
+            part=part,
+        )
+        for part in (("all",) if avoid_item is None else ("other", "avoided"))
+    ]
     start = _start_id(campaign=campaign, worker=worker)
     locked: list[int] = []
     tried = 0
@@ -510,11 +626,7 @@ def _claim_regular(
             if tried >= _MAX_CANDIDATES:
                 break
             tried += 1
-            tasks, room = _lock_if_room(
-                _task_to_lock(task_id, skip_locked=True),
-                campaign,
-                now,
-            )
+            tasks, room = _lock_if_room(task_id, campaign, now, skip_locked=True)
             if tasks is None:
                 locked.append(task_id)
             elif room:
@@ -522,7 +634,7 @@ def _claim_regular(
     # Every candidate left is locked by another hand-out: wait for them in turn rather
     # than telling the worker there is nothing left.
     for task_id in locked:
-        tasks, room = _lock_if_room(_task_to_lock(task_id), campaign, now)
+        tasks, room = _lock_if_room(task_id, campaign, now)
         if room:
             return tasks
     return _claim_by_scan(
@@ -552,7 +664,7 @@ def _claim_by_scan(
         full.append(tasks[0].pk)
     waiting = list(candidates.exclude(pk__in=full).values_list("pk", flat=True)[:_MAX_CANDIDATES])
     for task_id in waiting:
-        tasks, room = _lock_if_room(_task_to_lock(task_id), campaign, now)
+        tasks, room = _lock_if_room(task_id, campaign, now)
         if room:
             return tasks
     return None
@@ -689,6 +801,25 @@ def task_next_for(
     return page_next_for(worker=worker, campaign=campaign, now=now).assignment
 
 
+@prepared(worker_id=int)
+def _worker_locked(*, worker_id: int) -> QuerySet[Worker]:
+    return (
+        Worker.objects.select_for_update(no_key=True)
+        .filter(pk=worker_id)
+        .order_by()
+        .values_list("stopped", "language")
+    )
+
+
+@prepared(worker_id=int)
+def _assignments_of(*, worker_id: int) -> QuerySet[Assignment]:
+    return (
+        Assignment.objects.filter(worker_id=worker_id)
+        .order_by()
+        .values_list("state", "item_id", "started_at", "id")
+    )
+
+
 @dataclass(frozen=True)
 class NextPage:
     """What ``page_next_for`` found: the page's first assignment (None: the session is
@@ -721,22 +852,15 @@ def page_next_for(*, worker: Worker, campaign: Campaign, now: datetime | None = 
         raise DomainError("This worker belongs to another campaign.")
     now = now or timezone.now()
     # The lock, and the fields another request may have changed since ``worker`` was read.
-    worker.stopped, worker.language = (
-        Worker.objects.select_for_update(no_key=True)
-        .filter(pk=worker.pk)
-        .order_by()
-        .values_list("stopped", "language")
-        .get()
-    )
+    locked = _worker_locked(worker_id=worker.pk)
+    if not locked:
+        raise Worker.DoesNotExist(f"Worker {worker.pk} does not exist.")
+    worker.stopped, worker.language = locked[0]
     if worker.stopped:
         return NextPage(None, None)
     # One read of the worker's assignments (a session's worth) answers the usual case:
     # nothing to resume, the pages done (set-up 2) and the item shown last.
-    mine = list(
-        Assignment.objects.filter(worker=worker)
-        .order_by()
-        .values_list("state", "item_id", "started_at", "id")
-    )
+    mine = _assignments_of(worker_id=worker.pk)
     together = is_together(campaign)
     submitted = sum(state == Assignment.State.SUBMITTED for state, *_ in mine)
     if any(state == Assignment.State.ACTIVE for state, *_ in mine):

@@ -45,7 +45,6 @@ from annotations.services.judgements import max_magnitude
 from annotations.services.languages import LanguageQuotaFull, language_quota_full
 from common.errors import DomainError
 from common.http import HtmxHttpRequest
-from common.queries import row_or_none
 
 _TOKEN_SALT = "humaneval.worker.session"
 _LINK_COOKIE_SALT = "humaneval.worker.link"
@@ -196,11 +195,7 @@ def worker_session_view(*, live_only: bool = True, plain: bool = False) -> Calla
             # read with the campaign. Anything else takes the slower path that says why.
             worker_id = _worker_id_from_token(token)
             known = (
-                row_or_none(
-                    Worker.objects.select_related("campaign").filter(
-                        pk=worker_id, campaign__slug=slug
-                    )
-                )
+                worker_selectors.session_worker(worker_id=worker_id, slug=slug)
                 if worker_id is not None
                 else None
             )
