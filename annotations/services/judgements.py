@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext
@@ -25,6 +26,7 @@ from annotations.models import (
 from annotations.services.assignment import places_taken
 from annotations.services.criteria import checks_ticked_clean
 from common.errors import DomainError
+from common.queries import prepared
 
 
 class InvalidScores(DomainError):
@@ -127,6 +129,19 @@ def scores_validate(
     return clean
 
 
+@prepared(assignment_id=int)
+def _assignment_locked(task_read: bool, *, assignment_id: int) -> QuerySet[Assignment]:
+    """The assignment to submit, locked, with its judgement if it has one (and its task's
+    campaign and criterion unless the caller has ``task_read``). Prepared: every submit
+    runs it."""
+    return (
+        Assignment.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("judgement", *(() if task_read else ("task__campaign", "task__criterion")))
+        .filter(pk=assignment_id)
+        .order_by()[:1]
+    )
+
+
 @transaction.atomic
 def judgement_submit(
     *,
@@ -167,11 +182,10 @@ def judgement_submit(
     now = now or timezone.now()
     Worker.objects.filter(pk=assignment.worker_id).update(last_seen_at=now)
     mine = task is not None and task.pk == assignment.task_id
-    locked = (
-        Assignment.objects.select_for_update(no_key=True, of=("self",))
-        .select_related("judgement", *(() if mine else ("task__campaign", "task__criterion")))
-        .get(pk=assignment.pk)
-    )
+    found = _assignment_locked(mine, assignment_id=assignment.pk)
+    if not found:
+        raise Assignment.DoesNotExist(f"Assignment {assignment.pk} does not exist.")
+    locked = found[0]
     existing = getattr(locked, "judgement", None)
     if existing is not None:
         return existing
