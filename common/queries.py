@@ -87,7 +87,7 @@ class PreparedQuery(Generic[T]):
     SQL as it is) fails when it is first run, with the parameter's name.
     """
 
-    def __init__(self, build: Callable[..., models.QuerySet[Any]], **params: type) -> None:
+    def __init__(self, build: Callable[..., models.QuerySet[Any, T]], **params: type) -> None:
         for name, kind in params.items():
             if kind not in _KINDS:
                 raise TypeError(f"{name}: a prepared query takes int, str or datetime")
@@ -100,12 +100,13 @@ class PreparedQuery(Generic[T]):
             raise TypeError(f"{self.key} takes {sorted(self.params)}, got {sorted(values)}")
         alias = "default"
         connection = connections[alias]
-        cache: dict[tuple[str, tuple[Hashable, ...]], _Compiled] = vars(connection).setdefault(
-            "_prepared_queries", {}
-        )
-        compiled = cache.get((self.key, shape))
+        # Keyed by this object (not its builder's name: two closures may share one).
+        cache: dict[tuple[PreparedQuery[Any], tuple[Hashable, ...]], _Compiled] = vars(
+            connection
+        ).setdefault("_prepared_queries", {})
+        compiled = cache.get((self, shape))
         if compiled is None:
-            compiled = cache[(self.key, shape)] = self._compile(shape, connection)
+            compiled = cache[(self, shape)] = self._compile(shape, connection)
         if compiled.locks and connection.get_autocommit():
             raise TransactionManagementError(
                 "select_for_update cannot be used outside of a transaction."
@@ -124,7 +125,9 @@ class PreparedQuery(Generic[T]):
         for variant in (0, 1):
             markers = {name: _marker(self.params[name], i, variant) for i, name in enumerate(names)}
             queryset = self.build(*shape, **markers)
-            if queryset._prefetch_related_lookups or queryset._known_related_objects:
+            if getattr(queryset, "_prefetch_related_lookups", ()) or getattr(
+                queryset, "_known_related_objects", {}
+            ):
                 raise ValueError(f"{self.key}: a prepared query cannot prefetch")
             compiler = queryset.query.get_compiler(connection=connection)
             sql, params = compiler.as_sql()
@@ -165,7 +168,9 @@ class PreparedQuery(Generic[T]):
                     "init_list": tuple(f[0].target.attname for f in compiler.select[start:end]),
                     "start": start,
                     "end": end,
-                    "populators": tuple(get_related_populators(info, compiler.select, queryset.db)),
+                    "populators": tuple(
+                        get_related_populators(info, compiler.select, queryset.db)  # type: ignore[call-arg]
+                    ),
                     "annotations": tuple(compiler.annotation_col_map.items()),
                 }
             )
@@ -193,10 +198,12 @@ def _instance(compiled: _Compiled, row: tuple[Any, ...], alias: str) -> Any:
     return obj
 
 
-def prepared(**params: type) -> Callable[[Callable[..., models.QuerySet[Any]]], PreparedQuery[Any]]:
+def prepared(
+    **params: type,
+) -> Callable[[Callable[..., models.QuerySet[Any, T]]], PreparedQuery[T]]:
     """Decorator form of :class:`PreparedQuery`: ``@prepared(worker_id=int)``."""
 
-    def decorate(build: Callable[..., models.QuerySet[Any]]) -> PreparedQuery[Any]:
+    def decorate(build: Callable[..., models.QuerySet[Any, T]]) -> PreparedQuery[T]:
         return PreparedQuery(build, **params)
 
     return decorate

@@ -106,7 +106,7 @@ def holds_place_q(now: datetime, prefix: str = "") -> Q:
 
 
 @prepared(task_id=int, now=datetime, excluding=int)
-def _holding_places(*, task_id: int, now: datetime, excluding: int) -> QuerySet[Assignment]:
+def _holding_places(*, task_id: int, now: datetime, excluding: int) -> QuerySet[Assignment, int]:
     return (
         Assignment.objects.filter(task_id=task_id, kind=Assignment.Kind.REGULAR)
         .filter(holds_place_q(now))
@@ -445,7 +445,7 @@ _WINDOW_FIELDS = ("pk", "item_id", "criterion_id", "number", "places_held")
 
 
 @prepared(**_CANDIDATE_VALUES, jpt=int)
-def _lowest_level(form: tuple[bool, bool, str], *, jpt: int, **values: Any) -> QuerySet[Task]:
+def _lowest_level(form: tuple[bool, bool, str], *, jpt: int, **values: Any) -> QuerySet[Task, int]:
     return (
         _candidates(form, **values)
         .filter(places_held__lt=jpt)
@@ -457,14 +457,14 @@ def _lowest_level(form: tuple[bool, bool, str], *, jpt: int, **values: Any) -> Q
 @prepared(**_CANDIDATE_VALUES, level=int, start=int)
 def _at_level(
     form: tuple[bool, bool, str], from_start: bool, *, level: int, start: int, **values: Any
-) -> QuerySet[Task]:
+) -> QuerySet[Task, tuple[int, int, int, int, int]]:
     qs = _candidates(form, **values).filter(places_held=level)
     qs = qs.filter(id__gte=start) if from_start else qs.filter(id__lt=start)
     return qs.order_by("id").values_list(*_WINDOW_FIELDS)[:_WINDOW]
 
 
 @prepared(campaign_id=int, now=datetime)
-def _overdue_tasks(*, campaign_id: int, now: datetime) -> QuerySet[Assignment]:
+def _overdue_tasks(*, campaign_id: int, now: datetime) -> QuerySet[Assignment, int]:
     return (
         Assignment.objects.filter(
             state=Assignment.State.ACTIVE,
@@ -802,7 +802,7 @@ def task_next_for(
 
 
 @prepared(worker_id=int)
-def _worker_locked(*, worker_id: int) -> QuerySet[Worker]:
+def _worker_locked(*, worker_id: int) -> QuerySet[Worker, tuple[bool, str]]:
     return (
         Worker.objects.select_for_update(no_key=True)
         .filter(pk=worker_id)
@@ -812,7 +812,7 @@ def _worker_locked(*, worker_id: int) -> QuerySet[Worker]:
 
 
 @prepared(worker_id=int)
-def _assignments_of(*, worker_id: int) -> QuerySet[Assignment]:
+def _assignments_of(*, worker_id: int) -> QuerySet[Assignment, tuple[str, int, datetime, int]]:
     return (
         Assignment.objects.filter(worker_id=worker_id)
         .order_by()

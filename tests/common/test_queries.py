@@ -1,26 +1,155 @@
-"""common.queries.row_or_none: the row picked by a unique key, or None, with no ORDER BY."""
+"""common.queries.prepared: a queryset compiled once per connection, run with new values.
+
+The rows must be what the queryset itself gives (model rows with their related rows,
+values, converters applied) for every value, on SQLite and PostgreSQL alike.
+"""
 
 from __future__ import annotations
 
-import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
+import threading
+from datetime import datetime, timedelta
+from typing import Any
 
-from annotations.models import Worker
-from common.queries import row_or_none
-from tests.factories import WorkerFactory
+import pytest
+from django.db import connection, connections, transaction
+from django.db.models import QuerySet
+from django.db.transaction import TransactionManagementError
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from annotations.models import Assignment, Task, Worker
+from common.queries import PreparedQuery, prepared
+from tests.factories import AssignmentFactory, CampaignFactory, TaskFactory, WorkerFactory
 
 pytestmark = pytest.mark.django_db
 
+builds: list[tuple[Any, ...]] = []
 
-def test_the_row_by_its_key_without_an_order_by() -> None:
+
+@prepared(worker_id=int, slug=str)
+def worker_with_campaign(worker_id: int, slug: str) -> QuerySet[Worker]:
+    builds.append((worker_id, slug))
+    return Worker.objects.select_related("campaign").filter(pk=worker_id, campaign__slug=slug)
+
+
+@prepared(task_id=int, now=datetime)
+def due_by(
+    late: bool, *, task_id: int, now: datetime
+) -> QuerySet[Assignment, tuple[int, datetime | None, Any]]:
+    lookup = "expires_at__lte" if late else "expires_at__gt"
+    return (
+        Assignment.objects.filter(task_id=task_id, **{lookup: now})
+        .order_by("id")
+        .values_list("id", "expires_at", "display_order")
+    )
+
+
+@prepared(campaign_id=int)
+def task_numbers(*, campaign_id: int) -> QuerySet[Task, int]:
+    return (
+        Task.objects.filter(campaign_id=campaign_id)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+
+
+def test_model_rows_with_their_related_rows_for_each_value() -> None:
+    first, second = WorkerFactory(), WorkerFactory()
+    for worker in (first, second, first):
+        (found,) = worker_with_campaign(worker_id=worker.pk, slug=worker.campaign.slug)
+        assert found == worker and found.external_id == worker.external_id
+        with CaptureQueriesContext(connection) as context:
+            assert found.campaign == worker.campaign  # read with the worker
+        assert context.captured_queries == []
+    assert worker_with_campaign(worker_id=first.pk, slug=second.campaign.slug) == []
+
+
+def test_compiled_once_per_connection_then_one_statement_per_call() -> None:
     worker = WorkerFactory()
+    worker_with_campaign(worker_id=worker.pk, slug=worker.campaign.slug)
+    builds.clear()
     with CaptureQueriesContext(connection) as context:
-        found = row_or_none(Worker.objects.filter(pk=worker.pk))
-    assert found == worker
-    (query,) = context.captured_queries
-    assert "ORDER BY" not in query["sql"]  # Worker's Meta.ordering is dropped too
+        for _ in range(3):
+            worker_with_campaign(worker_id=worker.pk, slug=worker.campaign.slug)
+    assert builds == []  # not built again
+    assert len(context.captured_queries) == 3
 
 
-def test_none_when_no_row_matches() -> None:
-    assert row_or_none(Worker.objects.filter(pk=-1)) is None
+def test_datetime_values_and_converted_columns_match_the_queryset() -> None:
+    task = TaskFactory()
+    now = timezone.now()
+    for minutes in (-5, 5, 10):
+        AssignmentFactory(
+            task=task, expires_at=now + timedelta(minutes=minutes), display_order=[2, 0, 1]
+        )
+    for late in (True, False):
+        for at in (now, now + timedelta(minutes=7)):
+            lookup = "expires_at__lte" if late else "expires_at__gt"
+            expected = list(
+                Assignment.objects.filter(task_id=task.pk, **{lookup: at})
+                .order_by("id")
+                .values_list("id", "expires_at", "display_order")
+            )
+            assert due_by(late, task_id=task.pk, now=at) == expected
+    # The JSON column comes back as a list, not as text, on both databases.
+    assert due_by(False, task_id=task.pk, now=now)[0][2] == [2, 0, 1]
+
+
+def test_flat_values() -> None:
+    campaign = CampaignFactory()
+    for number in (3, 1, 2):
+        TaskFactory(campaign=campaign, number=number)
+    assert task_numbers(campaign_id=campaign.pk) == [1, 2, 3]
+    assert task_numbers(campaign_id=campaign.pk + 1000) == []
+
+
+def test_a_value_the_sql_does_not_carry_as_given_is_refused_with_its_name() -> None:
+    contains = PreparedQuery(
+        lambda *, slug: Worker.objects.filter(campaign__slug__contains=slug), slug=str
+    )
+    with pytest.raises(ValueError, match="not a parameter as given"):
+        contains(slug="x")
+    with pytest.raises(TypeError, match="int, str or datetime"):
+        PreparedQuery(lambda *, ids: Worker.objects.filter(pk__in=ids), ids=list)
+    with pytest.raises(TypeError, match="takes"):
+        task_numbers(campaign=1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_lock_outside_a_transaction_is_refused_as_django_refuses_it() -> None:
+    locking = PreparedQuery(
+        lambda *, worker_id: Worker.objects.select_for_update().filter(pk=worker_id),
+        worker_id=int,
+    )
+    worker = WorkerFactory()
+    with transaction.atomic():
+        assert locking(worker_id=worker.pk) == [worker]
+    if connection.features.has_select_for_update:  # PostgreSQL
+        with pytest.raises(TransactionManagementError):
+            list(Worker.objects.select_for_update().filter(pk=worker.pk))
+        with pytest.raises(TransactionManagementError):
+            locking(worker_id=worker.pk)
+    else:  # SQLite has no row locks: Django runs the query, and so does this
+        assert locking(worker_id=worker.pk) == [worker]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_each_thread_compiles_on_its_own_connection() -> None:
+    worker = WorkerFactory()
+    worker_with_campaign(worker_id=worker.pk, slug=worker.campaign.slug)
+    found: list[Any] = []
+
+    def other_thread() -> None:
+        try:
+            found.extend(worker_with_campaign(worker_id=worker.pk, slug=worker.campaign.slug))
+            found.append(vars(connections["default"])["_prepared_queries"])
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=other_thread)
+    thread.start()
+    thread.join()
+    assert found[0] == worker
+    mine = vars(connections["default"])["_prepared_queries"]
+    assert found[1] is not mine
+    assert (worker_with_campaign, ()) in found[1] and (worker_with_campaign, ()) in mine
