@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Hashable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
 from django.db import connections, models
@@ -14,19 +14,13 @@ from django.db.models.query import (
     ValuesListIterable,
     get_related_populators,
 )
+from django.db.models.sql import UpdateQuery
 from django.db.transaction import TransactionManagementError
 
-M = TypeVar("M", bound=models.Model)
 T = TypeVar("T")
 
-
-def row_or_none(queryset: models.QuerySet[M]) -> M | None:
-    """The row a query picks by a unique key (a primary key), or None.
-
-    Unlike ``first()`` it builds no ORDER BY (one row needs none; building it was a
-    measurable part of the worker's requests), and unlike ``get()`` it raises nothing.
-    """
-    return next(iter(queryset.order_by()[:1]), None)
+# The one database this project uses.
+_ALIAS = "default"
 
 
 # Prepared querysets ----------------------------------------------------------------------
@@ -69,25 +63,11 @@ class _Compiled:
     annotations: tuple[tuple[str, int], ...] = ()
 
 
-class PreparedQuery(Generic[T]):
-    """A queryset built and compiled to SQL once per database connection, then run with
-    new parameter values: for the few queries a hot request runs every time, where
-    building and compiling the queryset costs more than running it.
+class _Prepared:
+    """What prepared reads and writes share: the compiled SQL per connection and shape,
+    and the parameters' places in it."""
 
-    ``build(*shape, **params)`` returns the queryset (model rows, ``values_list`` or
-    ``values_list(flat=True)``; no prefetching). ``params`` name its parameters and their
-    types (``int``, ``str``, ``datetime``): it is called with stand-in values of those
-    types and must only pass them to lookups that take the value as it is (``pk=``,
-    ``id__gte=``, ``expires_at__lte=``; not ``__in``, ``__contains``). ``shape`` is the
-    hashable arguments that change the query's form (one compilation each); a form may
-    leave a parameter out.
-
-    Compiled per connection (a thread's own, as Django's are): a compiler keeps its
-    connection. A query that cannot be prepared (a parameter that does not reach the
-    SQL as it is) fails when it is first run, with the parameter's name.
-    """
-
-    def __init__(self, build: Callable[..., models.QuerySet[Any, T]], **params: type) -> None:
+    def __init__(self, build: Callable[..., Any], **params: type) -> None:
         for name, kind in params.items():
             if kind not in _KINDS:
                 raise TypeError(f"{name}: a prepared query takes int, str or datetime")
@@ -95,13 +75,13 @@ class PreparedQuery(Generic[T]):
         self.params = params
         self.key = f"{build.__module__}.{build.__qualname__}"
 
-    def __call__(self, *shape: Hashable, **values: Any) -> list[T]:
+    def _run(self, shape: tuple[Hashable, ...], values: dict[str, Any]) -> tuple[_Compiled, Any]:
+        """The compiled statement and a cursor that has run it with ``values``."""
         if values.keys() != self.params.keys():
             raise TypeError(f"{self.key} takes {sorted(self.params)}, got {sorted(values)}")
-        alias = "default"
-        connection = connections[alias]
+        connection = connections[_ALIAS]
         # Keyed by this object (not its builder's name: two closures may share one).
-        cache: dict[tuple[PreparedQuery[Any], tuple[Hashable, ...]], _Compiled] = vars(
+        cache: dict[tuple[_Prepared, tuple[Hashable, ...]], _Compiled] = vars(
             connection
         ).setdefault("_prepared_queries", {})
         compiled = cache.get((self, shape))
@@ -114,31 +94,24 @@ class PreparedQuery(Generic[T]):
         params = list(compiled.params)
         for position, name in compiled.slots:
             params[position] = _KINDS[self.params[name]](values[name], connection)
-        with connection.cursor() as cursor:
-            cursor.execute(compiled.sql, params)
-            rows = cursor.fetchall()
-        return list(_rows(compiled, rows, alias))
+        cursor = connection.cursor()
+        cursor.execute(compiled.sql, params)
+        return compiled, cursor
+
+    def _statement(self, built: Any, connection: Any) -> tuple[str, tuple[Any, ...], _Compiled]:
+        """The SQL, its parameters and what running it needs, from what ``build`` gave."""
+        raise NotImplementedError
 
     def _compile(self, shape: tuple[Hashable, ...], connection: Any) -> _Compiled:
         names = list(self.params)
         variants = []
         for variant in (0, 1):
             markers = {name: _marker(self.params[name], i, variant) for i, name in enumerate(names)}
-            queryset = self.build(*shape, **markers)
-            if getattr(queryset, "_prefetch_related_lookups", ()) or getattr(
-                queryset, "_known_related_objects", {}
-            ):
-                raise ValueError(f"{self.key}: a prepared query cannot prefetch")
-            compiler = queryset.query.get_compiler(connection=connection)
-            sql, params = compiler.as_sql()
-            variants.append((queryset, compiler, sql, tuple(params), markers))
-        (queryset, compiler, sql, params, markers), (_, _, sql_b, params_b, markers_b) = variants
+            adapted = {n: _KINDS[self.params[n]](m, connection) for n, m in markers.items()}
+            variants.append((*self._statement(self.build(*shape, **markers), connection), adapted))
+        (sql, params, compiled, adapted), (sql_b, params_b, _, adapted_b) = variants
         if sql != sql_b or len(params) != len(params_b):
             raise ValueError(f"{self.key}: the SQL depends on a parameter's value")
-        adapted = {name: _KINDS[self.params[name]](m, connection) for name, m in markers.items()}
-        adapted_b = {
-            name: _KINDS[self.params[name]](m, connection) for name, m in markers_b.items()
-        }
         slots = []
         for position, (a, b) in enumerate(zip(params, params_b, strict=True)):
             if a == b:
@@ -149,10 +122,50 @@ class PreparedQuery(Generic[T]):
                     f"{self.key}: SQL parameter {position} is not a parameter as given"
                 )
             slots.append((position, name))
+        return replace(compiled, sql=sql, params=params, slots=tuple(slots))
+
+
+class PreparedQuery(_Prepared, Generic[T]):
+    """A queryset built and compiled to SQL once per database connection, then run with
+    new parameter values: for the few queries a hot request runs every time, where
+    building and compiling the queryset costs more than running it.
+
+    ``build(*shape, **params)`` returns the queryset (model rows, ``values_list`` or
+    ``values_list(flat=True)``; no prefetching). ``params`` name its parameters and their
+    types (``int``, ``str``, ``datetime``): it is called with stand-in values of those
+    types and must only pass them to lookups that take the value as it is (``pk=``,
+    ``id__gte=``, ``expires_at__lte=``; not ``__contains``). ``shape`` is the
+    hashable arguments that change the query's form (one compilation each); a form may
+    leave a parameter out.
+
+    Compiled per connection (a thread's own, as Django's are): a compiler keeps its
+    connection. A query that cannot be prepared (a parameter that does not reach the
+    SQL as it is) fails when it is first run, with the parameter's name.
+    """
+
+    def __init__(self, build: Callable[..., models.QuerySet[Any, T]], **params: type) -> None:
+        super().__init__(build, **params)
+
+    def __call__(self, *shape: Hashable, **values: Any) -> list[T]:
+        compiled, cursor = self._run(shape, values)
+        with cursor:
+            rows = cursor.fetchall()
+        return list(_rows(compiled, rows, _ALIAS))
+
+    def _statement(
+        self, built: models.QuerySet[Any, T], connection: Any
+    ) -> tuple[str, tuple[Any, ...], _Compiled]:
+        queryset = built
+        if getattr(queryset, "_prefetch_related_lookups", ()) or getattr(
+            queryset, "_known_related_objects", {}
+        ):
+            raise ValueError(f"{self.key}: a prepared query cannot prefetch")
+        compiler = queryset.query.get_compiler(connection=connection)
+        sql, params = compiler.as_sql()
         compiled = _Compiled(
-            sql=sql,
-            params=params,
-            slots=tuple(slots),
+            sql="",
+            params=(),
+            slots=(),
             compiler=compiler,
             iterable=queryset._iterable_class,
             locks=bool(queryset.query.select_for_update)
@@ -161,22 +174,45 @@ class PreparedQuery(Generic[T]):
         if compiled.iterable is ModelIterable:
             info = compiler.klass_info
             start, end = info["select_fields"][0], info["select_fields"][-1] + 1
-            compiled = _Compiled(
-                **{
-                    **vars(compiled),
-                    "model": info["model"],
-                    "init_list": tuple(f[0].target.attname for f in compiler.select[start:end]),
-                    "start": start,
-                    "end": end,
-                    "populators": tuple(
-                        get_related_populators(info, compiler.select, queryset.db)  # type: ignore[call-arg]
-                    ),
-                    "annotations": tuple(compiler.annotation_col_map.items()),
-                }
+            compiled = replace(
+                compiled,
+                model=info["model"],
+                init_list=tuple(f[0].target.attname for f in compiler.select[start:end]),
+                start=start,
+                end=end,
+                populators=tuple(
+                    get_related_populators(info, compiler.select, queryset.db)  # type: ignore[call-arg]
+                ),
+                annotations=tuple(compiler.annotation_col_map.items()),
             )
         elif compiled.iterable not in (ValuesListIterable, FlatValuesListIterable):
             raise ValueError(f"{self.key}: model rows, values_list or flat values only")
-        return compiled
+        return sql, tuple(params), compiled
+
+
+class PreparedUpdate(_Prepared):
+    """``queryset.update(**fields)`` compiled once per connection, as
+    :class:`PreparedQuery` compiles a read: ``build(*shape, **params)`` returns the
+    queryset (of one table: no joins) and the fields to set; calling it returns the
+    number of rows updated. No signals are sent (``update()`` sends none either)."""
+
+    def __call__(self, *shape: Hashable, **values: Any) -> int:
+        _, cursor = self._run(shape, values)
+        with cursor:
+            return int(cursor.rowcount)
+
+    def _statement(
+        self, built: tuple[models.QuerySet[Any], dict[str, Any]], connection: Any
+    ) -> tuple[str, tuple[Any, ...], _Compiled]:
+        queryset, fields = built
+        query: Any = queryset.query.chain(UpdateQuery)
+        query.add_update_values(fields)
+        compiler = query.get_compiler(connection=connection)
+        compiler.pre_sql_setup()
+        if query.related_updates or len(query.alias_map) > 1:
+            raise ValueError(f"{self.key}: a prepared update is of one table")
+        sql, params = compiler.as_sql()
+        return sql, tuple(params), _Compiled("", (), (), compiler, object, False)
 
 
 def _rows(compiled: _Compiled, rows: list[tuple[Any, ...]], alias: str) -> Iterable[Any]:
@@ -205,5 +241,18 @@ def prepared(
 
     def decorate(build: Callable[..., models.QuerySet[Any, T]]) -> PreparedQuery[T]:
         return PreparedQuery(build, **params)
+
+    return decorate
+
+
+def prepared_update(
+    **params: type,
+) -> Callable[[Callable[..., tuple[models.QuerySet[Any], dict[str, Any]]]], PreparedUpdate]:
+    """Decorator form of :class:`PreparedUpdate`: ``@prepared_update(worker_id=int)``."""
+
+    def decorate(
+        build: Callable[..., tuple[models.QuerySet[Any], dict[str, Any]]],
+    ) -> PreparedUpdate:
+        return PreparedUpdate(build, **params)
 
     return decorate

@@ -68,7 +68,7 @@ from django.utils import timezone
 from annotations.models import Assignment, Campaign, Task, TaskOutput, Worker
 from annotations.selectors.worker import is_together, pages_done
 from common.errors import DomainError
-from common.queries import prepared
+from common.queries import prepared, prepared_update
 
 # How many locked-and-full candidates to step over before giving up on one hand-out.
 _MAX_CANDIDATES = 25
@@ -152,7 +152,34 @@ def _places_held_recount(task_ids: Sequence[int]) -> None:
         .annotate(n=Count("pk"))
         .values("n")
     )
-    Task.objects.filter(pk__in=task_ids).update(places_held=Coalesce(Subquery(held), Value(0)))
+    if len(task_ids) == 1:  # set-up 2: one task per hand-out
+        _places_held_recount_one(task_id=task_ids[0])
+    else:
+        Task.objects.filter(pk__in=task_ids).update(places_held=Coalesce(Subquery(held), Value(0)))
+
+
+@prepared_update(task_id=int)
+def _places_held_recount_one(*, task_id: int) -> tuple[QuerySet[Task], dict[str, Any]]:
+    """``_places_held_recount`` of one task, prepared: every hand-out runs it."""
+    held = (
+        Assignment.objects.filter(
+            task=OuterRef("pk"),
+            kind=Assignment.Kind.REGULAR,
+            state__in=[Assignment.State.ACTIVE, Assignment.State.SUBMITTED],
+        )
+        .order_by()
+        .values("task")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Task.objects.filter(pk=task_id), {"places_held": Coalesce(Subquery(held), Value(0))}
+
+
+@prepared_update(worker_id=int, now=datetime)
+def worker_seen(*, worker_id: int, now: datetime) -> tuple[QuerySet[Worker], dict[str, Any]]:
+    """Stamp the worker's ``last_seen_at`` (prepared: every fetch and submit runs it). An
+    ``UPDATE`` locks the row as ``FOR NO KEY UPDATE`` does."""
+    return Worker.objects.filter(pk=worker_id), {"last_seen_at": now}
 
 
 def _places_held_release(released: Mapping[int, int]) -> None:
@@ -903,7 +930,7 @@ def page_next_for(*, worker: Worker, campaign: Campaign, now: datetime | None = 
     ]
     if kind == Assignment.Kind.REGULAR:
         _places_held_recount([t.pk for t in tasks if t.kind == Task.Kind.REGULAR])
-    Worker.objects.filter(pk=worker.pk).update(last_seen_at=now)
+    worker_seen(worker_id=worker.pk, now=now)
     return NextPage(assignments[0], position)
 
 

@@ -23,10 +23,10 @@ from annotations.models import (
     TaskOutput,
     Worker,
 )
-from annotations.services.assignment import places_taken
+from annotations.services.assignment import places_taken, worker_seen
 from annotations.services.criteria import checks_ticked_clean
 from common.errors import DomainError
-from common.queries import prepared
+from common.queries import prepared, prepared_update
 
 
 class InvalidScores(DomainError):
@@ -142,6 +142,17 @@ def _assignment_locked(task_read: bool, *, assignment_id: int) -> QuerySet[Assig
     )
 
 
+@prepared_update(assignment_id=int, at=datetime)
+def _assignment_submitted(
+    *, assignment_id: int, at: datetime
+) -> tuple[QuerySet[Assignment], dict[str, Any]]:
+    """The assignment is submitted (``save(update_fields=...)``, prepared)."""
+    return Assignment.objects.filter(pk=assignment_id), {
+        "state": Assignment.State.SUBMITTED,
+        "submitted_at": at,
+    }
+
+
 @transaction.atomic
 def judgement_submit(
     *,
@@ -180,7 +191,7 @@ def judgement_submit(
     submissions of one assignment record exactly one judgement.
     """
     now = now or timezone.now()
-    Worker.objects.filter(pk=assignment.worker_id).update(last_seen_at=now)
+    worker_seen(worker_id=assignment.worker_id, now=now)
     mine = task is not None and task.pk == assignment.task_id
     found = _assignment_locked(mine, assignment_id=assignment.pk)
     if not found:
@@ -264,7 +275,7 @@ def judgement_submit(
     )
     locked.state = Assignment.State.SUBMITTED
     locked.submitted_at = judgement.submitted_at
-    locked.save(update_fields=["state", "submitted_at"])
+    _assignment_submitted(assignment_id=locked.pk, at=locked.submitted_at)
 
     from annotations.services.quality import quality_after_judgement
 

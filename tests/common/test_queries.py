@@ -18,7 +18,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from annotations.models import Assignment, Task, Worker
-from common.queries import PreparedQuery, prepared
+from common.queries import PreparedQuery, PreparedUpdate, prepared, prepared_update
 from tests.factories import AssignmentFactory, CampaignFactory, TaskFactory, WorkerFactory
 
 pytestmark = pytest.mark.django_db
@@ -153,3 +153,29 @@ def test_each_thread_compiles_on_its_own_connection() -> None:
     mine = vars(connections["default"])["_prepared_queries"]
     assert found[1] is not mine
     assert (worker_with_campaign, ()) in found[1] and (worker_with_campaign, ()) in mine
+
+
+@prepared_update(worker_id=int, now=datetime)
+def seen(*, worker_id: int, now: datetime) -> tuple[QuerySet[Worker], dict[str, Any]]:
+    return Worker.objects.filter(pk=worker_id), {"last_seen_at": now, "flagged": True}
+
+
+def test_an_update_sets_the_fields_of_the_rows_picked_for_each_value() -> None:
+    first, second = WorkerFactory(), WorkerFactory()
+    now = timezone.now()
+    assert seen(worker_id=first.pk, now=now) == 1
+    assert seen(worker_id=second.pk, now=now - timedelta(hours=1)) == 1
+    assert seen(worker_id=second.pk + first.pk + 1000, now=now) == 0
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert (first.last_seen_at, first.flagged) == (now, True)
+    assert second.last_seen_at == now - timedelta(hours=1) and second.flagged
+
+
+def test_an_update_across_tables_is_refused() -> None:
+    across = PreparedUpdate(
+        lambda *, slug: (Worker.objects.filter(campaign__slug=slug), {"flagged": True}),
+        slug=str,
+    )
+    with pytest.raises(ValueError, match="one table"):
+        across(slug="x")
