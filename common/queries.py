@@ -61,6 +61,8 @@ class _Compiled:
     end: int = 0
     populators: tuple[Any, ...] = ()
     annotations: tuple[tuple[str, int], ...] = ()
+    # The columns' converters (``results_iter`` would build them again for every call).
+    converters: Any = None
 
 
 class _Prepared:
@@ -162,6 +164,9 @@ class PreparedQuery(_Prepared, Generic[T]):
             raise ValueError(f"{self.key}: a prepared query cannot prefetch")
         compiler = queryset.query.get_compiler(connection=connection)
         sql, params = compiler.as_sql()
+        columns = [column[0] for column in compiler.select[0 : compiler.col_count]]
+        if compiler.has_composite_fields(columns) or compiler.has_extra_select:
+            raise ValueError(f"{self.key}: no composite keys or extra() columns")
         compiled = _Compiled(
             sql="",
             params=(),
@@ -170,6 +175,7 @@ class PreparedQuery(_Prepared, Generic[T]):
             iterable=queryset._iterable_class,
             locks=bool(queryset.query.select_for_update)
             and connection.features.has_select_for_update,
+            converters=compiler.get_converters(columns),
         )
         if compiled.iterable is ModelIterable:
             info = compiler.klass_info
@@ -217,7 +223,9 @@ class PreparedUpdate(_Prepared):
 
 def _rows(compiled: _Compiled, rows: list[tuple[Any, ...]], alias: str) -> Iterable[Any]:
     """The fetched rows as the queryset would give them (converters applied)."""
-    converted = compiled.compiler.results_iter(results=[rows], tuple_expected=True)
+    converted: Iterable[Any] = rows
+    if compiled.converters:
+        converted = map(tuple, compiled.compiler.apply_converters(converted, compiled.converters))
     if compiled.iterable is ValuesListIterable:
         return converted
     if compiled.iterable is FlatValuesListIterable:

@@ -278,14 +278,17 @@ def session_plan(*, campaign: Campaign, worker: Worker) -> list[str]:
     return plan
 
 
+@prepared(task_id=int)
+def _task_slots(*, task_id: int) -> QuerySet[TaskOutput, int]:
+    # ``order_by()``: the model's ordering would join the task, campaign and criterion.
+    return TaskOutput.objects.filter(task_id=task_id).order_by().values_list("slot", flat=True)
+
+
 def display_order_for(
     *, task: Task, worker: Worker, position: int, campaign: Campaign
 ) -> list[int]:
     """The task's slots in the order this assignment shows them (a seeded permutation)."""
-    # ``order_by()``: the model's ordering would join the task, campaign and criterion.
-    slots = sorted(
-        set(TaskOutput.objects.filter(task=task).order_by().values_list("slot", flat=True))
-    )
+    slots = sorted(set(_task_slots(task_id=task.pk)))
     rng = np.random.default_rng(_seed(campaign.task_seed, worker.pk, task.pk, position, 2))
     return [slots[i] for i in rng.permutation(len(slots))]
 
