@@ -68,7 +68,7 @@ from django.utils import timezone
 from annotations.models import Assignment, Campaign, Task, TaskOutput, Worker
 from annotations.selectors.worker import is_together, pages_done
 from common.errors import DomainError
-from common.queries import prepared, prepared_update
+from common.queries import PreparedInsert, prepared, prepared_update
 
 # How many locked-and-full candidates to step over before giving up on one hand-out.
 _MAX_CANDIDATES = 25
@@ -135,44 +135,39 @@ def _taken_subquery(now: datetime) -> Subquery:
     )
 
 
+def _places_held() -> Coalesce:
+    """The places the outer task's regular assignments hold (active, even overdue, or
+    submitted): the value ``Task.places_held`` keeps."""
+    held = (
+        Assignment.objects.filter(
+            task=OuterRef("pk"),
+            kind=Assignment.Kind.REGULAR,
+            state__in=[Assignment.State.ACTIVE, Assignment.State.SUBMITTED],
+        )
+        .order_by()
+        .values("task")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(held), Value(0))
+
+
 def _places_held_recount(task_ids: Sequence[int]) -> None:
     """Set ``Task.places_held`` of these tasks from their assignments (one statement).
 
     Called under the tasks' row locks, after a claim: the counter is exact again even if
     something outside this module (a late submit, a deletion) moved it.
     """
-    held = (
-        Assignment.objects.filter(
-            task=OuterRef("pk"),
-            kind=Assignment.Kind.REGULAR,
-            state__in=[Assignment.State.ACTIVE, Assignment.State.SUBMITTED],
-        )
-        .order_by()
-        .values("task")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
     if len(task_ids) == 1:  # set-up 2: one task per hand-out
         _places_held_recount_one(task_id=task_ids[0])
     else:
-        Task.objects.filter(pk__in=task_ids).update(places_held=Coalesce(Subquery(held), Value(0)))
+        Task.objects.filter(pk__in=task_ids).update(places_held=_places_held())
 
 
 @prepared_update(task_id=int)
 def _places_held_recount_one(*, task_id: int) -> tuple[QuerySet[Task], dict[str, Any]]:
     """``_places_held_recount`` of one task, prepared: every hand-out runs it."""
-    held = (
-        Assignment.objects.filter(
-            task=OuterRef("pk"),
-            kind=Assignment.Kind.REGULAR,
-            state__in=[Assignment.State.ACTIVE, Assignment.State.SUBMITTED],
-        )
-        .order_by()
-        .values("task")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    return Task.objects.filter(pk=task_id), {"places_held": Coalesce(Subquery(held), Value(0))}
+    return Task.objects.filter(pk=task_id), {"places_held": _places_held()}
 
 
 @prepared_update(worker_id=int, now=datetime)
@@ -831,6 +826,10 @@ def task_next_for(
     return page_next_for(worker=worker, campaign=campaign, now=now).assignment
 
 
+# Every hand-out adds an assignment: its INSERT is compiled once.
+_assignment_insert = PreparedInsert(Assignment)
+
+
 @prepared(worker_id=int)
 def _worker_locked(*, worker_id: int) -> QuerySet[Worker, tuple[bool, str]]:
     return (
@@ -918,7 +917,7 @@ def page_next_for(*, worker: Worker, campaign: Campaign, now: datetime | None = 
     # One order of the outputs for the whole page (set-up 1 shows each output once).
     order = display_order_for(task=tasks[0], worker=worker, position=position, campaign=campaign)
     assignments = [
-        Assignment.objects.create(
+        _assignment_insert(
             worker=worker,
             task=t,
             item_id=t.item_id,

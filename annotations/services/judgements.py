@@ -26,7 +26,7 @@ from annotations.models import (
 from annotations.services.assignment import places_taken, worker_seen
 from annotations.services.criteria import checks_ticked_clean
 from common.errors import DomainError
-from common.queries import prepared, prepared_update
+from common.queries import PreparedInsert, prepared, prepared_update
 
 
 class InvalidScores(DomainError):
@@ -142,6 +142,10 @@ def _assignment_locked(task_read: bool, *, assignment_id: int) -> QuerySet[Assig
     )
 
 
+# Every submit adds a judgement: its INSERT is compiled once.
+_judgement_insert = PreparedInsert(Judgement)
+
+
 @prepared_update(assignment_id=int, at=datetime)
 def _assignment_submitted(
     *, assignment_id: int, at: datetime
@@ -245,7 +249,7 @@ def judgement_submit(
                 )
             )
 
-    judgement = Judgement.objects.create(
+    judgement = _judgement_insert(
         assignment=locked,
         task=task,
         worker_id=locked.worker_id,

@@ -380,7 +380,9 @@ def _task_context(
             focus, focused = ("score" if bound.errors else "tie"), True
         slots.append(
             {
-                "slot": s.slot,
+                # Slot numbers as text: the page writes each some ten times, and a
+                # number would be localised every time.
+                "slot": str(s.slot),
                 "letter": s.letter,
                 "text": s.text,
                 "value": bound.value() or "",
@@ -391,7 +393,11 @@ def _task_context(
                 "keep": bool(form[f"keep_{s.slot}"].value()) if slider else False,
                 "offer_keep": slider
                 and (s.slot in form.untouched or form[f"keep_{s.slot}"].value()),
-                "others": [o for o in page.slots if o.slot != s.slot],
+                "others": [
+                    {"slot": str(o.slot), "letter": o.letter}
+                    for o in page.slots
+                    if o.slot != s.slot
+                ],
                 "focus": focus,
                 **_checks_context(form, s.slot),
             }

@@ -13,12 +13,19 @@ from typing import Any
 import pytest
 from django.db import connection, connections, transaction
 from django.db.models import QuerySet
+from django.db.models.functions import Now
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from annotations.models import Assignment, Task, Worker
-from common.queries import PreparedQuery, PreparedUpdate, prepared, prepared_update
+from common.queries import (
+    PreparedInsert,
+    PreparedQuery,
+    PreparedUpdate,
+    prepared,
+    prepared_update,
+)
 from tests.factories import AssignmentFactory, CampaignFactory, TaskFactory, WorkerFactory
 
 pytestmark = pytest.mark.django_db
@@ -179,3 +186,51 @@ def test_an_update_across_tables_is_refused() -> None:
     )
     with pytest.raises(ValueError, match="one table"):
         across(slug="x")
+
+
+assignment_insert = PreparedInsert(Assignment)
+
+
+def _row(assignment: Assignment) -> dict[str, Any]:
+    fields = [f.attname for f in Assignment._meta.concrete_fields]
+    return Assignment.objects.filter(pk=assignment.pk).values(*fields).get()
+
+
+def test_an_insert_writes_the_row_create_writes() -> None:
+    task = TaskFactory()
+    worker = WorkerFactory(campaign=task.campaign)
+    now = timezone.now()
+    values = {
+        "worker": worker,
+        "task": task,
+        "item_id": task.item_id,
+        "criterion_id": task.criterion_id,
+        "display_order": [3, 1, 2],
+        "started_at": now,
+        "expires_at": now + timedelta(minutes=30),
+    }
+    made = [assignment_insert(**values)]
+    other = WorkerFactory(campaign=task.campaign)
+    made.append(assignment_insert(**{**values, "worker": other, "expires_at": None}))
+    created = Assignment.objects.create(**{**values, "worker": WorkerFactory()})
+    for assignment in made:
+        assert assignment.pk is not None and not assignment._state.adding
+        assert assignment._state.db == "default"
+    first, second, reference = _row(made[0]), _row(made[1]), _row(created)
+    for row in (first, second, reference):
+        row.pop("id")
+        row.pop("worker_id")
+    assert first == reference  # defaults (kind, state, draft) and values as create() writes
+    assert second == {**reference, "expires_at": None}
+    assert Assignment.objects.get(pk=made[0].pk).display_order == [3, 1, 2]
+
+
+def test_an_insert_refuses_expressions_and_unsaved_related_rows() -> None:
+    task = TaskFactory()
+    with pytest.raises(ValueError, match="plain values"):
+        assignment_insert(task=task, started_at=Now())
+    with pytest.raises(ValueError, match="unsaved related object"):
+        assignment_insert(
+            task=task, worker=Worker(campaign=task.campaign), started_at=timezone.now()
+        )
+    assert not Assignment.objects.exists()
