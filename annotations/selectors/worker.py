@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import re
 import string
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db.models import QuerySet
@@ -137,12 +138,27 @@ def _task_outputs(loaded: bool, task_id: int) -> QuerySet[TaskOutput]:
     return rows if loaded else rows.select_related("task__criterion", "task__item")
 
 
+def task_outputs_with_task(*, task_id: int) -> list[TaskOutput]:
+    """A task's outputs, each with the task's criterion and item (``task_page_for`` reads
+    no more when given them)."""
+    return _task_outputs(False, task_id=task_id)
+
+
 def _task_page(
-    *, task: Task, order: list[int], assignment: Assignment | None, campaign: Campaign
+    *,
+    task: Task,
+    order: list[int],
+    assignment: Assignment | None,
+    campaign: Campaign,
+    read: Sequence[TaskOutput] | None = None,
 ) -> TaskPage:
     loaded = Task.criterion.is_cached(task) and Task.item.is_cached(task)  # type: ignore[attr-defined]
+    if read is None or any(to.task_id != task.pk for to in read):
+        read = _task_outputs(loaded, task_id=task.pk)
+    else:
+        loaded = False  # the criterion and item come with what was read
     # A task has a handful of outputs: sorted here rather than by an ORDER BY to build.
-    task_outputs = sorted(_task_outputs(loaded, task_id=task.pk), key=lambda to: (to.slot, to.pk))
+    task_outputs = sorted(read, key=lambda to: (to.slot, to.pk))
     if not loaded and task_outputs:
         task.criterion = task_outputs[0].task.criterion
         task.item = task_outputs[0].task.item
@@ -174,16 +190,20 @@ def _task_page(
     )
 
 
-def task_page_for(*, assignment: Assignment) -> TaskPage:
+def task_page_for(
+    *, assignment: Assignment, task_outputs: Sequence[TaskOutput] | None = None
+) -> TaskPage:
     """The task page of an assignment (expects ``task`` and its campaign loaded with it, as
     ``assignment_for_worker`` does). One statement: the task's outputs, with its criterion
-    and item unless they are loaded already."""
+    and item unless they are loaded already; none when ``task_outputs`` (as
+    ``task_outputs_with_task`` reads them) are given."""
     task = assignment.task
     return _task_page(
         task=task,
         order=list(assignment.display_order),
         assignment=assignment,
         campaign=task.campaign,
+        read=task_outputs,
     )
 
 

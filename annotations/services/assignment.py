@@ -66,7 +66,7 @@ from django.db.models.functions import Coalesce, Greatest, Mod
 from django.utils import timezone
 
 from annotations.models import Assignment, Campaign, Task, TaskOutput, Worker
-from annotations.selectors.worker import is_together, pages_done
+from annotations.selectors.worker import is_together, pages_done, task_outputs_with_task
 from common.errors import DomainError
 from common.queries import PreparedInsert, prepared, prepared_update
 
@@ -273,17 +273,17 @@ def session_plan(*, campaign: Campaign, worker: Worker) -> list[str]:
     return plan
 
 
-@prepared(task_id=int)
-def _task_slots(*, task_id: int) -> QuerySet[TaskOutput, int]:
-    # ``order_by()``: the model's ordering would join the task, campaign and criterion.
-    return TaskOutput.objects.filter(task_id=task_id).order_by().values_list("slot", flat=True)
-
-
 def display_order_for(
-    *, task: Task, worker: Worker, position: int, campaign: Campaign
+    *,
+    task: Task,
+    worker: Worker,
+    position: int,
+    campaign: Campaign,
+    slots: Iterable[int],
 ) -> list[int]:
-    """The task's slots in the order this assignment shows them (a seeded permutation)."""
-    slots = sorted(set(_task_slots(task_id=task.pk)))
+    """The task's output ``slots`` in the order this assignment shows them (a seeded
+    permutation)."""
+    slots = sorted(set(slots))
     rng = np.random.default_rng(_seed(campaign.task_seed, worker.pk, task.pk, position, 2))
     return [slots[i] for i in rng.permutation(len(slots))]
 
@@ -613,7 +613,8 @@ def _lock_if_room(
     if is_together(campaign) and task.group is not None:
         tasks += _group_tasks(task)
     if all(places_taken(t.pk, now) < campaign.judgements_per_task for t in tasks):
-        transaction.savepoint_commit(savepoint)
+        # Not released (one statement less): the transaction's end releases it, and
+        # so does the release of any savepoint around it (a nested ``atomic``).
         return tasks, True
     transaction.savepoint_rollback(savepoint)
     return tasks, False
@@ -830,14 +831,13 @@ def task_next_for(
 _assignment_insert = PreparedInsert(Assignment)
 
 
-@prepared(worker_id=int)
-def _worker_locked(*, worker_id: int) -> QuerySet[Worker, tuple[bool, str]]:
-    return (
-        Worker.objects.select_for_update(no_key=True)
-        .filter(pk=worker_id)
-        .order_by()
-        .values_list("stopped", "language")
-    )
+@prepared_update(worker_id=int, now=datetime, returning=("stopped", "language"))
+def _worker_seen_locked(
+    *, worker_id: int, now: datetime
+) -> tuple[QuerySet[Worker], dict[str, Any]]:
+    """Stamp the worker's ``last_seen_at`` and read back what another request may have
+    changed: one statement that also locks the row (as ``FOR NO KEY UPDATE``)."""
+    return Worker.objects.filter(pk=worker_id), {"last_seen_at": now}
 
 
 @prepared(worker_id=int)
@@ -857,6 +857,9 @@ class NextPage:
 
     assignment: Assignment | None
     pages_done: int | None
+    # The new task's outputs with its criterion and item, when the hand-out read them
+    # (``task_page_for`` takes them instead of reading them again).
+    task_outputs: list[TaskOutput] | None = None
 
 
 @transaction.atomic
@@ -872,8 +875,9 @@ def page_next_for(*, worker: Worker, campaign: Campaign, now: datetime | None = 
     ``tasks_per_worker`` tasks, or no task is left for them. Only ``regular`` and
     ``attention`` tasks are handed out, never imported ones.
 
-    Locks: the worker row (``FOR UPDATE``), then one task row at a time
-    (``FOR UPDATE SKIP LOCKED``), in set-up 1 followed by the rest of its group.
+    Locks: the worker row (the statement that stamps its ``last_seen_at``), then one
+    task row at a time (``FOR UPDATE SKIP LOCKED``), in set-up 1 followed by the rest of
+    its group.
     """
     if campaign.status != Campaign.Status.LIVE:
         raise CampaignNotOpen(f"The campaign '{campaign}' is not open ({campaign.status}).")
@@ -881,7 +885,7 @@ def page_next_for(*, worker: Worker, campaign: Campaign, now: datetime | None = 
         raise DomainError("This worker belongs to another campaign.")
     now = now or timezone.now()
     # The lock, and the fields another request may have changed since ``worker`` was read.
-    locked = _worker_locked(worker_id=worker.pk)
+    locked = _worker_seen_locked.rows(worker_id=worker.pk, now=now)
     if not locked:
         raise Worker.DoesNotExist(f"Worker {worker.pk} does not exist.")
     worker.stopped, worker.language = locked[0]
@@ -915,7 +919,14 @@ def page_next_for(*, worker: Worker, campaign: Campaign, now: datetime | None = 
     if not tasks:
         return NextPage(None, position)
     # One order of the outputs for the whole page (set-up 1 shows each output once).
-    order = display_order_for(task=tasks[0], worker=worker, position=position, campaign=campaign)
+    outputs = task_outputs_with_task(task_id=tasks[0].pk)
+    order = display_order_for(
+        task=tasks[0],
+        worker=worker,
+        position=position,
+        campaign=campaign,
+        slots=[to.slot for to in outputs],
+    )
     assignments = [
         _assignment_insert(
             worker=worker,
@@ -932,8 +943,7 @@ def page_next_for(*, worker: Worker, campaign: Campaign, now: datetime | None = 
     ]
     if kind == Assignment.Kind.REGULAR:
         _places_held_recount([t.pk for t in tasks if t.kind == Task.Kind.REGULAR])
-    worker_seen(worker_id=worker.pk, now=now)
-    return NextPage(assignments[0], position)
+    return NextPage(assignments[0], position, outputs if len(tasks) == 1 else None)
 
 
 @transaction.atomic

@@ -485,7 +485,7 @@ def session(
         # The page autosaves onto its first assignment (the one the form posts to).
         forms = [_page_form(a, None, initial=True, draft=assignment) for a in siblings]
         return _render_together(request, forms, progress, action=action, **extra)
-    page = worker_selectors.task_page_for(assignment=assignment)
+    page = worker_selectors.task_page_for(assignment=assignment, task_outputs=found.task_outputs)
     form = ScoresForm(
         criterion=page.criterion, letters=page.letters, initial=_draft_initial(assignment)
     )

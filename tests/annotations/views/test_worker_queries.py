@@ -32,8 +32,8 @@ pytestmark = pytest.mark.django_db
 ENTRY = 3
 START = 14
 CONSENT = 4
-FETCH_NEW = 23
-FETCH_NEXT = 22
+FETCH_NEW = 20
+FETCH_NEXT = 19
 FETCH_CLAIMED = 7
 SUBMIT = 10
 # All outputs scored alike: the uniform-scoring check reads the worker's recent judgements.
