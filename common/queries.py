@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from itertools import chain
 from typing import Any, Generic, TypeVar
 
 from django.db import connections, models
@@ -255,11 +256,12 @@ class PreparedUpdate(_Prepared):
 
 
 class PreparedInsert(Generic[M]):
-    """``model.objects.create(**values)`` with its ``INSERT`` compiled once per
-    connection: for the rows a hot request adds every time. Every concrete field but an
-    auto primary key is written, as ``create()`` writes them (defaults, ``pre_save``);
-    values must be plain values (no expressions). The returned instance is saved (its
-    primary key set). No signals are sent; this project listens to none."""
+    """``model.objects.create(**values)`` (or ``bulk_create`` of a few rows, :meth:`many`)
+    with its ``INSERT`` compiled once per connection and number of rows: for the rows a
+    hot request adds every time. Every concrete field but an auto primary key is
+    written, as ``create()`` writes them (defaults, ``pre_save``); values must be plain
+    values (no expressions). The returned instances are saved (primary keys set). No
+    signals are sent; this project listens to none."""
 
     def __init__(self, model: type[M]) -> None:
         self.model = model
@@ -270,44 +272,64 @@ class PreparedInsert(Generic[M]):
         self.returning = meta.db_returning_fields
 
     def __call__(self, **values: Any) -> M:
-        if any(hasattr(v, "resolve_expression") for v in values.values()):
+        return self.many([values])[0]
+
+    def many(self, rows: Sequence[dict[str, Any]]) -> list[M]:
+        """Insert these rows (field name -> value) in one statement."""
+        if not rows:
+            return []
+        if any(hasattr(v, "resolve_expression") for row in rows for v in row.values()):
             raise ValueError(f"{self.model.__name__}: a prepared insert takes plain values")
-        obj = self.model(**values)
-        obj._prepare_related_fields_for_save(operation_name="save")  # type: ignore[attr-defined]
+        objs = [self.model(**row) for row in rows]
+        for obj in objs:
+            obj._prepare_related_fields_for_save(operation_name="save")  # type: ignore[attr-defined]
         connection: Any = connections[_ALIAS]
+        if len(objs) > 1 and not connection.features.can_return_rows_from_bulk_insert:
+            raise ValueError("this database cannot return the keys of several new rows")
         cache: dict[Any, Any] = vars(connection).setdefault("_prepared_queries", {})
-        compiled = cache.get((self, ()))
+        compiled = cache.get((self, len(objs)))
         if compiled is None:
-            compiled = cache[(self, ())] = self._compile(obj, connection)
+            compiled = cache[(self, len(objs))] = self._compile(objs, connection)
         sql, compiler, converters = compiled
-        params = [compiler.prepare_value(f, compiler.pre_save_val(f, obj)) for f in self.fields]
         with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            if connection.features.can_return_columns_from_insert:
-                row = connection.ops.fetch_returned_insert_columns(
-                    cursor, compiler.returning_params
-                )
+            cursor.execute(sql, self._params(compiler, objs))
+            if len(objs) > 1:
+                returned = connection.ops.fetch_returned_insert_rows(cursor)
+            elif connection.features.can_return_columns_from_insert:
+                returned = [
+                    connection.ops.fetch_returned_insert_columns(cursor, compiler.returning_params)
+                ]
             else:
                 meta = self.model._meta
-                row = (connection.ops.last_insert_id(cursor, meta.db_table, meta.pk.column),)
+                returned = [(connection.ops.last_insert_id(cursor, meta.db_table, meta.pk.column),)]
         if converters:
-            row = next(iter(compiler.apply_converters([row], converters)))
-        for value, field in zip(row, self.returning, strict=True):
-            setattr(obj, field.attname, value)
-        obj._state.adding = False
-        obj._state.db = _ALIAS
-        return obj
+            returned = list(compiler.apply_converters(returned, converters))
+        for obj, row in zip(objs, returned, strict=True):
+            for value, field in zip(row, self.returning, strict=True):
+                setattr(obj, field.attname, value)
+            obj._state.adding = False
+            obj._state.db = _ALIAS
+        return objs
 
-    def _compile(self, obj: M, connection: Any) -> tuple[str, Any, Any]:
+    def _params(self, compiler: Any, objs: Sequence[M]) -> tuple[Any, ...]:
+        """The statement's parameters, as the compiler's ``as_sql`` lays them out."""
+        value_rows = [
+            [compiler.prepare_value(f, compiler.pre_save_val(f, obj)) for f in self.fields]
+            for obj in objs
+        ]
+        _, param_rows = compiler.assemble_as_sql(self.fields, value_rows)
+        return tuple(chain.from_iterable(param_rows))
+
+    def _compile(self, objs: Sequence[M], connection: Any) -> tuple[str, Any, Any]:
         query = InsertQuery(self.model)
-        query.insert_values(self.fields, [obj])
+        query.insert_values(self.fields, list(objs))
         compiler: Any = query.get_compiler(connection=connection)
         compiler.returning_fields = self.returning
         ((sql, params),) = compiler.as_sql()
-        if len(params) != len(self.fields):
+        if len(params) != len(self._params(compiler, objs)):
             raise ValueError(f"{self.model.__name__}: a field's SQL is not one parameter")
         meta = self.model._meta
-        if connection.features.can_return_columns_from_insert:
+        if len(objs) > 1 or connection.features.can_return_columns_from_insert:
             columns = [f.get_col(meta.db_table) for f in self.returning]
         else:
             columns = [meta.pk.get_col(meta.db_table)]

@@ -142,8 +142,9 @@ def _assignment_locked(task_read: bool, *, assignment_id: int) -> QuerySet[Assig
     )
 
 
-# Every submit adds a judgement: its INSERT is compiled once.
+# Every submit adds a judgement and its scores: their INSERTs are compiled once.
 _judgement_insert = PreparedInsert(Judgement)
+_scores_insert = PreparedInsert(JudgementScore)
 
 
 @prepared_update(assignment_id=int, at=datetime)
@@ -262,18 +263,18 @@ def judgement_submit(
     )
     ranks = dict(zip(slots, ranks_from_scores([clean[s] for s in slots]), strict=True))
     coverage = coverage or {}
-    scores_written = JudgementScore.objects.bulk_create(
+    scores_written = _scores_insert.many(
         [
-            JudgementScore(
-                judgement=judgement,
-                output_id=to.output_id,
-                slot=to.slot,
-                role=to.role,
-                score=clean[to.slot],
-                rank=ranks[to.slot],
-                coverage=coverage.get(to.slot, ""),
-                checks=ticked.get(to.slot, []),
-            )
+            {
+                "judgement": judgement,
+                "output_id": to.output_id,
+                "slot": to.slot,
+                "role": to.role,
+                "score": clean[to.slot],
+                "rank": ranks[to.slot],
+                "coverage": coverage.get(to.slot, ""),
+                "checks": ticked.get(to.slot, []),
+            }
             for to in task_outputs
         ]
     )

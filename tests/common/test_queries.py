@@ -18,7 +18,7 @@ from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from annotations.models import Assignment, Task, Worker
+from annotations.models import Assignment, JudgementScore, Task, TaskOutput, Worker
 from common.queries import (
     PreparedInsert,
     PreparedQuery,
@@ -26,7 +26,14 @@ from common.queries import (
     prepared,
     prepared_update,
 )
-from tests.factories import AssignmentFactory, CampaignFactory, TaskFactory, WorkerFactory
+from tests.factories import (
+    AssignmentFactory,
+    CampaignFactory,
+    TaskFactory,
+    WorkerFactory,
+    judgement_of,
+    task_with_outputs,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -234,3 +241,29 @@ def test_an_insert_refuses_expressions_and_unsaved_related_rows() -> None:
             task=task, worker=Worker(campaign=task.campaign), started_at=timezone.now()
         )
     assert not Assignment.objects.exists()
+
+
+score_insert = PreparedInsert(JudgementScore)
+
+
+def test_many_rows_in_one_statement_as_bulk_create_writes_them() -> None:
+    task = task_with_outputs()
+    judgement = judgement_of(task, WorkerFactory(campaign=task.campaign), [10, 20, 30])
+    outputs = list(judgement.scores.values_list("output_id", flat=True))
+    judgement.scores.all().delete()
+    rows = [
+        {"judgement": judgement, "output_id": o, "slot": i, "score": 1.5 * i, "rank": 3.0 - i}
+        for i, o in enumerate(outputs)
+    ]
+    with CaptureQueriesContext(connection) as context:
+        made = score_insert.many(rows)
+    assert len(context.captured_queries) == 1
+    assert len({s.pk for s in made}) == 3 and all(not s._state.adding for s in made)
+    stored = {
+        s.pk: (s.output_id, s.slot, s.score, s.rank, s.role, s.checks)
+        for s in judgement.scores.all()
+    }
+    assert stored == {
+        s.pk: (s.output_id, s.slot, s.score, s.rank, TaskOutput.Role.REGULAR, []) for s in made
+    }
+    assert score_insert.many([]) == []
