@@ -163,7 +163,7 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            else "common.staticfiles.CachedURLManifestStorage"
         )
     },
 }

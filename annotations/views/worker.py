@@ -368,6 +368,10 @@ def _task_context(
     **extra: Any,
 ) -> dict[str, Any]:
     slider = page.criterion.scale == Criterion.Scale.SLIDER
+    # Each output's title, written once per output here rather than by a
+    # ``blocktranslate`` every time the page names it (the slider's "same score as"
+    # lists name every other output).
+    titles = {s.slot: gettext("Output %(letter)s") % {"letter": s.letter} for s in page.slots}
     slots = []
     focused = False
     for s in page.slots:
@@ -384,6 +388,8 @@ def _task_context(
                 # number would be localised every time.
                 "slot": str(s.slot),
                 "letter": s.letter,
+                "title": titles[s.slot],
+                "score_label": gettext("Score for output %(letter)s") % {"letter": s.letter},
                 "text": s.text,
                 "value": bound.value() or "",
                 "errors": bound.errors,
@@ -394,7 +400,7 @@ def _task_context(
                 "offer_keep": slider
                 and (s.slot in form.untouched or form[f"keep_{s.slot}"].value()),
                 "others": [
-                    {"slot": str(o.slot), "letter": o.letter}
+                    {"slot": str(o.slot), "letter": o.letter, "title": titles[o.slot]}
                     for o in page.slots
                     if o.slot != s.slot
                 ],
