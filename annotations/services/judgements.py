@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -147,6 +148,41 @@ _judgement_insert = PreparedInsert(Judgement)
 _scores_insert = PreparedInsert(JudgementScore)
 
 
+@prepared(assignment_id=int, worker_id=int)
+def _assignment_of_locked(
+    with_campaign: bool, *, assignment_id: int, worker_id: int
+) -> QuerySet[Assignment]:
+    related = ("judgement", "task__criterion", "task__item")
+    return (
+        Assignment.objects.select_for_update(no_key=True, of=("self",))
+        .filter(pk=assignment_id, worker_id=worker_id)
+        .select_related(*related, *(() if with_campaign else ("task__campaign",)))
+        .order_by()[:1]
+    )
+
+
+def assignment_to_submit(*, worker: Worker, assignment_id: int) -> Assignment | None:
+    """The worker's assignment, locked for ``judgement_submit(already_locked=True)`` in
+    the same transaction: the worker row first (the statement that stamps
+    ``last_seen_at``), then the assignment, read with its task, criterion, item and
+    judgement (if it has one), and its campaign unless the worker was read with it.
+    None if the worker has no such assignment. Two statements, where a read for the
+    page and a locked read in ``judgement_submit`` would be three."""
+    if transaction.get_autocommit():
+        raise transaction.TransactionManagementError("assignment_to_submit needs a transaction")
+    worker_seen(worker_id=worker.pk, now=timezone.now())
+    campaign = worker.campaign if Worker.campaign.is_cached(worker) else None  # type: ignore[attr-defined]
+    found = _assignment_of_locked(
+        campaign is not None, assignment_id=assignment_id, worker_id=worker.pk
+    )
+    if not found:
+        return None
+    assignment = found[0]
+    if campaign is not None:
+        assignment.task.campaign = campaign
+    return assignment
+
+
 @prepared_update(assignment_id=int, at=datetime)
 def _assignment_submitted(
     *, assignment_id: int, at: datetime
@@ -158,7 +194,6 @@ def _assignment_submitted(
     }
 
 
-@transaction.atomic
 def judgement_submit(
     *,
     assignment: Assignment,
@@ -170,6 +205,7 @@ def judgement_submit(
     now: datetime | None = None,
     task_outputs: Sequence[TaskOutput] | None = None,
     task: Task | None = None,
+    already_locked: bool = False,
 ) -> Judgement:
     """Record the worker's scores (slot -> score) for the assignment's task.
 
@@ -193,99 +229,110 @@ def judgement_submit(
     Locks the worker row (the statement that stamps ``last_seen_at``: an ``UPDATE`` holds
     the row as ``FOR NO KEY UPDATE`` does, and is undone with everything else if the
     submission is refused), then the assignment row (``FOR UPDATE``), so concurrent
-    submissions of one assignment record exactly one judgement.
+    submissions of one assignment record exactly one judgement. ``already_locked``: the
+    caller has done both in this transaction (``assignment_to_submit``) and
+    ``assignment`` is what that read.
     """
-    now = now or timezone.now()
-    worker_seen(worker_id=assignment.worker_id, now=now)
-    mine = task is not None and task.pk == assignment.task_id
-    found = _assignment_locked(mine, assignment_id=assignment.pk)
-    if not found:
-        raise Assignment.DoesNotExist(f"Assignment {assignment.pk} does not exist.")
-    locked = found[0]
-    existing = getattr(locked, "judgement", None)
-    if existing is not None:
-        return existing
-    if mine:
-        assert task is not None
-        locked.task = task
-    task = locked.task
-    campaign: Campaign = task.campaign
-    # The assignment's criterion is its task's (``Assignment.criterion`` repeats it).
-    locked.criterion = task.criterion
-    if campaign.status == Campaign.Status.CLOSED:
-        raise DomainError(gettext("This campaign is closed; no more answers are recorded."))
-    if task_outputs is None or any(to.task_id != task.pk for to in task_outputs):
-        task_outputs = list(TaskOutput.objects.filter(task=task).order_by("slot", "id"))
-    else:
-        task_outputs = sorted(task_outputs, key=lambda to: (to.slot, to.pk))
-    slots = sorted({to.slot for to in task_outputs})
-    clean = scores_validate(criterion=locked.criterion, slots=slots, scores=scores)
-    # Content checks ticked per slot (RankME's checklist), keys the criterion offers.
-    ticked, check_errors = checks_ticked_clean(
-        criterion=locked.criterion, slots=slots, checks=checks or {}
-    )
-    if check_errors:
-        raise InvalidScores(check_errors)
+    if already_locked and transaction.get_autocommit():
+        raise transaction.TransactionManagementError("already_locked needs a transaction")
+    # Locked by the caller: its transaction, and no savepoint (it rolls back if this
+    # raises, as the worker's submit does).
+    with contextlib.nullcontext() if already_locked else transaction.atomic():
+        now = now or timezone.now()
+        if already_locked:
+            locked = assignment
+            mine = task is not None and task.pk == assignment.task_id
+        else:
+            worker_seen(worker_id=assignment.worker_id, now=now)
+            mine = task is not None and task.pk == assignment.task_id
+            found = _assignment_locked(mine, assignment_id=assignment.pk)
+            if not found:
+                raise Assignment.DoesNotExist(f"Assignment {assignment.pk} does not exist.")
+            locked = found[0]
+        existing = getattr(locked, "judgement", None)
+        if existing is not None:
+            return existing
+        if mine:
+            assert task is not None
+            locked.task = task
+        task = locked.task
+        campaign: Campaign = task.campaign
+        # The assignment's criterion is its task's (``Assignment.criterion`` repeats it).
+        locked.criterion = task.criterion
+        if campaign.status == Campaign.Status.CLOSED:
+            raise DomainError(gettext("This campaign is closed; no more answers are recorded."))
+        if task_outputs is None or any(to.task_id != task.pk for to in task_outputs):
+            task_outputs = list(TaskOutput.objects.filter(task=task).order_by("slot", "id"))
+        else:
+            task_outputs = sorted(task_outputs, key=lambda to: (to.slot, to.pk))
+        slots = sorted({to.slot for to in task_outputs})
+        clean = scores_validate(criterion=locked.criterion, slots=slots, scores=scores)
+        # Content checks ticked per slot (RankME's checklist), keys the criterion offers.
+        ticked, check_errors = checks_ticked_clean(
+            criterion=locked.criterion, slots=slots, checks=checks or {}
+        )
+        if check_errors:
+            raise InvalidScores(check_errors)
 
-    seconds = max(0.0, (now - locked.started_at).total_seconds())
-    too_fast = seconds < campaign.min_seconds_per_task
-    if too_fast:
-        refuse = campaign.min_time_policy == Campaign.MinTimePolicy.REFUSE
-        if refuse or not acknowledge_too_fast:
-            raise TooFast(
-                seconds=seconds, minimum=campaign.min_seconds_per_task, can_confirm=not refuse
-            )
-
-    overdue = locked.state == Assignment.State.EXPIRED or (
-        locked.expires_at is not None and locked.expires_at <= now
-    )
-    if overdue and locked.kind == Assignment.Kind.REGULAR and task.kind == Task.Kind.REGULAR:
-        # Late but not lost: accepted while the task still has a free place.
-        Task.objects.select_for_update(no_key=True).filter(pk=task.pk).order_by().first()
-        if places_taken(task.pk, now, excluding=locked.pk) >= campaign.judgements_per_task:
-            raise AssignmentExpired(
-                gettext(
-                    "Your time for this task ran out and it was given to someone else. "
-                    "Your answer was not recorded; please continue with the next task."
+        seconds = max(0.0, (now - locked.started_at).total_seconds())
+        too_fast = seconds < campaign.min_seconds_per_task
+        if too_fast:
+            refuse = campaign.min_time_policy == Campaign.MinTimePolicy.REFUSE
+            if refuse or not acknowledge_too_fast:
+                raise TooFast(
+                    seconds=seconds, minimum=campaign.min_seconds_per_task, can_confirm=not refuse
                 )
-            )
 
-    judgement = _judgement_insert(
-        assignment=locked,
-        task=task,
-        worker_id=locked.worker_id,
-        criterion=locked.criterion,
-        started_at=locked.started_at,
-        submitted_at=max(now, locked.started_at),
-        seconds_on_task=seconds,
-        too_fast=too_fast,
-        metadata=metadata or {},
-    )
-    ranks = dict(zip(slots, ranks_from_scores([clean[s] for s in slots]), strict=True))
-    coverage = coverage or {}
-    scores_written = _scores_insert.many(
-        [
-            {
-                "judgement": judgement,
-                "output_id": to.output_id,
-                "slot": to.slot,
-                "role": to.role,
-                "score": clean[to.slot],
-                "rank": ranks[to.slot],
-                "coverage": coverage.get(to.slot, ""),
-                "checks": ticked.get(to.slot, []),
-            }
-            for to in task_outputs
-        ]
-    )
-    locked.state = Assignment.State.SUBMITTED
-    locked.submitted_at = judgement.submitted_at
-    _assignment_submitted(assignment_id=locked.pk, at=locked.submitted_at)
+        overdue = locked.state == Assignment.State.EXPIRED or (
+            locked.expires_at is not None and locked.expires_at <= now
+        )
+        if overdue and locked.kind == Assignment.Kind.REGULAR and task.kind == Task.Kind.REGULAR:
+            # Late but not lost: accepted while the task still has a free place.
+            Task.objects.select_for_update(no_key=True).filter(pk=task.pk).order_by().first()
+            if places_taken(task.pk, now, excluding=locked.pk) >= campaign.judgements_per_task:
+                raise AssignmentExpired(
+                    gettext(
+                        "Your time for this task ran out and it was given to someone else. "
+                        "Your answer was not recorded; please continue with the next task."
+                    )
+                )
 
-    from annotations.services.quality import quality_after_judgement
+        judgement = _judgement_insert(
+            assignment=locked,
+            task=task,
+            worker_id=locked.worker_id,
+            criterion=locked.criterion,
+            started_at=locked.started_at,
+            submitted_at=max(now, locked.started_at),
+            seconds_on_task=seconds,
+            too_fast=too_fast,
+            metadata=metadata or {},
+        )
+        ranks = dict(zip(slots, ranks_from_scores([clean[s] for s in slots]), strict=True))
+        coverage = coverage or {}
+        scores_written = _scores_insert.many(
+            [
+                {
+                    "judgement": judgement,
+                    "output_id": to.output_id,
+                    "slot": to.slot,
+                    "role": to.role,
+                    "score": clean[to.slot],
+                    "rank": ranks[to.slot],
+                    "coverage": coverage.get(to.slot, ""),
+                    "checks": ticked.get(to.slot, []),
+                }
+                for to in task_outputs
+            ]
+        )
+        locked.state = Assignment.State.SUBMITTED
+        locked.submitted_at = judgement.submitted_at
+        _assignment_submitted(assignment_id=locked.pk, at=locked.submitted_at)
 
-    quality_after_judgement(judgement=judgement, scores=scores_written)
-    return judgement
+        from annotations.services.quality import quality_after_judgement
+
+        quality_after_judgement(judgement=judgement, scores=scores_written)
+        return judgement
 
 
 @transaction.atomic

@@ -23,6 +23,7 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -573,16 +574,39 @@ def _to_session(request: HtmxHttpRequest, url: str) -> HttpResponse:
 def submit(
     request: HtmxHttpRequest, campaign: Campaign, worker: Worker, token: str, assignment_id: int
 ) -> HttpResponse:
-    """Validate the scores (inline errors keep what was entered) and record them once."""
+    """Validate the scores (inline errors keep what was entered) and record them once.
+
+    One transaction: the worker and the assignment are locked first (as
+    ``judgement_submit`` needs), so the assignment is read once; a refused answer
+    writes nothing."""
     session_url = _session_url(campaign, worker)
-    assignment = worker_selectors.assignment_for_worker(worker=worker, assignment_id=assignment_id)
-    if assignment is None or assignment.state == Assignment.State.SUBMITTED:
-        # Already recorded (a second tab, a double click, a retry): whatever was posted
-        # this time, the worker moves on to their current page and is told why.
-        return _to_session(request, f"{session_url}?already=1")
-    siblings = worker_selectors.page_assignments(assignment=assignment)
-    if len(siblings) > 1:
-        return _submit_together(request, campaign, siblings, session_url)
+    with transaction.atomic():
+        assignment = judgement_services.assignment_to_submit(
+            worker=worker, assignment_id=assignment_id
+        )
+        if assignment is None or assignment.state == Assignment.State.SUBMITTED:
+            # Already recorded (a second tab, a double click, a retry): whatever was
+            # posted this time, the worker moves on to their current page and is told why.
+            return _to_session(request, f"{session_url}?already=1")
+        siblings = worker_selectors.page_assignments(assignment=assignment)
+        if len(siblings) > 1:
+            return _submit_together(request, campaign, siblings, session_url)
+        refused = _record_scores(request, campaign, worker, assignment, session_url)
+        if refused is not None:
+            transaction.set_rollback(True)
+            return refused
+    return _to_session(request, session_url)
+
+
+def _record_scores(
+    request: HtmxHttpRequest,
+    campaign: Campaign,
+    worker: Worker,
+    assignment: Assignment,
+    session_url: str,
+) -> HttpResponse | None:
+    """``submit`` of one task, its assignment locked: None when the judgement is
+    recorded, else the page that says why not."""
     page = worker_selectors.task_page_for(assignment=assignment)
     form = ScoresForm(request.POST, criterion=page.criterion, letters=page.letters)
     bad = 200 if request.htmx else 400
@@ -603,6 +627,7 @@ def submit(
             metadata={"js": bool(form.cleaned_data.get("js"))},
             task_outputs=page.task_outputs or None,
             task=assignment.task,
+            already_locked=True,
         )
     except judgement_services.TooFast as error:
         return again(too_fast=error)
@@ -635,7 +660,7 @@ def submit(
             },
             status=409 if not request.htmx else 200,
         )
-    return _to_session(request, session_url)
+    return None
 
 
 # Set-up 1 pages, drafts and second tabs ---------------------------------------------------

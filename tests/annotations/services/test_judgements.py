@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import transaction
+from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
 from annotations.models import (
@@ -20,6 +22,7 @@ from annotations.services.judgements import (
     AssignmentExpired,
     InvalidScores,
     TooFast,
+    assignment_to_submit,
     judgement_submit,
 )
 from annotations.services.quality import attention_task_create
@@ -262,3 +265,23 @@ def test_a_submit_stamps_the_worker_seen_and_a_refused_one_leaves_no_trace():
     judgement = judgement_submit(assignment=assignment, scores={0: 1, 1: 2, 2: 3}, now=later)
     assert type(worker).objects.get(pk=worker.pk).last_seen_at == later
     assert judgement.submitted_at == later and judgement.seconds_on_task == 60.0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_submit_that_the_caller_locked_needs_the_callers_transaction():
+    assignment, _ = claimed()
+    with pytest.raises(TransactionManagementError):
+        assignment_to_submit(worker=assignment.worker, assignment_id=assignment.pk)
+    with pytest.raises(TransactionManagementError):
+        judgement_submit(assignment=assignment, scores={0: 1, 1: 2, 2: 3}, already_locked=True)
+    later = assignment.started_at + timedelta(minutes=1)
+    with transaction.atomic():
+        locked = assignment_to_submit(worker=assignment.worker, assignment_id=assignment.pk)
+        assert locked is not None and locked.task.criterion_id == assignment.criterion_id
+        judgement = judgement_submit(
+            assignment=locked, scores={0: 1, 1: 2, 2: 3}, now=later, already_locked=True
+        )
+    assert Judgement.objects.get().pk == judgement.pk
+    other = WorkerFactory(campaign=assignment.worker.campaign)
+    with transaction.atomic():
+        assert assignment_to_submit(worker=other, assignment_id=assignment.pk) is None

@@ -35,10 +35,10 @@ CONSENT = 4
 FETCH_NEW = 20
 FETCH_NEXT = 19
 FETCH_CLAIMED = 7
-SUBMIT = 10
+SUBMIT = 9
 # All outputs scored alike: the uniform-scoring check reads the worker's recent judgements.
-SUBMIT_UNIFORM = 11
-SUBMIT_ATTENTION = 13
+SUBMIT_UNIFORM = 10
+SUBMIT_ATTENTION = 12
 
 
 @pytest.fixture(autouse=True)

@@ -189,9 +189,15 @@ def test_resubmit_of_a_recorded_task_moves_on_whatever_was_posted(client_):
 
 
 def test_refuse_policy_keeps_the_answers_and_records_nothing(client_):
-    _w, assignment, submit, _ = _start(client_, min_seconds_per_task=120, min_time_policy="refuse")
+    worker, assignment, submit, _ = _start(
+        client_, min_seconds_per_task=120, min_time_policy="refuse"
+    )
+    seen = type(worker).objects.get(pk=worker.pk).last_seen_at
+    assert seen is not None  # stamped by the hand-out
     data = {f"score_{s}": str(100 + s) for s in assignment.display_order}
     full = client_.post(submit, data)
+    # The submit locks the worker by stamping it: a refused answer is undone whole.
+    assert type(worker).objects.get(pk=worker.pk).last_seen_at == seen
     html = full.content.decode()
     assert full.status_code == 400 and "at least 120 seconds" in html
     assert "I have read every output" not in html  # refusing offers no way round
