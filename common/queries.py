@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
+import itertools
+import re
+import threading
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from itertools import chain
 from typing import Any, Generic, TypeVar
 
+from django.conf import settings
 from django.db import connections, models
 from django.db.models.query import (
     FlatValuesListIterable,
@@ -99,7 +103,7 @@ class _Prepared:
         for position, name in compiled.slots:
             params[position] = _KINDS[self.params[name]](values[name], connection)
         cursor = connection.cursor()
-        cursor.execute(compiled.sql, params)
+        _execute(connection, cursor, compiled.sql, params)
         return compiled, cursor
 
     def _statement(self, built: Any, connection: Any) -> tuple[str, tuple[Any, ...], _Compiled]:
@@ -292,7 +296,7 @@ class PreparedInsert(Generic[M]):
             compiled = cache[(self, len(objs))] = self._compile(objs, connection)
         sql, compiler, converters = compiled
         with connection.cursor() as cursor:
-            cursor.execute(sql, self._params(compiler, objs))
+            _execute(connection, cursor, sql, self._params(compiler, objs))
             if len(objs) > 1:
                 returned = connection.ops.fetch_returned_insert_rows(cursor)
             elif connection.features.can_return_columns_from_insert:
@@ -334,6 +338,59 @@ class PreparedInsert(Generic[M]):
         else:
             columns = [meta.pk.get_col(meta.db_table)]
         return sql, compiler, compiler.get_converters(columns)
+
+
+# Server-side prepared statements (PostgreSQL) ---------------------------------------------
+
+_PLACEHOLDER = re.compile(r"%(s|%)")
+_statement_names = itertools.count(1)
+# SQL text -> (statement name, PREPARE statement, EXECUTE template), for this process.
+_server_statements: dict[str, tuple[str, str, str]] = {}
+_server_statements_lock = threading.Lock()
+
+
+def _server_statement(sql: str, n_params: int) -> tuple[str, str, str]:
+    found = _server_statements.get(sql)
+    if found is None:
+        with _server_statements_lock:
+            found = _server_statements.get(sql)
+            if found is None:
+                name = f"he_prepared_{next(_statement_names)}"
+                numbers = itertools.count(1)
+                body = _PLACEHOLDER.sub(
+                    lambda m: f"${next(numbers)}" if m.group(1) == "s" else "%", sql
+                )
+                arguments = f"({', '.join(['%s'] * n_params)})" if n_params else ""
+                found = _server_statements[sql] = (
+                    name,
+                    f"PREPARE {name} AS {body}",
+                    f"EXECUTE {name}{arguments}",
+                )
+    return found
+
+
+def _execute(connection: Any, cursor: Any, sql: str, params: Sequence[Any]) -> None:
+    """Run a prepared query's SQL. On PostgreSQL (unless
+    ``settings.HUMANEVAL_PG_SERVER_PREPARE`` is off, as a transaction-pooling pooler
+    needs) as a server-side prepared statement: ``PREPARE``d once per database session,
+    then ``EXECUTE``d, so the server parses and plans it once rather than every time.
+    The ``PREPARE`` goes through the driver's own cursor: it is not counted as a query
+    of the request, so statement counts do not depend on what ran before."""
+    if connection.vendor != "postgresql" or not settings.HUMANEVAL_PG_SERVER_PREPARE:
+        cursor.execute(sql, params)
+        return
+    name, prepare, execute = _server_statement(sql, len(params))
+    connection.ensure_connection()
+    raw = connection.connection
+    session = vars(connection).get("_server_prepared")
+    if session is None or session[0] is not raw:
+        # A new database session (the first, or a reconnection): nothing prepared yet.
+        session = vars(connection)["_server_prepared"] = (raw, set())
+    if name not in session[1]:
+        with raw.cursor() as own:
+            own.execute(prepare)
+        session[1].add(name)
+    cursor.execute(execute, list(params) or None)
 
 
 def _rows(compiled: _Compiled, rows: list[tuple[Any, ...]], alias: str) -> Iterable[Any]:

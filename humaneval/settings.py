@@ -133,6 +133,11 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # checked before reuse so a restarted database costs one failed query, not an error.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# The worker's hot queries (common.queries) run as server-side prepared statements on
+# PostgreSQL: parsed and planned once per connection. Turn off behind a pooler that
+# hands one client's transactions to several server sessions (PgBouncer's transaction
+# mode), where a statement prepared on one session is unknown to the next.
+HUMANEVAL_PG_SERVER_PREPARE = env.bool("HUMANEVAL_PG_SERVER_PREPARE", default=True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several threads (runserver, eager Celery) share the file: wait for locks, do not fail.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
