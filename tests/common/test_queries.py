@@ -23,6 +23,7 @@ from common.queries import (
     PreparedInsert,
     PreparedQuery,
     PreparedUpdate,
+    _server_statement,
     prepared,
     prepared_update,
 )
@@ -267,3 +268,51 @@ def test_many_rows_in_one_statement_as_bulk_create_writes_them() -> None:
         s.pk: (s.output_id, s.slot, s.score, s.rank, TaskOutput.Role.REGULAR, []) for s in made
     }
     assert score_insert.many([]) == []
+
+
+# Server-side prepared statements (PostgreSQL) -------------------------------------------
+
+
+def _server_prepared() -> list[str]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        return [row[0] for row in cursor.fetchall()]
+
+
+def test_placeholders_become_numbered_parameters_and_literal_percents_stay() -> None:
+    name, prepare, execute = _server_statement("SELECT '%%' || %s WHERE a = %s OR b = %s", 3)
+    assert prepare == f"PREPARE {name} AS SELECT '%' || $1 WHERE a = $2 OR b = $3"
+    assert execute == f"EXECUTE {name}(%s, %s, %s)"
+    assert _server_statement("SELECT '%%' || %s WHERE a = %s OR b = %s", 3)[0] == name
+    no_parameters = _server_statement("SELECT 1", 0)
+    assert no_parameters[2] == f"EXECUTE {no_parameters[0]}"
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="server-side PREPARE is PostgreSQL's")
+@pytest.mark.django_db(transaction=True)  # the test closes its connection
+def test_on_postgresql_a_prepared_query_is_prepared_once_per_session(settings) -> None:
+    settings.HUMANEVAL_PG_SERVER_PREPARE = True
+    worker = WorkerFactory()
+    with CaptureQueriesContext(connection) as context:
+        for _ in range(3):
+            (found,) = worker_with_campaign(worker_id=worker.pk, slug=worker.campaign.slug)
+            assert found == worker
+    # Three statements counted, each an EXECUTE; the PREPARE is not a query of the request.
+    assert [q["sql"].split()[0] for q in context.captured_queries] == ["EXECUTE"] * 3
+    prepared_now = [
+        s for s in _server_prepared() if " AS SELECT " in s and '"annotations_campaign"."slug"' in s
+    ]
+    assert len(prepared_now) == 1
+    # A new session (a reconnection) prepares again, and the query still answers.
+    connection.close()
+    (found,) = worker_with_campaign(worker_id=worker.pk, slug=worker.campaign.slug)
+    assert found == worker
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="server-side PREPARE is PostgreSQL's")
+def test_with_server_prepare_off_the_sql_runs_as_it_is(settings) -> None:
+    settings.HUMANEVAL_PG_SERVER_PREPARE = False
+    task = TaskFactory()
+    with CaptureQueriesContext(connection) as context:
+        assert task_numbers(campaign_id=task.campaign_id) == [task.number]
+    assert context.captured_queries[0]["sql"].startswith("SELECT")
