@@ -288,12 +288,14 @@ def display_order_for(
     return [slots[i] for i in rng.permutation(len(slots))]
 
 
-def _unseen_q(worker: Worker, *, any_criterion: bool = False) -> Exists:
+def _unseen_q(worker_id: int, *, any_criterion: bool = False) -> Exists:
     """The worker has a regular assignment on the task's item (under its criterion)."""
     match: dict[str, Any] = {"item_id": OuterRef("item_id")}
     if not any_criterion:
         match["criterion_id"] = OuterRef("criterion_id")
-    return Exists(Assignment.objects.filter(worker=worker, kind=Assignment.Kind.REGULAR, **match))
+    return Exists(
+        Assignment.objects.filter(worker_id=worker_id, kind=Assignment.Kind.REGULAR, **match)
+    )
 
 
 def lead_criterion_id(campaign: Campaign) -> int | None:
@@ -352,7 +354,7 @@ def _regular_candidates(
     if lead is not None:
         qs = qs.filter(criterion_id=lead)
     return (
-        qs.filter(~_unseen_q(worker, any_criterion=lead is not None))
+        qs.filter(~_unseen_q(worker.pk, any_criterion=lead is not None))
         .annotate(taken=Coalesce(_taken_subquery(now), Value(0)))
         .filter(taken__lt=campaign.judgements_per_task)
         .annotate(
@@ -444,14 +446,7 @@ def _candidates(
         qs = qs.filter(language=language)
     if led:
         qs = qs.filter(criterion_id=lead_id)
-    match: dict[str, Any] = {"item_id": OuterRef("item_id")}
-    if not led:
-        match["criterion_id"] = OuterRef("criterion_id")
-    qs = qs.filter(
-        ~Exists(
-            Assignment.objects.filter(worker_id=worker_id, kind=Assignment.Kind.REGULAR, **match)
-        )
-    )
+    qs = qs.filter(~_unseen_q(worker_id, any_criterion=led))
     if part == "other":
         qs = qs.exclude(item_id=avoid_item)
     elif part == "avoided":
@@ -704,7 +699,7 @@ def _pick_attention(*, campaign: Campaign, worker: Worker, rng: np.random.Genera
         _in_language(
             Task.objects.filter(campaign=campaign, kind=Task.Kind.ATTENTION), campaign, worker
         )
-        .filter(~_unseen_q(worker))
+        .filter(~_unseen_q(worker.pk))
         .values_list("pk", flat=True)[:200]
     )
     if pool:
@@ -713,7 +708,7 @@ def _pick_attention(*, campaign: Campaign, worker: Worker, rng: np.random.Genera
         _in_language(
             Task.objects.filter(campaign=campaign, kind=Task.Kind.REGULAR), campaign, worker
         )
-        .filter(~_unseen_q(worker))
+        .filter(~_unseen_q(worker.pk))
         .annotate(n_slots=Count("task_outputs__slot", distinct=True))
         .filter(n_slots__gte=2)
         .values_list("pk", flat=True)[:200]
