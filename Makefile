@@ -69,7 +69,8 @@ lint: install
 #   DATABASE_URL=postgres://user@host:5432/humaneval CELERY_BROKER_URL=redis://host:6379/0 \
 #   DJANGO_DEBUG=false DJANGO_SECRET_KEY=... make serve
 # gunicorn: chosen by the load benchmark on 2 cores (see README); WEB_WORKERS x WEB_THREADS
-# requests at once, each thread holding one persistent PostgreSQL connection.
+# requests at once, each thread holding one persistent PostgreSQL connection. --preload:
+# the application (every view, see humaneval/wsgi.py) is imported once, before forking.
 WEB_WORKERS ?= 3
 WEB_WORKER_CLASS ?= sync
 WEB_THREADS ?= 1
@@ -84,7 +85,7 @@ serve: install messages
 	  beat=$$!; trap 'kill $$worker $$beat' EXIT INT TERM; \
 	  $(VENV)/bin/gunicorn humaneval.wsgi:application --bind $(HOST):$(PORT) \
 	    --workers $(WEB_WORKERS) --worker-class $(WEB_WORKER_CLASS) --threads $(WEB_THREADS) \
-	    --access-logfile -
+	    --preload --access-logfile -
 
 benchmark: install
 	$(PY) benchmarks/ranking.py

@@ -21,7 +21,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from annotations.core.agreement import krippendorff_alpha_long
 
@@ -156,6 +155,8 @@ def ranking_agreement(
         experts = sides[1][0][both] / sides[1][1][both]
         if np.ptp(crowd) == 0 or np.ptp(experts) == 0:
             return float("nan"), float("nan"), int(both.sum())
+        from scipy import stats  # here, not at import: 1-2 s of every process's start-up
+
         rho = float(stats.spearmanr(crowd, experts).statistic)
         tau = float(stats.kendalltau(crowd, experts, variant="b").statistic)
         return rho, tau, int(both.sum())

@@ -187,6 +187,7 @@ def start_server(args: argparse.Namespace, db_url: str) -> subprocess.Popen[byte
         args.worker_class,
         "--threads",
         str(args.threads),
+        "--preload",
         "--backlog",
         "4096",
         "--log-level",
@@ -203,7 +204,7 @@ def start_server(args: argparse.Namespace, db_url: str) -> subprocess.Popen[byte
     deadline = time.time() + 30
     while time.time() < deadline:
         try:
-            urllib.request.urlopen(f"http://127.0.0.1:{args.port}/healthz", timeout=2)
+            urllib.request.urlopen(f"http://127.0.0.1:{args.port}/accounts/login/", timeout=2)
             break
         except urllib.error.HTTPError:
             break  # any answer means the server is up

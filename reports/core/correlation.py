@@ -32,7 +32,6 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import stats
 
 __all__ = [
     "METHODS",
@@ -84,22 +83,30 @@ class Correlation:
         return LABELS[self.method]
 
 
+def _stats() -> Any:
+    # scipy.stats is imported when a correlation is computed, not at start-up (1-2 s of
+    # every web process's start, through the URLconf).
+    from scipy import stats
+
+    return stats
+
+
 def _pearson(x: FloatArray, y: FloatArray) -> float:
     if x.size < 2 or np.ptp(x) == 0 or np.ptp(y) == 0:
         return math.nan
-    return float(stats.pearsonr(x, y).statistic)
+    return float(_stats().pearsonr(x, y).statistic)
 
 
 def _spearman(x: FloatArray, y: FloatArray) -> float:
     if x.size < 2 or np.ptp(x) == 0 or np.ptp(y) == 0:
         return math.nan
-    return float(stats.spearmanr(x, y).statistic)
+    return float(_stats().spearmanr(x, y).statistic)
 
 
 def _kendall(x: FloatArray, y: FloatArray) -> float:
     if x.size < 2 or np.ptp(x) == 0 or np.ptp(y) == 0:
         return math.nan
-    return float(stats.kendalltau(x, y, variant="b").statistic)
+    return float(_stats().kendalltau(x, y, variant="b").statistic)
 
 
 _STATISTICS: dict[str, Callable[[FloatArray, FloatArray], float]] = {
