@@ -118,8 +118,8 @@ def _holding_places(*, task_id: int, now: datetime, excluding: int) -> QuerySet[
 
 def places_taken(task_id: int, now: datetime, *, excluding: int | None = None) -> int:
     """The places the task's assignments hold at ``now`` (but ``excluding``'s). Counted
-    in Python: a task has a handful; the query is prepared (every hand-out and submit
-    runs it). Ids start at 1, so 0 excludes nothing."""
+    in Python: a task has a handful; the query is prepared (every hand-out runs it, and
+    a submit whose assignment is overdue). Ids start at 1, so 0 excludes nothing."""
     return len(_holding_places(task_id=task_id, now=now, excluding=excluding or 0))
 
 
