@@ -48,3 +48,66 @@ def test_the_wsgi_application_imports_every_view_and_not_scipy_stats():
         "reports.views",
     ]
     assert seen["scipy.stats"] is False
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_gunicorn_with_preload_serves_pages_from_every_worker(tmp_path):
+    """``make serve``'s shape: gunicorn imports the application once (``--preload``) and
+    forks workers that answer at once; no request is the first to import the views."""
+    import time
+    import urllib.error
+    import urllib.request
+
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "humaneval.settings",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": "wsgi-test-" + "k" * 50,
+        "DJANGO_SECURE_SSL_REDIRECT": "false",
+    }
+    server = subprocess.Popen(
+        [
+            str(gunicorn),
+            "humaneval.wsgi:application",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "2",
+            "--preload",
+            "--log-level",
+            "warning",
+        ],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        statuses = []
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(statuses) < 6:
+            # An API page: it needs neither the database nor collected static files.
+            try:
+                with urllib.request.urlopen(
+                    f"http://127.0.0.1:{port}/api/campaigns/", timeout=10
+                ) as answer:
+                    statuses.append(answer.status)
+            except urllib.error.HTTPError as refused:
+                statuses.append(refused.code)
+            except OSError:
+                time.sleep(0.2)
+        assert statuses == [401] * 6
+    finally:
+        server.terminate()
+        output = server.communicate(timeout=30)[0].decode(errors="replace")
+    assert "Traceback" not in output, output
