@@ -93,7 +93,7 @@ def test_gunicorn_with_preload_serves_pages_from_every_worker(tmp_path):
         stderr=subprocess.STDOUT,
     )
     try:
-        statuses = []
+        statuses: list[int] = []
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and len(statuses) < 6:
             # An API page: it needs neither the database nor collected static files.
