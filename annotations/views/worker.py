@@ -481,10 +481,9 @@ def session(
             return _screened_out(request, campaign, worker)
         return _done(request, campaign, worker)
     assignment.task.campaign = campaign
-    args = [campaign.slug, token, assignment.pk]
-    action = reverse("annotations:worker-submit", args=args)
+    action = reverse("annotations:worker-submit", args=[campaign.slug, token, assignment.pk])
     extra: dict[str, Any] = {
-        "draft_url": reverse("annotations:worker-draft", args=args),
+        "draft_url": _draft_url(campaign, token, assignment),
         "notice": str(ALREADY_SUBMITTED) if request.GET.get("already") else "",
     }
     siblings = worker_selectors.page_assignments(assignment=assignment)
@@ -562,6 +561,12 @@ def consent(request: HttpRequest, campaign: Campaign, worker: Worker, token: str
     return redirect(_session_url(campaign, worker))
 
 
+def _draft_url(campaign: Campaign, token: str, assignment: Assignment) -> str:
+    """Where the page autosaves its answers (``autosave.js``): the task page, and the same
+    page shown again with errors, so that corrections typed then survive a reload too."""
+    return reverse("annotations:worker-draft", args=[campaign.slug, token, assignment.pk])
+
+
 def _to_session(request: HtmxHttpRequest, url: str) -> HttpResponse:
     if request.htmx:
         return HttpResponseClientRedirect(url)
@@ -590,8 +595,17 @@ def submit(
             return _to_session(request, f"{session_url}?already=1")
         siblings = worker_selectors.page_assignments(assignment=assignment)
         if len(siblings) > 1:
-            return _submit_together(request, campaign, siblings, session_url)
-        refused = _record_scores(request, campaign, worker, assignment, session_url)
+            return _submit_together(
+                request, campaign, siblings, session_url, _draft_url(campaign, token, assignment)
+            )
+        refused = _record_scores(
+            request,
+            campaign,
+            worker,
+            assignment,
+            session_url,
+            _draft_url(campaign, token, assignment),
+        )
         if refused is not None:
             transaction.set_rollback(True)
             return refused
@@ -604,6 +618,7 @@ def _record_scores(
     worker: Worker,
     assignment: Assignment,
     session_url: str,
+    draft_url: str,
 ) -> HttpResponse | None:
     """``submit`` of one task, its assignment locked: None when the judgement is
     recorded, else the page that says why not."""
@@ -614,7 +629,16 @@ def _record_scores(
     def again(**extra: Any) -> HttpResponse:
         # The page again with what was entered; progress is read only then.
         progress = worker_selectors.worker_progress(worker=worker, campaign=campaign)
-        return _render_task(request, page, form, progress, action=request.path, status=bad, **extra)
+        return _render_task(
+            request,
+            page,
+            form,
+            progress,
+            action=request.path,
+            status=bad,
+            draft_url=draft_url,
+            **extra,
+        )
 
     if not form.is_valid():
         return again()
@@ -773,14 +797,20 @@ def _render_together(
 
 
 def _submit_together(
-    request: HtmxHttpRequest, campaign: Campaign, siblings: list[Assignment], session_url: str
+    request: HtmxHttpRequest,
+    campaign: Campaign,
+    siblings: list[Assignment],
+    session_url: str,
+    draft_url: str,
 ) -> HttpResponse:
     """Set-up 1: every criterion's answers of the page, recorded together or not at all."""
     forms = [_page_form(a, request.POST) for a in siblings]
     progress = worker_selectors.worker_progress(worker=siblings[0].worker, campaign=campaign)
     bad = 200 if request.htmx else 400
     if not all([form.is_valid() for _, _, form in forms]):  # every form, for every error
-        return _render_together(request, forms, progress, action=request.path, status=bad)
+        return _render_together(
+            request, forms, progress, action=request.path, draft_url=draft_url, status=bad
+        )
     try:
         judgement_services.judgements_submit_page(
             assignments=siblings,
@@ -791,14 +821,22 @@ def _submit_together(
         )
     except judgement_services.TooFast as error:
         return _render_together(
-            request, forms, progress, action=request.path, status=bad, too_fast=error
+            request,
+            forms,
+            progress,
+            action=request.path,
+            draft_url=draft_url,
+            status=bad,
+            too_fast=error,
         )
     except judgement_services.InvalidPageScores as error:
         for _, page, form in forms:
             for slot, message in error.errors.get(page.criterion.pk, {}).items():
                 if f"score_{slot}" in form.fields:
                     form.add_error(f"score_{slot}", message)
-        return _render_together(request, forms, progress, action=request.path, status=bad)
+        return _render_together(
+            request, forms, progress, action=request.path, draft_url=draft_url, status=bad
+        )
     except DomainError as error:
         expired = isinstance(error, judgement_services.AssignmentExpired)
         return render(

@@ -59,6 +59,27 @@ def test_typed_answers_survive_a_reload(new_page, live_server):
     assert scores == [75.0, 90.0, 140.0]
 
 
+def test_corrections_typed_after_an_error_survive_a_reload(new_page, live_server):
+    """The page shown again with errors autosaves too (it used to lose its draft URL)."""
+    campaign, worker = campaign_and_worker()
+    page = new_page()
+    page.goto(session(live_server, campaign, worker))
+    inputs = page.locator("input.w-number")
+    with page.expect_response(_is_draft):
+        inputs.nth(1).fill("102")
+    page.get_by_role("button", name="Submit and continue").click()
+    page.locator("[data-error-summary]").wait_for()
+    inputs = page.locator("input.w-number")
+    with page.expect_response(_is_draft) as saved:
+        inputs.nth(0).fill("201")
+    assert saved.value.status == 204
+    page.reload()
+    inputs = page.locator("input.w-number")
+    assert inputs.nth(0).input_value() == "201"
+    assert inputs.nth(1).input_value() == "102"
+    assert Judgement.objects.count() == 0
+
+
 def test_a_second_tab_is_told_the_task_was_submitted_elsewhere(new_page, live_server):
     campaign, worker = campaign_and_worker()
     first = new_page()

@@ -167,6 +167,7 @@ def test_invalid_submit_without_htmx_renders_full_page_with_inline_errors(client
     assert "<html" in html and "Please check your answers" in html
     assert 'value="120"' in html  # what was entered is kept
     assert 'aria-invalid="true"' in html
+    assert "data-draft-url=" in html and "js/autosave" in html
     assert Judgement.objects.count() == 0
 
 
@@ -183,6 +184,9 @@ def test_invalid_submit_with_htmx_returns_the_form_fragment(client, campaign):
     assert response.status_code == 200
     assert "<html" not in html and html.lstrip().startswith("<form")
     assert "whole number" in html and 'value="120"' in html
+    # The form shown again keeps autosaving: corrections typed now survive a reload.
+    draft = reverse("annotations:worker-draft", args=[campaign.slug, worker_token(worker), a.pk])
+    assert f'data-draft-url="{draft}"' in html
 
 
 def _valid(a):

@@ -144,6 +144,9 @@ def test_together_partial_answers_are_refused_as_a_whole_with_an_error_per_field
     assert set(Assignment.objects.values_list("state", flat=True)) == {"active"}
     if htmx:
         assert html.lstrip().startswith('<form id="together-form"')
+    # The page shown again keeps autosaving (corrections survive a reload).
+    draft = _submit_url(campaign, worker, lead) + "draft/"
+    assert f'data-draft-url="{draft}"' in html
 
 
 def test_separate_set_up_keeps_one_criterion_per_page(client):
