@@ -26,7 +26,12 @@ def test_a_german_worker_from_link_to_completion_code(new_page, live_server, wid
         instructions="Read the stories.",
         consent_text="I agree.",
         translations={
-            "de": {"instructions": "Lesen Sie die Geschichten.", "consent_text": "Ich stimme zu."}
+            "de": {
+                # A long German compound: it must wrap on a phone, not widen the page.
+                "name": "Demo: mehrsprachige Restaurantbeschreibungen (MTG-Stil)",
+                "instructions": "Lesen Sie die Geschichten.",
+                "consent_text": "Ich stimme zu.",
+            }
         },
     )
     criterion = CriterionFactory(
@@ -52,6 +57,7 @@ def test_a_german_worker_from_link_to_completion_code(new_page, live_server, wid
     assert page.locator("html").get_attribute("lang") == "de"
     assert page.get_by_text("Lesen Sie die Geschichten.").is_visible()
     save_screenshot(page, f"german-consent-{width}")
+    assert settled_width(page, width) <= width  # no sideways scrolling
     page.get_by_role("button", name="Beginnen").click()  # without ticking: an error
     assert page.get_by_text("Bitte setzen Sie das Häkchen").is_visible()
     page.get_by_label("Ich habe die Informationen oben gelesen").check()
