@@ -239,12 +239,11 @@ def judgement_submit(
     # raises, as the worker's submit does).
     with contextlib.nullcontext() if already_locked else transaction.atomic():
         now = now or timezone.now()
+        mine = task is not None and task.pk == assignment.task_id
         if already_locked:
             locked = assignment
-            mine = task is not None and task.pk == assignment.task_id
         else:
             worker_seen(worker_id=assignment.worker_id, now=now)
-            mine = task is not None and task.pk == assignment.task_id
             found = _assignment_locked(mine, assignment_id=assignment.pk)
             if not found:
                 raise Assignment.DoesNotExist(f"Assignment {assignment.pk} does not exist.")

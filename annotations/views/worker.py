@@ -593,19 +593,11 @@ def submit(
             # Already recorded (a second tab, a double click, a retry): whatever was
             # posted this time, the worker moves on to their current page and is told why.
             return _to_session(request, f"{session_url}?already=1")
+        draft_url = _draft_url(campaign, token, assignment)
         siblings = worker_selectors.page_assignments(assignment=assignment)
         if len(siblings) > 1:
-            return _submit_together(
-                request, campaign, siblings, session_url, _draft_url(campaign, token, assignment)
-            )
-        refused = _record_scores(
-            request,
-            campaign,
-            worker,
-            assignment,
-            session_url,
-            _draft_url(campaign, token, assignment),
-        )
+            return _submit_together(request, campaign, siblings, session_url, draft_url)
+        refused = _record_scores(request, campaign, worker, assignment, session_url, draft_url)
         if refused is not None:
             transaction.set_rollback(True)
             return refused
