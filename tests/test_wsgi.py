@@ -9,13 +9,12 @@ everything already.
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+from tests.fresh_interpreter import REPO, fresh_interpreter_json
 
 SCRIPT = """
 import json, sys
@@ -29,18 +28,7 @@ print(json.dumps({
 
 
 def test_the_wsgi_application_imports_every_view_and_not_scipy_stats():
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "humaneval.settings"}
-    result = subprocess.run(
-        [sys.executable, "-c", SCRIPT],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    seen = json.loads(result.stdout.strip().splitlines()[-1])
+    seen = fresh_interpreter_json(SCRIPT, DJANGO_SETTINGS_MODULE="humaneval.settings")
     assert seen["views"] == [
         "annotations.apis",
         "annotations.views.worker",

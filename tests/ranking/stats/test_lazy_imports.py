@@ -8,12 +8,7 @@ interpreter checks this, since the test process has imported everything already.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
-REPO = Path(__file__).resolve().parents[3]
+from tests.fresh_interpreter import fresh_interpreter_json
 
 SCRIPT = """
 import json, sys
@@ -34,16 +29,7 @@ print(json.dumps(seen))
 
 
 def test_scipy_and_numba_are_imported_only_when_used():
-    result = subprocess.run(
-        [sys.executable, "-c", SCRIPT],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    seen = json.loads(result.stdout.strip().splitlines()[-1])
+    seen = fresh_interpreter_json(SCRIPT)
     assert seen["import"] == []
     assert "numba" not in seen["expected_wins"]
     # Bradley-Terry needs scipy (expit, sparse), still not numba
