@@ -28,6 +28,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
@@ -76,8 +77,27 @@ def framable_by_crowd_platforms(view: Callable[..., HttpResponse]) -> Callable[.
     return wrapped
 
 
+def worker_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A worker page: framable by crowd platforms, and never cached.
+
+    A worker's page shows the state of their session (consent, the task in hand, the
+    end), under a URL that carries their token: no browser or proxy keeps a copy
+    (``Cache-Control: no-store``), so the back button asks the server again (and a
+    returning worker is sent on to where they are) and no shared cache holds the page.
+    """
+    framable = framable_by_crowd_platforms(view)
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = framable(request, *args, **kwargs)
+        add_never_cache_headers(response)
+        return response
+
+    return wrapped
+
+
 def worker_form_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """A worker page that takes POSTs: framable, and exempt from the CSRF cookie check.
+    """A worker page that takes POSTs (:func:`worker_page`), exempt from the CSRF cookie check.
 
     Why no CSRF cookie: inside MTurk's iframe the site is a third party, and browsers that
     block third-party cookies (Safari, Chrome with the setting on) never send Django's CSRF
@@ -88,7 +108,7 @@ def worker_form_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
     missing token is refused before anything is read or written, and a sender who holds
     a valid token could use it directly without any victim's browser.
     """
-    return csrf_exempt(framable_by_crowd_platforms(view))
+    return csrf_exempt(worker_page(view))
 
 
 def worker_token(worker: Worker) -> str:
@@ -227,7 +247,7 @@ def worker_session_view(*, live_only: bool = True, plain: bool = False) -> Calla
     return decorate
 
 
-@framable_by_crowd_platforms
+@worker_page
 @require_http_methods(["GET"])
 @live_campaign_view
 def entry(request: HttpRequest, campaign: Campaign) -> HttpResponse:
@@ -455,7 +475,7 @@ def _render_task(
     return render(request, template, context, status=status)
 
 
-@framable_by_crowd_platforms
+@worker_page
 @worker_session_view()
 def session(
     request: HtmxHttpRequest, campaign: Campaign, worker: Worker, token: str

@@ -179,3 +179,23 @@ def test_keyboard_only_magnitude_task(page, live_server):
     page.get_by_text("Task 2 of 2").wait_for()
     assert Judgement.objects.count() == 1
     assert Criterion.objects.get(campaign=campaign).scale == "magnitude"
+
+
+def test_back_after_consent_shows_the_task_not_a_stale_consent_page(page, live_server):
+    """The browser's back button after "Start" asks the server again (worker pages are
+    never cached): a returning worker is sent on to the task, not shown consent again."""
+    campaign = make_campaign("magnitude")
+    entry = f"{live_server.url}/w/{campaign.slug}/?PROLIFIC_PID=pid-back&STUDY_ID=st&SESSION_ID=se"
+    response = page.goto(entry)
+    assert "no-store" in response.headers["cache-control"]
+    page.get_by_label("I have read the information above").check()
+    page.get_by_role("button", name="Start").click()
+    page.get_by_text("Task 1 of 2").wait_for()
+    action = page.locator("#task-form").get_attribute("action")
+
+    page.go_back()
+    page.get_by_text("Task 1 of 2").wait_for()
+    assert page.get_by_role("heading", name="Consent").count() == 0
+    assert page.locator("#task-form").get_attribute("action") == action
+    assert Worker.objects.filter(external_id="pid-back").count() == 1
+    assert Assignment.objects.filter(worker__external_id="pid-back").count() == 1

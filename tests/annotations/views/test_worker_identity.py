@@ -464,3 +464,39 @@ def test_mturk_preview_records_nothing_and_offers_no_form_to_post(campaign, quer
         assert "X-Frame-Options" not in response  # shown in MTurk's frame
     assert Worker.objects.count() == 0 and Assignment.objects.count() == 0
     assert Judgement.objects.count() == 0
+
+
+def test_worker_pages_are_never_cached(campaign):
+    """Every worker page shows the session's state under a URL with the worker's token:
+    ``Cache-Control: no-store`` keeps it out of browser and proxy caches, so the back
+    button asks the server again."""
+    client = Client()
+    responses = [client.get(f"/w/{campaign.slug}/?PROLIFIC_PID=p-cache&STUDY_ID=s&SESSION_ID=x")]
+    responses.append(
+        client.post(
+            _start_url(campaign), {"agree": "on", "identity": _identity(responses[0].content)}
+        )
+    )
+    session = responses[-1]["Location"]
+    responses.append(client.get(session))  # the task page
+    assignment = Assignment.objects.get(worker__external_id="p-cache", state="active")
+    token = session.rstrip("/").rsplit("/", 1)[-1]
+    responses.append(
+        client.post(
+            reverse("annotations:worker-draft", args=[campaign.slug, token, assignment.pk]),
+            {"score_0": "120"},
+        )
+    )
+    action = re.search(r'id="task-form"[^>]*action="([^"]+)"', responses[2].content.decode())
+    assert action
+    responses.append(client.post(action.group(1), {"score_0": "oops"}))  # re-shown, 400
+    responses.append(client.post(action.group(1), _valid(assignment)))
+    responses.append(
+        client.post(
+            reverse("annotations:worker-consent", args=[campaign.slug, token]), {"agree": "on"}
+        )
+    )
+    responses.append(client.get(f"/w/{campaign.slug}/?PROLIFIC_PID=p-cache&STUDY_ID=s"))
+    assert [r.status_code for r in responses] == [200, 303, 200, 204, 400, 303, 302, 302]
+    for response in responses:
+        assert "no-store" in response["Cache-Control"], response.request["PATH_INFO"]
