@@ -11,7 +11,13 @@ design policy and answers each requested task from the pool:
   order;
 - ``adaptive``: ``ranking.stats.choose_batch`` on the state of the last refit (its
   values, their spread over the runs or draws as sigma, the rank ranges); before the
-  first refit, the balanced allocation.
+  first refit, the balanced allocation;
+- ``oracle`` (a bound, not a design): it is *told* the full-data clusters it will be
+  compared with and asks only for the systems within ``--oracle-width`` positions (in
+  the full-data value order) of a full-data cluster boundary, every other system with
+  weight ``--oracle-floor`` (5 distinct systems per task, drawn with those weights).
+  No online policy knows more about where the boundaries are, so what the oracle
+  needs shows how far any reordering of this pool can go.
 
 **Answering a request.** The requested systems ``S`` (5 distinct) are matched to the
 *unused* pooled judgement ``J`` maximising ``|J ∩ S|`` (ties: uniformly at random,
@@ -64,12 +70,15 @@ if str(REPO) not in sys.path:
 from annotations.core.design import design_tasks  # noqa: E402
 from ranking.stats import RankingResult, choose_batch  # noqa: E402
 from ranking.stats._bradley_terry import bradley_terry_fit  # noqa: E402
+from ranking.stats._clusters import value_order  # noqa: E402
 from ranking.stats._pairwise import Comparisons, judgements_to_comparisons  # noqa: E402
 from ranking.stats._result import summarise_runs  # noqa: E402
 from ranking.stats._wmt14 import wmt14  # noqa: E402
 
 SCORE_COLUMN = {"quality": "quality", "naturalness": "natur"}
-POLICIES = ("balanced", "adaptive")
+POLICIES = ("balanced", "adaptive", "oracle")
+#: the designs compared with the balanced one in the ratios
+RATIOS = ("adaptive", "oracle")
 IntArray = NDArray[np.int64]
 
 
@@ -219,6 +228,30 @@ def answer(
     return int(best[rng.integers(best.shape[0])])
 
 
+def oracle_focus(full: RankingResult, *, width: int, floor: float) -> NDArray[np.float64]:
+    """The oracle's weight per system: 1 within ``width`` positions of a full-data boundary.
+
+    Positions are the full-data value order; a boundary between positions ``p`` and
+    ``p + 1`` puts the systems at ``p - width + 1 .. p + width`` in focus. Every other
+    system gets ``floor``.
+    """
+    order = value_order(full.value)
+    cluster = full.cluster[order]
+    weights = np.full(order.shape[0], float(floor))
+    for p in np.flatnonzero(cluster[:-1] != cluster[1:]):
+        weights[order[max(0, p - width + 1) : p + width + 1]] = 1.0
+    return weights
+
+
+def oracle_requests(
+    focus: NDArray[np.float64], size: int, *, k: int, rng: np.random.Generator
+) -> IntArray:
+    """``size`` requests of ``k`` distinct systems, drawn with the oracle's weights."""
+    p = focus / focus.sum()
+    n = focus.shape[0]
+    return np.array([rng.choice(n, k, replace=False, p=p) for _ in range(size)], dtype=np.int64)
+
+
 def pair_agreement(clusters: IntArray, reference: IntArray) -> float:
     """Share of system pairs on which "same cluster or not" agrees with the reference."""
     same = clusters[:, None] == clusters[None, :]
@@ -262,10 +295,16 @@ def simulate(
     k: int = 5,
     min_share: float = 0.3,
     margin: int = 1,
+    focus: NDArray[np.float64] | None = None,
 ) -> Trace:
-    """Run one campaign under ``policy`` until the pool is used up (see the module)."""
+    """Run one campaign under ``policy`` until the pool is used up (see the module).
+
+    ``focus``: the oracle's weights (:func:`oracle_focus`); needed by ``oracle`` only.
+    """
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(POLICIES)}")
+    if policy == "oracle" and (focus is None or np.count_nonzero(focus) < k):
+        raise ValueError(f"the oracle needs weights with at least {k} systems above 0")
     n_pool, n = len(pool), pool.n_systems
     design_rng, policy_rng, answer_rng = rng.spawn(3)
     membership = np.zeros((n_pool, n))
@@ -283,6 +322,9 @@ def simulate(
         size = min(batch, n_pool - done)
         if planned is not None:
             requests = planned[done : done + size]
+        elif policy == "oracle":
+            assert focus is not None
+            requests = oracle_requests(focus, size, k=k, rng=policy_rng)
         else:
             started = time.perf_counter()
             requests = choose_batch(
@@ -313,7 +355,7 @@ def plot(curves: dict[tuple[str, str], dict[str, list[Trace]]], path: Path) -> N
 
     methods = list(dict.fromkeys(m for m, _ in curves))
     criteria = list(dict.fromkeys(c for _, c in curves))
-    colours = {"balanced": "#1f5fbf", "adaptive": "#c2410c"}
+    colours = {"balanced": "#1f5fbf", "adaptive": "#c2410c", "oracle": "#6b7280"}
     fig, axes = plt.subplots(
         len(methods),
         len(criteria),
@@ -371,8 +413,9 @@ def report(label: str, traces: dict[str, list[Trace]], n_pool: int) -> list[str]
                 f"{label:<22} {name:<18} {policy:<9} {needed.mean():6.0f} ± "
                 f"{needed.std():4.0f}  [{needed.min()}-{needed.max()}] of {n_pool}"
             )
-        ratio = means["adaptive"] / means["balanced"]
-        lines.append(f"{label:<22} {name:<18} ratio adaptive / balanced = {ratio:.2f}")
+        for policy in RATIOS:
+            ratio = means[policy] / means["balanced"]
+            lines.append(f"{label:<22} {name:<18} ratio {policy} / balanced = {ratio:.2f}")
     return lines
 
 
@@ -384,6 +427,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--fit-seed", type=int, default=1)
     parser.add_argument("--min-share", type=float, default=0.3)
     parser.add_argument("--margin", type=int, default=1, help="contested gaps' margin")
+    parser.add_argument(
+        "--oracle-width", type=int, default=3, help="oracle: positions each side of a boundary"
+    )
+    parser.add_argument(
+        "--oracle-floor", type=float, default=0.05, help="oracle: weight of other systems"
+    )
     parser.add_argument("--criteria", nargs="+", default=list(SCORE_COLUMN), choices=SCORE_COLUMN)
     parser.add_argument("--methods", nargs="+", default=list(METHODS), choices=METHODS)
     parser.add_argument("--plot", type=Path, default=REPO / "artifacts" / "replay.svg")
@@ -414,6 +463,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"({runs}seed {args.fit_seed}) on all of them: {full.n_clusters} clusters",
                 flush=True,
             )
+            focus = oracle_focus(full, width=args.oracle_width, floor=args.oracle_floor)
             traces: dict[str, list[Trace]] = {p: [] for p in POLICIES}
             for seed in range(args.seeds):
                 for policy in POLICIES:
@@ -426,6 +476,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         rng=np.random.default_rng([seed, POLICIES.index(policy)]),
                         min_share=args.min_share,
                         margin=args.margin,
+                        focus=focus,
                     )
                     traces[policy].append(trace)
                     choose_times += trace.choose_seconds
@@ -444,7 +495,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"judgements until the clusters equal the full-data clusters (or the pair agreement "
         f"is >= {RELAXED}) at every later refit; mean ± sd [min-max] over {args.seeds} "
         f"seeds, batches of {args.batch} tasks, wmt14 {args.runs} runs, "
-        f"min_share {args.min_share}, margin {args.margin}:"
+        f"min_share {args.min_share}, margin {args.margin}; oracle width "
+        f"{args.oracle_width}, floor {args.oracle_floor}:"
     )
     print("\n".join(lines))
     ms = 1000 * np.array(choose_times)
