@@ -343,12 +343,20 @@ def _transition(campaign: Campaign, allowed_from: set[str], to: str, verb: str) 
     return campaign
 
 
+#: Why a campaign without a consent text is not launched: every worker is asked to
+#: agree to "the information above" before their first task.
+CONSENT_MISSING = (
+    "Write the consent text (Settings) before launching: every worker is asked to agree "
+    "to it before the first task."
+)
+
+
 @transaction.atomic
 def campaign_launch(*, campaign: Campaign) -> Campaign:
     """Open a draft or paused campaign to workers (locks the campaign row).
 
-    A campaign needs criteria, systems, built tasks, at least one entry platform and
-    settings that pass ``campaign_settings_check``.
+    A campaign needs criteria, systems, built tasks, at least one entry platform, a
+    consent text and settings that pass ``campaign_settings_check``.
     """
     if campaign.status == Campaign.Status.DRAFT or campaign.status == Campaign.Status.PAUSED:
         campaign_settings_check(campaign=campaign)
@@ -358,6 +366,8 @@ def campaign_launch(*, campaign: Campaign) -> Campaign:
             raise DomainError("Build the tasks before launching.")
         if not (campaign.accept_prolific or campaign.accept_mturk or campaign.accept_link):
             raise DomainError("Accept at least one entry platform before launching.")
+        if not campaign.consent_text.strip():
+            raise DomainError(CONSENT_MISSING)
         # criteria imports this module (presets, model_check): import it when used.
         from annotations.services.criteria import criteria_check_launchable
 

@@ -512,6 +512,7 @@ def campaign_plan(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
         )
     context = _context(request, campaign, form=form, plan=plan)
     context["criteria_problems"] = criteria_services.criterion_launch_problems(campaign=campaign)
+    context["consent_missing"] = not campaign.consent_text.strip()
     context["translations_missing"] = [
         status
         for status in language_selectors.translations_needed(campaign=campaign)

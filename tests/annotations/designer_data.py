@@ -47,7 +47,13 @@ def judged_campaign(
     slot), one criterion "quality" with one task of all five outputs per item, and
     ``n_workers`` workers who judged every task with magnitude-estimation scores."""
     rng = np.random.default_rng(seed)
-    campaign = campaign_create(slug=slug, name="Judged campaign", owner=owner, outputs_per_task=5)
+    campaign = campaign_create(
+        slug=slug,
+        name="Judged campaign",
+        owner=owner,
+        outputs_per_task=5,
+        consent_text="Your scores are stored without your name.",
+    )
     rows = []
     for i in range(n_items):
         for label in SYSTEMS:

@@ -85,7 +85,19 @@ def test_designer_sets_up_previews_builds_and_launches(
     page.locator("#plan-result", has_text="at 15.00 an hour").wait_for()
     # 4 items x 1 task x 2 criteria x 3 judgements = 24 judgements.
     assert "24" in page.locator("#plan-result dl").inner_text()
+    # Not launchable yet: nothing for workers to agree to. The plan says so and links
+    # to the settings, where the designer writes it.
+    assert page.locator("#consent-missing").is_visible()
     screenshot("designer-04-plan")
+    page.get_by_role("link", name="Write it in the settings").click()
+    page.get_by_label("Consent text").fill(
+        "Your scores are stored without your name. You may stop at any time."
+    )
+    page.get_by_role("button", name="Save settings").click()
+    page.get_by_text("Settings saved.").wait_for()
+    page.get_by_role("navigation", name="Campaign").get_by_role("link", name="Plan").click()
+    page.locator("#plan-result").wait_for()
+    assert page.locator("#consent-missing").count() == 0
 
     page.get_by_role("navigation", name="Campaign").get_by_role("link", name="Overview").click()
     page.get_by_role("button", name="Build tasks").click()
@@ -204,6 +216,7 @@ def test_whole_designer_journey_at_phone_and_desktop_width(
     page.get_by_label("Instructions").fill(
         "## Read first\n\n- Read **every** text.\n- Scores relate to the standard."
     )
+    page.get_by_label("Consent text").fill("You may stop at any time.")
     page.get_by_role("button", name="Save settings").click()
     page.get_by_text("Settings saved.").wait_for()
 

@@ -55,6 +55,7 @@ def adaptive_campaign(
         tasks_per_worker=50,
         adaptive_design=True,
         adaptive_batch_tasks=batch,
+        consent_text="You may stop at any time.",
     )
     criterion_from_preset(campaign=campaign, preset="quality")
     outputs_store(

@@ -251,7 +251,9 @@ def test_totals_count_imported_and_collected_judgements_once():
 
 
 def _built(slug: str = "life") -> Campaign:
-    campaign = _with_outputs(slug=slug, outputs_per_task=3)
+    campaign = _with_outputs(
+        slug=slug, outputs_per_task=3, consent_text="You may stop at any time."
+    )
     criterion_from_preset(campaign=campaign, preset="quality")
     # A magnitude criterion launches with a standard (RankME's modulus).
     campaign.criteria.update(standard_text="A standard text.")
@@ -308,6 +310,27 @@ def test_refused_transitions_say_why_and_change_nothing(status, action, verb):
     with pytest.raises(DomainError, match=f"cannot be {verb}"):
         action(campaign=campaign)
     assert _status(campaign) == status
+
+
+@pytest.mark.parametrize("consent", ["", "  \n "])
+def test_launch_needs_a_consent_text(consent):
+    """Every worker is asked to agree to "the information above": a campaign without it
+    is not launched, nor resumed after its text was emptied."""
+    campaign = _built()
+    campaign.consent_text = consent
+    campaign.save(update_fields=["consent_text"])
+    with pytest.raises(DomainError, match="Write the consent text"):
+        campaign_services.campaign_launch(campaign=campaign)
+    assert _status(campaign) == "draft"
+    campaign.consent_text = "You may stop at any time."
+    campaign.save(update_fields=["consent_text"])
+    campaign_services.campaign_launch(campaign=campaign)
+    campaign_services.campaign_pause(campaign=campaign)
+    Campaign.objects.filter(pk=campaign.pk).update(consent_text="")
+    campaign.refresh_from_db()
+    with pytest.raises(DomainError, match="Write the consent text"):
+        campaign_services.campaign_launch(campaign=campaign)
+    assert _status(campaign) == "paused"
 
 
 def test_launch_checks_the_settings_again():

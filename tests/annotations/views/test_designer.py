@@ -206,6 +206,27 @@ def test_launch_without_tasks_is_refused(owner_client):
     assert campaign.status == Campaign.Status.DRAFT
 
 
+def test_launch_without_consent_text_is_refused_and_the_plan_says_so(owner_client, people):
+    campaign = judged_campaign(owner=people["owner"])
+    campaign.criteria.update(standard_text="The standard.")  # magnitude needs a standard
+    Campaign.objects.filter(pk=campaign.pk).update(consent_text="   ")
+    plan = reverse("annotations:designer-plan", args=[campaign.slug])
+    html = owner_client.get(plan).content.decode()
+    assert 'id="consent-missing"' in html and "The consent text is empty" in html
+    assert reverse("annotations:designer-settings", args=[campaign.slug]) in html
+    response = owner_client.post(
+        reverse("annotations:designer-launch", args=[campaign.slug]), follow=True
+    )
+    assert "Write the consent text (Settings) before launching" in response.content.decode()
+    campaign.refresh_from_db()
+    assert campaign.status == Campaign.Status.DRAFT
+    Campaign.objects.filter(pk=campaign.pk).update(consent_text="You may stop at any time.")
+    assert 'id="consent-missing"' not in owner_client.get(plan).content.decode()
+    owner_client.post(reverse("annotations:designer-launch", args=[campaign.slug]))
+    campaign.refresh_from_db()
+    assert campaign.status == Campaign.Status.LIVE
+
+
 def test_overview_shows_platform_links_and_preview(owner_client, people):
     campaign = judged_campaign(owner=people["owner"])
     html = owner_client.get(
