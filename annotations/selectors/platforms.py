@@ -74,6 +74,12 @@ def arrival_from(
         # The researcher pasted the link template itself (e.g. ?PROLIFIC_PID={{%PROLIFIC_PID%}})
         # instead of letting the platform fill in the worker's id.
         return "placeholder"
+    if params.get("assignmentId") != MTURK_NOT_ACCEPTED and any(
+        name in params and not params[name].strip() for name in ("PROLIFIC_PID", "workerId")
+    ):
+        # The platform sent the worker's id empty (a study link set up without it): not
+        # a plain-link worker, whose work would then be paid to nobody on the platform.
+        return "bad-link"
     if params.get("PROLIFIC_PID") and campaign.accept_prolific:
         arrival = Arrival(
             Worker.Platform.PROLIFIC,

@@ -55,6 +55,13 @@ def test_plain_link_keeps_the_browsers_id_or_draws_one():
         ({"workerId": "W", "assignmentId": "A"}, {"mturk": False}, "bad-link"),
         ({}, {"link": False}, "bad-link"),
         ({"PROLIFIC_PID": "x" * 201}, {}, "bad-link"),
+        # A platform's id sent empty: the study's link was set up without it. Not a
+        # plain-link worker (their Prolific or MTurk work would be paid to nobody).
+        ({"PROLIFIC_PID": "", "STUDY_ID": "s", "SESSION_ID": "x"}, {}, "bad-link"),
+        ({"PROLIFIC_PID": "  "}, {}, "bad-link"),
+        ({"PROLIFIC_PID": ""}, {"prolific": False}, "bad-link"),
+        ({"workerId": "", "assignmentId": "A", "hitId": "H"}, {}, "bad-link"),
+        ({"workerId": " ", "assignmentId": "A"}, {"mturk": False}, "bad-link"),
     ],
 )
 def test_refusals(params, accepts, refusal):

@@ -201,6 +201,23 @@ def test_platform_links_into_a_link_only_campaign_record_nothing(campaign, query
     assert Worker.objects.count() == 0
 
 
+@pytest.mark.parametrize(
+    "query",
+    ["PROLIFIC_PID=&STUDY_ID=s&SESSION_ID=x", "workerId=&assignmentId=A1&hitId=H1"],
+    ids=["prolific", "mturk"],
+)
+def test_an_empty_platform_id_is_refused_not_taken_for_a_plain_link(campaign, query):
+    """The campaign takes every platform; a Prolific or MTurk link whose id came empty
+    says the link does not work instead of enrolling an anonymous plain-link worker."""
+    Campaign.objects.filter(pk=campaign.pk).update(accept_mturk=True, accept_link=True)
+    client = Client()
+    response = client.get(f"/w/{campaign.slug}/?{query}")
+    assert response.status_code == 400
+    assert b"This link does not work" in response.content
+    assert b'name="identity"' not in response.content
+    assert Worker.objects.count() == 0
+
+
 # --- No worker before consent -------------------------------------------------------
 
 
