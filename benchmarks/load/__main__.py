@@ -402,6 +402,9 @@ def print_report(rows: list[dict[str, Any]]) -> None:
     for r in rows:
         for kind in KINDS:
             k = r["kinds"][kind]
+            if not k["n"]:  # every one of them came before the end of the warm-up
+                print(f"| {r['clients']} | {kind} | 0 | 0 | - (all in the warm-up) | - |")
+                continue
             print(
                 f"| {r['clients']} | {kind} | {k['n']} | {k['errors']} "
                 f"| {k['queries']:g} / {k['queries_max']:g} | {k['db_ms']:.1f} |"
