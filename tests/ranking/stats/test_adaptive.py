@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from benchmarks.replay import Fitter, Pool, oracle_focus, oracle_requests, simulate
+from benchmarks.replay import Fitter, Pool, Trace, oracle_focus, oracle_requests, simulate
 from ranking.stats import choose_batch
 from ranking.stats._adaptive import contested_gaps
 
@@ -174,31 +174,26 @@ def test_the_simulator_uses_every_judgement_once_and_ends_on_the_full_clusters(
     full = fitter.fit(np.ones(len(pool), dtype=np.bool_))
     assert full is not None
     focus = oracle_focus(full, width=2, floor=0.1)
-    trace = simulate(
-        pool,
-        fitter,
-        full.cluster,
-        policy=policy,
-        batch=40,
-        k=4,
-        rng=np.random.default_rng(0),
-        focus=focus,
-    )
+
+    def run() -> Trace:
+        return simulate(
+            pool,
+            fitter,
+            full.cluster,
+            policy=policy,
+            batch=40,
+            k=4,
+            rng=np.random.default_rng(0),
+            focus=focus,
+        )
+
+    trace = run()
     assert trace.judgements == [40, 80, 120, 160, 200, 240]
     assert trace.equal[-1] and trace.agreement[-1] == 1.0
     assert trace.judgements[0] <= trace.needed() <= len(pool)
     if policy == "adaptive":
         assert len(trace.choose_seconds) == 6
-    again = simulate(
-        pool,
-        fitter,
-        full.cluster,
-        policy=policy,
-        batch=40,
-        k=4,
-        rng=np.random.default_rng(0),
-        focus=focus,
-    )
+    again = run()
     assert again.agreement == trace.agreement  # seeded: the same campaign
 
 
@@ -256,8 +251,6 @@ def test_the_oracle_needs_enough_systems_in_focus() -> None:
 
 
 def test_needed_is_the_start_of_the_final_run_of_agreement() -> None:
-    from benchmarks.replay import Trace
-
     trace = Trace(
         "balanced", judgements=[10, 20, 30, 40, 50], equal=[True, False, True, True, True]
     )
