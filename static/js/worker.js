@@ -48,6 +48,12 @@
       (slider.getAttribute("aria-describedby") || "").replace(p.id, "").trim());
     p.remove();
     if (!li.querySelector(".w-error")) li.classList.remove("has-error");
+    // and its line in the summary; the summary goes with its last line
+    var summary = li.closest("form").querySelector(".w-error-summary[data-client-error]");
+    var link = summary && summary.querySelector('a[href="#' + slider.id + '"]');
+    if (!link) return;
+    link.parentNode.remove();
+    if (!summary.querySelector("li")) summary.remove();
   }
 
   function renderRanking(f) {
@@ -178,18 +184,36 @@
     if (!untouched.length) return;
     e.preventDefault();
     e.stopImmediatePropagation();
+    // The summary at the top, as the server writes it for the other scales' errors.
+    var summary = document.createElement("div");
+    summary.className = "w-error-summary";
+    summary.setAttribute("role", "alert");
+    summary.setAttribute("data-client-error", "");
+    var heading = document.createElement("h2");
+    heading.textContent = word("checkAnswers", "Please check your answers");
+    var list = document.createElement("ul");
+    summary.appendChild(heading);
+    summary.appendChild(list);
     untouched.forEach(function (li) {
+      var message = word("notMoved", "Output %s: you have not moved this slider yet.", li.dataset.letter);
       var p = document.createElement("p");
       p.className = "w-error";
       p.setAttribute("data-client-error", "");
       p.id = "client-error-" + li.dataset.slot;
-      p.textContent = word("notMoved", "Output %s: you have not moved this slider yet.", li.dataset.letter);
+      p.textContent = message;
       var slider = li.querySelector("[data-slider]");
       li.classList.add("has-error");
       li.insertBefore(p, li.querySelector(".w-label"));
       slider.setAttribute("aria-describedby", (slider.getAttribute("aria-describedby") || "") + " " + p.id);
       slider.setAttribute("aria-invalid", "true");
+      var item = document.createElement("li");
+      var link = document.createElement("a");
+      link.href = "#" + slider.id;
+      link.textContent = message;
+      item.appendChild(link);
+      list.appendChild(item);
     });
+    f.insertBefore(summary, f.querySelector("[data-error-summary]") || f.querySelector(".w-hint") || f.firstChild);
     untouched[0].querySelector("[data-slider]").focus();
   }, true);
 

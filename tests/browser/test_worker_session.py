@@ -199,3 +199,43 @@ def test_back_after_consent_shows_the_task_not_a_stale_consent_page(page, live_s
     assert page.locator("#task-form").get_attribute("action") == action
     assert Worker.objects.filter(external_id="pid-back").count() == 1
     assert Assignment.objects.filter(worker__external_id="pid-back").count() == 1
+
+
+def test_untouched_sliders_are_listed_at_the_top_until_moved(page, live_server, screenshot):
+    """The slider check runs before anything is sent; like the server's errors on the other
+    scales it writes a summary at the top, one line (a link) per untouched slider, and a
+    line goes when its slider is moved."""
+    campaign = make_campaign("slider")
+    page.goto(f"{live_server.url}/w/{campaign.slug}/?PROLIFIC_PID=pid-summary&STUDY_ID=st")
+    page.get_by_label("I have read the information above").check()
+    page.get_by_role("button", name="Start").click()
+    page.get_by_text("Task 1 of 2").wait_for()
+    page.wait_for_load_state("load")  # the deferred worker.js listens now
+    page.get_by_role("button", name="Submit and continue").click()
+
+    summary = page.locator(".w-error-summary")
+    summary.wait_for()
+    assert summary.get_by_role("heading").inner_text() == "Please check your answers"
+    links = summary.locator("a")
+    assert links.all_inner_texts() == [
+        f"Output {letter}: you have not moved this slider yet." for letter in "ABC"
+    ]
+    slots = [li.get_attribute("data-slot") for li in page.locator(".w-output").all()]
+    assert [a.get_attribute("href") for a in links.all()] == [f"#score-{s}" for s in slots]
+    # It sits above the outputs; focus went to the first untouched slider.
+    assert summary.bounding_box()["y"] < page.locator(".w-output").first.bounding_box()["y"]
+    assert page.evaluate("document.activeElement.id") == f"score-{slots[0]}"
+    screenshot("slider-untouched-summary")
+
+    page.locator(".w-output").nth(0).locator("input[type=range]").fill("70")
+    assert links.all_inner_texts() == [
+        f"Output {letter}: you have not moved this slider yet." for letter in "BC"
+    ]
+    for i in (1, 2):
+        page.locator(".w-output").nth(i).locator("input[type=range]").fill(str(20 * i))
+    assert page.locator(".w-error-summary").count() == 0
+    assert page.locator(".w-error").count() == 0
+    assert Judgement.objects.count() == 0
+    page.get_by_role("button", name="Submit and continue").click()
+    page.get_by_text("Task 2 of 2").wait_for()
+    assert Judgement.objects.count() == 1
