@@ -130,15 +130,17 @@ def scores_validate(
     return clean
 
 
-@prepared(assignment_id=int)
-def _assignment_locked(task_read: bool, *, assignment_id: int) -> QuerySet[Assignment]:
-    """The assignment to submit, locked, with its judgement if it has one (and its task's
-    campaign and criterion unless the caller has ``task_read``). Prepared: every submit
-    runs it."""
+@prepared(assignment_id=int, worker_id=int)
+def _assignment_locked(
+    joins: tuple[str, ...], *, assignment_id: int, worker_id: int
+) -> QuerySet[Assignment]:
+    """The worker's assignment, its row locked (``FOR NO KEY UPDATE``), read with the
+    related rows ``joins`` names. Prepared (one statement per tuple of joins): every
+    submit runs it."""
     return (
         Assignment.objects.select_for_update(no_key=True, of=("self",))
-        .select_related("judgement", *(() if task_read else ("task__campaign", "task__criterion")))
-        .filter(pk=assignment_id)
+        .filter(pk=assignment_id, worker_id=worker_id)
+        .select_related(*joins)
         .order_by()[:1]
     )
 
@@ -146,19 +148,6 @@ def _assignment_locked(task_read: bool, *, assignment_id: int) -> QuerySet[Assig
 # Every submit adds a judgement and its scores: their INSERTs are compiled once.
 _judgement_insert = PreparedInsert(Judgement)
 _scores_insert = PreparedInsert(JudgementScore)
-
-
-@prepared(assignment_id=int, worker_id=int)
-def _assignment_of_locked(
-    with_campaign: bool, *, assignment_id: int, worker_id: int
-) -> QuerySet[Assignment]:
-    related = ("judgement", "task__criterion", "task__item")
-    return (
-        Assignment.objects.select_for_update(no_key=True, of=("self",))
-        .filter(pk=assignment_id, worker_id=worker_id)
-        .select_related(*related, *(() if with_campaign else ("task__campaign",)))
-        .order_by()[:1]
-    )
 
 
 def assignment_to_submit(*, worker: Worker, assignment_id: int) -> Assignment | None:
@@ -172,8 +161,11 @@ def assignment_to_submit(*, worker: Worker, assignment_id: int) -> Assignment | 
         raise transaction.TransactionManagementError("assignment_to_submit needs a transaction")
     worker_seen(worker_id=worker.pk, now=timezone.now())
     campaign = worker.campaign if Worker.campaign.is_cached(worker) else None  # type: ignore[attr-defined]
-    found = _assignment_of_locked(
-        campaign is not None, assignment_id=assignment_id, worker_id=worker.pk
+    joins = ("judgement", "task__criterion", "task__item")
+    found = _assignment_locked(
+        joins if campaign is not None else (*joins, "task__campaign"),
+        assignment_id=assignment_id,
+        worker_id=worker.pk,
     )
     if not found:
         return None
@@ -235,103 +227,132 @@ def judgement_submit(
     """
     if already_locked and transaction.get_autocommit():
         raise transaction.TransactionManagementError("already_locked needs a transaction")
+    now = now or timezone.now()
+    mine = task is not None and task.pk == assignment.task_id
     # Locked by the caller: its transaction, and no savepoint (it rolls back if this
     # raises, as the worker's submit does).
     with contextlib.nullcontext() if already_locked else transaction.atomic():
-        now = now or timezone.now()
-        mine = task is not None and task.pk == assignment.task_id
         if already_locked:
             locked = assignment
         else:
             worker_seen(worker_id=assignment.worker_id, now=now)
-            found = _assignment_locked(mine, assignment_id=assignment.pk)
+            found = _assignment_locked(
+                ("judgement",) if mine else ("judgement", "task__campaign", "task__criterion"),
+                assignment_id=assignment.pk,
+                worker_id=assignment.worker_id,
+            )
             if not found:
                 raise Assignment.DoesNotExist(f"Assignment {assignment.pk} does not exist.")
             locked = found[0]
-        existing = getattr(locked, "judgement", None)
-        if existing is not None:
-            return existing
-        if mine:
-            assert task is not None
-            locked.task = task
-        task = locked.task
-        campaign: Campaign = task.campaign
-        # The assignment's criterion is its task's (``Assignment.criterion`` repeats it).
-        locked.criterion = task.criterion
-        if campaign.status == Campaign.Status.CLOSED:
-            raise DomainError(gettext("This campaign is closed; no more answers are recorded."))
-        if task_outputs is None or any(to.task_id != task.pk for to in task_outputs):
-            task_outputs = list(TaskOutput.objects.filter(task=task).order_by("slot", "id"))
-        else:
-            task_outputs = sorted(task_outputs, key=lambda to: (to.slot, to.pk))
-        slots = sorted({to.slot for to in task_outputs})
-        clean = scores_validate(criterion=locked.criterion, slots=slots, scores=scores)
-        # Content checks ticked per slot (RankME's checklist), keys the criterion offers.
-        ticked, check_errors = checks_ticked_clean(
-            criterion=locked.criterion, slots=slots, checks=checks or {}
-        )
-        if check_errors:
-            raise InvalidScores(check_errors)
-
-        seconds = max(0.0, (now - locked.started_at).total_seconds())
-        too_fast = seconds < campaign.min_seconds_per_task
-        if too_fast:
-            refuse = campaign.min_time_policy == Campaign.MinTimePolicy.REFUSE
-            if refuse or not acknowledge_too_fast:
-                raise TooFast(
-                    seconds=seconds, minimum=campaign.min_seconds_per_task, can_confirm=not refuse
-                )
-
-        overdue = locked.state == Assignment.State.EXPIRED or (
-            locked.expires_at is not None and locked.expires_at <= now
-        )
-        if overdue and locked.kind == Assignment.Kind.REGULAR and task.kind == Task.Kind.REGULAR:
-            # Late but not lost: accepted while the task still has a free place.
-            Task.objects.select_for_update(no_key=True).filter(pk=task.pk).order_by().first()
-            if places_taken(task.pk, now, excluding=locked.pk) >= campaign.judgements_per_task:
-                raise AssignmentExpired(
-                    gettext(
-                        "Your time for this task ran out and it was given to someone else. "
-                        "Your answer was not recorded; please continue with the next task."
-                    )
-                )
-
-        judgement = _judgement_insert(
-            assignment=locked,
-            task=task,
-            worker_id=locked.worker_id,
-            criterion=locked.criterion,
-            started_at=locked.started_at,
-            submitted_at=max(now, locked.started_at),
-            seconds_on_task=seconds,
-            too_fast=too_fast,
+        return _judgement_record(
+            locked,
+            scores=scores,
+            acknowledge_too_fast=acknowledge_too_fast,
+            coverage=coverage or {},
+            checks=checks or {},
             metadata=metadata or {},
+            now=now,
+            task_outputs=task_outputs,
+            task=task if mine else None,
         )
-        ranks = dict(zip(slots, ranks_from_scores([clean[s] for s in slots]), strict=True))
-        coverage = coverage or {}
-        scores_written = _scores_insert.many(
-            [
-                {
-                    "judgement": judgement,
-                    "output_id": to.output_id,
-                    "slot": to.slot,
-                    "role": to.role,
-                    "score": clean[to.slot],
-                    "rank": ranks[to.slot],
-                    "coverage": coverage.get(to.slot, ""),
-                    "checks": ticked.get(to.slot, []),
-                }
-                for to in task_outputs
-            ]
-        )
-        locked.state = Assignment.State.SUBMITTED
-        locked.submitted_at = judgement.submitted_at
-        _assignment_submitted(assignment_id=locked.pk, at=locked.submitted_at)
 
-        from annotations.services.quality import quality_after_judgement
 
-        quality_after_judgement(judgement=judgement, scores=scores_written)
-        return judgement
+def _judgement_record(
+    locked: Assignment,
+    *,
+    scores: Mapping[int, float],
+    acknowledge_too_fast: bool,
+    coverage: Mapping[int, str],
+    checks: Mapping[int, Iterable[str]],
+    metadata: dict[str, Any],
+    now: datetime,
+    task_outputs: Sequence[TaskOutput] | None,
+    task: Task | None,
+) -> Judgement:
+    """``judgement_submit`` once the worker and the assignment are locked: the checks and
+    the writes (``task``: the assignment's task, read by the caller, or None)."""
+    existing = getattr(locked, "judgement", None)
+    if existing is not None:
+        return existing
+    if task is not None:
+        locked.task = task
+    task = locked.task
+    campaign: Campaign = task.campaign
+    # The assignment's criterion is its task's (``Assignment.criterion`` repeats it).
+    locked.criterion = task.criterion
+    if campaign.status == Campaign.Status.CLOSED:
+        raise DomainError(gettext("This campaign is closed; no more answers are recorded."))
+    if task_outputs is None or any(to.task_id != task.pk for to in task_outputs):
+        task_outputs = list(TaskOutput.objects.filter(task=task).order_by("slot", "id"))
+    else:
+        task_outputs = sorted(task_outputs, key=lambda to: (to.slot, to.pk))
+    slots = sorted({to.slot for to in task_outputs})
+    clean = scores_validate(criterion=locked.criterion, slots=slots, scores=scores)
+    # Content checks ticked per slot (RankME's checklist), keys the criterion offers.
+    ticked, check_errors = checks_ticked_clean(
+        criterion=locked.criterion, slots=slots, checks=checks
+    )
+    if check_errors:
+        raise InvalidScores(check_errors)
+
+    seconds = max(0.0, (now - locked.started_at).total_seconds())
+    too_fast = seconds < campaign.min_seconds_per_task
+    if too_fast:
+        refuse = campaign.min_time_policy == Campaign.MinTimePolicy.REFUSE
+        if refuse or not acknowledge_too_fast:
+            raise TooFast(
+                seconds=seconds, minimum=campaign.min_seconds_per_task, can_confirm=not refuse
+            )
+
+    overdue = locked.state == Assignment.State.EXPIRED or (
+        locked.expires_at is not None and locked.expires_at <= now
+    )
+    if overdue and locked.kind == Assignment.Kind.REGULAR and task.kind == Task.Kind.REGULAR:
+        # Late but not lost: accepted while the task still has a free place.
+        Task.objects.select_for_update(no_key=True).filter(pk=task.pk).order_by().first()
+        if places_taken(task.pk, now, excluding=locked.pk) >= campaign.judgements_per_task:
+            raise AssignmentExpired(
+                gettext(
+                    "Your time for this task ran out and it was given to someone else. "
+                    "Your answer was not recorded; please continue with the next task."
+                )
+            )
+
+    judgement = _judgement_insert(
+        assignment=locked,
+        task=task,
+        worker_id=locked.worker_id,
+        criterion=locked.criterion,
+        started_at=locked.started_at,
+        submitted_at=max(now, locked.started_at),
+        seconds_on_task=seconds,
+        too_fast=too_fast,
+        metadata=metadata,
+    )
+    ranks = dict(zip(slots, ranks_from_scores([clean[s] for s in slots]), strict=True))
+    scores_written = _scores_insert.many(
+        [
+            {
+                "judgement": judgement,
+                "output_id": to.output_id,
+                "slot": to.slot,
+                "role": to.role,
+                "score": clean[to.slot],
+                "rank": ranks[to.slot],
+                "coverage": coverage.get(to.slot, ""),
+                "checks": ticked.get(to.slot, []),
+            }
+            for to in task_outputs
+        ]
+    )
+    locked.state = Assignment.State.SUBMITTED
+    locked.submitted_at = judgement.submitted_at
+    _assignment_submitted(assignment_id=locked.pk, at=locked.submitted_at)
+
+    from annotations.services.quality import quality_after_judgement
+
+    quality_after_judgement(judgement=judgement, scores=scores_written)
+    return judgement
 
 
 @transaction.atomic
