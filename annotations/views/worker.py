@@ -702,13 +702,13 @@ def _record_scores(
 # Set-up 1 pages, drafts and second tabs ---------------------------------------------------
 
 ALREADY_SUBMITTED = gettext_lazy(
-    "This task was already submitted from another tab or window, so this answer was not "
-    "recorded again. Here is your next task."
+    "This task was already submitted (here or in another tab or window), so this answer "
+    "was not recorded again. Here is your next task."
 )
 
 DRAFT_TOO_LATE = gettext_lazy(
-    "This task was already submitted from another tab or window; what you type here is "
-    "not recorded."
+    "This task was already submitted (here or in another tab or window); what you type "
+    "here is not recorded."
 )
 
 

@@ -99,7 +99,7 @@ def test_a_second_tab_is_told_the_task_was_submitted_elsewhere(new_page, live_se
     assert late.value.status == 409
     conflict = second.locator("[data-draft-conflict]")
     conflict.wait_for()
-    assert "already submitted from another tab" in conflict.inner_text()
+    assert "already submitted (here or in another tab" in conflict.inner_text()
     second.screenshot(path=str(SHOTS / "second-tab-draft.png"), full_page=True)
 
     # Submitting there anyway: nothing is recorded twice, and the next task comes with
@@ -109,7 +109,7 @@ def test_a_second_tab_is_told_the_task_was_submitted_elsewhere(new_page, live_se
     second.get_by_role("button", name="Submit and continue").click()
     notice = second.locator("[data-notice]")
     notice.wait_for()
-    assert "already submitted from another tab" in notice.inner_text()
+    assert "already submitted (here or in another tab" in notice.inner_text()
     assert second.get_by_text("Task 2 of 3").is_visible()
     second.screenshot(path=str(SHOTS / "second-tab-submit.png"), full_page=True)
     assert Judgement.objects.count() == 1

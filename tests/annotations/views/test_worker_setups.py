@@ -217,6 +217,8 @@ def test_draft_needs_the_workers_token(client):
 
 
 def test_second_tab_submitting_the_same_task_gets_a_clear_message(client):
+    """A second tab, or the same tab after the back button: the server cannot tell them
+    apart, so the message names both."""
     campaign = CampaignFactory(status=Campaign.Status.LIVE, tasks_per_worker=3)
     criterion = CriterionFactory(campaign=campaign)
     for _ in range(3):
@@ -232,7 +234,7 @@ def test_second_tab_submitting_the_same_task_gets_a_clear_message(client):
     assert second.status_code == 303
     page = client.get(second.url)
     html = page.content.decode()
-    assert "already submitted from another tab" in html
+    assert "already submitted (here or in another tab" in html
     assert 'id="task-form"' in html  # ... and here is the next task
     assert _lead(worker).pk != a.pk
     assert Judgement.objects.get().scores.get(slot=0).score == 100
