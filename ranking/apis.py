@@ -119,7 +119,11 @@ class RankingRowSerializer(serializers.Serializer):
     spread = serializers.FloatField()
     rank_lo = serializers.IntegerField()
     rank_hi = serializers.IntegerField()
-    cluster = serializers.IntegerField()
+    cluster = serializers.IntegerField(
+        allow_null=True,
+        help_text="Significance cluster (1 = best); null when the minimum-data rule is not "
+        "met (see data_rule).",
+    )
     comparisons = serializers.IntegerField()
 
 
@@ -256,7 +260,7 @@ class RankingResultApi(RankingRunScoped, APIView):
         run = self._run(request, pk)
         if run.status != RankingRun.Status.DONE:
             raise DomainError(f"Ranking run {run.pk} is {run.status}; its result is not ready.")
-        rows = selectors.ranking_run_rows(run=run)
+        rows = selectors.ranking_run_rows_claimed(run=run)
         meta = selectors.ranking_run_meta(run=run)
         return Response(
             RankingResultSerializer(

@@ -6,11 +6,12 @@ out, excluded workers, method, parameters, seed, the minimum-data rule) and list
 systems it could not rank. Every name goes through :mod:`annotations.core.export_safety`:
 CSV cells cannot become formulas, LaTeX and Markdown cannot become markup.
 
-When ``meta["data_rule"]["met"]`` is false, the human-readable formats (table, LaTeX,
-Markdown) show no clusters (no cluster numbers, no rules between clusters) and say why,
-naming the part of the rule that failed (``data_rule["no_clusters"]``: too few
-comparisons, or the split-half check) and what to do; CSV and JSON keep the cluster
-numbers next to the rule's verdict.
+When ``meta["data_rule"]["met"]`` is false, no format shows clusters: the human-readable
+ones (table, LaTeX, Markdown) have no cluster numbers and no rules between clusters and
+say why, naming the part of the rule that failed (``data_rule["no_clusters"]``: too few
+comparisons, or the split-half check) and what to do; CSV leaves the cluster column
+empty and JSON gives ``"cluster": null``, beside the rule's verdict (a program reading
+the numbers would otherwise take them for significance clusters).
 
 :func:`run_export` is the one function the web download, the API export and
 ``manage.py rank`` call, so the same run gives the same text everywhere.
@@ -205,7 +206,9 @@ def _table(rows: Sequence[Row], title: str, meta: dict) -> str:
 
 
 def _json(rows: Sequence[Row], title: str, meta: dict) -> str:
-    return json.dumps({**meta, "ranking": [asdict(r) for r in rows]}, indent=1) + "\n"
+    shown = _clusters_shown(meta)
+    ranking = [{**asdict(r), "cluster": r.cluster if shown else None} for r in rows]
+    return json.dumps({**meta, "ranking": ranking}, indent=1) + "\n"
 
 
 def _csv(rows: Sequence[Row], title: str, meta: dict) -> str:
@@ -216,11 +219,12 @@ def _csv(rows: Sequence[Row], title: str, meta: dict) -> str:
     for heading, text in provenance(meta):
         writer.writerow(["# " + heading, csv_cell(text)])
     writer.writerow(["cluster", "system", "value", "spread", "rank_lo", "rank_hi", "comparisons"])
+    shown = _clusters_shown(meta)
     for r in rows:
         writer.writerow(
             csv_row(
                 [
-                    r.cluster,
+                    r.cluster if shown else "",
                     r.system,
                     f"{r.value:.6f}",
                     f"{r.spread:.6f}",
@@ -298,7 +302,7 @@ def _md_text(text: str) -> str:
 
 
 def parse_csv(text: str) -> list[Row]:
-    """Read back what :func:`render` wrote as CSV."""
+    """Read back what :func:`render` wrote as CSV (an empty cluster: withheld, None)."""
     lines = [line for line in text.splitlines() if not line.startswith("# ")]
     reader = csv.DictReader(lines)
     return [
@@ -308,7 +312,7 @@ def parse_csv(text: str) -> list[Row]:
             spread=float(d["spread"]),
             rank_lo=int(d["rank_lo"]),
             rank_hi=int(d["rank_hi"]),
-            cluster=int(d["cluster"]),
+            cluster=int(d["cluster"]) if d["cluster"] else None,
             comparisons=int(d["comparisons"]),
         )
         for d in reader

@@ -29,7 +29,7 @@ from annotations.selectors.judgements import scores_counted
 
 from . import stats
 from .models import RankingRun
-from .selectors import Row, ranking_run_rows
+from .selectors import Row, ranking_run_rows_claimed
 
 ALL = ""  # the pooled column's key: every language
 
@@ -150,7 +150,7 @@ def criterion_means(
     )
     runs = _latest_runs(criterion, columns)
     ranked = {
-        column: {row.system: row for row in ranking_run_rows(run=run)}
+        column: {row.system: row for row in ranking_run_rows_claimed(run=run)}
         for column, run in runs.items()
     }
     low, high = result.low, result.high

@@ -50,7 +50,8 @@ def _draw(
 ) -> bytes:
     try:
         for i, r in enumerate(rows):
-            colour = _COLOURS[(r.cluster - 1) % len(_COLOURS)] if clusters else _COLOURS[0]
+            cluster = r.cluster if clusters and r.cluster is not None else 1
+            colour = _COLOURS[(cluster - 1) % len(_COLOURS)]
             ax.barh(
                 i,
                 r.rank_hi - r.rank_lo + 0.8,

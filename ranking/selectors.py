@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -28,7 +28,7 @@ class Row:
     spread: float
     rank_lo: int
     rank_hi: int
-    cluster: int
+    cluster: int | None  # None: withheld (``ranking_run_rows_claimed``)
     comparisons: int
 
     @property
@@ -343,6 +343,15 @@ def ranking_run_rows(*, run: RankingRun) -> list[Row]:
         )
         for r in run.results.select_related("system").order_by("cluster", "-value", "system__label")
     ]
+
+
+def ranking_run_rows_claimed(*, run: RankingRun) -> list[Row]:
+    """The rows as they may be claimed elsewhere (the API's result, the means table): the
+    clusters only when the minimum-data rule is met (``ranking_data_rule``), else None."""
+    rows = ranking_run_rows(run=run)
+    if ranking_data_rule(run=run).met:
+        return rows
+    return [replace(row, cluster=None) for row in rows]
 
 
 def ranking_run_meta(*, run: RankingRun) -> dict[str, Any]:

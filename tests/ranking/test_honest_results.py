@@ -12,6 +12,7 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from annotations.models import Worker
+from ranking.exports import parse_csv
 from ranking.models import RankingRun
 from ranking.selectors import ranking_data_rule
 from ranking.services import ranking_run_compute, ranking_run_create
@@ -21,6 +22,24 @@ from tests.ranking.planted import planted_campaign
 pytestmark = pytest.mark.django_db
 
 FORMATS = ("table", "json", "csv", "latex", "markdown")
+
+
+def _clusters_everywhere(client, api, run) -> dict[str, list[int | None]]:
+    """Each system's cluster (in value order) as every machine-readable place gives it:
+    the JSON and CSV exports, the API's result, and the means table's JSON export."""
+    json_rows = json.loads(_export(api, run, "json"))["ranking"]
+    result = api.get(f"/api/rankings/{run.pk}/result/").json()["rows"]
+    means = api.get(f"/api/campaigns/{run.campaign.slug}/means/").json()
+    [criterion] = means["criteria"]
+    return {
+        "json": [r["cluster"] for r in json_rows],
+        "csv": [r.cluster for r in parse_csv(_export(api, run, "csv"))],
+        "api": [r["cluster"] for r in result],
+        "means": [
+            row["cells"]["all"]["cluster"]
+            for row in sorted(criterion["systems"], key=lambda r: r["system"])
+        ],
+    }
 
 
 def _owned(campaign) -> User:
@@ -75,6 +94,12 @@ def test_two_judgements_give_no_clusters_and_no_stability_verdict(client):
     markdown = _export(api, run, "markdown").splitlines()
     assert all(line.startswith("|  |") for line in markdown if "| s" in line)  # no cluster no.
     assert json.loads(_export(api, run, "json"))["data_rule"]["met"] is False
+    # No machine-readable place claims the clusters the pages withhold.
+    assert _clusters_everywhere(client, api, run) == {
+        where: [None] * 4 for where in ("json", "csv", "api", "means")
+    }
+    means = client.get(f"/rankings/campaign/{campaign.slug}/means/").content.decode()
+    assert "n=2 · rank 2-3" in means and "· cluster" not in means
 
 
 def test_enough_comparisons_and_a_stable_split_show_clusters(client):
@@ -88,6 +113,13 @@ def test_enough_comparisons_and_a_stable_split_show_clusters(client):
     html = client.get(f"/rankings/{run.pk}/").content.decode()
     assert 'class="table table-compact clusters"' in html and "<strong>Stable.</strong>" in html
     assert "Too little data" not in html
+    api = APIClient()
+    api.force_authenticate(campaign.owner)
+    clusters = _clusters_everywhere(client, api, run)
+    assert clusters["json"] == clusters["csv"] == clusters["api"] == [1, 2, 3]
+    assert sorted(c or 0 for c in clusters["means"]) == [1, 2, 3]
+    means = client.get(f"/rankings/campaign/{campaign.slug}/means/").content.decode()
+    assert "· cluster 1" in means
 
 
 def test_a_failing_split_half_check_is_named_as_the_reason_for_no_clusters(client):

@@ -45,7 +45,7 @@ def test_planted_order_is_recovered_with_separate_clusters_at_the_extremes():
     rows = ranking_run_rows(run=_run(campaign, criterion, runs=50, seed=1))
     assert [r.system for r in rows] == ["s0", "s1", "s2", "s3", "s4", "s5"]
     assert rows[0].cluster == 1 and rows[0].rank_lo == rows[0].rank_hi == 1
-    assert rows[-1].cluster > rows[0].cluster
+    assert (rows[-1].cluster or 0) > 1  # computed rows always carry their cluster
 
 
 @pytest.mark.parametrize("method", ["bootstrap", "bradley_terry", "expected_wins"])
