@@ -74,6 +74,17 @@ class FinishedJudgement:
 
 
 @transaction.atomic
+def judgements_refuse_if_archived(campaign: Campaign) -> None:
+    """An archived campaign is read-only: no judgements are imported into it (its status
+    read afresh, as another request may have archived it since ``campaign`` was read)."""
+    status = Campaign.objects.filter(pk=campaign.pk).values_list("status", flat=True).first()
+    if status == Campaign.Status.ARCHIVED:
+        raise DomainError(
+            f"Campaign '{campaign.slug}' is archived, so it is read-only: nothing was "
+            "imported. Restore it first (it becomes closed) to add judgements."
+        )
+
+
 def judgements_store_finished(
     *,
     campaign: Campaign,
@@ -98,6 +109,7 @@ def judgements_store_finished(
     """
     if criterion.campaign_id != campaign.pk:
         raise DomainError(f"Criterion '{criterion.name}' is not a criterion of '{campaign.slug}'.")
+    judgements_refuse_if_archived(campaign)
     if not judgements:
         return 0
     items = dict(campaign.items.values_list("external_id", "id"))

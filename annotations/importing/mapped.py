@@ -19,6 +19,7 @@ from annotations.importing import jobs
 from annotations.importing.judgements import (
     FinishedJudgement,
     FinishedScore,
+    judgements_refuse_if_archived,
     judgements_store_finished,
 )
 from annotations.importing.outputs import Upload
@@ -199,6 +200,7 @@ def _store(
     progress: Callable[[int, int], None] | None,
 ) -> MappedImported:
     file = parsed.file
+    judgements_refuse_if_archived(campaign)  # before any criterion, item or output
     criteria: dict[str, Criterion] = {}
     created: list[str] = []
     for columns in mapping.criteria:

@@ -12,6 +12,7 @@ from annotations.importing.bulk import BATCH_SIZE, bulk_insert, gc_paused
 from annotations.importing.judgements import (
     FinishedJudgement,
     FinishedScore,
+    judgements_refuse_if_archived,
     judgements_store_finished,
 )
 from annotations.importing.parsers.wmt import ParsedWMT, parse_wmt_csv
@@ -64,6 +65,7 @@ def _wmt_store(
     *, campaign: Campaign, criterion_name: str, parsed: ParsedWMT, experts: bool = False
 ) -> WMTImported:
     source = Path(parsed.file).name
+    judgements_refuse_if_archived(campaign)  # before the criterion, items and outputs
     criterion = _wmt_criterion(campaign=campaign, name=criterion_name, k=parsed.systems_per_row)
     if Judgement.objects.filter(criterion=criterion, metadata__wmt_file=source).exists():
         raise ImportFileError(

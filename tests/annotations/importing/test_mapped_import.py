@@ -454,3 +454,25 @@ def test_score_agreement_on_an_imported_multi_judge_file(tmp_path: Path) -> None
     expected = krippendorff.alpha(reliability_data=matrix, level_of_measurement="interval")
     assert ours.score_alpha == pytest.approx(expected, abs=1e-9)
     assert ours.workers == 4 and ours.judgements == 19
+
+
+@pytest.mark.parametrize("status", ["archived", "closed", "draft"])
+def test_an_archived_campaign_takes_no_ratings(
+    tmp_path: Path, counts: Callable[[], dict[str, int]], status: str
+) -> None:
+    """Archived means read-only: the import is refused before any criterion, item or
+    output is made. A closed campaign (where imported releases live) still takes them."""
+    campaign = CampaignFactory(status=status)
+    before = counts()
+    path = write_csv(tmp_path / "r.csv", rows3())
+    if status != "archived":
+        assert (
+            mapped_import(
+                campaign=campaign, path=path, mapping=mapping_from_dict(three_slot_mapping())
+            ).judgements
+            == 4
+        )
+        return
+    with pytest.raises(DomainError, match="is archived, so it is read-only: nothing was imported"):
+        mapped_import(campaign=campaign, path=path, mapping=mapping_from_dict(three_slot_mapping()))
+    assert counts() == before

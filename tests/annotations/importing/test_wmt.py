@@ -181,3 +181,13 @@ def test_agreement_on_an_imported_multi_judge_file(tmp_path: Path) -> None:
 
     assert ours.inter_kappa == pytest.approx(kappa(False), abs=1e-12)
     assert ours.intra_kappa == pytest.approx(kappa(True), abs=1e-12)
+
+
+def test_an_archived_campaign_takes_no_rankings(tmp_path: Path, counts) -> None:
+    from common.errors import DomainError
+
+    campaign = CampaignFactory(status="archived")
+    before = counts()
+    with pytest.raises(DomainError, match="is archived, so it is read-only"):
+        wmt_import(campaign=campaign, path=write_csv(tmp_path / "wmt.csv", GOOD))
+    assert counts() == before
