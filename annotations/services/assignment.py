@@ -38,6 +38,7 @@ in id order and counted too, so two hand-outs never hold parts of one group each
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -238,16 +239,27 @@ def worker_consent(*, worker: Worker) -> Worker:
     return worker
 
 
+def _rounded(x: float, u: float) -> int:
+    """``x`` rounded down, or up with probability equal to its fraction (``u`` uniform in
+    [0, 1)): on average ``x``. A fraction below 1e-9 is float noise (0.2 * 10)."""
+    whole = math.floor(x + 1e-9)
+    return whole + int(u < x - whole - 1e-9)
+
+
 def session_plan(*, campaign: Campaign, worker: Worker) -> list[str]:
     """The kind of task at each position of the worker's session, fixed by seeds.
 
-    ``regular``, ``attention`` or ``repeat``; ``round(rate * tasks_per_worker)`` of each
-    check, repeats never in the first two positions (something must be there to repeat).
+    ``regular``, ``attention`` or ``repeat``; ``rate * tasks_per_worker`` of each check,
+    rounded up or down at random (seeded per worker) so that the share over all workers
+    is the rate: 10% of 4 tasks gives 40% of the workers one check each, where rounding
+    would give nobody any. Repeats never in the first two positions (something must be
+    there to repeat).
     """
     n = campaign.tasks_per_worker
     rng = np.random.default_rng(_seed(campaign.task_seed, worker.pk, 1))
-    n_repeat = min(round(n * campaign.repeat_rate), max(0, n - 2))
-    n_attention = min(round(n * campaign.attention_check_rate), n - n_repeat)
+    up = np.random.default_rng(_seed(campaign.task_seed, worker.pk, 4)).random(2)
+    n_repeat = min(_rounded(n * campaign.repeat_rate, up[0]), max(0, n - 2))
+    n_attention = min(_rounded(n * campaign.attention_check_rate, up[1]), n - n_repeat)
     plan = [KIND_REGULAR] * n
     repeat_at: Iterable[np.integer] = (
         rng.choice(np.arange(2, n), size=n_repeat, replace=False) if n_repeat else []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import threading
 from datetime import timedelta
 
@@ -161,6 +162,25 @@ def test_session_plan_places_checks_by_rate_and_is_seeded():
     assert plan.count("repeat") == 1
     assert "repeat" not in plan[:2]
     assert plan == session_plan(campaign=campaign, worker=worker)
+
+
+def _down_or_up(x: float) -> set[int]:
+    return {math.floor(x + 1e-9), math.ceil(x - 1e-9)}
+
+
+def test_checks_below_one_per_worker_are_not_rounded_away():
+    """10% attention checks and 10% repeats of 4 tasks: 0.4 of each per worker. Rounded,
+    nobody got any (and the plan page counted 10% of each); now each worker gets one with
+    probability 0.4 (seeded per worker), so over the workers the shares are the rates."""
+    campaign = live_campaign(tasks_per_worker=4, attention_check_rate=0.1, repeat_rate=0.1)
+    plans = [session_plan(campaign=campaign, worker=Worker(pk=pk)) for pk in range(1, 1001)]
+    for kind in ("attention", "repeat"):
+        per_worker = [plan.count(kind) for plan in plans]
+        assert set(per_worker) == {0, 1}
+        share = sum(per_worker) / (4 * len(plans))
+        assert 0.085 < share < 0.115, (kind, share)  # 0.1; binomial sd of the share 0.004
+    again = [session_plan(campaign=campaign, worker=Worker(pk=pk)) for pk in range(1, 1001)]
+    assert again == plans  # seeded
 
 
 def test_session_with_checks_hands_out_attention_and_repeat_tasks():
@@ -720,9 +740,9 @@ def test_every_planned_repeat_has_an_earlier_task_it_may_repeat(
         task_seed=seed, tasks_per_worker=n, attention_check_rate=attention, repeat_rate=repeat
     )  # unsaved: the plan reads only these fields and the worker's id
     plan = session_plan(campaign=campaign, worker=Worker(pk=worker_id))
-    n_repeat = min(round(n * repeat), max(0, n - 2))
-    assert plan.count("repeat") == n_repeat
-    assert plan.count("attention") == min(round(n * attention), n - n_repeat)
+    n_repeat = plan.count("repeat")
+    assert n_repeat in {min(k, max(0, n - 2)) for k in _down_or_up(n * repeat)}
+    assert plan.count("attention") in {min(k, n - n_repeat) for k in _down_or_up(n * attention)}
     for p, kind in enumerate(plan):
         if kind == "repeat" and "regular" in plan[:p]:
             assert "regular" in plan[: p - 1], plan
