@@ -45,8 +45,11 @@ def _page(
     request: HttpRequest, campaign: Campaign, form: MappingForm, status: int = 200, **extra: Any
 ) -> HttpResponse:
     context = _context(request, campaign, form=form, presets=_presets(campaign), **extra)
-    template = TEMPLATE + "#mapped-preview" if getattr(request, "htmx", False) else TEMPLATE
-    return render(request, template, context, status=status)
+    if getattr(request, "htmx", False):
+        # The preview panel, with the error in it: htmx swaps in 2xx responses only, so
+        # a 400 would leave the panel as it was and the designer without an answer.
+        return render(request, TEMPLATE + "#mapped-preview", context)
+    return render(request, TEMPLATE, context, status=status)
 
 
 @campaign_view(Role.DESIGNER)

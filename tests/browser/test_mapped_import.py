@@ -91,3 +91,39 @@ def test_preview_error_without_javascript(new_page, live_server, settings, tmp_p
     error.scroll_into_view_if_needed()
     save_screenshot(page, "mapped-preview-error-nojs")
     assert Judgement.objects.count() == 0
+
+
+@pytest.mark.parametrize("problem", ["missing-column", "bad-bytes", "empty-file"])
+def test_preview_error_with_javascript_is_shown_in_the_panel(
+    new_page, live_server, settings, tmp_path, problem
+):
+    """The preview comes in by htmx, which swaps in 2xx responses only: a refused file
+    used to leave the panel saying "Choose a file", the error unseen."""
+    from annotations.models import Judgement
+
+    page, campaign = _login_campaign(new_page, live_server, settings)
+    page.goto(f"{live_server.url}/campaigns/{campaign.slug}/ratings/import/?preset=mturk")
+    page.wait_for_load_state("load")  # htmx listens now
+    path = _mturk_file(tmp_path)
+    if problem == "missing-column":
+        page.get_by_label("Item").fill("Input.segment")
+        expected = "Input.segment"
+    elif problem == "bad-bytes":
+        path.write_bytes(path.read_bytes().replace(b"w2", b"w\xff2", 1))
+        expected = "UTF-8"
+    else:
+        path.write_bytes(b"")
+        expected = "The submitted file is empty"  # the form's own check, on its field
+    page.get_by_label("File").set_input_files(str(path))
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        page.get_by_role("button", name="Preview the first rows").click()
+    assert answer.value.request.headers.get("hx-request") == "true"  # by htmx, not a reload
+    panel = page.locator("#mapped-preview")
+    panel.locator("[role=alert]").wait_for()
+    text = panel.inner_text()
+    assert expected in text and (problem == "empty-file" or path.name in text)
+    assert "Choose a file" not in text
+    # htmx swapped only the panel: the chosen file is still there to fix the mapping.
+    assert page.locator("#id_file").evaluate("el => el.files.length") == 1
+    save_screenshot(page, f"mapped-preview-error-js-{problem}")
+    assert Judgement.objects.count() == 0
