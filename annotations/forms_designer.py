@@ -53,8 +53,9 @@ class UploadForm(SiteLabels, forms.Form):
     # the uploaded files; the stubs see only a class attribute shadowing BaseForm.files.
     files = MultipleFileField(  # type: ignore[assignment]
         help_text=(
-            "A .csv or .jsonl file of outputs, or the <system>.tsv files of an E2E-style "
-            "release (select them all; participants.tsv names the systems)."
+            # Django writes a help text as HTML: no angle brackets here.
+            "A .csv or .jsonl file of outputs, or the .tsv files of an E2E-style release, "
+            "one per system (select them all; participants.tsv names the systems)."
         )
     )
 

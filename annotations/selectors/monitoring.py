@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from itertools import combinations
 
 import numpy as np
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Min, Q, QuerySet
 from django.utils import timezone
 
 from annotations.core.agreement import krippendorff_alpha_long, pairwise_kappa
@@ -160,6 +160,17 @@ class CriterionProgress:
     finish_at: datetime | None
     # Of ``planned`` and ``collected``: judgements imported from a finished evaluation.
     imported: int = 0
+    # The hours ``per_hour`` was measured over (the window, or less when the criterion's
+    # first judgement came later).
+    rate_hours: float = 3.0
+
+    @property
+    def rate_window(self) -> str:
+        """``rate_hours`` in words: "3 hours", "1 hour", "40 minutes"."""
+        if self.rate_hours >= 1:
+            hours = round(self.rate_hours, 1)
+            return f"{hours:g} hour{'' if hours == 1 else 's'}"
+        return f"{max(1, round(self.rate_hours * 60))} minutes"
 
     @property
     def percent(self) -> float:
@@ -175,8 +186,9 @@ def campaign_progress(
 ) -> list[CriterionProgress]:
     """Judgements collected against planned, per criterion, with an estimated finish.
 
-    The rate is the number of judgements submitted in the last ``window_hours``; with none
-    in that window there is no estimate.
+    The rate is the number of judgements submitted in the last ``window_hours``, or since
+    the criterion's first judgement when that came later (at least 5 minutes); with none
+    in that window, or a campaign that is not live, there is no estimate.
     """
     now = now or timezone.now()
     since = now - timedelta(hours=window_hours)
@@ -196,27 +208,41 @@ def campaign_progress(
         .annotate(n=Count("id"))
         .values_list("criterion_id", "n")
     )
-    recent = dict(
-        judgements_counted(campaign=campaign)
+    recent = {
+        criterion_id: (n, first)
+        for criterion_id, n, first in judgements_counted(campaign=campaign)
         .filter(submitted_at__gte=since)
         .values("criterion_id")
-        .annotate(n=Count("id"))
-        .values_list("criterion_id", "n")
-    )
+        .annotate(n=Count("id"), first=Min("submitted_at"))
+        .values_list("criterion_id", "n", "first")
+    }
+    live = campaign.status == Campaign.Status.LIVE
     rows = []
     for criterion in criteria:
         planned = criterion.n_regular * jpt + imported.get(criterion.pk, 0)
         collected = counted.get(criterion.pk, 0)
-        per_hour = recent.get(criterion.pk, 0) / window_hours
+        n_recent, first = recent.get(criterion.pk, (0, None))
+        hours = window_hours
+        if first is not None and first > since:
+            # Collection began inside the window: a rate over the whole window would be
+            # too low (the campaign was live for minutes, not hours).
+            hours = max((now - first).total_seconds() / 3600, 5 / 60)
+        per_hour = n_recent / hours
         remaining = max(planned - collected, 0)
         finish_at = None
         if remaining == 0 and planned:
             finish_at = now
-        elif per_hour > 0:
+        elif per_hour > 0 and live:
             finish_at = now + timedelta(hours=remaining / per_hour)
         rows.append(
             CriterionProgress(
-                criterion, planned, collected, per_hour, finish_at, imported.get(criterion.pk, 0)
+                criterion,
+                planned,
+                collected,
+                per_hour,
+                finish_at,
+                imported.get(criterion.pk, 0),
+                rate_hours=hours,
             )
         )
     return rows

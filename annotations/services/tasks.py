@@ -54,6 +54,11 @@ class CriterionDesign:
     pair_std: float
 
 
+def _span(low: int, high: int) -> str:
+    """``"750"`` or ``"749-751"``: a range that is one number is written once."""
+    return str(low) if low == high else f"{low}-{high}"
+
+
 @dataclass(frozen=True)
 class DesignReport:
     """What ``tasks_build`` made."""
@@ -72,8 +77,8 @@ class DesignReport:
     @property
     def summary(self) -> str:
         parts = [
-            f"{c.criterion}: {c.tasks} tasks, each system in {c.count_min}-{c.count_max}, "
-            f"each pair together in {c.pair_min}-{c.pair_max}"
+            f"{c.criterion}: {c.tasks} tasks, each system in {_span(c.count_min, c.count_max)}, "
+            f"each pair together in {_span(c.pair_min, c.pair_max)}"
             for c in self.criteria
         ]
         return f"{self.tasks} tasks of {self.k} outputs (seed {self.seed}). " + "; ".join(parts)

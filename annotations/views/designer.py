@@ -198,7 +198,9 @@ def campaign_upload(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     systems = sum(r.systems for r in results)
     items = sum(r.items for r in results)
     messages.success(
-        request, f"Imported {outputs} outputs: {systems} new systems, {items} new items."
+        request,
+        f"Imported {_counted(outputs, 'output')}: {_counted(systems, 'new system')}, "
+        f"{_counted(items, 'new item')}.",
     )
     unjudged = sorted({s for r in results for s in r.systems_not_in_tasks})
     if unjudged:
@@ -522,6 +524,11 @@ def campaign_plan(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
     if request.htmx:
         template += "#plan-result"
     return render(request, template, context)
+
+
+def _counted(n: int, noun: str) -> str:
+    """``"1 new system"``, ``"2 new systems"``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _lifecycle(action: Callable[..., Any], done: str) -> View:

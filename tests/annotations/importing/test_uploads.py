@@ -77,6 +77,19 @@ def test_small_upload_imports_during_the_request(client, owner) -> None:
     assert Output.objects.filter(item__campaign=campaign).count() == 6
 
 
+def test_upload_messages_count_in_words_and_the_help_text_shows_whole(client, owner) -> None:
+    campaign = campaign_create(slug="pilot", owner=owner)
+    page = client.get(reverse("annotations:designer-campaign", args=[campaign.slug]))
+    # Django writes a field's help text as HTML: "<system>.tsv" lost its "<system>".
+    assert "or the .tsv files of an E2E-style release, one per system" in page.content.decode()
+    one = _upload(client, campaign, SimpleUploadedFile("one.csv", outputs_csv(1, 1)), follow=True)
+    assert "Imported 1 output: 1 new system, 1 new item." in one.content.decode()
+    more = _upload(
+        client, campaign, SimpleUploadedFile("more.csv", outputs_csv(2, 3, prefix="t")), follow=True
+    )
+    assert "Imported 6 outputs: 2 new systems, 2 new items." in more.content.decode()
+
+
 def test_running_job_page_polls_and_shows_moving_progress(client, owner) -> None:
     campaign = campaign_create(slug="pilot", owner=owner)
     job = ImportJob.objects.create(campaign=campaign, kind="outputs", filename="big.csv")

@@ -198,3 +198,42 @@ def test_agreement_by_slice_is_the_agreement_of_the_slices_judgements(client):
     # No attributes: no slices.
     Item.objects.filter(campaign=campaign).update(attributes={})
     assert agreement_by_slice(campaign=campaign) == []
+
+
+def test_the_rate_counts_from_the_first_judgement_and_a_closed_campaign_gets_no_finish():
+    """12 judgements submitted 30 minutes ago in a campaign live since then: 24 an hour
+    over the last 30 minutes (it said 4 an hour "over the last 3 hours"); closed, no
+    estimated finish (it still gave one)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from annotations.models import Campaign, Judgement
+    from annotations.selectors.monitoring import campaign_progress
+
+    campaign = judged_campaign()
+    now = timezone.now()
+
+    def submitted(ago: timedelta) -> None:
+        Judgement.objects.filter(criterion__campaign=campaign).update(
+            started_at=now - ago - timedelta(minutes=1), submitted_at=now - ago
+        )
+
+    submitted(timedelta(minutes=30))
+    Campaign.objects.filter(pk=campaign.pk).update(
+        status=Campaign.Status.LIVE, judgements_per_task=6
+    )
+    campaign.refresh_from_db()
+    [p] = campaign_progress(campaign=campaign, now=now)
+    assert p.collected == 12 and p.remaining == 12
+    assert p.rate_window == "30 minutes" and p.per_hour == pytest.approx(24.0)
+    assert p.finish_at == now + timedelta(minutes=30)
+    submitted(timedelta(hours=5))
+    [old] = campaign_progress(campaign=campaign, now=now)
+    assert old.per_hour == 0 and old.finish_at is None and old.rate_window == "3 hours"
+
+    Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.CLOSED)
+    campaign.refresh_from_db()
+    submitted(timedelta(minutes=30))
+    [closed] = campaign_progress(campaign=campaign, now=now)
+    assert closed.per_hour == pytest.approx(24.0) and closed.finish_at is None

@@ -87,6 +87,14 @@ def test_every_item_and_criterion_gets_balanced_tasks_of_k_distinct_systems():
     assert "72 tasks" in report.summary
 
 
+def test_the_summary_writes_a_range_that_is_one_number_once():
+    """6 systems in tasks of 3 on 4 items: every system in exactly 4 tasks (was "4-4")."""
+    report = tasks_build(campaign=_campaign(6, 4, k=3), seed=1)
+    [c] = report.criteria
+    assert c.count_min == c.count_max == 4
+    assert "each system in 4, each pair together in" in report.summary
+
+
 def test_same_seed_same_tasks_other_seed_other_tasks():
     campaign = _campaign(7, 10, k=3)
     tasks_build(campaign=campaign, seed=11)

@@ -368,3 +368,15 @@ def test_whole_forms_write_labels_as_the_site_does_and_suggest_the_slug(owner_cl
         assert ":</label>" not in html, name
         if name != "campaign":
             assert 'data-slug-from="id_name"' in html, name
+
+
+def test_monitor_of_a_closed_campaign_gives_no_finish_estimate(owner_client, people):
+    campaign = judged_campaign(owner=people["owner"])
+    Campaign.objects.filter(pk=campaign.pk).update(
+        status=Campaign.Status.CLOSED, judgements_per_task=6
+    )
+    html = owner_client.get(
+        reverse("annotations:designer-monitor", args=[campaign.slug])
+    ).content.decode()
+    assert "12 not collected · no finish estimate: the campaign is closed" in html
+    assert "estimated finish" not in html and "to go" not in html
