@@ -145,6 +145,7 @@ def test_the_page_and_its_csv(client, django_user_model):
     assert 'data-criterion="grammar"' in body and 'data-column="de"' in body
     assert f"{np.mean(given[('good', 'de')]):.2f}" in body
     assert "Start a ranking run" not in body  # viewers
+    assert "data-magnitude-note" not in body  # a Likert scale has its bounds
     csv_text = client.get(url + "?format=csv").content.decode()
     lines = csv_text.splitlines()
     assert lines[0].startswith("criterion,confidence,system,language,ratings,mean,ci_low,ci_high")
