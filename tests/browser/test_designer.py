@@ -252,7 +252,12 @@ def test_whole_designer_journey_at_phone_and_desktop_width(
     assert f"0 of {planned * 3}" in page.locator("#judgement-totals").inner_text()
     page.get_by_role("button", name="Pause").click()
     page.locator(".badge-paused").first.wait_for()
-    page.get_by_role("button", name="Close").click()
+    # Closing cannot be undone: one click only opens what it does and the real button.
+    page.get_by_text("Close…").click()
+    assert page.get_by_text("Closing ends the campaign for good").is_visible()
+    assert Campaign.objects.get(slug="riverside").status == "paused"
+    check("09-close-confirm")
+    page.get_by_role("button", name="Close the campaign for good").click()
     page.locator(".badge-closed").first.wait_for()
     check("09-closed")
 
