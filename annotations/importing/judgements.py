@@ -73,7 +73,6 @@ class FinishedJudgement:
     metadata: Mapping[str, Any] = field(default_factory=dict)
 
 
-@transaction.atomic
 def judgements_refuse_if_archived(campaign: Campaign) -> None:
     """An archived campaign is read-only: no judgements are imported into it (its status
     read afresh, as another request may have archived it since ``campaign`` was read)."""
@@ -85,6 +84,7 @@ def judgements_refuse_if_archived(campaign: Campaign) -> None:
         )
 
 
+@transaction.atomic
 def judgements_store_finished(
     *,
     campaign: Campaign,

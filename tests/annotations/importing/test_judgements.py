@@ -121,6 +121,32 @@ def test_progress_reaches_the_total() -> None:
     assert [done for done, _ in seen] == sorted(done for done, _ in seen)
 
 
+@pytest.mark.django_db(transaction=True)
+def test_it_is_its_own_transaction_when_called_outside_one() -> None:
+    """The writer opens its transaction itself (a page, a command or a test without one
+    around it): stored whole, or not at all. (A decorator that slipped onto another
+    function left it without one, and its bulk writes refused to run.)"""
+    campaign, criterion = _setup(2)
+    assert (
+        judgements_store_finished(
+            campaign=campaign, criterion=criterion, judgements=_judgements(2, shared=False)
+        )
+        == 4
+    )
+    bad = [*_judgements(2, shared=False)]
+    bad[-1] = FinishedJudgement(
+        item_id="i0",
+        worker_id="w9",
+        scores=(FinishedScore("nope", 1),),
+        started_at=T0,
+        submitted_at=T0,
+    )
+    before = Worker.objects.count()
+    with pytest.raises(DomainError):
+        judgements_store_finished(campaign=campaign, criterion=criterion, judgements=bad)
+    assert Worker.objects.count() == before
+
+
 def test_unknown_output_is_refused() -> None:
     campaign, criterion = _setup(1)
     bad = [
