@@ -260,8 +260,8 @@ class RankingResultApi(RankingRunScoped, APIView):
         run = self._run(request, pk)
         if run.status != RankingRun.Status.DONE:
             raise DomainError(f"Ranking run {run.pk} is {run.status}; its result is not ready.")
-        rows = selectors.ranking_run_rows_claimed(run=run)
         meta = selectors.ranking_run_meta(run=run)
+        rows = selectors.ranking_run_rows_claimed(run=run, met=meta["data_rule"]["met"])
         return Response(
             RankingResultSerializer(
                 {

@@ -345,11 +345,12 @@ def ranking_run_rows(*, run: RankingRun) -> list[Row]:
     ]
 
 
-def ranking_run_rows_claimed(*, run: RankingRun) -> list[Row]:
+def ranking_run_rows_claimed(*, run: RankingRun, met: bool | None = None) -> list[Row]:
     """The rows as they may be claimed elsewhere (the API's result, the means table): the
-    clusters only when the minimum-data rule is met (``ranking_data_rule``), else None."""
+    clusters only when the minimum-data rule is met (``ranking_data_rule``; ``met``: its
+    verdict, when the caller has it already), else None."""
     rows = ranking_run_rows(run=run)
-    if ranking_data_rule(run=run).met:
+    if ranking_data_rule(run=run).met if met is None else met:
         return rows
     return [replace(row, cluster=None) for row in rows]
 

@@ -239,11 +239,15 @@ def worker_consent(*, worker: Worker) -> Worker:
     return worker
 
 
+def _fraction(x: float) -> float:
+    """What ``x`` has beyond its whole part; below 1e-9 it is float noise (0.2 * 10): 0."""
+    return max(0.0, x - math.floor(x + 1e-9) - 1e-9)
+
+
 def _rounded(x: float, u: float) -> int:
     """``x`` rounded down, or up with probability equal to its fraction (``u`` uniform in
-    [0, 1)): on average ``x``. A fraction below 1e-9 is float noise (0.2 * 10)."""
-    whole = math.floor(x + 1e-9)
-    return whole + int(u < x - whole - 1e-9)
+    [0, 1)): on average ``x``."""
+    return math.floor(x + 1e-9) + int(u < _fraction(x))
 
 
 def session_plan(*, campaign: Campaign, worker: Worker) -> list[str]:
@@ -257,9 +261,15 @@ def session_plan(*, campaign: Campaign, worker: Worker) -> list[str]:
     """
     n = campaign.tasks_per_worker
     rng = np.random.default_rng(_seed(campaign.task_seed, worker.pk, 1))
-    up = np.random.default_rng(_seed(campaign.task_seed, worker.pk, 4)).random(2)
-    n_repeat = min(_rounded(n * campaign.repeat_rate, up[0]), max(0, n - 2))
-    n_attention = min(_rounded(n * campaign.attention_check_rate, up[1]), n - n_repeat)
+    repeats, checks = n * campaign.repeat_rate, n * campaign.attention_check_rate
+    # Every fetch plans: the generator of the rounding only when a count has a fraction.
+    up = (
+        np.random.default_rng(_seed(campaign.task_seed, worker.pk, 4)).random(2)
+        if _fraction(repeats) or _fraction(checks)
+        else (1.0, 1.0)
+    )
+    n_repeat = min(_rounded(repeats, up[0]), max(0, n - 2))
+    n_attention = min(_rounded(checks, up[1]), n - n_repeat)
     plan = [KIND_REGULAR] * n
     repeat_at: Iterable[np.integer] = (
         rng.choice(np.arange(2, n), size=n_repeat, replace=False) if n_repeat else []

@@ -343,6 +343,12 @@ def _transition(campaign: Campaign, allowed_from: set[str], to: str, verb: str) 
     return campaign
 
 
+def campaign_consent_missing(*, campaign: Campaign) -> bool:
+    """Whether the campaign has no consent text (``campaign_launch`` refuses it; the plan
+    page says so)."""
+    return not campaign.consent_text.strip()
+
+
 #: Why a campaign without a consent text is not launched: every worker is asked to
 #: agree to "the information above" before their first task.
 CONSENT_MISSING = (
@@ -366,7 +372,7 @@ def campaign_launch(*, campaign: Campaign) -> Campaign:
             raise DomainError("Build the tasks before launching.")
         if not (campaign.accept_prolific or campaign.accept_mturk or campaign.accept_link):
             raise DomainError("Accept at least one entry platform before launching.")
-        if not campaign.consent_text.strip():
+        if campaign_consent_missing(campaign=campaign):
             raise DomainError(CONSENT_MISSING)
         # criteria imports this module (presets, model_check): import it when used.
         from annotations.services.criteria import criteria_check_launchable

@@ -26,6 +26,7 @@ from django.http import (
 )
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
@@ -514,7 +515,7 @@ def campaign_plan(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
         )
     context = _context(request, campaign, form=form, plan=plan)
     context["criteria_problems"] = criteria_services.criterion_launch_problems(campaign=campaign)
-    context["consent_missing"] = not campaign.consent_text.strip()
+    context["consent_missing"] = campaign_services.campaign_consent_missing(campaign=campaign)
     context["translations_missing"] = [
         status
         for status in language_selectors.translations_needed(campaign=campaign)
@@ -527,8 +528,8 @@ def campaign_plan(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
 
 
 def _counted(n: int, noun: str) -> str:
-    """``"1 new system"``, ``"2 new systems"``."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+    """``"1 new system"``, ``"2 new systems"`` (the templates' ``pluralize``)."""
+    return f"{n} {noun}{pluralize(n)}"
 
 
 def _lifecycle(action: Callable[..., Any], done: str) -> View:
