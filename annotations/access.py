@@ -7,13 +7,12 @@ outputs, life cycle, workers, payment decisions); owners also manage members and
 invitations.
 
 Pages (``views.designer.campaign_view``), the REST API (:class:`CampaignScoped`) and
-ranking's pages and API all go through :func:`campaign_for` / :func:`campaign_check`: a
+ranking's pages and API all go through (the API's base class lives in ``access_api``, so
+that commands and Celery workers that only check roles never load DRF) :func:`campaign_for` / :func:`campaign_check`: a
 campaign outside the user's is a 404, a role too weak a 403.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
@@ -21,9 +20,6 @@ from django.db.models import Q, QuerySet
 from django.http import Http404
 
 from .models import Campaign, CampaignMembership
-
-if TYPE_CHECKING:
-    from .access_api import CampaignScoped as CampaignScoped
 
 ROLE_ORDER: dict[str, int] = {
     CampaignMembership.Role.VIEWER: 1,
@@ -93,13 +89,3 @@ def campaign_for(user: User | AnonymousUser, slug: str, role: str) -> Campaign:
         raise Http404(NOT_FOUND)
     campaign_check(user, campaign, role)
     return campaign
-
-
-def __getattr__(name: str) -> Any:
-    """``CampaignScoped`` from ``access_api``, imported on first use: the API base class
-    brings DRF, which commands and Celery workers that only check roles never load."""
-    if name == "CampaignScoped":
-        from .access_api import CampaignScoped
-
-        return CampaignScoped
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -35,7 +35,8 @@ from rest_framework.views import APIView
 
 from annotations import exports
 from annotations import serializers as s
-from annotations.access import CampaignScoped, campaigns_visible_to
+from annotations.access import campaigns_visible_to
+from annotations.access_api import CampaignScoped
 from annotations.core.slices import SliceError, parse_where
 from annotations.importing.uploads import UploadTooLargeError, outputs_upload
 from annotations.models import (

@@ -18,7 +18,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from annotations.access import CampaignScoped
+from annotations.access_api import CampaignScoped
 from annotations.models import Campaign
 from annotations.selectors.languages import TranslationText, translations_needed
 from annotations.services.languages import campaign_languages_set

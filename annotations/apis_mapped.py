@@ -12,7 +12,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from annotations.access import CampaignScoped
+from annotations.access_api import CampaignScoped
 from annotations.importing.mapped import (
     mapped_preview_upload,
     mapped_upload,

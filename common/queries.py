@@ -1,4 +1,16 @@
-"""Query helpers every app may use."""
+"""Query helpers every app may use.
+
+The prepared queries (:class:`PreparedQuery`, :class:`PreparedUpdate`,
+:class:`PreparedInsert`) compile a queryset once per connection and then run its SQL with
+new parameters, which the worker hot path needs (the load benchmark). To do so they use
+Django internals that are not public API: ``SQLCompiler.as_sql`` / ``select`` /
+``klass_info`` / ``annotation_col_map`` / ``has_composite_fields`` / ``get_converters``,
+``get_related_populators`` and the insert compiler's ``assemble_as_sql``. They were
+verified on the Django minor versions in :data:`VERIFIED_DJANGO`; pyproject.toml pins
+Django to them, importing this module on any other version raises at start-up, and
+``tests/common/test_queries.py`` checks every prepared query against the plain ORM's
+results and SQL. To move to a new Django: run those tests on it, then add its version.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +23,9 @@ from dataclasses import dataclass, replace
 from itertools import chain
 from typing import Any, Generic, TypeVar
 
+import django
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.db import connections, models
 from django.db.models.query import (
     FlatValuesListIterable,
@@ -24,6 +38,23 @@ from django.db.transaction import TransactionManagementError
 
 T = TypeVar("T")
 M = TypeVar("M", bound=models.Model)
+
+#: Django (major, minor) versions whose internals this module was verified on.
+VERIFIED_DJANGO: frozenset[tuple[int, int]] = frozenset({(5, 2)})
+
+
+def django_verified(version: tuple[int, ...] = django.VERSION[:2]) -> None:
+    """Raise unless ``version`` is one whose internals the prepared queries were verified on."""
+    if tuple(version[:2]) not in VERIFIED_DJANGO:
+        raise ImproperlyConfigured(
+            f"common/queries.py uses Django internals verified on "
+            f"{', '.join(f'{a}.{b}' for a, b in sorted(VERIFIED_DJANGO))}, not on "
+            f"{version[0]}.{version[1]}: run tests/common/test_queries.py on it, then add it "
+            "to VERIFIED_DJANGO"
+        )
+
+
+django_verified()
 
 # The one database this project uses.
 _ALIAS = "default"

@@ -15,7 +15,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from annotations.access import CampaignScoped, campaign_check, campaigns_visible_to
+from annotations.access import campaign_check, campaigns_visible_to
+from annotations.access_api import CampaignScoped
 from annotations.models import CampaignMembership
 from annotations.selectors.judgements import item_attributes
 from common.api import ERRORS, DomainErrorsMixin, Pagination, validated_query

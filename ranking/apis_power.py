@@ -19,7 +19,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from annotations.access import CampaignScoped
+from annotations.access_api import CampaignScoped
 from common.api import ERRORS, validated_query
 from common.errors import DomainError
 

@@ -10,7 +10,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from annotations.access import CampaignScoped
+from annotations.access_api import CampaignScoped
 from common.api import ERRORS
 from reports.selectors.datasheet import datasheet_for
 from reports.services.datasheet import datasheet_answers_update

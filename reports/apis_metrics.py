@@ -14,7 +14,7 @@ from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from annotations.access import CampaignScoped
+from annotations.access_api import CampaignScoped
 from common.api import ERRORS, validated_query
 from common.errors import DomainError
 from reports.core.correlation_report import report_json

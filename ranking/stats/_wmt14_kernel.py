@@ -370,22 +370,65 @@ def _run_lanes(
 # --- checks ------------------------------------------------------------------------------
 
 
+#: numpy versions (major, minor) whose ``PyUFuncObject`` this module was verified on. The
+#: leading fields of that struct are numpy's public C API (``numpy/ufuncobject.h``) and
+#: have kept their layout since numpy 1.x, but a release may change it: on any other
+#: version :func:`_exp_loop` reads nothing and the runs take the numpy path (exact, slower).
+#: pyproject.toml pins numpy below the next minor version; to allow it, run
+#: ``tests/ranking/stats/test_wmt14_kernel.py`` on it and add it here.
+VERIFIED_NUMPY: frozenset[tuple[int, int]] = frozenset({(2, 0), (2, 1), (2, 2), (2, 3), (2, 4)})
+
+
+class _UFuncHead(ctypes.Structure):
+    """The leading fields of numpy's ``PyUFuncObject`` (``numpy/ufuncobject.h``)."""
+
+    _fields_ = (
+        ("ob_refcnt", ctypes.c_ssize_t),
+        ("ob_type", ctypes.c_void_p),
+        ("nin", ctypes.c_int),
+        ("nout", ctypes.c_int),
+        ("nargs", ctypes.c_int),
+        ("identity", ctypes.c_int),
+        ("functions", ctypes.c_void_p),
+        ("data", ctypes.c_void_p),
+        ("ntypes", ctypes.c_int),
+    )
+
+
+def _numpy_verified(version: str | None = None) -> bool:
+    """Whether this numpy's ``PyUFuncObject`` layout is one the kernel was verified on."""
+    major, minor = (int(part) for part in (version or np.__version__).split(".")[:2])
+    return (major, minor) in VERIFIED_NUMPY
+
+
 def _exp_loop() -> tuple[int, int] | None:
     """The address of numpy's float64 ``exp`` inner loop and its data, or None.
 
-    Read from the ufunc object (``PyUFuncObject.functions`` / ``.data``, the layout of
-    numpy 1.x and 2.x); :func:`available` checks the loop against ``np.exp`` before use.
+    Read through :class:`_UFuncHead` (the public struct of the verified numpy versions,
+    :data:`VERIFIED_NUMPY`; None on any other); the struct's own counts are checked
+    against what Python sees of ``np.exp`` before any pointer is followed, and
+    :func:`available` checks the loop's results against ``np.exp`` before use.
     """
+    if not _numpy_verified():
+        _log.warning(
+            "numpy %s is not among the versions the compiled WMT14 kernel was verified on "
+            "(%s); ranking runs use the numpy path (exact, slower).",
+            np.__version__,
+            ", ".join(f"{a}.{b}" for a, b in sorted(VERIFIED_NUMPY)),
+        )
+        return None
     try:
         index = np.exp.types.index("d->d")
-        base = id(np.exp)
-        functions = ctypes.c_void_p.from_address(base + 32).value
-        data = ctypes.c_void_p.from_address(base + 40).value
-        ntypes = ctypes.c_int.from_address(base + 48).value
-        if not functions or ntypes != np.exp.ntypes:
+        head = _UFuncHead.from_address(id(np.exp))
+        if (head.nin, head.nout, head.nargs, head.ntypes) != (
+            np.exp.nin,
+            np.exp.nout,
+            np.exp.nargs,
+            np.exp.ntypes,
+        ) or not head.functions:
             return None
-        fn = ctypes.c_void_p.from_address(functions + 8 * index).value
-        extra = ctypes.c_void_p.from_address(data + 8 * index).value if data else None
+        fn = ctypes.c_void_p.from_address(head.functions + 8 * index).value
+        extra = ctypes.c_void_p.from_address(head.data + 8 * index).value if head.data else None
     except (ValueError, OSError):
         return None
     if not fn:

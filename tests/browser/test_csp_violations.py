@@ -49,7 +49,10 @@ def test_main_pages_load_without_csp_violations(new_page, live_server):
     def visit(path: str, ready: str) -> None:
         page.goto(live_server.url + path)
         page.locator(ready).first.wait_for()
-        page.wait_for_timeout(300)
+        # Violations are reported as events queued while the page loads: wait until the
+        # network is idle, then let one more frame and task run, and read them.
+        page.wait_for_load_state("networkidle")
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))")
         violations = page.evaluate("window.__cspViolations")
         assert violations == [], (path, violations)
 

@@ -316,3 +316,15 @@ def test_with_server_prepare_off_the_sql_runs_as_it_is(settings) -> None:
     with CaptureQueriesContext(connection) as context:
         assert task_numbers(campaign_id=task.campaign_id) == [task.number]
     assert context.captured_queries[0]["sql"].startswith("SELECT")
+
+
+def test_the_installed_django_is_one_the_prepared_queries_were_verified_on():
+    """A Django upgrade fails here, loudly, until these tests pass on it and it is listed."""
+    import django
+    from django.core.exceptions import ImproperlyConfigured
+
+    from common import queries
+
+    queries.django_verified(django.VERSION[:2])  # the installed one: no error
+    with pytest.raises(ImproperlyConfigured, match=r"verified on 5\.2, not on 6\.0"):
+        queries.django_verified((6, 0))

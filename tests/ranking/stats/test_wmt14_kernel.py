@@ -166,3 +166,42 @@ def test_a_shape_the_kernel_cannot_reproduce_is_said_once_in_the_log(monkeypatch
         assert kernel.available(7, 13) is False
     said = [r.getMessage() for r in caplog.records]
     assert len(said) == 1 and "7 systems x 13 runs" in said[0] and "numpy path" in said[0]
+
+
+def test_an_unverified_numpy_reads_no_pointer_and_ranks_through_numpy(monkeypatch, caplog):
+    """A numpy release that moved ``PyUFuncObject`` must cost speed, never a crash: the
+    kernel follows no pointer on a version it was not verified on."""
+    import ctypes
+    import logging
+
+    from ranking.stats import _wmt14_kernel as kernel
+
+    monkeypatch.setattr(kernel.np, "__version__", "2.99.0")
+    monkeypatch.setattr(kernel, "_checked", {})
+
+    def no_raw_reads(*args, **kwargs):
+        raise AssertionError("a raw pointer was read on an unverified numpy")
+
+    monkeypatch.setattr(ctypes.c_void_p, "from_address", no_raw_reads)
+    monkeypatch.setattr(kernel._UFuncHead, "from_address", no_raw_reads)
+    with caplog.at_level(logging.WARNING, logger="ranking.stats._wmt14_kernel"):
+        assert kernel._exp_loop() is None
+        assert kernel.available(8, 8) is False
+    assert any("2.99.0" in r.getMessage() for r in caplog.records)
+    c = e2e_like(8, 60)
+    auto = wmt14(c, rng=np.random.default_rng(0), runs=8)
+    monkeypatch.undo()
+    oracle = wmt14(c, rng=np.random.default_rng(0), runs=8, engine="numpy")
+    assert_same(auto, oracle)
+
+
+def test_the_installed_numpy_is_a_verified_one():
+    """pyproject.toml pins numpy to the versions the kernel was verified on: a newer one
+    fails here (and ranks through numpy) until someone checks it and lists it."""
+    from ranking.stats import _wmt14_kernel as kernel
+
+    assert kernel._numpy_verified(), (
+        f"numpy {np.__version__} is not in VERIFIED_NUMPY: run this file on it and add it"
+    )
+    assert kernel._exp_loop() is not None
+    assert not kernel._numpy_verified("3.0.0")

@@ -1,0 +1,73 @@
+"""The import contracts fence every module, including one added tomorrow.
+
+Each test copies the packages and pyproject.toml to a temporary folder, changes the copy
+and runs ``lint-imports`` there: the untouched copy keeps every contract, and each
+change breaks one, naming the module.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+PACKAGES = ("humaneval", "common", "annotations", "ranking", "reports")
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    if not LINT_IMPORTS.exists():
+        pytest.skip(f"{LINT_IMPORTS} is absent (install the dev extras)")
+    for package in PACKAGES:
+        shutil.copytree(
+            REPO / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    return tmp_path
+
+
+def lint_imports(tree: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache"],
+        cwd=tree,
+        env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def test_the_tree_as_it_is_keeps_every_contract(tree: Path) -> None:
+    result = lint_imports(tree)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 broken" in result.stdout
+
+
+def test_an_interface_importing_another_apps_interface_is_refused(tree: Path) -> None:
+    module = tree / "ranking" / "views_means.py"
+    module.write_text(module.read_text() + "\nfrom annotations.views import designer  # noqa\n")
+    result = lint_imports(tree)
+    assert result.returncode != 0
+    assert "ranking.views_means -> annotations.views" in result.stdout
+
+
+@pytest.mark.parametrize("app", ["annotations", "ranking", "reports", "common"])
+def test_a_new_module_is_fenced_the_day_it_lands(tree: Path, app: str) -> None:
+    (tree / app / "brand_new_feature.py").write_text('"""Not placed in any layer yet."""\n')
+    result = lint_imports(tree)
+    assert result.returncode != 0
+    assert f"{app}.brand_new_feature" in result.stdout
+
+
+def test_a_new_module_importing_upwards_is_refused(tree: Path) -> None:
+    # Placed nowhere, importing a view from a selector's neighbour: both faults are named.
+    (tree / "ranking" / "selectors_extra.py").write_text("from ranking import views  # noqa\n")
+    result = lint_imports(tree)
+    assert result.returncode != 0
+    assert "ranking.selectors_extra" in result.stdout
