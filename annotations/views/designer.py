@@ -268,13 +268,9 @@ def campaign_settings(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     else:
         form = CampaignDesignForm(instance=campaign, fixed=fixed)
     locked = bool(fixed)
-    for name, (label, help_text) in SETTINGS_LABELS.items():
-        if name in form.fields:
-            form.fields[name].label = label
-            form.fields[name].help_text = help_text or form.fields[name].help_text
     groups = [
-        (title, note, [(form[name], _shown(form[name])) for name in names if name in form.fields])
-        for title, note, names in SETTINGS_GROUPS
+        (title, note, [(field, _shown(field)) for field in fields])
+        for title, note, fields in form.groups()
     ]
     return render(
         request,
@@ -299,115 +295,6 @@ def _shown(field: Any) -> str:
         return "Yes" if value else "No"
     choices = dict(getattr(field.field, "choices", []) or [])
     return str(choices.get(value, value)) if value not in (None, "") else "—"
-
-
-# The design form's fields as an organizer reads them: grouped, in plain words.
-SETTINGS_LABELS: dict[str, tuple[str, str]] = {
-    "setup": (
-        "Criteria on a page",
-        "RankME set-up 1 shows every criterion of an item on one page (one score per output "
-        "and criterion); set-up 2 gives each criterion its own tasks. Each criterion keeps "
-        "its own comparisons and ranking either way.",
-    ),
-    "outputs_per_task": (
-        "Outputs per task",
-        "How many system outputs a worker scores side by side (RankME: 5).",
-    ),
-    "judgements_per_task": ("Judgements per task", "How many different workers judge each task."),
-    "tasks_per_worker": ("Tasks per worker", "At most this many tasks for one worker."),
-    "merge_identical_outputs": (
-        "Show identical outputs of one item once",
-        "The score then counts for each system that produced the text.",
-    ),
-    "assignment_timeout_minutes": (
-        "Time allowed for a task (minutes)",
-        "An unfinished task is handed to someone else after this.",
-    ),
-    "min_seconds_per_task": (
-        "Minimum seconds per task",
-        "Faster answers are warned about or refused; 0 turns the check off.",
-    ),
-    "min_time_policy": ("When a worker answers faster", ""),
-    "attention_check_rate": (
-        "Share of attention checks (0 to 1)",
-        "Fraction of a worker's tasks that hold a degraded copy, which must score lower.",
-    ),
-    "repeat_rate": (
-        "Share of repeated tasks (0 to 1)",
-        "Fraction of a worker's tasks shown again to measure self-consistency.",
-    ),
-    "quality_threshold": (
-        "Lowest attention-check pass rate (0 to 1)",
-        "Workers below it are flagged (and stopped, if chosen below).",
-    ),
-    "stop_failed_workers": ("Stop workers who fall below it (they get the failed-check code)", ""),
-    "accept_prolific": ("Prolific", ""),
-    "accept_mturk": ("Amazon Mechanical Turk", ""),
-    "accept_link": ("Anyone with the plain link", ""),
-    "completion_code": ("Completion code", "Shown to workers who finish."),
-    "failed_check_code": (
-        "Failed-check code",
-        "Shown to workers stopped by quality checks.",
-    ),
-    "screened_out_code": (
-        "Screened-out code",
-        "Shown to workers turned away before any task (none left for them, or all taken).",
-    ),
-    "consent_text": (
-        "Consent text",
-        "Shown before the first task; workers tick a box to agree. Markdown: **bold**, "
-        "lists, [links](https://example.org); HTML is cleaned.",
-    ),
-    "instructions": (
-        "Instructions",
-        "Shown before the first task and in MTurk previews, in Markdown (headings with #, "
-        "lists with -, links). Each criterion's scale is explained below them.",
-    ),
-}
-SETTINGS_GROUPS: list[tuple[str, str, list[str]]] = [
-    ("The campaign", "", ["name", "description"]),
-    (
-        "Task design",
-        "Fixed once tasks are built.",
-        [
-            "setup",
-            "outputs_per_task",
-            "judgements_per_task",
-            "tasks_per_worker",
-            "merge_identical_outputs",
-        ],
-    ),
-    (
-        "Quality control",
-        "Check and repeat shares are fixed once tasks are built.",
-        ["attention_check_rate", "repeat_rate", "quality_threshold", "stop_failed_workers"],
-    ),
-    (
-        "Adaptive design",
-        "After the built tasks, more tasks in batches where the ranks are undecided; the "
-        "Rankings page's Adaptive design view shows each batch and when the clusters are "
-        "stable.",
-        ["adaptive_design", "adaptive_batch_tasks"],
-    ),
-    (
-        "Timing",
-        "",
-        ["assignment_timeout_minutes", "min_seconds_per_task", "min_time_policy"],
-    ),
-    (
-        "Where workers come from",
-        "",
-        [
-            "accept_prolific",
-            "accept_mturk",
-            "accept_link",
-            "completion_code",
-            "failed_check_code",
-            "screened_out_code",
-        ],
-    ),
-    ("What workers read", "", ["consent_text", "instructions"]),
-]
 
 
 # Criteria -----------------------------------------------------------------------------------
