@@ -104,6 +104,7 @@ class RankingRunSerializer(serializers.ModelSerializer):
                 attrs.get("parameters") or {},
                 runs=attrs.get("runs"),
                 confidence=attrs.get("confidence"),
+                seed=attrs.get("seed"),
             )
         except stats.ParameterError as exc:
             raise serializers.ValidationError({exc.field: [str(exc)]}) from exc
@@ -137,11 +138,21 @@ class DataRuleSerializer(serializers.Serializer):
     )
 
 
+class ProvisionalSerializer(serializers.Serializer):
+    system = serializers.CharField()
+    comparisons = serializers.IntegerField()
+
+
 class RankingResultSerializer(serializers.Serializer):
     run = RankingRunSerializer()
     rows = RankingRowSerializer(many=True)
     unranked = serializers.ListField(
         child=serializers.CharField(), help_text="Systems without any comparison."
+    )
+    provisional = ProvisionalSerializer(
+        many=True,
+        help_text="Systems with fewer than data_rule.min_comparisons comparisons: left out "
+        "of the ranking (the rows are computed without them), listed with their count.",
     )
     data_rule = DataRuleSerializer()
 
@@ -268,6 +279,7 @@ class RankingResultApi(RankingRunScoped, APIView):
                     "run": run,
                     "rows": rows,
                     "unranked": meta["unranked"],
+                    "provisional": meta["provisional"],
                     "data_rule": meta["data_rule"],
                 }
             ).data

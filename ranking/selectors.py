@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -189,6 +189,10 @@ class DataRule:
     #: the run's runs, and the runs its stability check suggests (None: not stored)
     runs: int = 0
     suggested_runs: int | None = None
+    #: systems left out of the ranking with fewer than ``min_comparisons`` comparisons
+    #: (label, comparisons): the others are ranked without them
+    provisional: list[tuple[str, int]] = field(default_factory=list)
+    method: str = ""
 
     @property
     def enough_comparisons(self) -> bool:
@@ -196,12 +200,39 @@ class DataRule:
 
     @property
     def met(self) -> bool:
-        return self.enough_comparisons and not self.unranked and self.stable is True
+        return (
+            self.enough_comparisons
+            and not self.unranked
+            and not self.provisional
+            and self.stable is True
+        )
+
+    @property
+    def provisional_note(self) -> str:
+        """What the provisional systems are and why they are not ranked; empty if none."""
+        if not self.provisional:
+            return ""
+        listed = ", ".join(f"{label} ({n})" for label, n in self.provisional[:10])
+        more = f" and {len(self.provisional) - 10} more" if len(self.provisional) > 10 else ""
+        trueskill = (
+            " Under TrueSkill a system's comparisons move its opponents' values too, so "
+            "ranking them in would change the other systems' values and order."
+            if self.method in ("wmt14", "bootstrap")
+            else ""
+        )
+        return (
+            f"{len(self.provisional)} system(s) are provisional, not ranked: fewer than "
+            f"{self.min_comparisons} comparisons each: {listed}{more}. The ranking is "
+            f"computed without them (as WMT leaves out systems below a minimum and "
+            f"Chatbot Arena lists new models as preliminary).{trueskill}"
+        )
 
     @property
     def problems(self) -> list[str]:
         """What is missing, one sentence each (empty when the rule is met)."""
         out = []
+        if self.provisional:
+            out.append(self.provisional_note)
         if self.thin_systems:
             listed = ", ".join(f"{label} ({n})" for label, n in self.thin_systems[:10])
             more = f" and {len(self.thin_systems) - 10} more" if len(self.thin_systems) > 10 else ""
@@ -225,6 +256,12 @@ class DataRule:
         """Why no clusters are shown, naming the part of the rule that failed, and what to
         do about it (a sentence per failed part); empty when the rule is met."""
         out = []
+        if self.provisional:
+            out.append(
+                f"Provisional systems: {len(self.provisional)} system(s) have fewer than "
+                f"{self.min_comparisons} comparisons and are not ranked; collect more "
+                "judgements for them, then rank again."
+            )
         if self.thin_systems:
             out.append(
                 f"Too few comparisons: {len(self.thin_systems)} system(s) have fewer than "
@@ -255,6 +292,8 @@ class DataRule:
     def no_clusters_short(self) -> str:
         """:attr:`no_clusters` in a few words (for a plot's axis label)."""
         parts = []
+        if self.provisional:
+            parts.append("provisional systems left out")
         if self.thin_systems:
             parts.append(f"fewer than {self.min_comparisons} comparisons")
         if self.unranked:
@@ -267,8 +306,10 @@ class DataRule:
 
 
 def ranking_data_rule(*, run: RankingRun) -> DataRule:
-    """Apply the minimum-data rule (``RANKING_MIN_COMPARISONS``) to a finished run."""
-    minimum = int(getattr(settings, "RANKING_MIN_COMPARISONS", 30))
+    """Apply the minimum-data rule (``RANKING_MIN_COMPARISONS``, as the run stored it)
+    to a finished run."""
+    inputs = run.inputs or {}
+    minimum = int(inputs.get("min_comparisons", getattr(settings, "RANKING_MIN_COMPARISONS", 30)))
     thin = [
         (label, n)
         for label, n in run.results.order_by("comparisons", "system__label").values_list(
@@ -281,10 +322,12 @@ def ranking_data_rule(*, run: RankingRun) -> DataRule:
     return DataRule(
         min_comparisons=minimum,
         thin_systems=thin,
-        unranked=list((run.inputs or {}).get("unranked", [])),
+        unranked=list(inputs.get("unranked", [])),
         stable=bool(stability["stable"]) if "stable" in stability else None,
         runs=run.runs,
         suggested_runs=int(suggested) if isinstance(suggested, int | float) else None,
+        provisional=[(p["system"], int(p["comparisons"])) for p in inputs.get("provisional", [])],
+        method=run.method,
     )
 
 
@@ -379,6 +422,9 @@ def ranking_run_meta(*, run: RankingRun) -> dict[str, Any]:
         "comparisons": run.n_comparisons,
         "fingerprint": run.fingerprint,
         "unranked": list(inputs.get("unranked", [])),
+        "provisional": [
+            {"system": label, "comparisons": n} for label, n in rule.provisional
+        ],
         "data_rule": {
             "min_comparisons": rule.min_comparisons,
             "met": rule.met,

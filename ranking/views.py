@@ -101,7 +101,10 @@ class RankingRunForm(SiteLabels, forms.Form):
         if not self.errors:
             try:
                 stats.check_parameters(
-                    data["method"], runs=data["runs"], confidence=data["confidence"]
+                    data["method"],
+                    runs=data["runs"],
+                    confidence=data["confidence"],
+                    seed=data["seed"],
                 )
             except stats.ParameterError as exc:
                 self.add_error(exc.field if exc.field in self.fields else None, str(exc))

@@ -57,7 +57,13 @@ from ._chunks import (
     compute_chunks,
     merge_chunks,
 )
-from ._compute import DEFAULT_BATCH_RUNS, ComputedRanking, compute, prepare_comparisons
+from ._compute import (
+    DEFAULT_BATCH_RUNS,
+    ComputedRanking,
+    compute,
+    prepare_comparisons,
+    system_comparisons,
+)
 from ._means import MeanIntervals, mean_intervals
 from ._methods import METHODS, ParameterError, check_parameters, method_parameters
 from ._pairwise import scores_to_ranks
@@ -96,5 +102,6 @@ __all__ = [
     "pilot_power",
     "prepare_comparisons",
     "scores_to_ranks",
+    "system_comparisons",
     "wilson_interval",
 ]

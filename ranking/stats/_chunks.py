@@ -283,10 +283,17 @@ def compute_chunked(
     confidence: float = 0.95,
     parameters: Mapping[str, Any] | None = None,
     progress: Callable[[float], None] | None = None,
+    min_comparisons: int = 0,
 ) -> ComputedRanking:
-    """Every chunk in this process, one after the other, then :func:`merge_chunks`."""
+    """Every chunk in this process, one after the other, then :func:`merge_chunks`
+    (``min_comparisons``: see :func:`~ranking.stats.prepare_comparisons`)."""
     comparisons, ranked = prepare_comparisons(
-        n_systems=n_systems, judgement=judgement, system=system, score=score, slot=slot
+        n_systems=n_systems,
+        judgement=judgement,
+        system=system,
+        score=score,
+        slot=slot,
+        min_comparisons=min_comparisons,
     )
     sizes = chunk_sizes(runs, chunk_runs)
     chunks = []

@@ -98,7 +98,12 @@ EVIL_META = {
 
 
 def test_csv_cells_cannot_become_formulas():
-    rows = list(csv.reader(io.StringIO(render(EVIL, "csv", meta=EVIL_META))))
+    # the ranking and its provenance sidecar (the metadata left the ranking CSV)
+    rows = [
+        row
+        for fmt in ("csv", "provenance")
+        for row in csv.reader(io.StringIO(render(EVIL, fmt, meta=EVIL_META)))
+    ]
     cells = [cell for row in rows for cell in row]
     assert '\'=HYPERLINK("http://evil.example","x")' in cells
     assert "'-2+3" in cells and "'+unjudged" in cells

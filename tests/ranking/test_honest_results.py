@@ -171,7 +171,7 @@ def test_systems_without_comparisons_are_listed_as_unranked_not_dropped(client):
     for fmt in FORMATS:
         assert "zeta" in _export(api, run, fmt), fmt
     rows = list(csv.reader(io.StringIO(_export(api, run, "csv"))))
-    assert ["", "zeta", "", "", "", "", "0"] in rows
+    assert ["unranked", "", "zeta", "", "", "", "", "0"] in rows
 
 
 def test_every_export_records_which_judgements_it_used():
@@ -189,14 +189,14 @@ def test_every_export_records_which_judgements_it_used():
     assert data["judgements"] == 40 and data["judgements_total"] == 50
     assert data["left_out"] == {"attention_checks": 0, "repeats": 0, "excluded_workers": 10}
     assert data["excluded_workers"] == ["w0"] and data["fingerprint"] == run.fingerprint
-    heads = {
-        r[0]: r[1] for r in csv.reader(io.StringIO(_export(api, run, "csv"))) if r[0][:1] == "#"
-    }
-    assert heads["# judgements used"] == "40" and heads["# judgements stored"] == "50"
-    assert heads["# excluded workers"] == "w0" and heads["# seed"] == "17"
-    assert heads["# judgements left out"] == "attention checks 0, repeats 0, excluded workers 10"
-    assert heads["# parameters"] == '{"draw_probability": 0.1}'
-    assert heads["# fingerprint of the judgements"] == run.fingerprint
+    sidecar = list(csv.reader(io.StringIO(_export(api, run, "provenance"))))
+    assert sidecar[0] == ["field", "value"]
+    heads = dict(sidecar[1:])
+    assert heads["judgements used"] == "40" and heads["judgements stored"] == "50"
+    assert heads["excluded workers"] == "w0" and heads["seed"] == "17"
+    assert heads["judgements left out"] == "attention checks 0, repeats 0, excluded workers 10"
+    assert heads["parameters"] == '{"draw_probability": 0.1}'
+    assert heads["fingerprint of the judgements"] == run.fingerprint
     for fmt in ("table", "latex", "markdown"):
         text = _export(api, run, fmt)
         for needle in (
