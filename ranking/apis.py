@@ -138,6 +138,14 @@ class DataRuleSerializer(serializers.Serializer):
     )
 
 
+class CoverageSerializer(serializers.Serializer):
+    runs_kept = serializers.IntegerField()
+    runs = serializers.IntegerField()
+    coverage = serializers.FloatField()
+    confidence_asked = serializers.FloatField()
+    text = serializers.CharField()
+
+
 class ProvisionalSerializer(serializers.Serializer):
     system = serializers.CharField()
     comparisons = serializers.IntegerField()
@@ -155,6 +163,10 @@ class RankingResultSerializer(serializers.Serializer):
         "of the ranking (the rows are computed without them), listed with their count.",
     )
     data_rule = DataRuleSerializer()
+    coverage = CoverageSerializer(
+        help_text="The share of the runs the rank ranges actually keep (the trim at each "
+        "end rounds up, so 100 runs at 0.95 keep 94%), beside the level asked."
+    )
 
 
 class CampaignRankingRunsApi(CampaignScoped, generics.ListAPIView):
@@ -281,6 +293,7 @@ class RankingResultApi(RankingRunScoped, APIView):
                     "unranked": meta["unranked"],
                     "provisional": meta["provisional"],
                     "data_rule": meta["data_rule"],
+                    "coverage": meta["coverage"],
                 }
             ).data
         )

@@ -147,6 +147,7 @@ _PROVENANCE = (
     ("runs", "runs"),
     ("seed", "seed"),
     ("confidence", "confidence"),
+    ("coverage", "rank-range coverage"),
     ("judgements_total", "judgements stored"),
     ("judgements", "judgements used"),
     ("left_out", "judgements left out"),
@@ -170,10 +171,12 @@ def provenance(meta: dict) -> list[tuple[str, str]]:
             text = "met" if value.get("met") else "not met: " + " ".join(value.get("problems", []))
             text = (
                 f"each system >= {value.get('min_comparisons')} comparisons, every system "
-                f"ranked, split-half check passing; {text}"
+                f"ranked, stability check passing; {text}"
             )
         elif key in ("excluded_workers", "unranked") and isinstance(value, list):
             text = ", ".join(str(v) for v in value) if value else "none"
+        elif key == "coverage" and isinstance(value, dict):
+            text = str(value.get("text", ""))
         elif key == "provisional" and isinstance(value, list):
             text = (
                 ", ".join(f"{p.get('system')} ({p.get('comparisons')} comparisons)" for p in value)

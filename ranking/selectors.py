@@ -16,6 +16,7 @@ from annotations.core.slices import describe
 from annotations.models import Campaign, Criterion, Judgement, JudgementScore, System
 from annotations.selectors.judgements import judgements_counted, scores_counted, slice_q
 
+from . import stats
 from .models import RankingRun
 
 
@@ -175,11 +176,13 @@ class DataRule:
     """Whether a finished run has enough data for its clusters and stability verdict.
 
     The rule has two parts: enough comparisons (every system of the campaign ranked,
-    each in at least ``min_comparisons`` comparisons) and a passing split-half check of
+    each in at least ``min_comparisons`` comparisons) and a passing stability check of
     the clusters (``ranking.stats``: two random halves of the runs give the same
     clusters and no boundary rests near the cut). They fail for different reasons and
     call for different remedies: more judgements for the first, more runs for the
-    second; :attr:`no_clusters` says which.
+    second; :attr:`no_clusters` says which. Why the stability check failed is worded
+    from the reasons the check stored (:func:`ranking.stats.stability_reasons`), the
+    same source as its note, so the two never contradict each other.
     """
 
     min_comparisons: int
@@ -193,6 +196,46 @@ class DataRule:
     #: (label, comparisons): the others are ranked without them
     provisional: list[tuple[str, int]] = field(default_factory=list)
     method: str = ""
+    #: why the stability check failed, one clause per failed part (empty: it passed)
+    reasons: list[str] = field(default_factory=list)
+    #: the runs needed as the check estimated them: (fewest, most or None: unbounded)
+    runs_interval: tuple[int, int | None] | None = None
+    #: the most runs this server accepts for the run's campaign (None: not stored)
+    max_runs: int | None = None
+
+    @property
+    def stability_failure(self) -> str:
+        """Why the stability check failed, in one clause list (empty when it did not)."""
+        return "; ".join(self.reasons) or "it failed"
+
+    @property
+    def runs_advice(self) -> str:
+        """What more runs can do, from the stored estimate: a number with its
+        uncertainty, or that more runs than the server accepts would be needed."""
+        interval = self.runs_interval
+        if self.suggested_runs is None and interval is not None:
+            cap = f"the {self.max_runs:,}" if self.max_runs else "the runs"
+            return (
+                f"settling them would take at least {interval[0]:,} runs, more than {cap} "
+                "this server accepts: read those boundaries as uncertain"
+            )
+        if not self.suggested_runs or self.suggested_runs <= self.runs:
+            return "rank again with more runs"
+        if interval is None:
+            return f"rank again with more runs (about {self.suggested_runs:,} suggested)"
+        low, high = interval
+        if high is None:
+            needed = (
+                f"{low:,} at the fewest, no upper bound known"
+                if low > self.runs
+                else f"not to be told from {self.runs:,} runs (no bound either way)"
+            )
+        else:
+            needed = f"about {low:,} to {high:,}"
+        return (
+            f"rank again with more runs ({self.suggested_runs:,} suggested; the runs needed: "
+            f"{needed})"
+        )
 
     @property
     def enough_comparisons(self) -> bool:
@@ -246,9 +289,9 @@ class DataRule:
                 f"{', '.join(self.unranked[:10])}{' ...' if len(self.unranked) > 10 else ''}."
             )
         if self.stable is False:
-            out.append("The split-half check fails: two halves of the runs disagree.")
+            out.append(f"The stability check fails: {self.stability_failure}.")
         elif self.stable is None:
-            out.append("The run stored no split-half check.")
+            out.append("The run stored no stability check.")
         return out
 
     @property
@@ -274,18 +317,12 @@ class DataRule:
                 "collect judgements for them, then rank again."
             )
         if self.stable is False:
-            more = (
-                f" (about {self.suggested_runs:,} suggested)"
-                if self.suggested_runs and self.suggested_runs > self.runs
-                else ""
-            )
             out.append(
-                f"The split-half check fails at {self.runs:,} runs (two random halves of "
-                f"the runs do not settle on the same clusters); rank again with more "
-                f"runs{more}."
+                f"The stability check fails at {self.runs:,} runs ({self.stability_failure}); "
+                f"{self.runs_advice}."
             )
         elif self.stable is None:
-            out.append("The run stored no split-half check; rank again.")
+            out.append("The run stored no stability check; rank again.")
         return " ".join(out)
 
     @property
@@ -299,9 +336,9 @@ class DataRule:
         if self.unranked:
             parts.append("unranked systems")
         if self.stable is False:
-            parts.append(f"split-half check fails at {self.runs:,} runs")
+            parts.append(f"stability check fails at {self.runs:,} runs")
         elif self.stable is None:
-            parts.append("no split-half check")
+            parts.append("no stability check")
         return "; ".join(parts)
 
 
@@ -319,6 +356,8 @@ def ranking_data_rule(*, run: RankingRun) -> DataRule:
     ]
     stability = run.stability or {}
     suggested = stability.get("suggested_runs")
+    interval = stability.get("runs_interval")
+    cap = stability.get("max_runs")
     return DataRule(
         min_comparisons=minimum,
         thin_systems=thin,
@@ -328,6 +367,13 @@ def ranking_data_rule(*, run: RankingRun) -> DataRule:
         suggested_runs=int(suggested) if isinstance(suggested, int | float) else None,
         provisional=[(p["system"], int(p["comparisons"])) for p in inputs.get("provisional", [])],
         method=run.method,
+        reasons=stats.stability_reasons(stability) if stability.get("stable") is False else [],
+        runs_interval=(
+            (int(interval[0]), None if interval[1] is None else int(interval[1]))
+            if isinstance(interval, list) and len(interval) == 2
+            else None
+        ),
+        max_runs=int(cap) if isinstance(cap, int) else None,
     )
 
 
@@ -398,6 +444,23 @@ def ranking_run_rows_claimed(*, run: RankingRun, met: bool | None = None) -> lis
     return [replace(row, cluster=None) for row in rows]
 
 
+def ranking_run_coverage(*, run: RankingRun) -> dict[str, Any]:
+    """The share of the runs a run's rank ranges actually keep, beside the level asked:
+    the trim drops ``ceil(runs * (1 - confidence) / 2)`` runs at each end (WMT's
+    ``cluster.py``), so 100 runs at 0.95 keep 94 (94%), 200 keep 190 (95%)."""
+    kept, share = stats.range_coverage(run.runs, run.confidence)
+    return {
+        "runs_kept": kept,
+        "runs": run.runs,
+        "coverage": share,
+        "confidence_asked": run.confidence,
+        "text": (
+            f"the rank ranges keep {kept:,} of {run.runs:,} runs ({share:.1%}; "
+            f"{run.confidence:.1%} asked)"
+        ),
+    }
+
+
 def ranking_run_meta(*, run: RankingRun) -> dict[str, Any]:
     """What a finished run rests on, for its exports: which judgements it used and left
     out (counts, excluded workers), the method, its parameters, runs, seed, confidence,
@@ -414,6 +477,7 @@ def ranking_run_meta(*, run: RankingRun) -> dict[str, Any]:
         "runs": run.runs,
         "seed": run.seed,
         "confidence": run.confidence,
+        "coverage": ranking_run_coverage(run=run),
         "judgements_total": inputs.get("judgements_total"),
         "judgements": run.n_judgements,
         "left_out": inputs.get("left_out", {}),

@@ -296,6 +296,7 @@ def _compute_claimed(run: RankingRun, attempt: int) -> None:
                 progress=_progress_writer(run, attempt),
                 batch_runs=settings.RANKING_BATCH_RUNS,
                 min_comparisons=_min_comparisons(),
+                max_runs=_max_runs(run.campaign),
             )
         except ValueError as exc:  # e.g. fewer than two systems with comparisons
             raise DomainError(f"Cannot rank '{run.criterion.name}': {exc}") from exc
@@ -372,6 +373,13 @@ def _store_result(
     run.heartbeat_at = run.finished_at = timezone.now()
     run.seconds = seconds
     run.save()
+
+
+def _max_runs(campaign: Campaign) -> int:
+    """The most runs a ranking of this campaign may ask for (:func:`_check_runs`): the
+    stability check never suggests more."""
+    budget = settings.RANKING_MAX_RUN_VALUES // max(campaign.systems.count(), 1)
+    return int(min(settings.RANKING_MAX_RUNS, budget))
 
 
 def _min_comparisons() -> int:
@@ -657,6 +665,7 @@ def _chunk_store(
             chunk_runs=locked.chunk_runs or run.chunk_runs,
             seed=locked.seed,
             confidence=locked.confidence,
+            max_runs=_max_runs(locked.campaign),
         )
         inputs = selectors.ranking_inputs(
             criterion=locked.criterion,

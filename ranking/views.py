@@ -224,6 +224,7 @@ def _result_context(run: RankingRun, *, can_design: bool = False) -> dict[str, A
         "stable": stable,
         "can_design": can_design,
         "checks": content_check_summary(run) if done else None,
+        "coverage": selectors.ranking_run_coverage(run=run) if done else None,
         # A one-click rerun with the suggested number of runs when the result is unstable.
         "rerun_runs": (
             min(suggested, settings.RANKING_MAX_RUNS)

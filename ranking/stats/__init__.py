@@ -76,10 +76,12 @@ from ._power import (
 )
 from ._proportions import wilson_interval
 from ._result import RankingResult
+from ._stability import MAX_RUNS, range_coverage, stability_reasons
 
 __all__ = [
     "DEFAULT_BATCH_RUNS",
     "DEFAULT_CHUNK_RUNS",
+    "MAX_RUNS",
     "METHODS",
     "ChunkResult",
     "ComputedRanking",
@@ -101,7 +103,9 @@ __all__ = [
     "pair_share",
     "pilot_power",
     "prepare_comparisons",
+    "range_coverage",
     "scores_to_ranks",
+    "stability_reasons",
     "system_comparisons",
     "wilson_interval",
 ]

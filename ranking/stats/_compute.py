@@ -16,7 +16,7 @@ from numpy.typing import ArrayLike, NDArray
 from ._methods import check_parameters, run_method
 from ._pairwise import Comparisons, judgements_to_comparisons
 from ._result import RankingResult, summarise_runs
-from ._stability import cluster_stability
+from ._stability import MAX_RUNS, cluster_stability
 
 __all__ = [
     "DEFAULT_BATCH_RUNS",
@@ -84,6 +84,7 @@ def compute(
     progress: Callable[[float], None] | None = None,
     batch_runs: int = DEFAULT_BATCH_RUNS,
     min_comparisons: int = 0,
+    max_runs: int = MAX_RUNS,
 ) -> ComputedRanking:
     """Rank systems from raw scores (one entry per judgement and output).
 
@@ -105,6 +106,9 @@ def compute(
     (``runs * n_systems`` floats) are kept across batches. With a single batch the
     method gets ``rng`` itself, so results for ``runs <= batch_runs`` do not depend on
     the batching.
+
+    ``max_runs``: the most runs the platform accepts; the stability check never
+    suggests more (:func:`~ranking.stats._stability.cluster_stability`).
 
     ``progress`` receives the fraction of the work done (0-1), the batches' runs
     weighted by their size; raising from it stops the computation (cancellation).
@@ -167,7 +171,7 @@ def compute(
             params=first.params,
         )
     (check_rng,) = rng.spawn(1)
-    stability = cluster_stability(result, rng=check_rng)
+    stability = cluster_stability(result, rng=check_rng, max_runs=max_runs)
     return ComputedRanking(result=result, stability=stability.as_dict(), ranked=ranked)
 
 

@@ -151,9 +151,11 @@ class Command(BaseCommand):
         for run in runs:
             if run.status != run.Status.DONE:
                 raise CommandError(f"Ranking run {run.pk} ended {run.status}: {run.error}")
+            kept, share = stats.range_coverage(run.runs, run.confidence)
             title = (
                 f"{campaign.slug} / {criterion.name}: {run.method}, {run.runs} runs, seed "
-                f"{run.seed}, {run.confidence:.0%} ranges, {run.n_judgements} judgements"
+                f"{run.seed}, ranges keeping {kept} of {run.runs} runs ({share:.1%}; "
+                f"{run.confidence:.1%} asked), {run.n_judgements} judgements"
                 + (f", slice {describe(run.where)}" if run.where else "")
             )
             titles.append(title)
