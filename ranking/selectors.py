@@ -216,8 +216,8 @@ class DataRule:
         if self.suggested_runs is None and interval is not None:
             cap = f"the {self.max_runs:,}" if self.max_runs else "the runs"
             return (
-                f"settling them would take at least {interval[0]:,} runs, more than {cap} "
-                "this server accepts: read those boundaries as uncertain"
+                f"settling them would take more runs than {cap} this server accepts: read "
+                "those boundaries as uncertain"
             )
         if not self.suggested_runs or self.suggested_runs <= self.runs:
             return "rank again with more runs"

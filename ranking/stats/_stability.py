@@ -371,7 +371,7 @@ def cluster_stability(
         interval = (low, high)
         # at least twice the runs: the shares' standard errors then shrink by sqrt(2)
         step = _round_up(max(needed_lo, 2 * runs))
-        if low > max_runs:
+        if low > max_runs or max_runs <= runs:
             suggested = None
         else:
             suggested = min(step, max_runs)
@@ -407,9 +407,10 @@ def cluster_stability(
     if fragile:
         low, high = interval
         if suggested is None:
+            least = f" (at least {low:,})" if low > max_runs else ""
             note += (
-                f"Settling the fragile boundaries would take at least {low:,} runs, more than "
-                f"the {max_runs:,} this server accepts: read those boundaries as uncertain."
+                f"Settling the fragile boundaries would take more runs than the {max_runs:,} "
+                f"this server accepts{least}: read those boundaries as uncertain."
             )
         elif high is None:
             fewest = (
