@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -13,7 +14,7 @@ from django.conf import settings
 from django.db.models import QuerySet
 
 from annotations.core.slices import describe
-from annotations.models import Campaign, Criterion, Judgement, JudgementScore, System
+from annotations.models import Campaign, Criterion, Item, Judgement, JudgementScore, System
 from annotations.selectors.judgements import judgements_counted, scores_counted, slice_q
 
 from . import stats
@@ -45,7 +46,8 @@ class ScoreArrays:
 
     ``judgement`` numbers judgements 0..n_judgements-1 in submission order; ``system``
     indexes ``systems``; ``slot`` is the display slot (outputs merged into one slot
-    share it and were not compared with each other by the worker).
+    share it and were not compared with each other by the worker). ``fingerprint``
+    identifies the scores by content, never by database ids (:func:`ranking_scores`).
     """
 
     systems: list[System]
@@ -84,32 +86,51 @@ def ranking_scores(
 
     Left out: attention-check tasks, repeat assignments, degraded copies, and, when asked,
     judgements of workers an organizer excluded (they stay stored).
+
+    The fingerprint is a SHA-256 of the content, in the order ranked: the criterion's
+    name, then per judgement its item (external id and a digest of its input) and its
+    worker (external id), and per score the system's label, the slot and the score.
+    The same judgements imported into another installation, or again into another
+    campaign, give the same fingerprint; any changed score gives another.
     """
     qs = _counted_scores(
         criterion=criterion, exclude_excluded_workers=exclude_excluded_workers, where=where
     )
     rows = list(
         qs.order_by("judgement__submitted_at", "judgement_id", "slot", "output_id").values_list(
-            "judgement_id", "output__system_id", "score", "slot"
+            "judgement_id",
+            "output__system_id",
+            "score",
+            "slot",
+            "judgement__task__item_id",
+            "judgement__worker__external_id",
         )
     )
     # Only systems that were judged: a system without comparisons has no rank.
-    judged = {system_id for _, system_id, _, _ in rows}
+    judged = {row[1] for row in rows}
     systems = list(
         System.objects.filter(campaign_id=criterion.campaign_id, pk__in=judged).order_by("label")
     )
     index = {s.pk: i for i, s in enumerate(systems)}
-    digest = hashlib.sha256()
+    label = {s.pk: s.label for s in systems}
+    items = {
+        pk: (key, hashlib.sha256(text.encode()).hexdigest()[:16])
+        for pk, key, text in Item.objects.filter(pk__in={row[4] for row in rows}).values_list(
+            "pk", "external_id", "input"
+        )
+    }
+    digest = hashlib.sha256(json.dumps(["criterion", criterion.name]).encode())
     judgement = np.empty(len(rows), dtype=np.int64)
     system = np.empty(len(rows), dtype=np.int64)
     score = np.empty(len(rows), dtype=np.float64)
     slot = np.empty(len(rows), dtype=np.int64)
     previous, number = None, -1
-    for i, (judgement_id, system_id, value, slot_number) in enumerate(rows):
+    for i, (judgement_id, system_id, value, slot_number, item_id, worker) in enumerate(rows):
         if judgement_id != previous:
             previous, number = judgement_id, number + 1
+            digest.update(json.dumps(["judgement", *items[item_id], worker]).encode())
         judgement[i], system[i], score[i], slot[i] = number, index[system_id], value, slot_number
-        digest.update(f"{judgement_id}:{system_id}:{value!r}:{slot_number};".encode())
+        digest.update(json.dumps([label[system_id], slot_number, float(value)]).encode())
     return ScoreArrays(
         systems=systems,
         judgement=judgement,
@@ -118,6 +139,27 @@ def ranking_scores(
         slot=slot,
         fingerprint=digest.hexdigest(),
     )
+
+
+def ranking_run_fingerprint(*, run: RankingRun, judgements: str, min_comparisons: int) -> str:
+    """What a run ranked, by content: the judgements' fingerprint (:func:`ranking_scores`:
+    systems by label, items by external id and input, workers by external id, scores)
+    with the criterion, slice and exclusions, the method, its parameters, the runs,
+    confidence, seed and the minimum comparisons. Two installations that rank the same
+    judgements the same way get the same fingerprint, whatever their database ids."""
+    described = {
+        "judgements": judgements,
+        "criterion": run.criterion.name,
+        "where": dict(sorted((run.where or {}).items())),
+        "exclude_excluded_workers": run.exclude_flagged,
+        "method": run.method,
+        "parameters": run.parameters or {},
+        "runs": run.runs,
+        "confidence": run.confidence,
+        "seed": run.seed,
+        "min_comparisons": min_comparisons,
+    }
+    return hashlib.sha256(json.dumps(described, sort_keys=True).encode()).hexdigest()
 
 
 def ranking_inputs(
@@ -485,6 +527,7 @@ def ranking_run_meta(*, run: RankingRun) -> dict[str, Any]:
         "excluded_workers": inputs.get("excluded_workers", []),
         "comparisons": run.n_comparisons,
         "fingerprint": run.fingerprint,
+        "judgements_fingerprint": inputs.get("judgements_fingerprint", ""),
         "unranked": list(inputs.get("unranked", [])),
         "provisional": [
             {"system": label, "comparisons": n} for label, n in rule.provisional

@@ -362,7 +362,10 @@ def _store_result(
         )
         for i, system in enumerate(ranked)
     )
-    run.fingerprint = data.fingerprint
+    inputs["judgements_fingerprint"] = data.fingerprint
+    run.fingerprint = selectors.ranking_run_fingerprint(
+        run=run, judgements=data.fingerprint, min_comparisons=inputs["min_comparisons"]
+    )
     run.n_judgements = data.n_judgements
     run.n_comparisons = int(result.n_comparisons)
     run.stability = result.stability

@@ -204,7 +204,10 @@ def test_every_export_records_which_judgements_it_used():
     assert heads["excluded workers"] == "w0" and heads["seed"] == "17"
     assert heads["judgements left out"] == "attention checks 0, repeats 0, excluded workers 10"
     assert heads["parameters"] == '{"draw_probability": 0.1}'
-    assert heads["fingerprint of the judgements"] == run.fingerprint
+    assert heads["fingerprint of the judgements"] == run.inputs["judgements_fingerprint"]
+    assert heads["fingerprint (judgements, criterion, method, parameters, runs, seed)"] == (
+        run.fingerprint
+    )
     for fmt in ("table", "latex", "markdown"):
         text = _export(api, run, fmt)
         for needle in (
