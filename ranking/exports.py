@@ -215,7 +215,8 @@ def _table(rows: Sequence[Row], title: str, meta: dict) -> str:
         lines.append(f"{cluster:>3}  {r.value:>9.3f}  {r.rank_range:>7}  {name:<{width}}")
         previous = r.cluster
     for p in _provisional(meta):
-        lines.append(f"{'':>3}  {'-':>9}  {'prov.':>7}  {_one_line(p['system'])} ({p['comparisons']} comparisons)")
+        name = f"{_one_line(p['system'])} ({p['comparisons']} comparisons)"
+        lines.append(f"{'':>3}  {'-':>9}  {'prov.':>7}  {name}")
     if not shown:
         lines.append(f"(No clusters: {_no_clusters(meta)} See the minimum-data rule below.)")
     if meta:

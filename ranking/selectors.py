@@ -529,9 +529,7 @@ def ranking_run_meta(*, run: RankingRun) -> dict[str, Any]:
         "fingerprint": run.fingerprint,
         "judgements_fingerprint": inputs.get("judgements_fingerprint", ""),
         "unranked": list(inputs.get("unranked", [])),
-        "provisional": [
-            {"system": label, "comparisons": n} for label, n in rule.provisional
-        ],
+        "provisional": [{"system": label, "comparisons": n} for label, n in rule.provisional],
         "data_rule": {
             "min_comparisons": rule.min_comparisons,
             "met": rule.met,

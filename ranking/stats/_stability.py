@@ -116,7 +116,7 @@ def _round_up(runs: float) -> int:
     """Up to two significant digits (and to a multiple of 100): 5,412 -> 5,500."""
     if runs <= 100:
         return 100
-    step = max(100, 10 ** (int(math.floor(math.log10(runs))) - 1))
+    step = max(100, 10 ** (math.floor(math.log10(runs)) - 1))
     return int(math.ceil(runs / step) * step)
 
 
@@ -358,9 +358,12 @@ def cluster_stability(
         if need > runs:
             fragile.append(k)
             needed = max(needed, need)
-            fewest, most = zip(*(_runs_interval(p, cut, z, runs) for p in (p_hi, p_lo)))
-            needed_lo = max(needed_lo, combine(*fewest))
-            needed_hi = max(needed_hi, combine(*most))
+            (few_hi, most_hi), (few_lo, most_lo) = (
+                _runs_interval(p_hi, cut, z, runs),
+                _runs_interval(p_lo, cut, z, runs),
+            )
+            needed_lo = max(needed_lo, combine(few_hi, few_lo))
+            needed_hi = max(needed_hi, combine(most_hi, most_lo))
     interval: tuple[int, int | None]
     if not fragile:
         suggested: int | None = runs
@@ -371,10 +374,8 @@ def cluster_stability(
         interval = (low, high)
         # at least twice the runs: the shares' standard errors then shrink by sqrt(2)
         step = _round_up(max(needed_lo, 2 * runs))
-        if low > max_runs or max_runs <= runs:
-            suggested = None
-        else:
-            suggested = min(step, max_runs)
+        # None: the cap would not suffice (or allows no more runs than these)
+        suggested = None if low > max_runs or max_runs <= runs else min(step, max_runs)
 
     reasons = tuple(
         code

@@ -86,7 +86,9 @@ def test_a_system_seen_once_is_provisional_not_ranked_first(client):
 def test_the_others_are_ranked_as_if_the_provisional_system_were_not_there():
     """The ranking without s3 equals the ranking of the data with s3's scores removed."""
     rng = np.random.default_rng(4)
-    judgement, system, score = [], [], []
+    judgement: list[int] = []
+    system: list[int] = []
+    score: list[float] = []
     for j in range(60):
         for s in (0, 1, 2):
             judgement.append(j)
@@ -96,25 +98,33 @@ def test_the_others_are_ranked_as_if_the_provisional_system_were_not_there():
         judgement.append(60)
         system.append(s)
         score.append(value)
-    full = {"judgement": judgement, "system": system, "score": score}
     keep = [i for i, s in enumerate(system) if s != 3]
-    without = {k: [v[i] for i in keep] for k, v in full.items()}
     for method in ("wmt14", "bradley_terry"):
         left_out = stats.compute(
             method=method,
             n_systems=4,
+            judgement=judgement,
+            system=system,
+            score=score,
             runs=40,
             rng=np.random.default_rng(1),
             min_comparisons=30,
-            **full,
         )
         absent = stats.compute(
-            method=method, n_systems=3, runs=40, rng=np.random.default_rng(1), **without
+            method=method,
+            n_systems=3,
+            judgement=[judgement[i] for i in keep],
+            system=[system[i] for i in keep],
+            score=[score[i] for i in keep],
+            runs=40,
+            rng=np.random.default_rng(1),
         )
         assert left_out.ranked.tolist() == [0, 1, 2]
         np.testing.assert_array_equal(left_out.value, absent.value)
         np.testing.assert_array_equal(left_out.rank_lo, absent.rank_lo)
-        counts = stats.system_comparisons(n_systems=4, **full)
+        counts = stats.system_comparisons(
+            n_systems=4, judgement=judgement, system=system, score=score
+        )
         assert counts.tolist()[3] == 2
 
 
