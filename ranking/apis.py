@@ -105,6 +105,7 @@ class RankingRunSerializer(serializers.ModelSerializer):
                 attrs.get("parameters") or {},
                 runs=attrs.get("runs"),
                 confidence=attrs.get("confidence"),
+                seed=attrs.get("seed"),
             )
         except stats.ParameterError as exc:
             raise serializers.ValidationError({exc.field: [str(exc)]}) from exc
@@ -138,13 +139,35 @@ class DataRuleSerializer(serializers.Serializer):
     )
 
 
+class CoverageSerializer(serializers.Serializer):
+    runs_kept = serializers.IntegerField()
+    runs = serializers.IntegerField()
+    coverage = serializers.FloatField()
+    confidence_asked = serializers.FloatField()
+    text = serializers.CharField()
+
+
+class ProvisionalSerializer(serializers.Serializer):
+    system = serializers.CharField()
+    comparisons = serializers.IntegerField()
+
+
 class RankingResultSerializer(serializers.Serializer):
     run = RankingRunSerializer()
     rows = RankingRowSerializer(many=True)
     unranked = serializers.ListField(
         child=serializers.CharField(), help_text="Systems without any comparison."
     )
+    provisional = ProvisionalSerializer(
+        many=True,
+        help_text="Systems with fewer than data_rule.min_comparisons comparisons: left out "
+        "of the ranking (the rows are computed without them), listed with their count.",
+    )
     data_rule = DataRuleSerializer()
+    coverage = CoverageSerializer(
+        help_text="The share of the runs the rank ranges actually keep (the trim at each "
+        "end rounds up, so 100 runs at 0.95 keep 94%), beside the level asked."
+    )
 
 
 class CampaignRankingRunsApi(CampaignScoped, generics.ListAPIView):
@@ -269,7 +292,9 @@ class RankingResultApi(RankingRunScoped, APIView):
                     "run": run,
                     "rows": rows,
                     "unranked": meta["unranked"],
+                    "provisional": meta["provisional"],
                     "data_rule": meta["data_rule"],
+                    "coverage": meta["coverage"],
                 }
             ).data
         )

@@ -3,7 +3,10 @@ report's Table 11, JSON, CSV, LaTeX (booktabs, a rule between clusters) and Mark
 
 Every format records what the ranking rests on (``meta``: judgements used and left
 out, excluded workers, method, parameters, seed, the minimum-data rule) and lists the
-systems it could not rank. Every name goes through :mod:`annotations.core.export_safety`:
+systems it could not rank (unranked) or left out for too few comparisons
+(provisional). The CSV is a plain table, its header the first line, so that
+``pandas.read_csv`` and spreadsheets read it as it is; its provenance is the
+``provenance`` download (a ``field,value`` CSV, the sidecar) and the JSON export. Every name goes through :mod:`annotations.core.export_safety`:
 CSV cells cannot become formulas, LaTeX and Markdown cannot become markup.
 
 When ``meta["data_rule"]["met"]`` is false, no format shows clusters: the human-readable
@@ -53,6 +56,8 @@ EXPORT_TYPES = {
     "csv": ("text/csv; charset=utf-8", "csv"),
     "latex": ("application/x-tex; charset=utf-8", "tex"),
     "markdown": ("text/markdown; charset=utf-8", "md"),
+    # the CSV's sidecar: what the ranking rests on, as ``field,value`` rows under a header
+    "provenance": ("text/csv; charset=utf-8", "provenance.csv"),
 }
 FORMATS = tuple(EXPORT_TYPES)
 
@@ -109,6 +114,7 @@ def render(rows: Sequence[Row], fmt: str, *, title: str = "", meta: dict | None 
         "csv": _csv,
         "latex": _latex,
         "markdown": _markdown,
+        "provenance": _provenance_csv,
     }[fmt](rows, title, meta or {})
 
 
@@ -141,13 +147,16 @@ _PROVENANCE = (
     ("runs", "runs"),
     ("seed", "seed"),
     ("confidence", "confidence"),
+    ("coverage", "rank-range coverage"),
     ("judgements_total", "judgements stored"),
     ("judgements", "judgements used"),
     ("left_out", "judgements left out"),
     ("excluded_workers", "excluded workers"),
     ("comparisons", "comparisons"),
-    ("fingerprint", "fingerprint of the judgements"),
+    ("fingerprint", "fingerprint (judgements, criterion, method, parameters, runs, seed)"),
+    ("judgements_fingerprint", "fingerprint of the judgements"),
     ("unranked", "unranked (no comparisons)"),
+    ("provisional", "provisional (too few comparisons, not ranked)"),
     ("data_rule", "minimum-data rule"),
 )
 
@@ -163,10 +172,18 @@ def provenance(meta: dict) -> list[tuple[str, str]]:
             text = "met" if value.get("met") else "not met: " + " ".join(value.get("problems", []))
             text = (
                 f"each system >= {value.get('min_comparisons')} comparisons, every system "
-                f"ranked, split-half check passing; {text}"
+                f"ranked, stability check passing; {text}"
             )
         elif key in ("excluded_workers", "unranked") and isinstance(value, list):
             text = ", ".join(str(v) for v in value) if value else "none"
+        elif key == "coverage" and isinstance(value, dict):
+            text = str(value.get("text", ""))
+        elif key == "provisional" and isinstance(value, list):
+            text = (
+                ", ".join(f"{p.get('system')} ({p.get('comparisons')} comparisons)" for p in value)
+                if value
+                else "none"
+            )
         elif key == "left_out" and isinstance(value, dict):
             # A fixed order (PostgreSQL's jsonb does not keep the stored one).
             known = ("attention_checks", "repeats", "excluded_workers")
@@ -197,6 +214,9 @@ def _table(rows: Sequence[Row], title: str, meta: dict) -> str:
         cluster = str(r.cluster) if shown and r.cluster != previous else ""
         lines.append(f"{cluster:>3}  {r.value:>9.3f}  {r.rank_range:>7}  {name:<{width}}")
         previous = r.cluster
+    for p in _provisional(meta):
+        name = f"{_one_line(p['system'])} ({p['comparisons']} comparisons)"
+        lines.append(f"{'':>3}  {'-':>9}  {'prov.':>7}  {name}")
     if not shown:
         lines.append(f"(No clusters: {_no_clusters(meta)} See the minimum-data rule below.)")
     if meta:
@@ -211,19 +231,34 @@ def _json(rows: Sequence[Row], title: str, meta: dict) -> str:
     return json.dumps({**meta, "ranking": ranking}, indent=1) + "\n"
 
 
+#: the ranking CSV's columns (its first line)
+CSV_COLUMNS = (
+    "status",
+    "cluster",
+    "system",
+    "value",
+    "spread",
+    "rank_lo",
+    "rank_hi",
+    "comparisons",
+)
+
+
 def _csv(rows: Sequence[Row], title: str, meta: dict) -> str:
-    """Provenance first, as ``# heading,value`` rows, then the ranking (unranked
-    systems last, with empty ranks)."""
+    """The ranking as a plain table, the header its first line (``pandas.read_csv`` and
+    spreadsheets read it as it is): ranked systems, then the provisional ones (fewer
+    comparisons than the minimum: empty ranks, their count) and the unranked (no
+    comparisons), ``status`` saying which. What the ranking rests on is in the
+    ``provenance`` download (its sidecar) and in the JSON export."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    for heading, text in provenance(meta):
-        writer.writerow(["# " + heading, csv_cell(text)])
-    writer.writerow(["cluster", "system", "value", "spread", "rank_lo", "rank_hi", "comparisons"])
+    writer.writerow(CSV_COLUMNS)
     shown = _clusters_shown(meta)
     for r in rows:
         writer.writerow(
             csv_row(
                 [
+                    "ranked",
                     r.cluster if shown else "",
                     r.system,
                     f"{r.value:.6f}",
@@ -234,9 +269,27 @@ def _csv(rows: Sequence[Row], title: str, meta: dict) -> str:
                 ]
             )
         )
+    for p in _provisional(meta):
+        writer.writerow(csv_row(["provisional", "", p["system"], "", "", "", "", p["comparisons"]]))
     for label in meta.get("unranked", []):
-        writer.writerow(csv_row(["", label, "", "", "", "", 0]))
+        writer.writerow(csv_row(["unranked", "", label, "", "", "", "", 0]))
     return out.getvalue()
+
+
+def _provenance_csv(rows: Sequence[Row], title: str, meta: dict) -> str:
+    """The CSV's sidecar: ``field,value`` (the header), then one row per provenance line."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["field", "value"])
+    for heading, text in provenance(meta):
+        writer.writerow([csv_cell(heading), csv_cell(text)])
+    return out.getvalue()
+
+
+def _provisional(meta: dict) -> list[dict[str, Any]]:
+    """The provisional systems the run left out (``meta["provisional"]``)."""
+    value = meta.get("provisional")
+    return [p for p in value if isinstance(p, dict)] if isinstance(value, list) else []
 
 
 def _latex(rows: Sequence[Row], title: str, meta: dict) -> str:
@@ -256,6 +309,11 @@ def _latex(rows: Sequence[Row], title: str, meta: dict) -> str:
         rank_range = r.rank_range.replace("-", "--")
         lines.append(f"{cluster} & {r.value:.3f} & {rank_range} & {latex_escape(r.system)} \\\\")
         previous = r.cluster
+    for p in _provisional(meta):
+        lines.append(
+            f" & -- & provisional & {latex_escape(p['system'])} "
+            f"({p['comparisons']} comparisons) \\\\"
+        )
     for label in meta.get("unranked", []):
         lines.append(f" & -- & unranked & {latex_escape(label)} \\\\")
     lines += [r"\bottomrule", r"\end{tabular}"]
@@ -279,6 +337,11 @@ def _markdown(rows: Sequence[Row], title: str, meta: dict) -> str:
         cluster = str(r.cluster) if shown and r.cluster != previous else ""
         lines.append(f"| {cluster} | {r.value:.3f} | {r.rank_range} | {markdown_cell(r.system)} |")
         previous = r.cluster
+    for p in _provisional(meta):
+        lines.append(
+            f"|  | - | provisional | {markdown_cell(p['system'])} "
+            f"({p['comparisons']} comparisons) |"
+        )
     for label in meta.get("unranked", []):
         lines.append(f"|  | - | unranked | {markdown_cell(label)} |")
     if not shown:
@@ -302,9 +365,9 @@ def _md_text(text: str) -> str:
 
 
 def parse_csv(text: str) -> list[Row]:
-    """Read back what :func:`render` wrote as CSV (an empty cluster: withheld, None)."""
-    lines = [line for line in text.splitlines() if not line.startswith("# ")]
-    reader = csv.DictReader(lines)
+    """Read back the ranked rows :func:`render` wrote as CSV (an empty cluster: withheld,
+    None)."""
+    reader = csv.DictReader(io.StringIO(text))
     return [
         Row(
             system=d["system"],

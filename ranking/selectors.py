@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -13,9 +14,10 @@ from django.conf import settings
 from django.db.models import QuerySet
 
 from annotations.core.slices import describe
-from annotations.models import Campaign, Criterion, Judgement, JudgementScore, System
+from annotations.models import Campaign, Criterion, Item, Judgement, JudgementScore, System
 from annotations.selectors.judgements import judgements_counted, scores_counted, slice_q
 
+from . import stats
 from .models import RankingRun
 
 
@@ -44,7 +46,8 @@ class ScoreArrays:
 
     ``judgement`` numbers judgements 0..n_judgements-1 in submission order; ``system``
     indexes ``systems``; ``slot`` is the display slot (outputs merged into one slot
-    share it and were not compared with each other by the worker).
+    share it and were not compared with each other by the worker). ``fingerprint``
+    identifies the scores by content, never by database ids (:func:`ranking_scores`).
     """
 
     systems: list[System]
@@ -83,32 +86,51 @@ def ranking_scores(
 
     Left out: attention-check tasks, repeat assignments, degraded copies, and, when asked,
     judgements of workers an organizer excluded (they stay stored).
+
+    The fingerprint is a SHA-256 of the content, in the order ranked: the criterion's
+    name, then per judgement its item (external id and a digest of its input) and its
+    worker (external id), and per score the system's label, the slot and the score.
+    The same judgements imported into another installation, or again into another
+    campaign, give the same fingerprint; any changed score gives another.
     """
     qs = _counted_scores(
         criterion=criterion, exclude_excluded_workers=exclude_excluded_workers, where=where
     )
     rows = list(
         qs.order_by("judgement__submitted_at", "judgement_id", "slot", "output_id").values_list(
-            "judgement_id", "output__system_id", "score", "slot"
+            "judgement_id",
+            "output__system_id",
+            "score",
+            "slot",
+            "judgement__task__item_id",
+            "judgement__worker__external_id",
         )
     )
     # Only systems that were judged: a system without comparisons has no rank.
-    judged = {system_id for _, system_id, _, _ in rows}
+    judged = {row[1] for row in rows}
     systems = list(
         System.objects.filter(campaign_id=criterion.campaign_id, pk__in=judged).order_by("label")
     )
     index = {s.pk: i for i, s in enumerate(systems)}
-    digest = hashlib.sha256()
+    label = {s.pk: s.label for s in systems}
+    items = {
+        pk: (key, hashlib.sha256(text.encode()).hexdigest()[:16])
+        for pk, key, text in Item.objects.filter(pk__in={row[4] for row in rows}).values_list(
+            "pk", "external_id", "input"
+        )
+    }
+    digest = hashlib.sha256(json.dumps(["criterion", criterion.name]).encode())
     judgement = np.empty(len(rows), dtype=np.int64)
     system = np.empty(len(rows), dtype=np.int64)
     score = np.empty(len(rows), dtype=np.float64)
     slot = np.empty(len(rows), dtype=np.int64)
     previous, number = None, -1
-    for i, (judgement_id, system_id, value, slot_number) in enumerate(rows):
+    for i, (judgement_id, system_id, value, slot_number, item_id, worker) in enumerate(rows):
         if judgement_id != previous:
             previous, number = judgement_id, number + 1
+            digest.update(json.dumps(["judgement", *items[item_id], worker]).encode())
         judgement[i], system[i], score[i], slot[i] = number, index[system_id], value, slot_number
-        digest.update(f"{judgement_id}:{system_id}:{value!r}:{slot_number};".encode())
+        digest.update(json.dumps([label[system_id], slot_number, float(value)]).encode())
     return ScoreArrays(
         systems=systems,
         judgement=judgement,
@@ -117,6 +139,27 @@ def ranking_scores(
         slot=slot,
         fingerprint=digest.hexdigest(),
     )
+
+
+def ranking_run_fingerprint(*, run: RankingRun, judgements: str, min_comparisons: int) -> str:
+    """What a run ranked, by content: the judgements' fingerprint (:func:`ranking_scores`:
+    systems by label, items by external id and input, workers by external id, scores)
+    with the criterion, slice and exclusions, the method, its parameters, the runs,
+    confidence, seed and the minimum comparisons. Two installations that rank the same
+    judgements the same way get the same fingerprint, whatever their database ids."""
+    described = {
+        "judgements": judgements,
+        "criterion": run.criterion.name,
+        "where": dict(sorted((run.where or {}).items())),
+        "exclude_excluded_workers": run.exclude_flagged,
+        "method": run.method,
+        "parameters": run.parameters or {},
+        "runs": run.runs,
+        "confidence": run.confidence,
+        "seed": run.seed,
+        "min_comparisons": min_comparisons,
+    }
+    return hashlib.sha256(json.dumps(described, sort_keys=True).encode()).hexdigest()
 
 
 def ranking_inputs(
@@ -175,11 +218,13 @@ class DataRule:
     """Whether a finished run has enough data for its clusters and stability verdict.
 
     The rule has two parts: enough comparisons (every system of the campaign ranked,
-    each in at least ``min_comparisons`` comparisons) and a passing split-half check of
+    each in at least ``min_comparisons`` comparisons) and a passing stability check of
     the clusters (``ranking.stats``: two random halves of the runs give the same
     clusters and no boundary rests near the cut). They fail for different reasons and
     call for different remedies: more judgements for the first, more runs for the
-    second; :attr:`no_clusters` says which.
+    second; :attr:`no_clusters` says which. Why the stability check failed is worded
+    from the reasons the check stored (:func:`ranking.stats.stability_reasons`), the
+    same source as its note, so the two never contradict each other.
     """
 
     min_comparisons: int
@@ -189,6 +234,50 @@ class DataRule:
     #: the run's runs, and the runs its stability check suggests (None: not stored)
     runs: int = 0
     suggested_runs: int | None = None
+    #: systems left out of the ranking with fewer than ``min_comparisons`` comparisons
+    #: (label, comparisons): the others are ranked without them
+    provisional: list[tuple[str, int]] = field(default_factory=list)
+    method: str = ""
+    #: why the stability check failed, one clause per failed part (empty: it passed)
+    reasons: list[str] = field(default_factory=list)
+    #: the runs needed as the check estimated them: (fewest, most or None: unbounded)
+    runs_interval: tuple[int, int | None] | None = None
+    #: the most runs this server accepts for the run's campaign (None: not stored)
+    max_runs: int | None = None
+
+    @property
+    def stability_failure(self) -> str:
+        """Why the stability check failed, in one clause list (empty when it did not)."""
+        return "; ".join(self.reasons) or "it failed"
+
+    @property
+    def runs_advice(self) -> str:
+        """What more runs can do, from the stored estimate: a number with its
+        uncertainty, or that more runs than the server accepts would be needed."""
+        interval = self.runs_interval
+        if self.suggested_runs is None and interval is not None:
+            cap = f"the {self.max_runs:,}" if self.max_runs else "the runs"
+            return (
+                f"settling them would take more runs than {cap} this server accepts: read "
+                "those boundaries as uncertain"
+            )
+        if not self.suggested_runs or self.suggested_runs <= self.runs:
+            return "rank again with more runs"
+        if interval is None:
+            return f"rank again with more runs (about {self.suggested_runs:,} suggested)"
+        low, high = interval
+        if high is None:
+            needed = (
+                f"{low:,} at the fewest, no upper bound known"
+                if low > self.runs
+                else f"not to be told from {self.runs:,} runs (no bound either way)"
+            )
+        else:
+            needed = f"about {low:,} to {high:,}"
+        return (
+            f"rank again with more runs ({self.suggested_runs:,} suggested; the runs needed: "
+            f"{needed})"
+        )
 
     @property
     def enough_comparisons(self) -> bool:
@@ -196,12 +285,39 @@ class DataRule:
 
     @property
     def met(self) -> bool:
-        return self.enough_comparisons and not self.unranked and self.stable is True
+        return (
+            self.enough_comparisons
+            and not self.unranked
+            and not self.provisional
+            and self.stable is True
+        )
+
+    @property
+    def provisional_note(self) -> str:
+        """What the provisional systems are and why they are not ranked; empty if none."""
+        if not self.provisional:
+            return ""
+        listed = ", ".join(f"{label} ({n})" for label, n in self.provisional[:10])
+        more = f" and {len(self.provisional) - 10} more" if len(self.provisional) > 10 else ""
+        trueskill = (
+            " Under TrueSkill a system's comparisons move its opponents' values too, so "
+            "ranking them in would change the other systems' values and order."
+            if self.method in ("wmt14", "bootstrap")
+            else ""
+        )
+        return (
+            f"{len(self.provisional)} system(s) are provisional, not ranked: fewer than "
+            f"{self.min_comparisons} comparisons each: {listed}{more}. The ranking is "
+            f"computed without them (as WMT leaves out systems below a minimum and "
+            f"Chatbot Arena lists new models as preliminary).{trueskill}"
+        )
 
     @property
     def problems(self) -> list[str]:
         """What is missing, one sentence each (empty when the rule is met)."""
         out = []
+        if self.provisional:
+            out.append(self.provisional_note)
         if self.thin_systems:
             listed = ", ".join(f"{label} ({n})" for label, n in self.thin_systems[:10])
             more = f" and {len(self.thin_systems) - 10} more" if len(self.thin_systems) > 10 else ""
@@ -215,9 +331,9 @@ class DataRule:
                 f"{', '.join(self.unranked[:10])}{' ...' if len(self.unranked) > 10 else ''}."
             )
         if self.stable is False:
-            out.append("The split-half check fails: two halves of the runs disagree.")
+            out.append(f"The stability check fails: {self.stability_failure}.")
         elif self.stable is None:
-            out.append("The run stored no split-half check.")
+            out.append("The run stored no stability check.")
         return out
 
     @property
@@ -225,6 +341,12 @@ class DataRule:
         """Why no clusters are shown, naming the part of the rule that failed, and what to
         do about it (a sentence per failed part); empty when the rule is met."""
         out = []
+        if self.provisional:
+            out.append(
+                f"Provisional systems: {len(self.provisional)} system(s) have fewer than "
+                f"{self.min_comparisons} comparisons and are not ranked; collect more "
+                "judgements for them, then rank again."
+            )
         if self.thin_systems:
             out.append(
                 f"Too few comparisons: {len(self.thin_systems)} system(s) have fewer than "
@@ -237,38 +359,36 @@ class DataRule:
                 "collect judgements for them, then rank again."
             )
         if self.stable is False:
-            more = (
-                f" (about {self.suggested_runs:,} suggested)"
-                if self.suggested_runs and self.suggested_runs > self.runs
-                else ""
-            )
             out.append(
-                f"The split-half check fails at {self.runs:,} runs (two random halves of "
-                f"the runs do not settle on the same clusters); rank again with more "
-                f"runs{more}."
+                f"The stability check fails at {self.runs:,} runs ({self.stability_failure}); "
+                f"{self.runs_advice}."
             )
         elif self.stable is None:
-            out.append("The run stored no split-half check; rank again.")
+            out.append("The run stored no stability check; rank again.")
         return " ".join(out)
 
     @property
     def no_clusters_short(self) -> str:
         """:attr:`no_clusters` in a few words (for a plot's axis label)."""
         parts = []
+        if self.provisional:
+            parts.append("provisional systems left out")
         if self.thin_systems:
             parts.append(f"fewer than {self.min_comparisons} comparisons")
         if self.unranked:
             parts.append("unranked systems")
         if self.stable is False:
-            parts.append(f"split-half check fails at {self.runs:,} runs")
+            parts.append(f"stability check fails at {self.runs:,} runs")
         elif self.stable is None:
-            parts.append("no split-half check")
+            parts.append("no stability check")
         return "; ".join(parts)
 
 
 def ranking_data_rule(*, run: RankingRun) -> DataRule:
-    """Apply the minimum-data rule (``RANKING_MIN_COMPARISONS``) to a finished run."""
-    minimum = int(getattr(settings, "RANKING_MIN_COMPARISONS", 30))
+    """Apply the minimum-data rule (``RANKING_MIN_COMPARISONS``, as the run stored it)
+    to a finished run."""
+    inputs = run.inputs or {}
+    minimum = int(inputs.get("min_comparisons", getattr(settings, "RANKING_MIN_COMPARISONS", 30)))
     thin = [
         (label, n)
         for label, n in run.results.order_by("comparisons", "system__label").values_list(
@@ -278,13 +398,24 @@ def ranking_data_rule(*, run: RankingRun) -> DataRule:
     ]
     stability = run.stability or {}
     suggested = stability.get("suggested_runs")
+    interval = stability.get("runs_interval")
+    cap = stability.get("max_runs")
     return DataRule(
         min_comparisons=minimum,
         thin_systems=thin,
-        unranked=list((run.inputs or {}).get("unranked", [])),
+        unranked=list(inputs.get("unranked", [])),
         stable=bool(stability["stable"]) if "stable" in stability else None,
         runs=run.runs,
         suggested_runs=int(suggested) if isinstance(suggested, int | float) else None,
+        provisional=[(p["system"], int(p["comparisons"])) for p in inputs.get("provisional", [])],
+        method=run.method,
+        reasons=stats.stability_reasons(stability) if stability.get("stable") is False else [],
+        runs_interval=(
+            (int(interval[0]), None if interval[1] is None else int(interval[1]))
+            if isinstance(interval, list) and len(interval) == 2
+            else None
+        ),
+        max_runs=int(cap) if isinstance(cap, int) else None,
     )
 
 
@@ -355,6 +486,23 @@ def ranking_run_rows_claimed(*, run: RankingRun, met: bool | None = None) -> lis
     return [replace(row, cluster=None) for row in rows]
 
 
+def ranking_run_coverage(*, run: RankingRun) -> dict[str, Any]:
+    """The share of the runs a run's rank ranges actually keep, beside the level asked:
+    the trim drops ``ceil(runs * (1 - confidence) / 2)`` runs at each end (WMT's
+    ``cluster.py``), so 100 runs at 0.95 keep 94 (94%), 200 keep 190 (95%)."""
+    kept, share = stats.range_coverage(run.runs, run.confidence)
+    return {
+        "runs_kept": kept,
+        "runs": run.runs,
+        "coverage": share,
+        "confidence_asked": run.confidence,
+        "text": (
+            f"the rank ranges keep {kept:,} of {run.runs:,} runs ({share:.1%}; "
+            f"{run.confidence:.1%} asked)"
+        ),
+    }
+
+
 def ranking_run_meta(*, run: RankingRun) -> dict[str, Any]:
     """What a finished run rests on, for its exports: which judgements it used and left
     out (counts, excluded workers), the method, its parameters, runs, seed, confidence,
@@ -371,6 +519,7 @@ def ranking_run_meta(*, run: RankingRun) -> dict[str, Any]:
         "runs": run.runs,
         "seed": run.seed,
         "confidence": run.confidence,
+        "coverage": ranking_run_coverage(run=run),
         "judgements_total": inputs.get("judgements_total"),
         "judgements": run.n_judgements,
         "left_out": inputs.get("left_out", {}),
@@ -378,7 +527,9 @@ def ranking_run_meta(*, run: RankingRun) -> dict[str, Any]:
         "excluded_workers": inputs.get("excluded_workers", []),
         "comparisons": run.n_comparisons,
         "fingerprint": run.fingerprint,
+        "judgements_fingerprint": inputs.get("judgements_fingerprint", ""),
         "unranked": list(inputs.get("unranked", [])),
+        "provisional": [{"system": label, "comparisons": n} for label, n in rule.provisional],
         "data_rule": {
             "min_comparisons": rule.min_comparisons,
             "met": rule.met,

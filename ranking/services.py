@@ -70,9 +70,9 @@ def ranking_run_create(
         )
     parameters = dict(parameters or {})
     try:
-        stats.check_parameters(method, parameters, runs=runs, confidence=confidence)
+        stats.check_parameters(method, parameters, runs=runs, confidence=confidence, seed=seed)
     except stats.ParameterError as exc:
-        raise DomainError(str(exc)) from exc
+        raise DomainError(f"{exc.field}: {exc}") from exc
     _check_runs(runs=runs, campaign=campaign)
     where = ranking_slice_check(criterion=criterion, where=where)
     owner = user if user is not None and user.is_authenticated else None
@@ -295,6 +295,8 @@ def _compute_claimed(run: RankingRun, attempt: int) -> None:
                 rng=np.random.default_rng(run.seed),
                 progress=_progress_writer(run, attempt),
                 batch_runs=settings.RANKING_BATCH_RUNS,
+                min_comparisons=_min_comparisons(),
+                max_runs=_max_runs(run.campaign),
             )
         except ValueError as exc:  # e.g. fewer than two systems with comparisons
             raise DomainError(f"Cannot rank '{run.criterion.name}': {exc}") from exc
@@ -337,10 +339,13 @@ def _store_result(
     with the run's row locked)."""
     ranked = [data.systems[int(i)] for i in result.ranked]
     ranked_labels = {s.label for s in ranked}
+    inputs["min_comparisons"] = _min_comparisons()
+    inputs["provisional"] = _provisional(data, ranked_labels)
+    left_apart = ranked_labels | {p["system"] for p in inputs["provisional"]}
     inputs["unranked"] = [
         label
         for label in selectors.ranking_campaign_system_labels(criterion=run.criterion)
-        if label not in ranked_labels
+        if label not in left_apart
     ]
     inputs["systems_ranked"] = len(ranked)
     run.results.all().delete()
@@ -357,7 +362,10 @@ def _store_result(
         )
         for i, system in enumerate(ranked)
     )
-    run.fingerprint = data.fingerprint
+    inputs["judgements_fingerprint"] = data.fingerprint
+    run.fingerprint = selectors.ranking_run_fingerprint(
+        run=run, judgements=data.fingerprint, min_comparisons=inputs["min_comparisons"]
+    )
     run.n_judgements = data.n_judgements
     run.n_comparisons = int(result.n_comparisons)
     run.stability = result.stability
@@ -368,6 +376,39 @@ def _store_result(
     run.heartbeat_at = run.finished_at = timezone.now()
     run.seconds = seconds
     run.save()
+
+
+def _max_runs(campaign: Campaign) -> int:
+    """The most runs a ranking of this campaign may ask for (:func:`_check_runs`): the
+    stability check never suggests more."""
+    budget = settings.RANKING_MAX_RUN_VALUES // max(campaign.systems.count(), 1)
+    return int(min(settings.RANKING_MAX_RUNS, budget))
+
+
+def _min_comparisons() -> int:
+    """The comparisons a system needs to be ranked (``RANKING_MIN_COMPARISONS``); fewer
+    (but some) make it provisional (:func:`ranking.stats.prepare_comparisons`)."""
+    return int(getattr(settings, "RANKING_MIN_COMPARISONS", 30))
+
+
+def _provisional(data: selectors.ScoreArrays, ranked: set[str]) -> list[dict[str, Any]]:
+    """The systems with comparisons that the ranking left out (fewer than the minimum),
+    each with its number of comparisons in the data, fewest first."""
+    if all(s.label in ranked for s in data.systems):
+        return []
+    counts = stats.system_comparisons(
+        n_systems=len(data.systems),
+        judgement=data.judgement,
+        system=data.system,
+        score=data.score,
+        slot=data.slot,
+    )
+    left = [
+        {"system": s.label, "comparisons": int(n)}
+        for s, n in zip(data.systems, counts, strict=True)
+        if s.label not in ranked and n > 0
+    ]
+    return sorted(left, key=lambda p: (p["comparisons"], p["system"]))
 
 
 # --- Chunked runs (issue 13): one Celery task per chunk, merged by the last one ----------
@@ -530,6 +571,7 @@ def _chunks_compute(
                 system=data.system,
                 score=data.score,
                 slot=data.slot,
+                min_comparisons=_min_comparisons(),
             )
         except ValueError as exc:
             raise DomainError(f"Cannot rank '{run.criterion.name}': {exc}") from exc
@@ -626,6 +668,7 @@ def _chunk_store(
             chunk_runs=locked.chunk_runs or run.chunk_runs,
             seed=locked.seed,
             confidence=locked.confidence,
+            max_runs=_max_runs(locked.campaign),
         )
         inputs = selectors.ranking_inputs(
             criterion=locked.criterion,

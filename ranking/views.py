@@ -101,7 +101,10 @@ class RankingRunForm(SiteLabels, forms.Form):
         if not self.errors:
             try:
                 stats.check_parameters(
-                    data["method"], runs=data["runs"], confidence=data["confidence"]
+                    data["method"],
+                    runs=data["runs"],
+                    confidence=data["confidence"],
+                    seed=data["seed"],
                 )
             except stats.ParameterError as exc:
                 self.add_error(exc.field if exc.field in self.fields else None, str(exc))
@@ -221,6 +224,7 @@ def _result_context(run: RankingRun, *, can_design: bool = False) -> dict[str, A
         "stable": stable,
         "can_design": can_design,
         "checks": content_check_summary(run) if done else None,
+        "coverage": selectors.ranking_run_coverage(run=run) if done else None,
         # A one-click rerun with the suggested number of runs when the result is unstable.
         "rerun_runs": (
             min(suggested, settings.RANKING_MAX_RUNS)

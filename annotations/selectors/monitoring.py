@@ -349,10 +349,15 @@ class WorkerRow:
     agreement: float | None
 
 
-def _pairs_signs(scores: dict[int, float]) -> dict[tuple[int, int], int]:
+def _pairs_signs(scores: dict[int, float], labels: dict[int, str]) -> dict[tuple[int, int], int]:
     """+1 / 0 / -1 for each pair of outputs (as ``agreement.preference``, without numpy's
-    per-call cost: the monitor calls this for every judgement of a campaign)."""
-    outputs = sorted(scores)
+    per-call cost: the monitor calls this for every judgement of a campaign).
+
+    Each pair is oriented canonically, by its outputs' system labels (``labels``; the
+    output id only between two outputs of one system): the share of +1 and -1 (kappa's
+    P(E), alpha's ordinal distances) then depends on the judgements alone, not on the
+    order in which an import created the outputs."""
+    outputs = sorted(scores, key=lambda output: (labels.get(output, ""), output))
     return {
         (a, b): (scores[a] > scores[b]) - (scores[a] < scores[b])
         for a, b in combinations(outputs, 2)
@@ -378,13 +383,15 @@ def campaign_judgements(*, campaign: Campaign) -> dict[int, dict]:
         "judgement__assignment__kind",
         "judgement__seconds_on_task",
         "output_id",
+        "output__system__label",
         "role",
         "score",
     )
     judgements: dict[int, dict] = {}
     counted: list[dict] = []
     repeats: list[dict] = []
-    for jid, wid, tid, iid, cid, tkind, akind, seconds, oid, role, score in rows.iterator(
+    labels: dict[int, str] = {}
+    for jid, wid, tid, iid, cid, tkind, akind, seconds, oid, label, role, score in rows.iterator(
         chunk_size=5000
     ):
         j = judgements.get(jid)
@@ -403,11 +410,12 @@ def campaign_judgements(*, campaign: Campaign) -> dict[int, dict]:
                 repeats.append(j)
         if role == TaskOutput.Role.REGULAR:
             j["regular"][oid] = score
+            labels[oid] = label
     for j in counted:
         # Compared with every other judgement of its task: work them out once.
-        j["signs"] = j["prefs"] = _pairs_signs(j["regular"])
+        j["signs"] = j["prefs"] = _pairs_signs(j["regular"], labels)
     for j in repeats:
-        j["prefs"] = _pairs_signs(j["regular"])
+        j["prefs"] = _pairs_signs(j["regular"], labels)
     return judgements
 
 

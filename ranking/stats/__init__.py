@@ -57,7 +57,13 @@ from ._chunks import (
     compute_chunks,
     merge_chunks,
 )
-from ._compute import DEFAULT_BATCH_RUNS, ComputedRanking, compute, prepare_comparisons
+from ._compute import (
+    DEFAULT_BATCH_RUNS,
+    ComputedRanking,
+    compute,
+    prepare_comparisons,
+    system_comparisons,
+)
 from ._means import MeanIntervals, mean_intervals
 from ._methods import METHODS, ParameterError, check_parameters, method_parameters
 from ._pairwise import scores_to_ranks
@@ -70,10 +76,12 @@ from ._power import (
 )
 from ._proportions import wilson_interval
 from ._result import RankingResult
+from ._stability import MAX_RUNS, range_coverage, stability_reasons
 
 __all__ = [
     "DEFAULT_BATCH_RUNS",
     "DEFAULT_CHUNK_RUNS",
+    "MAX_RUNS",
     "METHODS",
     "ChunkResult",
     "ComputedRanking",
@@ -95,6 +103,9 @@ __all__ = [
     "pair_share",
     "pilot_power",
     "prepare_comparisons",
+    "range_coverage",
     "scores_to_ranks",
+    "stability_reasons",
+    "system_comparisons",
     "wilson_interval",
 ]

@@ -1,7 +1,7 @@
 """Bradley-Terry strengths with bootstrap confidence ranges (the Chatbot Arena way).
 
 ``P(i beats j) = 1 / (1 + exp(-(theta_i - theta_j)))``. The strengths maximise the
-likelihood of the comparisons, a draw counting as half a win for each side, with a tiny
+likelihood of the comparisons, with a tiny
 ridge ``ridge / 2 * sum(theta^2)`` that fixes the free additive constant and keeps the
 estimate finite when a system never wins or never loses (the maximum-likelihood
 estimate would be infinite). The fit is Newton's method on this strictly concave
@@ -13,12 +13,22 @@ spread is their standard deviation over replicates that resample whole judgement
 rank range comes from the replicates' ranks and the clusters from the ranges, as for
 WMT14.
 
+Ties (draws) are split: a draw between ``i`` and ``j`` adds half a win to each side
+(``wins + 0.5 * draws``) before the fit. This is the convention Chatbot Arena's
+Bradley-Terry notebook uses (a win weighs 2, a tie 1 each way), not a model of ties:
+no tie parameter is estimated, as the Rao-Kupper (1967) or Davidson (1970) extensions
+would do, so many draws pull two strengths together rather than being explained by a
+tie propensity. Expected wins (``draws_rule``) offers to leave draws out instead.
+
 References
 ----------
 Bradley, R. A. and Terry, M. E. (1952). Rank analysis of incomplete block designs: I. The
 method of paired comparisons. Biometrika 39, 324-345.
 Rao, P. V. and Kupper, L. L. (1967). Ties in paired-comparison experiments: a
-generalization of the Bradley-Terry model. JASA 62, 194-204.
+generalization of the Bradley-Terry model. JASA 62, 194-204 (a tie model, *not*
+implemented here; cited for contrast).
+Davidson, R. R. (1970). On extending the Bradley-Terry model to accommodate ties in
+paired comparison experiments. JASA 65, 317-328 (likewise not implemented).
 Hunter, D. R. (2004). MM algorithms for generalized Bradley-Terry models. Annals of
 Statistics 32, 384-406.
 Chiang, W.-L. et al. (2024). Chatbot Arena: An open platform for evaluating LLMs by human
@@ -58,7 +68,8 @@ def bradley_terry_fit(
     wins : array_like, shape (n, n) or (runs, n, n)
         ``wins[..., i, j]``: how often ``i`` beat ``j``.
     draws : array_like, same shape, optional
-        Draws between ``i`` and ``j`` (symmetric); each counts half a win for both.
+        Draws between ``i`` and ``j`` (symmetric); each counts half a win for both
+        (ties split, no tie parameter: see the module docstring).
     ridge : float, default 1e-6
         Weight of the penalty ``ridge / 2 * sum(theta^2)`` (a Gaussian prior).
     max_iter : int, default 100

@@ -28,7 +28,7 @@ from ._compute import ComputedRanking, prepare_comparisons
 from ._methods import check_parameters, run_method
 from ._pairwise import Comparisons
 from ._result import RankingResult, summarise_runs
-from ._stability import cluster_stability
+from ._stability import MAX_RUNS, cluster_stability
 from ._wmt14 import wmt14_side_by_side
 
 __all__ = [
@@ -238,8 +238,10 @@ def merge_chunks(
     chunk_runs: int,
     seed: int,
     confidence: float = 0.95,
+    max_runs: int = MAX_RUNS,
 ) -> ComputedRanking:
-    """Merge every chunk of a ranking (any order given) into the ranking to store."""
+    """Merge every chunk of a ranking (any order given) into the ranking to store
+    (``max_runs``: the most runs the stability check may suggest)."""
     sizes = chunk_sizes(runs, chunk_runs)
     ordered = sorted(chunks, key=lambda c: c.index)
     if [c.index for c in ordered] != list(range(len(sizes))):
@@ -261,7 +263,9 @@ def merge_chunks(
         n_comparisons=first.n_comparisons,
         params=first.params,
     )
-    stability = cluster_stability(result, rng=chunk_rng(seed, len(sizes), len(sizes)))
+    stability = cluster_stability(
+        result, rng=chunk_rng(seed, len(sizes), len(sizes)), max_runs=max_runs
+    )
     return ComputedRanking(
         result=result,
         stability=stability.as_dict(),
@@ -283,10 +287,17 @@ def compute_chunked(
     confidence: float = 0.95,
     parameters: Mapping[str, Any] | None = None,
     progress: Callable[[float], None] | None = None,
+    min_comparisons: int = 0,
 ) -> ComputedRanking:
-    """Every chunk in this process, one after the other, then :func:`merge_chunks`."""
+    """Every chunk in this process, one after the other, then :func:`merge_chunks`
+    (``min_comparisons``: see :func:`~ranking.stats.prepare_comparisons`)."""
     comparisons, ranked = prepare_comparisons(
-        n_systems=n_systems, judgement=judgement, system=system, score=score, slot=slot
+        n_systems=n_systems,
+        judgement=judgement,
+        system=system,
+        score=score,
+        slot=slot,
+        min_comparisons=min_comparisons,
     )
     sizes = chunk_sizes(runs, chunk_runs)
     chunks = []

@@ -16,9 +16,15 @@ from numpy.typing import ArrayLike, NDArray
 from ._methods import check_parameters, run_method
 from ._pairwise import Comparisons, judgements_to_comparisons
 from ._result import RankingResult, summarise_runs
-from ._stability import cluster_stability
+from ._stability import MAX_RUNS, cluster_stability
 
-__all__ = ["DEFAULT_BATCH_RUNS", "ComputedRanking", "compute", "prepare_comparisons"]
+__all__ = [
+    "DEFAULT_BATCH_RUNS",
+    "ComputedRanking",
+    "compute",
+    "prepare_comparisons",
+    "system_comparisons",
+]
 
 #: runs computed together in one batch (bounds the memory that grows with the runs)
 DEFAULT_BATCH_RUNS = 2_000
@@ -77,6 +83,8 @@ def compute(
     rng: np.random.Generator,
     progress: Callable[[float], None] | None = None,
     batch_runs: int = DEFAULT_BATCH_RUNS,
+    min_comparisons: int = 0,
+    max_runs: int = MAX_RUNS,
 ) -> ComputedRanking:
     """Rank systems from raw scores (one entry per judgement and output).
 
@@ -85,7 +93,8 @@ def compute(
     The scores become pairwise comparisons (:func:`judgements_to_comparisons`; entries
     sharing a judgement's slot are one merged output). Systems without any comparison
     cannot be ranked: they are left out (``ranked`` lists the others) rather than
-    failing the whole ranking. The method runs with ``rng``, and the clusters' stability
+    failing the whole ranking; so are systems with fewer than ``min_comparisons``
+    (provisional: see :func:`prepare_comparisons`). The method runs with ``rng``, and the clusters' stability
     is checked with a generator spawned from ``rng`` after the method is done, so the
     method's numbers do not depend on the check.
 
@@ -98,6 +107,9 @@ def compute(
     method gets ``rng`` itself, so results for ``runs <= batch_runs`` do not depend on
     the batching.
 
+    ``max_runs``: the most runs the platform accepts; the stability check never
+    suggests more (:func:`~ranking.stats._stability.cluster_stability`).
+
     ``progress`` receives the fraction of the work done (0-1), the batches' runs
     weighted by their size; raising from it stops the computation (cancellation).
     """
@@ -106,7 +118,12 @@ def compute(
     if batch_runs < 1:
         raise ValueError("batch_runs must be at least 1")
     comparisons, ranked = prepare_comparisons(
-        n_systems=n_systems, judgement=judgement, system=system, score=score, slot=slot
+        n_systems=n_systems,
+        judgement=judgement,
+        system=system,
+        score=score,
+        slot=slot,
+        min_comparisons=min_comparisons,
     )
     sizes = [min(batch_runs, runs - start) for start in range(0, runs, batch_runs)]
     if len(sizes) <= 1:
@@ -154,7 +171,7 @@ def compute(
             params=first.params,
         )
     (check_rng,) = rng.spawn(1)
-    stability = cluster_stability(result, rng=check_rng)
+    stability = cluster_stability(result, rng=check_rng, max_runs=max_runs)
     return ComputedRanking(result=result, stability=stability.as_dict(), ranked=ranked)
 
 
@@ -165,11 +182,23 @@ def prepare_comparisons(
     system: ArrayLike,
     score: ArrayLike,
     slot: ArrayLike | None = None,
+    min_comparisons: int = 0,
 ) -> tuple[Comparisons, NDArray[np.int64]]:
     """Scores to the comparisons to rank, and the indices of the systems they rank.
 
     Systems without any comparison are left out (the others renumbered
     ``0 .. len(ranked) - 1``); fewer than two ranked systems raise ``ValueError``.
+
+    ``min_comparisons``: systems with fewer comparisons than this (but some) are
+    *provisional*: left out too, and the others ranked on their comparisons with each
+    other only, as WMT leaves out systems below a minimum of judgements and Chatbot
+    Arena shows new models as "preliminary" apart from the leaderboard. Under TrueSkill
+    a system's comparisons move its opponents' values, so a system seen once would
+    otherwise change the others' values and order (and, with a wide sigma, take a rank
+    range of exactly "1"). The rule is applied only while at least two systems meet the
+    minimum; when fewer do, every compared system is ranked (the caller then says the
+    data are too thin for clusters). :func:`system_comparisons` gives each system's
+    count in the data, to list the provisional ones with theirs.
     """
     judgement_arr = np.asarray(judgement, dtype=np.int64)
     system_arr = np.asarray(system, dtype=np.int64)
@@ -178,7 +207,11 @@ def prepare_comparisons(
     comparisons = judgements_to_comparisons(
         judgement_arr, system_arr, score_arr, n_systems=n_systems, slot=slot_arr
     )
-    ranked = np.flatnonzero(comparisons.per_system() > 0).astype(np.int64)
+    counts = comparisons.per_system()
+    ranked = np.flatnonzero(counts > 0).astype(np.int64)
+    enough = np.flatnonzero(counts >= max(min_comparisons, 1)).astype(np.int64)
+    if min_comparisons > 0 and enough.size >= 2:
+        ranked = enough
     if ranked.size < n_systems:
         # Rank the compared systems only, renumbered 0 .. len(ranked) - 1.
         keep = np.isin(system_arr, ranked)
@@ -197,3 +230,23 @@ def prepare_comparisons(
             f"{ranked.size} of {n_systems} have any"
         )
     return comparisons, ranked
+
+
+def system_comparisons(
+    *,
+    n_systems: int,
+    judgement: ArrayLike,
+    system: ArrayLike,
+    score: ArrayLike,
+    slot: ArrayLike | None = None,
+) -> NDArray[np.int64]:
+    """Each system's number of pairwise comparisons in the data (before any system is
+    left out), shape ``(n_systems,)``."""
+    comparisons = judgements_to_comparisons(
+        np.asarray(judgement, dtype=np.int64),
+        np.asarray(system, dtype=np.int64),
+        np.asarray(score, dtype=np.float64),
+        n_systems=n_systems,
+        slot=None if slot is None else np.asarray(slot, dtype=np.int64),
+    )
+    return np.asarray(comparisons.per_system(), dtype=np.int64)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -43,6 +44,30 @@ _PARAMETERS: dict[str, dict[str, Any]] = {
 #: the method names, in the order the pages list them
 METHODS: tuple[str, ...] = tuple(_FUNCTIONS)
 
+#: the values each parameter can take, as (test, what the message says it must be); a
+#: value outside them cannot be computed (TrueSkill needs sigma > 0, beta > 0, tau >= 0
+#: and a draw probability in [0, 1); the Bradley-Terry ridge must be positive)
+_RANGES: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "mu0": (lambda v: math.isfinite(v), "a finite number"),
+    "sigma0": (lambda v: math.isfinite(v) and v > 0, "a number greater than 0"),
+    "beta": (lambda v: v is None or (math.isfinite(v) and v > 0), "a number greater than 0"),
+    "tau": (lambda v: math.isfinite(v) and v >= 0, "a number of at least 0"),
+    "draw_probability": (
+        lambda v: math.isfinite(v) and 0 <= v < 1,
+        "a number from 0 up to (not including) 1",
+    ),
+    "steps": (
+        lambda v: v is None or (float(v).is_integer() and v >= 1),
+        "a whole number of at least 1 (or null: the comparisons + 1)",
+    ),
+    "ridge": (lambda v: math.isfinite(v) and v > 0, "a number greater than 0"),
+    "draws_rule": (lambda v: v in ("exclude", "half"), "'exclude' or 'half'"),
+}
+
+#: seeds the runs accept: numpy's generators take a non-negative integer, the database a
+#: signed 64-bit one
+SEED_MAX = 2**63 - 1
+
 
 class ParameterError(ValueError):
     """A ranking request that cannot be computed; ``field`` names the input at fault
@@ -70,15 +95,18 @@ def check_parameters(
     *,
     runs: int | None = None,
     confidence: float | None = None,
+    seed: int | None = None,
 ) -> None:
     """Raise :class:`ParameterError` unless the request can be computed.
 
     The one check of a ranking request, used by the web form, the API serializer, the
     ``rank`` command, the services and :func:`~ranking.stats.compute`: a known method,
     only that method's parameters (:func:`method_parameters`), each a number (a string
-    where the default is one; None where the default is None), at least one run and a
-    confidence level strictly between 0 and 1. ``runs`` and ``confidence`` are checked
-    when given.
+    where the default is one; None where the default is None) in the range the method
+    can compute with (``sigma0 > 0``, ``0 <= draw_probability < 1``, ``ridge > 0``,
+    ...), at least one run, a confidence level strictly between 0 and 1 and a seed from
+    0 to 2**63 - 1. ``runs``, ``confidence`` and ``seed`` are checked when given. A
+    request that passes cannot fail later for its parameters.
     """
     allowed = method_parameters(method)
     if parameters is not None and not isinstance(parameters, Mapping):
@@ -104,11 +132,22 @@ def check_parameters(
             raise ParameterError(
                 "parameters", f"Parameters of {method}: '{name}' must be a number."
             )
+        test, wanted = _RANGES.get(name, (lambda v: True, ""))
+        if not test(value):
+            raise ParameterError(
+                "parameters", f"Parameters of {method}: '{name}' must be {wanted} (got {value!r})."
+            )
     if runs is not None and runs < 1:
         raise ParameterError("runs", "A ranking needs at least one run.")
     if confidence is not None and not 0 < confidence < 1:
         raise ParameterError(
             "confidence", "The confidence level must lie between 0 and 1, e.g. 0.95."
+        )
+    if seed is not None and (
+        isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX
+    ):
+        raise ParameterError(
+            "seed", f"The seed must be a whole number from 0 to {SEED_MAX:,} (got {seed!r})."
         )
 
 

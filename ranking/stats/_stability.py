@@ -17,6 +17,22 @@ within that error of the cut can flip with more runs or another seed. Two checks
    that share is ``sqrt(q (1 - q) / runs)``, and the decision holds at ``z`` standard
    errors once ``runs >= z^2 q (1 - q) / (p - q)^2``. The largest such number over the
    fragile decisions is the suggestion (a heuristic: it treats each end on its own).
+   ``p`` is itself estimated from the runs, and ``1 / (p - q)^2`` magnifies its error
+   (one seed suggested 5,500 runs, the next 300, on the same data), so the suggestion
+   is an interval: ``p`` at ``z`` of its own standard errors either side gives the
+   fewest and the most runs the data allow. The lower end, rounded up to two
+   significant digits, is the number suggested; when it exceeds ``max_runs`` (what the
+   platform accepts) no number is suggested and the note says that more runs than
+   allowed would be needed.
+
+The verdict has one source: :attr:`ClusterStability.reasons`, the codes of the parts
+of the check that failed (``halves_disagree``, ``fragile_boundaries``); the note and
+every message elsewhere (:func:`stability_reasons`) are worded from them.
+
+Coverage: the rank ranges trim ``ceil(runs * (1 - confidence) / 2)`` runs at each end,
+as WMT's ``cluster.py`` does, so they keep *at most* the asked share of the runs (94
+of 100 at 0.95; each half of 100 runs keeps 46 of 50); :func:`range_coverage` gives the
+share actually kept, which the note and the pages state.
 
 References
 ----------
@@ -29,7 +45,9 @@ EMNLP 2004, 388-395.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -37,12 +55,69 @@ from numpy.typing import ArrayLike, NDArray
 from ._clusters import clusters_from_ranges, rank_ranges, trim_count, value_order
 from ._result import RankingResult
 
-__all__ = ["ClusterStability", "adjusted_rand_index", "cluster_stability"]
+__all__ = [
+    "REASONS",
+    "ClusterStability",
+    "adjusted_rand_index",
+    "cluster_stability",
+    "range_coverage",
+    "stability_reasons",
+]
 
 IntArray = NDArray[np.int64]
 
-#: runs suggestions are capped here (a boundary exactly at the cut never settles)
+#: runs suggestions are capped here by default (a boundary exactly at the cut never
+#: settles); callers pass the platform's own cap as ``max_runs``
 MAX_RUNS = 100_000
+
+#: the parts of the check that can fail, by code, in the words every message uses
+REASONS: dict[str, str] = {
+    "halves_disagree": "two random halves of the runs give different clusters",
+    "fragile_boundaries": "{fragile} boundary decision(s) rest on rank-range ends within "
+    "{z:g} standard errors of the trim cut",
+}
+
+
+def range_coverage(runs: int, confidence: float) -> tuple[int, float]:
+    """The runs a rank range keeps after the trim at each end, and their share.
+
+    ``(94, 0.94)`` for 100 runs at 0.95 (3 runs trimmed at each end, as WMT's
+    ``cluster.py``), ``(190, 0.95)`` for 200.
+    """
+    kept = runs - 2 * trim_count(runs, confidence) if runs > 0 else 0
+    return kept, (kept / runs if runs else 0.0)
+
+
+def stability_reasons(stored: Mapping[str, Any]) -> list[str]:
+    """Why a stored check (:meth:`ClusterStability.as_dict`) is not stable, one clause
+    per failed part, worded from :data:`REASONS`; empty when it is stable.
+
+    Runs stored before ``reasons`` existed are read from ``agree`` and ``fragile``.
+    """
+    codes = stored.get("reasons")
+    fragile = stored.get("fragile") or []
+    if codes is None:
+        codes = []
+        if stored.get("agree") is False:
+            codes.append("halves_disagree")
+        if fragile:
+            codes.append("fragile_boundaries")
+        if not codes and stored.get("stable") is False:
+            codes.append("halves_disagree")
+    z = stored.get("z", 2.0)
+    return [
+        REASONS[code].format(fragile=len(fragile), z=float(z) if z is not None else 2.0)
+        for code in codes
+        if code in REASONS
+    ]
+
+
+def _round_up(runs: float) -> int:
+    """Up to two significant digits (and to a multiple of 100): 5,412 -> 5,500."""
+    if runs <= 100:
+        return 100
+    step = max(100, 10 ** (math.floor(math.log10(runs)) - 1))
+    return int(math.ceil(runs / step) * step)
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,13 +143,24 @@ class ClusterStability:
         Positions ``k`` (0-based, in value order) of boundary decisions between the
         ``k``-th and ``k + 1``-th system that rest on a range end within ``z`` standard
         errors of the cut.
-    suggested_runs : int
-        Runs at which every fragile decision would hold at ``z`` standard errors (the
-        current number when nothing is fragile; capped at ``MAX_RUNS``).
+    suggested_runs : int or None
+        The fewest runs at which every fragile decision would hold at ``z`` standard
+        errors as far as the data tell (the lower end of ``runs_interval``, two
+        significant digits); the current number when nothing is fragile; None when
+        even that is more than ``max_runs``.
+    runs_interval : tuple of (int, int or None)
+        The runs needed, from the fewest to the most the data allow (None: no upper
+        bound, a range end may lie on the cut).
+    max_runs : int
+        The most runs the platform accepts (suggestions never exceed it).
+    reasons : tuple of str
+        Codes of the failed parts (:data:`REASONS`); empty when stable.
+    coverage, half_coverage : float
+        Share of the runs the rank ranges keep (all runs; one half).
     z : float
         The standard-error margin used.
     note : str
-        A one-paragraph human-readable summary.
+        A one-paragraph human-readable summary, worded from ``reasons``.
     """
 
     n_runs: int
@@ -85,26 +171,37 @@ class ClusterStability:
     boundary_agreement: float
     range_agreement: float
     fragile: IntArray
-    suggested_runs: int
+    suggested_runs: int | None
     z: float
     note: str
+    runs_interval: tuple[int, int | None] = (0, 0)
+    max_runs: int = MAX_RUNS
+    reasons: tuple[str, ...] = ()
+    coverage: float = 1.0
+    half_coverage: float = 1.0
 
     @property
     def stable(self) -> bool:
-        """The halves give the same clusters and no boundary decision is fragile."""
-        return bool(self.agree) and self.fragile.size == 0
+        """No part of the check failed (:attr:`reasons` is empty): the halves give the
+        same clusters and no boundary decision is fragile."""
+        return not self.reasons
 
     def as_dict(self) -> dict[str, object]:
         """JSON-friendly summary (for storing with a ranking run)."""
         return {
             "n_runs": self.n_runs,
             "stable": self.stable,
+            "reasons": list(self.reasons),
             "agree": self.agree,
             "adjusted_rand": self.adjusted_rand,
             "boundary_agreement": self.boundary_agreement,
             "range_agreement": self.range_agreement,
             "fragile": self.fragile.tolist(),
             "suggested_runs": self.suggested_runs,
+            "runs_interval": list(self.runs_interval),
+            "max_runs": self.max_runs,
+            "coverage": self.coverage,
+            "half_coverage": self.half_coverage,
             "z": self.z,
             "note": self.note,
         }
@@ -148,8 +245,24 @@ def _runs_needed(share: float, cut: float, z: float) -> float:
     return z * z * cut * (1 - cut) / (gap * gap)
 
 
+def _runs_interval(share: float, cut: float, z: float, runs: int) -> tuple[float, float]:
+    """The fewest and the most runs :func:`_runs_needed` gives for any share within
+    ``z`` standard errors of the observed one (``share`` is itself an estimate from
+    ``runs`` runs; half a run is added to its variance so that a share of 0 or 1 still
+    has an error)."""
+    se = math.sqrt((share * (1 - share) + 0.5 / runs) / runs)
+    gap = abs(share - cut)
+    far, near = gap + z * se, max(gap - z * se, 0.0)
+    most = math.inf if near == 0 else z * z * cut * (1 - cut) / (near * near)
+    return z * z * cut * (1 - cut) / (far * far), most
+
+
 def cluster_stability(
-    result: RankingResult, *, rng: np.random.Generator, z: float = 2.0
+    result: RankingResult,
+    *,
+    rng: np.random.Generator,
+    z: float = 2.0,
+    max_runs: int = MAX_RUNS,
 ) -> ClusterStability:
     """Check whether a result's clusters are settled and estimate the runs needed.
 
@@ -160,7 +273,10 @@ def cluster_stability(
     rng : numpy.random.Generator
         Splits the runs into halves (a permutation).
     z : float, default 2.0
-        Standard errors a range end should keep from the trim cut.
+        Standard errors a range end should keep from the trim cut (and the width, in
+        standard errors of the observed shares, of the runs interval).
+    max_runs : int, default MAX_RUNS
+        The most runs the platform accepts: no suggestion exceeds it.
 
     Returns
     -------
@@ -175,6 +291,7 @@ def cluster_stability(
     n = result.n_systems
     ranks = result.run_ranks
     order = value_order(result.value)
+    coverage = range_coverage(runs, result.confidence)[1]
     if runs < 4 or n < 2:
         return ClusterStability(
             n_runs=runs,
@@ -188,6 +305,10 @@ def cluster_stability(
             suggested_runs=runs,
             z=z,
             note="Too few runs or systems to judge the stability of the clusters.",
+            runs_interval=(runs, runs),
+            max_runs=max_runs,
+            coverage=coverage,
+            half_coverage=coverage,
         )
 
     perm = rng.permutation(runs)
@@ -214,6 +335,7 @@ def cluster_stability(
     lo, hi = result.rank_lo, result.rank_hi
     fragile: list[int] = []
     needed = 0.0
+    needed_lo = needed_hi = 0.0
     for k in range(n - 1):
         rest = order[k + 1 :]
         j = int(rest[np.argmin(lo[rest])])
@@ -229,44 +351,90 @@ def cluster_stability(
             p_lo = float(np.mean(ranks[:, j] <= lo[j]))
         else:
             continue
-        need_hi, need_lo = _runs_needed(p_hi, cut, z), _runs_needed(p_lo, cut, z)
         # margin 1 or 0: one end moving flips the decision, so both must hold; margin -1
         # (ranges overlapping by one rank): both must move, so one holding is enough
-        need = min(need_hi, need_lo) if margin == -1 else max(need_hi, need_lo)
+        combine = min if margin == -1 else max
+        need = combine(_runs_needed(p_hi, cut, z), _runs_needed(p_lo, cut, z))
         if need > runs:
             fragile.append(k)
             needed = max(needed, need)
-    if needed == 0:
-        suggested = runs
-    elif math.isinf(needed) or needed > MAX_RUNS:
-        suggested = MAX_RUNS
+            (few_hi, most_hi), (few_lo, most_lo) = (
+                _runs_interval(p_hi, cut, z, runs),
+                _runs_interval(p_lo, cut, z, runs),
+            )
+            needed_lo = max(needed_lo, combine(few_hi, few_lo))
+            needed_hi = max(needed_hi, combine(most_hi, most_lo))
+    interval: tuple[int, int | None]
+    if not fragile:
+        suggested: int | None = runs
+        interval = (runs, runs)
     else:
-        suggested = int(math.ceil(needed / 100.0) * 100)
+        low = _round_up(needed_lo)
+        high = None if math.isinf(needed_hi) else max(_round_up(needed_hi), low)
+        interval = (low, high)
+        # at least twice the runs: the shares' standard errors then shrink by sqrt(2)
+        step = _round_up(max(needed_lo, 2 * runs))
+        # None: the cap would not suffice (or allows no more runs than these)
+        suggested = None if low > max_runs or max_runs <= runs else min(step, max_runs)
 
+    reasons = tuple(
+        code
+        for code, failed in (("halves_disagree", not agree), ("fragile_boundaries", fragile))
+        if failed
+    )
+    kept, coverage = range_coverage(runs, result.confidence)
+    half_kept, half_coverage = range_coverage(runs // 2, result.confidence)
+    stored = {"reasons": list(reasons), "fragile": fragile, "z": z}
     n_decisions = n - 1
+    if reasons:
+        clauses = stability_reasons(stored)
+        note = f"{'Reasons' if len(clauses) > 1 else 'Reason'}: {'; '.join(clauses)}. "
+    else:
+        note = (
+            "Two random halves of the runs give the same clusters and no boundary "
+            f"decision rests within {z:g} standard errors of the trim cut. "
+        )
     agree_text = (
         "give the same clusters" if agree else f"give different clusters (adjusted Rand {ari:.2f})"
     )
-    note = (
-        f"Two random halves of the {runs} runs {agree_text}; they agree on "
+    note += (
+        f"The halves ({runs // 2} runs each, ranges keeping {half_kept} of {runs // 2}, "
+        f"{half_coverage:.0%}) {agree_text} and agree on "
         f"{round(boundary_agreement * n_decisions)} of {n_decisions} boundary decisions "
         f"and on {round(range_agreement * n)} of {n} rank ranges. "
+        f"The rank ranges keep {kept} of {runs} runs ({coverage:.0%}; "
+        f"{result.confidence:.0%} asked). "
     )
-    if fragile and suggested >= MAX_RUNS:
-        note += (
-            f"{len(fragile)} boundary decision(s) rest on rank-range ends within {z:g} "
-            f"standard errors of the {result.confidence:.0%} cut, at least one practically "
-            "on it: no feasible number of runs settles it, so read those boundaries as "
-            "uncertain."
-        )
-    elif fragile:
-        note += (
-            f"{len(fragile)} boundary decision(s) rest on rank-range ends within {z:g} "
-            f"standard errors of the {result.confidence:.0%} cut; about {suggested:,} runs "
-            "would settle them."
-        )
-    else:
-        note += f"No boundary decision rests within {z:g} standard errors of the cut."
+    if fragile:
+        low, high = interval
+        if suggested is None:
+            least = f" (at least {low:,})" if low > max_runs else ""
+            note += (
+                f"Settling the fragile boundaries would take more runs than the {max_runs:,} "
+                f"this server accepts{least}: read those boundaries as uncertain."
+            )
+        elif high is None:
+            fewest = (
+                f"{low:,} at the fewest, with no upper bound"
+                if low > runs
+                else "perhaps these runs already, perhaps no number"
+            )
+            note += (
+                f"How many runs would settle them cannot be told from {runs:,} runs: "
+                f"{fewest} (a range end within sampling error of the cut may lie on it, "
+                f"and then no number of runs settles it). Suggested next: {suggested:,} "
+                "runs, then look again."
+            )
+        elif high > max_runs:
+            note += (
+                f"They would settle at {low:,} to {high:,} runs, more than the {max_runs:,} "
+                f"this server accepts at the upper end. Suggested next: {suggested:,} runs."
+            )
+        else:
+            note += (
+                f"They would settle at about {low:,} to {high:,} runs. Suggested: "
+                f"{suggested:,} runs."
+            )
     return ClusterStability(
         n_runs=runs,
         clusters_a=half_clusters[0],
@@ -278,5 +446,10 @@ def cluster_stability(
         fragile=np.asarray(fragile, dtype=np.int64),
         suggested_runs=suggested,
         z=z,
-        note=note,
+        note=note.strip(),
+        runs_interval=interval,
+        max_runs=max_runs,
+        reasons=reasons,
+        coverage=coverage,
+        half_coverage=half_coverage,
     )

@@ -73,3 +73,57 @@ def planted_campaign(
             )
         )
     return campaign, criterion
+
+
+def add_judgement(
+    *,
+    campaign: Campaign,
+    criterion: Criterion,
+    scores: dict[str, float],
+    item_key: str,
+    worker_id: str = "w-extra",
+) -> Judgement:
+    """One more imported judgement: the systems named (by label) scored on a new item."""
+    from annotations.models import System
+
+    now = timezone.now()
+    item = ItemFactory(campaign=campaign, external_id=item_key)
+    task = Task.objects.create(campaign=campaign, criterion=criterion, item=item, kind="imported")
+    worker, _ = Worker.objects.get_or_create(
+        campaign=campaign, platform="imported", external_id=worker_id
+    )
+    outputs = [
+        Output.objects.create(
+            item=item, system=System.objects.get(campaign=campaign, label=label), text=label
+        )
+        for label in scores
+    ]
+    for slot, output in enumerate(outputs):
+        TaskOutput.objects.create(task=task, output=output, slot=slot)
+    assignment = Assignment.objects.create(
+        worker=worker,
+        task=task,
+        item=item,
+        criterion=criterion,
+        kind="imported",
+        state="submitted",
+        started_at=now,
+        submitted_at=now,
+    )
+    judgement = Judgement.objects.create(
+        assignment=assignment,
+        task=task,
+        worker=worker,
+        criterion=criterion,
+        started_at=now,
+        submitted_at=now,
+        seconds_on_task=30.0,
+    )
+    values = list(scores.values())
+    JudgementScore.objects.bulk_create(
+        JudgementScore(judgement=judgement, output=o, slot=slot, score=sc, rank=r)
+        for slot, (o, sc, r) in enumerate(
+            zip(outputs, values, ranks_from_scores(values), strict=True)
+        )
+    )
+    return judgement

@@ -98,7 +98,12 @@ EVIL_META = {
 
 
 def test_csv_cells_cannot_become_formulas():
-    rows = list(csv.reader(io.StringIO(render(EVIL, "csv", meta=EVIL_META))))
+    # the ranking and its provenance sidecar (the metadata left the ranking CSV)
+    rows = [
+        row
+        for fmt in ("csv", "provenance")
+        for row in csv.reader(io.StringIO(render(EVIL, fmt, meta=EVIL_META)))
+    ]
     cells = [cell for row in rows for cell in row]
     assert '\'=HYPERLINK("http://evil.example","x")' in cells
     assert "'-2+3" in cells and "'+unjudged" in cells
@@ -146,7 +151,7 @@ def test_plot_without_clusters_draws_no_cluster_labels():
         no_clusters=_rule(stable=False).no_clusters_short,
     )
     assert b"slug (1)" not in image
-    assert b"no clusters (split-half check fails at 200 runs)" in image
+    assert b"no clusters (stability check fails at 200 runs)" in image
     assert b"slug (1)" in rank_range_plot(ROWS, fmt="svg", title="quality")
 
 
@@ -175,23 +180,23 @@ def _meta(rule):
 
 
 def test_no_clusters_caption_names_the_split_half_check_when_it_fails():
-    """Enough comparisons, but the split-half check fails (E2E naturalness at 200 runs):
-    the captions say so and suggest more runs, not more data."""
-    rule = _rule(stable=False)
+    """Enough comparisons, but the stability check fails (E2E naturalness at 200 runs):
+    the captions say why (the reason stored) and suggest more runs, not more data."""
+    rule = _rule(stable=False, reasons=["two random halves of the runs give different clusters"])
     assert rule.enough_comparisons and not rule.met
     meta = _meta(rule)
     table = render(ROWS, "table", meta=meta)
     assert "too little data" not in table
     assert (
-        "(No clusters: The split-half check fails at 200 runs (two random halves of the runs "
-        "do not settle on the same clusters); rank again with more runs (about 700 "
+        "(No clusters: The stability check fails at 200 runs (two random halves of the runs "
+        "give different clusters); rank again with more runs (about 700 "
         "suggested). See the minimum-data rule below.)"
     ) in table
-    assert "% No clusters: The split-half check fails at 200 runs" in render(
+    assert "% No clusters: The stability check fails at 200 runs" in render(
         ROWS, "latex", meta=meta
     )
     markdown = render(ROWS, "markdown", meta=meta)
-    assert "No clusters: The split-half check fails at 200 runs" in markdown
+    assert "No clusters: The stability check fails at 200 runs" in markdown
     assert "about 700 suggested" in markdown
     assert "comparisons" not in rule.no_clusters_short
 

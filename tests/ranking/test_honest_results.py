@@ -72,7 +72,7 @@ def test_two_judgements_give_no_clusters_and_no_stability_verdict(client):
     html = client.get(f"/rankings/{run.pk}/").content.decode()
     assert "Too little data for clusters" in html
     assert "4 system(s) have fewer than 30 comparisons: s0 (6), s1 (6), s2 (6), s3 (6)." in html
-    assert "at least 30 comparisons and the split-half check" in html  # the rule, stated
+    assert "at least 30 comparisons and the stability check" in html  # the rule, stated
     assert (
         'class="table table-compact clusters"' not in html
         and '<th scope="col" class="num">Cluster</th>' not in html
@@ -133,13 +133,21 @@ def test_a_failing_split_half_check_is_named_as_the_reason_for_no_clusters(clien
     client.force_login(_owned(campaign))
     run = _rank(campaign, criterion, runs=200, seed=1)
     # As ranking.stats stores a failing check: the halves disagree, 700 runs suggested.
-    run.stability = {**run.stability, "stable": False, "agree": False, "suggested_runs": 700}
+    run.stability = {
+        **run.stability,
+        "stable": False,
+        "reasons": ["halves_disagree"],
+        "agree": False,
+        "suggested_runs": 700,
+        "runs_interval": [400, None],
+    }
     run.save(update_fields=["stability"])
     rule = ranking_data_rule(run=run)
     assert rule.enough_comparisons and not rule.unranked and not rule.met
     reason = (
-        "The split-half check fails at 200 runs (two random halves of the runs do not "
-        "settle on the same clusters); rank again with more runs (about 700 suggested)."
+        "The stability check fails at 200 runs (two random halves of the runs give "
+        "different clusters); rank again with more runs (700 suggested; the runs needed: "
+        "400 at the fewest, no upper bound known)."
     )
     assert rule.no_clusters == reason
     html = client.get(f"/rankings/{run.pk}/").content.decode()
@@ -148,11 +156,11 @@ def test_a_failing_split_half_check_is_named_as_the_reason_for_no_clusters(clien
     api = APIClient()
     api.force_authenticate(campaign.owner)
     assert f"(No clusters: {reason} See the minimum-data rule below.)" in _export(api, run, "table")
-    assert "% No clusters: The split-half check fails at 200 runs" in _export(api, run, "latex")
+    assert "% No clusters: The stability check fails at 200 runs" in _export(api, run, "latex")
     assert json.loads(_export(api, run, "json"))["data_rule"]["no_clusters"] == reason
     assert api.get(f"/api/rankings/{run.pk}/result/").json()["data_rule"]["no_clusters"] == reason
     plot = client.get(f"/rankings/{run.pk}/plot.svg").content
-    assert b"no clusters (split-half check fails at 200 runs)" in plot
+    assert b"no clusters (stability check fails at 200 runs)" in plot
 
 
 def test_systems_without_comparisons_are_listed_as_unranked_not_dropped(client):
@@ -171,7 +179,7 @@ def test_systems_without_comparisons_are_listed_as_unranked_not_dropped(client):
     for fmt in FORMATS:
         assert "zeta" in _export(api, run, fmt), fmt
     rows = list(csv.reader(io.StringIO(_export(api, run, "csv"))))
-    assert ["", "zeta", "", "", "", "", "0"] in rows
+    assert ["unranked", "", "zeta", "", "", "", "", "0"] in rows
 
 
 def test_every_export_records_which_judgements_it_used():
@@ -189,14 +197,17 @@ def test_every_export_records_which_judgements_it_used():
     assert data["judgements"] == 40 and data["judgements_total"] == 50
     assert data["left_out"] == {"attention_checks": 0, "repeats": 0, "excluded_workers": 10}
     assert data["excluded_workers"] == ["w0"] and data["fingerprint"] == run.fingerprint
-    heads = {
-        r[0]: r[1] for r in csv.reader(io.StringIO(_export(api, run, "csv"))) if r[0][:1] == "#"
-    }
-    assert heads["# judgements used"] == "40" and heads["# judgements stored"] == "50"
-    assert heads["# excluded workers"] == "w0" and heads["# seed"] == "17"
-    assert heads["# judgements left out"] == "attention checks 0, repeats 0, excluded workers 10"
-    assert heads["# parameters"] == '{"draw_probability": 0.1}'
-    assert heads["# fingerprint of the judgements"] == run.fingerprint
+    sidecar = list(csv.reader(io.StringIO(_export(api, run, "provenance"))))
+    assert sidecar[0] == ["field", "value"]
+    heads = dict(sidecar[1:])
+    assert heads["judgements used"] == "40" and heads["judgements stored"] == "50"
+    assert heads["excluded workers"] == "w0" and heads["seed"] == "17"
+    assert heads["judgements left out"] == "attention checks 0, repeats 0, excluded workers 10"
+    assert heads["parameters"] == '{"draw_probability": 0.1}'
+    assert heads["fingerprint of the judgements"] == run.inputs["judgements_fingerprint"]
+    assert heads["fingerprint (judgements, criterion, method, parameters, runs, seed)"] == (
+        run.fingerprint
+    )
     for fmt in ("table", "latex", "markdown"):
         text = _export(api, run, fmt)
         for needle in (

@@ -46,8 +46,8 @@ def test_a_run_on_a_slice_ranks_its_judgements_only_and_reproduces() -> None:
     assert selectors.ranking_run_rows(run=part) == selectors.ranking_run_rows(run=again)
     assert selectors.ranking_run_rows(run=part) != selectors.ranking_run_rows(run=full)
     assert part.fingerprint == again.fingerprint != full.fingerprint
-    text = exports.run_export(run=part, fmt="csv")
-    assert "# slice (items ranked),challenge_set=a" in text
+    text = exports.run_export(run=part, fmt="provenance")
+    assert "slice (items ranked),challenge_set=a" in text
     assert "slice challenge_set=a" in exports.run_title(part)
 
 

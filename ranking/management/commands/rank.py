@@ -26,6 +26,10 @@ def _parameter(text: str) -> tuple[str, Any]:
         return key, value
 
 
+#: the option that carries each field of a ranking request (ranking.stats.ParameterError)
+_OPTIONS = {"parameters": "--param", "method": "--method"}
+
+
 class Command(BaseCommand):
     """The ``rank`` command: compute one ranking run in this process and print it.
 
@@ -94,9 +98,10 @@ class Command(BaseCommand):
                 parameters,
                 runs=options["runs"],
                 confidence=options["confidence"],
+                seed=options["seed"],
             )
         except stats.ParameterError as exc:
-            raise CommandError(str(exc)) from exc
+            raise CommandError(f"{_OPTIONS.get(exc.field, '--' + exc.field)}: {exc}") from exc
         conditions = list(options["where"])
         if options["language"]:
             conditions.append(f"language={options['language']}")
@@ -146,9 +151,11 @@ class Command(BaseCommand):
         for run in runs:
             if run.status != run.Status.DONE:
                 raise CommandError(f"Ranking run {run.pk} ended {run.status}: {run.error}")
+            kept, share = stats.range_coverage(run.runs, run.confidence)
             title = (
                 f"{campaign.slug} / {criterion.name}: {run.method}, {run.runs} runs, seed "
-                f"{run.seed}, {run.confidence:.0%} ranges, {run.n_judgements} judgements"
+                f"{run.seed}, ranges keeping {kept} of {run.runs} runs ({share:.1%}; "
+                f"{run.confidence:.1%} asked), {run.n_judgements} judgements"
                 + (f", slice {describe(run.where)}" if run.where else "")
             )
             titles.append(title)
