@@ -129,7 +129,12 @@ def _wmt_store(
             scores=tuple(map(scores.__getitem__, zip(r.systems, r.ranks, strict=True))),
             started_at=now,
             submitted_at=now,
-            metadata={"wmt_file": source, "line": r.line},
+            metadata={
+                "wmt_file": source,
+                "line": r.line,
+                **({"rankingID": r.ranking_id} if r.ranking_id else {}),
+                **({"ranks_written": list(r.ranks_written)} if r.ranks_written else {}),
+            },
         )
         for r in parsed.rankings
     ]

@@ -11,7 +11,7 @@ from dataclasses import field as dc_field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from annotations.core.languages import LanguageError, language_check
+from annotations.core.languages import LanguageError, language_check, language_from_code_or_name
 from common.errors import ImportFileError
 
 
@@ -216,16 +216,27 @@ class ParsedOutputs:
 
 
 def row_language(
-    written: str, known: dict[str, str], *, file: str, line: int, field: str = "language"
+    written: str,
+    known: dict[str, str],
+    *,
+    file: str,
+    line: int,
+    field: str = "language",
+    names: bool = False,
 ) -> str:
-    """A row's language code checked (once per distinct spelling); "" when blank."""
+    """A row's language code checked (once per distinct spelling); "" when blank.
+
+    ``names``: a language name (``French``) or a placeholder (``-1``: none) is taken too
+    (``core.languages.language_from_code_or_name``), as WMT's files write them.
+    """
     written = written.strip()
     if not written:
         return ""
     tag = known.get(written)
     if tag is None:
         try:
-            tag = known[written] = language_check(written)
+            check = language_from_code_or_name if names else language_check
+            tag = known[written] = check(written)
         except LanguageError as error:
             raise ImportFileError(str(error), file=file, line=line, field=field) from None
     return tag
