@@ -72,7 +72,7 @@ class MappingForm(forms.Form):
         help_text="The outputs' language per row (a BCP 47 code such as de), if the file has one.",
     )
     slots = forms.IntegerField(
-        min_value=0, max_value=10, initial=0, help_text="Outputs per row, 2-10; 0 = as the header."
+        min_value=0, max_value=10, initial=0, help_text="Outputs per row, 1-10; 0 = as the header."
     )
     first = forms.TypedChoiceField(
         choices=[(1, "1 (team1, team2, ...)"), (0, "0 (team0, team1, ...)")],
@@ -81,10 +81,13 @@ class MappingForm(forms.Form):
         label="Numbering from",
     )
     system = forms.CharField(
-        widget=forms.TextInput(_TEXT), help_text="Pattern with {i}, e.g. team{i}."
+        widget=forms.TextInput(_TEXT),
+        help_text="Pattern with {i}, e.g. team{i}; one column (team) for one output per row.",
     )
     output = forms.CharField(
-        required=False, widget=forms.TextInput(_TEXT), help_text="Pattern with {i}, e.g. ref{i}."
+        required=False,
+        widget=forms.TextInput(_TEXT),
+        help_text="Pattern with {i}, e.g. ref{i}; one column (ref) for one output per row.",
     )
     criteria = forms.CharField(
         widget=forms.Textarea({"rows": 3, **_TEXT}),

@@ -8,8 +8,10 @@ criterion, score columns as patterns with ``{i}`` (``team{i}``, ``ref{i}``,
 ``quality{i}``), numbered from ``first`` (1 or 0). In JSONL a column is a key, or a
 dotted path into nested objects and lists (``outputs.{i}.score`` with ``first`` 0).
 
-``slots`` is k (2..10), or 0 for "as many as the header has" (counted from ``first``
-while the system column exists). A row may hold fewer outputs than k: a slot whose
+``slots`` is k (1..10), or 0 for "as many as the header has" (counted from ``first``
+while the system column exists). With one output per row (Likert and PlainME exports
+of CrowdFlower: ``team``, ``ref``, ``quality``) the patterns may lack ``{i}``: a
+pattern without ``{i}`` names one column, and the mapping then has one slot. A row may hold fewer outputs than k: a slot whose
 system cell is empty ends the row's outputs (exports pad narrower judgements so). A
 score equal to one of ``skip_values`` (e.g. WMT's ``-1``, "not ranked") leaves that
 criterion's judgement of the row out; it is counted, not stored. With ``ranks`` a
@@ -36,7 +38,7 @@ from annotations.importing.parsers.common import CsvTable, read_text, row_langua
 from common.errors import ImportFileError
 
 FORMATS = ("csv", "tsv", "jsonl")
-MIN_SLOTS, MAX_SLOTS = 2, 10
+MIN_SLOTS, MAX_SLOTS = 1, 10
 #: time formats besides strptime patterns: ISO 8601, or seconds since 1970 (UTC)
 TIME_ISO, TIME_EPOCH = "iso", "epoch"
 #: the worker id of rows when the mapping names no worker column (aggregated reports)
@@ -165,6 +167,12 @@ def mapping_from_dict(data: MappingType[str, Any]) -> Mapping:
     return mapping
 
 
+def mapping_single_slot(mapping: Mapping) -> bool:
+    """One output per row: ``slots`` is 1, or the system pattern names one column (no
+    ``{i}``) and ``slots`` is 0 or 1."""
+    return mapping.slots == 1 or (mapping.slots == 0 and "{i}" not in mapping.system)
+
+
 def mapping_check(mapping: Mapping) -> None:
     """The mapping's own rules, before any file is read."""
     if mapping.format not in FORMATS:
@@ -174,10 +182,15 @@ def mapping_check(mapping: Mapping) -> None:
     for key in ("item", "system"):
         if not getattr(mapping, key):
             raise MappingError("this column is required.", field=key)
+    single = mapping_single_slot(mapping)
     for key in ("system", "output"):
         pattern = getattr(mapping, key)
-        if pattern and "{i}" not in pattern:
-            raise MappingError(f"the pattern '{pattern}' lacks {{i}} (the slot number).", field=key)
+        if pattern and "{i}" not in pattern and not single:
+            raise MappingError(
+                f"the pattern '{pattern}' lacks {{i}} (the slot number); without it, set "
+                "slots to 1 (one output per row).",
+                field=key,
+            )
     per_row = [
         (key, getattr(mapping, key))
         for key in ("item", "worker", "input", "unit", "language", "started_at", "submitted_at")
@@ -210,9 +223,12 @@ def mapping_check(mapping: Mapping) -> None:
                 f"criterion '{c.name}' is mapped twice.", field=f"criteria[{n}].name"
             )
         names.add(c.name)
-        if "{i}" not in c.score:
+        if not c.score:
+            raise MappingError("give the score column.", field=f"criteria[{n}].score")
+        if "{i}" not in c.score and not single:
             raise MappingError(
-                f"the score pattern '{c.score}' lacks {{i}} (the slot number).",
+                f"the score pattern '{c.score}' lacks {{i}} (the slot number); without it, "
+                "set slots to 1 (one output per row).",
                 field=f"criteria[{n}].score",
             )
         if c.scale not in ("", "likert", "magnitude", "slider"):
@@ -383,24 +399,20 @@ class _Source:
 
 
 def _slots(mapping: Mapping, source: _Source) -> int:
-    """k: the mapping's, or as many slots as the header has (JSONL: per row, up to 10)."""
+    """k: the mapping's, or as many slots as the header has (JSONL: per row, up to 10).
+
+    A header without the first system column gives 1: the header check then names it
+    with every other column the file lacks."""
     if mapping.slots:
         return mapping.slots
+    if "{i}" not in mapping.system:
+        return 1
     if source.fmt == "jsonl" and "." in mapping.system:
         return MAX_SLOTS  # nested lists: each row says how many it holds
     k = 0
     while k < MAX_SLOTS and source.has(mapping.column(mapping.system, mapping.first + k)):
         k += 1
-    if k < MIN_SLOTS:
-        missing = mapping.column(mapping.system, mapping.first + k)
-        raise ImportFileError(
-            f"the header lacks this column: the mapping's system pattern "
-            f"'{mapping.system}' needs at least {MIN_SLOTS} slots.",
-            file=source.file,
-            line=source.header_line,
-            field=missing,
-        )
-    return k
+    return max(k, MIN_SLOTS)
 
 
 def required_columns(mapping: Mapping, k: int) -> list[str]:
@@ -419,18 +431,20 @@ def required_columns(mapping: Mapping, k: int) -> list[str]:
 
 
 def _check_header(mapping: Mapping, source: _Source, k: int) -> None:
-    if source.fmt == "jsonl" and (mapping.slots == 0 and "." in mapping.system):
-        return  # nested slots: checked row by row
+    """Every column the mapping reads that the header lacks, named at once (the first
+    is the error's field)."""
     if source.fmt == "jsonl":
-        return  # keys may differ per object: checked row by row
-    for column in required_columns(mapping, k):
-        if not source.has(column):
-            raise ImportFileError(
-                "the header lacks this column, which the mapping reads.",
-                file=source.file,
-                line=source.header_line,
-                field=column,
-            )
+        return  # keys may differ per object (and nested slots): checked row by row
+    missing = list(dict.fromkeys(c for c in required_columns(mapping, k) if not source.has(c)))
+    if missing:
+        many = len(missing) > 1
+        raise ImportFileError(
+            f"the header lacks {'these columns' if many else 'this column'}, which the "
+            f"mapping reads: {', '.join(missing)}.",
+            file=source.file,
+            line=source.header_line,
+            field=missing[0],
+        )
 
 
 # --------------------------------------------------------------------------------------
@@ -603,8 +617,6 @@ def _parse_row(
 def _rows(path: Path, mapping: Mapping, limit: int | None) -> ParsedMapped:
     mapping_check(mapping)
     source = _Source(Path(path), mapping.format)
-    if source.fmt != "jsonl":
-        _check_header(mapping, source, 0)  # the per-row columns first, then the slots
     k = _slots(mapping, source)
     _check_header(mapping, source, k)
     rows: list[MappedRow] = []
@@ -655,7 +667,7 @@ def header_problems(mapping: Mapping, columns: Sequence[str]) -> list[str]:
     """The columns the mapping reads that ``columns`` lacks (k from the mapping, or the
     largest run of system columns)."""
     have = set(columns)
-    k = mapping.slots
+    k = mapping.slots or (1 if "{i}" not in mapping.system else 0)
     if not k:
         k = 0
         while k < MAX_SLOTS and mapping.column(mapping.system, mapping.first + k) in have:

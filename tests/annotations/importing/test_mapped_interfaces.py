@@ -154,7 +154,7 @@ def test_api_mappings(people_campaign) -> None:
     assert {"mturk", "wmt", "potato"} <= {m["name"] for m in listed}
     bad = client.post(
         "/api/campaigns/byo/rating-mappings/",
-        {"name": "bad", "mapping": three_slot_mapping(slots=1)},
+        {"name": "bad", "mapping": three_slot_mapping(slots=11)},
         format="json",
     )
     assert bad.status_code == 400 and "slots" in bad.json()["detail"]
@@ -280,3 +280,23 @@ def test_page_refusals(people_campaign) -> None:
     assert page.status_code == 400 and "name: score pattern" in page.content.decode()
     page = client.post(URL, _form(action="save", save_as="wmt"))
     assert page.status_code == 400 and "built-in" in page.content.decode()
+
+
+def test_page_preview_lists_every_missing_column(tmp_path: Path, people_campaign) -> None:
+    """Three columns the mapping reads are absent: the preview names all three at once
+    (it used to name the first and leave the designer to find the others one by one)."""
+    people, _ = people_campaign
+    rows = rows3()
+    for old in ("judge", "ade2", "flu3"):
+        rows[0][rows[0].index(old)] = old.upper()
+    for htmx in (False, True):
+        page = _client(people["designer"]).post(
+            URL,
+            _form(action="preview", file=SimpleUploadedFile("mine.csv", _csv(tmp_path, rows))),
+            headers={"HX-Request": "true"} if htmx else {},
+        )
+        html = page.content.decode()
+        assert page.status_code == (200 if htmx else 400)
+        assert 'id="missing-columns"' in html and "Missing from the file (3)" in html
+        for column in ("judge", "ade2", "flu3"):
+            assert f'<code class="chip">{column}</code>' in html
