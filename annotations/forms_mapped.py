@@ -17,7 +17,8 @@ def _split(value: str) -> list[str]:
 
 
 def criteria_from_text(text: str) -> list[dict[str, Any]]:
-    """Criteria written one per line: ``name: score pattern[, ranks][, scale]``."""
+    """Criteria written one per line: ``name: score pattern[, ranks][, scale]
+    [, checks=pattern][, coverage=pattern]``."""
     criteria = []
     for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
@@ -30,14 +31,17 @@ def criteria_from_text(text: str) -> list[dict[str, Any]]:
             )
         criterion: dict[str, Any] = {"name": name.strip(), "score": parts[0]}
         for flag in parts[1:]:
-            if flag == "ranks":
+            key, eq, pattern = flag.partition("=")
+            if eq and key.strip() in ("checks", "coverage") and pattern.strip():
+                criterion[key.strip()] = pattern.strip()
+            elif flag == "ranks":
                 criterion["ranks"] = True
             elif flag in ("likert", "magnitude", "slider"):
                 criterion["scale"] = flag
             else:
                 raise forms.ValidationError(
-                    f"Line {n}: '{flag}' is neither 'ranks' nor a scale (likert, magnitude, "
-                    "slider)."
+                    f"Line {n}: '{flag}' is neither 'ranks', a scale (likert, magnitude, "
+                    "slider), 'checks=pattern' nor 'coverage=pattern'."
                 )
         criteria.append(criterion)
     return criteria
@@ -47,6 +51,7 @@ def criteria_to_text(criteria: list[dict[str, Any]]) -> str:
     lines = []
     for c in criteria:
         flags = (["ranks"] if c.get("ranks") else []) + ([c["scale"]] if c.get("scale") else [])
+        flags += [f"{key}={c[key]}" for key in ("checks", "coverage") if c.get(key)]
         lines.append(", ".join([f"{c['name']}: {c['score']}", *flags]))
     return "\n".join(lines)
 
@@ -91,7 +96,11 @@ class MappingForm(forms.Form):
     )
     criteria = forms.CharField(
         widget=forms.Textarea({"rows": 3, **_TEXT}),
-        help_text="One per line: name: score pattern[, ranks][, likert|magnitude|slider].",
+        help_text=(
+            "One per line: name: score pattern[, ranks][, likert|magnitude|slider]"
+            "[, checks=content-check pattern][, coverage=pattern]; name * takes the name "
+            "of the definition column."
+        ),
     )
     started_at = forms.CharField(required=False, widget=forms.TextInput(_TEXT))
     submitted_at = forms.CharField(required=False, widget=forms.TextInput(_TEXT))
@@ -104,6 +113,17 @@ class MappingForm(forms.Form):
         required=False,
         widget=forms.TextInput(_TEXT),
         help_text="Columns kept with each judgement, comma-separated.",
+    )
+    definition = forms.CharField(
+        required=False,
+        widget=forms.TextInput(_TEXT),
+        help_text="A column holding the criterion's definition (humaneval exports: _criterion).",
+    )
+    metadata_json = forms.CharField(
+        required=False,
+        widget=forms.TextInput(_TEXT),
+        label="Metadata (JSON) column",
+        help_text="A column holding a JSON object kept with each judgement (_metadata).",
     )
     skip_values = forms.CharField(
         required=False,
@@ -120,7 +140,8 @@ class MappingForm(forms.Form):
         """The mapping in its JSON form (call after ``is_valid``)."""
         d = self.cleaned_data
         keys: tuple[str, ...] = ("format", "worker", "item", "input", "unit", "language", "system")
-        keys += ("output", "started_at", "submitted_at", "time_format")
+        keys += ("output", "started_at", "submitted_at", "time_format", "definition")
+        keys += ("metadata_json",)
         return {
             **{k: d.get(k) or "" for k in keys},
             "slots": d["slots"],

@@ -18,6 +18,16 @@ criterion's judgement of the row out; it is counted, not stored. With ``ranks`` 
 criterion's values are ranks (1 = best, ties share a rank): the score is
 ``k + 1 - rank`` so that higher is better, and the rank is kept as given.
 
+A criterion's ``checks`` pattern names the columns of its content checks per slot
+(the platform's ``added``/``missing``/``perfect``, or RankME's ``check{i}`` answers
+``ok``/``missing``/``added``/both, read as ``perfect``/``missing``/``added``/both), its
+``coverage`` pattern the coverage labels kept as written (humaneval's ``check{i}``).
+``definition`` names a column holding the criterion's definition as JSON (humaneval's
+exports: name, scale, scale settings with the Likert levels, content checks,
+question), restored when the criterion is created; a criterion named ``*`` takes the
+definition's name. ``metadata_json`` names a column holding a JSON object of metadata
+(humaneval's exports), kept with each judgement beside the ``metadata`` columns.
+
 Pure: no Django. Errors are :class:`ImportFileError` naming the file, the line (the
 header is line 1) and the field (the column or key).
 """
@@ -67,6 +77,8 @@ class CriterionColumns:
     score: str
     ranks: bool = False
     scale: str = ""
+    checks: str = ""  # content checks per slot (pattern)
+    coverage: str = ""  # coverage labels per slot, kept as written (pattern)
 
 
 @dataclass(frozen=True)
@@ -89,10 +101,19 @@ class Mapping:
     time_format: str = ""
     metadata: tuple[str, ...] = ()
     skip_values: tuple[str, ...] = ()
+    definition: str = ""  # a column holding the criterion's definition (JSON)
+    metadata_json: str = ""  # a column holding a JSON object of metadata
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON form; settings that are optional and unset are left out."""
         data = asdict(self)
-        data["criteria"] = [asdict(c) for c in self.criteria]
+        for key in ("definition", "metadata_json"):
+            if not data[key]:
+                del data[key]
+        data["criteria"] = [
+            {k: v for k, v in asdict(c).items() if v or k not in ("checks", "coverage")}
+            for c in self.criteria
+        ]
         data["metadata"] = list(self.metadata)
         data["skip_values"] = list(self.skip_values)
         return data
@@ -113,7 +134,14 @@ _STR_FIELDS = (
     "started_at",
     "submitted_at",
     "time_format",
+    "definition",
+    "metadata_json",
 )
+#: a criterion named so takes the name its ``definition`` column gives
+FROM_DEFINITION = "*"
+#: RankME's ``check{i}`` answers -> the platform's content checks
+RANKME_CHECKS = {"ok": ("perfect",), "both": ("added", "missing")}
+CHECK_KEYS = ("added", "missing", "perfect")
 
 
 def mapping_from_dict(data: MappingType[str, Any]) -> Mapping:
@@ -155,13 +183,19 @@ def mapping_from_dict(data: MappingType[str, Any]) -> Mapping:
         if not isinstance(c, MappingType):
             raise MappingError("expected an object with name and score.", field=where)
         for key in c:
-            if key not in ("name", "score", "ranks", "scale"):
+            if key not in ("name", "score", "ranks", "scale", "checks", "coverage"):
                 raise MappingError("unknown setting.", field=f"{where}.{key}")
-        name, score, scale = (str(c.get(k, "")).strip() for k in ("name", "score", "scale"))
+        name, score, scale, checks, coverage = (
+            str(c.get(k, "")).strip() for k in ("name", "score", "scale", "checks", "coverage")
+        )
         ranks = c.get("ranks", False)
         if not isinstance(ranks, bool):
             raise MappingError("expected true or false.", field=f"{where}.ranks")
-        parsed.append(CriterionColumns(name=name, score=score, ranks=ranks, scale=scale))
+        parsed.append(
+            CriterionColumns(
+                name=name, score=score, ranks=ranks, scale=scale, checks=checks, coverage=coverage
+            )
+        )
     mapping = Mapping(criteria=tuple(parsed), **values)
     mapping_check(mapping)
     return mapping
@@ -193,7 +227,17 @@ def mapping_check(mapping: Mapping) -> None:
             )
     per_row = [
         (key, getattr(mapping, key))
-        for key in ("item", "worker", "input", "unit", "language", "started_at", "submitted_at")
+        for key in (
+            "item",
+            "worker",
+            "input",
+            "unit",
+            "language",
+            "started_at",
+            "submitted_at",
+            "definition",
+            "metadata_json",
+        )
     ] + [("metadata", column) for column in mapping.metadata]
     for key, column in per_row:
         if "{i}" in column:
@@ -213,7 +257,14 @@ def mapping_check(mapping: Mapping) -> None:
         )
     names: set[str] = set()
     for n, c in enumerate(mapping.criteria):
-        if not _NAME.match(c.name):
+        if c.name == FROM_DEFINITION:
+            if not mapping.definition or len(mapping.criteria) != 1:
+                raise MappingError(
+                    f"'{FROM_DEFINITION}' (the name the file gives) needs the 'definition' "
+                    "column and a single criterion.",
+                    field=f"criteria[{n}].name",
+                )
+        elif not _NAME.match(c.name):
             raise MappingError(
                 f"'{c.name}' is not a criterion name (lower-case letters, digits, _ and -).",
                 field=f"criteria[{n}].name",
@@ -231,6 +282,13 @@ def mapping_check(mapping: Mapping) -> None:
                 "set slots to 1 (one output per row).",
                 field=f"criteria[{n}].score",
             )
+        for key in ("checks", "coverage"):
+            pattern = getattr(c, key)
+            if pattern and "{i}" not in pattern and not single:
+                raise MappingError(
+                    f"the pattern '{pattern}' lacks {{i}} (the slot number).",
+                    field=f"criteria[{n}].{key}",
+                )
         if c.scale not in ("", "likert", "magnitude", "slider"):
             raise MappingError(
                 f"'{c.scale}' is not a scale (likert, magnitude, slider).",
@@ -258,8 +316,10 @@ class MappedJudgement:
     ranks: tuple[float | None, ...]
     started_at: datetime | None
     submitted_at: datetime | None
-    metadata: dict[str, str] = field(default_factory=dict)
+    metadata: dict[str, Any] = field(default_factory=dict)
     language: str = ""  # BCP 47 (checked), "" when the mapping has no language column
+    checks: tuple[tuple[str, ...], ...] = ()  # per slot; () when not mapped
+    coverage: tuple[str, ...] = ()  # per slot; () when not mapped
 
     @property
     def shown(self) -> list[tuple[str, str, float]]:
@@ -289,6 +349,8 @@ class ParsedMapped:
     file: str
     slots: int
     rows: list[MappedRow]
+    #: criterion name -> its definition as the file gives it (``definition`` column)
+    definitions: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def judgements(self) -> list[MappedJudgement]:
@@ -418,7 +480,16 @@ def _slots(mapping: Mapping, source: _Source) -> int:
 def required_columns(mapping: Mapping, k: int) -> list[str]:
     """Every column the mapping reads for k slots, in the order the file is checked."""
     columns = [mapping.item]
-    for key in ("worker", "input", "unit", "language", "started_at", "submitted_at"):
+    for key in (
+        "worker",
+        "input",
+        "unit",
+        "language",
+        "started_at",
+        "submitted_at",
+        "definition",
+        "metadata_json",
+    ):
         if getattr(mapping, key):
             columns.append(getattr(mapping, key))
     columns += list(mapping.metadata)
@@ -426,8 +497,9 @@ def required_columns(mapping: Mapping, k: int) -> list[str]:
         columns.append(mapping.column(mapping.system, i))
         if mapping.output:
             columns.append(mapping.column(mapping.output, i))
-        columns += [mapping.column(c.score, i) for c in mapping.criteria]
-    return columns
+        for c in mapping.criteria:
+            columns += [mapping.column(p, i) for p in (c.score, c.checks, c.coverage) if p]
+    return list(dict.fromkeys(columns))
 
 
 def _check_header(mapping: Mapping, source: _Source, k: int) -> None:
@@ -479,8 +551,107 @@ def _number(raw: str, *, file: str, line: int, field: str) -> float:
     return value
 
 
+def _json_cell(raw: str, *, file: str, line: int, field: str) -> dict[str, Any]:
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise ImportFileError(
+            f"not a JSON object ({exc.msg} at character {exc.colno}).",
+            file=file,
+            line=line,
+            field=field,
+        ) from exc
+    if not isinstance(value, dict):
+        raise ImportFileError("expected a JSON object.", file=file, line=line, field=field)
+    return value
+
+
+def _definition(raw: str, *, file: str, line: int, field: str) -> dict[str, Any]:
+    """A criterion's definition as humaneval's exports write it, checked."""
+    value = _json_cell(raw, file=file, line=line, field=field)
+    name = value.get("name")
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise ImportFileError(
+            f"the definition's name '{name}' is not a criterion name.",
+            file=file,
+            line=line,
+            field=field,
+        )
+    if value.get("scale") not in ("likert", "magnitude", "slider"):
+        raise ImportFileError(
+            f"the definition's scale '{value.get('scale')}' is not likert, magnitude or slider.",
+            file=file,
+            line=line,
+            field=field,
+        )
+    settings = value.get("scale_settings", {})
+    checks = value.get("content_checks", [])
+    if not isinstance(settings, dict) or not isinstance(checks, list):
+        raise ImportFileError(
+            "scale_settings is an object and content_checks a list.",
+            file=file,
+            line=line,
+            field=field,
+        )
+    if value["scale"] == "likert":
+        levels = settings.get("levels")
+        if not isinstance(levels, list) or not levels:
+            raise ImportFileError(
+                "a Likert definition lists its levels (scale_settings.levels).",
+                file=file,
+                line=line,
+                field=field,
+            )
+    unknown = [c for c in checks if c not in CHECK_KEYS]
+    if unknown:
+        raise ImportFileError(
+            f"'{unknown[0]}' is not a content check ({', '.join(CHECK_KEYS)}).",
+            file=file,
+            line=line,
+            field=field,
+        )
+    return value
+
+
+def _checks(raw: str, *, file: str, line: int, field: str) -> tuple[str, ...]:
+    """Content checks ticked for one output: the platform's keys (``;``, ``,`` or line
+    separated, or a JSON list) or RankME's answers (``ok`` = perfect, ``both``)."""
+    text = raw.strip()
+    if text.startswith("["):
+        try:
+            listed = json.loads(text)
+        except json.JSONDecodeError:
+            listed = None
+        if not isinstance(listed, list):
+            raise ImportFileError(
+                f"'{text[:40]}' is not a list of content checks.", file=file, line=line, field=field
+            )
+        words = [str(v).strip().lower() for v in listed]
+    else:
+        words = [w.strip().lower() for w in re.split(r"[;,\n]", text) if w.strip()]
+    keys: set[str] = set()
+    for word in words:
+        found = RANKME_CHECKS.get(word, (word,))
+        if not set(found) <= set(CHECK_KEYS):
+            raise ImportFileError(
+                f"'{word}' is not a content check ({', '.join(CHECK_KEYS)}; or RankME's "
+                "ok, missing, added, both).",
+                file=file,
+                line=line,
+                field=field,
+            )
+        keys.update(found)
+    return tuple(key for key in CHECK_KEYS if key in keys)
+
+
 def _parse_row(
-    mapping: Mapping, k: int, line: int, get: Any, file: str, languages: dict[str, str]
+    mapping: Mapping,
+    k: int,
+    line: int,
+    get: Any,
+    file: str,
+    languages: dict[str, str],
+    definitions: dict[str, tuple[dict[str, Any], int]] | None = None,
 ) -> MappedRow | None:
     def value(column: str, *, required: bool = True) -> str:
         v = get(column)
@@ -523,7 +694,17 @@ def _parse_row(
             line=line,
             field=mapping.submitted_at,
         )
-    metadata = {column: value(column, required=False) for column in mapping.metadata}
+    metadata: dict[str, Any] = {}
+    if mapping.metadata_json:
+        raw = value(mapping.metadata_json, required=False)
+        if raw:
+            metadata.update(_json_cell(raw, file=file, line=line, field=mapping.metadata_json))
+    metadata.update({column: value(column, required=False) for column in mapping.metadata})
+    definition: dict[str, Any] | None = None
+    if mapping.definition:
+        raw = value(mapping.definition, required=False)
+        if raw:
+            definition = _definition(raw, file=file, line=line, field=mapping.definition)
     systems: list[str] = []
     texts: list[str] = []
     slot_numbers: list[int] = []
@@ -555,7 +736,29 @@ def _parse_row(
     judgements: list[MappedJudgement] = []
     skipped: list[str] = []
     n = len(systems)
+    if definitions is None:
+        definitions = {}
     for criterion in mapping.criteria:
+        name = criterion.name
+        if name == FROM_DEFINITION:
+            if definition is None:
+                raise ImportFileError(
+                    "the row gives no criterion definition: name the criterion in the "
+                    f"mapping instead of '{FROM_DEFINITION}'.",
+                    file=file,
+                    line=line,
+                    field=mapping.definition,
+                )
+            name = definition["name"]
+        if definition is not None:
+            known = definitions.setdefault(name, (definition, line))
+            if {**known[0], "name": name} != {**definition, "name": name}:
+                raise ImportFileError(
+                    f"criterion '{name}' is defined otherwise than on line {known[1]}.",
+                    file=file,
+                    line=line,
+                    field=mapping.definition,
+                )
         raws = [
             (
                 mapping.column(criterion.score, i),
@@ -564,7 +767,7 @@ def _parse_row(
             for i in slot_numbers
         ]
         if any(raw in mapping.skip_values for _, raw in raws):
-            skipped.append(criterion.name)
+            skipped.append(name)
             continue
         scores: list[float] = []
         ranks: list[float | None] = []
@@ -582,10 +785,27 @@ def _parse_row(
             else:
                 scores.append(number)
                 ranks.append(None)
+        checks: tuple[tuple[str, ...], ...] = ()
+        if criterion.checks:
+            checks = tuple(
+                _checks(
+                    value(mapping.column(criterion.checks, i), required=False),
+                    file=file,
+                    line=line,
+                    field=mapping.column(criterion.checks, i),
+                )
+                for i in slot_numbers
+            )
+        coverage: tuple[str, ...] = ()
+        if criterion.coverage:
+            coverage = tuple(
+                value(mapping.column(criterion.coverage, i), required=False)[:32]
+                for i in slot_numbers
+            )
         judgements.append(
             MappedJudgement(
                 line=line,
-                criterion=criterion.name,
+                criterion=name,
                 item_id=item_id,
                 input=input_text,
                 worker_id=worker_id,
@@ -598,6 +818,8 @@ def _parse_row(
                 submitted_at=submitted,
                 metadata=metadata,
                 language=language,
+                checks=checks,
+                coverage=coverage,
             )
         )
     return MappedRow(
@@ -621,8 +843,9 @@ def _rows(path: Path, mapping: Mapping, limit: int | None) -> ParsedMapped:
     _check_header(mapping, source, k)
     rows: list[MappedRow] = []
     languages: dict[str, str] = {}
+    definitions: dict[str, tuple[dict[str, Any], int]] = {}
     for line, get in source.records():
-        row = _parse_row(mapping, k, line, get, source.file, languages)
+        row = _parse_row(mapping, k, line, get, source.file, languages, definitions)
         if row is not None:
             rows.append(row)
         if limit is not None and len(rows) >= limit:
@@ -631,7 +854,12 @@ def _rows(path: Path, mapping: Mapping, limit: int | None) -> ParsedMapped:
         raise ImportFileError(
             "the file has a header but no judgements.", file=source.file, line=source.header_line
         )
-    return ParsedMapped(file=source.file, slots=k, rows=rows)
+    return ParsedMapped(
+        file=source.file,
+        slots=k,
+        rows=rows,
+        definitions={name: d for name, (d, _) in definitions.items()},
+    )
 
 
 def parse_mapped(path: Path, mapping: Mapping) -> ParsedMapped:

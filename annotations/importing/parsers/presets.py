@@ -20,10 +20,20 @@ Shapes assumed:
     The WMT13-16 relative-ranking CSV (``import_wmt``; also ``export_judgements
     --format wmt``): ``segmentId``, ``judgeId``, ``system{i}Id``, ``system{i}rank``
     (rank 1 best, ties allowed, -1 = not ranked: the row is skipped), 2 to 5 slots.
+``humaneval-csv``
+    humaneval's CSV export of any criterion (``export_judgements --format csv``): the
+    E2E-like columns (``_unit_id``, ``_worker_id``, ``_started_at``, ``_created_at``,
+    ``mr``, ``item_id``, ``sys{i}``, ``ref{i}``, ``check{i}`` coverage labels,
+    ``content_checks{i}``), ``_language``, the scores as ``score{i}``, the criterion's
+    definition in ``_criterion`` (name, scale, Likert levels, content checks, question:
+    the criterion is created as it was, under its own name) and each judgement's
+    metadata in ``_metadata`` (JSON).
 ``humaneval-jsonl``
     humaneval's JSONL export: one object per judgement with ``unit_id``,
-    ``worker_id``, ``item_id``, ``input``, ISO ``started_at``/``submitted_at`` and an
-    ``outputs`` list of ``{system, text, score}`` (0-based).
+    ``worker_id``, ``item_id``, ``input``, ``language``, ISO ``started_at``/
+    ``submitted_at``, an ``outputs`` list of ``{system, text, score, coverage,
+    checks}`` (0-based), the criterion's ``definition`` and the judgement's
+    ``metadata``, restored as with ``humaneval-csv``.
 ``crowdflower-full``
     A CrowdFlower / Figure Eight *full* report: one row per judgement with the
     platform's ``_unit_id``, ``_id``, ``_worker_id``, ``_started_at``, ``_created_at``
@@ -113,22 +123,60 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
             "skip_values": ["-1"],
         },
     ),
+    "humaneval-csv": (
+        "humaneval CSV export (any criterion)",
+        {
+            "format": "csv",
+            "worker": "_worker_id",
+            "item": "item_id",
+            "input": "mr",
+            "unit": "_unit_id",
+            "language": "_language",
+            "slots": 0,
+            "first": 1,
+            "system": "sys{i}",
+            "output": "ref{i}",
+            "criteria": [
+                {
+                    "name": "*",
+                    "score": "score{i}",
+                    "checks": "content_checks{i}",
+                    "coverage": "check{i}",
+                }
+            ],
+            "started_at": "_started_at",
+            "submitted_at": "_created_at",
+            "time_format": E2E_TIME,
+            "definition": "_criterion",
+            "metadata_json": "_metadata",
+        },
+    ),
     "humaneval-jsonl": (
-        "humaneval JSONL export",
+        "humaneval JSONL export (any criterion)",
         {
             "format": "jsonl",
             "worker": "worker_id",
             "item": "item_id",
             "input": "input",
             "unit": "unit_id",
+            "language": "language",
             "slots": 0,
             "first": 0,
             "system": "outputs.{i}.system",
             "output": "outputs.{i}.text",
-            "criteria": [{"name": "score", "score": "outputs.{i}.score"}],
+            "criteria": [
+                {
+                    "name": "*",
+                    "score": "outputs.{i}.score",
+                    "checks": "outputs.{i}.checks",
+                    "coverage": "outputs.{i}.coverage",
+                }
+            ],
             "started_at": "started_at",
             "submitted_at": "submitted_at",
             "time_format": "iso",
+            "definition": "definition",
+            "metadata_json": "metadata",
         },
     ),
     "crowdflower-full": (

@@ -79,6 +79,21 @@ def wmt_file(tmp: Path) -> Path:
     return _dicts(tmp / "wmt.csv", rows)
 
 
+#: the criterion's definition as humaneval's exports write it (a 1-5 Likert scale)
+DEFINITION = {
+    "name": "clarity",
+    "scale": "likert",
+    "scale_settings": {
+        "levels": [{"value": v, "label": str(v), "descriptor": f"level {v}"} for v in range(1, 6)]
+    },
+    "content_checks": ["added", "missing"],
+    "question": "How clear is it?",
+    "show_input": True,
+    "standard_input": "",
+    "standard_text": "",
+}
+
+
 def jsonl_file(tmp: Path) -> Path:
     path = tmp / "export.jsonl"
     lines = []
@@ -90,17 +105,54 @@ def jsonl_file(tmp: Path) -> Path:
                     "worker_id": w,
                     "item_id": item,
                     "input": inp,
+                    "language": "en",
                     "started_at": "2024-01-01T10:00:00+00:00",
                     "submitted_at": "2024-01-01T10:05:00+00:00",
                     "outputs": [
-                        {"slot": n, "system": s, "text": t, "score": v}
+                        {
+                            "slot": n,
+                            "system": s,
+                            "text": t,
+                            "score": v,
+                            "coverage": "",
+                            "checks": ["added"] if v == 1 else [],
+                        }
                         for n, (s, t, v) in enumerate(zip(systems, texts, scores, strict=True))
                     ],
+                    "definition": DEFINITION,
+                    "metadata": {"_channel": "neodev"},
                 }
             )
         )
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
+def humaneval_csv_file(tmp: Path) -> Path:
+    rows = []
+    for n, (w, item, inp, systems, texts, scores) in enumerate(JUDGEMENTS):
+        rows.append(
+            {
+                "_unit_id": "u1",
+                "_id": str(n + 1),
+                "_worker_id": w,
+                "_started_at": "11/28/2017 14:42:14",
+                "_created_at": "11/28/2017 14:51:43",
+                "mr": inp,
+                "mr_id": item,
+                "item_id": item,
+                **_slots("sys{i}", systems),
+                **_slots("ref{i}", texts),
+                **_slots("clarity{i}", scores),
+                **_slots("check{i}", ["", "", ""]),
+                **_slots("content_checks{i}", ["added;missing" if v == 1 else "" for v in scores]),
+                "_language": "en",
+                **_slots("score{i}", scores),
+                "_criterion": json.dumps(DEFINITION),
+                "_metadata": json.dumps({"_trust": 0.9}),
+            }
+        )
+    return _dicts(tmp / "export.csv", rows)
 
 
 def crowdflower_full_file(tmp: Path) -> Path:
@@ -222,6 +274,7 @@ FILES: dict[str, Callable[[Path], Path]] = {
     "e2e-quality": e2e_file,
     "e2e-naturalness": lambda tmp: e2e_file(tmp, "natur"),
     "wmt": wmt_file,
+    "humaneval-csv": humaneval_csv_file,
     "humaneval-jsonl": jsonl_file,
     "crowdflower-full": crowdflower_full_file,
     "crowdflower-aggregated": crowdflower_aggregated_file,
@@ -275,6 +328,12 @@ def test_preset_times_and_metadata(tmp_path: Path) -> None:
 
 
 def test_renamed_and_dict_roundtrip(tmp_path: Path) -> None:
+    assert (
+        parse_mapped(jsonl_file(tmp_path), preset_mapping("humaneval-jsonl"))
+        .judgements[0]
+        .criterion
+        == "clarity"
+    )  # the name the file's definition gives
     mapping = mapping_renamed(preset_mapping("humaneval-jsonl"), "fluency")
     assert [c.name for c in mapping.criteria] == ["fluency"]
     assert preset_dict("wmt")["criteria"][0]["ranks"] is True
