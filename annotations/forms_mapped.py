@@ -61,6 +61,12 @@ class MappingForm(forms.Form):
 
     file = forms.FileField(required=False, help_text="CSV, TSV or JSONL.")
     format = forms.ChoiceField(choices=[(f, f.upper()) for f in FORMATS], initial="csv")
+    columns = forms.CharField(
+        required=False,
+        widget=forms.TextInput(_TEXT),
+        label="Columns of a file without a header line",
+        help_text="Comma-separated names, in order (Appraise's CSV exports have no header).",
+    )
     worker = forms.CharField(
         required=False, widget=forms.TextInput(_TEXT), help_text="Blank: one 'aggregate' worker."
     )
@@ -148,6 +154,7 @@ class MappingForm(forms.Form):
             "first": d["first"],
             "criteria": d["criteria"],
             "metadata": _split(d.get("metadata") or ""),
+            "columns": _split(d.get("columns") or ""),
             "skip_values": _split(d.get("skip_values") or ""),
         }
 
@@ -155,8 +162,11 @@ class MappingForm(forms.Form):
     def initial_from(mapping: dict[str, Any]) -> dict[str, Any]:
         return {
             **{
-                k: v for k, v in mapping.items() if k not in ("criteria", "metadata", "skip_values")
+                k: v
+                for k, v in mapping.items()
+                if k not in ("criteria", "metadata", "skip_values", "columns")
             },
+            "columns": ", ".join(mapping.get("columns", [])),
             "criteria": criteria_to_text(mapping.get("criteria", [])),
             "metadata": ", ".join(mapping.get("metadata", [])),
             "skip_values": ", ".join(mapping.get("skip_values", [])),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from datetime import UTC, datetime
@@ -144,18 +144,23 @@ class CsvTable:
 
     An empty file, a missing column and a record with another number of columns than the
     header are errors naming the file, the line and the field. ``delimiter="\t"`` reads
-    a TSV file.
+    a TSV file; ``names`` reads a file without a header line, its columns so named.
     """
 
-    def __init__(self, path: Path, *, delimiter: str = ",") -> None:
+    def __init__(
+        self, path: Path, *, delimiter: str = ",", names: Sequence[str] | None = None
+    ) -> None:
         self.file = str(path)
         self._records = csv_records(path, delimiter=delimiter)
-        try:
-            self.header_line, header = next(self._records)
-        except StopIteration:
-            raise ImportFileError(
-                "the file is empty (a header line is expected).", file=self.file
-            ) from None
+        if names:  # a file without a header line (Appraise's CSV exports): names given
+            self.header_line, header = 1, list(names)
+        else:
+            try:
+                self.header_line, header = next(self._records)
+            except StopIteration:
+                raise ImportFileError(
+                    "the file is empty (a header line is expected).", file=self.file
+                ) from None
         self.names = [h.strip() for h in header]
         self.index = {name: i for i, name in enumerate(self.names)}
 

@@ -103,13 +103,17 @@ class Mapping:
     skip_values: tuple[str, ...] = ()
     definition: str = ""  # a column holding the criterion's definition (JSON)
     metadata_json: str = ""  # a column holding a JSON object of metadata
+    #: a CSV/TSV file without a header line: its columns' names, in order
+    columns: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form; settings that are optional and unset are left out."""
         data = asdict(self)
-        for key in ("definition", "metadata_json"):
+        for key in ("definition", "metadata_json", "columns"):
             if not data[key]:
                 del data[key]
+        if "columns" in data:
+            data["columns"] = list(self.columns)
         data["criteria"] = [
             {k: v for k, v in asdict(c).items() if v or k not in ("checks", "coverage")}
             for c in self.criteria
@@ -148,7 +152,7 @@ def mapping_from_dict(data: MappingType[str, Any]) -> Mapping:
     """A mapping from its JSON form, checked; a wrong setting is a :class:`MappingError`."""
     if not isinstance(data, MappingType):
         raise MappingError("a mapping is a JSON object.", field="mapping")
-    known = {*_STR_FIELDS, "criteria", "slots", "first", "metadata", "skip_values"}
+    known = {*_STR_FIELDS, "criteria", "slots", "first", "metadata", "skip_values", "columns"}
     for key in data:
         if key not in known:
             raise MappingError(f"unknown setting (known: {', '.join(sorted(known))}).", field=key)
@@ -165,7 +169,7 @@ def mapping_from_dict(data: MappingType[str, Any]) -> Mapping:
         if not isinstance(value, int) or isinstance(value, bool):
             raise MappingError("expected a whole number.", field=key)
         values[key] = value
-    for key in ("metadata", "skip_values"):
+    for key in ("metadata", "skip_values", "columns"):
         value = data.get(key, [])
         if isinstance(value, str):
             value = [v for v in value.split(",")]
@@ -248,6 +252,10 @@ def mapping_check(mapping: Mapping) -> None:
             "many as the header has).",
             field="slots",
         )
+    if mapping.columns and mapping.format == "jsonl":
+        raise MappingError("a JSONL file names its keys itself.", field="columns")
+    if len(set(mapping.columns)) < len(mapping.columns):
+        raise MappingError("a column is named twice.", field="columns")
     if mapping.first not in (0, 1):
         raise MappingError("slots are numbered from 1 or from 0.", field="first")
     if (mapping.started_at or mapping.submitted_at) and not mapping.time_format:
@@ -397,7 +405,7 @@ class _Source:
     ``None`` when the column is absent; ``columns`` are the header's names (JSONL: the
     keys of the first object)."""
 
-    def __init__(self, path: Path, fmt: str) -> None:
+    def __init__(self, path: Path, fmt: str, names: Sequence[str] = ()) -> None:
         self.file = str(path)
         self.fmt = fmt
         self._table: CsvTable | None = None
@@ -417,7 +425,9 @@ class _Source:
             else:
                 raise ImportFileError("the file holds no JSON objects.", file=self.file)
         else:
-            self._table = CsvTable(path, delimiter="\t" if fmt == "tsv" else ",")
+            self._table = CsvTable(
+                path, delimiter="\t" if fmt == "tsv" else ",", names=list(names) or None
+            )
             self.header_line = self._table.header_line
             self.columns = self._table.names
 
@@ -838,7 +848,7 @@ def _parse_row(
 
 def _rows(path: Path, mapping: Mapping, limit: int | None) -> ParsedMapped:
     mapping_check(mapping)
-    source = _Source(Path(path), mapping.format)
+    source = _Source(Path(path), mapping.format, mapping.columns)
     k = _slots(mapping, source)
     _check_header(mapping, source, k)
     rows: list[MappedRow] = []

@@ -56,6 +56,14 @@ Shapes assumed:
     ``target1_system_id``/``target2_system_id``, ``target1_text``/``target2_text``,
     ``score1``/``score2`` (0-100), ``item_type``, ``document_id`` and
     ``start_time``/``end_time`` in seconds since 1970.
+``appraise-csv``
+    Appraise's CSV export of direct assessment or pairwise results
+    (``ExportSystemScoresToCSV``, extended): no header line, one output per row (a
+    pairwise result is written as two rows), the columns ``username``, system,
+    segment (item) id, item type, source and target language codes, ``score`` (0-100),
+    document id, whether the document is complete, and start and end time in seconds
+    since 1970. Rows of one user, segment and document are one judgement each; items
+    carry no texts (placeholders, as for WMT).
 ``potato``
     Potato's ``annotated_instances.tsv``: ``user``, ``instance_id``,
     ``displayed_text`` and one column per annotation scheme and label,
@@ -71,6 +79,20 @@ from typing import Any
 from annotations.importing.parsers.mapped import Mapping, MappingError, mapping_from_dict
 
 E2E_TIME = "%m/%d/%Y %H:%M:%S"
+#: Appraise's ``get_system_data(extended_csv=True)`` fields, in order (it writes no header)
+APPRAISE_CSV_COLUMNS = [
+    "username",
+    "system",
+    "segment_id",
+    "item_type",
+    "source_language",
+    "target_language",
+    "score",
+    "document_id",
+    "is_complete_document",
+    "start_time",
+    "end_time",
+]
 
 
 def _e2e(name: str, prefix: str) -> dict[str, Any]:
@@ -239,6 +261,23 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
             "submitted_at": "end_time",
             "time_format": "epoch",
             "metadata": ["item_type", "document_id"],
+        },
+    ),
+    "appraise-csv": (
+        "Appraise CSV export (direct assessment / pairwise, one output per row)",
+        {
+            "format": "csv",
+            "columns": APPRAISE_CSV_COLUMNS,
+            "worker": "username",
+            "item": "segment_id",
+            "language": "target_language",
+            "slots": 1,
+            "system": "system",
+            "criteria": [{"name": "direct-assessment", "score": "score", "scale": "slider"}],
+            "started_at": "start_time",
+            "submitted_at": "end_time",
+            "time_format": "epoch",
+            "metadata": ["item_type", "source_language", "document_id", "is_complete_document"],
         },
     ),
     "potato": (

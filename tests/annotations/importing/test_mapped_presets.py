@@ -254,6 +254,28 @@ def appraise_file(tmp: Path) -> Path:
     return path
 
 
+def appraise_csv_file(tmp: Path) -> Path:
+    """Appraise's ``ExportSystemScoresToCSV``: no header, one output per row."""
+    rows = [
+        [
+            w,
+            system,
+            item,
+            "TGT",
+            "ces",
+            "eng",
+            str(score * 25),
+            "doc1",
+            "False",
+            "1709287200.0",
+            str(1709287260 + n),
+        ]
+        for n, (w, item, _, systems, _, scores) in enumerate(JUDGEMENTS)
+        for system, score in zip(systems, scores, strict=True)
+    ]
+    return write_csv(tmp / "appraise-scores.csv", rows)
+
+
 def potato_file(tmp: Path) -> Path:
     rows = []
     for w, item, inp, systems, texts, scores in JUDGEMENTS:
@@ -280,6 +302,7 @@ FILES: dict[str, Callable[[Path], Path]] = {
     "crowdflower-aggregated": crowdflower_aggregated_file,
     "mturk": mturk_file,
     "appraise-pairwise": appraise_file,
+    "appraise-csv": appraise_csv_file,
     "potato": potato_file,
 }
 
@@ -291,6 +314,16 @@ def test_every_preset_has_a_file_shape() -> None:
 @pytest.mark.parametrize("name", sorted(FILES))
 def test_preset_reads_its_shape(tmp_path: Path, name: str) -> None:
     parsed = parse_mapped(FILES[name](tmp_path), preset_mapping(name))
+    if name == "appraise-csv":  # one output per row, no header line
+        assert [
+            (j.worker_id, j.item_id, j.systems, j.scores, j.language) for j in parsed.judgements
+        ] == [
+            (w, item, (system,), (score * 25.0,), "en")
+            for w, item, _, systems, _, scores in JUDGEMENTS
+            for system, score in zip(systems, scores, strict=True)
+        ]
+        assert parsed.judgements[0].metadata["document_id"] == "doc1"
+        return
     expected = JUDGEMENTS[:1] if name == "crowdflower-aggregated" else JUDGEMENTS
     assert len(parsed.judgements) == len(expected)
     for j, (worker, item, inp, systems, texts, scores) in zip(
