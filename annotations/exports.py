@@ -242,6 +242,7 @@ def csv_header(*, criterion: Criterion, width: int) -> list[str]:
         # Read by the humaneval-csv preset: scores under one name whatever the criterion,
         # the criterion's definition and each judgement's metadata (JSON).
         *(f"score{i}" for i in range(1, width + 1)),
+        *(f"rank{i}" for i in range(1, width + 1)),
         "_criterion",
         "_metadata",
     ]
@@ -263,7 +264,7 @@ def csv_lines(
     ``_standard``, ``_standard_input`` and ``_standard_text`` the criterion's RankME
     standard (magnitude criteria; blank otherwise), the same on every row; ``_language``
     the outputs' language (BCP 47); ``score<i>`` the scores again under a name that is
-    the same for every criterion; ``_criterion`` the criterion's definition (JSON:
+    the same for every criterion and ``rank<i>`` their ranks; ``_criterion`` the criterion's definition (JSON:
     :func:`criterion_definition`), the same on every row; ``_metadata`` the judgement's
     metadata (JSON). The ``humaneval-csv`` preset re-imports it whatever the criterion.
     """
@@ -313,6 +314,8 @@ def csv_lines(
                 *standard,
                 record.language,
                 *[_number(o.score) for o in outs],
+                *pad,
+                *[_number(o.rank) for o in outs],
                 *pad,
                 definition,
                 json.dumps(record.metadata, ensure_ascii=False, sort_keys=True),

@@ -335,7 +335,9 @@ def _store(
         outputs_store(campaign=campaign, rows=list(missing.values()))
         outputs.update({(r.item_id, r.system): r.text for r in missing.values()})
 
-    now = timezone.now()
+    # Files without times get the import's, to the second (as exports write times), so
+    # that an export re-imports to the same judgements.
+    now = timezone.now().replace(microsecond=0)
     differing = 0
     finished: dict[str, list[FinishedJudgement]] = {name: [] for name in criteria}
     for j in parsed.judgements:

@@ -18,7 +18,8 @@ criterion's judgement of the row out; it is counted, not stored. With ``ranks`` 
 criterion's values are ranks (1 = best, ties share a rank): the score is
 ``k + 1 - rank`` so that higher is better, and the rank is kept as given.
 
-A criterion's ``checks`` pattern names the columns of its content checks per slot
+A criterion's ``rank`` pattern names columns of ranks kept as given beside the scores
+(humaneval's exports: WMT judges may rank all outputs 4th). Its ``checks`` pattern names the columns of its content checks per slot
 (the platform's ``added``/``missing``/``perfect``, or RankME's ``check{i}`` answers
 ``ok``/``missing``/``added``/both, read as ``perfect``/``missing``/``added``/both), its
 ``coverage`` pattern the coverage labels kept as written (humaneval's ``check{i}``).
@@ -79,6 +80,7 @@ class CriterionColumns:
     scale: str = ""
     checks: str = ""  # content checks per slot (pattern)
     coverage: str = ""  # coverage labels per slot, kept as written (pattern)
+    rank: str = ""  # ranks per slot kept as given beside the scores (pattern)
 
 
 @dataclass(frozen=True)
@@ -115,7 +117,7 @@ class Mapping:
         if "columns" in data:
             data["columns"] = list(self.columns)
         data["criteria"] = [
-            {k: v for k, v in asdict(c).items() if v or k not in ("checks", "coverage")}
+            {k: v for k, v in asdict(c).items() if v or k not in ("checks", "coverage", "rank")}
             for c in self.criteria
         ]
         data["metadata"] = list(self.metadata)
@@ -187,17 +189,24 @@ def mapping_from_dict(data: MappingType[str, Any]) -> Mapping:
         if not isinstance(c, MappingType):
             raise MappingError("expected an object with name and score.", field=where)
         for key in c:
-            if key not in ("name", "score", "ranks", "scale", "checks", "coverage"):
+            if key not in ("name", "score", "ranks", "scale", "checks", "coverage", "rank"):
                 raise MappingError("unknown setting.", field=f"{where}.{key}")
-        name, score, scale, checks, coverage = (
-            str(c.get(k, "")).strip() for k in ("name", "score", "scale", "checks", "coverage")
+        name, score, scale, checks, coverage, rank = (
+            str(c.get(k, "")).strip()
+            for k in ("name", "score", "scale", "checks", "coverage", "rank")
         )
         ranks = c.get("ranks", False)
         if not isinstance(ranks, bool):
             raise MappingError("expected true or false.", field=f"{where}.ranks")
         parsed.append(
             CriterionColumns(
-                name=name, score=score, ranks=ranks, scale=scale, checks=checks, coverage=coverage
+                name=name,
+                score=score,
+                ranks=ranks,
+                scale=scale,
+                checks=checks,
+                coverage=coverage,
+                rank=rank,
             )
         )
     mapping = Mapping(criteria=tuple(parsed), **values)
@@ -290,7 +299,12 @@ def mapping_check(mapping: Mapping) -> None:
                 "set slots to 1 (one output per row).",
                 field=f"criteria[{n}].score",
             )
-        for key in ("checks", "coverage"):
+        if c.rank and c.ranks:
+            raise MappingError(
+                "either the scores are ranks (ranks) or the ranks have a column (rank).",
+                field=f"criteria[{n}].rank",
+            )
+        for key in ("checks", "coverage", "rank"):
             pattern = getattr(c, key)
             if pattern and "{i}" not in pattern and not single:
                 raise MappingError(
@@ -508,7 +522,8 @@ def required_columns(mapping: Mapping, k: int) -> list[str]:
         if mapping.output:
             columns.append(mapping.column(mapping.output, i))
         for c in mapping.criteria:
-            columns += [mapping.column(p, i) for p in (c.score, c.checks, c.coverage) if p]
+            patterns = (c.score, c.checks, c.coverage, c.rank)
+            columns += [mapping.column(p, i) for p in patterns if p]
     return list(dict.fromkeys(columns))
 
 
@@ -795,6 +810,17 @@ def _parse_row(
             else:
                 scores.append(number)
                 ranks.append(None)
+        if criterion.rank:
+            ranks = []
+            for i in slot_numbers:
+                column = mapping.column(criterion.rank, i)
+                raw = value(column)
+                rank = _number(raw, file=file, line=line, field=column)
+                if not (rank.is_integer() and rank >= 1):
+                    raise ImportFileError(
+                        f"'{raw}' is not a rank (1 = best).", file=file, line=line, field=column
+                    )
+                ranks.append(rank)
         checks: tuple[tuple[str, ...], ...] = ()
         if criterion.checks:
             checks = tuple(

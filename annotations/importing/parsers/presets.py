@@ -24,14 +24,15 @@ Shapes assumed:
     humaneval's CSV export of any criterion (``export_judgements --format csv``): the
     E2E-like columns (``_unit_id``, ``_worker_id``, ``_started_at``, ``_created_at``,
     ``mr``, ``item_id``, ``sys{i}``, ``ref{i}``, ``check{i}`` coverage labels,
-    ``content_checks{i}``), ``_language``, the scores as ``score{i}``, the criterion's
+    ``content_checks{i}``), ``_language``, the scores as ``score{i}`` and their ranks as
+``rank{i}`` (kept as given: WMT judges may rank all outputs 4th), the criterion's
     definition in ``_criterion`` (name, scale, Likert levels, content checks, question:
     the criterion is created as it was, under its own name) and each judgement's
     metadata in ``_metadata`` (JSON).
 ``humaneval-jsonl``
     humaneval's JSONL export: one object per judgement with ``unit_id``,
     ``worker_id``, ``item_id``, ``input``, ``language``, ISO ``started_at``/
-    ``submitted_at``, an ``outputs`` list of ``{system, text, score, coverage,
+    ``submitted_at``, an ``outputs`` list of ``{system, text, score, rank, coverage,
     checks}`` (0-based), the criterion's ``definition`` and the judgement's
     ``metadata``, restored as with ``humaneval-csv``.
 ``crowdflower-full``
@@ -162,6 +163,7 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
                 {
                     "name": "*",
                     "score": "score{i}",
+                    "rank": "rank{i}",
                     "checks": "content_checks{i}",
                     "coverage": "check{i}",
                 }
@@ -190,6 +192,7 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
                 {
                     "name": "*",
                     "score": "outputs.{i}.score",
+                    "rank": "outputs.{i}.rank",
                     "checks": "outputs.{i}.checks",
                     "coverage": "outputs.{i}.coverage",
                 }

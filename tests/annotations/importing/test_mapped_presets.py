@@ -114,6 +114,7 @@ def jsonl_file(tmp: Path) -> Path:
                             "system": s,
                             "text": t,
                             "score": v,
+                            "rank": 1 + sum(o > v for o in scores),
                             "coverage": "",
                             "checks": ["added"] if v == 1 else [],
                         }
@@ -148,6 +149,7 @@ def humaneval_csv_file(tmp: Path) -> Path:
                 **_slots("content_checks{i}", ["added;missing" if v == 1 else "" for v in scores]),
                 "_language": "en",
                 **_slots("score{i}", scores),
+                **_slots("rank{i}", [1 + sum(o > v for o in scores) for v in scores]),
                 "_criterion": json.dumps(DEFINITION),
                 "_metadata": json.dumps({"_trust": 0.9}),
             }
