@@ -13,7 +13,9 @@ Shapes assumed:
     The E2E NLG Challenge RankME exports (CrowdFlower full reports, as read by
     ``import_e2e``): ``_unit_id``, ``_id``, ``_worker_id``, ``_started_at`` and
     ``_created_at`` (``MM/DD/YYYY HH:MM:SS``, UTC), ``mr``, ``mr_id``, per slot
-    ``sys{i}``, ``ref{i}`` and ``quality{i}`` / ``natur{i}`` (1-based, five slots).
+    ``sys{i}``, ``ref{i}`` and ``quality{i}`` / ``natur{i}`` (1-based, five slots);
+    quality's ``check{i}`` answers (``ok``, ``missing``, ``added``, both) are read as
+    the content checks ``perfect``, ``missing``, ``added``.
     humaneval's own CSV export (``export_judgements --format csv``) has these columns
     too, so it re-imports with the preset of its criterion.
 ``wmt``
@@ -97,6 +99,9 @@ APPRAISE_CSV_COLUMNS = [
 
 
 def _e2e(name: str, prefix: str) -> dict[str, Any]:
+    criterion: dict[str, Any] = {"name": name, "score": prefix + "{i}", "scale": "magnitude"}
+    if name == "quality":  # RankME's check{i}: the content checks (ok = perfect)
+        criterion["checks"] = "check{i}"
     return {
         "format": "csv",
         "worker": "_worker_id",
@@ -107,7 +112,7 @@ def _e2e(name: str, prefix: str) -> dict[str, Any]:
         "first": 1,
         "system": "sys{i}",
         "output": "ref{i}",
-        "criteria": [{"name": name, "score": prefix + "{i}", "scale": "magnitude"}],
+        "criteria": [criterion],
         "started_at": "_started_at",
         "submitted_at": "_created_at",
         "time_format": E2E_TIME,

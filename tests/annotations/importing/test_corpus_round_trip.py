@@ -26,7 +26,7 @@ from annotations.exports import IMPORT_KEYS, export_lines
 from annotations.importing.mapped import mapped_import, mapping_parse
 from annotations.importing.parsers.presets import preset_dict, preset_mapping
 from annotations.importing.wmt import wmt_import
-from annotations.models import Campaign, Item, Judgement, Output, Task
+from annotations.models import Campaign, Item, Judgement, JudgementScore, Output, Task
 from tests.annotations.importing.conftest import write_csv
 from tests.factories import CampaignFactory
 
@@ -329,32 +329,45 @@ def snapshot(campaign: Campaign) -> dict[str, Any]:
         c.name: (c.scale, c.scale_settings, c.content_checks, c.question, c.show_input)
         for c in campaign.criteria.all()
     }
+    scores: dict[int, list[tuple[Any, ...]]] = {}
+    for pk, *score in JudgementScore.objects.filter(
+        judgement__criterion__campaign=campaign
+    ).values_list("judgement", "output__system__label", "score", "rank", "coverage", "checks"):
+        scores.setdefault(pk, []).append((*score[:-1], tuple(score[-1])))
     judgements = []
-    for j in Judgement.objects.filter(criterion__campaign=campaign).prefetch_related("scores"):
-        scores = sorted(
-            (s.output.system.label, s.score, s.rank, s.coverage, tuple(s.checks))
-            for s in j.scores.select_related("output__system")
-        )
-        metadata = {k: v for k, v in j.metadata.items() if k not in IMPORT_KEYS}
+    for pk, criterion, worker, item, started, submitted, metadata in Judgement.objects.filter(
+        criterion__campaign=campaign
+    ).values_list(
+        "pk",
+        "criterion__name",
+        "worker__external_id",
+        "task__item__external_id",
+        "started_at",
+        "submitted_at",
+        "metadata",
+    ):
+        kept = {k: v for k, v in metadata.items() if k not in IMPORT_KEYS}
         judgements.append(
             (
-                j.criterion.name,
-                j.worker.external_id,
-                j.task.item.external_id,
-                j.started_at,
-                j.submitted_at,
-                tuple(scores),
-                json.dumps(metadata, sort_keys=True),
+                criterion,
+                worker,
+                item,
+                started,
+                submitted,
+                tuple(sorted(scores[pk])),
+                json.dumps(kept, sort_keys=True),
             )
         )
+    workers: dict[int, list[str]] = {}
+    for task, worker in Judgement.objects.filter(criterion__campaign=campaign).values_list(
+        "task", "worker__external_id"
+    ):
+        workers.setdefault(task, []).append(worker)
     tasks = sorted(
-        (
-            t.criterion.name,
-            t.item.external_id,
-            t.language,
-            tuple(sorted(t.judgements.values_list("worker__external_id", flat=True))),
+        (criterion, item, language, tuple(sorted(workers.get(pk, []))))
+        for pk, criterion, item, language in Task.objects.filter(campaign=campaign).values_list(
+            "pk", "criterion__name", "item__external_id", "language"
         )
-        for t in Task.objects.filter(campaign=campaign)
     )
     return {
         "criteria": criteria,
@@ -427,3 +440,33 @@ def test_the_corpus_keeps_what_each_shape_brings(tmp_path: Path) -> None:
     wmt_import(campaign=wmt, path=wmt14(tmp_path))
     assert set(Item.objects.filter(campaign=wmt).values_list("language", flat=True)) == {"en"}
     assert Item.objects.filter(campaign=wmt, external_id="cs-en:1").exists()
+
+
+@pytest.mark.parametrize("fmt", ["csv", "jsonl"])
+def test_a_likert_criterion_keeps_its_scale_levels_and_alpha(tmp_path: Path, fmt: str) -> None:
+    """A Likert criterion used to come back as magnitude (or as levels the scores fit),
+    so its agreement changed; its definition now travels with the export."""
+    from annotations.selectors.monitoring import criterion_agreement
+    from annotations.services.criteria import criterion_from_preset
+
+    first = CampaignFactory(slug="likert")
+    fluency = criterion_from_preset(campaign=first, preset="fluency")  # 1-5, descriptors
+    path, mapping = MAPPED_CASES["crowdflower-full-3"](tmp_path)
+    mapping["criteria"] = [{"name": "fluency", "score": "rating{i}", "checks": "check{i}"}]
+    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    for row in rows:  # scores 1..5 on the preset's scale
+        for i in (1, 2, 3):
+            row[f"rating{i}"] = str(1 + (int(row[f"rating{i}"]) - 1) % 5)
+    mapped_import(campaign=first, path=_dicts(path, rows), mapping=mapping_parse(mapping))
+    exported = tmp_path / f"fluency.{fmt}"
+    exported.write_text("".join(export_lines(criterion=fluency, fmt=fmt)), encoding="utf-8")
+    second = CampaignFactory(slug="again")
+    mapped_import(campaign=second, path=exported, mapping=preset_mapping(f"humaneval-{fmt}"))
+    again = second.criteria.get(name="fluency")
+    assert again.scale == "likert"
+    assert again.likert_levels == fluency.likert_levels
+    assert again.content_checks == fluency.content_checks
+    assert snapshot(second)["judgements"] == snapshot(first)["judgements"]  # checks too
+    before, after = criterion_agreement(criterion=fluency), criterion_agreement(criterion=again)
+    assert before.score_alpha is not None
+    assert after.score_alpha == pytest.approx(before.score_alpha, abs=1e-12)

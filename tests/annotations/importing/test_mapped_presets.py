@@ -57,6 +57,11 @@ def e2e_file(tmp: Path, prefix: str = "quality") -> Path:
                 **_slots("sys{i}", systems),
                 **_slots("ref{i}", texts),
                 **_slots(prefix + "{i}", scores),
+                **(
+                    _slots("check{i}", ["ok", "missing", "added\nmissing"])
+                    if prefix == "quality"
+                    else {}
+                ),
             }
         )
     return _dicts(tmp / "e2e.csv", rows)
@@ -355,6 +360,7 @@ def test_preset_times_and_metadata(tmp_path: Path) -> None:
     j = parse_mapped(e2e_file(tmp_path), preset_mapping("e2e-quality")).judgements[0]
     assert j.started_at == datetime(2017, 11, 28, 14, 42, 14, tzinfo=UTC)
     assert j.unit_id == "u1" and j.metadata == {"_id": "j0"}
+    assert j.checks == (("perfect",), ("missing",), ("added", "missing"))  # RankME's check{i}
     j = parse_mapped(appraise_file(tmp_path), preset_mapping("appraise-pairwise")).judgements[0]
     assert j.submitted_at == datetime(2024, 3, 1, 10, 1, 0, 500000, tzinfo=UTC)
     j = parse_mapped(mturk_file(tmp_path), preset_mapping("mturk")).judgements[1]
