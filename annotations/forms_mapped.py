@@ -18,7 +18,7 @@ def _split(value: str) -> list[str]:
 
 def criteria_from_text(text: str) -> list[dict[str, Any]]:
     """Criteria written one per line: ``name: score pattern[, ranks][, scale]
-    [, checks=pattern][, coverage=pattern]``."""
+    [, rank=pattern][, checks=pattern][, coverage=pattern]``."""
     criteria = []
     for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
@@ -32,7 +32,7 @@ def criteria_from_text(text: str) -> list[dict[str, Any]]:
         criterion: dict[str, Any] = {"name": name.strip(), "score": parts[0]}
         for flag in parts[1:]:
             key, eq, pattern = flag.partition("=")
-            if eq and key.strip() in ("checks", "coverage") and pattern.strip():
+            if eq and key.strip() in ("checks", "coverage", "rank") and pattern.strip():
                 criterion[key.strip()] = pattern.strip()
             elif flag == "ranks":
                 criterion["ranks"] = True
@@ -41,7 +41,7 @@ def criteria_from_text(text: str) -> list[dict[str, Any]]:
             else:
                 raise forms.ValidationError(
                     f"Line {n}: '{flag}' is neither 'ranks', a scale (likert, magnitude, "
-                    "slider), 'checks=pattern' nor 'coverage=pattern'."
+                    "slider), 'rank=', 'checks=' nor 'coverage=pattern'."
                 )
         criteria.append(criterion)
     return criteria
@@ -51,7 +51,7 @@ def criteria_to_text(criteria: list[dict[str, Any]]) -> str:
     lines = []
     for c in criteria:
         flags = (["ranks"] if c.get("ranks") else []) + ([c["scale"]] if c.get("scale") else [])
-        flags += [f"{key}={c[key]}" for key in ("checks", "coverage") if c.get(key)]
+        flags += [f"{key}={c[key]}" for key in ("rank", "checks", "coverage") if c.get(key)]
         lines.append(", ".join([f"{c['name']}: {c['score']}", *flags]))
     return "\n".join(lines)
 
@@ -104,7 +104,8 @@ class MappingForm(forms.Form):
         widget=forms.Textarea({"rows": 3, **_TEXT}),
         help_text=(
             "One per line: name: score pattern[, ranks][, likert|magnitude|slider]"
-            "[, checks=content-check pattern][, coverage=pattern]; name * takes the name "
+            "[, rank=pattern][, checks=content-check pattern][, coverage=pattern]; name * "
+            "takes the name "
             "of the definition column."
         ),
     )

@@ -12,6 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from rest_framework.test import APIClient
 
+from annotations.importing.mapped import mapped_import, mapping_parse
 from annotations.models import Campaign, CampaignMembership, ImportJob, Judgement, RatingMapping
 from annotations.services.campaigns import campaign_create
 from tests.annotations.designer_data import add_member
@@ -300,3 +301,60 @@ def test_page_preview_lists_every_missing_column(tmp_path: Path, people_campaign
         assert 'id="missing-columns"' in html and "Missing from the file (3)" in html
         for column in ("judge", "ade2", "flu3"):
             assert f'<code class="chip">{column}</code>' in html
+
+
+@pytest.mark.parametrize("preset", ["humaneval-csv", "appraise-csv", "e2e-quality"])
+def test_page_form_keeps_every_setting_of_a_preset(people_campaign, preset: str) -> None:
+    """The form shows a preset's new settings (definition, JSON metadata, header-less
+    columns, rank/checks/coverage patterns) and posts them back unchanged."""
+    from annotations.forms_mapped import MappingForm
+    from annotations.importing.parsers.presets import preset_dict
+
+    people, _ = people_campaign
+    html = _client(people["designer"]).get(URL, {"preset": preset}).content.decode()
+    mapping = preset_dict(preset)
+    if preset == "humaneval-csv":
+        assert 'value="_criterion"' in html and 'value="_metadata"' in html
+        assert "rank=rank{i}, checks=content_checks{i}, coverage=check{i}" in html
+    initial = MappingForm.initial_from(mapping)
+    form = MappingForm({k: v for k, v in initial.items() if v is not None})
+    assert form.is_valid(), form.errors
+    assert mapping_parse(form.mapping_dict()).to_dict() == mapping
+
+
+def test_page_imports_a_humaneval_csv_export_of_any_criterion(
+    tmp_path: Path, people_campaign
+) -> None:
+    """An informativeness export (no E2E preset) re-imports through the web form."""
+    from annotations.exports import export_lines
+    from annotations.forms_mapped import MappingForm
+    from annotations.importing.parsers.presets import preset_dict
+    from annotations.services.criteria import criterion_from_preset
+
+    people, campaign = people_campaign
+    source = campaign_create(slug="source", name="Source", owner=people["owner"])
+    informativeness = criterion_from_preset(campaign=source, preset="informativeness")
+    mapped_import(
+        campaign=source,
+        path=write_csv(tmp_path / "r.csv", rows3()),
+        mapping=mapping_parse(
+            three_slot_mapping(criteria=[{"name": "informativeness", "score": "flu{i}"}])
+        ),
+    )
+    exported = "".join(export_lines(criterion=informativeness, fmt="csv")).encode()
+    data = {
+        k: v
+        for k, v in MappingForm.initial_from(preset_dict("humaneval-csv")).items()
+        if v is not None
+    }
+    data |= {"action": "import", "file": SimpleUploadedFile("informativeness.csv", exported)}
+    page = _client(people["designer"]).post(URL, data)
+    assert page.status_code == 302, page.content.decode()[-1500:]
+    criterion = campaign.criteria.get(name="informativeness")
+    assert criterion.scale == "magnitude" and criterion.content_checks == [
+        "added",
+        "missing",
+        "perfect",
+    ]
+    assert criterion.question == informativeness.question
+    assert Judgement.objects.filter(criterion=criterion).count() == 2
