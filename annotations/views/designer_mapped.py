@@ -85,7 +85,7 @@ def mapped_import(request: HttpRequest, campaign: Campaign) -> HttpResponseBase:
             form.add_error("file", "Choose the file to preview or import.")
             return _page(request, campaign, form, status=400)
         (upload,) = uploads_read(files=[file])
-        columns = mapped_columns_upload(upload=upload, fmt=mapping.format)
+        columns = list(mapping.columns) or mapped_columns_upload(upload=upload, fmt=mapping.format)
         if action != "import":
             preview = mapped_preview_upload(upload=upload, mapping=mapping, rows=PREVIEW_ROWS)
             return _page(request, campaign, form, preview=preview, columns=columns)
