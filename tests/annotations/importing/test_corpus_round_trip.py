@@ -470,3 +470,32 @@ def test_a_likert_criterion_keeps_its_scale_levels_and_alpha(tmp_path: Path, fmt
     before, after = criterion_agreement(criterion=fluency), criterion_agreement(criterion=again)
     assert before.score_alpha is not None
     assert after.score_alpha == pytest.approx(before.score_alpha, abs=1e-12)
+
+
+def test_the_commands_export_and_reimport_any_criterion(tmp_path: Path, capsys) -> None:
+    """``export_judgements`` then ``import_ratings --mapping humaneval-csv`` (and the
+    JSONL pair): an informativeness criterion, which no E2E preset reads, comes back."""
+    from django.core.management import call_command
+
+    first = CampaignFactory(slug="cmd")
+    path, mapping = MAPPED_CASES["crowdflower-full-5"](tmp_path)
+    mapping["criteria"][0]["name"] = "informativeness"
+    mapped_import(campaign=first, path=path, mapping=mapping_parse(mapping))
+    for fmt in ("csv", "jsonl"):
+        out = tmp_path / f"out.{fmt}"
+        call_command(
+            "export_judgements",
+            "cmd",
+            "--criterion",
+            "informativeness",
+            "--format",
+            fmt,
+            "-o",
+            str(out),
+        )
+        call_command(
+            "import_ratings", str(out), "--mapping", f"humaneval-{fmt}", "--campaign", f"c{fmt}"
+        )
+        assert "criteria created:      informativeness" in capsys.readouterr().out
+        again = Campaign.objects.get(slug=f"c{fmt}")
+        assert snapshot(again) == snapshot(first)
