@@ -427,7 +427,7 @@ def test_the_corpus_keeps_what_each_shape_brings(tmp_path: Path) -> None:
         )
     }
     assert {("perfect",), ("missing",), ("added",), ("added", "missing")} <= checks
-    metadata = Judgement.objects.filter(criterion=quality).first().metadata
+    metadata = Judgement.objects.filter(criterion=quality)[0].metadata
     assert {"_channel", "_trust", "_country", "_id"} <= set(metadata)
 
     likert = CampaignFactory(slug="cf1")
