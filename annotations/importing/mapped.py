@@ -414,10 +414,13 @@ def mapped_import(
     """Import a rating file read through ``mapping`` into ``campaign``: all or nothing.
 
     The whole file is parsed first (errors name the file, line and field). Criteria the
-    campaign lacks are created (a criterion preset of the same name, else the mapping's
-    scale, else a scale the scores fit: Likert for whole numbers 0-10, slider for 0-100,
-    magnitude otherwise); one that exists with another scale than the mapping's is an
-    error. Items (external id = the item column, input = the input column) and outputs
+    campaign lacks are created (as the file's ``definition`` column gives them, else a
+    criterion preset of the same name, else the mapping's scale, else a scale the scores
+    fit: Likert for whole numbers 0-10, slider for 0-100, magnitude otherwise; a new
+    criterion offers the content checks its ``checks`` columns hold); one that exists
+    with another scale than the mapping's (or the definition's) is an error. Content
+    checks, coverage labels and ranks mapped per slot are stored with the scores, a
+    ``metadata_json`` column's object and the ``metadata`` columns with the judgement. Items (external id = the item column, input = the input column) and outputs
     (text = the output column, "" without one) are created when missing; a shown text
     that differs from the stored output is kept with the judgement's slot. Rows of one
     unit share a task; rows without a unit share one when they show the same item and
