@@ -23,8 +23,9 @@ import csv
 import io
 import json
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
@@ -72,6 +73,7 @@ class ExportedJudgement:
     item_position: int
     outputs: list[ExportedOutput]
     language: str = "en"
+    metadata: dict[str, Any] = field(default_factory=dict)
 
 
 def judgements_for_export(
@@ -122,6 +124,7 @@ def judgement_records(
             item_id=task.item.external_id,
             input=task.item.input,
             language=task.language,
+            metadata=_metadata(j.metadata),
             item_position=task.item.position,
             outputs=[
                 ExportedOutput(
@@ -136,6 +139,34 @@ def judgement_records(
                 for s in j.scores.all()
             ],
         )
+
+
+#: keys an import adds to a judgement's metadata about the file it read (the file's name
+#: and line): they describe that import, not the judgement, and a re-import sets its own
+IMPORT_KEYS = frozenset({"source", "line", "wmt_file"})
+
+
+def _metadata(metadata: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A judgement's metadata as exported: what it was imported with (a platform's
+    columns: ``_channel``, ``_trust``, ``check1``...), without the import's own keys."""
+    return {k: v for k, v in (metadata or {}).items() if k not in IMPORT_KEYS}
+
+
+def criterion_definition(criterion: Criterion) -> dict[str, Any]:
+    """What a re-import needs to create the criterion as it is: its name, scale, scale
+    settings (the Likert levels, the standard's value), content checks, question and
+    standard (``definition`` of a mapping; the ``humaneval-csv`` and ``humaneval-jsonl``
+    presets read it)."""
+    return {
+        "name": criterion.name,
+        "scale": criterion.scale,
+        "scale_settings": criterion.scale_settings or {},
+        "content_checks": list(criterion.content_checks or []),
+        "question": criterion.question,
+        "show_input": criterion.show_input,
+        "standard_input": criterion.standard_input,
+        "standard_text": criterion.standard_text,
+    }
 
 
 def _width(criterion: Criterion) -> int:
@@ -208,6 +239,12 @@ def csv_header(*, criterion: Criterion, width: int) -> list[str]:
         "_standard_input",
         "_standard_text",
         "_language",
+        # Read by the humaneval-csv preset: scores under one name whatever the criterion,
+        # the criterion's definition and each judgement's metadata (JSON).
+        *(f"score{i}" for i in range(1, width + 1)),
+        *(f"rank{i}" for i in range(1, width + 1)),
+        "_criterion",
+        "_metadata",
     ]
 
 
@@ -226,10 +263,14 @@ def csv_lines(
     content checks ticked for output i (``;``-separated keys: added, missing, perfect);
     ``_standard``, ``_standard_input`` and ``_standard_text`` the criterion's RankME
     standard (magnitude criteria; blank otherwise), the same on every row; ``_language``
-    the outputs' language (BCP 47).
+    the outputs' language (BCP 47); ``score<i>`` the scores again under a name that is
+    the same for every criterion and ``rank<i>`` their ranks; ``_criterion`` the criterion's definition (JSON:
+    :func:`criterion_definition`), the same on every row; ``_metadata`` the judgement's
+    metadata (JSON). The ``humaneval-csv`` preset re-imports it whatever the criterion.
     """
     width = _width(criterion)
     standard = _standard(criterion)
+    definition = json.dumps(criterion_definition(criterion), ensure_ascii=False)
     yield _line(csv_header(criterion=criterion, width=width))
     for record in judgement_records(
         criterion=criterion, include_excluded=include_excluded, chunk_size=chunk_size, where=where
@@ -272,6 +313,12 @@ def csv_lines(
                 *pad,
                 *standard,
                 record.language,
+                *[_number(o.score) for o in outs],
+                *pad,
+                *[_number(o.rank) for o in outs],
+                *pad,
+                definition,
+                json.dumps(record.metadata, ensure_ascii=False, sort_keys=True),
             ]
         )
 
@@ -286,6 +333,8 @@ def jsonl_lines(
     """One JSON object per judgement, full precision, ISO 8601 times.
 
     ``standard`` is the criterion's RankME standard (``null`` unless magnitude);
+    ``definition`` the criterion's (:func:`criterion_definition`: the ``humaneval-jsonl``
+    preset restores its scale, levels and content checks); ``metadata`` the judgement's;
     ``worker_excluded``/``worker_flagged`` mark the worker; each output lists the
     content ``checks`` the worker ticked.
     """
@@ -293,6 +342,7 @@ def jsonl_lines(
     standard = (
         {"value": int(value), "input": standard_input, "text": standard_text} if value else None
     )
+    definition = criterion_definition(criterion)
     for r in judgement_records(
         criterion=criterion, include_excluded=include_excluded, chunk_size=chunk_size, where=where
     ):
@@ -326,6 +376,8 @@ def jsonl_lines(
                         for o in r.outputs
                     ],
                     "standard": standard,
+                    "definition": definition,
+                    "metadata": r.metadata,
                 },
                 ensure_ascii=False,
             )
@@ -352,8 +404,8 @@ def wmt_lines(
     *,
     criterion: Criterion,
     include_excluded: bool = True,
-    srclang: str = "mr",
-    trglang: str = "en",
+    srclang: str = "-1",
+    trglang: str = "",
     chunk_size: int = 500,
     where: Mapping[str, str] | None = None,
 ) -> Iterator[str]:
@@ -363,7 +415,9 @@ def wmt_lines(
     WMT readers skip. ``srcIndex`` is the item's 1-based position, ``segmentId`` its
     external id, ``documentId`` the task (unit) id, ``systemNNumber`` the display slot
     (outputs merged into one slot share it and their rank). ``judgeExcluded`` and
-    ``judgeFlagged`` (extra columns WMT readers ignore) mark the worker.
+    ``judgeFlagged`` (extra columns WMT readers ignore) mark the worker. ``srclang`` is
+    ``-1`` (WMT's "none": the platform records no source language) and ``trglang``
+    each judgement's language, unless given.
     """
     width = _width(criterion)
     yield _line(wmt_header(width))
@@ -379,7 +433,7 @@ def wmt_lines(
         yield _line(
             [
                 srclang,
-                trglang,
+                trglang or r.language,
                 r.item_position + 1,
                 r.unit_id,
                 r.item_id,

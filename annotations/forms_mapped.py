@@ -17,7 +17,8 @@ def _split(value: str) -> list[str]:
 
 
 def criteria_from_text(text: str) -> list[dict[str, Any]]:
-    """Criteria written one per line: ``name: score pattern[, ranks][, scale]``."""
+    """Criteria written one per line: ``name: score pattern[, ranks][, scale]
+    [, rank=pattern][, checks=pattern][, coverage=pattern]``."""
     criteria = []
     for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
@@ -30,14 +31,17 @@ def criteria_from_text(text: str) -> list[dict[str, Any]]:
             )
         criterion: dict[str, Any] = {"name": name.strip(), "score": parts[0]}
         for flag in parts[1:]:
-            if flag == "ranks":
+            key, eq, pattern = flag.partition("=")
+            if eq and key.strip() in ("checks", "coverage", "rank") and pattern.strip():
+                criterion[key.strip()] = pattern.strip()
+            elif flag == "ranks":
                 criterion["ranks"] = True
             elif flag in ("likert", "magnitude", "slider"):
                 criterion["scale"] = flag
             else:
                 raise forms.ValidationError(
-                    f"Line {n}: '{flag}' is neither 'ranks' nor a scale (likert, magnitude, "
-                    "slider)."
+                    f"Line {n}: '{flag}' is neither 'ranks', a scale (likert, magnitude, "
+                    "slider), 'rank=', 'checks=' nor 'coverage=pattern'."
                 )
         criteria.append(criterion)
     return criteria
@@ -47,6 +51,7 @@ def criteria_to_text(criteria: list[dict[str, Any]]) -> str:
     lines = []
     for c in criteria:
         flags = (["ranks"] if c.get("ranks") else []) + ([c["scale"]] if c.get("scale") else [])
+        flags += [f"{key}={c[key]}" for key in ("rank", "checks", "coverage") if c.get(key)]
         lines.append(", ".join([f"{c['name']}: {c['score']}", *flags]))
     return "\n".join(lines)
 
@@ -56,6 +61,12 @@ class MappingForm(forms.Form):
 
     file = forms.FileField(required=False, help_text="CSV, TSV or JSONL.")
     format = forms.ChoiceField(choices=[(f, f.upper()) for f in FORMATS], initial="csv")
+    columns = forms.CharField(
+        required=False,
+        widget=forms.TextInput(_TEXT),
+        label="Columns of a file without a header line",
+        help_text="Comma-separated names, in order (Appraise's CSV exports have no header).",
+    )
     worker = forms.CharField(
         required=False, widget=forms.TextInput(_TEXT), help_text="Blank: one 'aggregate' worker."
     )
@@ -72,7 +83,7 @@ class MappingForm(forms.Form):
         help_text="The outputs' language per row (a BCP 47 code such as de), if the file has one.",
     )
     slots = forms.IntegerField(
-        min_value=0, max_value=10, initial=0, help_text="Outputs per row, 2-10; 0 = as the header."
+        min_value=0, max_value=10, initial=0, help_text="Outputs per row, 1-10; 0 = as the header."
     )
     first = forms.TypedChoiceField(
         choices=[(1, "1 (team1, team2, ...)"), (0, "0 (team0, team1, ...)")],
@@ -81,14 +92,22 @@ class MappingForm(forms.Form):
         label="Numbering from",
     )
     system = forms.CharField(
-        widget=forms.TextInput(_TEXT), help_text="Pattern with {i}, e.g. team{i}."
+        widget=forms.TextInput(_TEXT),
+        help_text="Pattern with {i}, e.g. team{i}; one column (team) for one output per row.",
     )
     output = forms.CharField(
-        required=False, widget=forms.TextInput(_TEXT), help_text="Pattern with {i}, e.g. ref{i}."
+        required=False,
+        widget=forms.TextInput(_TEXT),
+        help_text="Pattern with {i}, e.g. ref{i}; one column (ref) for one output per row.",
     )
     criteria = forms.CharField(
         widget=forms.Textarea({"rows": 3, **_TEXT}),
-        help_text="One per line: name: score pattern[, ranks][, likert|magnitude|slider].",
+        help_text=(
+            "One per line: name: score pattern[, ranks][, likert|magnitude|slider]"
+            "[, rank=pattern][, checks=content-check pattern][, coverage=pattern]; name * "
+            "takes the name "
+            "of the definition column."
+        ),
     )
     started_at = forms.CharField(required=False, widget=forms.TextInput(_TEXT))
     submitted_at = forms.CharField(required=False, widget=forms.TextInput(_TEXT))
@@ -101,6 +120,17 @@ class MappingForm(forms.Form):
         required=False,
         widget=forms.TextInput(_TEXT),
         help_text="Columns kept with each judgement, comma-separated.",
+    )
+    definition = forms.CharField(
+        required=False,
+        widget=forms.TextInput(_TEXT),
+        help_text="A column holding the criterion's definition (humaneval exports: _criterion).",
+    )
+    metadata_json = forms.CharField(
+        required=False,
+        widget=forms.TextInput(_TEXT),
+        label="Metadata (JSON) column",
+        help_text="A column holding a JSON object kept with each judgement (_metadata).",
     )
     skip_values = forms.CharField(
         required=False,
@@ -117,13 +147,15 @@ class MappingForm(forms.Form):
         """The mapping in its JSON form (call after ``is_valid``)."""
         d = self.cleaned_data
         keys: tuple[str, ...] = ("format", "worker", "item", "input", "unit", "language", "system")
-        keys += ("output", "started_at", "submitted_at", "time_format")
+        keys += ("output", "started_at", "submitted_at", "time_format", "definition")
+        keys += ("metadata_json",)
         return {
             **{k: d.get(k) or "" for k in keys},
             "slots": d["slots"],
             "first": d["first"],
             "criteria": d["criteria"],
             "metadata": _split(d.get("metadata") or ""),
+            "columns": _split(d.get("columns") or ""),
             "skip_values": _split(d.get("skip_values") or ""),
         }
 
@@ -131,8 +163,11 @@ class MappingForm(forms.Form):
     def initial_from(mapping: dict[str, Any]) -> dict[str, Any]:
         return {
             **{
-                k: v for k, v in mapping.items() if k not in ("criteria", "metadata", "skip_values")
+                k: v
+                for k, v in mapping.items()
+                if k not in ("criteria", "metadata", "skip_values", "columns")
             },
+            "columns": ", ".join(mapping.get("columns", [])),
             "criteria": criteria_to_text(mapping.get("criteria", [])),
             "metadata": ", ".join(mapping.get("metadata", [])),
             "skip_values": ", ".join(mapping.get("skip_values", [])),

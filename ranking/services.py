@@ -281,6 +281,7 @@ def _compute_claimed(run: RankingRun, attempt: int) -> None:
         )
         if data.n_judgements == 0:
             raise DomainError(f"Criterion '{run.criterion.name}' has no judgements to rank yet.")
+        _refuse_single_outputs(run, data)
         try:
             result = stats.compute(
                 method=run.method,
@@ -495,6 +496,18 @@ def _load_scores(run: RankingRun) -> selectors.ScoreArrays:
     return data
 
 
+def _refuse_single_outputs(run: RankingRun, data: selectors.ScoreArrays) -> None:
+    """Judgements of one output each (PlainME tasks, or files imported with one output
+    per row) hold no within-task comparison: say so rather than "too few comparisons"."""
+    if data.judgement.size == data.n_judgements:
+        raise DomainError(
+            f"Cannot rank '{run.criterion.name}': every judgement scores one output alone "
+            "(one output per task, as in PlainME, or one output per imported row), so no "
+            "two systems were compared within a task. Compare the systems' means instead "
+            "(the means table, with its confidence intervals)."
+        )
+
+
 @transaction.atomic
 def _claim_chunk(*, run_id: int, index: int) -> tuple[RankingRun, RankingChunk] | None:
     """Mark a chunk running for a new attempt; None when there is nothing to compute
@@ -564,6 +577,7 @@ def _chunks_compute(
     try:
         if data is None:
             data = _load_scores(run)
+        _refuse_single_outputs(run, data)
         try:
             comparisons, ranked = stats.prepare_comparisons(
                 n_systems=len(data.systems),

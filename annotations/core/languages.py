@@ -56,6 +56,36 @@ def language_check(code: object) -> str:
     return str(language)
 
 
+#: what WMT's tools write for "no language" in ``srclang``/``trglang`` (Appraise's XML
+#: converters write -1; a blank cell says the same)
+LANGUAGE_PLACEHOLDERS = frozenset({"", "-1"})
+
+
+def language_from_code_or_name(written: object) -> str:
+    """A BCP 47 tag from a code (``de``, ``deu``, ``cze``) or an English language name
+    (``German``, ``Czech``: the WMT13 exports and wmt-trueskill's CSVs), normalised;
+    "" for a placeholder (:data:`LANGUAGE_PLACEHOLDERS`). A ``LanguageError`` names the
+    value when it is neither (names are looked up with ``langcodes.find``)."""
+    text = str(written).strip() if written is not None else ""
+    if text in LANGUAGE_PLACEHOLDERS:
+        return ""
+    try:
+        return language_check(text)
+    except LanguageError as error:
+        code_error = error
+    if len(text) <= 60 and any(c.isalpha() for c in text):
+        try:
+            found = _langcodes().find(text)
+        except (LookupError, ValueError):
+            found = None
+        if found is not None and found.language not in (None, "und"):
+            return str(found)
+    raise LanguageError(
+        f"'{text[:40]}' is neither a BCP 47 language code nor a language name: use a code "
+        "such as en, de or cs, a name such as English, or -1 for none."
+    ) from code_error
+
+
 def languages_check(codes: Iterable[object]) -> list[str]:
     """Each code checked, in order, without repeats; at least one."""
     seen: list[str] = []

@@ -51,6 +51,7 @@ class FinishedScore(NamedTuple):
     rank: float | None = None
     coverage: str = ""
     text: str = ""
+    checks: tuple[str, ...] = ()  # content checks ticked (``JudgementScore.checks``)
 
 
 @dataclass(frozen=True)
@@ -347,7 +348,9 @@ def judgements_store_finished(
         judgement_rows,
         progress=advance,
     )
-    score_rows: list[tuple[int, int, int, float, float | None, str]] = []
+    # Content checks only when some score has them: a large WMT file writes no column more.
+    with_checks = any(s.checks for j in judgements for s in j.scores)
+    score_rows: list[tuple[Any, ...]] = []
     append = score_rows.append
     for j, judgement_id, slot_outputs, slots in zip(
         judgements, judgement_ids, shown, slots_for_judgement, strict=True
@@ -357,25 +360,26 @@ def judgements_store_finished(
         at: Sequence[int] = range(len(scores)) if slots is None else slots
         if all(s.rank is not None for s in scores):
             for slot, s, (output_id, _) in zip(at, scores, slot_outputs, strict=True):
-                append((judgement_id, output_id, slot, s.score, s.rank, s.coverage))
+                row = (judgement_id, output_id, slot, s.score, s.rank, s.coverage)
+                append((*row, list(s.checks)) if with_checks else row)
         else:
             derived = _competition_ranks([s.score for s in scores])
             for slot, s, (output_id, _), rank in zip(
                 at, scores, slot_outputs, derived, strict=True
             ):
-                append(
-                    (
-                        judgement_id,
-                        output_id,
-                        slot,
-                        s.score,
-                        s.rank if s.rank is not None else rank,
-                        s.coverage,
-                    )
+                row = (
+                    judgement_id,
+                    output_id,
+                    slot,
+                    s.score,
+                    s.rank if s.rank is not None else rank,
+                    s.coverage,
                 )
+                append((*row, list(s.checks)) if with_checks else row)
     bulk_insert(
         JudgementScore,
-        ("judgement", "output", "slot", "score", "rank", "coverage"),
+        ("judgement", "output", "slot", "score", "rank", "coverage")
+        + (("checks",) if with_checks else ()),
         score_rows,
         progress=advance,
         ids=False,

@@ -7,11 +7,12 @@ from __future__ import annotations
 import json
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -25,6 +26,8 @@ from annotations.importing.judgements import (
 from annotations.importing.outputs import Upload
 from annotations.importing.parsers.common import OutputRow, collapse_whitespace
 from annotations.importing.parsers.mapped import (
+    CHECK_KEYS,
+    FROM_DEFINITION,
     CriterionColumns,
     Mapping,
     MappingError,
@@ -139,20 +142,71 @@ def _likert_levels(values: list[int]) -> dict[str, Any]:
     }
 
 
+def _criterion_from_definition(
+    *, campaign: Campaign, name: str, definition: dict[str, Any]
+) -> Criterion:
+    """A new criterion as the file's definition gives it (humaneval's exports)."""
+    criterion = Criterion(
+        campaign=campaign,
+        name=name,
+        question=str(definition.get("question") or f"{name} (imported)"),
+        show_input=bool(definition.get("show_input", True)),
+        scale=definition["scale"],
+        scale_settings=dict(definition.get("scale_settings") or {}),
+        content_checks=list(definition.get("content_checks") or []),
+        standard_input=str(definition.get("standard_input") or ""),
+        standard_text=str(definition.get("standard_text") or ""),
+        position=campaign.criteria.count(),
+    )
+    try:
+        criterion.full_clean(exclude=["campaign", "standard_output"], validate_unique=False)
+    except ValidationError as exc:
+        raise DomainError(f"Criterion '{name}': the file's definition is refused ({exc}).") from exc
+    criterion.save()
+    return criterion
+
+
 def _criterion(
-    *, campaign: Campaign, columns: CriterionColumns, parsed: ParsedMapped
+    *,
+    campaign: Campaign,
+    columns: CriterionColumns,
+    parsed: ParsedMapped,
+    definition: dict[str, Any] | None = None,
 ) -> tuple[Criterion, bool]:
-    """The campaign's criterion of that name, or a new one (from the preset of that name
-    when there is one, else of the mapping's scale, else of a scale the scores fit)."""
+    """The campaign's criterion of that name, or a new one (as the file's definition
+    gives it, else from the preset of that name when there is one, else of the
+    mapping's scale, else of a scale the scores fit). Content checks found in the file
+    are offered by a criterion created without a definition."""
+    scale_wanted = columns.scale or (definition or {}).get("scale", "")
     existing = campaign.criteria.filter(name=columns.name).first()
     if existing is not None:
-        if columns.scale and existing.scale != columns.scale:
+        if scale_wanted and existing.scale != scale_wanted:
             raise DomainError(
                 f"Criterion '{columns.name}' of campaign '{campaign.slug}' has the scale "
-                f"'{existing.scale}'; the mapping says '{columns.scale}'. Map the scores to "
-                "another criterion name, or change the mapping's scale."
+                f"'{existing.scale}'; the {'mapping' if columns.scale else 'file'} says "
+                f"'{scale_wanted}'. Map the scores to another criterion name, or change the "
+                "mapping's scale."
             )
         return existing, False
+    if definition is not None:
+        return _criterion_from_definition(
+            campaign=campaign, name=columns.name, definition=definition
+        ), True
+    criterion, created = _criterion_new(campaign=campaign, columns=columns, parsed=parsed)
+    ticked = {
+        c for j in parsed.judgements if j.criterion == columns.name for cs in j.checks for c in cs
+    }
+    if columns.checks and ticked - set(criterion.content_checks or []):
+        criterion.content_checks = [
+            k for k in CHECK_KEYS if k in ticked or k in (criterion.content_checks or [])
+        ]
+        criterion.save(update_fields=["content_checks"])
+    return criterion, created
+
+
+def _criterion_new(
+    *, campaign: Campaign, columns: CriterionColumns, parsed: ParsedMapped
+) -> tuple[Criterion, bool]:
     preset = CRITERION_PRESETS.get(columns.name)
     if preset is not None and columns.scale in ("", preset["scale"]):
         return criterion_from_preset(campaign=campaign, preset=columns.name), True
@@ -190,6 +244,19 @@ def _criterion(
     return criterion, True
 
 
+def _criteria_columns(mapping: Mapping, parsed: ParsedMapped) -> list[CriterionColumns]:
+    """The mapping's criteria, one named ``*`` becoming each name the file's
+    definitions give."""
+    out: list[CriterionColumns] = []
+    for columns in mapping.criteria:
+        if columns.name != FROM_DEFINITION:
+            out.append(columns)
+            continue
+        names = dict.fromkeys(j.criterion for j in parsed.judgements)
+        out += [replace(columns, name=name) for name in names]
+    return out
+
+
 def _store(
     *,
     campaign: Campaign,
@@ -203,8 +270,13 @@ def _store(
     judgements_refuse_if_archived(campaign)  # before any criterion, item or output
     criteria: dict[str, Criterion] = {}
     created: list[str] = []
-    for columns in mapping.criteria:
-        criterion, new = _criterion(campaign=campaign, columns=columns, parsed=parsed)
+    for columns in _criteria_columns(mapping, parsed):
+        criterion, new = _criterion(
+            campaign=campaign,
+            columns=columns,
+            parsed=parsed,
+            definition=parsed.definitions.get(columns.name),
+        )
         criteria[columns.name] = criterion
         if new:
             created.append(columns.name)
@@ -263,16 +335,29 @@ def _store(
         outputs_store(campaign=campaign, rows=list(missing.values()))
         outputs.update({(r.item_id, r.system): r.text for r in missing.values()})
 
-    now = timezone.now()
+    # Files without times get the import's, to the second (as exports write times), so
+    # that an export re-imports to the same judgements.
+    now = timezone.now().replace(microsecond=0)
     differing = 0
     finished: dict[str, list[FinishedJudgement]] = {name: [] for name in criteria}
     for j in parsed.judgements:
         scores = []
-        for system, text, score, rank in zip(j.systems, j.texts, j.scores, j.ranks, strict=True):
+        for n, (system, text, score, rank) in enumerate(
+            zip(j.systems, j.texts, j.scores, j.ranks, strict=True)
+        ):
             stored = outputs[(j.item_id, system)]
             shown = text if mapping.output and text != stored else ""
             differing += bool(shown)
-            scores.append(FinishedScore(system=system, score=score, rank=rank, text=shown))
+            scores.append(
+                FinishedScore(
+                    system=system,
+                    score=score,
+                    rank=rank,
+                    text=shown,
+                    coverage=j.coverage[n] if j.coverage else "",
+                    checks=j.checks[n] if j.checks else (),
+                )
+            )
         finished[j.criterion].append(
             FinishedJudgement(
                 item_id=j.item_id,
@@ -281,7 +366,7 @@ def _store(
                 started_at=j.started_at or now,
                 submitted_at=j.submitted_at or now,
                 task_external_id=j.unit_id,
-                metadata={"source": source, "line": j.line, **j.metadata},
+                metadata={**j.metadata, "source": source, "line": j.line},
             )
         )
     total = sum(len(v) for v in finished.values())
@@ -329,10 +414,13 @@ def mapped_import(
     """Import a rating file read through ``mapping`` into ``campaign``: all or nothing.
 
     The whole file is parsed first (errors name the file, line and field). Criteria the
-    campaign lacks are created (a criterion preset of the same name, else the mapping's
-    scale, else a scale the scores fit: Likert for whole numbers 0-10, slider for 0-100,
-    magnitude otherwise); one that exists with another scale than the mapping's is an
-    error. Items (external id = the item column, input = the input column) and outputs
+    campaign lacks are created (as the file's ``definition`` column gives them, else a
+    criterion preset of the same name, else the mapping's scale, else a scale the scores
+    fit: Likert for whole numbers 0-10, slider for 0-100, magnitude otherwise; a new
+    criterion offers the content checks its ``checks`` columns hold); one that exists
+    with another scale than the mapping's (or the definition's) is an error. Content
+    checks, coverage labels and ranks mapped per slot are stored with the scores, a
+    ``metadata_json`` column's object and the ``metadata`` columns with the judgement. Items (external id = the item column, input = the input column) and outputs
     (text = the output column, "" without one) are created when missing; a shown text
     that differs from the stored output is kept with the judgement's slot. Rows of one
     unit share a task; rows without a unit share one when they show the same item and
@@ -393,7 +481,9 @@ def mapped_import_upload(
 def mapped_preview_upload(*, upload: Upload, mapping: Mapping, rows: int = 5) -> ParsedMapped:
     """The first rows of an uploaded file as parsed (nothing is written)."""
     parsed: ParsedMapped = _with_file(upload, lambda path: preview_mapped(path, mapping, rows=rows))
-    return ParsedMapped(file=upload.name, slots=parsed.slots, rows=parsed.rows)
+    return ParsedMapped(
+        file=upload.name, slots=parsed.slots, rows=parsed.rows, definitions=parsed.definitions
+    )
 
 
 # --------------------------------------------------------------------------------------

@@ -115,7 +115,9 @@ def _wmt_store(
     bulk_insert(Output, ("item", "system", "text", "language"), new_outputs, ids=False)
     # Scores: k + 1 - rank, so that higher is better as for every other criterion.
     k = parsed.systems_per_row
-    now = timezone.now()
+    # Files without times get the import's, to the second (as exports write times), so
+    # that an export re-imports to the same judgements.
+    now = timezone.now().replace(microsecond=0)
     # One (immutable) score per system and rank: a large file has half a million scores
     # but a few dozen distinct ones.
     scores: dict[tuple[str, int], FinishedScore] = {}
@@ -129,7 +131,12 @@ def _wmt_store(
             scores=tuple(map(scores.__getitem__, zip(r.systems, r.ranks, strict=True))),
             started_at=now,
             submitted_at=now,
-            metadata={"wmt_file": source, "line": r.line},
+            metadata={
+                "wmt_file": source,
+                "line": r.line,
+                **({"rankingID": r.ranking_id} if r.ranking_id else {}),
+                **({"ranks_written": list(r.ranks_written)} if r.ranks_written else {}),
+            },
         )
         for r in parsed.rankings
     ]

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext
 
 from annotations.models import Campaign, Criterion, Output
@@ -255,19 +256,50 @@ def checks_ticked_clean(
     return clean, errors
 
 
+def _standard_outputs(*, campaign: Campaign, query: str = "") -> Any:
+    """Uploaded outputs with a text, of the items matching ``query`` (an item's id, or a
+    text found in its input, in the output or in the system's label), in item order."""
+    outputs = Output.objects.filter(item__campaign=campaign).exclude(text="")
+    query = query.strip()
+    if query:
+        outputs = outputs.filter(
+            Q(item__external_id__iexact=query)
+            | Q(item__input__icontains=query)
+            | Q(text__icontains=query)
+            | Q(system__label__iexact=query)
+        )
+    return outputs
+
+
 def standard_candidates(
-    *, campaign: Campaign, limit: int = 200, include: int | None = None
+    *,
+    campaign: Campaign,
+    limit: int = 200,
+    include: int | Iterable[int | None] | None = None,
+    query: str = "",
 ) -> list[Output]:
     """Uploaded outputs a designer may pick a standard from, with their item, in item
-    order (at most ``limit``; empty placeholders, e.g. of WMT imports, left out), plus
-    the output with the id ``include`` (a criterion's current standard) wherever it is."""
+    order (at most ``limit``; empty placeholders, e.g. of WMT imports, left out; with
+    ``query`` only those of :func:`_standard_outputs`), plus the outputs with the ids
+    ``include`` (a criterion's current standard, the one just chosen) wherever they
+    are. :func:`standard_candidates_total` says how many match in all."""
     related = Output.objects.filter(item__campaign=campaign).select_related("item", "system")
     outputs = list(
-        related.exclude(text="").order_by("item__position", "item_id", "system__label")[:limit]
+        _standard_outputs(campaign=campaign, query=query)
+        .select_related("item", "system")
+        .order_by("item__position", "item_id", "system__label")[:limit]
     )
-    if include is not None and all(o.pk != include for o in outputs):
-        outputs = [*related.filter(pk=include), *outputs]
+    wanted = [include] if isinstance(include, int) else list(include or [])
+    have = {o.pk for o in outputs}
+    missing = [pk for pk in wanted if pk is not None and pk not in have]
+    if missing:
+        outputs = [*related.filter(pk__in=missing), *outputs]
     return outputs
+
+
+def standard_candidates_total(*, campaign: Campaign, query: str = "") -> int:
+    """How many outputs :func:`standard_candidates` chooses from (before its limit)."""
+    return _standard_outputs(campaign=campaign, query=query).count()
 
 
 @transaction.atomic

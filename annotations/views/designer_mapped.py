@@ -20,6 +20,7 @@ from annotations.importing.mapped import (
     mapping_parse,
     rating_mapping_save,
 )
+from annotations.importing.parsers.mapped import header_problems
 from annotations.importing.parsers.presets import PRESETS
 from annotations.importing.uploads import UploadTooLargeError, uploads_read
 from annotations.models import Campaign, CampaignMembership
@@ -84,7 +85,7 @@ def mapped_import(request: HttpRequest, campaign: Campaign) -> HttpResponseBase:
             form.add_error("file", "Choose the file to preview or import.")
             return _page(request, campaign, form, status=400)
         (upload,) = uploads_read(files=[file])
-        columns = mapped_columns_upload(upload=upload, fmt=mapping.format)
+        columns = list(mapping.columns) or mapped_columns_upload(upload=upload, fmt=mapping.format)
         if action != "import":
             preview = mapped_preview_upload(upload=upload, mapping=mapping, rows=PREVIEW_ROWS)
             return _page(request, campaign, form, preview=preview, columns=columns)
@@ -97,7 +98,16 @@ def mapped_import(request: HttpRequest, campaign: Campaign) -> HttpResponseBase:
         )
     except ImportFileError as exc:
         status = 413 if isinstance(exc, UploadTooLargeError) else 400
-        return _page(request, campaign, form, status=status, import_error=exc, columns=columns)
+        missing = header_problems(mapping, columns) if columns and mapping.format != "jsonl" else []
+        return _page(
+            request,
+            campaign,
+            form,
+            status=status,
+            import_error=exc,
+            columns=columns,
+            missing_columns=missing,
+        )
     except DomainError as exc:
         return _page(request, campaign, form, status=400, refusal=str(exc))
     if outcome.job is not None:

@@ -248,3 +248,54 @@ def test_designer_preset_fills_the_form_and_saves_what_it_shows(
     saved = campaign.criteria.get(name="informativeness")
     assert saved.scale == "magnitude" and saved.standard_text == "The Eagle is a cheap pub."
     assert saved.content_checks == ["added", "missing", "perfect"]
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_designer_finds_a_standard_beyond_the_first_200_outputs(
+    new_page, live_server, settings, javascript
+):
+    """260 outputs: the picker lists 200 and says so; a search by item id finds the
+    rest (htmx swaps the list as one types; without JavaScript the Search button
+    brings the form back as typed), and the output found becomes the standard."""
+    from django.contrib.auth import get_user_model
+
+    from annotations.models import Output
+    from tests.factories import ItemFactory, OutputFactory, SystemFactory
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    user = get_user_model().objects.create_user("dana", password="designer-pass")
+    campaign = CampaignFactory(slug="many", owner=user)
+    campaign.memberships.create(user=user, role="owner")
+    systems = [SystemFactory(campaign=campaign, label=f"sys{s}") for s in range(5)]
+    for n in range(52):
+        item = ItemFactory(campaign=campaign, external_id=f"mr{n}", input=f"name[Place {n}]")
+        for system in systems:
+            OutputFactory(item=item, system=system, text=f"{system.label} on place {n}.")
+    page = new_page(java_script_enabled=javascript)
+    page.set_default_timeout(30_000)
+    page.goto(f"{live_server.url}/accounts/login/?next=/campaigns/many/criteria/")
+    page.get_by_label("Username").fill("dana")
+    page.get_by_label("Password").fill("designer-pass")
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(re.compile(r"/criteria/$"), wait_until="load")
+    page.get_by_label("Preset").select_option("informativeness")
+    if not javascript:
+        page.get_by_role("button", name="Fill in the form").click()
+    page.get_by_text("Filled in from the preset informativeness").wait_for()
+    assert page.get_by_text("the first 200 are listed: search to find the others").is_visible()
+    page.get_by_label("Question").fill("How informative is it, really?")
+    page.get_by_label("Find an output by item id or text").fill("mr51")
+    if not javascript:
+        page.get_by_role("button", name="Search").click()
+        page.wait_for_load_state("load")
+    page.get_by_text("5 outputs match “mr51”").wait_for()
+    assert page.get_by_label("Question").input_value() == "How informative is it, really?"
+    far = Output.objects.get(item__external_id="mr51", system__label="sys3")
+    page.get_by_label("Standard: an uploaded output").select_option(str(far.pk))
+    if javascript:
+        page.screenshot(path=str(SHOTS / "designer-standard-search.png"), full_page=True)
+    page.get_by_role("button", name="Add criterion").click()
+    page.get_by_text("Criterion “informativeness” added").wait_for()
+    saved = campaign.criteria.get(name="informativeness")
+    assert saved.standard_output_id == far.pk and saved.standard_text == "sys3 on place 51."
+    assert saved.question == "How informative is it, really?"

@@ -5,13 +5,13 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from annotations.core.languages import LanguageError, language_check
+from annotations.core.languages import LanguageError, language_check, language_from_code_or_name
 from common.errors import ImportFileError
 
 
@@ -144,18 +144,23 @@ class CsvTable:
 
     An empty file, a missing column and a record with another number of columns than the
     header are errors naming the file, the line and the field. ``delimiter="\t"`` reads
-    a TSV file.
+    a TSV file; ``names`` reads a file without a header line, its columns so named.
     """
 
-    def __init__(self, path: Path, *, delimiter: str = ",") -> None:
+    def __init__(
+        self, path: Path, *, delimiter: str = ",", names: Sequence[str] | None = None
+    ) -> None:
         self.file = str(path)
         self._records = csv_records(path, delimiter=delimiter)
-        try:
-            self.header_line, header = next(self._records)
-        except StopIteration:
-            raise ImportFileError(
-                "the file is empty (a header line is expected).", file=self.file
-            ) from None
+        if names:  # a file without a header line (Appraise's CSV exports): names given
+            self.header_line, header = 1, list(names)
+        else:
+            try:
+                self.header_line, header = next(self._records)
+            except StopIteration:
+                raise ImportFileError(
+                    "the file is empty (a header line is expected).", file=self.file
+                ) from None
         self.names = [h.strip() for h in header]
         self.index = {name: i for i, name in enumerate(self.names)}
 
@@ -216,16 +221,27 @@ class ParsedOutputs:
 
 
 def row_language(
-    written: str, known: dict[str, str], *, file: str, line: int, field: str = "language"
+    written: str,
+    known: dict[str, str],
+    *,
+    file: str,
+    line: int,
+    field: str = "language",
+    names: bool = False,
 ) -> str:
-    """A row's language code checked (once per distinct spelling); "" when blank."""
+    """A row's language code checked (once per distinct spelling); "" when blank.
+
+    ``names``: a language name (``French``) or a placeholder (``-1``: none) is taken too
+    (``core.languages.language_from_code_or_name``), as WMT's files write them.
+    """
     written = written.strip()
     if not written:
         return ""
     tag = known.get(written)
     if tag is None:
         try:
-            tag = known[written] = language_check(written)
+            check = language_from_code_or_name if names else language_check
+            tag = known[written] = check(written)
         except LanguageError as error:
             raise ImportFileError(str(error), file=file, line=line, field=field) from None
     return tag

@@ -8,13 +8,26 @@ criterion, score columns as patterns with ``{i}`` (``team{i}``, ``ref{i}``,
 ``quality{i}``), numbered from ``first`` (1 or 0). In JSONL a column is a key, or a
 dotted path into nested objects and lists (``outputs.{i}.score`` with ``first`` 0).
 
-``slots`` is k (2..10), or 0 for "as many as the header has" (counted from ``first``
-while the system column exists). A row may hold fewer outputs than k: a slot whose
+``slots`` is k (1..10), or 0 for "as many as the header has" (counted from ``first``
+while the system column exists). With one output per row (Likert and PlainME exports
+of CrowdFlower: ``team``, ``ref``, ``quality``) the patterns may lack ``{i}``: a
+pattern without ``{i}`` names one column, and the mapping then has one slot. A row may hold fewer outputs than k: a slot whose
 system cell is empty ends the row's outputs (exports pad narrower judgements so). A
 score equal to one of ``skip_values`` (e.g. WMT's ``-1``, "not ranked") leaves that
 criterion's judgement of the row out; it is counted, not stored. With ``ranks`` a
 criterion's values are ranks (1 = best, ties share a rank): the score is
 ``k + 1 - rank`` so that higher is better, and the rank is kept as given.
+
+A criterion's ``rank`` pattern names columns of ranks kept as given beside the scores
+(humaneval's exports: WMT judges may rank all outputs 4th). Its ``checks`` pattern names the columns of its content checks per slot
+(the platform's ``added``/``missing``/``perfect``, or RankME's ``check{i}`` answers
+``ok``/``missing``/``added``/both, read as ``perfect``/``missing``/``added``/both), its
+``coverage`` pattern the coverage labels kept as written (humaneval's ``check{i}``).
+``definition`` names a column holding the criterion's definition as JSON (humaneval's
+exports: name, scale, scale settings with the Likert levels, content checks,
+question), restored when the criterion is created; a criterion named ``*`` takes the
+definition's name. ``metadata_json`` names a column holding a JSON object of metadata
+(humaneval's exports), kept with each judgement beside the ``metadata`` columns.
 
 Pure: no Django. Errors are :class:`ImportFileError` naming the file, the line (the
 header is line 1) and the field (the column or key).
@@ -36,7 +49,7 @@ from annotations.importing.parsers.common import CsvTable, read_text, row_langua
 from common.errors import ImportFileError
 
 FORMATS = ("csv", "tsv", "jsonl")
-MIN_SLOTS, MAX_SLOTS = 2, 10
+MIN_SLOTS, MAX_SLOTS = 1, 10
 #: time formats besides strptime patterns: ISO 8601, or seconds since 1970 (UTC)
 TIME_ISO, TIME_EPOCH = "iso", "epoch"
 #: the worker id of rows when the mapping names no worker column (aggregated reports)
@@ -65,6 +78,9 @@ class CriterionColumns:
     score: str
     ranks: bool = False
     scale: str = ""
+    checks: str = ""  # content checks per slot (pattern)
+    coverage: str = ""  # coverage labels per slot, kept as written (pattern)
+    rank: str = ""  # ranks per slot kept as given beside the scores (pattern)
 
 
 @dataclass(frozen=True)
@@ -87,10 +103,23 @@ class Mapping:
     time_format: str = ""
     metadata: tuple[str, ...] = ()
     skip_values: tuple[str, ...] = ()
+    definition: str = ""  # a column holding the criterion's definition (JSON)
+    metadata_json: str = ""  # a column holding a JSON object of metadata
+    #: a CSV/TSV file without a header line: its columns' names, in order
+    columns: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON form; settings that are optional and unset are left out."""
         data = asdict(self)
-        data["criteria"] = [asdict(c) for c in self.criteria]
+        for key in ("definition", "metadata_json", "columns"):
+            if not data[key]:
+                del data[key]
+        if "columns" in data:
+            data["columns"] = list(self.columns)
+        data["criteria"] = [
+            {k: v for k, v in asdict(c).items() if v or k not in ("checks", "coverage", "rank")}
+            for c in self.criteria
+        ]
         data["metadata"] = list(self.metadata)
         data["skip_values"] = list(self.skip_values)
         return data
@@ -111,14 +140,21 @@ _STR_FIELDS = (
     "started_at",
     "submitted_at",
     "time_format",
+    "definition",
+    "metadata_json",
 )
+#: a criterion named so takes the name its ``definition`` column gives
+FROM_DEFINITION = "*"
+#: RankME's ``check{i}`` answers -> the platform's content checks
+RANKME_CHECKS = {"ok": ("perfect",), "both": ("added", "missing")}
+CHECK_KEYS = ("added", "missing", "perfect")
 
 
 def mapping_from_dict(data: MappingType[str, Any]) -> Mapping:
     """A mapping from its JSON form, checked; a wrong setting is a :class:`MappingError`."""
     if not isinstance(data, MappingType):
         raise MappingError("a mapping is a JSON object.", field="mapping")
-    known = {*_STR_FIELDS, "criteria", "slots", "first", "metadata", "skip_values"}
+    known = {*_STR_FIELDS, "criteria", "slots", "first", "metadata", "skip_values", "columns"}
     for key in data:
         if key not in known:
             raise MappingError(f"unknown setting (known: {', '.join(sorted(known))}).", field=key)
@@ -135,7 +171,7 @@ def mapping_from_dict(data: MappingType[str, Any]) -> Mapping:
         if not isinstance(value, int) or isinstance(value, bool):
             raise MappingError("expected a whole number.", field=key)
         values[key] = value
-    for key in ("metadata", "skip_values"):
+    for key in ("metadata", "skip_values", "columns"):
         value = data.get(key, [])
         if isinstance(value, str):
             value = [v for v in value.split(",")]
@@ -153,16 +189,35 @@ def mapping_from_dict(data: MappingType[str, Any]) -> Mapping:
         if not isinstance(c, MappingType):
             raise MappingError("expected an object with name and score.", field=where)
         for key in c:
-            if key not in ("name", "score", "ranks", "scale"):
+            if key not in ("name", "score", "ranks", "scale", "checks", "coverage", "rank"):
                 raise MappingError("unknown setting.", field=f"{where}.{key}")
-        name, score, scale = (str(c.get(k, "")).strip() for k in ("name", "score", "scale"))
+        name, score, scale, checks, coverage, rank = (
+            str(c.get(k, "")).strip()
+            for k in ("name", "score", "scale", "checks", "coverage", "rank")
+        )
         ranks = c.get("ranks", False)
         if not isinstance(ranks, bool):
             raise MappingError("expected true or false.", field=f"{where}.ranks")
-        parsed.append(CriterionColumns(name=name, score=score, ranks=ranks, scale=scale))
+        parsed.append(
+            CriterionColumns(
+                name=name,
+                score=score,
+                ranks=ranks,
+                scale=scale,
+                checks=checks,
+                coverage=coverage,
+                rank=rank,
+            )
+        )
     mapping = Mapping(criteria=tuple(parsed), **values)
     mapping_check(mapping)
     return mapping
+
+
+def mapping_single_slot(mapping: Mapping) -> bool:
+    """One output per row: ``slots`` is 1, or the system pattern names one column (no
+    ``{i}``) and ``slots`` is 0 or 1."""
+    return mapping.slots == 1 or (mapping.slots == 0 and "{i}" not in mapping.system)
 
 
 def mapping_check(mapping: Mapping) -> None:
@@ -174,13 +229,28 @@ def mapping_check(mapping: Mapping) -> None:
     for key in ("item", "system"):
         if not getattr(mapping, key):
             raise MappingError("this column is required.", field=key)
+    single = mapping_single_slot(mapping)
     for key in ("system", "output"):
         pattern = getattr(mapping, key)
-        if pattern and "{i}" not in pattern:
-            raise MappingError(f"the pattern '{pattern}' lacks {{i}} (the slot number).", field=key)
+        if pattern and "{i}" not in pattern and not single:
+            raise MappingError(
+                f"the pattern '{pattern}' lacks {{i}} (the slot number); without it, set "
+                "slots to 1 (one output per row).",
+                field=key,
+            )
     per_row = [
         (key, getattr(mapping, key))
-        for key in ("item", "worker", "input", "unit", "language", "started_at", "submitted_at")
+        for key in (
+            "item",
+            "worker",
+            "input",
+            "unit",
+            "language",
+            "started_at",
+            "submitted_at",
+            "definition",
+            "metadata_json",
+        )
     ] + [("metadata", column) for column in mapping.metadata]
     for key, column in per_row:
         if "{i}" in column:
@@ -191,6 +261,10 @@ def mapping_check(mapping: Mapping) -> None:
             "many as the header has).",
             field="slots",
         )
+    if mapping.columns and mapping.format == "jsonl":
+        raise MappingError("a JSONL file names its keys itself.", field="columns")
+    if len(set(mapping.columns)) < len(mapping.columns):
+        raise MappingError("a column is named twice.", field="columns")
     if mapping.first not in (0, 1):
         raise MappingError("slots are numbered from 1 or from 0.", field="first")
     if (mapping.started_at or mapping.submitted_at) and not mapping.time_format:
@@ -200,7 +274,14 @@ def mapping_check(mapping: Mapping) -> None:
         )
     names: set[str] = set()
     for n, c in enumerate(mapping.criteria):
-        if not _NAME.match(c.name):
+        if c.name == FROM_DEFINITION:
+            if not mapping.definition or len(mapping.criteria) != 1:
+                raise MappingError(
+                    f"'{FROM_DEFINITION}' (the name the file gives) needs the 'definition' "
+                    "column and a single criterion.",
+                    field=f"criteria[{n}].name",
+                )
+        elif not _NAME.match(c.name):
             raise MappingError(
                 f"'{c.name}' is not a criterion name (lower-case letters, digits, _ and -).",
                 field=f"criteria[{n}].name",
@@ -210,11 +291,26 @@ def mapping_check(mapping: Mapping) -> None:
                 f"criterion '{c.name}' is mapped twice.", field=f"criteria[{n}].name"
             )
         names.add(c.name)
-        if "{i}" not in c.score:
+        if not c.score:
+            raise MappingError("give the score column.", field=f"criteria[{n}].score")
+        if "{i}" not in c.score and not single:
             raise MappingError(
-                f"the score pattern '{c.score}' lacks {{i}} (the slot number).",
+                f"the score pattern '{c.score}' lacks {{i}} (the slot number); without it, "
+                "set slots to 1 (one output per row).",
                 field=f"criteria[{n}].score",
             )
+        if c.rank and c.ranks:
+            raise MappingError(
+                "either the scores are ranks (ranks) or the ranks have a column (rank).",
+                field=f"criteria[{n}].rank",
+            )
+        for key in ("checks", "coverage", "rank"):
+            pattern = getattr(c, key)
+            if pattern and "{i}" not in pattern and not single:
+                raise MappingError(
+                    f"the pattern '{pattern}' lacks {{i}} (the slot number).",
+                    field=f"criteria[{n}].{key}",
+                )
         if c.scale not in ("", "likert", "magnitude", "slider"):
             raise MappingError(
                 f"'{c.scale}' is not a scale (likert, magnitude, slider).",
@@ -242,8 +338,10 @@ class MappedJudgement:
     ranks: tuple[float | None, ...]
     started_at: datetime | None
     submitted_at: datetime | None
-    metadata: dict[str, str] = field(default_factory=dict)
+    metadata: dict[str, Any] = field(default_factory=dict)
     language: str = ""  # BCP 47 (checked), "" when the mapping has no language column
+    checks: tuple[tuple[str, ...], ...] = ()  # per slot; () when not mapped
+    coverage: tuple[str, ...] = ()  # per slot; () when not mapped
 
     @property
     def shown(self) -> list[tuple[str, str, float]]:
@@ -273,6 +371,8 @@ class ParsedMapped:
     file: str
     slots: int
     rows: list[MappedRow]
+    #: criterion name -> its definition as the file gives it (``definition`` column)
+    definitions: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def judgements(self) -> list[MappedJudgement]:
@@ -319,7 +419,7 @@ class _Source:
     ``None`` when the column is absent; ``columns`` are the header's names (JSONL: the
     keys of the first object)."""
 
-    def __init__(self, path: Path, fmt: str) -> None:
+    def __init__(self, path: Path, fmt: str, names: Sequence[str] = ()) -> None:
         self.file = str(path)
         self.fmt = fmt
         self._table: CsvTable | None = None
@@ -339,7 +439,9 @@ class _Source:
             else:
                 raise ImportFileError("the file holds no JSON objects.", file=self.file)
         else:
-            self._table = CsvTable(path, delimiter="\t" if fmt == "tsv" else ",")
+            self._table = CsvTable(
+                path, delimiter="\t" if fmt == "tsv" else ",", names=list(names) or None
+            )
             self.header_line = self._table.header_line
             self.columns = self._table.names
 
@@ -383,30 +485,35 @@ class _Source:
 
 
 def _slots(mapping: Mapping, source: _Source) -> int:
-    """k: the mapping's, or as many slots as the header has (JSONL: per row, up to 10)."""
+    """k: the mapping's, or as many slots as the header has (JSONL: per row, up to 10).
+
+    A header without the first system column gives 1: the header check then names it
+    with every other column the file lacks."""
     if mapping.slots:
         return mapping.slots
+    if "{i}" not in mapping.system:
+        return 1
     if source.fmt == "jsonl" and "." in mapping.system:
         return MAX_SLOTS  # nested lists: each row says how many it holds
     k = 0
     while k < MAX_SLOTS and source.has(mapping.column(mapping.system, mapping.first + k)):
         k += 1
-    if k < MIN_SLOTS:
-        missing = mapping.column(mapping.system, mapping.first + k)
-        raise ImportFileError(
-            f"the header lacks this column: the mapping's system pattern "
-            f"'{mapping.system}' needs at least {MIN_SLOTS} slots.",
-            file=source.file,
-            line=source.header_line,
-            field=missing,
-        )
-    return k
+    return max(k, MIN_SLOTS)
 
 
 def required_columns(mapping: Mapping, k: int) -> list[str]:
     """Every column the mapping reads for k slots, in the order the file is checked."""
     columns = [mapping.item]
-    for key in ("worker", "input", "unit", "language", "started_at", "submitted_at"):
+    for key in (
+        "worker",
+        "input",
+        "unit",
+        "language",
+        "started_at",
+        "submitted_at",
+        "definition",
+        "metadata_json",
+    ):
         if getattr(mapping, key):
             columns.append(getattr(mapping, key))
     columns += list(mapping.metadata)
@@ -414,23 +521,27 @@ def required_columns(mapping: Mapping, k: int) -> list[str]:
         columns.append(mapping.column(mapping.system, i))
         if mapping.output:
             columns.append(mapping.column(mapping.output, i))
-        columns += [mapping.column(c.score, i) for c in mapping.criteria]
-    return columns
+        for c in mapping.criteria:
+            patterns = (c.score, c.checks, c.coverage, c.rank)
+            columns += [mapping.column(p, i) for p in patterns if p]
+    return list(dict.fromkeys(columns))
 
 
 def _check_header(mapping: Mapping, source: _Source, k: int) -> None:
-    if source.fmt == "jsonl" and (mapping.slots == 0 and "." in mapping.system):
-        return  # nested slots: checked row by row
+    """Every column the mapping reads that the header lacks, named at once (the first
+    is the error's field)."""
     if source.fmt == "jsonl":
-        return  # keys may differ per object: checked row by row
-    for column in required_columns(mapping, k):
-        if not source.has(column):
-            raise ImportFileError(
-                "the header lacks this column, which the mapping reads.",
-                file=source.file,
-                line=source.header_line,
-                field=column,
-            )
+        return  # keys may differ per object (and nested slots): checked row by row
+    missing = list(dict.fromkeys(c for c in required_columns(mapping, k) if not source.has(c)))
+    if missing:
+        many = len(missing) > 1
+        raise ImportFileError(
+            f"the header lacks {'these columns' if many else 'this column'}, which the "
+            f"mapping reads: {', '.join(missing)}.",
+            file=source.file,
+            line=source.header_line,
+            field=missing[0],
+        )
 
 
 # --------------------------------------------------------------------------------------
@@ -465,8 +576,107 @@ def _number(raw: str, *, file: str, line: int, field: str) -> float:
     return value
 
 
+def _json_cell(raw: str, *, file: str, line: int, field: str) -> dict[str, Any]:
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise ImportFileError(
+            f"not a JSON object ({exc.msg} at character {exc.colno}).",
+            file=file,
+            line=line,
+            field=field,
+        ) from exc
+    if not isinstance(value, dict):
+        raise ImportFileError("expected a JSON object.", file=file, line=line, field=field)
+    return value
+
+
+def _definition(raw: str, *, file: str, line: int, field: str) -> dict[str, Any]:
+    """A criterion's definition as humaneval's exports write it, checked."""
+    value = _json_cell(raw, file=file, line=line, field=field)
+    name = value.get("name")
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise ImportFileError(
+            f"the definition's name '{name}' is not a criterion name.",
+            file=file,
+            line=line,
+            field=field,
+        )
+    if value.get("scale") not in ("likert", "magnitude", "slider"):
+        raise ImportFileError(
+            f"the definition's scale '{value.get('scale')}' is not likert, magnitude or slider.",
+            file=file,
+            line=line,
+            field=field,
+        )
+    settings = value.get("scale_settings", {})
+    checks = value.get("content_checks", [])
+    if not isinstance(settings, dict) or not isinstance(checks, list):
+        raise ImportFileError(
+            "scale_settings is an object and content_checks a list.",
+            file=file,
+            line=line,
+            field=field,
+        )
+    if value["scale"] == "likert":
+        levels = settings.get("levels")
+        if not isinstance(levels, list) or not levels:
+            raise ImportFileError(
+                "a Likert definition lists its levels (scale_settings.levels).",
+                file=file,
+                line=line,
+                field=field,
+            )
+    unknown = [c for c in checks if c not in CHECK_KEYS]
+    if unknown:
+        raise ImportFileError(
+            f"'{unknown[0]}' is not a content check ({', '.join(CHECK_KEYS)}).",
+            file=file,
+            line=line,
+            field=field,
+        )
+    return value
+
+
+def _checks(raw: str, *, file: str, line: int, field: str) -> tuple[str, ...]:
+    """Content checks ticked for one output: the platform's keys (``;``, ``,`` or line
+    separated, or a JSON list) or RankME's answers (``ok`` = perfect, ``both``)."""
+    text = raw.strip()
+    if text.startswith("["):
+        try:
+            listed = json.loads(text)
+        except json.JSONDecodeError:
+            listed = None
+        if not isinstance(listed, list):
+            raise ImportFileError(
+                f"'{text[:40]}' is not a list of content checks.", file=file, line=line, field=field
+            )
+        words = [str(v).strip().lower() for v in listed]
+    else:
+        words = [w.strip().lower() for w in re.split(r"[;,\n]", text) if w.strip()]
+    keys: set[str] = set()
+    for word in words:
+        found = RANKME_CHECKS.get(word, (word,))
+        if not set(found) <= set(CHECK_KEYS):
+            raise ImportFileError(
+                f"'{word}' is not a content check ({', '.join(CHECK_KEYS)}; or RankME's "
+                "ok, missing, added, both).",
+                file=file,
+                line=line,
+                field=field,
+            )
+        keys.update(found)
+    return tuple(key for key in CHECK_KEYS if key in keys)
+
+
 def _parse_row(
-    mapping: Mapping, k: int, line: int, get: Any, file: str, languages: dict[str, str]
+    mapping: Mapping,
+    k: int,
+    line: int,
+    get: Any,
+    file: str,
+    languages: dict[str, str],
+    definitions: dict[str, tuple[dict[str, Any], int]] | None = None,
 ) -> MappedRow | None:
     def value(column: str, *, required: bool = True) -> str:
         v = get(column)
@@ -509,7 +719,17 @@ def _parse_row(
             line=line,
             field=mapping.submitted_at,
         )
-    metadata = {column: value(column, required=False) for column in mapping.metadata}
+    metadata: dict[str, Any] = {}
+    if mapping.metadata_json:
+        raw = value(mapping.metadata_json, required=False)
+        if raw:
+            metadata.update(_json_cell(raw, file=file, line=line, field=mapping.metadata_json))
+    metadata.update({column: value(column, required=False) for column in mapping.metadata})
+    definition: dict[str, Any] | None = None
+    if mapping.definition:
+        raw = value(mapping.definition, required=False)
+        if raw:
+            definition = _definition(raw, file=file, line=line, field=mapping.definition)
     systems: list[str] = []
     texts: list[str] = []
     slot_numbers: list[int] = []
@@ -541,7 +761,29 @@ def _parse_row(
     judgements: list[MappedJudgement] = []
     skipped: list[str] = []
     n = len(systems)
+    if definitions is None:
+        definitions = {}
     for criterion in mapping.criteria:
+        name = criterion.name
+        if name == FROM_DEFINITION:
+            if definition is None:
+                raise ImportFileError(
+                    "the row gives no criterion definition: name the criterion in the "
+                    f"mapping instead of '{FROM_DEFINITION}'.",
+                    file=file,
+                    line=line,
+                    field=mapping.definition,
+                )
+            name = definition["name"]
+        if definition is not None:
+            known = definitions.setdefault(name, (definition, line))
+            if {**known[0], "name": name} != {**definition, "name": name}:
+                raise ImportFileError(
+                    f"criterion '{name}' is defined otherwise than on line {known[1]}.",
+                    file=file,
+                    line=line,
+                    field=mapping.definition,
+                )
         raws = [
             (
                 mapping.column(criterion.score, i),
@@ -550,7 +792,7 @@ def _parse_row(
             for i in slot_numbers
         ]
         if any(raw in mapping.skip_values for _, raw in raws):
-            skipped.append(criterion.name)
+            skipped.append(name)
             continue
         scores: list[float] = []
         ranks: list[float | None] = []
@@ -568,10 +810,38 @@ def _parse_row(
             else:
                 scores.append(number)
                 ranks.append(None)
+        if criterion.rank:
+            ranks = []
+            for i in slot_numbers:
+                column = mapping.column(criterion.rank, i)
+                raw = value(column)
+                rank = _number(raw, file=file, line=line, field=column)
+                if not (rank.is_integer() and rank >= 1):
+                    raise ImportFileError(
+                        f"'{raw}' is not a rank (1 = best).", file=file, line=line, field=column
+                    )
+                ranks.append(rank)
+        checks: tuple[tuple[str, ...], ...] = ()
+        if criterion.checks:
+            checks = tuple(
+                _checks(
+                    value(mapping.column(criterion.checks, i), required=False),
+                    file=file,
+                    line=line,
+                    field=mapping.column(criterion.checks, i),
+                )
+                for i in slot_numbers
+            )
+        coverage: tuple[str, ...] = ()
+        if criterion.coverage:
+            coverage = tuple(
+                value(mapping.column(criterion.coverage, i), required=False)[:32]
+                for i in slot_numbers
+            )
         judgements.append(
             MappedJudgement(
                 line=line,
-                criterion=criterion.name,
+                criterion=name,
                 item_id=item_id,
                 input=input_text,
                 worker_id=worker_id,
@@ -584,6 +854,8 @@ def _parse_row(
                 submitted_at=submitted,
                 metadata=metadata,
                 language=language,
+                checks=checks,
+                coverage=coverage,
             )
         )
     return MappedRow(
@@ -602,15 +874,14 @@ def _parse_row(
 
 def _rows(path: Path, mapping: Mapping, limit: int | None) -> ParsedMapped:
     mapping_check(mapping)
-    source = _Source(Path(path), mapping.format)
-    if source.fmt != "jsonl":
-        _check_header(mapping, source, 0)  # the per-row columns first, then the slots
+    source = _Source(Path(path), mapping.format, mapping.columns)
     k = _slots(mapping, source)
     _check_header(mapping, source, k)
     rows: list[MappedRow] = []
     languages: dict[str, str] = {}
+    definitions: dict[str, tuple[dict[str, Any], int]] = {}
     for line, get in source.records():
-        row = _parse_row(mapping, k, line, get, source.file, languages)
+        row = _parse_row(mapping, k, line, get, source.file, languages, definitions)
         if row is not None:
             rows.append(row)
         if limit is not None and len(rows) >= limit:
@@ -619,7 +890,12 @@ def _rows(path: Path, mapping: Mapping, limit: int | None) -> ParsedMapped:
         raise ImportFileError(
             "the file has a header but no judgements.", file=source.file, line=source.header_line
         )
-    return ParsedMapped(file=source.file, slots=k, rows=rows)
+    return ParsedMapped(
+        file=source.file,
+        slots=k,
+        rows=rows,
+        definitions={name: d for name, (d, _) in definitions.items()},
+    )
 
 
 def parse_mapped(path: Path, mapping: Mapping) -> ParsedMapped:
@@ -655,7 +931,7 @@ def header_problems(mapping: Mapping, columns: Sequence[str]) -> list[str]:
     """The columns the mapping reads that ``columns`` lacks (k from the mapping, or the
     largest run of system columns)."""
     have = set(columns)
-    k = mapping.slots
+    k = mapping.slots or (1 if "{i}" not in mapping.system else 0)
     if not k:
         k = 0
         while k < MAX_SLOTS and mapping.column(mapping.system, mapping.first + k) in have:

@@ -13,17 +13,30 @@ Shapes assumed:
     The E2E NLG Challenge RankME exports (CrowdFlower full reports, as read by
     ``import_e2e``): ``_unit_id``, ``_id``, ``_worker_id``, ``_started_at`` and
     ``_created_at`` (``MM/DD/YYYY HH:MM:SS``, UTC), ``mr``, ``mr_id``, per slot
-    ``sys{i}``, ``ref{i}`` and ``quality{i}`` / ``natur{i}`` (1-based, five slots).
+    ``sys{i}``, ``ref{i}`` and ``quality{i}`` / ``natur{i}`` (1-based, five slots);
+    quality's ``check{i}`` answers (``ok``, ``missing``, ``added``, both) are read as
+    the content checks ``perfect``, ``missing``, ``added``.
     humaneval's own CSV export (``export_judgements --format csv``) has these columns
     too, so it re-imports with the preset of its criterion.
 ``wmt``
     The WMT13-16 relative-ranking CSV (``import_wmt``; also ``export_judgements
     --format wmt``): ``segmentId``, ``judgeId``, ``system{i}Id``, ``system{i}rank``
     (rank 1 best, ties allowed, -1 = not ranked: the row is skipped), 2 to 5 slots.
+``humaneval-csv``
+    humaneval's CSV export of any criterion (``export_judgements --format csv``): the
+    E2E-like columns (``_unit_id``, ``_worker_id``, ``_started_at``, ``_created_at``,
+    ``mr``, ``item_id``, ``sys{i}``, ``ref{i}``, ``check{i}`` coverage labels,
+    ``content_checks{i}``), ``_language``, the scores as ``score{i}`` and their ranks as
+``rank{i}`` (kept as given: WMT judges may rank all outputs 4th), the criterion's
+    definition in ``_criterion`` (name, scale, Likert levels, content checks, question:
+    the criterion is created as it was, under its own name) and each judgement's
+    metadata in ``_metadata`` (JSON).
 ``humaneval-jsonl``
     humaneval's JSONL export: one object per judgement with ``unit_id``,
-    ``worker_id``, ``item_id``, ``input``, ISO ``started_at``/``submitted_at`` and an
-    ``outputs`` list of ``{system, text, score}`` (0-based).
+    ``worker_id``, ``item_id``, ``input``, ``language``, ISO ``started_at``/
+    ``submitted_at``, an ``outputs`` list of ``{system, text, score, rank, coverage,
+    checks}`` (0-based), the criterion's ``definition`` and the judgement's
+    ``metadata``, restored as with ``humaneval-csv``.
 ``crowdflower-full``
     A CrowdFlower / Figure Eight *full* report: one row per judgement with the
     platform's ``_unit_id``, ``_id``, ``_worker_id``, ``_started_at``, ``_created_at``
@@ -46,6 +59,14 @@ Shapes assumed:
     ``target1_system_id``/``target2_system_id``, ``target1_text``/``target2_text``,
     ``score1``/``score2`` (0-100), ``item_type``, ``document_id`` and
     ``start_time``/``end_time`` in seconds since 1970.
+``appraise-csv``
+    Appraise's CSV export of direct assessment or pairwise results
+    (``ExportSystemScoresToCSV``, extended): no header line, one output per row (a
+    pairwise result is written as two rows), the columns ``username``, system,
+    segment (item) id, item type, source and target language codes, ``score`` (0-100),
+    document id, whether the document is complete, and start and end time in seconds
+    since 1970. Rows of one user, segment and document are one judgement each; items
+    carry no texts (placeholders, as for WMT).
 ``potato``
     Potato's ``annotated_instances.tsv``: ``user``, ``instance_id``,
     ``displayed_text`` and one column per annotation scheme and label,
@@ -61,9 +82,26 @@ from typing import Any
 from annotations.importing.parsers.mapped import Mapping, MappingError, mapping_from_dict
 
 E2E_TIME = "%m/%d/%Y %H:%M:%S"
+#: Appraise's ``get_system_data(extended_csv=True)`` fields, in order (it writes no header)
+APPRAISE_CSV_COLUMNS = [
+    "username",
+    "system",
+    "segment_id",
+    "item_type",
+    "source_language",
+    "target_language",
+    "score",
+    "document_id",
+    "is_complete_document",
+    "start_time",
+    "end_time",
+]
 
 
 def _e2e(name: str, prefix: str) -> dict[str, Any]:
+    criterion: dict[str, Any] = {"name": name, "score": prefix + "{i}", "scale": "magnitude"}
+    if name == "quality":  # RankME's check{i}: the content checks (ok = perfect)
+        criterion["checks"] = "check{i}"
     return {
         "format": "csv",
         "worker": "_worker_id",
@@ -74,7 +112,7 @@ def _e2e(name: str, prefix: str) -> dict[str, Any]:
         "first": 1,
         "system": "sys{i}",
         "output": "ref{i}",
-        "criteria": [{"name": name, "score": prefix + "{i}", "scale": "magnitude"}],
+        "criteria": [criterion],
         "started_at": "_started_at",
         "submitted_at": "_created_at",
         "time_format": E2E_TIME,
@@ -113,22 +151,62 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
             "skip_values": ["-1"],
         },
     ),
+    "humaneval-csv": (
+        "humaneval CSV export (any criterion)",
+        {
+            "format": "csv",
+            "worker": "_worker_id",
+            "item": "item_id",
+            "input": "mr",
+            "unit": "_unit_id",
+            "language": "_language",
+            "slots": 0,
+            "first": 1,
+            "system": "sys{i}",
+            "output": "ref{i}",
+            "criteria": [
+                {
+                    "name": "*",
+                    "score": "score{i}",
+                    "rank": "rank{i}",
+                    "checks": "content_checks{i}",
+                    "coverage": "check{i}",
+                }
+            ],
+            "started_at": "_started_at",
+            "submitted_at": "_created_at",
+            "time_format": E2E_TIME,
+            "definition": "_criterion",
+            "metadata_json": "_metadata",
+        },
+    ),
     "humaneval-jsonl": (
-        "humaneval JSONL export",
+        "humaneval JSONL export (any criterion)",
         {
             "format": "jsonl",
             "worker": "worker_id",
             "item": "item_id",
             "input": "input",
             "unit": "unit_id",
+            "language": "language",
             "slots": 0,
             "first": 0,
             "system": "outputs.{i}.system",
             "output": "outputs.{i}.text",
-            "criteria": [{"name": "score", "score": "outputs.{i}.score"}],
+            "criteria": [
+                {
+                    "name": "*",
+                    "score": "outputs.{i}.score",
+                    "rank": "outputs.{i}.rank",
+                    "checks": "outputs.{i}.checks",
+                    "coverage": "outputs.{i}.coverage",
+                }
+            ],
             "started_at": "started_at",
             "submitted_at": "submitted_at",
             "time_format": "iso",
+            "definition": "definition",
+            "metadata_json": "metadata",
         },
     ),
     "crowdflower-full": (
@@ -191,6 +269,23 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
             "submitted_at": "end_time",
             "time_format": "epoch",
             "metadata": ["item_type", "document_id"],
+        },
+    ),
+    "appraise-csv": (
+        "Appraise CSV export (direct assessment / pairwise, one output per row)",
+        {
+            "format": "csv",
+            "columns": APPRAISE_CSV_COLUMNS,
+            "worker": "username",
+            "item": "segment_id",
+            "language": "target_language",
+            "slots": 1,
+            "system": "system",
+            "criteria": [{"name": "direct-assessment", "score": "score", "scale": "slider"}],
+            "started_at": "start_time",
+            "submitted_at": "end_time",
+            "time_format": "epoch",
+            "metadata": ["item_type", "source_language", "document_id", "is_complete_document"],
         },
     ),
     "potato": (

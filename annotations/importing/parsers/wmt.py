@@ -1,12 +1,27 @@
 """WMT relative-ranking CSV (the WMT13-16 manual evaluation exports).
 
-Columns used: ``segmentId``, ``judgeId``, ``system{i}Id`` and ``system{i}rank`` for
-i = 1..k (k = 2..5, as many as the header has). Rank 1 is the best; ties share a rank.
-A row with a rank of -1 (a system the judge did not rank) is skipped and counted.
-``trglang`` (when present) is the language of the outputs (a BCP 47 or ISO 639 code such
-as ``de`` or ``deu``). A file of several language pairs (``srclang``, ``trglang``) reuses
-segment ids across pairs: its items are then named ``<srclang>-<trglang>:<segmentId>``.
-Other columns (``documentId``, ...) are ignored.
+Columns used: ``segmentId``, ``judgeId`` (or ``judgeID``), ``system{i}Id`` and
+``system{i}rank`` for i = 1..k (k = 2..5, as many as the header has). Rank 1 is the
+best; ties share a rank. A row with a rank of -1 (a system the judge did not rank) is
+skipped and counted. ``trglang`` (when present) is the language of the outputs.
+``srclang`` and ``trglang`` may be BCP 47 or ISO 639 codes (``de``, ``deu``, ``cze``),
+English language names (``French``, ``English``: WMT13's exports and wmt-trueskill's
+samples) or a placeholder for none (``-1``, as wmt-trueskill's ``xml2csv.py`` writes,
+or blank): a placeholder leaves the language to the campaign. A file of several
+language pairs reuses segment ids across pairs: its items are then named
+``<srclang>-<trglang>:<segmentId>``. ``rankingID`` (WMT15-16: the pairwise rows cut
+from one five-way ranking share it) is kept with each judgement. Other columns
+(``srcIndex``, ``documentId``, ``system{i}Number``, ...) are ignored.
+
+The header shapes of the years (all read alike):
+
+- WMT13-15 five-way (Appraise's ``export_wmt1x_results``, wmt-trueskill's samples):
+  ``srclang,trglang,srcIndex,documentId,segmentId,judgeId,system1Number,system1Id,
+  ...,system5Number,system5Id,system1rank,...,system5rank``;
+- WMT15 pairwise (``xml2csv.py`` of the WMT15 repository): ``srclang,trglang,srcIndex,
+  segmentId,judgeID,system1Id,system1rank,system2Id,system2rank,rankingID``;
+- WMT16 pairwise (Appraise's ``export_wmt16_results``): the same with ``judgeId``;
+- wmt-trueskill's ``xml2csv.py``: ``-1`` languages and ``judgeID``, any column order.
 
 The files carry no output texts and no times.
 """
@@ -20,6 +35,8 @@ from annotations.importing.parsers.common import CsvTable, row_language
 from common.errors import ImportFileError
 
 MAX_SYSTEMS = 5
+#: the judge's column: ``judgeId`` in Appraise's exports, ``judgeID`` in the xml2csv scripts
+JUDGE_COLUMNS = ("judgeId", "judgeID")
 
 
 @dataclass(frozen=True)
@@ -33,6 +50,10 @@ class WMTRanking:
     systems: tuple[str, ...]
     ranks: tuple[int, ...]
     language: str = ""
+    ranking_id: str = ""  # WMT15-16's rankingID ("" when the file has none)
+    #: the ranks as written when they were re-ranked within the row (a pair of a
+    #: five-way ranking: ranks 1 and 3 become 1 and 2); () when kept as written
+    ranks_written: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -46,16 +67,22 @@ class ParsedWMT:
 def parse_wmt_csv(path: Path) -> ParsedWMT:
     table = CsvTable(path)
     file, header_line, names = table.file, table.header_line, table.names
-    table.require(("segmentId", "judgeId", "system1Id", "system1rank", "system2Id", "system2rank"))
+    judge_column = next((c for c in JUDGE_COLUMNS if c in names), JUDGE_COLUMNS[0])
+    table.require(("segmentId", judge_column, "system1Id", "system1rank", "system2Id"))
+    table.require(("system2rank",))
     k = 2
     while k < MAX_SYSTEMS and f"system{k + 1}Id" in names:
         k += 1
     table.require(f"system{i}rank" for i in range(1, k + 1))
     # Only the columns used are read (a WMT file has a dozen more per row).
-    segment_at, judge_at = table.index["segmentId"], table.index["judgeId"]
+    segment_at, judge_at = table.index["segmentId"], table.index[judge_column]
+    ranking_at = table.index.get("rankingID")
     system_at = [table.index[f"system{i}Id"] for i in range(1, k + 1)]
     rank_at = [table.index[f"system{i}rank"] for i in range(1, k + 1)]
-    rank_of = {str(rank): rank for rank in (-1, *range(1, k + 1))}
+    # Pairwise rows (WMT15-16) keep the ranks of the five-way ranking they were cut
+    # from: ranks up to 5 are read in any row, and re-ranked within a row of fewer.
+    top = MAX_SYSTEMS
+    rank_of = {str(rank): rank for rank in (-1, *range(1, top + 1))}
     target_at = table.index.get("trglang")
     source_at = table.index.get("srclang")
     languages: dict[str, str] = {}  # as written -> checked
@@ -65,26 +92,26 @@ def parse_wmt_csv(path: Path) -> ParsedWMT:
     skipped = 0
     for line, record in table.records():
         segment, judge = record[segment_at].strip(), record[judge_at].strip()
-        for column, value in (("segmentId", segment), ("judgeId", judge)):
+        for column, value in (("segmentId", segment), (judge_column, judge)):
             if not value:
                 raise ImportFileError("the value is empty.", file=file, line=line, field=column)
         language = source = ""
         if target_at is not None:
             language = row_language(
-                record[target_at], languages, file=file, line=line, field="trglang"
+                record[target_at], languages, file=file, line=line, field="trglang", names=True
             )
             if source_at is not None:
                 source = row_language(
-                    record[source_at], languages, file=file, line=line, field="srclang"
+                    record[source_at], languages, file=file, line=line, field="srclang", names=True
                 )
             pairs.add((source, language))
         ranks = tuple(rank_of.get(record[i].strip(), 0) for i in rank_at)
         if 0 in ranks:  # not written plainly ("01", "+2") or not a rank at all
-            ranks = tuple(_rank(record[i].strip(), k) for i in rank_at)
+            ranks = tuple(_rank(record[i].strip(), top) for i in rank_at)
             if 0 in ranks:
                 i = ranks.index(0)
                 raise ImportFileError(
-                    f"'{record[rank_at[i]].strip()}' is not a rank from 1 to {k} "
+                    f"'{record[rank_at[i]].strip()}' is not a rank from 1 to {top} "
                     "(or -1 for unranked).",
                     file=file,
                     line=line,
@@ -96,6 +123,10 @@ def parse_wmt_csv(path: Path) -> ParsedWMT:
         systems = tuple(record[i].strip() for i in system_at)
         if not all(systems) or len(set(systems)) < k:
             _refuse_systems(systems, file=file, line=line)
+        written: tuple[int, ...] = ()
+        if max(ranks) > k:  # a pair cut from a five-way ranking: rank within the row
+            written = ranks
+            ranks = tuple(1 + sum(other < rank for other in ranks) for rank in ranks)
         sources.append(source)
         rankings.append(
             WMTRanking(
@@ -105,6 +136,8 @@ def parse_wmt_csv(path: Path) -> ParsedWMT:
                 systems=systems,
                 ranks=ranks,
                 language=language,
+                ranking_id=record[ranking_at].strip() if ranking_at is not None else "",
+                ranks_written=written,
             )
         )
     if not rankings and not skipped:
@@ -113,11 +146,13 @@ def parse_wmt_csv(path: Path) -> ParsedWMT:
         rankings = [
             WMTRanking(
                 line=r.line,
-                segment_id=f"{source}-{r.language}:{r.segment_id}",
+                segment_id=f"{source or 'und'}-{r.language or 'und'}:{r.segment_id}",
                 judge_id=r.judge_id,
                 systems=r.systems,
                 ranks=r.ranks,
                 language=r.language,
+                ranking_id=r.ranking_id,
+                ranks_written=r.ranks_written,
             )
             for r, source in zip(rankings, sources, strict=True)
         ]

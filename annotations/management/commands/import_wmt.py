@@ -16,7 +16,8 @@ from common.errors import DomainError
 
 class Command(BaseCommand):
     help = (
-        "Import a WMT relative-ranking CSV (segmentId, judgeId, system{i}Id, system{i}rank) "
+        "Import a WMT relative-ranking CSV (WMT13-16: segmentId, judgeId or judgeID, "
+        "system{i}Id, system{i}rank; srclang/trglang as codes, names such as English, or -1) "
         "as finished judgements: rank as given (1 = best), score = k + 1 - rank. Rows with "
         "a rank of -1 are skipped. Missing items and outputs are created as empty "
         "placeholders. All or nothing."

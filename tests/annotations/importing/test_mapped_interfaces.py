@@ -12,6 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from rest_framework.test import APIClient
 
+from annotations.importing.mapped import mapped_import, mapping_parse
 from annotations.models import Campaign, CampaignMembership, ImportJob, Judgement, RatingMapping
 from annotations.services.campaigns import campaign_create
 from tests.annotations.designer_data import add_member
@@ -154,7 +155,7 @@ def test_api_mappings(people_campaign) -> None:
     assert {"mturk", "wmt", "potato"} <= {m["name"] for m in listed}
     bad = client.post(
         "/api/campaigns/byo/rating-mappings/",
-        {"name": "bad", "mapping": three_slot_mapping(slots=1)},
+        {"name": "bad", "mapping": three_slot_mapping(slots=11)},
         format="json",
     )
     assert bad.status_code == 400 and "slots" in bad.json()["detail"]
@@ -280,3 +281,80 @@ def test_page_refusals(people_campaign) -> None:
     assert page.status_code == 400 and "name: score pattern" in page.content.decode()
     page = client.post(URL, _form(action="save", save_as="wmt"))
     assert page.status_code == 400 and "built-in" in page.content.decode()
+
+
+def test_page_preview_lists_every_missing_column(tmp_path: Path, people_campaign) -> None:
+    """Three columns the mapping reads are absent: the preview names all three at once
+    (it used to name the first and leave the designer to find the others one by one)."""
+    people, _ = people_campaign
+    rows = rows3()
+    for old in ("judge", "ade2", "flu3"):
+        rows[0][rows[0].index(old)] = old.upper()
+    for htmx in (False, True):
+        page = _client(people["designer"]).post(
+            URL,
+            _form(action="preview", file=SimpleUploadedFile("mine.csv", _csv(tmp_path, rows))),
+            headers={"HX-Request": "true"} if htmx else {},
+        )
+        html = page.content.decode()
+        assert page.status_code == (200 if htmx else 400)
+        assert 'id="missing-columns"' in html and "Missing from the file (3)" in html
+        for column in ("judge", "ade2", "flu3"):
+            assert f'<code class="chip">{column}</code>' in html
+
+
+@pytest.mark.parametrize("preset", ["humaneval-csv", "appraise-csv", "e2e-quality"])
+def test_page_form_keeps_every_setting_of_a_preset(people_campaign, preset: str) -> None:
+    """The form shows a preset's new settings (definition, JSON metadata, header-less
+    columns, rank/checks/coverage patterns) and posts them back unchanged."""
+    from annotations.forms_mapped import MappingForm
+    from annotations.importing.parsers.presets import preset_dict
+
+    people, _ = people_campaign
+    html = _client(people["designer"]).get(URL, {"preset": preset}).content.decode()
+    mapping = preset_dict(preset)
+    if preset == "humaneval-csv":
+        assert 'value="_criterion"' in html and 'value="_metadata"' in html
+        assert "rank=rank{i}, checks=content_checks{i}, coverage=check{i}" in html
+    initial = MappingForm.initial_from(mapping)
+    form = MappingForm({k: v for k, v in initial.items() if v is not None})
+    assert form.is_valid(), form.errors
+    assert mapping_parse(form.mapping_dict()).to_dict() == mapping
+
+
+def test_page_imports_a_humaneval_csv_export_of_any_criterion(
+    tmp_path: Path, people_campaign
+) -> None:
+    """An informativeness export (no E2E preset) re-imports through the web form."""
+    from annotations.exports import export_lines
+    from annotations.forms_mapped import MappingForm
+    from annotations.importing.parsers.presets import preset_dict
+    from annotations.services.criteria import criterion_from_preset
+
+    people, campaign = people_campaign
+    source = campaign_create(slug="source", name="Source", owner=people["owner"])
+    informativeness = criterion_from_preset(campaign=source, preset="informativeness")
+    mapped_import(
+        campaign=source,
+        path=write_csv(tmp_path / "r.csv", rows3()),
+        mapping=mapping_parse(
+            three_slot_mapping(criteria=[{"name": "informativeness", "score": "flu{i}"}])
+        ),
+    )
+    exported = "".join(export_lines(criterion=informativeness, fmt="csv")).encode()
+    data = {
+        k: v
+        for k, v in MappingForm.initial_from(preset_dict("humaneval-csv")).items()
+        if v is not None
+    }
+    data |= {"action": "import", "file": SimpleUploadedFile("informativeness.csv", exported)}
+    page = _client(people["designer"]).post(URL, data)
+    assert page.status_code == 302, page.content.decode()[-1500:]
+    criterion = campaign.criteria.get(name="informativeness")
+    assert criterion.scale == "magnitude" and criterion.content_checks == [
+        "added",
+        "missing",
+        "perfect",
+    ]
+    assert criterion.question == informativeness.question
+    assert Judgement.objects.filter(criterion=criterion).count() == 2

@@ -166,7 +166,7 @@ def test_jsonl_not_an_object(tmp_path: Path) -> None:
     ("changes", "field"),
     [
         ({"format": "xlsx"}, "format"),
-        ({"slots": 1}, "slots"),
+        ({"slots": -1}, "slots"),
         ({"slots": 11}, "slots"),
         ({"first": 2}, "first"),
         ({"system": "team"}, "system"),
@@ -202,7 +202,9 @@ def test_header_lacks_a_column(tmp_path: Path) -> None:
     assert header_problems(mapping_from_dict(three_slot_mapping()), rows[0]) == ["ade2"]
 
 
-def test_auto_slots_needs_two(tmp_path: Path) -> None:
+def test_auto_slots_takes_one_output_per_row(tmp_path: Path) -> None:
+    """A header with one numbered system column holds one output per row (it used to
+    need two)."""
     path = write_csv(tmp_path / "r.csv", [["w", "i", "s1", "q1"], ["a", "b", "c", "1"]])
     mapping = mapping_from_dict(
         {
@@ -212,9 +214,23 @@ def test_auto_slots_needs_two(tmp_path: Path) -> None:
             "criteria": [{"name": "q", "score": "q{i}"}],
         }
     )
+    parsed = parse_mapped(path, mapping)
+    assert parsed.slots == 1
+    assert [(j.systems, j.scores) for j in parsed.judgements] == [(("c",), (1.0,))]
+
+
+def test_every_missing_column_is_named_at_once(tmp_path: Path) -> None:
+    """The preview (and the import) names every column the file lacks, not the first."""
+    rows = rows3()
+    for old in ("ade2", "flu3", "judge"):
+        rows[0][rows[0].index(old)] = old.upper()
+    path = write_csv(tmp_path / "r.csv", rows)
     with pytest.raises(ImportFileError) as err:
-        parse_mapped(path, mapping)
-    assert (err.value.line, err.value.field) == (1, "s2")
+        parse_mapped(path, mapping_from_dict(three_slot_mapping()))
+    message = str(err.value)
+    for column in ("ade2", "flu3", "judge"):
+        assert column in message
+    assert (err.value.line, err.value.field) == (1, "judge")
 
 
 @pytest.mark.parametrize(

@@ -57,6 +57,11 @@ def e2e_file(tmp: Path, prefix: str = "quality") -> Path:
                 **_slots("sys{i}", systems),
                 **_slots("ref{i}", texts),
                 **_slots(prefix + "{i}", scores),
+                **(
+                    _slots("check{i}", ["ok", "missing", "added\nmissing"])
+                    if prefix == "quality"
+                    else {}
+                ),
             }
         )
     return _dicts(tmp / "e2e.csv", rows)
@@ -79,6 +84,21 @@ def wmt_file(tmp: Path) -> Path:
     return _dicts(tmp / "wmt.csv", rows)
 
 
+#: the criterion's definition as humaneval's exports write it (a 1-5 Likert scale)
+DEFINITION = {
+    "name": "clarity",
+    "scale": "likert",
+    "scale_settings": {
+        "levels": [{"value": v, "label": str(v), "descriptor": f"level {v}"} for v in range(1, 6)]
+    },
+    "content_checks": ["added", "missing"],
+    "question": "How clear is it?",
+    "show_input": True,
+    "standard_input": "",
+    "standard_text": "",
+}
+
+
 def jsonl_file(tmp: Path) -> Path:
     path = tmp / "export.jsonl"
     lines = []
@@ -90,17 +110,56 @@ def jsonl_file(tmp: Path) -> Path:
                     "worker_id": w,
                     "item_id": item,
                     "input": inp,
+                    "language": "en",
                     "started_at": "2024-01-01T10:00:00+00:00",
                     "submitted_at": "2024-01-01T10:05:00+00:00",
                     "outputs": [
-                        {"slot": n, "system": s, "text": t, "score": v}
+                        {
+                            "slot": n,
+                            "system": s,
+                            "text": t,
+                            "score": v,
+                            "rank": 1 + sum(o > v for o in scores),
+                            "coverage": "",
+                            "checks": ["added"] if v == 1 else [],
+                        }
                         for n, (s, t, v) in enumerate(zip(systems, texts, scores, strict=True))
                     ],
+                    "definition": DEFINITION,
+                    "metadata": {"_channel": "neodev"},
                 }
             )
         )
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
+def humaneval_csv_file(tmp: Path) -> Path:
+    rows = []
+    for n, (w, item, inp, systems, texts, scores) in enumerate(JUDGEMENTS):
+        rows.append(
+            {
+                "_unit_id": "u1",
+                "_id": str(n + 1),
+                "_worker_id": w,
+                "_started_at": "11/28/2017 14:42:14",
+                "_created_at": "11/28/2017 14:51:43",
+                "mr": inp,
+                "mr_id": item,
+                "item_id": item,
+                **_slots("sys{i}", systems),
+                **_slots("ref{i}", texts),
+                **_slots("clarity{i}", scores),
+                **_slots("check{i}", ["", "", ""]),
+                **_slots("content_checks{i}", ["added;missing" if v == 1 else "" for v in scores]),
+                "_language": "en",
+                **_slots("score{i}", scores),
+                **_slots("rank{i}", [1 + sum(o > v for o in scores) for v in scores]),
+                "_criterion": json.dumps(DEFINITION),
+                "_metadata": json.dumps({"_trust": 0.9}),
+            }
+        )
+    return _dicts(tmp / "export.csv", rows)
 
 
 def crowdflower_full_file(tmp: Path) -> Path:
@@ -202,6 +261,28 @@ def appraise_file(tmp: Path) -> Path:
     return path
 
 
+def appraise_csv_file(tmp: Path) -> Path:
+    """Appraise's ``ExportSystemScoresToCSV``: no header, one output per row."""
+    rows = [
+        [
+            w,
+            system,
+            item,
+            "TGT",
+            "ces",
+            "eng",
+            str(score * 25),
+            "doc1",
+            "False",
+            "1709287200.0",
+            str(1709287260 + n),
+        ]
+        for n, (w, item, _, systems, _, scores) in enumerate(JUDGEMENTS)
+        for system, score in zip(systems, scores, strict=True)
+    ]
+    return write_csv(tmp / "appraise-scores.csv", rows)
+
+
 def potato_file(tmp: Path) -> Path:
     rows = []
     for w, item, inp, systems, texts, scores in JUDGEMENTS:
@@ -222,11 +303,13 @@ FILES: dict[str, Callable[[Path], Path]] = {
     "e2e-quality": e2e_file,
     "e2e-naturalness": lambda tmp: e2e_file(tmp, "natur"),
     "wmt": wmt_file,
+    "humaneval-csv": humaneval_csv_file,
     "humaneval-jsonl": jsonl_file,
     "crowdflower-full": crowdflower_full_file,
     "crowdflower-aggregated": crowdflower_aggregated_file,
     "mturk": mturk_file,
     "appraise-pairwise": appraise_file,
+    "appraise-csv": appraise_csv_file,
     "potato": potato_file,
 }
 
@@ -238,6 +321,16 @@ def test_every_preset_has_a_file_shape() -> None:
 @pytest.mark.parametrize("name", sorted(FILES))
 def test_preset_reads_its_shape(tmp_path: Path, name: str) -> None:
     parsed = parse_mapped(FILES[name](tmp_path), preset_mapping(name))
+    if name == "appraise-csv":  # one output per row, no header line
+        assert [
+            (j.worker_id, j.item_id, j.systems, j.scores, j.language) for j in parsed.judgements
+        ] == [
+            (w, item, (system,), (score * 25.0,), "en")
+            for w, item, _, systems, _, scores in JUDGEMENTS
+            for system, score in zip(systems, scores, strict=True)
+        ]
+        assert parsed.judgements[0].metadata["document_id"] == "doc1"
+        return
     expected = JUDGEMENTS[:1] if name == "crowdflower-aggregated" else JUDGEMENTS
     assert len(parsed.judgements) == len(expected)
     for j, (worker, item, inp, systems, texts, scores) in zip(
@@ -267,6 +360,7 @@ def test_preset_times_and_metadata(tmp_path: Path) -> None:
     j = parse_mapped(e2e_file(tmp_path), preset_mapping("e2e-quality")).judgements[0]
     assert j.started_at == datetime(2017, 11, 28, 14, 42, 14, tzinfo=UTC)
     assert j.unit_id == "u1" and j.metadata == {"_id": "j0"}
+    assert j.checks == (("perfect",), ("missing",), ("added", "missing"))  # RankME's check{i}
     j = parse_mapped(appraise_file(tmp_path), preset_mapping("appraise-pairwise")).judgements[0]
     assert j.submitted_at == datetime(2024, 3, 1, 10, 1, 0, 500000, tzinfo=UTC)
     j = parse_mapped(mturk_file(tmp_path), preset_mapping("mturk")).judgements[1]
@@ -275,6 +369,12 @@ def test_preset_times_and_metadata(tmp_path: Path) -> None:
 
 
 def test_renamed_and_dict_roundtrip(tmp_path: Path) -> None:
+    assert (
+        parse_mapped(jsonl_file(tmp_path), preset_mapping("humaneval-jsonl"))
+        .judgements[0]
+        .criterion
+        == "clarity"
+    )  # the name the file's definition gives
     mapping = mapping_renamed(preset_mapping("humaneval-jsonl"), "fluency")
     assert [c.name for c in mapping.criteria] == ["fluency"]
     assert preset_dict("wmt")["criteria"][0]["ranks"] is True
