@@ -190,6 +190,8 @@ class WorkerQualitySerializer(serializers.Serializer):
     self_consistency = serializers.FloatField(allow_null=True)
     uniform_rate = serializers.FloatField(allow_null=True)
     agreement = serializers.FloatField(allow_null=True)
+    below_quality_threshold = serializers.BooleanField(source="quality.below")
+    quality_reason = serializers.CharField(source="quality.reason")
 
 
 class JudgementScoreSerializer(ApiModelSerializer):

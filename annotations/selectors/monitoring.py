@@ -31,7 +31,12 @@ from annotations.selectors.judgements import (
     judgements_counted,
     scores_counted,
 )
-from annotations.selectors.quality import WorkerChecks, worker_checks
+from annotations.selectors.quality import (
+    QualityVerdict,
+    WorkerChecks,
+    quality_verdict,
+    worker_checks,
+)
 
 # The plan -----------------------------------------------------------------------------------
 
@@ -347,6 +352,8 @@ class WorkerRow:
     self_consistency: float | None
     uniform_rate: float | None
     agreement: float | None
+    #: ``selectors.quality.quality_verdict``: the rule that flags and that payments uses
+    quality: QualityVerdict
 
 
 def _pairs_signs(scores: dict[int, float]) -> dict[tuple[int, int], int]:
@@ -419,7 +426,8 @@ def worker_table(
     checks: dict[int, WorkerChecks] | None = None,
 ) -> list[WorkerRow]:
     """Per worker: tasks done (counted judgements), median time, the quality checks'
-    verdicts as stored (attention checks and their pass rate; self-consistency, the mean
+    verdicts as stored (attention checks and their pass rate; ``quality``, the one rule's
+    verdict against the campaign's threshold; self-consistency, the mean
     share of output pairs ordered alike in a repeat: ``selectors.quality``),
     uniform-score rate (share of judgements giving every output the same score) and
     agreement with the others (share of output pairs on which another worker's
@@ -468,6 +476,7 @@ def worker_table(
                 self_consistency=stored.self_consistency,
                 uniform_rate=sum(uniform) / len(uniform) if uniform else None,
                 agreement=agree / total if total else None,
+                quality=quality_verdict(stored, threshold=campaign.quality_threshold),
             )
         )
     return result
