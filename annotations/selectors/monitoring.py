@@ -496,6 +496,18 @@ class CriterionAgreement:
     inter_kappa: float | None = None
     intra_kappa: float | None = None
 
+    @property
+    def scores_versus_preferences(self) -> str:
+        """How the two alphas of these data compare, in words ("" when either is
+        undefined): computed, never assumed (on some data scores agree more)."""
+        if self.preference_alpha is None or self.score_alpha is None:
+            return ""
+        scores, prefs = round(self.score_alpha, 3), round(self.preference_alpha, 3)
+        relation = (
+            "lower than" if scores < prefs else "higher than" if scores > prefs else "equal to"
+        )
+        return f"α on scores ({scores:.3f}) is {relation} α on preferences ({prefs:.3f})."  # noqa: RUF001
+
 
 def _finite(value: float) -> float | None:
     return None if math.isnan(value) else value
