@@ -231,7 +231,7 @@ def _check_latex(fragment: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         doc = Path(tmp) / "sheet.tex"
         doc.write_text(
-            "\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\begin{document}\n"
+            "\\documentclass{article}\n\\begin{document}\n"
             + fragment
             + "\\end{document}\n",
             encoding="utf-8",
