@@ -231,9 +231,7 @@ def _check_latex(fragment: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         doc = Path(tmp) / "sheet.tex"
         doc.write_text(
-            "\\documentclass{article}\n\\begin{document}\n"
-            + fragment
-            + "\\end{document}\n",
+            "\\documentclass{article}\n\\begin{document}\n" + fragment + "\\end{document}\n",
             encoding="utf-8",
         )
         done = subprocess.run(
@@ -288,3 +286,30 @@ def test_the_e2e_and_demo_datasheets_compile(e2e_dir):
     for c in ("quality", "naturalness"):
         assert "checklist" not in a[f"4.3.5@{c}"].platform_answer.lower()
         assert a[f"4.1.3@{c}"].open
+
+
+def test_a_mixed_campaign_says_which_judgements_its_settings_do_not_describe():
+    campaign = _campaign(kind=Task.Kind.REGULAR)
+    assert "imported from a finished evaluation" not in _sheet(campaign)["3.3.2"].platform_answer
+    imported = task_with_outputs(
+        campaign=campaign, criterion=campaign.criteria.get(), kind=Task.Kind.IMPORTED, number=2
+    )
+    judgement_of(imported, WorkerFactory(campaign=campaign), [3, 2, 1])
+    a = _sheet(campaign)
+    assert "Besides, 1 judgements were imported from a finished evaluation" in (
+        a["3.3.2"].platform_answer
+    )
+    # Collected here too: the settings are stated (they describe those judgements).
+    assert "Attention checks: 10% of tasks" in a["3.3.3"].platform_answer
+
+
+def test_agreement_is_reported_only_where_judgements_share_tasks():
+    campaign = _campaign(kind=Task.Kind.REGULAR)
+    assert _sheet(campaign)["4.3.11@quality"].platform_answer.startswith(
+        "Yes, on 2 judgements by 2 evaluators"
+    )
+    bare = CampaignFactory()
+    CriterionFactory(campaign=bare, name="quality")
+    task_with_outputs(campaign=bare, criterion=bare.criteria.get())
+    entry = _sheet(bare)["4.3.11@quality"]
+    assert entry.platform_answer == "" and entry.open

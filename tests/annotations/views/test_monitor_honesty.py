@@ -87,3 +87,15 @@ def test_the_quality_reason_shows_for_a_worker_below_the_threshold_only(client, 
         and "Passed 0 of 1 attention check" in (row[below.pk])
     )
     assert "data-below-threshold" not in row[fine.pk]
+
+
+def test_an_undefined_alpha_is_a_dash_not_a_number(client, people):
+    # One worker: no two judgements share a task, so no alpha is defined.
+    campaign = judged_campaign(owner=people["owner"], n_workers=1)
+    (agreement,) = monitoring.campaign_agreement(campaign=campaign)
+    assert agreement.preference_alpha is None and agreement.score_alpha is None
+    html = _monitor(client, people, campaign)
+    table = html.split('id="h-agree"', 1)[1].split("</table>", 1)[0]
+    row = table.split("<tbody>", 1)[1]
+    assert row.count("—") >= 2 and "0.000" not in row
+    assert "data-alpha-comparison" not in html
