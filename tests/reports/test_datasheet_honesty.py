@@ -43,7 +43,7 @@ def _campaign(*, kind: str, setup: str = Campaign.Setup.SEPARATE, **criterion_fi
     criterion = CriterionFactory(campaign=campaign, name="quality", **criterion_fields)
     task = task_with_outputs(campaign=campaign, criterion=criterion, kind=kind)
     task_with_outputs(campaign=campaign, criterion=criterion, kind=kind, number=1)
-    for scores in ([100, 50, 10], [90, 60, 20]):
+    for scores in ([100.0, 50.0, 10.0], [90.0, 60.0, 20.0]):
         judgement_of(task, WorkerFactory(campaign=campaign), scores)
     return campaign
 
@@ -88,9 +88,9 @@ def test_a_checklist_is_claimed_only_where_the_data_show_one(imported):
     if imported:
         # The criterion's preset has a checklist; the imported data never had one.
         assert "checklist" not in claims.lower()
-        JudgementScore.objects.filter(pk=JudgementScore.objects.first().pk).update(
-            checks=["missing"]
-        )
+        first = JudgementScore.objects.order_by("pk").first()
+        assert first is not None
+        JudgementScore.objects.filter(pk=first.pk).update(checks=["missing"])
         a = _sheet(campaign)
         assert "checklist ticks are stored for quality" in a["3.3.4"].platform_answer
         assert "a checklist was shown" in a["4.3.5@quality"].platform_answer
@@ -134,7 +134,9 @@ def test_outputs_per_task_reads_as_one_number_when_every_task_has_the_same():
 def test_languages_come_from_the_stored_items_and_outputs():
     campaign = _campaign(kind=Task.Kind.REGULAR)
     campaign.items.update(language="de")
-    campaign.items.first().outputs.update(language="fr")
+    item = campaign.items.order_by("pk").first()
+    assert item is not None
+    item.outputs.update(language="fr")
     a = _sheet(campaign)
     assert a["2.4"].platform_answer == "Stored language of the inputs: de (2)"
     assert a["2.5"].platform_answer == "Stored language of the outputs: en (3), fr (3)"
@@ -294,7 +296,7 @@ def test_a_mixed_campaign_says_which_judgements_its_settings_do_not_describe():
     imported = task_with_outputs(
         campaign=campaign, criterion=campaign.criteria.get(), kind=Task.Kind.IMPORTED, number=2
     )
-    judgement_of(imported, WorkerFactory(campaign=campaign), [3, 2, 1])
+    judgement_of(imported, WorkerFactory(campaign=campaign), [3.0, 2.0, 1.0])
     a = _sheet(campaign)
     assert "Besides, 1 judgements were imported from a finished evaluation" in (
         a["3.3.2"].platform_answer

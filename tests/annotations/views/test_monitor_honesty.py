@@ -42,6 +42,7 @@ def test_no_claim_about_scores_and_preferences_that_the_data_can_refute(client, 
     html = _monitor(client, people, campaign)
     assert "stays lower than on preferences" not in html
     (agreement,) = monitoring.campaign_agreement(campaign=campaign)
+    assert agreement.score_alpha is not None and agreement.preference_alpha is not None
     scores, prefs = round(agreement.score_alpha, 3), round(agreement.preference_alpha, 3)
     relation = "lower than" if scores < prefs else "higher than" if scores > prefs else "equal to"
     assert (
@@ -74,6 +75,7 @@ def test_the_quality_reason_shows_for_a_worker_below_the_threshold_only(client, 
     )
     for worker, passed in ((below, False), (fine, True)):
         assignment = Assignment.objects.filter(worker=worker).first()
+        assert assignment is not None
         WorkerCheck.objects.create(
             worker=worker, assignment=assignment, kind="attention", passed=passed
         )
