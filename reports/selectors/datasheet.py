@@ -316,9 +316,9 @@ def _campaign_answers(campaign: Campaign) -> _Answers:
             [
                 f"Attention checks: {campaign.attention_check_rate:.0%} of tasks "
                 f"({checks[('attention', True)]} passed, {checks[('attention', False)]} "
-                f"failed); lowest pass rate {campaign.quality_threshold:.0%}"
-                + ("; failing workers are stopped" if campaign.stop_failed_workers else "")
-                + ".",
+                f"failed); lowest pass rate {campaign.quality_threshold:.0%} (attention "
+                "checks and repeated tasks each rated on their own; a worker below it is "
+                "flagged" + (" and stopped)" if campaign.stop_failed_workers else ")") + ".",
                 f"Repeated tasks (self-consistency): {campaign.repeat_rate:.0%} of tasks "
                 f"({checks[('repeat', True)]} passed, {checks[('repeat', False)]} failed).",
                 f"Uniform-scoring checks failed: {checks[('uniform', False)]}.",

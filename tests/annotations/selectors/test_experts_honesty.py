@@ -111,3 +111,27 @@ def test_the_page_and_csv_say_why_an_alpha_is_missing(client):
     mine = next(r for r in rows if r["worker"] == "careless")
     assert (mine["ci_low"], mine["ci_high"]) == ("", "")
     assert mine["note"].startswith("no interval: every shared output is from one item")
+
+
+def test_the_api_gives_both_rankings_and_the_reasons():
+    from rest_framework.test import APIClient
+
+    people = users()
+    campaign, _criterion = experts_campaign()
+    CampaignMembership.objects.create(
+        campaign=campaign, user=people["viewer"], role=CampaignMembership.Role.VIEWER
+    )
+    api = APIClient()
+    api.force_authenticate(people["viewer"])
+    url = f"/api/campaigns/{campaign.slug}/experts/"
+    report = api.get(url, {"criterion": "quality"}).json()
+    assert report["excluded"] == 0 and report["spearman_with_excluded"] is None
+    Worker.objects.filter(external_id="careful").update(excluded=True)
+    careless = Judgement.objects.filter(worker__external_id="careless").order_by("pk")
+    Judgement.objects.filter(pk__in=list(careless.values_list("pk", flat=True)[1:])).delete()
+    report = api.get(url, {"criterion": "quality"}).json()
+    assert report["excluded"] == 1
+    assert report["spearman_with_excluded"]["value"] == pytest.approx(1.0)
+    alpha = next(w["alpha"] for w in report["workers"] if w["worker"] == "careless")
+    assert alpha["value"] is not None and alpha["low"] is None
+    assert "one item" in alpha["interval_reason"]
