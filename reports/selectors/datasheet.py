@@ -240,7 +240,7 @@ def _campaign_answers(campaign: Campaign) -> _Answers:
         f"{len(active)} evaluators submitted judgements ({len(workers)} registered); "
         f"{n_excl} excluded from the results."
     )
-    a["3.2.2"] = f"{n_exp} marked as experts, {len(workers) - n_exp} crowd workers (non-experts)."
+    a["3.2.2"] = f"{n_exp} marked as experts, {len(workers) - n_exp} not marked as experts."
     platforms = Counter(w.get_platform_display() for w in workers)
     channels = Counter(
         str(w.metadata.get("_channel")) for w in workers if w.metadata.get("_channel")
