@@ -315,3 +315,10 @@ def test_agreement_is_reported_only_where_judgements_share_tasks():
     task_with_outputs(campaign=bare, criterion=bare.criteria.get())
     entry = _sheet(bare)["4.3.11@quality"]
     assert entry.platform_answer == "" and entry.open
+
+
+def test_workers_not_marked_as_experts_are_not_called_non_experts():
+    campaign = _campaign(kind=Task.Kind.IMPORTED)
+    answer = _sheet(campaign)["3.2.2"].platform_answer
+    assert answer == "0 marked as experts, 2 not marked as experts."
+    assert "non-expert" not in answer
