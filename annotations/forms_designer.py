@@ -97,7 +97,8 @@ SETTINGS_LABELS: dict[str, tuple[str, str]] = {
     ),
     "quality_threshold": (
         "Lowest attention-check pass rate (0 to 1)",
-        "Workers below it are flagged (and stopped, if chosen below).",
+        "Workers below it are flagged (and stopped, if chosen below). Repeated tasks are "
+        "rated against it on their own, never pooled with attention checks.",
     ),
     "stop_failed_workers": ("Stop workers who fall below it (they get the failed-check code)", ""),
     "accept_prolific": ("Prolific", ""),

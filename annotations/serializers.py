@@ -190,6 +190,8 @@ class WorkerQualitySerializer(serializers.Serializer):
     self_consistency = serializers.FloatField(allow_null=True)
     uniform_rate = serializers.FloatField(allow_null=True)
     agreement = serializers.FloatField(allow_null=True)
+    below_quality_threshold = serializers.BooleanField(source="quality.below")
+    quality_reason = serializers.CharField(source="quality.reason")
 
 
 class JudgementScoreSerializer(ApiModelSerializer):
@@ -269,6 +271,10 @@ class EstimateSerializer(serializers.Serializer):
     low = serializers.FloatField(allow_null=True, help_text="95% bootstrap interval, low end.")
     high = serializers.FloatField(allow_null=True, help_text="95% bootstrap interval, high end.")
     n = serializers.IntegerField(help_text="Outputs (alpha) or systems (correlations).")
+    reason = serializers.CharField(help_text="Why the value is undefined (else empty).")
+    interval_reason = serializers.CharField(
+        help_text="Why the interval is undefined while the value is not (else empty)."
+    )
 
     def to_representation(self, instance: Any) -> dict[str, Any]:
         def finite(x: float) -> float | None:
@@ -279,6 +285,8 @@ class EstimateSerializer(serializers.Serializer):
             "low": finite(instance.low),
             "high": finite(instance.high),
             "n": instance.n,
+            "reason": instance.reason,
+            "interval_reason": instance.interval_reason,
         }
 
 
@@ -295,6 +303,15 @@ class ExpertReportSerializer(serializers.Serializer):
     workers = WorkerVersusExpertsSerializer(many=True)
     spearman = EstimateSerializer(source="ranking.spearman")
     kendall_tau_b = EstimateSerializer(source="ranking.kendall")
+    excluded = serializers.IntegerField(
+        help_text="Excluded crowd workers: left out of spearman and kendall_tau_b."
+    )
+    spearman_with_excluded = EstimateSerializer(
+        source="ranking_with_excluded.spearman", allow_null=True, default=None
+    )
+    kendall_tau_b_with_excluded = EstimateSerializer(
+        source="ranking_with_excluded.kendall", allow_null=True, default=None
+    )
 
 
 class ExpertExcludeSerializer(serializers.Serializer):

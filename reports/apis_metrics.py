@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -48,7 +47,6 @@ class MetricCorrelationsApi(CampaignScoped):
         report = metric_correlations(
             campaign=self.campaign,
             criterion=criterion,
-            rng=np.random.default_rng(query["seed"]),
             seed=query["seed"],
             resamples=query["resamples"],
             confidence=query["confidence"],

@@ -5,6 +5,7 @@ the API and ``manage.py datasheet``. Every text goes through
 from __future__ import annotations
 
 import json
+import re
 
 from annotations.core.export_safety import latex_escape, markdown_cell
 from reports.core import heds
@@ -21,6 +22,30 @@ def _label(e: Entry) -> str:
     return e.question.id + (f" [{e.criterion}]" if e.criterion else "")
 
 
+# A hyphen-minus that signs a number ("-0.12", "from -5"), not one inside a word or a
+# date: typeset as a minus sign, not a hyphen.
+_MINUS = re.compile(r"(?<![\w.])-(?=\d)")
+
+
+def _tex(text: object) -> str:
+    """Escaped text (``latex_escape``) with the minus signs of numbers typeset as such."""
+    return _MINUS.sub(r"$-$", latex_escape(text))
+
+
+def _markdown_answer(e: Entry) -> str:
+    if not e.open:
+        return markdown_cell(e.answer)
+    marker = f"_{heds.TO_BE_ANSWERED}_" + (f" ({markdown_cell(e.ask)})" if e.ask else "")
+    return f"{markdown_cell(e.platform_answer)} {marker}" if e.platform_answer else marker
+
+
+def _latex_answer(e: Entry) -> str:
+    if not e.open:
+        return _tex(e.answer)
+    marker = r"\emph{" + _tex(e.to_be_answered) + "}"
+    return f"{_tex(e.platform_answer)} {marker}" if e.platform_answer else marker
+
+
 def datasheet_markdown(sheet: FilledDatasheet) -> str:
     lines = [
         f"# Human evaluation datasheet: {markdown_cell(sheet.name)}",
@@ -31,7 +56,7 @@ def datasheet_markdown(sheet: FilledDatasheet) -> str:
     for sid, title, entries in sheet.sections():
         lines += [f"## {sid}. {title}", "", "| Question | Answer | Source |", "|---|---|---|"]
         for e in entries:
-            answer = f"_{heds.TO_BE_ANSWERED}_" if e.open else markdown_cell(e.answer)
+            answer = _markdown_answer(e)
             lines.append(
                 f"| {markdown_cell(_label(e))} {markdown_cell(e.question.text)} | {answer} | {e.source} |"
             )
@@ -41,25 +66,23 @@ def datasheet_markdown(sheet: FilledDatasheet) -> str:
 
 def datasheet_latex(sheet: FilledDatasheet) -> str:
     lines = [
-        r"\section*{Human evaluation datasheet: " + latex_escape(sheet.name) + "}",
-        "HEDS " + latex_escape(heds.VERSION) + " (" + latex_escape(heds.SOURCE) + ").",
+        r"\section*{Human evaluation datasheet: " + _tex(sheet.name) + "}",
+        "HEDS " + _tex(heds.VERSION) + " (" + _tex(heds.SOURCE) + ").",
     ]
     for sid, title, entries in sheet.sections():
-        lines.append(r"\subsection*{" + latex_escape(f"{sid}. {title}") + "}")
+        lines.append(r"\subsection*{" + _tex(f"{sid}. {title}") + "}")
         lines.append(r"\begin{description}")
         for e in entries:
-            answer = (
-                r"\emph{" + latex_escape(heds.TO_BE_ANSWERED) + "}"
-                if e.open
-                else latex_escape(e.answer)
-            )
+            # The label braced (a "]" in a criterion's name would end \item's option) and
+            # the line break guarded by {} (an answer opening with "[" would be read as
+            # \\'s optional length).
             lines.append(
-                r"\item["
-                + latex_escape(_label(e))
-                + "] "
-                + latex_escape(e.question.text)
-                + r" \\ "
-                + answer
+                r"\item[{"
+                + _tex(_label(e))
+                + "}] "
+                + _tex(e.question.text)
+                + r" \\{} "
+                + _latex_answer(e)
             )
         lines.append(r"\end{description}")
     return "\n".join(lines) + "\n"

@@ -29,19 +29,30 @@ CONFIDENCE = 0.95
 
 @dataclass(frozen=True)
 class Estimate:
-    """A point estimate with its percentile bootstrap interval (NaN when undefined)."""
+    """A point estimate with its percentile bootstrap interval (NaN when undefined).
+
+    ``reason`` says why the value is undefined, ``interval_reason`` why the interval is
+    (a value can be defined while its interval is not: a bootstrap over one item cannot
+    vary, so its "interval" would be a single point)."""
 
     value: float
     low: float
     high: float
     n: int  # units (alpha) or systems (correlation) it rests on
+    reason: str = ""
+    interval_reason: str = ""
 
     @property
     def defined(self) -> bool:
         return not math.isnan(self.value)
 
+    @property
+    def interval_defined(self) -> bool:
+        return self.defined and not (math.isnan(self.low) or math.isnan(self.high))
 
-UNDEFINED = Estimate(float("nan"), float("nan"), float("nan"), 0)
+
+UNDEFINED = Estimate(float("nan"), float("nan"), float("nan"), 0, "no data")
+NAN = float("nan")
 
 
 def _interval(samples: np.ndarray) -> tuple[float, float]:
@@ -51,6 +62,10 @@ def _interval(samples: np.ndarray) -> tuple[float, float]:
     tail = (1.0 - CONFIDENCE) / 2 * 100
     low, high = np.percentile(finite, [tail, 100 - tail])
     return float(low), float(high)
+
+
+def _no_interval(low: float) -> str:
+    return "no bootstrap resample gave a defined value" if math.isnan(low) else ""
 
 
 def alpha_with_experts(
@@ -84,8 +99,16 @@ def alpha_with_experts(
     m = np.bincount(unit_index)
     # Units with a value from the worker and at least one expert: what alpha rests on.
     units = int((m >= 2).sum())
+    if units < 2:
+        # With one unit, observed and expected disagreement are the same pairs: alpha is
+        # 0 by construction, whatever the scores; it says nothing about agreement.
+        return Estimate(
+            NAN, NAN, NAN, units, f"needs 2 or more outputs judged by both ({units} shared)"
+        )
     if math.isnan(point):
-        return Estimate(point, float("nan"), float("nan"), units)
+        return Estimate(
+            point, NAN, NAN, units, "every shared score is the same: nothing to agree on"
+        )
     pairable = m[unit_index] >= 2
     s1_u = np.bincount(unit_index, weights=value)
     s2_u = np.bincount(unit_index, weights=value**2)
@@ -109,8 +132,17 @@ def alpha_with_experts(
     with np.errstate(divide="ignore", invalid="ignore"):
         expected = (2 * big_n * (counts @ s2) - 2 * (counts @ s1) ** 2) / (big_n * (big_n - 1))
         samples = np.where(expected > 0, 1.0 - observed / expected, np.nan)
+    items_shared = len(np.unique(task_of_unit[m >= 2]))
+    if items_shared < 2:
+        return Estimate(
+            point,
+            NAN,
+            NAN,
+            units,
+            interval_reason="every shared output is from one item: resampling items cannot vary it",
+        )
     low, high = _interval(samples)
-    return Estimate(point, low, high, units)
+    return Estimate(point, low, high, units, interval_reason=_no_interval(low))
 
 
 @dataclass(frozen=True)
@@ -165,12 +197,28 @@ def ranking_agreement(
         return RankingAgreement(UNDEFINED, UNDEFINED)
     rho, tau, n = correlations(np.arange(item.size))
     if math.isnan(rho):
-        undefined = Estimate(float("nan"), float("nan"), float("nan"), n)
+        why = (
+            f"needs 3 or more systems judged by both ({n} are)"
+            if n < 3
+            else "every system has the same mean rank on one side"
+        )
+        undefined = Estimate(NAN, NAN, NAN, n, why)
         return RankingAgreement(undefined, undefined)
     items, item_index = np.unique(item, return_inverse=True)
+    if len(items) < 2:
+        why = "every judgement is of one item: resampling items cannot vary it"
+        return RankingAgreement(
+            Estimate(rho, NAN, NAN, n, interval_reason=why),
+            Estimate(tau, NAN, NAN, n, interval_reason=why),
+        )
     by_item = [np.flatnonzero(item_index == i) for i in range(len(items))]
     rhos, taus = np.empty(resamples), np.empty(resamples)
     for r in range(resamples):
         drawn = rng.integers(0, len(items), size=len(items))
         rhos[r], taus[r], _ = correlations(np.concatenate([by_item[i] for i in drawn]))
-    return RankingAgreement(Estimate(rho, *_interval(rhos), n), Estimate(tau, *_interval(taus), n))
+    rho_low, rho_high = _interval(rhos)
+    tau_low, tau_high = _interval(taus)
+    return RankingAgreement(
+        Estimate(rho, rho_low, rho_high, n, interval_reason=_no_interval(rho_low)),
+        Estimate(tau, tau_low, tau_high, n, interval_reason=_no_interval(tau_low)),
+    )

@@ -3,7 +3,10 @@
 Experts are workers marked ``expert`` (by an organizer, or on import with
 ``--experts``). Their judgements are the reference whatever their ``excluded`` flag
 (exclude them to rank the systems on the crowd alone); crowd workers are everyone
-else. Attention checks and repeats are left out, as everywhere agreement is computed.
+else. The crowd's ranking leaves excluded crowd workers out, as rankings that leave
+out excluded workers do, and is shown beside the crowd's ranking with them (the
+exclusions' effect). Attention checks and repeats are left out, as everywhere agreement
+is computed.
 """
 
 from __future__ import annotations
@@ -42,7 +45,11 @@ class ExpertReport:
     criterion: Criterion
     experts: int
     workers: list[WorkerVersusExperts]  # crowd workers sharing units with experts, worst first
-    ranking: RankingAgreement
+    ranking: RankingAgreement  # excluded crowd workers left out
+    #: the same with every crowd worker (excluded ones too): the exclusions' effect
+    ranking_with_excluded: RankingAgreement | None = None
+    #: excluded crowd workers with judgements on the criterion
+    excluded: int = 0
 
     @property
     def available(self) -> bool:
@@ -55,7 +62,7 @@ def expert_report(
     """Each crowd worker's alpha with the experts and the crowd-versus-experts ranking
     correlation on one criterion, with bootstrap intervals (``rng`` seeded by default)."""
     rng = rng if rng is not None else np.random.default_rng(SEED)
-    rows = list(
+    raw = list(
         JudgementScore.objects.filter(
             judgement__criterion=criterion,
             role=TaskOutput.Role.REGULAR,
@@ -65,6 +72,7 @@ def expert_report(
         .values_list(
             "judgement__worker_id",
             "judgement__worker__expert",
+            "judgement__worker__excluded",
             "judgement__task_id",
             "judgement__task__item_id",
             "output_id",
@@ -73,6 +81,10 @@ def expert_report(
             "rank",
         )
     )
+    # Excluded crowd workers (experts stay the reference whatever their flag).
+    dropped = np.array([excluded and not expert for _, expert, excluded, *_ in raw], dtype=bool)
+    n_excluded = len({w for (w, *_), drop in zip(raw, dropped, strict=True) if drop})
+    rows = [(w, expert, *rest) for w, expert, _, *rest in raw]
     experts = {w for w, expert, *_ in rows if expert}
     if not experts or not rows:
         return ExpertReport(criterion, len(experts), [], RankingAgreement(UNDEFINED, UNDEFINED))
@@ -115,20 +127,40 @@ def expert_report(
     estimates.sort(key=lambda pair: (not pair[1].defined, pair[1].value if pair[1].defined else 0))
     systems = np.array([system for *_, system, _, _ in rows])
     _, system_codes = np.unique(systems, return_inverse=True)
+    item = np.array([item for _, _, _, item, *_ in rows])
+    rank = np.array([rank for *_, rank in rows], dtype=float)
+    is_expert_row = np.array([expert for _, expert, *_ in rows], dtype=bool)
+    # Each ranking its own stream: the one with excluded workers cannot move the other.
+    kept_rng, all_rng = rng.spawn(2)
+    kept = ~dropped
     ranking = ranking_agreement(
-        np.array([item for _, _, _, item, *_ in rows]),
-        system_codes,
-        np.array([rank for *_, rank in rows], dtype=float),
-        np.array([expert for _, expert, *_ in rows], dtype=bool),
-        rng=rng,
+        item[kept],
+        system_codes[kept],
+        rank[kept],
+        is_expert_row[kept],
+        rng=kept_rng,
         resamples=resamples,
+    )
+    with_excluded = (
+        ranking_agreement(item, system_codes, rank, is_expert_row, rng=all_rng, resamples=resamples)
+        if n_excluded
+        else None
     )
     return ExpertReport(
         criterion,
         len(experts),
         [WorkerVersusExperts(by_id[w], estimate) for w, estimate in estimates],
         ranking,
+        with_excluded,
+        n_excluded,
     )
+
+
+def _note(e: Estimate) -> str:
+    """Why a figure or its interval is left empty ("" when both are given)."""
+    if not e.defined:
+        return f"undefined: {e.reason}"
+    return f"no interval: {e.interval_reason}" if e.interval_reason else ""
 
 
 def expert_report_csv(report: ExpertReport) -> str:
@@ -136,7 +168,9 @@ def expert_report_csv(report: ExpertReport) -> str:
     (cells made safe for spreadsheets: ``core.export_safety``)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["criterion", "figure", "worker", "units", "value", "ci_low", "ci_high"])
+    writer.writerow(
+        ["criterion", "figure", "worker", "units", "value", "ci_low", "ci_high", "note"]
+    )
     name = report.criterion.name
 
     def number(value: float) -> str:
@@ -152,16 +186,27 @@ def expert_report_csv(report: ExpertReport) -> str:
                     row.worker.external_id,
                     a.n,
                     *(number(a.value), number(a.low), number(a.high)),
+                    _note(a),
                 ]
             )
         )
-    for figure, e in (
-        ("spearman", report.ranking.spearman),
-        ("kendall_tau_b", report.ranking.kendall),
-    ):
-        writer.writerow(
-            csv_row(
-                [name, f"systems_{figure}", "", e.n, number(e.value), number(e.low), number(e.high)]
+    rankings = [("systems", report.ranking)]
+    if report.ranking_with_excluded is not None:
+        rankings.append(("systems_with_excluded", report.ranking_with_excluded))
+    for prefix, ranking in rankings:
+        for figure, e in (("spearman", ranking.spearman), ("kendall_tau_b", ranking.kendall)):
+            writer.writerow(
+                csv_row(
+                    [
+                        name,
+                        f"{prefix}_{figure}",
+                        "",
+                        e.n,
+                        number(e.value),
+                        number(e.low),
+                        number(e.high),
+                        _note(e),
+                    ]
+                )
             )
-        )
     return out.getvalue()

@@ -31,7 +31,12 @@ from annotations.selectors.judgements import (
     judgements_counted,
     scores_counted,
 )
-from annotations.selectors.quality import WorkerChecks, worker_checks
+from annotations.selectors.quality import (
+    QualityVerdict,
+    WorkerChecks,
+    quality_verdict,
+    worker_checks,
+)
 
 # The plan -----------------------------------------------------------------------------------
 
@@ -347,6 +352,8 @@ class WorkerRow:
     self_consistency: float | None
     uniform_rate: float | None
     agreement: float | None
+    #: ``selectors.quality.quality_verdict``: the rule that flags and that payments uses
+    quality: QualityVerdict
 
 
 def _pairs_signs(scores: dict[int, float], labels: dict[int, str]) -> dict[tuple[int, int], int]:
@@ -427,7 +434,8 @@ def worker_table(
     checks: dict[int, WorkerChecks] | None = None,
 ) -> list[WorkerRow]:
     """Per worker: tasks done (counted judgements), median time, the quality checks'
-    verdicts as stored (attention checks and their pass rate; self-consistency, the mean
+    verdicts as stored (attention checks and their pass rate; ``quality``, the one rule's
+    verdict against the campaign's threshold; self-consistency, the mean
     share of output pairs ordered alike in a repeat: ``selectors.quality``),
     uniform-score rate (share of judgements giving every output the same score) and
     agreement with the others (share of output pairs on which another worker's
@@ -476,6 +484,7 @@ def worker_table(
                 self_consistency=stored.self_consistency,
                 uniform_rate=sum(uniform) / len(uniform) if uniform else None,
                 agreement=agree / total if total else None,
+                quality=quality_verdict(stored, threshold=campaign.quality_threshold),
             )
         )
     return result
@@ -494,6 +503,18 @@ class CriterionAgreement:
     #: WMT's pairwise kappa between judges (inter) and of a judge with itself (intra)
     inter_kappa: float | None = None
     intra_kappa: float | None = None
+
+    @property
+    def scores_versus_preferences(self) -> str:
+        """How the two alphas of these data compare, in words ("" when either is
+        undefined): computed, never assumed (on some data scores agree more)."""
+        if self.preference_alpha is None or self.score_alpha is None:
+            return ""
+        scores, prefs = round(self.score_alpha, 3), round(self.preference_alpha, 3)
+        relation = (
+            "lower than" if scores < prefs else "higher than" if scores > prefs else "equal to"
+        )
+        return f"α on scores ({scores:.3f}) is {relation} α on preferences ({prefs:.3f})."  # noqa: RUF001
 
 
 def _finite(value: float) -> float | None:

@@ -1,10 +1,9 @@
 """Reads for the payment step: a suggestion per worker, and the platforms' bulk files.
 
 The suggestion reuses what the quality checks already decided, never a rule of its own:
-the attention-check pass rate counts the worker's ``WorkerCheck`` rows (each one the
-verdict of ``services.quality`` on one attention check; read by
-``selectors.quality.worker_checks``, as the monitor reads them) against the campaign's
-``quality_threshold``; ``flagged`` and ``stopped`` are set by
+whether the worker is below the campaign's ``quality_threshold`` is
+``selectors.quality.quality_verdict`` over the worker's ``WorkerCheck`` rows (the rule
+that flags workers and that the monitor shows); ``flagged`` and ``stopped`` are set by
 ``services.quality.worker_quality_update`` (or by the organizer); ``excluded`` is the
 organizer's; tasks done are the monitor's (``monitoring.worker_table``).
 
@@ -31,7 +30,7 @@ from decimal import Decimal
 from annotations.core.export_safety import csv_cell, csv_row
 from annotations.models import Campaign, Worker
 from annotations.selectors import monitoring
-from annotations.selectors.quality import WorkerChecks, worker_checks
+from annotations.selectors.quality import WorkerChecks, quality_verdict, worker_checks
 from common.errors import DomainError
 
 APPROVE = "approved"
@@ -86,11 +85,9 @@ def _suggest(
         )
     if worker.stopped:
         return REJECT, f"Stopped by the quality checks ({checks.failed} of {checks.n} failed)."
-    if checks.attention and checks.attention_passed / checks.attention < threshold:
-        return REJECT, (
-            f"Passed {checks.attention_passed} of {checks.attention} attention checks, "
-            f"below the campaign's {threshold:.0%}."
-        )
+    verdict = quality_verdict(checks, threshold=threshold)
+    if verdict.below:
+        return REJECT, verdict.reason
     if worker.flagged:
         return REJECT, f"Flagged ({checks.failed} of {checks.n} quality checks failed)."
     if tasks_done == 0:

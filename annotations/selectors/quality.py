@@ -2,7 +2,10 @@
 ``services.quality`` (one per checked assignment and kind).
 
 The monitor's pass rates and self-consistency and the payment page's suggestion read
-them here; nothing recomputes a check.
+them here; nothing recomputes a check. :func:`quality_verdict` is the one rule that says
+whether a worker fell below the campaign's ``quality_threshold``: the flag
+(``services.quality.worker_quality_update``), the monitor, the payment suggestion, the
+exports and the API all take their verdict from it.
 """
 
 from __future__ import annotations
@@ -23,6 +26,9 @@ class WorkerChecks:
     failed: int = 0
     attention: int = 0
     attention_passed: int = 0
+    repeats: int = 0
+    repeats_passed: int = 0
+    uniform: int = 0
     failed_kinds: Counter[str] = field(default_factory=Counter)
     # The share of output pairs ordered alike in each repeat (``detail["agreement"]``).
     repeat_agreements: list[float] = field(default_factory=list)
@@ -56,6 +62,49 @@ def worker_checks(
         if kind == WorkerCheck.Kind.ATTENTION:
             c.attention += 1
             c.attention_passed += bool(passed)
-        elif kind == WorkerCheck.Kind.REPEAT and "agreement" in (detail or {}):
-            c.repeat_agreements.append(float(detail["agreement"]))
+        elif kind == WorkerCheck.Kind.REPEAT:
+            c.repeats += 1
+            c.repeats_passed += bool(passed)
+            if "agreement" in (detail or {}):
+                c.repeat_agreements.append(float(detail["agreement"]))
+        elif kind == WorkerCheck.Kind.UNIFORM:
+            c.uniform += 1 - bool(passed)
     return checks
+
+
+@dataclass(frozen=True)
+class QualityVerdict:
+    """Whether a worker is below the campaign's quality threshold, and why (in words a
+    worker may read: the payment page sends the reason to MTurk on a rejection)."""
+
+    below: bool
+    reason: str
+
+
+def quality_verdict(checks: WorkerChecks | None, *, threshold: float) -> QualityVerdict:
+    """The one quality rule: a worker is below ``threshold`` (the campaign's "lowest
+    attention-check pass rate") when the pass rate of their attention checks is below
+    it; each other kind of check is rated on its own the same way (the share of repeats
+    ordered alike; uniform-scoring checks are only ever stored failed). Kinds are never
+    pooled, so passed repeats cannot hide a failed attention check. No checks: not below.
+    """
+    c = checks or WorkerChecks()
+    for passed, n, kind in (
+        (c.attention_passed, c.attention, "attention check"),
+        (c.repeats_passed, c.repeats, "repeated task"),
+    ):
+        if n and passed / n < threshold:
+            return QualityVerdict(
+                True,
+                f"Passed {passed} of {n} {kind}{'' if n == 1 else 's'}, "
+                f"below the campaign's {threshold:.0%}.",
+            )
+    if c.uniform and threshold > 0:
+        return QualityVerdict(
+            True,
+            f"Gave every output the same score in a run of judgements "
+            f"({c.uniform} uniform-scoring check{'' if c.uniform == 1 else 's'} failed).",
+        )
+    if c.n:
+        return QualityVerdict(False, f"Passed {c.n - c.failed} of {c.n} quality checks.")
+    return QualityVerdict(False, "No quality check yet.")

@@ -12,9 +12,11 @@
 * **Uniform scoring**: the same score for every output in ``UNIFORM_RUN`` judgements in
   a row is a failed check.
 
-A worker's pass rate is passed checks / all checks; below the campaign's
-``quality_threshold`` the worker is flagged, and stopped when the campaign stops failed
-workers. Flags are only ever set here, never cleared (an organizer decides that).
+Whether a worker is below the campaign's ``quality_threshold`` is
+``selectors.quality.quality_verdict`` (each kind of check rated on its own pass rate:
+attention checks never pooled with repeats); below it the worker is flagged, and stopped
+when the campaign stops failed workers. Flags are only ever set here, never cleared (an
+organizer decides that).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Count
 
 from annotations.core.degrade import degrade, drops_content
 from annotations.models import (
@@ -35,6 +37,7 @@ from annotations.models import (
     Worker,
     WorkerCheck,
 )
+from annotations.selectors.quality import quality_verdict, worker_checks
 
 REPEAT_MIN_AGREEMENT = 0.6
 UNIFORM_RUN = 3
@@ -235,15 +238,11 @@ def quality_after_judgement(
 
 @transaction.atomic(savepoint=False)
 def worker_quality_update(*, worker: Worker) -> Worker:
-    """Flag (and, if the campaign says so, stop) a worker below the quality threshold."""
+    """Flag (and, if the campaign says so, stop) a worker below the quality threshold
+    (``selectors.quality.quality_verdict``, the rule every page shows)."""
     campaign = worker.campaign
-    totals = WorkerCheck.objects.filter(worker=worker).aggregate(
-        n=Count("pk"), passed=Count("pk", filter=Q(passed=True))
-    )
-    if not totals["n"]:
-        return worker
-    rate = totals["passed"] / totals["n"]
-    if rate < campaign.quality_threshold:
+    checks = worker_checks(campaign=campaign, worker_ids=[worker.pk]).get(worker.pk)
+    if quality_verdict(checks, threshold=campaign.quality_threshold).below:
         changed = []
         if not worker.flagged:
             worker.flagged = True

@@ -18,13 +18,15 @@ Conventions (Ma, Bojar and Graham 2018; Ma, Wei, Bojar and Graham 2019):
   intact.
 
 Intervals are percentile intervals of ``resamples`` bootstrap replicates drawn with the
-``numpy.random.Generator`` passed in; replicates where a statistic is undefined (e.g.
+``numpy.random.Generator`` passed in (a report gives each metric its own,
+:func:`metric_rng`, so importing another metric moves no metric's interval); replicates where a statistic is undefined (e.g.
 every resampled system has the same metric score) are left out, and ``valid`` says how
 many were used.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,6 +39,7 @@ __all__ = [
     "METHODS",
     "SEGMENT_METHODS",
     "Correlation",
+    "metric_rng",
     "segment_correlations",
     "system_correlations",
     "tau_like",
@@ -81,6 +84,18 @@ class Correlation:
     @property
     def label(self) -> str:
         return LABELS[self.method]
+
+
+def metric_rng(seed: int, metric: str) -> np.random.Generator:
+    """The bootstrap stream of one metric in a report seeded with ``seed``.
+
+    Derived from the seed and a stable hash of the metric's name (SHA-256, not Python's
+    salted ``hash``) as a ``numpy.random.SeedSequence`` spawn key: the same on every run
+    and machine, and independent of which other metrics the report holds or their order.
+    """
+    digest = hashlib.sha256(metric.encode("utf-8")).digest()
+    key = tuple(int.from_bytes(digest[i : i + 4], "little") for i in range(0, 32, 4))
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
 
 
 def _stats() -> Any:

@@ -118,7 +118,8 @@ def report_table(report: CorrelationReport) -> str:
         f"Metric-human correlation: campaign {report.campaign}, criterion {report.criterion}",
         f"System-level human score: {report.human}; {report.normalisation}.",
         f"Bootstrap: {report.resamples} resamples, seed {report.seed}, {pct}% percentile "
-        "intervals (systems resampled at system level, items at segment level).",
+        "intervals (systems resampled at system level, items at segment level); each "
+        "metric draws from its own stream (the seed and its name: metric_rng).",
         "",
         f"{'Metric':<20} {'Level':<8} {'Statistic':<24} {'Value':>7}  {pct}% CI{'':<10} {'n':>7}",
     ]

@@ -105,6 +105,14 @@ QUESTIONS: tuple[Question, ...] = (
         "Experimental design",
     ),
     _q(
+        "3.3.8",
+        "Unless the evaluation is carried out at a place of the evaluators' own choosing, "
+        "briefly describe the (range of different) conditions in which evaluators carry out "
+        "the evaluations.",
+        True,
+        "Experimental design",
+    ),
+    _q(
         "4.1.1",
         "What type of quality is assessed (correctness, goodness, feature)?",
         False,

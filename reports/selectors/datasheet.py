@@ -8,6 +8,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models import Count, Max, Min
+
 from annotations.models import (
     Campaign,
     Criterion,
@@ -22,36 +24,46 @@ from annotations.models import (
 from annotations.selectors import monitoring
 from annotations.selectors.worker import mr_attributes
 from ranking.models import RankingRun
+from ranking.selectors import ranking_data_rule
 from reports.core import heds
 from reports.models import Datasheet
-
-LANGUAGE_KEYS = ("language", "lang")
 
 
 @dataclass(frozen=True)
 class Entry:
+    """One question of the datasheet. ``platform_answer`` states only what the stored
+    data show; ``ask`` names what only a person can add to it (the question then stays
+    open); a person's answer replaces the platform's, it is never appended to it."""
+
     key: str
     question: heds.Question
     criterion: str | None
     platform_answer: str
     person_answer: str
+    ask: str = ""
 
     @property
     def open(self) -> bool:
-        return not (self.platform_answer or self.person_answer)
+        return not self.person_answer and (not self.platform_answer or bool(self.ask))
 
     @property
     def source(self) -> str:
-        if self.platform_answer and self.person_answer:
-            return "platform+person"
+        if self.person_answer:
+            return "person"
         if self.platform_answer:
-            return "platform"
-        return "person" if self.person_answer else "open"
+            return "platform, incomplete" if self.ask else "platform"
+        return "open"
 
     @property
     def answer(self) -> str:
-        parts = [self.platform_answer, self.person_answer]
-        return "\n\n".join(p for p in parts if p) or heds.TO_BE_ANSWERED
+        """The answer as given: the person's when there is one, else the platform's (the
+        renderings add :data:`heds.TO_BE_ANSWERED` and ``ask`` while :attr:`open`)."""
+        return self.person_answer or self.platform_answer or heds.TO_BE_ANSWERED
+
+    @property
+    def to_be_answered(self) -> str:
+        """The marker of an open question: what a person is asked to add."""
+        return heds.TO_BE_ANSWERED + (f" ({self.ask})" if self.ask else "")
 
 
 @dataclass(frozen=True)
@@ -86,6 +98,7 @@ class FilledDatasheet:
                     "answer": None if e.open else e.answer,
                     "platform_answer": e.platform_answer or None,
                     "person_answer": e.person_answer or None,
+                    "to_be_answered": e.to_be_answered if e.open else None,
                     "source": e.source,
                 }
                 for e in self.entries
@@ -105,22 +118,53 @@ def _fmt(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.3f}"
 
 
-def _languages(values: list[dict]) -> str:
-    found = sorted({str(v[k]) for v in values for k in LANGUAGE_KEYS if v.get(k)})
-    return ", ".join(found)
+def _languages(codes: list[str]) -> str:
+    """Stored language codes with how often each occurs ("en (630)", or "de (3), en (2)")."""
+    counts = Counter(c for c in codes if c)
+    return ", ".join(f"{code} ({n})" for code, n in sorted(counts.items()))
 
 
-def _campaign_answers(campaign: Campaign) -> dict[str, str]:
-    a: dict[str, str] = {}
-    items = list(campaign.items.values_list("input", "attributes"))
-    systems = list(campaign.systems.all())
-    outputs = list(Output.objects.filter(item__campaign=campaign).values_list("text", flat=True))
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+@dataclass
+class _Answers:
+    """The platform's answers by key, and what a person is asked to add (``ask``)."""
+
+    text: dict[str, str] = field(default_factory=dict)
+    ask: dict[str, str] = field(default_factory=dict)
+
+    def __setitem__(self, key: str, value: str) -> None:
+        self.text[key] = value
+
+
+def _campaign_answers(campaign: Campaign) -> _Answers:
+    """What the stored data show. For a campaign whose judgements were all imported from
+    a finished evaluation, the campaign's own settings (attention-check rate, threshold,
+    minimum time, the interface, the criteria's presets) describe this platform, not the
+    evaluation that collected them: they are not stated, and a person is asked."""
+    a = _Answers()
+    items = list(campaign.items.values_list("input", "attributes", "language"))
+    systems = list(campaign.systems.order_by("label"))
+    outputs = list(
+        Output.objects.filter(item__campaign=campaign).values_list(
+            "pk", "text", "system_id", "item_id", "language"
+        )
+    )
     tasks = Task.objects.filter(campaign=campaign)
     kinds = Counter(tasks.values_list("kind", flat=True))
-    imported = bool(kinds) and set(kinds) == {Task.Kind.IMPORTED}
+    judged_on = Counter(
+        Judgement.objects.filter(criterion__campaign=campaign).values_list("task__kind", flat=True)
+    )
+    n_imported = judged_on[Task.Kind.IMPORTED]
+    # Every judgement came from a finished evaluation (none collected here): the
+    # platform's settings and interface are not how they were collected.
+    imported = n_imported > 0 and n_imported == sum(judged_on.values())
+    together = campaign.setup == Campaign.Setup.TOGETHER
 
     if items:
-        mrs = [mr_attributes(text) for text, _ in items[:200]]
+        mrs = [mr_attributes(text) for text, _, _ in items[:200]]
         if all(mrs):
             names = sorted({name for pairs in mrs if pairs for name, _ in pairs})
             a["2.1"] = (
@@ -128,32 +172,37 @@ def _campaign_answers(campaign: Campaign) -> dict[str, str]:
                 f"the attributes {', '.join(names)}; {len(items)} inputs."
             )
         else:
-            a["2.1"] = f"Text: {len(items)} inputs, {_words([t for t, _ in items])}."
+            a["2.1"] = f"Text: {len(items)} inputs, {_words([t for t, _, _ in items])}."
+        a["2.4"] = "Stored language of the inputs: " + _languages([lang for *_, lang in items])
     if outputs:
-        a["2.2"] = f"Text: {len(outputs)} outputs, {_words(outputs)}."
-    lang_in = _languages([attrs for _, attrs in items])
-    lang_out = _languages([s.metadata for s in systems])
-    if lang_in:
-        a["2.4"] = lang_in
-    if lang_out or lang_in:
-        a["2.5"] = lang_out or lang_in
+        a["2.2"] = f"Text: {len(outputs)} outputs, {_words([o[1] for o in outputs])}."
+        a["2.5"] = "Stored language of the outputs: " + _languages([o[4] for o in outputs])
 
-    judged = (
+    judged_outputs = set(
         JudgementScore.objects.filter(
             judgement__criterion__campaign=campaign, role=TaskOutput.Role.REGULAR
         )
-        .values("output")
+        .values_list("output_id", flat=True)
         .distinct()
-        .count()
     )
+    per_system_all = Counter(o[2] for o in outputs)
+    per_system_judged = Counter(o[2] for o in outputs if o[0] in judged_outputs)
+    judged_items = {o[3] for o in outputs if o[0] in judged_outputs}
     system_list = "; ".join(
-        s.label + (f" ({s.name})" if s.name and s.name != s.label else "") for s in systems
+        s.label
+        + (f" ({s.name})" if s.name and s.name != s.label else "")
+        + f": {per_system_judged[s.pk]} of {per_system_all[s.pk]}"
+        for s in systems
     )
     a["3.1.1"] = (
-        f"{judged} of the {len(outputs)} outputs ({len(systems)} systems on {len(items)} items) "
-        f"received judgements. Systems: {system_list or 'none'}."
+        f"{len(judged_outputs)} of the {len(outputs)} outputs ({len(systems)} systems on "
+        f"{len(items)} items) received judgements. Judged outputs per system: "
+        f"{system_list or 'none'}."
     )
-    sel = [f"All {len(items)} items of the campaign, one output per system and item."]
+    sel = [
+        f"Judgements cover {len(judged_outputs)} of the {len(outputs)} outputs, on "
+        f"{len(judged_items)} of the {len(items)} items."
+    ]
     jobs = campaign.import_jobs.filter(status=ImportJob.Status.DONE)
     if jobs:
         sel.append("Imported from: " + ", ".join(f"{j.filename} ({j.kind})" for j in jobs) + ".")
@@ -161,10 +210,13 @@ def _campaign_answers(campaign: Campaign) -> dict[str, str]:
         sel.append(
             f"Judgements imported from a finished evaluation ({kinds[Task.Kind.IMPORTED]} tasks)."
         )
+        a.ask["3.1.2"] = "how the original evaluation chose the items and outputs it showed"
     else:
+        task_items = tasks.filter(kind=Task.Kind.REGULAR).values("item").distinct().count()
         sel.append(
-            f"Tasks designed by the platform with seed {campaign.task_seed}: "
-            f"{campaign.outputs_per_task} outputs of one item per task, "
+            f"Tasks designed by the platform with seed {campaign.task_seed} on "
+            f"{task_items} of the {len(items)} items: "
+            f"{_count(campaign.outputs_per_task, 'output')} of one item per task, "
             f"{campaign.judgements_per_task} judgements per task"
             + (
                 ", identical outputs of an item shown once"
@@ -173,7 +225,7 @@ def _campaign_answers(campaign: Campaign) -> dict[str, str]:
             )
             + "."
         )
-    attrs = sorted({k for _, at in items for k in (at or {})})
+    attrs = sorted({k for _, at, _ in items for k in (at or {})})
     if attrs:
         sel.append("Item attributes (slices): " + ", ".join(attrs) + ".")
     a["3.1.2"] = " ".join(sel)
@@ -188,7 +240,7 @@ def _campaign_answers(campaign: Campaign) -> dict[str, str]:
         f"{len(active)} evaluators submitted judgements ({len(workers)} registered); "
         f"{n_excl} excluded from the results."
     )
-    a["3.2.2"] = f"{n_exp} marked as experts, {len(workers) - n_exp} crowd workers (non-experts)."
+    a["3.2.2"] = f"{n_exp} marked as experts, {len(workers) - n_exp} not marked as experts."
     platforms = Counter(w.get_platform_display() for w in workers)
     channels = Counter(
         str(w.metadata.get("_channel")) for w in workers if w.metadata.get("_channel")
@@ -200,13 +252,16 @@ def _campaign_answers(campaign: Campaign) -> dict[str, str]:
         )
     bonused = [w for w in workers if w.bonus > 0]
     reviews = Counter(w.review for w in workers)
-    rec.append(
-        f"Bonuses: {sum((w.bonus for w in bonused), start=0):.2f} in total to {len(bonused)} "
-        f"workers; payment decisions: {reviews.get('approved', 0)} approved, "
-        f"{reviews.get('rejected', 0)} rejected."
-    )
+    if not imported or bonused or reviews.get("approved") or reviews.get("rejected"):
+        rec.append(
+            f"Bonuses: {sum((w.bonus for w in bonused), start=0):.2f} in total to "
+            f"{len(bonused)} workers; payment decisions: {reviews.get('approved', 0)} approved, "
+            f"{reviews.get('rejected', 0)} rejected."
+        )
+    if imported:
+        a.ask["3.2.3"] = "how the original evaluation recruited and paid its evaluators"
     a["3.2.3"] = " ".join(rec)
-    if campaign.instructions.strip():
+    if campaign.instructions.strip() and not imported:
         a["3.2.4"] = (
             f"Written instructions ({len(campaign.instructions.split())} words) shown before "
             "the tasks" + ("; a consent text is shown first" if campaign.consent_text else "") + "."
@@ -217,10 +272,17 @@ def _campaign_answers(campaign: Campaign) -> dict[str, str]:
             f"Judgements imported from a finished evaluation: "
             f"{Judgement.objects.filter(criterion__campaign=campaign).count()} judgements."
         )
+        a.ask["3.3.2"] = "how the original evaluation collected them"
     else:
         a["3.3.2"] = (
             f"Through the platform's web interface ({campaign.get_setup_display()}); "
             f"at most {campaign.tasks_per_worker} tasks per evaluator."
+            + (
+                f" Besides, {n_imported} judgements were imported from a finished "
+                "evaluation: this platform's settings below do not describe them."
+                if n_imported
+                else ""
+            )
         )
     checks = Counter(
         (k, p)
@@ -229,38 +291,83 @@ def _campaign_answers(campaign: Campaign) -> dict[str, str]:
         )
     )
     too_fast = Judgement.objects.filter(criterion__campaign=campaign, too_fast=True).count()
-    qa = [
-        f"Attention checks: {campaign.attention_check_rate:.0%} of tasks "
-        f"({checks[('attention', True)]} passed, {checks[('attention', False)]} failed); "
-        f"lowest pass rate {campaign.quality_threshold:.0%}"
-        + ("; failing workers are stopped" if campaign.stop_failed_workers else "")
-        + ".",
-        f"Repeated tasks (self-consistency): {campaign.repeat_rate:.0%} of tasks "
-        f"({checks[('repeat', True)]} passed, {checks[('repeat', False)]} failed).",
-        f"Uniform-scoring checks failed: {checks[('uniform', False)]}.",
-        f"Minimum time per task: {campaign.min_seconds_per_task} s "
-        f"({campaign.get_min_time_policy_display().lower()}); {too_fast} judgements too fast.",
+    exclusions = (
         f"Exclusions: {n_excl} workers excluded, {sum(w.flagged for w in workers)} flagged, "
-        f"{sum(w.stopped for w in workers)} stopped.",
-    ]
-    a["3.3.3"] = " ".join(qa)
-    per_task = Counter(
-        TaskOutput.objects.filter(
-            task__campaign=campaign, role=TaskOutput.Role.REGULAR
-        ).values_list("task_id", flat=True)
-    ).values()
-    criteria = list(campaign.criteria.all())
-    shown = [c.name for c in criteria if c.show_input]
-    hidden = [c.name for c in criteria if not c.show_input]
-    see = []
-    if per_task:
-        see.append(f"Each task shows {min(per_task)} to {max(per_task)} outputs of one item")
-    else:
-        see.append(f"Each task shows up to {campaign.outputs_per_task} outputs of one item")
-    see.append(
-        f", side by side in an order of their own per evaluator; the input is shown for "
-        f"{', '.join(shown) or 'no criterion'} and hidden for {', '.join(hidden) or 'no criterion'}."
+        f"{sum(w.stopped for w in workers)} stopped."
     )
+    if imported:
+        qa = []
+        if checks:
+            qa.append(
+                "Quality checks stored: "
+                + ", ".join(
+                    f"{kind} {'passed' if passed else 'failed'} {n}"
+                    for (kind, passed), n in sorted(checks.items())
+                )
+                + "."
+            )
+        if too_fast:
+            qa.append(f"{too_fast} judgements marked too fast.")
+        qa.append(exclusions)
+        a["3.3.3"] = " ".join(qa)
+        a.ask["3.3.3"] = "the quality checks of the original evaluation"
+    else:
+        a["3.3.3"] = " ".join(
+            [
+                f"Attention checks: {campaign.attention_check_rate:.0%} of tasks "
+                f"({checks[('attention', True)]} passed, {checks[('attention', False)]} "
+                f"failed); lowest pass rate {campaign.quality_threshold:.0%} (attention "
+                "checks and repeated tasks each rated on their own; a worker below it is "
+                "flagged" + (" and stopped)" if campaign.stop_failed_workers else ")") + ".",
+                f"Repeated tasks (self-consistency): {campaign.repeat_rate:.0%} of tasks "
+                f"({checks[('repeat', True)]} passed, {checks[('repeat', False)]} failed).",
+                f"Uniform-scoring checks failed: {checks[('uniform', False)]}.",
+                f"Minimum time per task: {campaign.min_seconds_per_task} s "
+                f"({campaign.get_min_time_policy_display().lower()}); "
+                f"{too_fast} judgements too fast.",
+                exclusions,
+            ]
+        )
+    shown_tasks = TaskOutput.objects.filter(task__campaign=campaign, role=TaskOutput.Role.REGULAR)
+    if imported:
+        shown_tasks = shown_tasks.filter(task__kind=Task.Kind.IMPORTED)
+    per_task = Counter(shown_tasks.values_list("task_id", flat=True)).values()
+    criteria = list(campaign.criteria.all())
+    ticked = _criteria_with_stored_checks(campaign)
+    if per_task:
+        low, high = min(per_task), max(per_task)
+        shown = _count(high, "output") if low == high else f"{low} to {high} outputs"
+        see = [f"Each task shows {shown} of one item"]
+    else:
+        see = [f"Each task shows up to {_count(campaign.outputs_per_task, 'output')} of one item"]
+    if imported:
+        if ticked:
+            see.append(
+                f"; checklist ticks are stored for {', '.join(sorted(ticked))}, so a checklist "
+                "was shown for it"
+            )
+        see.append(".")
+        a.ask["3.3.4"] = "whether the input was shown, and how the outputs were laid out"
+    elif together:
+        see.append(", every criterion of the item on one page")
+        show = {c.show_input for c in criteria}
+        if show == {True}:
+            see.append("; the input is shown on every page.")
+        elif show == {False}:
+            see.append("; the input is not shown.")
+        else:
+            see.append(".")
+            a.ask["3.3.4"] = (
+                "whether the input was on the page: the criteria disagree and share one page"
+            )
+    else:
+        shown_for = [c.name for c in criteria if c.show_input]
+        hidden_for = [c.name for c in criteria if not c.show_input]
+        see.append(
+            f", side by side in an order of their own per evaluator; the input is shown for "
+            f"{', '.join(shown_for) or 'no criterion'} and hidden for "
+            f"{', '.join(hidden_for) or 'no criterion'}."
+        )
     a["3.3.4"] = "".join(see)
     if not imported:
         a["3.3.5"] = (
@@ -269,31 +376,72 @@ def _campaign_answers(campaign: Campaign) -> dict[str, str]:
             f"{campaign.tasks_per_worker} tasks each; minimum {campaign.min_seconds_per_task} s per task."
         )
         a["3.3.7"] = "Online and unsupervised, on the evaluators' own devices."
+        a["3.3.8"] = (
+            "Not applicable: evaluators work online at a place of their own choosing; the "
+            "platform records no other conditions."
+        )
 
     agreement = {ag.criterion.pk: ag for ag in monitoring.campaign_agreement(campaign=campaign)}
     for c in criteria:
-        a.update(_criterion_answers(c, agreement.get(c.pk)))
+        _criterion_answers(a, c, agreement.get(c.pk), imported=imported, ticked=c.name in ticked)
     return a
 
 
-def _criterion_answers(c: Criterion, ag: monitoring.CriterionAgreement | None) -> dict[str, str]:
+def _criteria_with_stored_checks(campaign: Campaign) -> set[str]:
+    """Criteria with at least one stored checklist tick (``JudgementScore.checks``)."""
+    return set(
+        JudgementScore.objects.filter(judgement__criterion__campaign=campaign)
+        .exclude(checks=[])
+        .values_list("judgement__criterion__name", flat=True)
+        .distinct()
+    )
+
+
+def _criterion_answers(
+    a: _Answers,
+    c: Criterion,
+    ag: monitoring.CriterionAgreement | None,
+    *,
+    imported: bool,
+    ticked: bool,
+) -> None:
     k = lambda qid: heds.answer_key(qid, c.name)  # noqa: E731
-    a: dict[str, str] = {}
     magnitude = c.scale == Criterion.Scale.MAGNITUDE
-    a[k("4.1.3")] = (
-        "Relative to the input (shown with the outputs)"
-        if c.show_input
-        else "In its own right (input hidden)"
-    ) + ("; scores relative to a standard output." if magnitude else ".")
+    if imported:
+        a.ask[k("4.1.3")] = "whether the original evaluators saw the input"
+    else:
+        a[k("4.1.3")] = (
+            "Relative to the input (shown with the outputs)"
+            if c.show_input
+            else "In its own right (input hidden)"
+        ) + ("; scores relative to a standard output." if magnitude else ".")
     a[k("4.2.2")] = (
         f"Relative: magnitude estimation against a standard scored {c.standard} (RankME)."
+        if magnitude and not imported
+        else "Relative: magnitude estimation against a standard (RankME)."
         if magnitude
         else "Absolute scores, several outputs side by side (turned into ranks for ranking)."
     )
+    if imported and magnitude:
+        a.ask[k("4.2.2")] = "the standard the original evaluators scored against, and its value"
     a[k("4.2.3")] = "Intrinsic: evaluators judge the outputs themselves."
     a[k("4.3.1")] = c.name
     levels = c.likert_levels
-    if magnitude:
+    if imported:
+        scores = JudgementScore.objects.filter(
+            judgement__criterion=c, role=TaskOutput.Role.REGULAR
+        ).aggregate(low=Min("score"), high=Max("score"), n=Count("pk"))
+        if scores["n"]:
+            a[k("4.3.4")] = (
+                f"Stored scores range from {_number(scores['low'])} to "
+                f"{_number(scores['high'])} ({scores['n']} scores)."
+            )
+        a.ask[k("4.3.4")] = "the values the original instrument allowed"
+        a.ask[k("4.3.3")] = "the size of the original rating instrument"
+        if ticked:
+            a[k("4.3.5")] = "Checklist ticks are stored for each output: a checklist was shown."
+        a.ask[k("4.3.5")] = "how the original instrument was presented"
+    elif magnitude:
         digits = int(c.scale_settings.get("max_digits", 6))
         a[k("4.3.3")] = f"Open-ended: any non-negative number of up to {digits} digits."
         a[k("4.3.4")] = f"0 to {10**digits - 1}; the standard's value is {c.standard}."
@@ -319,12 +467,13 @@ def _criterion_answers(c: Criterion, ag: monitoring.CriterionAgreement | None) -
         a[k("4.3.3")] = "Continuous."
         a[k("4.3.4")] = "0 to 100."
         a[k("4.3.5")] = "An unlabelled slider from 0 to 100 under each output."
-    if c.content_checks:
-        a[k("4.3.5")] += (
+    if c.content_checks and not imported:
+        a.text[k("4.3.5")] += (
             " Under each output a checklist: " + ", ".join(map(str, c.content_checks)) + "."
         )
     a[k("4.3.6")] = "Not applicable: a rating instrument is used."
-    a[k("4.3.7")] = c.question
+    if not imported:
+        a[k("4.3.7")] = c.question
     a[k("4.3.8")] = (
         "Relative quality estimation: rank-based magnitude estimation (RankME)."
         if magnitude
@@ -349,9 +498,13 @@ def _criterion_answers(c: Criterion, ag: monitoring.CriterionAgreement | None) -
             )
             + f" (ranking run {run.pk})."
         )
+        rule = ranking_data_rule(run=run)
+        ranges = f"Rank ranges at {run.confidence:.0%} confidence over the {run.runs} runs"
         a[k("4.3.10")] = (
-            f"Rank ranges at {run.confidence:.0%} confidence over the {run.runs} runs; systems "
-            f"grouped into clusters that differ significantly at the same level."
+            f"{ranges}; systems grouped into clusters that differ significantly at the same "
+            "level (the minimum-data rule and the split-half check are met)."
+            if rule.met
+            else f"{ranges}. No clusters are claimed: {' '.join(rule.problems)}"
         )
     if ag is not None and ag.judgements:
         a[k("4.3.11")] = (
@@ -362,7 +515,10 @@ def _criterion_answers(c: Criterion, ag: monitoring.CriterionAgreement | None) -
             + f"); pairwise kappa {_fmt(ag.inter_kappa)} between evaluators (inter), "
             f"{_fmt(ag.intra_kappa)} within (intra, repeated tasks)."
         )
-    return a
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
 
 
 def datasheet_for(*, campaign: Campaign) -> FilledDatasheet:
@@ -381,8 +537,9 @@ def datasheet_for(*, campaign: Campaign) -> FilledDatasheet:
                 key=key,
                 question=question,
                 criterion=criterion,
-                platform_answer=platform.get(key, "") if question.platform else "",
+                platform_answer=platform.text.get(key, "") if question.platform else "",
                 person_answer=str(saved.get(key, "")),
+                ask=platform.ask.get(key, "") if question.platform else "",
             )
         )
     return FilledDatasheet(campaign=campaign.slug, name=campaign.name, entries=entries)

@@ -26,7 +26,7 @@ import numpy as np
 from annotations.models import Campaign, Criterion
 from annotations.selectors.judgements import scores_counted
 from ranking.models import RankingRun
-from reports.core.correlation import segment_correlations, system_correlations
+from reports.core.correlation import metric_rng, segment_correlations, system_correlations
 from reports.core.correlation_report import CorrelationReport, MetricCorrelation, Point
 from reports.models import MetricScore
 
@@ -89,7 +89,6 @@ def metric_correlations(
     *,
     campaign: Campaign,
     criterion: Criterion,
-    rng: np.random.Generator,
     seed: int,
     resamples: int = 1000,
     confidence: float = 0.95,
@@ -98,7 +97,9 @@ def metric_correlations(
 ) -> CorrelationReport:
     """Every stored metric (or those named) against the criterion's human scores.
 
-    ``seed`` is only recorded (the caller made ``rng`` from it). With ``human="ranking"``
+    Each metric's bootstrap draws from its own stream (``core.correlation.metric_rng``:
+    ``seed`` and the metric's name), so a metric's intervals do not change when another
+    metric is imported or left out. With ``human="ranking"``
     and no finished ranking run of the criterion, the mean is used and the report says so.
     """
     if human not in HUMAN_SOURCES:
@@ -132,6 +133,7 @@ def metric_correlations(
     )
     names = metrics if metrics is not None else metric_names(campaign=campaign)
     for name in names:
+        rng = metric_rng(seed, name)
         rows = list(
             MetricScore.objects.filter(campaign=campaign, metric=name).values_list(
                 "system_id", "output_id", "score"

@@ -7,7 +7,6 @@ scatter plots are computed on request from the stored scores (seed 1,
 
 from __future__ import annotations
 
-import numpy as np
 from django import forms
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
@@ -70,7 +69,6 @@ def campaign_metrics(request: HttpRequest, slug: str) -> HttpResponse:
         report = metric_correlations(
             campaign=campaign,
             criterion=chosen,
-            rng=np.random.default_rng(seed),
             seed=seed,
             resamples=int(getattr(settings, "REPORTS_PAGE_RESAMPLES", 200)),
         )

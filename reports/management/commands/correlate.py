@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotations.selectors.campaigns import campaign_criterion_get
@@ -73,7 +72,6 @@ class Command(BaseCommand):
             report = metric_correlations(
                 campaign=campaign,
                 criterion=criterion,
-                rng=np.random.default_rng(options["seed"]),
                 seed=options["seed"],
                 resamples=options["resamples"],
                 confidence=options["confidence"],

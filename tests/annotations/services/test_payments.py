@@ -87,7 +87,8 @@ def test_the_campaign_threshold_decides(campaign):
 
 
 def test_workers_the_quality_service_flags_are_suggested_for_rejection(campaign):
-    # Repeats and uniform scoring count in the quality service's rule: reuse its verdict.
+    # Repeats are rated on their own by the one rule (selectors.quality.quality_verdict),
+    # which flags the worker and gives the payment page its reason.
     worker = _worker(campaign, "PID0002")
     _checks(worker, "repeat", [False, False, True])
     worker_quality_update(worker=worker)
@@ -95,7 +96,7 @@ def test_workers_the_quality_service_flags_are_suggested_for_rejection(campaign)
     assert worker.flagged
     row = _row(campaign, "PID0002")
     assert row.suggestion == "rejected"
-    assert row.reason == "Flagged (2 of 3 quality checks failed)."
+    assert row.reason == "Passed 1 of 3 repeated tasks, below the campaign's 50%."
 
 
 def test_excluded_and_stopped_workers_are_suggested_for_rejection(campaign):

@@ -1,6 +1,5 @@
 import math
 
-import numpy as np
 import pytest
 
 from annotations.models import Criterion, JudgementScore
@@ -16,7 +15,6 @@ def _report(campaign, criterion, **kwargs):
     return metric_correlations(
         campaign=campaign,
         criterion=criterion,
-        rng=np.random.default_rng(0),
         seed=0,
         resamples=20,
         **kwargs,

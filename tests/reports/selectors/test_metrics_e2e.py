@@ -67,7 +67,6 @@ def test_e2e_correlations_match_scipy_and_intervals_cover(e2e_dir):
         report = metric_correlations(
             campaign=campaign,
             criterion=criterion,
-            rng=np.random.default_rng(1),
             seed=1,
             resamples=RESAMPLES,
         )
