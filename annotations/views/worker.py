@@ -313,9 +313,7 @@ def _link_cookie_name(campaign: Campaign) -> str:
 
 def _session_cookie_worker_id(request: HttpRequest, campaign: Campaign) -> int | None:
     """The worker whose session this browser started (its signed cookie), if any. No query."""
-    value = request.get_signed_cookie(
-        f"hews_{campaign.pk}", default="", salt=_SESSION_COOKIE_SALT
-    )
+    value = request.get_signed_cookie(f"hews_{campaign.pk}", default="", salt=_SESSION_COOKIE_SALT)
     return int(value) if value and value.isdigit() else None
 
 

@@ -686,4 +686,6 @@ def test_the_session_elsewhere_page_speaks_the_workers_language(campaign):
         HTTP_ACCEPT_LANGUAGE="de",
     )
     assert response.status_code == 403
-    assert "Mit dieser Teilnehmer-ID wurde diese Studie bereits begonnen" in response.content.decode()
+    assert (
+        "Mit dieser Teilnehmer-ID wurde diese Studie bereits begonnen" in response.content.decode()
+    )
