@@ -689,3 +689,21 @@ def test_the_session_elsewhere_page_speaks_the_workers_language(campaign):
     assert (
         "Mit dieser Teilnehmer-ID wurde diese Studie bereits begonnen" in response.content.decode()
     )
+
+
+def test_a_workers_token_does_not_reach_another_workers_assignment(campaign):
+    """Assignment ids are sequential numbers: with their own valid token, a worker who
+    posts to another worker's assignment id records nothing there and autosaves nothing."""
+    alice, bob = (WorkerFactory(campaign=campaign, consented_at=timezone.now()) for _ in "ab")
+    for w in (alice, bob):
+        Client().get(reverse("annotations:worker-session", args=[campaign.slug, worker_token(w)]))
+    bobs = Assignment.objects.get(worker=bob)
+    mine = worker_token(alice)
+    submit = reverse("annotations:worker-submit", args=[campaign.slug, mine, bobs.pk])
+    response = Client().post(submit, _valid(bobs))
+    assert response.status_code == 303 and "/s/" + mine in response["Location"]
+    draft = reverse("annotations:worker-draft", args=[campaign.slug, mine, bobs.pk])
+    assert Client().post(draft, {"score_0": "5"}).status_code == 404
+    bobs.refresh_from_db()
+    assert bobs.state == "active" and not bobs.draft
+    assert Judgement.objects.count() == 0
