@@ -51,7 +51,7 @@ def someone_elses():
     add_member(campaign, member, CampaignMembership.Role.VIEWER)
     ids = {
         "pk:criteria/": campaign.criteria.get().pk,
-        "pk:workers/": Worker.objects.filter(campaign=campaign).first().pk,
+        "pk:workers/": Worker.objects.filter(campaign=campaign)[0].pk,
         "pk:rankings/": RankingRun.objects.create(
             campaign=campaign, criterion=campaign.criteria.get()
         ).pk,
