@@ -18,6 +18,7 @@ from django.http import (
     Http404,
 )
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
@@ -70,6 +71,18 @@ from common.http import streamed_file_response
 logger = logging.getLogger(__name__)
 
 
+class _Sessionless:
+    """A request as the sign-in signal's receivers see it, minus its session."""
+
+    def __init__(self, request: Request) -> None:
+        self._request = request
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "session":
+            raise AttributeError(name)
+        return getattr(self._request, name)
+
+
 class TokenApi(DomainErrorsMixin, ObtainAuthToken):
     """Exchange a username and password for the API token (``Authorization: Token <key>``).
 
@@ -102,9 +115,16 @@ class TokenApi(DomainErrorsMixin, ObtainAuthToken):
             ) from exc
         user = data.validated_data["user"]
         # A token is a sign-in: axes resets the client's failure count, last_login is set.
-        user_logged_in.send(sender=user.__class__, request=request, user=user)
+        # The receivers get the request without its session: a token is no browser
+        # sign-in, and axes would otherwise create a session (and this response would set
+        # a session cookie that signs the client in to the whole site).
+        user_logged_in.send(sender=user.__class__, request=_Sessionless(request), user=user)
         token, _ = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
+        response = Response({"token": token.key})
+        # The token is a credential: no cache keeps it (the request carried no session or
+        # Authorization header for PrivateNoStoreMiddleware to see).
+        add_never_cache_headers(response)
+        return response
 
 
 # Campaigns ----------------------------------------------------------------------------------

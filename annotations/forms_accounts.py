@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
+from typing import Any
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
@@ -23,7 +24,16 @@ class InvitationForm(forms.Form):
 
 
 class SignUpForm(UserCreationForm):
-    """A new account made from an invitation link (the email comes from the invitation)."""
+    """A new account made from an invitation link (the email comes from the invitation).
+
+    The password is checked by ``settings.AUTH_PASSWORD_VALIDATORS`` (``UserCreationForm``
+    runs them) against the account as it will be, the invited address included, so a
+    password like the address is refused too.
+    """
+
+    def __init__(self, *args: Any, email: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.instance.email = email
 
 
 class PaymentDecisionsForm(forms.Form):

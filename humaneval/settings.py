@@ -76,6 +76,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Authenticated responses (pages, exports, API) are never stored by any cache.
+    "common.middleware.PrivateNoStoreMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -145,9 +147,21 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Django's standard validators: every form that sets a password (sign-up from an
+# invitation, password change and reset, the admin) refuses a short, common, all-digit
+# password or one like the account's username or email.
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Password-reset mails (annotations.views.accounts): at most this many requests per
+# address and per client address in PASSWORD_RESET_WINDOW seconds, counted in the cache
+# (set CACHE_URL to Redis so that every gunicorn worker shares the counts).
+PASSWORD_RESET_MAX_PER_ADDRESS = env.int("HUMANEVAL_PASSWORD_RESET_PER_ADDRESS", default=3)
+PASSWORD_RESET_MAX_PER_CLIENT = env.int("HUMANEVAL_PASSWORD_RESET_PER_CLIENT", default=10)
+PASSWORD_RESET_WINDOW = env.int("HUMANEVAL_PASSWORD_RESET_WINDOW_SECONDS", default=3600)
 
 LANGUAGE_CODE = "en"
 # The worker interface's languages (gettext catalogs in locale/, compiled by `make

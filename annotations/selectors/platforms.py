@@ -15,6 +15,7 @@ from typing import Any, Literal
 from urllib.parse import urlencode, urlsplit
 
 from django.urls import reverse
+from django.utils.crypto import constant_time_compare
 
 from annotations.models import Campaign, Worker
 
@@ -118,6 +119,40 @@ def worker_known(*, campaign: Campaign, arrival: Arrival) -> Worker | None:
     return Worker.objects.filter(
         campaign=campaign, platform=arrival.platform, external_id=arrival.external_id
     ).first()
+
+
+# What only the worker's own platform session holds: the platform sends it with every
+# link it opens for them, and it differs from one worker to the next. Platform ids
+# (PROLIFIC_PID, workerId) are not secrets: researchers, other studies and the worker's
+# screen all show them.
+PLATFORM_SECRET = {"prolific": "session_id", "mturk": "assignment_id"}
+
+
+def arrival_proves_platform_session(*, worker: Worker, arrival: Arrival) -> bool:
+    """Whether the arrival comes from the worker's own platform session: Prolific's
+    ``SESSION_ID`` or MTurk's ``assignmentId`` equal to the one stored at consent (never
+    when none was stored)."""
+    key = PLATFORM_SECRET.get(str(worker.platform))
+    if key is None or arrival.platform != worker.platform:
+        return False
+    stored, sent = str(worker.metadata.get(key) or ""), str(arrival.metadata.get(key) or "")
+    return bool(stored) and constant_time_compare(stored, sent)
+
+
+def arrival_continues(*, worker: Worker, arrival: Arrival, session_worker_id: int | None) -> bool:
+    """Whether the arrival may continue ``worker``'s session (no query).
+
+    Yes when the browser holds that worker's signed session cookie (``session_worker_id``,
+    set at consent), when the arrival is a plain-link worker (their id is the browser's
+    own signed cookie, a random secret), or when it comes from the worker's platform
+    session (:func:`arrival_proves_platform_session`). Someone who merely knows the
+    worker's platform id gets none of these.
+    """
+    if session_worker_id is not None and session_worker_id == worker.pk:
+        return True
+    if worker.platform == Worker.Platform.LINK and arrival.platform == Worker.Platform.LINK:
+        return True
+    return arrival_proves_platform_session(worker=worker, arrival=arrival)
 
 
 def entry_path(*, campaign: Campaign) -> str:

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -91,6 +91,12 @@ KIND_REPEAT = "repeat"
 
 class CampaignNotOpen(DomainError):
     """The campaign does not hand out work now (draft, paused or closed)."""
+
+
+class SessionElsewhere(DomainError):
+    """A worker with this platform id exists, and the request does not show that it comes
+    from them (their browser's session cookie or their platform session): a platform id is
+    not a secret, so it alone never opens anyone's session."""
 
 
 def _seed(*parts: int) -> list[int]:
@@ -197,12 +203,17 @@ def worker_get_or_create(
     external_id: str,
     metadata: dict[str, Any] | None = None,
     language: str = "",
+    may_return: Callable[[Worker], bool] | None = None,
 ) -> Worker:
     """The campaign's worker with this identity, created on first sight.
 
     ``metadata`` (e.g. Prolific study and session ids, MTurk HIT and assignment ids) is
     merged into what is stored; the latest values win. No IP address is stored. A new
     worker judges in ``language`` (checked by the caller); a known worker keeps theirs.
+
+    ``may_return``: when the worker already existed (also when created by a concurrent
+    request a moment ago), whether this caller may have them; if not, ``SessionElsewhere``
+    and nothing is written. Without it any caller gets the known worker (imports).
     """
     external_id = external_id.strip()
     if not external_id or len(external_id) > 200:
@@ -223,6 +234,11 @@ def worker_get_or_create(
         worker, created = (
             Worker.objects.get(campaign=campaign, platform=platform, external_id=external_id),
             False,
+        )
+    if not created and may_return is not None and not may_return(worker):
+        raise SessionElsewhere(
+            "This participant id already has a session; it continues only from the browser "
+            "or the platform session it started in."
         )
     if not created and metadata and any(worker.metadata.get(k) != v for k, v in metadata.items()):
         worker.metadata = {**worker.metadata, **metadata}

@@ -4,9 +4,10 @@ A campaign's owner invites a collaborator by an emailed link.
 
 The link carries a random token (256 bits); the database keeps only its SHA-256, so a
 copy of the database does not hold working links. A link works once, for
-``settings.INVITATION_MAX_AGE_DAYS`` days; whoever opens it signed in (or signs up from
-it) becomes a member with the invited role. Accepting never lowers a role the user
-already holds.
+``settings.INVITATION_MAX_AGE_DAYS`` days, and only for the invited address: the account
+that accepts it has that email (compared without regard to case), and an account made
+from it gets that email. A forwarded or leaked link is of no use to anyone else.
+Accepting never lowers a role the user already holds.
 """
 
 from __future__ import annotations
@@ -155,16 +156,45 @@ def invitation_for_token(*, token: str) -> CampaignInvitation:
     return invitation
 
 
+def invitation_is_for(*, invitation: CampaignInvitation, user: User) -> bool:
+    """Whether ``user``'s account has the invited address (case does not matter)."""
+    invited = invitation.email.strip().casefold()
+    return bool(invited) and (user.email or "").strip().casefold() == invited
+
+
+def email_hint(email: str) -> str:
+    """The address an invitation was sent to, enough to recognise it and no more:
+    ``ada@example.org`` -> ``a…@example.org``."""
+    local, _, domain = email.strip().partition("@")
+    return f"{local[:1]}…@{domain}" if domain else "…"
+
+
+def invitation_refusal_for(*, invitation: CampaignInvitation, user: User) -> InvitationRefused:
+    """Why ``user`` (signed in with another address) cannot accept the invitation."""
+    return InvitationRefused(
+        f"This invitation was sent to {email_hint(invitation.email)}, which is not the "
+        f"email address of the account you are signed in with ({user.get_username()}). "
+        "Sign out, then open the link again and sign in with the invited address's "
+        "account, or create one. If your account should have that address, ask the "
+        "campaign's owner to invite the address your account has.",
+        reason="other-account",
+    )
+
+
 @transaction.atomic
 def invitation_accept(*, token: str, user: User) -> CampaignMembership:
     """Make ``user`` a member with the invited role and use the invitation up.
 
-    Locks the invitation row so that two simultaneous clicks accept it once.
+    Only the account with the invited address may (:func:`invitation_is_for`); any other
+    gets :class:`InvitationRefused` (``other-account``) and nothing changes. Locks the
+    invitation row so that two simultaneous clicks accept it once.
     """
     found = invitation_for_token(token=token)
     invitation = CampaignInvitation.objects.select_for_update().get(pk=found.pk)
     if invitation.accepted_at is not None:
         raise InvitationRefused("This invitation has already been used.", reason="used")
+    if not invitation_is_for(invitation=invitation, user=user):
+        raise invitation_refusal_for(invitation=invitation, user=user)
     campaign = found.campaign
     membership = CampaignMembership.objects.filter(campaign=campaign, user=user).first()
     role = invitation.role
@@ -179,6 +209,17 @@ def invitation_accept(*, token: str, user: User) -> CampaignMembership:
     invitation.accepted_by = user
     invitation.save(update_fields=["accepted_at", "accepted_by"])
     return membership
+
+
+@transaction.atomic
+def invitation_sign_up(*, token: str, user: User) -> CampaignMembership:
+    """Save ``user``, a new account made from the invitation link, with the invited email
+    address (whatever else was posted), and accept the invitation for it. One
+    transaction: a refused invitation leaves no account behind."""
+    invitation = invitation_for_token(token=token)
+    user.email = invitation.email.strip()
+    user.save()
+    return invitation_accept(token=token, user=user)
 
 
 @transaction.atomic

@@ -19,17 +19,36 @@ from annotations.services import assignment as assignment_services
 from annotations.services import languages as language_services
 
 
-def worker_returning(*, campaign: Campaign, arrival: platform_selectors.Arrival) -> Worker | None:
+def worker_returning(
+    *,
+    campaign: Campaign,
+    arrival: platform_selectors.Arrival,
+    session_worker_id: int | None = None,
+) -> Worker | None:
     """The worker the arrival's identity belongs to, if they consented before, else None.
 
-    A returning MTurk worker may come with a new assignment: their stored metadata is
-    updated to the latest link's.
+    A platform id is not a secret: the known worker is returned only when the arrival
+    shows it is them (``platform_selectors.arrival_continues``: the browser's session
+    cookie, ``session_worker_id``, or their platform session's ``SESSION_ID`` /
+    ``assignmentId``); otherwise ``SessionElsewhere`` and nothing is written. Their stored
+    platform metadata is brought up to the link's only when the link comes from their
+    platform session (a cookie alone changes nothing stored: a cross-site page could
+    send any link with the victim's cookie).
     """
     known = platform_selectors.worker_known(campaign=campaign, arrival=arrival)
+    if known is None:
+        return None
+    if not platform_selectors.arrival_continues(
+        worker=known, arrival=arrival, session_worker_id=session_worker_id
+    ):
+        raise assignment_services.SessionElsewhere(
+            "This participant id already has a session; it continues only from the browser "
+            "or the platform session it started in."
+        )
     metadata = arrival.metadata
     if (
-        known is not None
-        and metadata
+        metadata
+        and platform_selectors.arrival_proves_platform_session(worker=known, arrival=arrival)
         and any(known.metadata.get(k) != v for k, v in metadata.items())
     ):
         known = assignment_services.worker_get_or_create(
@@ -49,15 +68,22 @@ def worker_enrol(
     external_id: str,
     metadata: dict[str, Any],
     language: str = "",
+    session_worker_id: int | None = None,
 ) -> Worker:
     """Create (or find) the campaign's worker with this identity and record consent.
 
-    Idempotent: a second consent of the same identity (a double click, a second browser)
-    returns the same worker, its metadata updated, its first consent time and language
-    kept. A new worker judges in ``language`` if the campaign has it, else in the
-    campaign's first language. Raises ``DomainError`` for a missing or overlong id and
-    ``LanguageQuotaFull`` (nothing written) when that language admits no more workers.
+    Idempotent for the same person: a second consent of the same identity (a double
+    click, a second browser of the same platform session) returns the same worker, its
+    metadata updated, its first consent time and language kept. A worker who exists
+    already is returned only to an arrival that continues their session
+    (``platform_selectors.arrival_continues``, as in ``worker_returning``): someone else
+    with their platform id (a consent page opened before the worker consented) gets
+    ``SessionElsewhere`` and nothing is written. A new worker judges in ``language`` if
+    the campaign has it, else in the campaign's first language. Raises ``DomainError``
+    for a missing or overlong id and ``LanguageQuotaFull`` (nothing written) when that
+    language admits no more workers.
     """
+    arrival = platform_selectors.Arrival(platform, external_id.strip(), metadata)
     tag = language_services.campaign_language_for(campaign=campaign, language=language)
     with language_services.language_quota_held(
         campaign=campaign, language=tag, platform=platform, external_id=external_id
@@ -68,6 +94,9 @@ def worker_enrol(
             external_id=external_id,
             metadata=metadata,
             language=tag,
+            may_return=lambda known: platform_selectors.arrival_continues(
+                worker=known, arrival=arrival, session_worker_id=session_worker_id
+            ),
         )
         worker = assignment_services.worker_consent(worker=worker)
     return worker

@@ -16,7 +16,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.http import (
     Http404,
@@ -785,14 +784,12 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
             status=status,
         )
     signup = None
+    refusal = None
     if not request.user.is_authenticated:
-        signup = SignUpForm(request.POST or None)
+        signup = SignUpForm(request.POST or None, email=found.email)
         if request.method == "POST" and signup.is_valid():
-            with transaction.atomic():
-                user = signup.save(commit=False)
-                user.email = found.email
-                user.save()
-                membership_services.invitation_accept(token=token, user=user)
+            user = signup.save(commit=False)
+            membership_services.invitation_sign_up(token=token, user=user)
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(
                 request,
@@ -800,6 +797,12 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
                 f"{role_label(found.role).lower()} of this campaign.",
             )
             return redirect("annotations:designer-campaign", slug=found.campaign.slug)
+    elif not membership_services.invitation_is_for(invitation=found, user=request.user):  # type: ignore[arg-type]
+        # Another account than the invited address's: said before anything is offered.
+        refusal = membership_services.invitation_refusal_for(
+            invitation=found,
+            user=request.user,  # type: ignore[arg-type]
+        )
     elif request.method == "POST":
         try:
             membership = membership_services.invitation_accept(
@@ -813,16 +816,23 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
                 request, f"You are now {role_label(membership.role).lower()} of this campaign."
             )
             return redirect("annotations:designer-campaign", slug=found.campaign.slug)
+    status = 200
+    if refusal is not None:
+        status = 403
+    elif signup is not None and signup.is_bound:
+        status = 400
     return render(
         request,
         "annotations/designer/invitation.html",
         {
             "invitation": found,
+            "invited": membership_services.email_hint(found.email),
+            "other_account": str(refusal) if refusal is not None else "",
             "role_label": role_label(found.role),
             "signup": signup,
             "expires_at": membership_services.invitation_expires_at(found),
         },
-        status=400 if signup is not None and signup.is_bound else 200,
+        status=status,
     )
 
 

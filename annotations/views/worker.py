@@ -50,6 +50,7 @@ from common.http import HtmxHttpRequest
 
 _TOKEN_SALT = "humaneval.worker.session"
 _LINK_COOKIE_SALT = "humaneval.worker.link"
+_SESSION_COOKIE_SALT = "humaneval.worker.returning"
 _IDENTITY_SALT = "humaneval.worker.identity"
 # How long a consent page may stay open before its signed identity is refused.
 _IDENTITY_MAX_AGE = 60 * 60 * 24 * 7
@@ -268,9 +269,18 @@ def entry(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         return _mturk_preview(request, campaign)
     if isinstance(arrival, str):  # "placeholder" or "bad-link"
         return _problem(request, arrival, campaign, status=400)
-    known = platform_services.worker_returning(campaign=campaign, arrival=arrival)
+    try:
+        known = platform_services.worker_returning(
+            campaign=campaign,
+            arrival=arrival,
+            session_worker_id=_session_cookie_worker_id(request, campaign),
+        )
+    except assignment_services.SessionElsewhere:
+        return _problem(request, "session-elsewhere", campaign, status=403)
     if known is not None:
-        return redirect(_session_url(campaign, known))
+        # This browser may come back by itself from now on (another device that came
+        # through the same platform session, say).
+        return _remember_session(request, redirect(_session_url(campaign, known)), known)
     # The language the worker judges in: the campaign's (one language), else ?lang=,
     # else the browser's; fixed at consent (``worker_enrol``).
     language = worker_language(
@@ -299,6 +309,29 @@ def entry(request: HttpRequest, campaign: Campaign) -> HttpResponse:
 
 def _link_cookie_name(campaign: Campaign) -> str:
     return f"hew_{campaign.pk}"
+
+
+def _session_cookie_worker_id(request: HttpRequest, campaign: Campaign) -> int | None:
+    """The worker whose session this browser started (its signed cookie), if any. No query."""
+    value = request.get_signed_cookie(f"hews_{campaign.pk}", default="", salt=_SESSION_COOKIE_SALT)
+    return int(value) if value and value.isdigit() else None
+
+
+def _remember_session(request: HttpRequest, response: HttpResponse, worker: Worker) -> HttpResponse:
+    """Let this browser come back to the worker's session from the entry link: the
+    signed worker id in a cookie of its own (a platform id alone never opens a session).
+    Inside a third-party iframe the browser may drop it; the platform's own session
+    (``SESSION_ID``, ``assignmentId``) then proves the worker instead."""
+    response.set_signed_cookie(
+        f"hews_{worker.campaign_id}",
+        str(worker.pk),
+        salt=_SESSION_COOKIE_SALT,
+        max_age=settings.WORKER_COOKIE_MAX_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure(),
+    )
+    return response
 
 
 def _identity_from(campaign: Campaign, signed: str) -> dict[str, Any] | None:
@@ -352,12 +385,17 @@ def _start(
             external_id=identity["x"],
             metadata=identity["m"],
             language=str(identity.get("l", "")),
+            session_worker_id=_session_cookie_worker_id(request, campaign),
         )
     except LanguageQuotaFull:
         return _problem(request, "language-full", campaign, status=409)
+    except assignment_services.SessionElsewhere:
+        return _problem(request, "session-elsewhere", campaign, status=403)
     except DomainError:
         return _problem(request, "bad-link", campaign, status=400)
-    response = HttpResponseRedirect(_session_url(campaign, worker), status=303)
+    response = _remember_session(
+        request, HttpResponseRedirect(_session_url(campaign, worker), status=303), worker
+    )
     if worker.platform == Worker.Platform.LINK:
         # Lets the same browser come back to its session from the plain link. Inside a
         # third-party iframe the browser may drop it; the session URL does not need it.

@@ -87,3 +87,39 @@ def test_return_urls():
     assert platforms.mturk_submit_url("https://evil.example") == (
         "https://www.mturk.com/mturk/externalSubmit"
     )
+
+
+@pytest.mark.parametrize(
+    ("platform", "stored", "sent", "cookie", "continues"),
+    [
+        pytest.param(
+            "prolific", {"session_id": "S1"}, {"session_id": "S1"}, None, True, id="p-same"
+        ),
+        pytest.param(
+            "prolific", {"session_id": "S1"}, {"session_id": "S2"}, None, False, id="p-other"
+        ),
+        pytest.param("prolific", {"session_id": "S1"}, {}, None, False, id="p-id-only"),
+        # Nothing stored to compare with: an empty SESSION_ID never matches.
+        pytest.param("prolific", {"session_id": ""}, {"session_id": ""}, None, False, id="p-empty"),
+        pytest.param("prolific", {}, {}, 7, True, id="p-cookie"),
+        pytest.param("prolific", {}, {}, 8, False, id="p-foreign-cookie"),
+        pytest.param(
+            "mturk", {"assignment_id": "A1"}, {"assignment_id": "A1"}, None, True, id="m-same"
+        ),
+        pytest.param(
+            "mturk", {"assignment_id": "A1"}, {"assignment_id": "A2"}, None, False, id="m-new"
+        ),
+        # Another platform's secret does not count.
+        pytest.param("mturk", {"session_id": "S1"}, {"session_id": "S1"}, None, False, id="m-sid"),
+        pytest.param("link", {}, {}, None, True, id="link"),
+    ],
+)
+def test_only_the_browser_or_the_platform_session_continues_a_worker(
+    platform, stored, sent, cookie, continues
+):
+    worker = Worker(pk=7, platform=platform, external_id="w", metadata=stored)
+    arrival = Arrival(platform, "w", sent)
+    assert (
+        platforms.arrival_continues(worker=worker, arrival=arrival, session_worker_id=cookie)
+        is continues
+    )

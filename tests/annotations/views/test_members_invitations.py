@@ -110,6 +110,7 @@ def test_invitation_email_link_makes_a_signed_in_user_a_member(client, world):
     assert invitation.token == token_digest(token) != token
     assert "outsider@example.org" in client.get(_members(campaign)).content.decode()
 
+    User.objects.filter(pk=people["outsider"].pk).update(email="Outsider@Example.org")
     client.force_login(people["outsider"])
     page = client.get(link)
     assert page.status_code == 200
@@ -153,6 +154,7 @@ def test_used_expired_and_forged_links_are_refused_clearly(client, world, settin
     client.force_login(people["owner"])
     _invite(client, campaign, email="o@example.org", role="designer")
     link = _link_in_last_mail()
+    User.objects.filter(pk=people["outsider"].pk).update(email="o@example.org")
     client.force_login(people["outsider"])
     client.post(link)
     # Used.
@@ -183,6 +185,8 @@ def test_used_expired_and_forged_links_are_refused_clearly(client, world, settin
 
 def test_accepting_never_lowers_a_role(world):
     people, campaign = world
+    User.objects.filter(pk=people["designer"].pk).update(email="d@example.org")
+    people["designer"].refresh_from_db()
     invitation = CampaignInvitation.objects.create(
         campaign=campaign, email="d@example.org", role="viewer", token=token_digest("tok")
     )
@@ -214,3 +218,95 @@ def test_a_bad_invitation_form_names_the_field(client, world):
     assert response.status_code == 400
     assert "Enter a valid email address." in response.content.decode()
     assert not mail.outbox
+
+
+# Invitations are for the invited address ----------------------------------------------------
+
+
+def test_an_invitation_is_refused_to_an_account_of_another_address(client, world):
+    people, campaign = world
+    client.force_login(people["owner"])
+    _invite(client, campaign, email="kim@example.org", role="designer")
+    link = _link_in_last_mail()
+    client.get(_members(campaign))  # the owner reads the "Invitation sent" message
+    invitation = CampaignInvitation.objects.get()
+    User.objects.filter(pk=people["outsider"].pk).update(email="mallory@example.org")
+    client.force_login(people["outsider"])
+
+    page = client.get(link)
+    assert page.status_code == 403
+    html = page.content.decode()
+    assert "This invitation was sent to k…@example.org" in html
+    assert "kim@example.org" not in html  # who it was for, no more than needed
+    assert "you are signed in with (outsider)" in html
+    assert "Accept the invitation" not in html and "Sign out" in html
+    accepted = client.post(link)
+    assert accepted.status_code == 403
+    assert not CampaignMembership.objects.filter(
+        campaign=campaign, user=people["outsider"]
+    ).exists()
+    invitation.refresh_from_db()
+    assert invitation.accepted_at is None and invitation.accepted_by is None
+
+    # An account without any email is refused too; the invited address's (any case) joins.
+    User.objects.filter(pk=people["outsider"].pk).update(email="")
+    assert client.post(link).status_code == 403
+    User.objects.filter(pk=people["outsider"].pk).update(email=" KIM@Example.ORG ")
+    assert client.post(link).status_code == 302
+    role = CampaignMembership.objects.get(campaign=campaign, user=people["outsider"]).role
+    assert role == Role.DESIGNER
+
+
+def test_the_service_refuses_another_address_and_changes_nothing(world):
+    from annotations.services.memberships import InvitationRefused
+
+    people, campaign = world
+    CampaignInvitation.objects.create(
+        campaign=campaign, email="kim@example.org", role="owner", token=token_digest("tok")
+    )
+    with pytest.raises(InvitationRefused) as refused:
+        invitation_accept(token="tok", user=people["viewer"])
+    assert refused.value.reason == "other-account"
+    assert CampaignMembership.objects.get(campaign=campaign, user=people["viewer"]).role == "viewer"
+    assert CampaignInvitation.objects.get().accepted_at is None
+
+
+@pytest.mark.parametrize(
+    ("password", "message"),
+    [
+        ("12345678", "This password is entirely numeric."),
+        ("password1", "This password is too common."),
+        ("kim@example.org", "The password is too similar to the email address."),
+        ("short7", "This password is too short."),
+    ],
+)
+def test_sign_up_from_an_invitation_refuses_weak_passwords(client, world, password, message):
+    people, campaign = world
+    client.force_login(people["owner"])
+    _invite(client, campaign, email="kim@example.org", role="viewer")
+    link = _link_in_last_mail()
+    client.logout()
+    response = client.post(link, {"username": "kim", "password1": password, "password2": password})
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert not User.objects.filter(username="kim").exists()
+    assert CampaignInvitation.objects.get().accepted_at is None
+
+
+def test_an_account_made_from_an_invitation_has_the_invited_address(client, world):
+    people, campaign = world
+    client.force_login(people["owner"])
+    _invite(client, campaign, email="Kim@Example.org", role="viewer")
+    link = _link_in_last_mail()
+    client.logout()
+    response = client.post(
+        link,
+        {
+            "username": "kim",
+            "email": "mallory@example.org",  # not a field of the form: ignored
+            "password1": "long enough pass 42",
+            "password2": "long enough pass 42",
+        },
+    )
+    assert response.status_code == 302
+    assert User.objects.get(username="kim").email == "Kim@Example.org"

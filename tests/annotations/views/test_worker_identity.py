@@ -517,3 +517,193 @@ def test_worker_pages_are_never_cached(campaign):
     assert [r.status_code for r in responses] == [200, 303, 200, 204, 400, 303, 302, 302]
     for response in responses:
         assert "no-store" in response["Cache-Control"], response.request["PATH_INFO"]
+
+
+# --- A platform id alone opens no one's session ----------------------------------------
+
+VICTIM_PROLIFIC = "?PROLIFIC_PID=5f1e2d3c4b5a69788796a5b4&STUDY_ID=st-1&SESSION_ID=sess-victim"
+VICTIM_MTURK = (
+    "?workerId=AVICTIM1&assignmentId=ASG-VICTIM&hitId=HIT1"
+    "&turkSubmitTo=https%3A%2F%2Fworkersandbox.mturk.com"
+)
+
+
+def _assert_turned_away(response, victim: Worker) -> None:
+    """The stranger's page: says the id has a session elsewhere; no token, no redirect,
+    no cookie that would open it."""
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert "This participant id has already started this study" in html
+    assert "same Prolific or MTurk session" in html
+    assert worker_token(victim) not in html and "/s/" not in html
+    assert "Location" not in response
+    assert not any(name.startswith("hews_") for name in response.cookies)
+    assert 'name="identity"' not in html
+
+
+@pytest.mark.parametrize(
+    ("victim_query", "stranger_query", "secret_key", "secret_value"),
+    [
+        pytest.param(
+            VICTIM_PROLIFIC,
+            "?PROLIFIC_PID=5f1e2d3c4b5a69788796a5b4",
+            "session_id",
+            "sess-victim",
+            id="prolific-id-only",
+        ),
+        pytest.param(
+            VICTIM_PROLIFIC,
+            "?PROLIFIC_PID=5f1e2d3c4b5a69788796a5b4&STUDY_ID=st-1&SESSION_ID=guessed",
+            "session_id",
+            "sess-victim",
+            id="prolific-other-session",
+        ),
+        pytest.param(
+            VICTIM_MTURK,
+            "?workerId=AVICTIM1&assignmentId=ASG-STRANGER&hitId=HIT1"
+            "&turkSubmitTo=https%3A%2F%2Fwww.mturk.com",
+            "assignment_id",
+            "ASG-VICTIM",
+            id="mturk-other-assignment",
+        ),
+    ],
+)
+def test_a_stranger_with_a_workers_platform_id_gets_no_session_and_changes_nothing(
+    campaign, victim_query, stranger_query, secret_key, secret_value
+):
+    Campaign.objects.filter(pk=campaign.pk).update(accept_mturk=True)
+    victim_browser = Client()
+    victim_session = _enter(victim_browser, campaign, victim_query)
+    victim = Worker.objects.get()
+    victim_browser.get(victim_session)  # a task in hand
+    stored = dict(victim.metadata)
+    assert stored[secret_key] == secret_value
+
+    response = Client().get(f"/w/{campaign.slug}/{stranger_query}")
+
+    _assert_turned_away(response, victim)
+    victim.refresh_from_db()
+    assert victim.metadata == stored  # assignmentId, turkSubmitTo: untouched
+    assert Worker.objects.count() == 1 and Assignment.objects.count() == 1
+    # The worker themselves still continues from their browser.
+    assert _enter(victim_browser, campaign, victim_query) == victim_session
+
+
+def test_a_consent_page_a_stranger_opened_first_does_not_open_the_workers_session(campaign):
+    """The stranger opens the consent page with the worker's id before the worker
+    consents (its signed identity is valid for days); once the worker has a session,
+    posting it is turned away: the worker is created once, for the worker."""
+    stranger = Client()
+    early = stranger.get(f"/w/{campaign.slug}/?PROLIFIC_PID=pid-v&STUDY_ID=st&SESSION_ID=guess")
+    assert early.status_code == 200
+    victim_session = _enter(Client(), campaign, "?PROLIFIC_PID=pid-v&STUDY_ID=st&SESSION_ID=real")
+    victim = Worker.objects.get()
+
+    response = stranger.post(
+        _start_url(campaign), {"agree": "on", "identity": _identity(early.content)}
+    )
+
+    _assert_turned_away(response, victim)
+    assert victim_session.endswith(f"/s/{worker_token(victim)}/")
+    victim.refresh_from_db()
+    assert victim.metadata["session_id"] == "real"
+    assert Worker.objects.count() == 1
+
+
+def test_a_double_click_on_consent_still_gives_one_session(campaign):
+    """The same consent page posted twice (no cookie yet sent back: two fresh clients)
+    carries the same platform session: the same worker, no refusal."""
+    page = Client().get(f"/w/{campaign.slug}/?PROLIFIC_PID=pid-dbl&STUDY_ID=s&SESSION_ID=x")
+    identity = _identity(page.content)
+    first = Client().post(_start_url(campaign), {"agree": "on", "identity": identity})
+    second = Client().post(_start_url(campaign), {"agree": "on", "identity": identity})
+    assert first.status_code == second.status_code == 303
+    assert first["Location"] == second["Location"]
+    assert Worker.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        pytest.param("?PROLIFIC_PID=pid-back&STUDY_ID=st", id="prolific-without-session-id"),
+        pytest.param("?PROLIFIC_PID=pid-back&STUDY_ID=st&SESSION_ID=new", id="prolific-new"),
+    ],
+)
+def test_the_same_browser_comes_back_by_its_cookie_and_changes_nothing_stored(campaign, query):
+    browser = Client()
+    session = _enter(browser, campaign, "?PROLIFIC_PID=pid-back&STUDY_ID=st&SESSION_ID=first")
+    worker = Worker.objects.get()
+    response = browser.get(f"/w/{campaign.slug}/{query}")
+    assert response.status_code == 302 and response["Location"] == session
+    worker.refresh_from_db()
+    # A cookie proves the browser, not the link: a cross-site page could send any link.
+    assert worker.metadata["session_id"] == "first"
+
+
+def test_the_same_platform_session_on_another_device_continues_and_is_remembered(campaign):
+    Campaign.objects.filter(pk=campaign.pk).update(accept_mturk=True)
+    session = _enter(Client(), campaign, VICTIM_MTURK)
+    phone = Client()
+    response = phone.get(f"/w/{campaign.slug}/{VICTIM_MTURK}")
+    assert response.status_code == 302 and response["Location"] == session
+    # The phone now holds its own proof: it comes back even without MTurk's parameters.
+    assert phone.get(f"/w/{campaign.slug}/?workerId=AVICTIM1&assignmentId=other").status_code == 302
+    assert Worker.objects.get().metadata["assignment_id"] == "ASG-VICTIM"
+
+
+@pytest.mark.parametrize(
+    "forge",
+    [
+        pytest.param(lambda v, s: str(v.pk), id="unsigned"),
+        pytest.param(
+            lambda v, s: signing.get_cookie_signer(salt=f"hews_{v.campaign_id}x").sign(str(v.pk)),
+            id="other-salt",
+        ),
+        pytest.param(lambda v, s: s.replace(str(s.split(":")[0]), str(v.pk), 1), id="swapped"),
+        pytest.param(lambda v, s: worker_token(v), id="session-token"),
+    ],
+)
+def test_a_forged_or_foreign_session_cookie_opens_nothing(campaign, forge):
+    """The stranger's own (valid) cookie names their own worker; rewritten to name the
+    victim it no longer verifies."""
+    _enter(Client(), campaign, "?PROLIFIC_PID=victim&STUDY_ID=s&SESSION_ID=v")
+    victim = Worker.objects.get()
+    stranger = Client()
+    _enter(stranger, campaign, "?PROLIFIC_PID=stranger&STUDY_ID=s&SESSION_ID=m")
+    name = f"hews_{campaign.pk}"
+    own = stranger.cookies[name].value
+    # Their own valid cookie does not open another's session either.
+    _assert_turned_away(stranger.get(f"/w/{campaign.slug}/?PROLIFIC_PID=victim"), victim)
+    stranger.cookies[name] = forge(victim, own)
+    _assert_turned_away(stranger.get(f"/w/{campaign.slug}/?PROLIFIC_PID=victim"), victim)
+
+
+def test_the_session_elsewhere_page_speaks_the_workers_language(campaign):
+    Campaign.objects.filter(pk=campaign.pk).update(languages=["de"])
+    _enter(Client(), campaign, VICTIM_PROLIFIC)
+    response = Client().get(
+        f"/w/{campaign.slug}/?PROLIFIC_PID=5f1e2d3c4b5a69788796a5b4&lang=de",
+        HTTP_ACCEPT_LANGUAGE="de",
+    )
+    assert response.status_code == 403
+    assert (
+        "Mit dieser Teilnehmer-ID wurde diese Studie bereits begonnen" in response.content.decode()
+    )
+
+
+def test_a_workers_token_does_not_reach_another_workers_assignment(campaign):
+    """Assignment ids are sequential numbers: with their own valid token, a worker who
+    posts to another worker's assignment id records nothing there and autosaves nothing."""
+    alice, bob = (WorkerFactory(campaign=campaign, consented_at=timezone.now()) for _ in "ab")
+    for w in (alice, bob):
+        Client().get(reverse("annotations:worker-session", args=[campaign.slug, worker_token(w)]))
+    bobs = Assignment.objects.get(worker=bob)
+    mine = worker_token(alice)
+    submit = reverse("annotations:worker-submit", args=[campaign.slug, mine, bobs.pk])
+    response = Client().post(submit, _valid(bobs))
+    assert response.status_code == 303 and "/s/" + mine in response["Location"]
+    draft = reverse("annotations:worker-draft", args=[campaign.slug, mine, bobs.pk])
+    assert Client().post(draft, {"score_0": "5"}).status_code == 404
+    bobs.refresh_from_db()
+    assert bobs.state == "active" and not bobs.draft
+    assert Judgement.objects.count() == 0

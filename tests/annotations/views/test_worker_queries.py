@@ -30,6 +30,9 @@ pytestmark = pytest.mark.django_db
 
 # Statements per request kind (set-up 2, a magnitude criterion, three outputs per task).
 ENTRY = 3
+# A returning worker's entry: the campaign and the worker; the proof (a signed cookie, the
+# platform's session id) costs no statement.
+ENTRY_RETURNING = 2
 START = 14
 CONSENT = 4
 FETCH_NEW = 20
@@ -86,6 +89,23 @@ def test_entry_and_consent_of_a_new_worker(client, django_assert_num_queries):
     with django_assert_num_queries(START):
         response = client.post(start, {"agree": "on", "identity": identity.group(1).decode()})
     assert response.status_code == 303 and Worker.objects.filter(campaign=campaign).count() == 1
+
+
+@pytest.mark.parametrize("proof", ["cookie", "platform-session"])
+def test_entry_of_a_returning_worker(client, django_assert_num_queries, proof):
+    campaign = _campaign()
+    url = f"/w/{campaign.slug}/?PROLIFIC_PID=p1&STUDY_ID=s1&SESSION_ID=x1"
+    identity = re.search(rb'name="identity" value="([^"]+)"', client.get(url).content)
+    assert identity is not None
+    start = reverse("annotations:worker-start", args=[campaign.slug])
+    session = client.post(start, {"agree": "on", "identity": identity.group(1).decode()})
+    if proof == "cookie":
+        url = f"/w/{campaign.slug}/?PROLIFIC_PID=p1"
+    else:
+        client.cookies.clear()
+    with django_assert_num_queries(ENTRY_RETURNING):
+        response = client.get(url)
+    assert response.status_code == 302 and response["Location"] == session["Location"]
 
 
 def test_consent_of_an_existing_worker(client, django_assert_num_queries):
