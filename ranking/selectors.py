@@ -15,7 +15,12 @@ from django.db.models import QuerySet
 
 from annotations.core.slices import describe
 from annotations.models import Campaign, Criterion, Item, Judgement, JudgementScore, System
-from annotations.selectors.judgements import judgements_counted, scores_counted, slice_q
+from annotations.selectors.judgements import (
+    judgements_counted,
+    judgements_left_out,
+    scores_counted,
+    slice_q,
+)
 
 from . import stats
 from .models import RankingRun
@@ -174,8 +179,7 @@ def ranking_inputs(
     published ranking says what it rests on.
     """
     judgements = Judgement.objects.filter(slice_q(where), criterion=criterion)
-    attention = judgements.filter(task__kind="attention").count()
-    repeat = judgements.exclude(task__kind="attention").filter(assignment__kind="repeat").count()
+    left_out = judgements_left_out(criterion=criterion, where=where)
     regular = judgements_counted(criterion=criterion, where=where)
     excluded = regular.filter(worker__excluded=True)
     excluded_ids = sorted(set(excluded.values_list("worker__external_id", flat=True)))
@@ -184,8 +188,8 @@ def ranking_inputs(
         "judgements_total": judgements.count(),
         "judgements_used": regular.count() - n_excluded,
         "left_out": {
-            "attention_checks": attention,
-            "repeats": repeat,
+            "attention_checks": left_out["attention_checks"],
+            "repeats": left_out["repeats"],
             "excluded_workers": n_excluded,
         },
         "exclude_excluded_workers": exclude_excluded_workers,

@@ -26,8 +26,8 @@ from annotations.core.experts import (
     ranking_agreement,
 )
 from annotations.core.export_safety import csv_row
-from annotations.models import Criterion, JudgementScore, TaskOutput, Worker
-from annotations.selectors.judgements import COUNTED_TASK_KINDS
+from annotations.models import Criterion, Worker
+from annotations.selectors.judgements import scores_counted
 
 #: bootstrap resamples for the intervals (seeded: the report is the same on every load)
 RESAMPLES = 1000
@@ -63,13 +63,7 @@ def expert_report(
     correlation on one criterion, with bootstrap intervals (``rng`` seeded by default)."""
     rng = rng if rng is not None else np.random.default_rng(SEED)
     raw = list(
-        JudgementScore.objects.filter(
-            judgement__criterion=criterion,
-            role=TaskOutput.Role.REGULAR,
-            judgement__task__kind__in=COUNTED_TASK_KINDS,
-        )
-        .exclude(judgement__assignment__kind="repeat")
-        .values_list(
+        scores_counted(criterion=criterion).values_list(
             "judgement__worker_id",
             "judgement__worker__expert",
             "judgement__worker__excluded",

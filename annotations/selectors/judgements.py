@@ -63,6 +63,11 @@ def judgement_counts(*, task_kind: str, assignment_kind: str | None) -> bool:
     return task_kind in COUNTED_TASK_KINDS and assignment_kind != Assignment.Kind.REPEAT
 
 
+def judgement_is_repeat(*, task_kind: str, assignment_kind: str | None) -> bool:
+    """A second answer to a real task (kept for intra-annotator agreement, not counted)."""
+    return task_kind in COUNTED_TASK_KINDS and assignment_kind == Assignment.Kind.REPEAT
+
+
 def judgements_counted(
     *,
     criterion: Criterion | None = None,
@@ -97,6 +102,21 @@ def scores_counted(
         judgement__criterion=criterion,
         role=TaskOutput.Role.REGULAR,
     )
+
+
+def judgements_left_out(
+    *, criterion: Criterion, where: Mapping[str, str] | None = None
+) -> dict[str, int]:
+    """How many of a criterion's judgements (of a slice with ``where``) the rule leaves
+    out, and why: ``attention_checks`` (answers to an attention check), ``repeats``
+    (second answers to a task, other than attention checks)."""
+    judgements = Judgement.objects.filter(slice_q(where), criterion=criterion)
+    return {
+        "attention_checks": judgements.filter(task__kind=Task.Kind.ATTENTION).count(),
+        "repeats": judgements.exclude(task__kind=Task.Kind.ATTENTION)
+        .filter(assignment__kind=Assignment.Kind.REPEAT)
+        .count(),
+    }
 
 
 def item_attributes(*, campaign: Campaign) -> dict[str, list[str]]:

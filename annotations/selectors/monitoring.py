@@ -26,8 +26,8 @@ from annotations.models import (
     Worker,
 )
 from annotations.selectors.judgements import (
-    COUNTED_TASK_KINDS,
     judgement_counts,
+    judgement_is_repeat,
     judgements_counted,
     scores_counted,
 )
@@ -413,7 +413,7 @@ def campaign_judgements(*, campaign: Campaign) -> dict[int, dict]:
             }
             if judgement_counts(task_kind=tkind, assignment_kind=akind):
                 counted.append(j)
-            elif tkind in COUNTED_TASK_KINDS:  # a repeat: for intra-annotator agreement
+            elif judgement_is_repeat(task_kind=tkind, assignment_kind=akind):
                 repeats.append(j)
         if role == TaskOutput.Role.REGULAR:
             j["regular"][oid] = score
