@@ -25,6 +25,7 @@ from annotations.selectors import monitoring
 from annotations.selectors.worker import mr_attributes
 from ranking.models import RankingRun
 from ranking.selectors import ranking_data_rule
+from ranking.stats import range_coverage
 from reports.core import heds
 from reports.models import Datasheet
 
@@ -499,10 +500,14 @@ def _criterion_answers(
             + f" (ranking run {run.pk})."
         )
         rule = ranking_data_rule(run=run)
-        ranges = f"Rank ranges at {run.confidence:.0%} confidence over the {run.runs} runs"
+        kept, share = range_coverage(run.runs, run.confidence)
+        ranges = (
+            f"Rank ranges keep {kept} of the {run.runs} runs ({share:.1%}; "
+            f"{run.confidence:.0%} asked)"
+        )
         a[k("4.3.10")] = (
-            f"{ranges}; systems grouped into clusters that differ significantly at the same "
-            "level (the minimum-data rule and the split-half check are met)."
+            f"{ranges}; systems whose rank ranges do not overlap fall in different clusters "
+            "(the minimum-data rule and the stability check are met)."
             if rule.met
             else f"{ranges}. No clusters are claimed: {' '.join(rule.problems)}"
         )

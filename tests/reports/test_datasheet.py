@@ -140,7 +140,7 @@ def test_platform_fills_what_the_campaign_knows(campaign):
     assert "checklist: added, missing" in a["4.3.5@fluency"]
     assert "value 100" in a["4.3.5@quality"]
     assert "bootstrap" in a["4.3.9@quality"].lower() and "300 runs, seed 7" in a["4.3.9@quality"]
-    assert a["4.3.10@quality"].startswith("Rank ranges at 90% confidence")
+    assert a["4.3.10@quality"].startswith("Rank ranges keep 270 of the 300 runs (90.0%; 90% asked)")
     assert a["4.3.11@quality"].startswith("Yes, on 2 judgements by 2 evaluators")
     assert a["4.3.9@fluency"] == "" and a["4.3.11@fluency"] == ""  # no run, no judgements
 
