@@ -49,7 +49,7 @@ def test_mapping_form_preview_save_import(new_page, live_server, settings, tmp_p
     page.get_by_label("Start from a preset").select_option("mturk")
     page.get_by_role("button", name="Use this preset").click()
     assert page.get_by_label("System").input_value() == "Input.system{i}"
-    page.get_by_label("File").set_input_files(str(_mturk_file(tmp_path)))
+    page.get_by_label("File:", exact=True).set_input_files(str(_mturk_file(tmp_path)))
     page.get_by_role("button", name="Preview the first rows").click()
     table = page.locator("#preview-table")
     table.wait_for()
@@ -68,7 +68,7 @@ def test_mapping_form_preview_save_import(new_page, live_server, settings, tmp_p
     assert RatingMapping.objects.filter(campaign=campaign, name="my-turk").exists()
     assert page.get_by_label("Worker").input_value() == "WorkerId"
 
-    page.get_by_label("File").set_input_files(str(_mturk_file(tmp_path)))
+    page.get_by_label("File:", exact=True).set_input_files(str(_mturk_file(tmp_path)))
     page.get_by_role("button", name="Import", exact=True).click()
     page.get_by_text("Imported 2 judgements from 2 rows").wait_for()
     assert Judgement.objects.filter(criterion__campaign=campaign).count() == 2
@@ -81,7 +81,7 @@ def test_preview_error_without_javascript(new_page, live_server, settings, tmp_p
     page, campaign = _login_campaign(new_page, live_server, settings, js=False)
     page.goto(f"{live_server.url}/campaigns/{campaign.slug}/ratings/import/?preset=mturk")
     page.get_by_label("Item").fill("Input.segment")
-    page.get_by_label("File").set_input_files(str(_mturk_file(tmp_path)))
+    page.get_by_label("File:", exact=True).set_input_files(str(_mturk_file(tmp_path)))
     page.get_by_role("button", name="Preview the first rows").click()
     error = page.locator("#mapped-preview")
     error.wait_for()
@@ -114,7 +114,7 @@ def test_preview_error_with_javascript_is_shown_in_the_panel(
     else:
         path.write_bytes(b"")
         expected = "The submitted file is empty"  # the form's own check, on its field
-    page.get_by_label("File").set_input_files(str(path))
+    page.get_by_label("File:", exact=True).set_input_files(str(path))
     with page.expect_response(lambda r: r.request.method == "POST") as answer:
         page.get_by_role("button", name="Preview the first rows").click()
     assert answer.value.request.headers.get("hx-request") == "true"  # by htmx, not a reload
