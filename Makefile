@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install messages run test lint serve browser benchmark benchmark-imports benchmark-load benchmark-arena benchmark-fanout clean
+.PHONY: install messages run test lint deploy serve browser benchmark benchmark-imports benchmark-load benchmark-arena benchmark-fanout clean
 
 install: $(STAMP)
 
@@ -71,27 +71,35 @@ lint: install
 	$(VENV)/bin/lint-imports
 
 # Production shape: gunicorn + a Celery worker + celery beat (it sweeps lost ranking runs
-# every minute), against PostgreSQL and Redis.
+# every minute), against PostgreSQL and Redis, under supervisord (deploy/supervisord.conf):
+# a process that dies is started again within seconds. Migrations and static files are a
+# separate deploy step, run once per upgrade before (re)starting:
 #   DATABASE_URL=postgres://user@host:5432/humaneval CELERY_BROKER_URL=redis://host:6379/0 \
-#   DJANGO_DEBUG=false DJANGO_SECRET_KEY=... make serve
+#   DJANGO_DEBUG=false DJANGO_SECRET_KEY=... make deploy serve
+# On a machine with systemd, deploy/systemd/ has the same three processes as units.
 # gunicorn: chosen by the load benchmark on 2 cores (see README); WEB_WORKERS x WEB_THREADS
 # requests at once, each thread holding one persistent PostgreSQL connection. --preload:
 # the application (every view, see humaneval/wsgi.py) is imported once, before forking.
 WEB_WORKERS ?= 3
 WEB_WORKER_CLASS ?= sync
 WEB_THREADS ?= 1
+CELERY_CONCURRENCY ?= 2
+RUN_DIR ?= $(VENV)/run
+deploy: install messages
+	@test -n "$$DATABASE_URL" || { echo "make deploy needs DATABASE_URL (PostgreSQL)"; exit 2; }
+	$(PY) manage.py migrate --no-input
+	$(PY) manage.py collectstatic --no-input >/dev/null
+
 serve: install messages
 	@test -n "$$DATABASE_URL" || { echo "make serve needs DATABASE_URL (PostgreSQL)"; exit 2; }
 	@test -n "$$CELERY_BROKER_URL" || { echo "make serve needs CELERY_BROKER_URL (Redis)"; exit 2; }
-	$(PY) manage.py migrate --no-input
-	$(PY) manage.py collectstatic --no-input >/dev/null
-	$(VENV)/bin/celery -A humaneval worker --loglevel=INFO --concurrency=2 & \
-	  worker=$$!; \
-	  $(VENV)/bin/celery -A humaneval beat --loglevel=INFO --schedule=$(VENV)/celerybeat-schedule & \
-	  beat=$$!; trap 'kill $$worker $$beat' EXIT INT TERM; \
-	  $(VENV)/bin/gunicorn humaneval.wsgi:application --bind $(HOST):$(PORT) \
-	    --workers $(WEB_WORKERS) --worker-class $(WEB_WORKER_CLASS) --threads $(WEB_THREADS) \
-	    --preload --access-logfile -
+	@$(PY) manage.py migrate --check >/dev/null 2>&1 || { echo "The database has unapplied migrations: run make deploy first"; exit 2; }
+	@mkdir -p $(RUN_DIR)
+	HUMANEVAL_VENV=$(abspath $(VENV)) HUMANEVAL_RUN_DIR=$(abspath $(RUN_DIR)) \
+	  HUMANEVAL_BIND=$(HOST):$(PORT) WEB_WORKERS=$(WEB_WORKERS) \
+	  WEB_WORKER_CLASS=$(WEB_WORKER_CLASS) WEB_THREADS=$(WEB_THREADS) \
+	  CELERY_CONCURRENCY=$(CELERY_CONCURRENCY) \
+	  $(VENV)/bin/supervisord -c deploy/supervisord.conf
 
 benchmark: install
 	$(PY) benchmarks/ranking.py
