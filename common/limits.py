@@ -85,8 +85,8 @@ def refused_character(text: str) -> str | None:
         return None
     char = found.group()
     if char == "\x00":
-        return "contains a NUL character (%00), which no text field may hold."
-    return f"contains a lone surrogate (U+{ord(char):04X}), which is not text."
+        return "holds a NUL character (%00). Null characters are not allowed in text."
+    return f"holds a lone surrogate (U+{ord(char):04X}), which is not text."
 
 
 def first_refused(pairs: Iterable[tuple[str, str]]) -> tuple[str, str] | None:

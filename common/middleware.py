@@ -120,3 +120,18 @@ def _invalid(request: HttpRequest, field: str, message: str) -> HttpResponse:
 def _too_large(request: HttpRequest, exc: RequestTooLarge) -> HttpResponse:
     extra: dict[str, Any] = {"file": exc.file} if exc.file else {}
     return error_response(request, status=413, detail=str(exc), code="too_large", **extra)
+
+
+class RefusedCookiesMiddleware:
+    """Drop the cookies that hold a NUL (a quoted cookie's ``\\000`` escape is one): read
+    as if the browser had not sent them, so the session of such a cookie is a new one
+    rather than a failed query. Before the session middleware, which reads the cookie."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        cookies = request.COOKIES
+        for name in [n for n, v in cookies.items() if first_refused([(n, v)]) is not None]:
+            del cookies[name]
+        return self.get_response(request)

@@ -135,9 +135,7 @@ def test_the_upload_stops_at_the_limit_it_is_not_read_whole(world, spy, url) -> 
 
 
 @pytest.mark.parametrize("url", ["/api/campaigns/{slug}/metrics/", "/campaigns/{slug}/metrics/"])
-def test_a_body_announced_far_over_the_limit_is_refused_before_it_is_read(
-    world, spy, url
-) -> None:
+def test_a_body_announced_far_over_the_limit_is_refused_before_it_is_read(world, spy, url) -> None:
     """The 200 MB metrics upload that took a worker to 2.2 GB: refused by its length."""
     client, slug = world
     response = client.generic(
