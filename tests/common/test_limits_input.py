@@ -196,3 +196,36 @@ def test_a_cookie_holding_a_nul_is_dropped_not_a_500(world, name) -> None:
     client.cookies[name] = "abcdefgh\x00ijklmnop"
     assert client.get("/").status_code in (200, 302)
     assert client.get(f"/w/{world['slug']}/").status_code < 500
+
+
+DEEP_LINE = b"[" * 100_000 + b"]" * 100_000 + b"\n"
+
+
+@pytest.mark.parametrize(
+    ("route", "fields"),
+    [
+        ("/api/campaigns/{slug}/outputs/", {"files": "deep.jsonl"}),
+        ("/api/campaigns/{slug}/metrics/", {"file": "deep.jsonl"}),
+        ("/api/campaigns/{slug}/ratings/", {"file": "deep.jsonl", "mapping": "humaneval-jsonl"}),
+        ("/api/campaigns/{slug}/ratings/", {"file": "deep.jsonl", "mapping_json": "deep"}),
+    ],
+    ids=["outputs", "metrics", "ratings", "mapping"],
+)
+def test_uploaded_json_nested_too_deep_is_a_400_not_a_500(world, route, fields) -> None:
+    """JSONL files and a mapping's JSON: the same depth bound as the API's bodies."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from annotations.models import Campaign
+
+    Campaign.objects.filter(slug=world["slug"]).update(status=Campaign.Status.DRAFT)
+    body: dict[str, Any] = {}
+    for name, value in fields.items():
+        if value == "deep.jsonl":
+            body[name] = SimpleUploadedFile("deep.jsonl", DEEP_LINE)
+        elif value == "deep":
+            body[name] = DEEP_LINE.decode()
+        else:
+            body[name] = value
+    response = world["client"].post(_url(route, world), body)
+    assert response.status_code == 400, response.content[:300]
+    assert "nested too deeply" in response.json()["detail"]
