@@ -123,3 +123,23 @@ def test_the_query_grows_by_one_condition_per_condition_and_no_join(world) -> No
     step = length[2] - length[1]
     assert length[MAX_CONDITIONS] - length[1] == (MAX_CONDITIONS - 1) * step
     assert queries[1] == queries[2] == queries[MAX_CONDITIONS] == 1
+
+
+def test_the_ranking_page_refuses_too_many_conditions_in_its_form(world, client) -> None:
+    campaign, owner = world
+    client.force_login(owner)
+    where = ", ".join(f"k{i}=v" for i in range(MAX_CONDITIONS + 1))
+    response = client.post(
+        f"/rankings/campaign/{campaign.slug}/",
+        {
+            "criterion": "quality",
+            "method": "wmt14",
+            "runs": 10,
+            "seed": 1,
+            "confidence": 0.95,
+            "where": where,
+        },
+    )
+    assert response.status_code == 200  # the form again, with the error
+    assert f"at most {MAX_CONDITIONS} conditions" in response.content.decode()
+    assert not RankingRun.objects.filter(where__has_key="k0").exists()
