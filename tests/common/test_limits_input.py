@@ -229,3 +229,14 @@ def test_uploaded_json_nested_too_deep_is_a_400_not_a_500(world, route, fields) 
     response = world["client"].post(_url(route, world), body)
     assert response.status_code == 400, response.content[:300]
     assert "nested too deeply" in response.json()["detail"]
+
+
+@pytest.mark.parametrize("path", ["/api/campaigns/", "/w/{slug}/"])
+def test_too_many_query_parameters_are_a_400_in_the_error_shape(world, path) -> None:
+    query = "&".join(f"p{i}=1" for i in range(1001))
+    response = world["client"].get(f"{_url(path, world)}?{query}")
+    assert response.status_code == 400
+    if path.startswith("/api/"):
+        assert response.json()["code"] == "invalid"
+    else:
+        assert b'class="brand"' in response.content
