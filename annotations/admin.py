@@ -4,6 +4,7 @@ from django import forms
 from django.contrib import admin
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
+from rest_framework.authtoken.admin import TokenAdmin
 
 from .core.languages import (
     CAMPAIGN_TEXTS,
@@ -13,6 +14,10 @@ from .core.languages import (
     languages_check,
     translations_check,
 )
+
+# Every relation of every admin form is a raw id box, an autocomplete or read-only: a
+# select lists every row of the related table (every output, every worker), which at
+# arena scale takes seconds per page (tests/annotations/test_admin_relations.py checks).
 from .models import (
     Assignment,
     Campaign,
@@ -29,6 +34,10 @@ from .models import (
 )
 from .selectors.campaigns import count_of
 from .services.campaigns import RESERVED_SLUGS
+
+# DRF's API token admin (its documented customisation): a user picked by id, not from a
+# select of every account.
+TokenAdmin.raw_id_fields = ("user",)
 
 
 class CriterionInline(admin.TabularInline):
@@ -118,6 +127,7 @@ class CampaignAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ("name",)}
     inlines = (CriterionInline, MembershipInline)
     readonly_fields = ("created_at", "updated_at")
+    autocomplete_fields = ("owner",)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Campaign]:
         # One subquery per count: joining systems, items and tasks at once would multiply
@@ -146,6 +156,7 @@ class CampaignMembershipAdmin(admin.ModelAdmin):
     list_display = ("campaign", "user", "role")
     list_filter = ("role", "campaign")
     search_fields = ("campaign__slug", "user__username")
+    autocomplete_fields = ("campaign", "user")
 
 
 @admin.register(Criterion)
@@ -154,6 +165,10 @@ class CriterionAdmin(admin.ModelAdmin):
     list_display = ("name", "campaign", "scale", "show_input", "question")
     list_filter = ("scale", "show_input", "campaign")
     search_fields = ("name", "question", "campaign__slug")
+    # The standard output is one of every output of the campaign (16,000 at arena scale):
+    # a select of them all took 30 s; a raw id box costs one query.
+    autocomplete_fields = ("campaign",)
+    raw_id_fields = ("standard_output",)
 
 
 @admin.register(System)
@@ -161,6 +176,7 @@ class SystemAdmin(admin.ModelAdmin):
     list_display = ("label", "name", "campaign", "n_outputs")
     list_filter = ("campaign",)
     search_fields = ("label", "name")
+    autocomplete_fields = ("campaign",)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[System]:
         return super().get_queryset(request).annotate(_outputs=Count("outputs"))
@@ -175,6 +191,7 @@ class ItemAdmin(admin.ModelAdmin):
     list_display = ("external_id", "campaign", "input", "position")
     list_filter = ("campaign",)
     search_fields = ("external_id", "input")
+    autocomplete_fields = ("campaign",)
 
 
 @admin.register(Output)
@@ -198,6 +215,7 @@ class TaskAdmin(admin.ModelAdmin):
     list_filter = ("kind", "campaign", "criterion__name")
     search_fields = ("item__external_id", "item__input", "external_id")
     list_select_related = ("campaign", "criterion__campaign", "item")
+    autocomplete_fields = ("campaign", "criterion")
     raw_id_fields = ("item",)
     inlines = (TaskOutputInline,)
 
@@ -217,6 +235,7 @@ class WorkerAdmin(admin.ModelAdmin):
     list_filter = ("platform", "flagged", "excluded", "stopped", "campaign")
     search_fields = ("external_id",)
     list_editable = ("flagged", "excluded")
+    autocomplete_fields = ("campaign",)
 
 
 @admin.register(Assignment)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.urls import Resolver404, resolve
 from django.views.decorators.csrf import csrf_exempt
@@ -29,6 +30,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from common.errors import DomainError, ImportFileError
+from common.limits import RequestTooLarge, body_too_large
 
 logger = logging.getLogger(__name__)
 
@@ -65,6 +67,8 @@ ERROR_DESCRIPTIONS = {
     "401": "No credentials, or wrong ones",
     "403": "Your role in this campaign does not allow this",
     "404": "No such object among yours, no such page, or no such path",
+    "413": "The body is over its limit (file uploads: HUMANEVAL_UPLOAD_MAX_MB; other bodies: "
+    "2.5 MB); `detail` says the limit, `file` names the upload at fault",
     "429": "Too many failed logins from this client: wait for the cool-off period",
 }
 ERRORS = {
@@ -118,7 +122,7 @@ def _summary(fields: dict[str, list[str]]) -> str:
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Every API error as :func:`error_body`: DomainError -> 400 (ImportFileError: + where),
-    DRF's and Django's errors with their status, anything else a logged JSON 500 (the
+    a body over its limit -> 413 (``file``: the upload at fault), DRF's and Django's errors with their status, anything else a logged JSON 500 (the
     debug page when DEBUG is on)."""
     if isinstance(exc, ImportFileError):
         return Response(
@@ -130,6 +134,19 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, DomainError):
         return Response(
             error_body(detail=str(exc), code="refused"), status=status.HTTP_400_BAD_REQUEST
+        )
+    if isinstance(exc, RequestDataTooBig):
+        # Over the one upload limit while streaming (common.uploads), or a form field over
+        # Django's: a 413 that says the limit.
+        too_large = exc if isinstance(exc, RequestTooLarge) else body_too_large()
+        extra: dict[str, Any] = {"file": too_large.file} if too_large.file else {}
+        return Response(
+            error_body(detail=str(too_large), code="too_large", **extra),
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
+    if isinstance(exc, TooManyFieldsSent | TooManyFilesSent):
+        return Response(
+            error_body(detail=str(exc), code="invalid"), status=status.HTTP_400_BAD_REQUEST
         )
     if isinstance(exc, UnsupportedMediaType):
         # A body whose type the endpoint does not read (or a multipart body so broken its
@@ -218,6 +235,8 @@ class ApiSchema(AutoSchema):
         codes = ["400", "404"]
         if any(not isinstance(p, AllowAny) for p in self.view.get_permissions()):
             codes += ["401", "403"]
+        if self.method in ("POST", "PUT", "PATCH"):
+            codes.append("413")  # a body over its limit (common.limits)
         error = self.resolve_serializer(ErrorSerializer, "response").ref
         for code in codes:
             responses.setdefault(

@@ -72,6 +72,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A cookie holding a NUL is dropped before the session middleware reads it.
+    "common.middleware.RefusedCookiesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -82,6 +84,10 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Bodies over their limit (413), NUL in a path, query or form field (400): before any
+    # view or CSRF check reads the body; inside the CSP and framing middleware, so that
+    # its error pages carry their headers.
+    "common.middleware.RequestBoundsMiddleware",
     # Last, as django-axes asks: turns a locked-out sign-in into a 429.
     "axes.middleware.AxesMiddleware",
 ]
@@ -243,12 +249,16 @@ CELERY_BEAT_SCHEDULE = {
 # Without a broker, ranking runs compute in a background thread of the web process so that
 # their page can show progress (tests switch this off to run them synchronously).
 RANKING_RUNS_IN_THREAD = env.bool("HUMANEVAL_RANKING_IN_THREAD", default=not CELERY_BROKER_URL)
-# Uploads of outputs (annotations.importing): refused above the limit with a
-# 413 naming the file; above IMPORT_INLINE_MAX_BYTES (all files together) they import as a
-# background job (ImportJob, a Celery task) whose page shows its progress, smaller ones
-# during the request. Without a broker, jobs run in a thread of the web process, as
-# ranking runs do. Django's own limits: form fields (not files) up to 2.5 MB, uploads
-# above 2.5 MB are spooled to a temporary file, at most 200 files per request.
+# Uploads: ONE limit for every upload path (outputs, ratings, mapped and WMT imports, metric
+# scores; web pages and API), HUMANEVAL_UPLOAD_MAX_MB for all files of a request together,
+# enforced while the body streams (common.uploads.LimitedUploadHandler stops reading past
+# it; common.middleware refuses a larger Content-Length before reading): a 413 that says
+# the limit. Other bodies (JSON, form fields) are limited to DATA_UPLOAD_MAX_MEMORY_SIZE
+# (2.5 MB), a 413 too. Uploads above IMPORT_INLINE_MAX_BYTES (all files together) import
+# as a background job (ImportJob, a Celery task) whose page shows its progress, smaller
+# ones during the request. Without a broker, jobs run in a thread of the web process, as
+# ranking runs do. Uploads above 2.5 MB are spooled to a temporary file, at most 200 files
+# per request.
 IMPORT_UPLOAD_MAX_BYTES = env.int("HUMANEVAL_UPLOAD_MAX_MB", default=50) * 1024 * 1024
 IMPORT_INLINE_MAX_BYTES = env.int("HUMANEVAL_IMPORT_INLINE_MAX_KB", default=1024) * 1024
 IMPORTS_IN_THREAD = env.bool("HUMANEVAL_IMPORTS_IN_THREAD", default=not CELERY_BROKER_URL)
@@ -259,6 +269,11 @@ IMPORT_JOB_PENDING_TIMEOUT = env.int("HUMANEVAL_IMPORT_JOB_PENDING_TIMEOUT", def
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 DATA_UPLOAD_MAX_NUMBER_FILES = 200
+FILE_UPLOAD_HANDLERS = [
+    "common.uploads.LimitedUploadHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
 if not CELERY_BROKER_URL:
     CELERY_BROKER_URL = "memory://"
 
@@ -268,6 +283,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # DRF's parsers, bounded: body size, JSON depth, NUL (common.parsers).
+    "DEFAULT_PARSER_CLASSES": [
+        "common.parsers.JSONParser",
+        "common.parsers.FormParser",
+        "common.parsers.MultiPartParser",
+    ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     # The one error shape on every operation (common.api.ApiSchema).

@@ -31,4 +31,5 @@ class RankingRunAdmin(admin.ModelAdmin):
     list_filter = ("method", "status", "campaign")
     search_fields = ("campaign__slug", "criterion__name", "fingerprint")
     readonly_fields = ("fingerprint", "created_at", "started_at", "finished_at", "seconds")
+    autocomplete_fields = ("campaign", "criterion", "created_by")
     inlines = (RankingResultInline,)

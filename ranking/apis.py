@@ -3,6 +3,7 @@ read the result, export it."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
@@ -17,6 +18,7 @@ from rest_framework.views import APIView
 
 from annotations.access import campaign_check, campaigns_visible_to
 from annotations.access_api import CampaignScoped
+from annotations.core.slices import MAX_CONDITIONS, too_many_conditions
 from annotations.models import CampaignMembership
 from annotations.selectors.judgements import item_attributes
 from common.api import ERRORS, DomainErrorsMixin, Pagination, validated_query
@@ -45,7 +47,8 @@ class RankingRunSerializer(serializers.ModelSerializer):
         child=serializers.CharField(max_length=200, allow_blank=False),
         required=False,
         help_text="Rank a slice: item attribute (or 'language') -> value, e.g. "
-        '{"challenge_set": "scramble"}; every condition must hold. Empty: every item.',
+        '{"challenge_set": "scramble"}; every condition must hold (at most '
+        f"{MAX_CONDITIONS}). Empty: every item.",
     )
     result_url = serializers.SerializerMethodField()
 
@@ -94,6 +97,13 @@ class RankingRunSerializer(serializers.ModelSerializer):
                 "where",
             )
         ]
+
+    def to_internal_value(self, data: Any) -> Any:
+        # Count the conditions before DictField validates each (a 400 naming the limit).
+        where = data.get("where") if isinstance(data, Mapping) else None
+        if isinstance(where, Mapping) and len(where) > MAX_CONDITIONS:
+            raise serializers.ValidationError({"where": [str(too_many_conditions())]})
+        return super().to_internal_value(data)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         # The one check of a ranking request (ranking.stats.check_parameters), for the

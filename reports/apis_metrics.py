@@ -9,13 +9,13 @@ from typing import Any
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from annotations.access_api import CampaignScoped
 from common.api import ERRORS, validated_query
 from common.errors import DomainError
+from common.parsers import MultiPartParser
 from reports.core.correlation_report import report_json
 from reports.selectors.metrics import HUMAN_SOURCES, metric_correlations
 from reports.services.metrics import metric_scores_import

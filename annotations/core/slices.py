@@ -21,10 +21,19 @@ LANGUAGE = "language"
 #: lower-case letters, digits and underscores, starting with a letter, at most 40
 ATTRIBUTE_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
 MAX_VALUE = 200
+#: conditions in one slice: a request is refused above it, before any query is built
+MAX_CONDITIONS = 20
 
 
 class SliceError(ValueError):
     """A slice or an attribute that cannot be: the message says why."""
+
+
+def too_many_conditions() -> SliceError:
+    return SliceError(
+        f"a slice has at most {MAX_CONDITIONS} conditions (attribute=value); rank a "
+        "coarser slice, or split it."
+    )
 
 
 def attribute_name_check(name: str) -> str:
@@ -55,9 +64,13 @@ def attribute_value_check(name: str, value: object) -> str:
 
 
 def parse_where(conditions: Iterable[str]) -> dict[str, str]:
-    """``["challenge_set=scramble", "domain=news"]`` -> {name: value}; each name once."""
+    """``["challenge_set=scramble", "domain=news"]`` -> {name: value}; each name once, at
+    most ``MAX_CONDITIONS`` conditions (refused as soon as one more is read), values of at
+    most ``MAX_VALUE`` characters."""
     where: dict[str, str] = {}
-    for condition in conditions:
+    for count, condition in enumerate(conditions, start=1):
+        if count > MAX_CONDITIONS:
+            raise too_many_conditions()
         name, sep, value = condition.partition("=")
         name = name.strip()
         if not sep or not name:
@@ -66,6 +79,10 @@ def parse_where(conditions: Iterable[str]) -> dict[str, str]:
         if name in where:
             raise SliceError(f"attribute '{name}' is given twice.")
         value = value.strip()
+        if len(value) > MAX_VALUE:
+            raise SliceError(
+                f"attribute '{name}': the value is longer than {MAX_VALUE} characters."
+            )
         if name == LANGUAGE:
             try:
                 value = language_check(value)

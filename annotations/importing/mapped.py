@@ -59,6 +59,8 @@ def mapping_parse(data: Any) -> Mapping:
             raise DomainError(
                 f"The mapping is not valid JSON ({exc.msg}, line {exc.lineno})."
             ) from exc
+        except RecursionError as exc:
+            raise DomainError("The mapping is not valid JSON (nested too deeply).") from exc
     try:
         return mapping_from_dict(data)
     except MappingError as exc:

@@ -184,7 +184,8 @@ def criterion_create(*, campaign: Campaign, preset: str = "", **fields: Any) -> 
         if overrides:
             return criterion_update(criterion=criterion, **overrides)
         return criterion
-    criterion = Criterion(campaign=campaign, position=campaign.criteria.count(), **fields)
+    # Last by default; a position given (the API's field) wins.
+    criterion = Criterion(campaign=campaign, **{"position": campaign.criteria.count(), **fields})
     _check_scale_settings(criterion)
     model_check(instance=criterion)
     criterion.save()

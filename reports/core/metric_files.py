@@ -148,6 +148,10 @@ def _jsonl(text: str, file: str) -> list[MetricRow]:
             value = json.loads(line)
         except json.JSONDecodeError as exc:
             raise ImportFileError(f"not valid JSON ({exc.msg}).", file=file, line=number) from exc
+        except RecursionError as exc:
+            raise ImportFileError(
+                "not valid JSON (nested too deeply).", file=file, line=number
+            ) from exc
         if not isinstance(value, dict):
             raise ImportFileError("each line must be a JSON object.", file=file, line=number)
         for name in REQUIRED:

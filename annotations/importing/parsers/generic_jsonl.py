@@ -76,6 +76,10 @@ def parse_outputs_jsonl(path: Path) -> ParsedOutputs:
             raise ImportFileError(
                 f"invalid JSON ({exc.msg} at column {exc.colno}).", file=file, line=line
             ) from exc
+        except RecursionError as exc:
+            raise ImportFileError(
+                "invalid JSON (nested too deeply).", file=file, line=line
+            ) from exc
         if not isinstance(obj, dict):
             raise ImportFileError(
                 f"expected a JSON object, found {type(obj).__name__}.", file=file, line=line

@@ -432,7 +432,7 @@ class _Source:
                     self.header_line = n
                     try:
                         first = json.loads(text)
-                    except json.JSONDecodeError:
+                    except (json.JSONDecodeError, RecursionError):
                         first = None  # reported with its line when the records are read
                     self.columns = list(first) if isinstance(first, dict) else []
                     break
@@ -469,6 +469,10 @@ class _Source:
                     f"not a JSON object ({exc.msg} at character {exc.colno}).",
                     file=self.file,
                     line=n,
+                ) from exc
+            except RecursionError as exc:
+                raise ImportFileError(
+                    "not a JSON object (nested too deeply).", file=self.file, line=n
                 ) from exc
             if not isinstance(record, dict):
                 raise ImportFileError("expected a JSON object.", file=self.file, line=n)
