@@ -22,12 +22,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.http.multipartparser import MultiPartParserError
+from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 
-from common.http import API_PATHS, error_response
+from common.api import error_body
+from common.http import API_PATHS, WORKER_PATHS
 from common.limits import (
     RequestTooLarge,
     body_max_bytes,
@@ -39,6 +42,23 @@ from common.limits import (
 )
 
 FORM_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded")
+
+
+def error_response(
+    request: HttpRequest, *, status: int, detail: str, code: str, **extra: Any
+) -> HttpResponse:
+    """An error the site answers before any view: the API's one JSON shape under /api/,
+    else the site's error page ``templates/<status>.html`` (showing ``detail``). Under
+    /w/ the page may be framed by the crowd platforms, as the other worker error pages."""
+    if request.path_info.startswith(API_PATHS):
+        return JsonResponse(error_body(detail=detail, code=code, **extra), status=status)
+    response = render(request, f"{status}.html", {"detail": detail, **extra}, status=status)
+    if request.path_info.startswith(WORKER_PATHS):
+        # What annotations.views.worker.framable_by_crowd_platforms sets on worker pages.
+        response.xframe_options_exempt = True  # type: ignore[attr-defined]
+        frame = list(settings.WORKER_FRAME_ANCESTORS) or ["'none'"]
+        response._csp_replace = {"frame-ancestors": frame}  # type: ignore[attr-defined]
+    return response
 
 
 class RequestBoundsMiddleware:
