@@ -227,6 +227,14 @@ RANKING_SOFT_TIME_LIMIT = env.int("HUMANEVAL_RANKING_SOFT_TIME_LIMIT", default=3
 RANKING_TIME_LIMIT = RANKING_SOFT_TIME_LIMIT + 120
 RANKING_STALE_AFTER = env.int("HUMANEVAL_RANKING_STALE_AFTER", default=600)
 RANKING_PENDING_TIMEOUT = env.int("HUMANEVAL_RANKING_PENDING_TIMEOUT", default=6 * 3600)
+# A chunk of a ranking run beats its heartbeat about once a second while it computes: one
+# silent for RANKING_CHUNK_LOST_AFTER seconds lost its worker (SIGKILL, out of memory, the
+# database dropped it) and the sweep (every minute) hands it to Celery again. A chunk
+# still queued RANKING_CHUNK_QUEUED_AFTER seconds after it was sent (its message was held
+# by a worker that died) is sent again, later each time (n x the delay for the n-th); a
+# duplicate message never takes over a chunk that is computing.
+RANKING_CHUNK_LOST_AFTER = env.int("HUMANEVAL_RANKING_CHUNK_LOST_AFTER", default=120)
+RANKING_CHUNK_QUEUED_AFTER = env.int("HUMANEVAL_RANKING_CHUNK_QUEUED_AFTER", default=180)
 RANKING_MAX_ATTEMPTS = 3
 RANKING_MAX_RUNS = 100_000
 RANKING_MAX_ACTIVE_RUNS_PER_USER = env.int("HUMANEVAL_RANKING_MAX_ACTIVE_RUNS", default=3)

@@ -21,7 +21,14 @@ from celery import Task, current_app
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
-from django.db import connections, transaction
+from django.db import (
+    DatabaseError,
+    InterfaceError,
+    OperationalError,
+    close_old_connections,
+    connections,
+    transaction,
+)
 from django.db.models import F, Q, Sum
 from django.utils import timezone
 
@@ -32,6 +39,10 @@ from common.errors import DomainError
 
 from . import selectors, stats
 from .models import RankingChunk, RankingResult, RankingRun
+
+#: Errors of a database that dropped the connection or restarted: a chunk meeting one is
+#: given back and retried, never failed (ranking.tasks retries the task with a backoff).
+TRANSIENT_DATABASE_ERRORS: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
 
 
 class RunStopped(Exception):
@@ -459,7 +470,11 @@ def _plan(*, run_id: int) -> list[int]:
     if run.status == RankingRun.Status.RUNNING and run.chunks.exists():
         pending = run.chunks.exclude(state=RankingChunk.State.DONE)
         indices = list(pending.values_list("index", flat=True))
-        pending.update(dispatches=F("dispatches") + 1, heartbeat_at=now)
+        # Running chunks keep their heartbeat (a live worker keeps them; a lost one's
+        # silence is what the sweep reads); queued ones count the new message.
+        pending.filter(state=RankingChunk.State.PENDING).update(
+            dispatches=F("dispatches") + 1, heartbeat_at=now
+        )
         return indices
     run.chunks.all().delete()
     sizes = stats.chunk_sizes(run.runs, run.chunk_runs)
@@ -523,6 +538,11 @@ def _claim_chunk(*, run_id: int, index: int) -> tuple[RankingRun, RankingChunk] 
     if chunk is None or chunk.state == RankingChunk.State.DONE:
         return None
     now = timezone.now()
+    if chunk.state == RankingChunk.State.RUNNING and not _chunk_silent(chunk, now=now):
+        # A duplicate message (re-sent while queued, or restored by the broker) while
+        # another worker computes the chunk: that worker keeps it. A chunk whose worker
+        # died stops beating and is handed out again (the sweep, _sweep_chunks).
+        return None
     if chunk.attempts >= settings.RANKING_MAX_ATTEMPTS:
         _fail_locked(
             run,
@@ -541,6 +561,24 @@ def _claim_chunk(*, run_id: int, index: int) -> tuple[RankingRun, RankingChunk] 
     run.heartbeat_at = now
     run.save(update_fields=["heartbeat_at"])
     return run, chunk
+
+
+def _chunk_silent(chunk: RankingChunk, *, now: datetime) -> bool:
+    """Whether a running chunk's heartbeat stopped long enough for its worker to be lost."""
+    lost_before = now - timedelta(seconds=settings.RANKING_CHUNK_LOST_AFTER)
+    return chunk.heartbeat_at is None or chunk.heartbeat_at < lost_before
+
+
+def _chunk_release(chunk: RankingChunk) -> None:
+    """Give a chunk back (pending) after a transient database error, best effort: when the
+    database is still unreachable the chunk stops beating and the sweep gives it back."""
+    try:
+        close_old_connections()
+        RankingChunk.objects.filter(
+            pk=chunk.pk, attempts=chunk.attempts, state=RankingChunk.State.RUNNING
+        ).update(state=RankingChunk.State.PENDING, heartbeat_at=timezone.now())
+    except DatabaseError:
+        pass
 
 
 def ranking_chunk_compute(
@@ -607,6 +645,13 @@ def _chunks_compute(
         return outcome
     except RunStopped:
         return "skipped"
+    except TRANSIENT_DATABASE_ERRORS:
+        # The database dropped the connection or restarted: not the run's fault. The
+        # chunk goes back to pending and the task retries it (ranking.tasks); should the
+        # database stay away, the sweep hands it out again once it is reachable.
+        for chunk in chunks:
+            _chunk_release(chunk)
+        raise
     except Exception as exc:
         message = str(exc)
         if isinstance(exc, SoftTimeLimitExceeded):
@@ -730,30 +775,34 @@ def _chunk_heartbeat(run: RankingRun, chunks: list[RankingChunk]) -> Callable[[f
     return report
 
 
-def _sweep_chunks(*, lost_before: Any, queued_before: Any, now: Any, base: Any) -> list[int]:
-    """Re-dispatch the chunks of running runs that were lost: running with a heartbeat
-    older than ``lost_before`` (worker killed), or still queued since before
-    ``queued_before`` (message lost); fail the run when a chunk was dispatched
-    ``RANKING_MAX_ATTEMPTS`` times. Returns the ids of the runs failed."""
+def _sweep_chunks(*, now: Any, base: Any, lost_after: float, queued_after: float) -> list[int]:
+    """Hand out again the chunks of running runs that were lost; return the runs failed.
+
+    - A running chunk silent for ``lost_after`` seconds lost its worker (killed, out of
+      memory, its database connection cut): it goes back to pending and to Celery, until
+      it was started ``RANKING_MAX_ATTEMPTS`` times, which fails the run with the reason.
+    - A chunk still queued ``queued_after`` x (times sent) seconds after it was last sent
+      (its message may be held by a worker that died, which the broker gives back only
+      after its visibility timeout) is sent again; a duplicate is harmless (a computing
+      chunk is never taken over, a finished one is skipped) and the delay grows with each
+      message, so a long queue does not fill with copies.
+    """
     cap = settings.RANKING_MAX_ATTEMPTS
     ended: list[int] = []
-    lost = Q(state=RankingChunk.State.RUNNING, heartbeat_at__lt=lost_before) | Q(
-        state=RankingChunk.State.PENDING, heartbeat_at__lt=queued_before
-    )
-    stale = (
-        RankingChunk.objects.filter(
-            run__in=base.filter(status=RankingRun.Status.RUNNING, chunk_runs__isnull=False)
-        )
+    running_runs = base.filter(status=RankingRun.Status.RUNNING, chunk_runs__isnull=False)
+    lost = Q(state=RankingChunk.State.RUNNING, heartbeat_at__lt=now - timedelta(seconds=lost_after))
+    lost_chunks = (
+        RankingChunk.objects.filter(run__in=running_runs)
         .filter(lost)
-        .values_list("pk", "run_id", "index", "dispatches")
+        .values_list("pk", "run_id", "index", "attempts")
     )
-    for pk, run_id, index, dispatches in stale:
-        if dispatches >= cap:
+    for pk, run_id, index, attempts in lost_chunks:
+        if attempts >= cap:
             if RankingRun.objects.filter(pk=run_id, status=RankingRun.Status.RUNNING).update(
                 status=RankingRun.Status.FAILED,
                 finished_at=now,
                 error=(
-                    f"Chunk {index + 1} of this run was lost {dispatches} times (worker "
+                    f"Chunk {index + 1} of this run was lost {attempts} times (worker "
                     "killed, out of memory, restarted or past its time limit). Retry it, "
                     "perhaps with fewer runs."
                 ),
@@ -765,6 +814,18 @@ def _sweep_chunks(*, lost_before: Any, queued_before: Any, now: Any, base: Any) 
             dispatches=F("dispatches") + 1,
             heartbeat_at=now,
         ):
+            transaction.on_commit(functools.partial(_dispatch_chunk, run_id, index))
+    queued = [
+        (pk, run_id, index, dispatches)
+        for pk, run_id, index, dispatches, sent in RankingChunk.objects.filter(
+            run__in=running_runs, state=RankingChunk.State.PENDING
+        ).values_list("pk", "run_id", "index", "dispatches", "heartbeat_at")
+        if sent is None or sent + timedelta(seconds=queued_after * max(dispatches, 1)) < now
+    ]
+    for pk, run_id, index, dispatches in queued:
+        if RankingChunk.objects.filter(
+            pk=pk, state=RankingChunk.State.PENDING, dispatches=dispatches
+        ).update(dispatches=F("dispatches") + 1, heartbeat_at=now):
             transaction.on_commit(functools.partial(_dispatch_chunk, run_id, index))
     return ended
 
@@ -851,6 +912,8 @@ def ranking_runs_sweep(
     *,
     stale_after: float | None = None,
     pending_timeout: float | None = None,
+    chunk_lost_after: float | None = None,
+    chunk_queued_after: float | None = None,
     campaign: Campaign | None = None,
 ) -> list[int]:
     """Fail runs whose computation was lost; return their ids.
@@ -862,13 +925,23 @@ def ranking_runs_sweep(
     Both are failed with the reason; they can be retried. Each run is updated with a
     conditional UPDATE, so a run that beat its heartbeat meanwhile is left alone.
 
-    A chunked run is not failed for a stale heartbeat: its running chunks whose
-    heartbeat stopped (``stale_after``) and its chunks queued for longer than
-    ``pending_timeout`` are handed to Celery again (a lost chunk is retried, never dropped) until
-    one was dispatched ``RANKING_MAX_ATTEMPTS`` times, which fails the run.
+    A chunked run is not failed for a stale heartbeat: its running chunks silent for
+    ``chunk_lost_after`` seconds (``RANKING_CHUNK_LOST_AFTER``, at most ``stale_after``)
+    and its chunks queued for ``chunk_queued_after`` (``RANKING_CHUNK_QUEUED_AFTER``, at
+    most ``pending_timeout``) are handed to Celery again (:func:`_sweep_chunks`; a lost
+    chunk is retried, never dropped) until one was started ``RANKING_MAX_ATTEMPTS``
+    times, which fails the run. With the sweep every minute (celery beat), a run whose
+    worker or database connection was lost computes again within about three minutes.
     """
     stale = settings.RANKING_STALE_AFTER if stale_after is None else stale_after
     pending = settings.RANKING_PENDING_TIMEOUT if pending_timeout is None else pending_timeout
+    lost_after = min(
+        settings.RANKING_CHUNK_LOST_AFTER if chunk_lost_after is None else chunk_lost_after, stale
+    )
+    queued_after = min(
+        settings.RANKING_CHUNK_QUEUED_AFTER if chunk_queued_after is None else chunk_queued_after,
+        pending,
+    )
     now = timezone.now()
     lost_before = now - timedelta(seconds=stale)
     queued_before = now - timedelta(seconds=pending)
@@ -877,8 +950,23 @@ def ranking_runs_sweep(
         base = base.filter(campaign=campaign)
     ended: list[int] = []
     ended.extend(
-        _sweep_chunks(lost_before=lost_before, queued_before=queued_before, now=now, base=base)
+        _sweep_chunks(now=now, base=base, lost_after=lost_after, queued_after=queued_after)
     )
+    # A chunked run whose own message (the one that plans its chunks) was held by a worker
+    # that died: sent again, at most once per ``queued_after`` (planning is idempotent).
+    for pk in base.filter(
+        status=RankingRun.Status.PENDING,
+        chunk_runs__isnull=False,
+        created_at__lt=now - timedelta(seconds=queued_after),
+        created_at__gte=queued_before,
+    ).values_list("pk", flat=True):
+        if RankingRun.objects.filter(
+            Q(heartbeat_at__isnull=True)
+            | Q(heartbeat_at__lt=now - timedelta(seconds=queued_after)),
+            pk=pk,
+            status=RankingRun.Status.PENDING,
+        ).update(heartbeat_at=now):
+            transaction.on_commit(functools.partial(_dispatch, pk))
     for pk in base.filter(
         status=RankingRun.Status.RUNNING, heartbeat_at__lt=lost_before, chunk_runs__isnull=True
     ).values_list("pk", flat=True):

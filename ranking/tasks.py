@@ -4,7 +4,9 @@
 worker process dies (SIGKILL, out of memory), so another worker picks it up; the
 service counts attempts and gives up after ``RANKING_MAX_ATTEMPTS``. Soft and hard time
 limits bound a run's wall time. ``ranking.sweep_runs`` (celery beat, every minute)
-fails runs whose heartbeat stopped and re-dispatches lost chunks.
+fails runs whose heartbeat stopped and re-dispatches lost chunks (silent for
+``RANKING_CHUNK_LOST_AFTER``) and chunks whose message a dead worker held; a chunk that
+meets a dropped database connection is given back and retried with a backoff.
 
 A chunked run (issue 13) is planned by ``ranking.compute_run`` and computed by one
 ``ranking.compute_chunk`` per chunk, on however many workers there are; each chunk is
@@ -17,7 +19,12 @@ from celery import Task, shared_task
 from django.conf import settings
 
 from .models import RankingRun
-from .services import ranking_chunk_compute, ranking_run_compute, ranking_runs_sweep
+from .services import (
+    TRANSIENT_DATABASE_ERRORS,
+    ranking_chunk_compute,
+    ranking_run_compute,
+    ranking_runs_sweep,
+)
 
 
 @shared_task(
@@ -44,6 +51,13 @@ def ranking_run_compute_task(self: Task, run_id: int) -> str:
     reject_on_worker_lost=True,
     soft_time_limit=settings.RANKING_SOFT_TIME_LIMIT,
     time_limit=settings.RANKING_TIME_LIMIT,
+    # The database dropped the connection or restarted: the service gave the chunk back;
+    # try again after 2, 4, 8 ... 60 s (Celery's Django fix-up opens a fresh connection).
+    autoretry_for=TRANSIENT_DATABASE_ERRORS,
+    retry_backoff=2,
+    retry_backoff_max=60,
+    retry_jitter=False,
+    max_retries=8,
 )
 def ranking_chunk_compute_task(run_id: int, index: int) -> str:
     return ranking_chunk_compute(run_id=run_id, index=index)

@@ -185,22 +185,135 @@ def test_a_chunk_lost_too_often_fails_the_run_with_the_reason(planted, dispatche
     assert f"Chunk 2 of this run was lost {settings.RANKING_MAX_ATTEMPTS} times" in run.error
 
 
-def test_a_queued_chunk_waits_for_the_pending_timeout_not_the_heartbeat(
-    planted, dispatched, django_capture_on_commit_callbacks
+def test_a_queued_chunk_is_sent_again_within_minutes_and_later_each_time(
+    planted, dispatched, django_capture_on_commit_callbacks, settings
 ):
-    """A long queue is not a lost worker: queued chunks are re-sent only after the
-    pending timeout."""
+    """A chunk whose message a dead worker held (the broker gives it back only after its
+    visibility timeout, 72 minutes) is sent again after RANKING_CHUNK_QUEUED_AFTER, not
+    after the 6-hour pending timeout; each further copy waits longer, so a long queue
+    does not fill with copies, and copies never count as lost workers."""
     campaign, criterion = planted
     run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
     ranking_run_compute(run=run)
-    RankingChunk.objects.filter(run=run).update(heartbeat_at=timezone.now() - timedelta(hours=1))
+    after = settings.RANKING_CHUNK_QUEUED_AFTER
+    assert after <= 300
+    sent = timezone.now() - timedelta(seconds=after + 5)
+    RankingChunk.objects.filter(run=run).update(heartbeat_at=sent)
     dispatched.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        assert ranking_runs_sweep(stale_after=60, pending_timeout=7200) == []
-    assert dispatched == []
-    with django_capture_on_commit_callbacks(execute=True):
-        assert ranking_runs_sweep(stale_after=60, pending_timeout=1800) == []
+        assert ranking_runs_sweep() == []
     assert sorted(dispatched) == [(run.pk, 0), (run.pk, 1), (run.pk, 2)]
+    assert set(run.chunks.values_list("dispatches", flat=True)) == {2}
+    # The second copy waits twice as long.
+    RankingChunk.objects.filter(run=run).update(
+        heartbeat_at=timezone.now() - timedelta(seconds=after + 5)
+    )
+    dispatched.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert ranking_runs_sweep() == []
+    assert dispatched == []
+    RankingChunk.objects.filter(run=run).update(
+        heartbeat_at=timezone.now() - timedelta(seconds=2 * after + 5)
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        assert ranking_runs_sweep() == []
+    assert len(dispatched) == 3
+    # Copies are not lost workers: the chunks still compute and the run finishes.
+    for index in range(3):
+        ranking_chunk_compute(run_id=run.pk, index=index)
+    run.refresh_from_db()
+    assert run.status == RankingRun.Status.DONE, run.error
+    assert _values(run) == _reference(run)
+
+
+def test_a_silent_running_chunk_is_handed_out_within_minutes(
+    planted, dispatched, django_capture_on_commit_callbacks, settings
+):
+    """Its worker was SIGKILLed: the chunk's heartbeat stops, and after
+    RANKING_CHUNK_LOST_AFTER (two minutes, not the ten of a run's stale timeout) the
+    sweep gives it back and sends it again."""
+    campaign, criterion = planted
+    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
+    ranking_run_compute(run=run)
+    assert services._claim_chunk(run_id=run.pk, index=1) is not None  # then killed
+    lost = settings.RANKING_CHUNK_LOST_AFTER
+    assert lost <= 180 < settings.RANKING_STALE_AFTER
+    RankingChunk.objects.filter(run=run, index=1).update(
+        heartbeat_at=timezone.now() - timedelta(seconds=lost + 5)
+    )
+    dispatched.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert ranking_runs_sweep() == []
+    assert (run.pk, 1) in dispatched
+    assert run.chunks.get(index=1).state == RankingChunk.State.PENDING
+    for index in range(3):
+        ranking_chunk_compute(run_id=run.pk, index=index)
+    run.refresh_from_db()
+    assert run.status == RankingRun.Status.DONE, run.error
+    assert _values(run) == _reference(run)
+
+
+def test_a_duplicate_message_never_takes_over_a_computing_chunk(planted, dispatched):
+    """A copy of a chunk's message (sent again while it was queued, or given back by the
+    broker) arriving while another worker computes it is skipped: that worker keeps it,
+    and the copy costs no attempt."""
+    campaign, criterion = planted
+    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
+    ranking_run_compute(run=run)
+    assert services._claim_chunk(run_id=run.pk, index=0) is not None  # computing now
+    assert ranking_chunk_compute(run_id=run.pk, index=0) == "skipped"
+    chunk = run.chunks.get(index=0)
+    assert chunk.attempts == 1 and chunk.state == RankingChunk.State.RUNNING
+
+
+def test_a_dropped_database_connection_gives_the_chunk_back_without_failing_the_run(
+    planted, dispatched, monkeypatch
+):
+    """The database terminated the connection mid-chunk: the run is not failed, the chunk
+    is pending again (the task retries it with a backoff), and it then finishes."""
+    from django.db import OperationalError
+
+    from ranking import tasks
+
+    campaign, criterion = planted
+    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
+    ranking_run_compute(run=run)
+    real = stats.compute_chunks
+
+    def dropped(*args, **kwargs):
+        raise OperationalError("terminating connection due to administrator command")
+
+    monkeypatch.setattr(stats, "compute_chunks", dropped)
+    with pytest.raises(OperationalError):
+        ranking_chunk_compute(run_id=run.pk, index=0)
+    run.refresh_from_db()
+    assert run.status == RankingRun.Status.RUNNING and not run.error
+    assert run.chunks.get(index=0).state == RankingChunk.State.PENDING
+    assert OperationalError in tasks.ranking_chunk_compute_task.autoretry_for
+    monkeypatch.setattr(stats, "compute_chunks", real)
+    for index in range(3):
+        ranking_chunk_compute(run_id=run.pk, index=index)
+    run.refresh_from_db()
+    assert run.status == RankingRun.Status.DONE, run.error
+    assert _values(run) == _reference(run)
+
+
+def test_a_pending_run_whose_message_was_lost_is_sent_again(
+    planted, monkeypatch, django_capture_on_commit_callbacks, settings
+):
+    campaign, criterion = planted
+    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
+    sent: list[int] = []
+    monkeypatch.setattr(services, "_dispatch", sent.append)
+    RankingRun.objects.filter(pk=run.pk).update(
+        created_at=timezone.now() - timedelta(seconds=settings.RANKING_CHUNK_QUEUED_AFTER + 5)
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        assert ranking_runs_sweep() == []
+    assert sent == [run.pk]
+    with django_capture_on_commit_callbacks(execute=True):
+        assert ranking_runs_sweep() == []
+    assert sent == [run.pk]  # not again until another delay has passed
 
 
 def test_cancel_mid_run_stops_the_remaining_chunks(planted, dispatched):
