@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
-from annotations.core.export_safety import csv_cell, csv_row, latex_escape, markdown_cell
+from annotations.core.export_safety import csv_cell, csv_row, latex_escape, markdown_escape
 from annotations.core.slices import describe
 from common.errors import DomainError
 
@@ -272,33 +272,26 @@ def _latex(rows: Sequence[Row], title: str, meta: dict) -> str:
 
 def _markdown(rows: Sequence[Row], title: str, meta: dict) -> str:
     shown = _clusters_shown(meta)
-    lines = [f"**{_md_text(title)}**", ""] if title else []
+    lines = [f"**{markdown_escape(title)}**", ""] if title else []
     lines += [f"| # | {_value_label(meta)} | Range | System |", "|--:|--:|:-:|:--|"]
     previous = None
     for r in rows:
         cluster = str(r.cluster) if shown and r.cluster != previous else ""
-        lines.append(f"| {cluster} | {r.value:.3f} | {r.rank_range} | {markdown_cell(r.system)} |")
+        lines.append(
+            f"| {cluster} | {r.value:.3f} | {r.rank_range} | {markdown_escape(r.system)} |"
+        )
         previous = r.cluster
     for label in meta.get("unranked", []):
-        lines.append(f"|  | - | unranked | {markdown_cell(label)} |")
+        lines.append(f"|  | - | unranked | {markdown_escape(label)} |")
     if not shown:
         lines += [
             "",
-            f"No clusters: {_md_text(_no_clusters(meta))} See the minimum-data rule below.",
+            f"No clusters: {markdown_escape(_no_clusters(meta))} See the minimum-data rule below.",
         ]
     if meta:
         lines.append("")
-        lines += [f"- {heading}: {_md_text(text)}" for heading, text in provenance(meta)]
+        lines += [f"- {heading}: {markdown_escape(text)}" for heading, text in provenance(meta)]
     return "\n".join(lines) + "\n"
-
-
-def _md_text(text: str) -> str:
-    """Running Markdown text: one line, pipes escaped, and no emphasis, link or HTML
-    markup taking effect."""
-    value = markdown_cell(text)
-    for ch in "*_`[]<>#!":
-        value = value.replace(ch, "\\" + ch)
-    return value
 
 
 def parse_csv(text: str) -> list[Row]:

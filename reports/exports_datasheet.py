@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from annotations.core.export_safety import latex_escape, markdown_cell
+from annotations.core.export_safety import latex_escape, markdown_escape
 from reports.core import heds
 from reports.selectors.datasheet import Entry, FilledDatasheet
 
@@ -23,17 +23,17 @@ def _label(e: Entry) -> str:
 
 def datasheet_markdown(sheet: FilledDatasheet) -> str:
     lines = [
-        f"# Human evaluation datasheet: {markdown_cell(sheet.name)}",
+        f"# Human evaluation datasheet: {markdown_escape(sheet.name)}",
         "",
-        f"HEDS {heds.VERSION} ({heds.SOURCE}). Campaign `{markdown_cell(sheet.campaign)}`.",
+        f"HEDS {heds.VERSION} ({heds.SOURCE}). Campaign {markdown_escape(sheet.campaign)}.",
         "",
     ]
     for sid, title, entries in sheet.sections():
         lines += [f"## {sid}. {title}", "", "| Question | Answer | Source |", "|---|---|---|"]
         for e in entries:
-            answer = f"_{heds.TO_BE_ANSWERED}_" if e.open else markdown_cell(e.answer)
+            answer = f"_{heds.TO_BE_ANSWERED}_" if e.open else markdown_escape(e.answer)
             lines.append(
-                f"| {markdown_cell(_label(e))} {markdown_cell(e.question.text)} | {answer} | {e.source} |"
+                f"| {markdown_escape(_label(e))} {markdown_escape(e.question.text)} | {answer} | {markdown_escape(e.source)} |"
             )
         lines.append("")
     return "\n".join(lines)

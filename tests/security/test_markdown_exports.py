@@ -1,0 +1,34 @@
+"""Markdown exports carry no raw HTML or live Markdown from names and questions (the
+ranking tables printed a system named ``<img src=x onerror=...>`` as it was)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ranking.exports import Row, render
+from reports.exports_datasheet import datasheet_markdown
+from reports.selectors.datasheet import datasheet_for
+from reports.services.datasheet import datasheet_answers_update
+from tests.factories import CampaignFactory, CriterionFactory
+from tests.security.inert import markdown_problems
+
+IMG = "<img src=x onerror=alert(1)>"
+LINK = "[click](javascript:alert(1))"
+
+
+def test_a_ranking_table_in_markdown_shows_a_hostile_system_name_as_text():
+    rows = [Row(IMG, 0.3, 0.01, 1, 1, 1, 10), Row(LINK, 0.1, 0.01, 2, 2, 2, 10)]
+    meta = {"campaign": "<script>x</script>", "excluded_workers": [IMG]}
+    md = render(rows, "markdown", title=f"{IMG} *x*", meta=meta)
+    assert markdown_problems(md) == []
+    assert "&lt;img src=x onerror=alert\\(1\\)&gt;" in md
+
+
+@pytest.mark.django_db
+def test_the_datasheet_in_markdown_shows_hostile_questions_and_answers_as_text():
+    campaign = CampaignFactory(name=IMG)
+    CriterionFactory(campaign=campaign, name="quality", question=f"{IMG} {LINK}")
+    datasheet_answers_update(campaign=campaign, answers={"5.1": f"{LINK} <b>bold</b>"})
+    md = datasheet_markdown(datasheet_for(campaign=campaign))
+    assert markdown_problems(md) == []
+    assert "\\[click\\]\\(javascript:alert\\(1\\)\\) &lt;b&gt;bold&lt;/b&gt;" in md
