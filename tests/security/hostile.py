@@ -85,6 +85,7 @@ class HostileWorld:
     criteria: list[Criterion]
     worker: Worker  # consented, has tasks left
     stopped_worker: Worker  # an MTurk worker stopped by the checks, back from a crafted link
+    workers: list[Worker]  # every worker: done, excluded, flagged, not yet consented, ...
     run: RankingRun  # done
     failed_run: RankingRun
     import_job: ImportJob
@@ -175,6 +176,7 @@ def hostile_world() -> HostileWorld:
         worker.exclusion_reason = hostile(n + 1)
         worker.metadata = {"assignment_id": hostile(n, 100), hostile(n, 50): hostile(n)}
         worker.excluded = n == 0
+        worker.consented_at = timezone.now()
         worker.flagged = n == 1
         worker.save()
     for n, judgement in enumerate(Judgement.objects.filter(task__campaign=campaign)):
@@ -217,6 +219,9 @@ def hostile_world() -> HostileWorld:
             "hit_id": hostile(4, 100),
             "turk_submit_to": "javascript:alert(1)//https://www.mturk.com",
         },
+    )
+    Worker.objects.create(  # arrived, not yet consented: the consent page
+        campaign=campaign, platform=Worker.Platform.PROLIFIC, external_id=hostile(3, 200)
     )
     in_hand = Task.objects.filter(criterion=likert).order_by("number").first()
     assert in_hand is not None
@@ -300,6 +305,7 @@ def hostile_world() -> HostileWorld:
         criteria=[quality, likert, slider],
         worker=worker,
         stopped_worker=stopped_worker,
+        workers=list(campaign.workers.order_by("pk")),
         run=run,
         failed_run=failed_run,
         import_job=import_job,

@@ -20,6 +20,11 @@ _URL_ATTRIBUTES = {"href", "src", "action", "formaction", "xlink:href", "data", 
 _LIVE_SCHEME = re.compile(r"^\s*(javascript|vbscript|data)\s*:", re.IGNORECASE)
 #: elements no page of the site has and a payload would bring
 _FOREIGN_ELEMENTS = {"iframe", "object", "embed", "base", "frame", "frameset", "foreignobject"}
+#: the site's own refresh: a Prolific worker's final page moves on to Prolific's completion
+#: page with the (URL-encoded) completion code
+_OWN_REFRESH = re.compile(
+    r"^\d+;url=https://app\.prolific\.com/submissions/complete\?cc=[A-Za-z0-9%._~+-]*$"
+)
 #: the site's own "no favicon" link (base.html)
 _NO_FAVICON = {"rel": "icon", "href": "data:,"}
 #: where the site's own scripts and styles come from
@@ -45,7 +50,11 @@ class _Elements(HTMLParser):
 
     def _element(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {name: value or "" for name, value in attrs}
-        if tag == "meta" and "http-equiv" in values:
+        if (
+            tag == "meta"
+            and "http-equiv" in values
+            and not _OWN_REFRESH.match(values.get("content", ""))
+        ):
             self.problems.append(f"<meta http-equiv={values['http-equiv']!r}>")
         if tag in _FOREIGN_ELEMENTS:
             self.problems.append(f"<{tag}> element")

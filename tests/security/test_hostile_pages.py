@@ -83,10 +83,7 @@ ARGUMENTS: dict[str, Args] = {
     "annotations:designer-payments-export": lambda w: [
         {"fmt": f} for f in ("prolific-approve", "prolific-bonus", "mturk-review")
     ],
-    "annotations:worker-session": lambda w: [
-        {"token": worker_token(w.worker)},
-        {"token": worker_token(w.stopped_worker)},
-    ],
+    "annotations:worker-session": lambda w: [{"token": worker_token(x)} for x in w.workers],
     "annotations:worker-consent": lambda w: [{"token": worker_token(w.worker)}],
     "annotations:worker-submit": lambda w: [
         {"token": worker_token(w.worker), "assignment_id": w.assignment.pk}
@@ -282,6 +279,10 @@ def test_the_fixture_reaches_the_pages(world):
     assert IMG_SHOWN in page(owner, "annotations:designer-members", slug)  # member names
     task = page(visitor, "annotations:worker-session", slug, worker_token(world.worker))
     assert 'class="w-task"' in task and SCRIPT_SHOWN in task  # outputs, Likert levels
+    # A Prolific worker who is done moves on to Prolific with the code, URL-encoded.
+    done = page(visitor, "annotations:worker-session", slug, worker_token(world.workers[1]))
+    assert '<meta http-equiv="refresh" content="2;url=https://app.prolific.com/' in done
+    assert "cc=%09%5Cinput%7B" in done and inert.html_problems(done) == []
     stopped = page(visitor, "annotations:worker-session", slug, worker_token(world.stopped_worker))
     # turkSubmitTo came from a crafted link: the form posts to MTurk, not to the link.
     assert 'action="https://www.mturk.com/mturk/externalSubmit"' in stopped, stopped
@@ -306,3 +307,29 @@ def test_admin_list_pages(world):
             if problems:
                 findings[url] = problems
     assert not findings, findings
+
+
+def test_the_all_criteria_page_carries_hostile_strings_inertly(world):
+    """Set-up 1 (every criterion of an item on one page) has its own template."""
+    from annotations.models import Campaign, Criterion, Task, Worker
+
+    campaign = world.campaign
+    # The Likert and slider tasks of each item form a group (nobody has judged them).
+    for task in Task.objects.filter(campaign=campaign, criterion__in=world.criteria[1:]):
+        task.group = task.item.position + 1
+        task.save(update_fields=["group"])
+    Campaign.objects.filter(pk=campaign.pk).update(setup=Campaign.Setup.TOGETHER)
+    # The group's lead criterion (the first) must be one of them: quality's tasks are full.
+    Criterion.objects.filter(pk=world.criteria[0].pk).update(position=9)
+    worker = Worker.objects.create(
+        campaign=campaign,
+        platform=Worker.Platform.PROLIFIC,
+        external_id=hostile(4, 200),
+        consented_at=world.worker.consented_at,
+    )
+    html = Client().get(
+        reverse("annotations:worker-session", args=[campaign.slug, worker_token(worker)])
+    )
+    body = html.content.decode()
+    assert "together-form" in body, body[-3000:]
+    assert _problems(html) == []
