@@ -149,7 +149,7 @@ def hostile_world() -> HostileWorld:
     )
     slider = Criterion.objects.create(
         campaign=campaign,
-        name=hostile(2, 64),
+        name=hostile(5, 64),  # starts with a CR (a header line break if put in one)
         question=hostile(9),
         scale=Criterion.Scale.SLIDER,
         position=2,
@@ -237,7 +237,7 @@ def hostile_world() -> HostileWorld:
     # Ranking: a finished run on a slice, and a failed one.
     run = RankingRun.objects.create(
         campaign=campaign,
-        criterion=quality,
+        criterion=slider,  # its name starts with a CR, and so do the export's file names
         status=RankingRun.Status.DONE,
         progress=1.0,
         where={"domain": hostile(2)},

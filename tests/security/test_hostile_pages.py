@@ -12,6 +12,7 @@ for script and handlers.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from urllib.parse import urlencode
@@ -192,6 +193,14 @@ def urls_to_request(world: W) -> tuple[list[str], list[str]]:
     return urls, missing
 
 
+#: a download's header: a quoted plain name (quotes and backslashes escaped) or RFC 5987's
+#: percent-encoded form
+DISPOSITION = re.compile(
+    r'^(inline|attachment); (filename="([\t \x21\x23-\x5b\x5d-\x7e]|\\["\\])*"'
+    r"|filename\*=utf-8''[A-Za-z0-9%._~!$&'()*+,;=:@-]*)$"
+)
+
+
 def _problems(response) -> list[str]:
     if response.status_code >= 500:
         return [f"status {response.status_code}"]
@@ -221,6 +230,9 @@ def _problems(response) -> list[str]:
         problems = []  # shown as text (nosniff below)
     else:
         problems = [f"unexpected content type {kind!r}"]
+    disposition = response.get("Content-Disposition")
+    if disposition is not None and not DISPOSITION.match(disposition):
+        problems.append(f"Content-Disposition {disposition!r}")
     if response.get("X-Content-Type-Options") != "nosniff":
         problems.append("no X-Content-Type-Options: nosniff")
     return problems
