@@ -5,7 +5,7 @@ criteria of each scale (magnitude, Likert, slider) with their questions, standar
 Likert descriptors; systems; items with attributes (names and values); outputs;
 judgements with their scores, coverage and metadata; workers (external ids, exclusion
 reasons, the id a crowd link brings); a finished ranking run (on a slice) and a failed
-one; automatic metric scores (segment and system level); a datasheet answer; members
+one; an adaptive batch (its state and decision name the systems); automatic metric scores (segment and system level); a datasheet answer; members
 (names, emails), an invitation, an import job, a saved rating mapping, translations.
 Every one of those strings is a :func:`hostile` value: HTML (``<script>``, ``<img
 onerror>``, ``<meta http-equiv="refresh">``), ``javascript:`` links (HTML and Markdown),
@@ -46,7 +46,7 @@ from annotations.models import (
     Worker,
 )
 from annotations.services.memberships import token_digest
-from ranking.models import RankingResult, RankingRun
+from ranking.models import AdaptiveBatch, RankingResult, RankingRun
 from reports.models import Datasheet, MetricScore
 from tests.annotations.designer_data import judged_campaign
 
@@ -250,6 +250,35 @@ def hostile_world() -> HostileWorld:
         )
     failed_run = RankingRun.objects.create(
         campaign=campaign, criterion=likert, status=RankingRun.Status.FAILED, error=hostile(4)
+    )
+
+    # An adaptive batch: its state and decision name the systems.
+    labels = [system.label for system in campaign.systems.order_by("label")]
+    AdaptiveBatch.objects.create(
+        campaign=campaign,
+        criterion=quality,
+        number=1,
+        seed=[0, quality.pk, 1],
+        judgements=12,
+        state=[
+            {
+                "label": label,
+                "value": 1.0 - i,
+                "sigma": 0.5,
+                "rank_lo": i + 1,
+                "rank_hi": i + 1,
+                "cluster": i + 1,
+            }
+            for i, label in enumerate(labels)
+        ],
+        decision={
+            "contested_gaps": [f"{labels[0]} | {labels[1]}"],
+            "boundary_systems": labels[:2],
+            "quota": {label: 3 for label in labels},
+            "unplaced": 0,
+            "reason": hostile(5),
+        },
+        tasks=5,
     )
 
     # Reports: metric scores (segment and system level), a datasheet answer.

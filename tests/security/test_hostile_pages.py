@@ -289,6 +289,8 @@ def test_the_fixture_reaches_the_pages(world):
     assert META_SHOWN in page(owner, "ranking:campaign-runs", slug)
     assert SCRIPT_SHOWN in page(owner, "reports:metrics", slug)  # metric names
     assert IMG_SHOWN in page(owner, "annotations:designer-members", slug)  # member names
+    adaptive = page(owner, "ranking:campaign-adaptive", slug)  # the batch's systems
+    assert "Batch" in adaptive and IMG_SHOWN in adaptive, adaptive
     task = page(visitor, "annotations:worker-session", slug, worker_token(world.worker))
     assert 'class="w-task"' in task and SCRIPT_SHOWN in task  # outputs, Likert levels
     # A Prolific worker who is done moves on to Prolific with the code, URL-encoded.
