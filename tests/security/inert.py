@@ -86,12 +86,17 @@ class _Elements(HTMLParser):
             self.problems.append(f"inline script content {data.strip()[:40]!r}")
 
 
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
 def html_problems(text: str) -> list[str]:
-    """Hostile elements and attributes in an HTML page (or fragment)."""
+    """Hostile elements and attributes in an HTML page (or fragment), and bidirectional
+    overrides (they reorder the text that follows them)."""
     parser = _Elements()
     parser.feed(text)
     parser.close()
-    return parser.problems
+    bidi = [f"bidi control U+{ord(m.group(0)):04X} in HTML" for m in _BIDI.finditer(text)]
+    return parser.problems + bidi[:3]
 
 
 def svg_problems(text: str) -> list[str]:

@@ -347,3 +347,10 @@ def test_the_all_criteria_page_carries_hostile_strings_inertly(world):
     body = html.content.decode()
     assert "together-form" in body, body[-3000:]
     assert _problems(html) == []
+
+
+def test_a_page_drops_bidi_overrides_but_keeps_the_rest_of_the_text(world):
+    owner = Client()
+    owner.force_login(world.owner)
+    html = owner.get(reverse("ranking:run", args=[world.run.pk])).content.decode()
+    assert "\u202e" not in html and "gnp.exe" in html
