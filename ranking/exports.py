@@ -26,7 +26,13 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
-from annotations.core.export_safety import csv_cell, csv_row, latex_escape, markdown_escape
+from annotations.core.export_safety import (
+    csv_cell,
+    csv_row,
+    latex_escape,
+    markdown_escape,
+    plain_text,
+)
 from annotations.core.slices import describe
 from common.errors import DomainError
 
@@ -127,7 +133,7 @@ def _no_clusters(meta: dict) -> str:
 
 def _one_line(value: Any) -> str:
     text = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
-    return " ".join(text.splitlines())
+    return plain_text(" ".join(text.splitlines()))
 
 
 #: provenance lines, in this order, under these headings (absent keys are skipped)

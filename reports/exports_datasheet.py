@@ -54,9 +54,10 @@ def datasheet_latex(sheet: FilledDatasheet) -> str:
                 else latex_escape(e.answer)
             )
             lines.append(
-                r"\item["
+                # Braces keep a ']' of the label (its "[criterion]") inside the optional argument.
+                r"\item[{"
                 + latex_escape(_label(e))
-                + "] "
+                + "}] "
                 + latex_escape(e.question.text)
                 + r" \\ "
                 + answer

@@ -66,6 +66,12 @@ def latex_escape(text: object) -> str:
     return _LATEX_RE.sub(lambda m: _LATEX_SPECIALS.get(m.group(0), " "), value)
 
 
+def plain_text(text: object) -> str:
+    """Text for a plain-text table or a terminal: one line, control characters (a
+    terminal's escape sequences) and bidirectional overrides dropped."""
+    return _NEWLINES.sub(" ", _INVISIBLE.sub("", str(text)))
+
+
 def markdown_escape(text: object) -> str:
     """Text as inert Markdown, for any place in a line (a table cell, a heading, a list
     item, running text): one line; HTML's specials as entities, so no tag, comment or

@@ -32,3 +32,22 @@ def test_the_datasheet_in_markdown_shows_hostile_questions_and_answers_as_text()
     md = datasheet_markdown(datasheet_for(campaign=campaign))
     assert markdown_problems(md) == []
     assert "\\[click\\]\\(javascript:alert\\(1\\)\\) &lt;b&gt;bold&lt;/b&gt;" in md
+
+
+def test_the_plain_table_carries_no_terminal_escape_or_bidi_override():
+    rows = [Row("red\x1b[31m\u202egnp.exe", 0.3, 0.01, 1, 1, 1, 10)]
+    text = render(rows, "table", title="T\x07itle")
+    assert "\x1b" not in text and "\u202e" not in text and "\x07" not in text
+    assert "red[31mgnp.exe" in text and "Title" in text
+
+
+@pytest.mark.django_db
+def test_the_datasheet_latex_keeps_a_criterion_label_inside_the_item_argument():
+    from reports.exports_datasheet import datasheet_latex
+    from tests.security.inert import latex_problems
+
+    campaign = CampaignFactory(name="c")
+    CriterionFactory(campaign=campaign, name="quality", question=r"\input{x} ]")
+    tex = datasheet_latex(datasheet_for(campaign=campaign))
+    assert r"\item[{4.1.1 [quality]}]" in tex
+    assert latex_problems(tex, table_columns=False) == []
