@@ -354,3 +354,53 @@ def test_a_page_drops_bidi_overrides_but_keeps_the_rest_of_the_text(world):
     owner.force_login(world.owner)
     html = owner.get(reverse("ranking:run", args=[world.run.pk])).content.decode()
     assert "\u202e" not in html and "gnp.exe" in html
+
+
+def test_forms_posted_with_hostile_values_answer_inertly(world):
+    """Input a form refuses comes back in its error messages and fields: escaped too."""
+    owner = Client()
+    owner.force_login(world.owner)
+    slug = world.campaign.slug
+    value = hostile(2)
+    posts = [
+        (
+            reverse("ranking:campaign-runs", args=[slug]),
+            {"criterion": value, "method": value, "runs": value, "where": f"{value}={value}"},
+        ),
+        (
+            reverse("ranking:campaign-runs", args=[slug]),
+            {
+                "criterion": world.criteria[0].name,
+                "method": "wmt14",
+                "runs": 20,
+                "seed": 1,
+                "confidence": 0.95,
+                "where": f"domain={value}, nothing={value}",
+            },
+        ),
+        (
+            reverse("annotations:designer-criteria", args=[slug]),
+            {
+                "name": value,
+                "question": value,
+                "scale": "likert",
+                "levels": f"x | {value} | {value}",
+            },
+        ),
+        (
+            reverse("annotations:designer-settings", args=[slug]),
+            {"name": value, "tasks_per_worker": value},
+        ),
+        (reverse("annotations:designer-new"), {"name": value, "slug": value}),
+        (reverse("annotations:designer-invite", args=[slug]), {"email": value, "role": value}),
+        (reverse("reports:metrics", args=[slug]), {"criterion": value}),
+        (reverse("ranking:campaign-slices", args=[slug]), {"criterion": value, "attribute": value}),
+    ]
+    findings = {}
+    for url, data in posts:
+        for headers in ({}, {"HX-Request": "true"}):
+            response = owner.post(url, data, headers=headers)
+            problems = _problems(response)
+            if problems:
+                findings[f"POST {url}"] = problems
+    assert not findings, findings
