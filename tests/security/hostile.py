@@ -18,9 +18,11 @@ the fixture stores none; ``test_nul.py`` checks the refusal.
 from it and checks that each string comes out inert.
 
 **When you add a model field that holds text a person, a file or a URL supplies, set it
-here to a hostile value** (and a new model with such fields: create a row of it here), so
-that every page, export and API response showing it is checked. The README's security
-section says the same.
+here to a hostile value and add it to HOSTILE_FIELDS** (a new model with such fields:
+create a row of it here), so that every page, export and API response showing it is
+checked; a field nobody supplies goes in NOT_SUPPLIED with why. ``test_fields.py`` fails
+on a text or JSON field in neither list, and on a listed field the fixture leaves
+without a hostile value. The README's security section says the same.
 """
 
 from __future__ import annotations
@@ -200,7 +202,9 @@ def hostile_world() -> HostileWorld:
             for output in item.outputs.order_by("system__label"):
                 key = output.canonical_id or output.pk
                 slot = slots.setdefault(key, len(slots))
-                TaskOutput.objects.create(task=task, output=output, slot=slot)
+                # A text shown instead of the output's (an attention check's copy).
+                text = hostile(slot) if criterion == slider and slot == 0 else ""
+                TaskOutput.objects.create(task=task, output=output, slot=slot, text=text)
     worker = Worker.objects.create(
         campaign=campaign,
         platform=Worker.Platform.PROLIFIC,
@@ -343,6 +347,90 @@ def hostile_world() -> HostileWorld:
         assignment=assignment,
     )
 
+
+#: every text and JSON field (``app.Model.field``) a person, a file or a link supplies:
+#: the fixture fills each with hostile values (``test_fields.py`` checks that it does, and
+#: that every text or JSON field of the product is here or in NOT_SUPPLIED)
+HOSTILE_FIELDS = frozenset(
+    {
+        "annotations.Campaign.name",
+        "annotations.Campaign.description",
+        "annotations.Campaign.instructions",
+        "annotations.Campaign.consent_text",
+        "annotations.Campaign.completion_code",
+        "annotations.Campaign.failed_check_code",
+        "annotations.Campaign.screened_out_code",
+        "annotations.Campaign.translations",
+        "annotations.Criterion.name",
+        "annotations.Criterion.question",
+        "annotations.Criterion.scale_settings",
+        "annotations.Criterion.standard_input",
+        "annotations.Criterion.standard_text",
+        "annotations.Criterion.translations",
+        "annotations.System.label",
+        "annotations.System.name",
+        "annotations.System.metadata",
+        "annotations.Item.external_id",
+        "annotations.Item.input",
+        "annotations.Item.attributes",
+        "annotations.Output.text",
+        "annotations.Task.external_id",
+        "annotations.TaskOutput.text",
+        "annotations.Worker.external_id",
+        "annotations.Worker.metadata",
+        "annotations.Worker.exclusion_reason",
+        "annotations.Assignment.draft",
+        "annotations.Judgement.metadata",
+        "annotations.JudgementScore.coverage",
+        "annotations.ImportJob.filename",
+        "annotations.ImportJob.options",
+        "annotations.ImportJob.error",
+        "annotations.ImportJob.summary",
+        "annotations.CampaignInvitation.email",
+        "annotations.RatingMapping.name",
+        "annotations.RatingMapping.mapping",
+        "ranking.RankingRun.where",
+        "ranking.RankingRun.inputs",
+        "ranking.RankingRun.error",
+        "ranking.RankingRun.stability",
+        "ranking.AdaptiveBatch.state",
+        "ranking.AdaptiveBatch.decision",
+        "reports.MetricScore.metric",
+        "reports.Datasheet.answers",
+        "auth.User.username",
+        "auth.User.first_name",
+        "auth.User.last_name",
+        "auth.User.email",
+    }
+)
+#: text and JSON fields nobody supplies as free text, and why (fields with choices are
+#: left out of both lists: a value outside the choices cannot be stored through the product)
+NOT_SUPPLIED = {
+    "annotations.Campaign.slug": "a slug, checked at input (the URLs carry it)",
+    "annotations.Campaign.languages": "BCP 47 tags, checked at input",
+    "annotations.Campaign.language_quotas": "BCP 47 tag -> a number, checked at input",
+    "annotations.Criterion.content_checks": "keys from a fixed list, checked at input",
+    "annotations.Item.language": "a BCP 47 tag, checked at input",
+    "annotations.Output.language": "a BCP 47 tag, checked at input",
+    "annotations.Task.language": "a BCP 47 tag, checked at input",
+    "annotations.Worker.language": "a BCP 47 tag, checked at input",
+    "annotations.Assignment.display_order": "slot numbers the product draws",
+    "annotations.JudgementScore.checks": "content-check keys from a fixed list",
+    "annotations.WorkerCheck.detail": "numbers the quality checks compute",
+    "annotations.ImportJob.kind": "the importer's name",
+    "annotations.CampaignInvitation.token": "a digest the product computes",
+    "ranking.RankingRun.parameters": "numbers, checked at input",
+    "ranking.RankingRun.fingerprint": "a digest",
+    "ranking.RankingChunk.fingerprint": "a digest",
+    "ranking.AdaptiveBatch.seed": "numbers",
+    "ranking.AdaptiveBatch.method": "the product's refit method",
+    "ranking.AdaptiveBatch.fingerprint": "a digest",
+    "ranking.AdaptiveBatch.trigger": "auto or manual, set by the product",
+    "auth.User.password": "a hash",
+    "auth.Group.name": "named by the site's administrators only",
+    "auth.Permission.name": "Django's own",
+    "auth.Permission.codename": "Django's own",
+}
 
 #: every hostile fragment that must never reach a page as markup
 MARKUP = (SCRIPT, IMG, META, '<a href="javascript:')
