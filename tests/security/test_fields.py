@@ -18,9 +18,9 @@ def _text_fields() -> dict[str, models.Field]:
     for app in ("annotations", "ranking", "reports", "auth"):
         for model in apps.get_app_config(app).get_models():
             for field in model._meta.concrete_fields:
-                if isinstance(field, models.CharField | models.TextField | models.JSONField):
-                    if not field.choices:
-                        found[f"{app}.{model.__name__}.{field.name}"] = field
+                text = isinstance(field, models.CharField | models.TextField | models.JSONField)
+                if text and not field.choices:
+                    found[f"{app}.{model.__name__}.{field.name}"] = field
     return found
 
 
