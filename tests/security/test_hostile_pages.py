@@ -244,6 +244,9 @@ def world() -> HostileWorld:
 
 
 def test_every_route_is_covered(world):
+    names = {route.name for route in routes()}
+    stale = (set(ARGUMENTS) | set(QUERIES)) - names
+    assert not stale, f"ARGUMENTS or QUERIES name routes that are gone: {sorted(stale)}"
     _, missing = urls_to_request(world)
     assert not missing, (
         "Routes the hostile-data test cannot request: give each its URL arguments in "
