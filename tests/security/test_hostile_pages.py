@@ -265,10 +265,13 @@ def test_every_page_export_and_api_response_carries_hostile_strings_inertly(worl
         # Crowd workers' and public pages also as a visitor who is not signed in.
         public = path.startswith(("/w/", "/invitations/", "/accounts/")) or path == "/"
         for client, who in [(owner, "owner"), *([(anonymous, "visitor")] if public else [])]:
-            for headers in ({}, {"HX-Request": "true"}):
+            variants: list[dict[str, str]] = [{}, {"HX-Request": "true"}]
+            if path.startswith("/api/"):
+                variants.append({"Accept": "text/html"})  # DRF's browsable API
+            for headers in variants:
                 problems = _problems(client.get(url, headers=headers))
                 if problems:
-                    findings[f"{url[:120]} ({who}{', htmx' if headers else ''})"] = problems
+                    findings[f"{url[:120]} ({who}, {headers})"] = problems
     assert not findings, "\n".join(f"{url}: {p}" for url, p in findings.items())
 
 
