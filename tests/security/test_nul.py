@@ -142,3 +142,40 @@ def test_a_nul_in_a_repeated_parameter_is_found(world):
     url = reverse("annotations:designer-export", args=[world.live.slug])
     response = world.client.get(url + "?criterion=quality&where=a%3Db&where=c%3Dd%00")
     assert response.status_code == 400 and b"'where'" in response.content
+
+
+def test_a_metric_file_with_a_nul_names_the_line_and_field():
+    from common.errors import ImportFileError
+    from reports.core.metric_files import parse_metric_file
+
+    data = b'{"system": "a", "metric": "bleu", "score": 0.5}\n{"system": "b\\u0000", "metric": "bleu", "score": 0.4}\n'
+    with pytest.raises(ImportFileError) as caught:
+        parse_metric_file(data, file="metrics.jsonl")
+    error = caught.value
+    assert (error.file, error.line, error.field) == ("metrics.jsonl", 2, "system")
+    assert "NUL character" in str(error)
+
+
+def test_a_mapped_rating_file_with_a_nul_names_the_line_and_field(tmp_path):
+    from annotations.importing.parsers.mapped import mapping_from_dict, parse_mapped
+    from common.errors import ImportFileError
+
+    path = tmp_path / "r.jsonl"
+    good = {"w": "1", "i": "x", "s1": "a", "s2": "b", "q1": 1, "q2": 2}
+    path.write_text(
+        json.dumps(good) + "\n" + json.dumps({**good, "w": "w\x00"}) + "\n", encoding="utf-8"
+    )
+    mapping = mapping_from_dict(
+        {
+            "format": "jsonl",
+            "worker": "w",
+            "item": "i",
+            "slots": 2,
+            "system": "s{i}",
+            "criteria": [{"name": "q", "score": "q{i}"}],
+        }
+    )
+    with pytest.raises(ImportFileError) as caught:
+        parse_mapped(path, mapping)
+    assert (caught.value.line, caught.value.field) == (2, "w")
+    assert "NUL character" in str(caught.value)
