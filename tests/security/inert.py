@@ -177,6 +177,7 @@ def markdown_problems(text: str) -> list[str]:
     return problems
 
 
+_OWN_MATH = re.compile(r"\$\\(rho|tau|pm|alpha|kappa)(_[a-z])?\$")
 _LATEX_SPECIAL = re.compile(r"(?<!\\)[$#^~&_]")
 
 
@@ -192,8 +193,10 @@ def latex_problems(text: str, *, table_columns: bool = True) -> list[str]:
         body = line.lstrip()
         if body.startswith("%"):
             continue
-        # Escaped specials are data; what is left must be markup.
+        # Escaped specials are data, and so is the exports' own math (one Greek letter,
+        # maybe with a subscript, e.g. $\\tau_b$); what is left must be markup.
         plain = re.sub(r"\\[\\{}&%$#_]|\\text[a-z]+\{\}", "", line)
+        plain = _OWN_MATH.sub("", plain)
         code = plain.split("%", 1)[0]
         for ch in code:
             if ch == "{":

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
@@ -410,3 +411,66 @@ def test_forms_posted_with_hostile_values_answer_inertly(world):
             if problems:
                 findings[f"POST {url}"] = problems
     assert not findings, findings
+
+
+def _command(*args: str) -> str:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command(*args, stdout=out, stderr=StringIO())
+    return out.getvalue()
+
+
+def _json_lines(text: str) -> list[str]:
+    return inert.json_problems(text, lines=True)
+
+
+def _command_file(path: Path, *args: str) -> str:
+    _command(*args, "--output", str(path))
+    return path.read_text(encoding="utf-8")
+
+
+def test_command_line_exports_carry_hostile_strings_inertly(world, tmp_path):
+    """The CLI prints the same exports (and a terminal obeys escape sequences)."""
+    slug = world.campaign.slug
+    quality = world.criteria[0].name
+    outputs = {
+        "correlate csv": (
+            inert.csv_problems,
+            _command(
+                "correlate", slug, "--criterion", quality, "--format", "csv", "--resamples", "20"
+            ),
+        ),
+        "correlate latex": (
+            inert.latex_problems,
+            _command(
+                "correlate", slug, "--criterion", quality, "--format", "latex", "--resamples", "20"
+            ),
+        ),
+        "correlate json": (
+            inert.json_problems,
+            _command(
+                "correlate", slug, "--criterion", quality, "--format", "json", "--resamples", "20"
+            ),
+        ),
+        "datasheet markdown": (inert.markdown_problems, _command("datasheet", slug)),
+        "datasheet latex": (
+            lambda text: inert.latex_problems(text, table_columns=False),
+            _command("datasheet", slug, "--format", "latex"),
+        ),
+        "means csv": (inert.csv_problems, _command("means", slug, "--csv")),
+        **{
+            f"export_judgements {fmt}": (
+                _json_lines if fmt == "jsonl" else inert.csv_problems,
+                _command_file(
+                    tmp_path / f"j.{fmt}", "export_judgements", slug, "-c", quality, "-f", fmt
+                ),
+            )
+            for fmt in ("csv", "jsonl", "wmt")
+        },
+    }
+    findings = {name: check(text) for name, (check, text) in outputs.items()}
+    assert not any(findings.values()), findings
+    assert [name for name, (_c, text) in outputs.items() if not text.strip()] == []
