@@ -147,7 +147,7 @@ QUERIES: dict[str, Query] = {
     "annotations:worker-session": lambda w: [{"lang": "de"}, {"already": "1"}],
     "ranking:campaign-runs": lambda w: [{"criterion": w.criteria[0].name}],
     "ranking:campaign-slices": lambda w: [{"criterion": w.criteria[0].name, "attribute": "domain"}],
-    "ranking:campaign-means": _by_criterion,
+    "ranking:campaign-means": lambda w: [*_by_criterion(w), {"format": "csv"}],
     "ranking:campaign-power": lambda w: [{"criterion": w.criteria[0].name, "effect": 0.6}],
     "ranking:campaign-adaptive": _by_criterion,
     "ranking:compare": lambda w: [{"a": w.run.pk, "b": w.failed_run.pk}],
