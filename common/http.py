@@ -10,10 +10,12 @@ django-stubs' documented pattern for views behind ``login_required``, whose
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.utils.http import content_disposition_header
 from django_htmx.middleware import HtmxDetails
 
 
@@ -44,8 +46,18 @@ def streamed_file_response(
     return response
 
 
+# Control characters would end the header (Django refuses a header with a line break: a
+# 500), slashes name folders; file names carry campaign and criterion names.
+_UNSAFE_IN_FILENAME = re.compile(r"[\x00-\x1f\x7f/\\]")
+
+
 def _disposition(filename: str, *, inline: bool) -> str:
-    return f'{"inline" if inline else "attachment"}; filename="{filename}"'
+    """The Content-Disposition of ``filename`` (RFC 6266): quoted, or percent-encoded
+    (``filename*``) when it is not plain ASCII; control characters and slashes are ``_``."""
+    safe = _UNSAFE_IN_FILENAME.sub("_", filename)
+    header = content_disposition_header(not inline, safe)
+    assert header is not None  # a file name is always given
+    return header
 
 
 #: Paths answered in the API's JSON error shape rather than with the site's pages.

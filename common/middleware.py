@@ -191,3 +191,34 @@ class PrivateNoStoreMiddleware:
 def _signed_in(request: HttpRequest) -> bool:
     user = getattr(request, "user", None)
     return bool(user is not None and user.is_authenticated)
+
+
+#: Unicode's bidirectional embeddings, overrides and isolates (U+202A-U+202E,
+#: U+2066-U+2069): a name holding one reorders the text after it on the page ("Trojan
+#: Source", CVE-2021-42574). The site's own markup has none; the exports drop them too
+#: (``annotations.core.export_safety``).
+_BIDI_CONTROLS = {cp: None for cp in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
+_BIDI_BYTES = tuple(chr(cp).encode() for cp in _BIDI_CONTROLS)
+
+
+class DropBidiControlsMiddleware:
+    """HTML pages carry no bidirectional-control characters: whatever a supplied string
+    holds, it cannot reorder the page's text around it. (Streamed responses are exports,
+    which drop them themselves or keep the data as it is, e.g. CSV.)"""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if (
+            not getattr(response, "streaming", False)
+            and response.get("Content-Type", "").startswith("text/html")
+            and any(mark in response.content for mark in _BIDI_BYTES)
+        ):
+            charset = response.charset or "utf-8"
+            text = response.content.decode(charset).translate(_BIDI_CONTROLS)
+            response.content = text.encode(charset)
+            if response.has_header("Content-Length"):
+                response["Content-Length"] = str(len(response.content))
+        return response

@@ -57,6 +57,9 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    # Django's form templates, found through TEMPLATES so that templates/django/forms/
+    # can override them (FORM_RENDERER below).
+    "django.forms",
     "template_partials",
     "django_htmx",
     "rest_framework",
@@ -71,6 +74,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # HTML pages without bidirectional-override characters (a name cannot reorder a page).
+    "common.middleware.DropBidiControlsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # A cookie holding a NUL is dropped before the session middleware reads it.
     "common.middleware.RefusedCookiesMiddleware",
@@ -132,6 +137,12 @@ TEMPLATES = [
         },
     }
 ]
+
+# Forms render through TEMPLATES, so templates/django/forms/ overrides Django's own form
+# templates: ours print a field's help_text escaped (Django's mark every help_text safe, and
+# some carry campaign data, e.g. the slice field lists item attribute values). A help_text a
+# developer marked safe (the password rules' list) still renders as HTML.
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
 DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),

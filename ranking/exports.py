@@ -29,7 +29,13 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
-from annotations.core.export_safety import csv_cell, csv_row, latex_escape, markdown_cell
+from annotations.core.export_safety import (
+    csv_cell,
+    csv_row,
+    latex_escape,
+    markdown_escape,
+    plain_text,
+)
 from annotations.core.slices import describe
 from common.errors import DomainError
 
@@ -133,7 +139,7 @@ def _no_clusters(meta: dict) -> str:
 
 def _one_line(value: Any) -> str:
     text = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
-    return " ".join(text.splitlines())
+    return plain_text(" ".join(text.splitlines()))
 
 
 #: provenance lines, in this order, under these headings (absent keys are skipped)
@@ -330,38 +336,31 @@ def _latex(rows: Sequence[Row], title: str, meta: dict) -> str:
 
 def _markdown(rows: Sequence[Row], title: str, meta: dict) -> str:
     shown = _clusters_shown(meta)
-    lines = [f"**{_md_text(title)}**", ""] if title else []
+    lines = [f"**{markdown_escape(title)}**", ""] if title else []
     lines += [f"| # | {_value_label(meta)} | Range | System |", "|--:|--:|:-:|:--|"]
     previous = None
     for r in rows:
         cluster = str(r.cluster) if shown and r.cluster != previous else ""
-        lines.append(f"| {cluster} | {r.value:.3f} | {r.rank_range} | {markdown_cell(r.system)} |")
+        lines.append(
+            f"| {cluster} | {r.value:.3f} | {r.rank_range} | {markdown_escape(r.system)} |"
+        )
         previous = r.cluster
     for p in _provisional(meta):
         lines.append(
-            f"|  | - | provisional | {markdown_cell(p['system'])} "
+            f"|  | - | provisional | {markdown_escape(p['system'])} "
             f"({p['comparisons']} comparisons) |"
         )
     for label in meta.get("unranked", []):
-        lines.append(f"|  | - | unranked | {markdown_cell(label)} |")
+        lines.append(f"|  | - | unranked | {markdown_escape(label)} |")
     if not shown:
         lines += [
             "",
-            f"No clusters: {_md_text(_no_clusters(meta))} See the minimum-data rule below.",
+            f"No clusters: {markdown_escape(_no_clusters(meta))} See the minimum-data rule below.",
         ]
     if meta:
         lines.append("")
-        lines += [f"- {heading}: {_md_text(text)}" for heading, text in provenance(meta)]
+        lines += [f"- {heading}: {markdown_escape(text)}" for heading, text in provenance(meta)]
     return "\n".join(lines) + "\n"
-
-
-def _md_text(text: str) -> str:
-    """Running Markdown text: one line, pipes escaped, and no emphasis, link or HTML
-    markup taking effect."""
-    value = markdown_cell(text)
-    for ch in "*_`[]<>#!":
-        value = value.replace(ch, "\\" + ch)
-    return value
 
 
 def parse_csv(text: str) -> list[Row]:

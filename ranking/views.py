@@ -23,7 +23,7 @@ from annotations.models import Campaign, CampaignMembership
 from annotations.selectors.judgements import item_attributes
 from common.errors import DomainError
 from common.forms import SiteLabels
-from common.http import HtmxHttpRequest
+from common.http import HtmxHttpRequest, file_response
 
 from . import exports, selectors, stats
 from . import power as power_selectors
@@ -330,11 +330,8 @@ def run_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
     except DomainError as exc:
         return HttpResponse(str(exc), status=400, content_type="text/plain")
     content_type, extension = exports.EXPORT_TYPES[fmt]
-    response = HttpResponse(text, content_type=content_type)
     name = f"{run.campaign.slug}-{run.criterion.name}-{run.method}-{run.pk}.{extension}"
-    disposition = "inline" if fmt == "table" else "attachment"
-    response["Content-Disposition"] = f'{disposition}; filename="{name}"'
-    return response
+    return file_response(text, content_type=content_type, filename=name, inline=fmt == "table")
 
 
 @login_required

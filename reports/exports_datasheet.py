@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 
-from annotations.core.export_safety import latex_escape, markdown_cell
+from annotations.core.export_safety import latex_escape, markdown_escape
 from reports.core import heds
 from reports.selectors.datasheet import Entry, FilledDatasheet
 
@@ -34,9 +34,9 @@ def _tex(text: object) -> str:
 
 def _markdown_answer(e: Entry) -> str:
     if not e.open:
-        return markdown_cell(e.answer)
-    marker = f"_{heds.TO_BE_ANSWERED}_" + (f" ({markdown_cell(e.ask)})" if e.ask else "")
-    return f"{markdown_cell(e.platform_answer)} {marker}" if e.platform_answer else marker
+        return markdown_escape(e.answer)
+    marker = f"_{heds.TO_BE_ANSWERED}_" + (f" ({markdown_escape(e.ask)})" if e.ask else "")
+    return f"{markdown_escape(e.platform_answer)} {marker}" if e.platform_answer else marker
 
 
 def _latex_answer(e: Entry) -> str:
@@ -48,9 +48,9 @@ def _latex_answer(e: Entry) -> str:
 
 def datasheet_markdown(sheet: FilledDatasheet) -> str:
     lines = [
-        f"# Human evaluation datasheet: {markdown_cell(sheet.name)}",
+        f"# Human evaluation datasheet: {markdown_escape(sheet.name)}",
         "",
-        f"HEDS {heds.VERSION} ({heds.SOURCE}). Campaign `{markdown_cell(sheet.campaign)}`.",
+        f"HEDS {heds.VERSION} ({heds.SOURCE}). Campaign {markdown_escape(sheet.campaign)}.",
         "",
     ]
     for sid, title, entries in sheet.sections():
@@ -58,7 +58,7 @@ def datasheet_markdown(sheet: FilledDatasheet) -> str:
         for e in entries:
             answer = _markdown_answer(e)
             lines.append(
-                f"| {markdown_cell(_label(e))} {markdown_cell(e.question.text)} | {answer} | {e.source} |"
+                f"| {markdown_escape(_label(e))} {markdown_escape(e.question.text)} | {answer} | {markdown_escape(e.source)} |"
             )
         lines.append("")
     return "\n".join(lines)

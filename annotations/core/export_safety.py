@@ -30,6 +30,18 @@ _LATEX_SPECIALS = {
 }
 _LATEX_RE = re.compile(r"[\\&%$#_{}~^]|\r\n|\r|\n")
 _NEWLINES = re.compile(r"\r\n|\r|\n")
+# Characters no export should carry: C0 controls other than line breaks and tab (TeX
+# stops on a NUL, a terminal obeys escapes), DEL, and the Unicode bidirectional
+# embeddings, overrides and isolates (they reorder the text that follows them: "Trojan
+# Source", CVE-2021-42574).
+_INVISIBLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
+# Markdown's specials (CommonMark lets any ASCII punctuation be backslash-escaped), with
+# HTML's three (&, <, >) written as entities instead, which every Markdown renderer
+# passes through as text.
+_MARKDOWN_SPECIALS = re.compile(r"[\\`*_\[\]()#!|~$^{}]")
+_HTML_SPECIALS = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+# What starts a block when it starts a line: a list item, a setext underline, a numbered item.
+_MARKDOWN_LINE_START = re.compile(r"^([-+=]|\d{1,9}[.)](?=\s|$))")
 
 
 def csv_cell(value: object) -> object:
@@ -48,11 +60,28 @@ def csv_row(values: Iterable[object]) -> list[object]:
 
 
 def latex_escape(text: object) -> str:
-    """Text as inert LaTeX: every TeX special escaped, newlines made spaces."""
-    return _LATEX_RE.sub(lambda m: _LATEX_SPECIALS.get(m.group(0), " "), str(text))
+    """Text as inert LaTeX: every TeX special escaped, newlines made spaces, control
+    and bidirectional-override characters dropped."""
+    value = _INVISIBLE.sub("", str(text))
+    return _LATEX_RE.sub(lambda m: _LATEX_SPECIALS.get(m.group(0), " "), value)
 
 
-def markdown_cell(text: object) -> str:
-    """Text for one cell of a Markdown table: pipes escaped, newlines made spaces."""
-    value = str(text).replace("\\", "\\\\").replace("|", "\\|")
-    return _NEWLINES.sub(" ", value)
+def plain_text(text: object) -> str:
+    """Text for a plain-text table or a terminal: one line, control characters (a
+    terminal's escape sequences) and bidirectional overrides dropped."""
+    return _NEWLINES.sub(" ", _INVISIBLE.sub("", str(text)))
+
+
+def markdown_escape(text: object) -> str:
+    """Text as inert Markdown, for any place in a line (a table cell, a heading, a list
+    item, running text): one line; HTML's specials as entities, so no tag, comment or
+    entity of the text takes effect; Markdown's specials backslash-escaped, so no
+    emphasis, code, link, image, table cell or heading does; a list or heading marker
+    at its start escaped; control and bidirectional-override characters dropped.
+
+    The one helper every Markdown export uses (ranking tables, the datasheet, ...).
+    """
+    value = _NEWLINES.sub(" ", _INVISIBLE.sub("", str(text)))
+    value = _MARKDOWN_SPECIALS.sub(lambda m: "\\" + m.group(0), value)
+    value = "".join(_HTML_SPECIALS.get(ch, ch) for ch in value)
+    return _MARKDOWN_LINE_START.sub(lambda m: m.group(0)[:-1] + "\\" + m.group(0)[-1], value)

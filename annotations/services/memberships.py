@@ -76,6 +76,11 @@ def invitation_expires_at(invitation: CampaignInvitation) -> datetime:
 
 
 @transaction.atomic
+def _one_line(text: str) -> str:
+    """A name as one line: an email header cannot hold a line break (Django refuses it)."""
+    return " ".join(text.split())
+
+
 def invitation_create(
     *,
     campaign: Campaign,
@@ -103,9 +108,10 @@ def invitation_create(
         invited_by=invited_by,
     )
     link = link_for(token)
-    inviter = invited_by.get_full_name() or invited_by.get_username()
+    inviter = _one_line(invited_by.get_full_name() or invited_by.get_username())
+    name = _one_line(campaign.name)
     body = (
-        f"{inviter} invites you to the human-evaluation campaign “{campaign.name}” "
+        f"{inviter} invites you to the human-evaluation campaign “{name}” "
         f"as {Role(role).label.lower()}.\n\n"
         f"Open this link to accept (sign in, or create an account there):\n{link}\n\n"
         f"The link works once and for {settings.INVITATION_MAX_AGE_DAYS} days. If you did "
@@ -113,7 +119,7 @@ def invitation_create(
     )
     try:
         send_mail(
-            subject=f"Invitation to “{campaign.name}” on humaneval",
+            subject=f"Invitation to “{name}” on humaneval",
             message=body,
             from_email=None,
             recipient_list=[email],

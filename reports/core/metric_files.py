@@ -22,6 +22,7 @@ import math
 from dataclasses import dataclass
 
 from common.errors import ImportFileError
+from common.nul import nul_message, nul_path
 
 __all__ = ["MetricRow", "parse_metric_file"]
 
@@ -154,6 +155,9 @@ def _jsonl(text: str, file: str) -> list[MetricRow]:
             ) from exc
         if not isinstance(value, dict):
             raise ImportFileError("each line must be a JSON object.", file=file, line=number)
+        path = nul_path(value)
+        if path is not None:
+            raise ImportFileError(nul_message("The value"), file=file, line=number, field=path)
         for name in REQUIRED:
             if name not in value:
                 raise ImportFileError(

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from annotations.core.languages import LanguageError, language_check, language_from_code_or_name
 from common.errors import ImportFileError
+from common.nul import nul_message, nul_path
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,14 @@ def _bad_byte_field(text: str, line: int, delimiter: str | None) -> str:
     if index is None or index >= len(header):
         return ""
     return header[index].strip()
+
+
+def refuse_nul(value: object, *, file: str, line: int) -> None:
+    """A decoded JSON record with a NUL character (a ``\\u0000`` escape) is refused,
+    naming the key (``common.nul``: PostgreSQL cannot store one)."""
+    where = nul_path(value)
+    if where is not None:
+        raise ImportFileError(nul_message("The value"), file=file, line=line, field=where)
 
 
 def read_text(path: Path, *, delimiter: str | None = None) -> str:

@@ -19,6 +19,7 @@ from annotations.importing.parsers.common import (
     ParsedOutputs,
     outputs_check_consistent,
     read_text,
+    refuse_nul,
     reserved_attribute_check,
     row_language,
 )
@@ -84,6 +85,7 @@ def parse_outputs_jsonl(path: Path) -> ParsedOutputs:
             raise ImportFileError(
                 f"expected a JSON object, found {type(obj).__name__}.", file=file, line=line
             )
+        refuse_nul(obj, file=file, line=line)
         values: dict[str, str] = {}
         for key in KEYS:
             if key not in obj:

@@ -45,7 +45,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from annotations.importing.parsers.common import CsvTable, read_text, row_language
+from annotations.importing.parsers.common import CsvTable, read_text, refuse_nul, row_language
 from common.errors import ImportFileError
 
 FORMATS = ("csv", "tsv", "jsonl")
@@ -476,6 +476,7 @@ class _Source:
                 ) from exc
             if not isinstance(record, dict):
                 raise ImportFileError("expected a JSON object.", file=self.file, line=n)
+            refuse_nul(record, file=self.file, line=n)
 
             def get_json(column: str, record: dict[str, Any] = record) -> str | None:
                 found, value = _lookup(record, column)

@@ -3,7 +3,7 @@ import io
 
 import pytest
 
-from annotations.core.export_safety import csv_cell, csv_row, latex_escape, markdown_cell
+from annotations.core.export_safety import csv_cell, csv_row, latex_escape, markdown_escape
 
 
 @pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
@@ -30,6 +30,45 @@ def test_latex_specials_are_inert() -> None:
     assert latex_escape("two\nlines\r\nhere") == "two lines here"
 
 
+def test_latex_drops_control_and_bidi_override_characters() -> None:
+    assert latex_escape("a\x00b\u202ecd\x1b[31m") == "abcd[31m"
+
+
 def test_markdown_cells_keep_the_table() -> None:
-    assert markdown_cell("a|b\nc") == "a\\|b c"
-    assert markdown_cell("back\\slash") == "back\\\\slash"
+    assert markdown_escape("a|b\nc") == "a\\|b c"
+    assert markdown_escape("back\\slash") == "back\\\\slash"
+
+
+@pytest.mark.parametrize(
+    ("text", "escaped"),
+    [
+        ("<img src=x onerror=alert(1)>", "&lt;img src=x onerror=alert\\(1\\)&gt;"),
+        ("<!-- hidden -->", "&lt;\\!-- hidden --&gt;"),
+        ("[x](javascript:alert(1))", "\\[x\\]\\(javascript:alert\\(1\\)\\)"),
+        ("![x](https://evil.example/t.png)", "\\!\\[x\\]\\(https://evil.example/t.png\\)"),
+        ("<https://evil.example>", "&lt;https://evil.example&gt;"),
+        ("**bold** _it_ `code` ~~del~~", "\\*\\*bold\\*\\* \\_it\\_ \\`code\\` \\~\\~del\\~\\~"),
+        ("&lt; is an entity", "&amp;lt; is an entity"),
+        ("# heading", "\\# heading"),
+        ("- item", "\\- item"),
+        ("1. item", "1\\. item"),
+        ("5.1 a numbered question", "5.1 a numbered question"),
+        ("$x^2$", "\\$x\\^2\\$"),
+        ("a\u202eb\x00c", "abc"),
+        ("e2e-baseline v1.0", "e2e-baseline v1.0"),
+    ],
+)
+def test_markdown_escapes_html_and_markdown(text: str, escaped: str) -> None:
+    assert markdown_escape(text) == escaped
+
+
+def test_escaped_markdown_renders_as_the_text_itself() -> None:
+    from markdown_it import MarkdownIt
+
+    text = "<b>x</b> [a](javascript:alert(1)) *e* `c` | &amp; # - 1. $ \\ ~"
+    html = MarkdownIt("commonmark", {"html": True}).render(markdown_escape(text))
+    # One paragraph of the text, HTML-escaped by the renderer: no tag, link or emphasis.
+    assert (
+        html
+        == "<p>" + text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") + "</p>\n"
+    )
