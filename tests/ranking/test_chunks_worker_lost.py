@@ -3,17 +3,22 @@
 Like tests/ranking/test_worker_lost.py (whose worker fixtures these reuse: PostgreSQL shared
 with a worker subprocess on a queue of its own, Redis as the broker):
 
-1. the pool process dies mid-chunk: the chunk's message (acknowledged late, rejected on
-   worker loss) goes back to the queue and the run finishes;
+1. the pool process dies mid-chunk: the chunk stops beating; the sweep (celery beat,
+   every minute) hands it out again once it has been silent for
+   ``RANKING_CHUNK_LOST_AFTER`` (shortened here) and the run finishes;
 2. the whole worker dies: the sweep re-dispatches the lost chunks to another worker and
-   the run finishes, identical to the run computed in this process.
+   the run finishes, identical to the run computed in this process;
+3. the database terminates every connection mid-chunk: the chunk is given back, its task
+   retries after a backoff and the run finishes, with no sweep and no failure.
+
+Every wait is on a condition (the chunk computing, its heartbeat silent, the run ended),
+bounded; none is a fixed sleep.
 """
 
 from __future__ import annotations
 
 import os
 import signal
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -75,16 +80,52 @@ def _ended(run: RankingRun) -> Callable[[], bool]:
     return check
 
 
-def test_a_killed_pool_process_gives_the_chunk_back_to_the_queue(broker, worker):  # noqa: F811
+def _sending_to(url: str, queue: str, monkeypatch) -> Callable[[], None]:
+    """The sweep's messages go to ``queue`` on the test's broker (the test's workers
+    consume queues of their own); returns the closer."""
+    from celery import Celery
+
+    sender = Celery("sender", broker=url, set_as_current=False)  # current_app stays ours
+    sender.conf.task_serializer = "json"
+
+    def send(run_id: int, index: int, queue_: str | None = None) -> None:
+        sender.send_task("ranking.compute_chunk", args=[run_id, index], queue=queue)
+
+    monkeypatch.setattr(services, "_dispatch_chunk", send)
+    return sender.close
+
+
+def _silent(run: RankingRun, seconds: float) -> Callable[[], bool]:
+    def check() -> bool:
+        from django.utils import timezone
+
+        chunk = run.chunks.filter(state=RankingChunk.State.RUNNING).first()
+        return chunk is not None and (timezone.now() - chunk.heartbeat_at).total_seconds() > seconds
+
+    return check
+
+
+def _swept_until_ended(run: RankingRun) -> Callable[[], bool]:
+    """What celery beat does, faster: sweep, with chunks lost after 2 s of silence."""
+
+    def check() -> bool:
+        ranking_runs_sweep(chunk_lost_after=2, chunk_queued_after=30)
+        return _ended(run)()
+
+    return check
+
+
+def test_a_killed_pool_process_s_chunk_is_handed_out_again(broker, worker, monkeypatch):  # noqa: F811
     run = _chunked_run()
+    close = _sending_to(broker, worker.queue, monkeypatch)
     worker.send(broker, run.pk)
     _wait("a chunk to be computing", _chunk_running(run), worker)
-    time.sleep(0.3)
     lost = run.chunks.get(state=RankingChunk.State.RUNNING)
     children = worker.pool_children()
     assert len(children) == 1, children
     os.kill(children[0], signal.SIGKILL)  # what the OOM killer does
-    _wait("the run to finish", _ended(run), worker, timeout=300)
+    _wait("the run to finish", _swept_until_ended(run), worker, timeout=300)
+    close()
     assert run.status == RankingRun.Status.DONE, run.error
     lost.refresh_from_db()
     assert lost.state == RankingChunk.State.DONE
@@ -103,27 +144,44 @@ def test_a_killed_worker_s_chunks_are_re_dispatched_by_the_sweep(
     worker.send(broker, run.pk)
     _wait("a chunk to be computing", _chunk_running(run), worker)
     worker.kill_all()  # the node is lost: nothing gives its messages back
-    time.sleep(2.5)
+    _wait("the chunk's heartbeat to fall silent", _silent(run, 2.0), worker)
     run.refresh_from_db()
     assert run.status == RankingRun.Status.RUNNING
     second = Worker(broker, tmp_path / "second.log")
     try:
-        # The sweep's messages go to the second worker's queue on the test's broker (the
-        # test's workers consume queues of their own).
-        from celery import Celery
-
-        sender = Celery("sender", broker=broker, set_as_current=False)  # current_app stays ours
-        sender.conf.task_serializer = "json"
-
-        def send(run_id: int, index: int, queue: str | None = None) -> None:
-            sender.send_task("ranking.compute_chunk", args=[run_id, index], queue=second.queue)
-
-        monkeypatch.setattr(services, "_dispatch_chunk", send)
-        assert ranking_runs_sweep(stale_after=2, pending_timeout=2) == []
-        sender.close()
+        close = _sending_to(broker, second.queue, monkeypatch)
+        assert ranking_runs_sweep(chunk_lost_after=2, chunk_queued_after=2) == []
+        close()
         assert run.chunks.filter(dispatches=2).exists()
         _wait("the run to finish", _ended(run), second, timeout=300)
     finally:
         second.stop()
     assert run.status == RankingRun.Status.DONE, run.error
+    assert _values(run) == _in_process(run)
+
+
+def test_terminated_database_connections_mid_chunk_end_in_a_finished_run(
+    broker,  # noqa: F811
+    worker,  # noqa: F811
+):
+    """pg_terminate_backend on every connection of the worker mid-chunk (a database
+    restart, a failover): the chunk is given back and its task retried with a backoff;
+    the run finishes with the numbers of an undisturbed run, without a sweep."""
+    from django.db import connection
+
+    run = _chunked_run(seed=11)
+    worker.send(broker, run.pk)
+    _wait("a chunk to be computing", _chunk_running(run), worker)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        (terminated,) = cursor.fetchone()
+    assert terminated >= 1
+    _wait("the run to finish", _ended(run), worker, timeout=300)
+    assert run.status == RankingRun.Status.DONE, run.error
+    assert (
+        "OperationalError" in worker.log.read_text() or run.chunks.filter(attempts__gte=2).exists()
+    )
     assert _values(run) == _in_process(run)
