@@ -204,8 +204,13 @@ def test_a_killed_worker_leaves_a_run_the_sweep_ends(broker, worker):
     run.refresh_from_db()
     runs_done = run.runs_done
     assert run.status == RankingRun.Status.RUNNING  # what stayed "running" forever
-    time.sleep(2.5)
-    run.refresh_from_db()
+    def silent_for_2s() -> bool:
+        from django.utils import timezone
+
+        run.refresh_from_db()
+        return (timezone.now() - run.heartbeat_at).total_seconds() > 2.0
+
+    _wait("the run's heartbeat to fall silent", silent_for_2s, worker)
     assert run.runs_done == runs_done, "the computation went on after the kill"
     assert ranking_runs_sweep(stale_after=2) == [run.pk]
     run.refresh_from_db()
