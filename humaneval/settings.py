@@ -253,7 +253,9 @@ RANKING_BATCH_RUNS = 2_000
 RANKING_MAX_RUN_VALUES = 5_000_000  # runs x systems kept in memory (16 bytes each)
 RANKING_MIN_COMPARISONS = 30  # per system, before clusters and stability are shown
 # Redis redelivers a message unacknowledged this long (a worker lost with its host);
-# longer than the hard time limit, so that a running task is never delivered twice.
+# longer than the hard time limit, so that a running task is rarely delivered twice (a
+# copy of a chunk's message is skipped while the chunk beats). Lost chunks do not wait
+# for it: the sweep hands them out after RANKING_CHUNK_LOST_AFTER / _QUEUED_AFTER.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int(
         "HUMANEVAL_CELERY_VISIBILITY_TIMEOUT", default=RANKING_TIME_LIMIT + 600
