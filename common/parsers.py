@@ -21,6 +21,7 @@ from rest_framework import parsers
 from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.utils import json
 
+from common.jsontext import JsonTextError, json_loads
 from common.limits import (
     JSON_MAX_DEPTH,
     RequestTooLarge,
@@ -77,10 +78,12 @@ class JSONParser(parsers.JSONParser):
         try:
             text = codecs.decode(raw, encoding)
             constant = json.strict_constant if self.strict else None
-            data = json.loads(text, parse_constant=constant)
-        except RecursionError as exc:
-            raise _depth_error() from exc
-        except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError too
+            data = json_loads(text, parse_constant=constant)
+        except UnicodeDecodeError as exc:
+            raise ParseError(f"JSON parse error - not {encoding} text") from exc
+        except JsonTextError as exc:
+            if isinstance(exc.__cause__, RecursionError):
+                raise _depth_error() from exc
             raise ParseError(f"JSON parse error - {exc}") from exc
         json_check(data)
         return data

@@ -98,8 +98,10 @@ MIDDLEWARE = [
 ]
 
 # Sign-in throttling (django-axes): the AXES_FAILURE_LIMIT-th wrong password in a row from one
-# client address is a 429 until AXES_COOLOFF_TIME has passed without another attempt; a
-# right password before the limit resets the count. Counts live in the database (axes'
+# client address is a 429 until AXES_COOLOFF_TIME has passed without another attempt. A
+# right password does not reset the count: the count is per address, so one account's
+# sign-in would otherwise wipe the failures an attacker piled up against another
+# (AXES_RESET_ON_SUCCESS; failures expire with the cool-off instead). Counts live in the database (axes'
 # database handler): shared by every gunicorn worker and host, kept across restarts, and
 # listed in the admin (Axes > Access attempts; `manage.py axes_reset` unlocks everyone).
 AUTHENTICATION_BACKENDS = [
@@ -111,7 +113,7 @@ AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_FAILURE_LIMIT = env.int("HUMANEVAL_LOGIN_FAILURE_LIMIT", default=30)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("HUMANEVAL_LOGIN_COOLOFF_MINUTES", default=15))
 AXES_LOCKOUT_PARAMETERS = ["ip_address"]
-AXES_RESET_ON_SUCCESS = True
+AXES_RESET_ON_SUCCESS = False
 AXES_CLIENT_IP_CALLABLE = "common.auth.client_ip_address"
 AXES_LOCKOUT_CALLABLE = "common.auth.login_lockout_response"
 AXES_ENABLE_ADMIN = True

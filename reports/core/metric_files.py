@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import math
 from dataclasses import dataclass
 
 from common.errors import ImportFileError
+from common.jsontext import JsonTextError, json_loads
 from common.nul import nul_message, nul_path
 
 __all__ = ["MetricRow", "parse_metric_file"]
@@ -146,13 +146,9 @@ def _jsonl(text: str, file: str) -> list[MetricRow]:
         if not line.strip():
             continue
         try:
-            value = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ImportFileError(f"not valid JSON ({exc.msg}).", file=file, line=number) from exc
-        except RecursionError as exc:
-            raise ImportFileError(
-                "not valid JSON (nested too deeply).", file=file, line=number
-            ) from exc
+            value = json_loads(line)
+        except JsonTextError as exc:
+            raise ImportFileError(f"not valid JSON ({exc}).", file=file, line=number) from exc
         if not isinstance(value, dict):
             raise ImportFileError("each line must be a JSON object.", file=file, line=number)
         path = nul_path(value)

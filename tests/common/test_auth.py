@@ -63,12 +63,33 @@ def test_token_endpoint_locks_out_at_the_30th_wrong_password(user):
     assert _token(client, PASSWORD).status_code == 200
 
 
-def test_a_right_password_before_the_limit_resets_the_count(user):
+def test_another_accounts_sign_in_does_not_reset_the_count(user):
+    """An outside review guessed 87 passwords from one address by signing in as its own
+    account after every 29 failures: the count is per address, and a right password of
+    any account used to reset it."""
+    get_user_model().objects.create_user(username="bob", password="bobs-password-1")
+    client = APIClient()
+    for attempt in range(LIMIT - 1):
+        assert _token(client, f"wrong-{attempt}").status_code == 401
+    bob = client.post(
+        "/api/auth/token/", {"username": "bob", "password": "bobs-password-1"}, format="json"
+    )
+    assert bob.status_code == 200
+    assert _token(client, "wrong-30").status_code == 429
+    web = Client()
+    assert (
+        web.post("/accounts/login/", {"username": "bob", "password": "bobs-password-1"}).status_code
+        == 429
+    )
+
+
+def test_failures_expire_with_the_cool_off_not_with_a_right_password(user):
     client = APIClient()
     for attempt in range(5):
         assert _token(client, f"wrong-{attempt}").status_code == 401
     assert _token(client, PASSWORD).status_code == 200
-    # The count starts again: 29 more wrong passwords are still only 401s.
+    assert AccessAttempt.objects.get().failures_since_start == 5
+    AccessAttempt.objects.update(attempt_time=timezone.now() - timedelta(minutes=16))
     for attempt in range(LIMIT - 1):
         assert _token(client, f"again-{attempt}").status_code == 401
     assert _token(client, "wrong").status_code == 429

@@ -10,7 +10,6 @@ Blank lines are skipped.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from annotations.core.slices import SliceError, attribute_name_check, attribute_value_check
@@ -24,6 +23,7 @@ from annotations.importing.parsers.common import (
     row_language,
 )
 from common.errors import ImportFileError
+from common.jsontext import JsonTextError, json_loads
 
 KEYS = ("item_id", "input", "system", "output")
 
@@ -72,15 +72,9 @@ def parse_outputs_jsonl(path: Path) -> ParsedOutputs:
         if not text.strip():
             continue
         try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ImportFileError(
-                f"invalid JSON ({exc.msg} at column {exc.colno}).", file=file, line=line
-            ) from exc
-        except RecursionError as exc:
-            raise ImportFileError(
-                "invalid JSON (nested too deeply).", file=file, line=line
-            ) from exc
+            obj = json_loads(text)
+        except JsonTextError as exc:
+            raise ImportFileError(f"invalid JSON ({exc}).", file=file, line=line) from exc
         if not isinstance(obj, dict):
             raise ImportFileError(
                 f"expected a JSON object, found {type(obj).__name__}.", file=file, line=line

@@ -47,6 +47,7 @@ from typing import Any
 
 from annotations.importing.parsers.common import CsvTable, read_text, refuse_nul, row_language
 from common.errors import ImportFileError
+from common.jsontext import JsonTextError, json_loads
 
 FORMATS = ("csv", "tsv", "jsonl")
 MIN_SLOTS, MAX_SLOTS = 1, 10
@@ -431,8 +432,8 @@ class _Source:
                 if text.strip():
                     self.header_line = n
                     try:
-                        first = json.loads(text)
-                    except (json.JSONDecodeError, RecursionError):
+                        first = json_loads(text)
+                    except JsonTextError:
                         first = None  # reported with its line when the records are read
                     self.columns = list(first) if isinstance(first, dict) else []
                     break
@@ -463,16 +464,10 @@ class _Source:
             if not text.strip():
                 continue
             try:
-                record = json.loads(text)
-            except json.JSONDecodeError as exc:
+                record = json_loads(text)
+            except JsonTextError as exc:
                 raise ImportFileError(
-                    f"not a JSON object ({exc.msg} at character {exc.colno}).",
-                    file=self.file,
-                    line=n,
-                ) from exc
-            except RecursionError as exc:
-                raise ImportFileError(
-                    "not a JSON object (nested too deeply).", file=self.file, line=n
+                    f"not a JSON object ({exc}).", file=self.file, line=n
                 ) from exc
             if not isinstance(record, dict):
                 raise ImportFileError("expected a JSON object.", file=self.file, line=n)
@@ -583,10 +578,10 @@ def _number(raw: str, *, file: str, line: int, field: str) -> float:
 
 def _json_cell(raw: str, *, file: str, line: int, field: str) -> dict[str, Any]:
     try:
-        value = json.loads(raw)
-    except json.JSONDecodeError as exc:
+        value = json_loads(raw)
+    except JsonTextError as exc:
         raise ImportFileError(
-            f"not a JSON object ({exc.msg} at character {exc.colno}).",
+            f"not a JSON object ({exc}).",
             file=file,
             line=line,
             field=field,
@@ -649,8 +644,8 @@ def _checks(raw: str, *, file: str, line: int, field: str) -> tuple[str, ...]:
     text = raw.strip()
     if text.startswith("["):
         try:
-            listed = json.loads(text)
-        except json.JSONDecodeError:
+            listed = json_loads(text)
+        except JsonTextError:
             listed = None
         if not isinstance(listed, list):
             raise ImportFileError(
