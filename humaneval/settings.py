@@ -222,6 +222,9 @@ EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="humaneval <noreply@localhost>")
 # An invitation link works once, for this many days.
 INVITATION_MAX_AGE_DAYS = env.int("HUMANEVAL_INVITATION_DAYS", default=7)
+# Invitation mails an hour: per inviter, and per invited address (across campaigns).
+INVITATIONS_PER_HOUR = env.int("HUMANEVAL_INVITATIONS_PER_HOUR", default=20)
+INVITATIONS_PER_ADDRESS = env.int("HUMANEVAL_INVITATIONS_PER_ADDRESS", default=3)
 
 # Celery: eager (in-process) unless a broker is configured.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")

@@ -28,6 +28,7 @@ from django.utils import timezone
 from annotations.access import ROLE_ORDER
 from annotations.models import Campaign, CampaignInvitation, CampaignMembership
 from common.errors import DomainError
+from common.throttle import throttle_hit
 
 Role = CampaignMembership.Role
 
@@ -75,12 +76,46 @@ def invitation_expires_at(invitation: CampaignInvitation) -> datetime:
     return invitation.created_at + timedelta(days=settings.INVITATION_MAX_AGE_DAYS)
 
 
-@transaction.atomic
 def _one_line(text: str) -> str:
     """A name as one line: an email header cannot hold a line break (Django refuses it)."""
     return " ".join(text.split())
 
 
+def _invitation_limits(*, campaign: Campaign, email: str, invited_by: User) -> None:
+    """At most one open invitation per address and campaign, and at most
+    ``INVITATIONS_PER_HOUR`` invitation mails per inviter and ``INVITATIONS_PER_ADDRESS``
+    per address an hour: the mails carry the site's sender address and a campaign name
+    the inviter chose, so the site must not become a way to flood someone's inbox."""
+    open_one = CampaignInvitation.objects.filter(
+        campaign=campaign,
+        email__iexact=email,
+        accepted_at__isnull=True,
+        created_at__gte=timezone.now() - timedelta(days=settings.INVITATION_MAX_AGE_DAYS),
+    )
+    if open_one.exists():
+        raise DomainError(
+            f"email: {email} already has an open invitation to this campaign; revoke it "
+            "(Members) to send a new one."
+        )
+    if throttle_hit(
+        scope="invitation-inviter",
+        key=str(invited_by.pk),
+        limit=settings.INVITATIONS_PER_HOUR,
+        window=3600,
+    ) or throttle_hit(
+        scope="invitation-address",
+        key=email.casefold(),
+        limit=settings.INVITATIONS_PER_ADDRESS,
+        window=3600,
+    ):
+        raise DomainError(
+            "Too many invitations were sent in the last hour (at most "
+            f"{settings.INVITATIONS_PER_HOUR} per person and "
+            f"{settings.INVITATIONS_PER_ADDRESS} per address); try again later."
+        )
+
+
+@transaction.atomic
 def invitation_create(
     *,
     campaign: Campaign,
@@ -99,6 +134,7 @@ def invitation_create(
     email = email.strip()
     if not email or "@" not in email:
         raise DomainError("email: enter an email address.")
+    _invitation_limits(campaign=campaign, email=email, invited_by=invited_by)
     token = secrets.token_urlsafe(32)
     invitation = CampaignInvitation.objects.create(
         campaign=campaign,
