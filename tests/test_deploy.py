@@ -17,6 +17,7 @@ PRODUCTION = {
     "DJANGO_DEBUG": "false",
     "DJANGO_SECRET_KEY": "k3Yq8w-7Zp2s_Rr9vT1uXe4bN6mC0hJ5gLdAaFfQoWiEyUzKtPjVnHcBxSlMI-prod",
     "DJANGO_ALLOWED_HOSTS": "eval.example.org",
+    "CACHE_URL": "redis://127.0.0.1:6379/1",
 }
 
 
@@ -52,6 +53,15 @@ def test_check_deploy_is_clean_with_the_production_environment(behind_proxy):
     assert result.returncode == 0, output
     assert "System check identified no issues" in output
     assert "WARNING" not in output and "security.W" not in output
+
+
+def test_check_deploy_warns_when_the_limits_count_per_process():
+    """Without CACHE_URL the throttles live in each gunicorn worker's memory (an outside
+    review found nothing said so at deploy time)."""
+    env = {k: v for k, v in PRODUCTION.items() if k != "CACHE_URL"}
+    result = _run("manage.py", "check", "--deploy", env=env)
+    output = result.stdout + result.stderr
+    assert "humaneval.W001" in output and "CACHE_URL" in output
 
 
 def test_production_settings_derive_from_debug_off_and_can_be_overridden():
