@@ -76,6 +76,8 @@ class Worker:
             "CELERY_BROKER_URL": broker,
             "CELERY_TASK_ALWAYS_EAGER": "false",
             "HUMANEVAL_RANKING_IN_THREAD": "false",
+            # Import jobs beat often, so that tests may sweep with a 2-second lease.
+            "HUMANEVAL_IMPORT_JOB_BEAT_EVERY": "0.5",
         }
         self.log = log
         self.process = subprocess.Popen(
@@ -204,6 +206,7 @@ def test_a_killed_worker_leaves_a_run_the_sweep_ends(broker, worker):
     run.refresh_from_db()
     runs_done = run.runs_done
     assert run.status == RankingRun.Status.RUNNING  # what stayed "running" forever
+
     def silent_for_2s() -> bool:
         from django.utils import timezone
 
