@@ -318,6 +318,11 @@ def _compute_claimed(run: RankingRun, attempt: int) -> None:
             _store_result(run, data, inputs, result, seconds=time.perf_counter() - started)
     except RunStopped:
         return
+    except TRANSIENT_DATABASE_ERRORS:
+        # A dropped connection is not the run's failure: the task retries (a new attempt
+        # takes the run over); if the database stays away, the heartbeat stops and the
+        # sweep ends the run with the reason after RANKING_STALE_AFTER.
+        raise
     except Exception as exc:
         message = str(exc)
         if isinstance(exc, SoftTimeLimitExceeded):

@@ -211,6 +211,7 @@ def test_a_killed_worker_leaves_a_run_the_sweep_ends(broker, worker):
         from django.utils import timezone
 
         run.refresh_from_db()
+        assert run.heartbeat_at is not None
         return (timezone.now() - run.heartbeat_at).total_seconds() > 2.0
 
     _wait("the run's heartbeat to fall silent", silent_for_2s, worker)
