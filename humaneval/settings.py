@@ -261,9 +261,17 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
         "HUMANEVAL_CELERY_VISIBILITY_TIMEOUT", default=RANKING_TIME_LIMIT + 600
     )
 }
+# The queue tasks go to when none is named (one broker shared by several installations,
+# or a test's own worker and beat).
+CELERY_TASK_DEFAULT_QUEUE = env.str("HUMANEVAL_CELERY_QUEUE", default="celery")
+# celery beat runs the sweeps of lost ranking chunks and import jobs this often (seconds).
+SWEEP_EVERY = env.float("HUMANEVAL_SWEEP_EVERY", default=60.0)
 CELERY_BEAT_SCHEDULE = {
-    "ranking-sweep-runs": {"task": "ranking.sweep_runs", "schedule": 60.0},
-    "annotations-sweep-import-jobs": {"task": "annotations.sweep_import_jobs", "schedule": 60.0},
+    "ranking-sweep-runs": {"task": "ranking.sweep_runs", "schedule": SWEEP_EVERY},
+    "annotations-sweep-import-jobs": {
+        "task": "annotations.sweep_import_jobs",
+        "schedule": SWEEP_EVERY,
+    },
     # Adaptive campaigns: a batch of tasks for each criterion whose tasks run low.
     "ranking-adaptive-step": {"task": "ranking.adaptive_step", "schedule": 60.0},
 }

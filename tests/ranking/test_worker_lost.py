@@ -68,10 +68,19 @@ def broker() -> str:
 class Worker:
     """A Celery worker subprocess on a queue of its own, in its own process group."""
 
-    def __init__(self, broker: str, log: Path) -> None:
-        self.queue = f"h2-worker-lost-{uuid.uuid4().hex[:8]}"
+    def __init__(
+        self,
+        broker: str,
+        log: Path,
+        *,
+        queue: str | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        """``queue``: another worker's (a restarted worker); ``env``: settings of its own."""
+        self.queue = queue or f"h2-worker-lost-{uuid.uuid4().hex[:8]}"
         env = {
             **os.environ,
+            **(env or {}),
             "DATABASE_URL": _database_url(),
             "CELERY_BROKER_URL": broker,
             "CELERY_TASK_ALWAYS_EAGER": "false",
@@ -92,7 +101,7 @@ class Worker:
                 "--concurrency=1",
                 "-Q",
                 self.queue,
-                f"--hostname={self.queue}@%h",
+                f"--hostname={uuid.uuid4().hex[:8]}.{self.queue}@%h",
                 "--without-gossip",
                 "--without-mingle",
                 "--loglevel=INFO",
