@@ -578,7 +578,11 @@ def _chunk_release(chunk: RankingChunk) -> None:
     """Give a chunk back (pending) after a transient database error, best effort: when the
     database is still unreachable the chunk stops beating and the sweep gives it back."""
     try:
-        close_old_connections()
+        # A dropped connection is replaced (outside a transaction only: closing one that
+        # an enclosing atomic block holds would break it, as under a test's transaction
+        # on PostgreSQL, where CONN_MAX_AGE=0 closes it at once).
+        if not connections["default"].in_atomic_block:
+            close_old_connections()
         RankingChunk.objects.filter(
             pk=chunk.pk, attempts=chunk.attempts, state=RankingChunk.State.RUNNING
         ).update(state=RankingChunk.State.PENDING, heartbeat_at=timezone.now())
