@@ -741,6 +741,16 @@ class ImportJob(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Running: the worker's last sign of life (PostgreSQL; the sweep hands a "
+        "job silent for IMPORT_JOB_LOST_AFTER seconds out again). Pending: when it was last "
+        "sent to Celery.",
+    )
+    attempts = models.PositiveSmallIntegerField(
+        default=0, help_text="Times a worker started this job (IMPORT_JOB_MAX_ATTEMPTS at most)."
+    )
 
     class Meta:
         ordering = ["-created_at"]

@@ -266,9 +266,17 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
         "HUMANEVAL_CELERY_VISIBILITY_TIMEOUT", default=RANKING_TIME_LIMIT + 600
     )
 }
+# The queue tasks go to when none is named (one broker shared by several installations,
+# or a test's own worker and beat).
+CELERY_TASK_DEFAULT_QUEUE = env.str("HUMANEVAL_CELERY_QUEUE", default="celery")
+# celery beat runs the sweeps of lost ranking chunks and import jobs this often (seconds).
+SWEEP_EVERY = env.float("HUMANEVAL_SWEEP_EVERY", default=60.0)
 CELERY_BEAT_SCHEDULE = {
-    "ranking-sweep-runs": {"task": "ranking.sweep_runs", "schedule": 60.0},
-    "annotations-sweep-import-jobs": {"task": "annotations.sweep_import_jobs", "schedule": 60.0},
+    "ranking-sweep-runs": {"task": "ranking.sweep_runs", "schedule": SWEEP_EVERY},
+    "annotations-sweep-import-jobs": {
+        "task": "annotations.sweep_import_jobs",
+        "schedule": SWEEP_EVERY,
+    },
     # Adaptive campaigns: a batch of tasks for each criterion whose tasks run low.
     "ranking-adaptive-step": {"task": "ranking.adaptive_step", "schedule": 60.0},
 }
@@ -288,10 +296,20 @@ RANKING_RUNS_IN_THREAD = env.bool("HUMANEVAL_RANKING_IN_THREAD", default=not CEL
 IMPORT_UPLOAD_MAX_BYTES = env.int("HUMANEVAL_UPLOAD_MAX_MB", default=50) * 1024 * 1024
 IMPORT_INLINE_MAX_BYTES = env.int("HUMANEVAL_IMPORT_INLINE_MAX_KB", default=1024) * 1024
 IMPORTS_IN_THREAD = env.bool("HUMANEVAL_IMPORTS_IN_THREAD", default=not CELERY_BROKER_URL)
-# Import jobs whose worker was lost are failed by a sweep (beat, manage.py sweep_import_jobs):
-# running for longer than IMPORT_JOB_STALE_AFTER, or never picked up.
+# Import jobs whose worker was lost are handed out again or failed by a sweep (beat,
+# manage.py sweep_import_jobs): failed when running for longer than IMPORT_JOB_STALE_AFTER
+# or never picked up within IMPORT_JOB_PENDING_TIMEOUT.
 IMPORT_JOB_STALE_AFTER = env.int("HUMANEVAL_IMPORT_JOB_STALE_AFTER", default=3600)
 IMPORT_JOB_PENDING_TIMEOUT = env.int("HUMANEVAL_IMPORT_JOB_PENDING_TIMEOUT", default=6 * 3600)
+# On PostgreSQL a running job beats a heartbeat every IMPORT_JOB_BEAT_EVERY seconds (from a
+# thread of its own); one silent for IMPORT_JOB_LOST_AFTER seconds lost its process and the
+# sweep hands it out again (nothing of it was written), IMPORT_JOB_MAX_ATTEMPTS starts at
+# most. A job still queued IMPORT_JOB_QUEUED_AFTER seconds after it was sent is sent again
+# (its message was held by a worker that died); a duplicate message imports nothing twice.
+IMPORT_JOB_BEAT_EVERY = env.float("HUMANEVAL_IMPORT_JOB_BEAT_EVERY", default=5.0)
+IMPORT_JOB_LOST_AFTER = env.int("HUMANEVAL_IMPORT_JOB_LOST_AFTER", default=60)
+IMPORT_JOB_QUEUED_AFTER = env.int("HUMANEVAL_IMPORT_JOB_QUEUED_AFTER", default=180)
+IMPORT_JOB_MAX_ATTEMPTS = 3
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 DATA_UPLOAD_MAX_NUMBER_FILES = 200

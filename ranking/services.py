@@ -318,6 +318,11 @@ def _compute_claimed(run: RankingRun, attempt: int) -> None:
             _store_result(run, data, inputs, result, seconds=time.perf_counter() - started)
     except RunStopped:
         return
+    except TRANSIENT_DATABASE_ERRORS:
+        # A dropped connection is not the run's failure: the task retries (a new attempt
+        # takes the run over); if the database stays away, the heartbeat stops and the
+        # sweep ends the run with the reason after RANKING_STALE_AFTER.
+        raise
     except Exception as exc:
         message = str(exc)
         if isinstance(exc, SoftTimeLimitExceeded):
@@ -573,7 +578,11 @@ def _chunk_release(chunk: RankingChunk) -> None:
     """Give a chunk back (pending) after a transient database error, best effort: when the
     database is still unreachable the chunk stops beating and the sweep gives it back."""
     try:
-        close_old_connections()
+        # A dropped connection is replaced (outside a transaction only: closing one that
+        # an enclosing atomic block holds would break it, as under a test's transaction
+        # on PostgreSQL, where CONN_MAX_AGE=0 closes it at once).
+        if not connections["default"].in_atomic_block:
+            close_old_connections()
         RankingChunk.objects.filter(
             pk=chunk.pk, attempts=chunk.attempts, state=RankingChunk.State.RUNNING
         ).update(state=RankingChunk.State.PENDING, heartbeat_at=timezone.now())

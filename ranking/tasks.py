@@ -34,6 +34,13 @@ from .services import (
     reject_on_worker_lost=True,
     soft_time_limit=settings.RANKING_SOFT_TIME_LIMIT,
     time_limit=settings.RANKING_TIME_LIMIT,
+    # The database dropped the connection or restarted while the run was planned (or, for
+    # a run created before chunking, computed): try again after 2, 4, 8 ... 60 s.
+    autoretry_for=TRANSIENT_DATABASE_ERRORS,
+    retry_backoff=2,
+    retry_backoff_max=60,
+    retry_jitter=False,
+    max_retries=8,
 )
 def ranking_run_compute_task(self: Task, run_id: int) -> str:
     run = RankingRun.objects.select_related("criterion").filter(pk=run_id).first()

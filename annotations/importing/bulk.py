@@ -198,8 +198,10 @@ def bulk_insert(
         if connection.vendor == "postgresql":
             # One COPY per table, fed as it is built: the server parses and indexes
             # rows while the next chunk is prepared (psycopg2's executemany would be a
-            # round trip per row).
-            cursor.cursor.copy_expert(copy_sql, _CsvStream(chunks()), size=1 << 20)
+            # round trip per row). The raw cursor's errors are Django's, as every other
+            # query's: a dropped connection is an OperationalError the job retries.
+            with connection.wrap_database_errors:
+                cursor.cursor.copy_expert(copy_sql, _CsvStream(chunks()), size=1 << 20)
             if len(rows) >= ANALYZE_AFTER_ROWS:
                 transaction.on_commit(
                     functools.partial(_analyze, connection, table), using=connection.alias

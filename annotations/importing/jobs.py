@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import threading
 import time
@@ -13,8 +14,8 @@ from typing import Any
 from celery import Task, current_app
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connections, transaction
-from django.db.models import Q
+from django.db import InterfaceError, OperationalError, connections, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from annotations.importing.outputs import (
@@ -155,33 +156,133 @@ def import_job_progress(*, job: ImportJob) -> tuple[int, int]:
     return job.rows_done, job.rows_total
 
 
+#: database errors that say nothing about the job (a dropped connection, a restarted or
+#: unreachable server): the job is given back and run again, never failed for them
+TRANSIENT_DATABASE_ERRORS: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
+
+
+class JobLost(Exception):
+    """The sweep handed this attempt's job out again: its import is rolled back."""
+
+
+class _Heartbeat:
+    """Beats a running job's heartbeat every ``IMPORT_JOB_BEAT_EVERY`` seconds from a
+    thread of its own (its own connection), whatever the import is doing, so that a job
+    silent for ``IMPORT_JOB_LOST_AFTER`` seconds has lost its process. PostgreSQL only:
+    on SQLite the import holds the one write lock (the embedded set-up keeps the
+    ``IMPORT_JOB_STALE_AFTER`` rule)."""
+
+    def __init__(self, job: ImportJob) -> None:
+        self.job_id, self.attempt = job.pk, job.attempts
+        self.stopped = threading.Event()
+        self.thread: threading.Thread | None = None
+        if connections["default"].vendor == "postgresql":
+            self.thread = threading.Thread(
+                target=self._beat, name=f"import-job-{job.pk}-heartbeat", daemon=True
+            )
+            self.thread.start()
+
+    def _beat(self) -> None:
+        try:
+            while not self.stopped.wait(settings.IMPORT_JOB_BEAT_EVERY):
+                try:
+                    ImportJob.objects.filter(
+                        pk=self.job_id, status=ImportJob.Status.RUNNING, attempts=self.attempt
+                    ).update(heartbeat_at=timezone.now())
+                except TRANSIENT_DATABASE_ERRORS:
+                    connections["default"].close()  # this thread's: reconnect next time
+        finally:
+            connections.close_all()  # this thread's own connection
+
+    def stop(self) -> None:
+        self.stopped.set()
+        if self.thread is not None:
+            self.thread.join(timeout=10)
+
+
+def _import_job_claim(job: ImportJob) -> bool:
+    """Mark a pending job running for a new attempt (a conditional UPDATE: of two
+    messages for one job, one runs it)."""
+    now = timezone.now()
+    beats = connections["default"].vendor == "postgresql"
+    claimed = ImportJob.objects.filter(pk=job.pk, status=ImportJob.Status.PENDING).update(
+        status=ImportJob.Status.RUNNING,
+        started_at=now,
+        heartbeat_at=now if beats else None,
+        attempts=F("attempts") + 1,
+    )
+    job.refresh_from_db()
+    return bool(claimed)
+
+
+def _import_job_still_ours(job: ImportJob) -> None:
+    """Inside the import's transaction, after its last progress report: lock the job's
+    row and roll the import back (``JobLost``) when the sweep has handed the job out
+    again meanwhile (this process was frozen, not dead), so that a job never imports twice."""
+    if not (
+        ImportJob.objects.select_for_update()
+        .filter(pk=job.pk, status=ImportJob.Status.RUNNING, attempts=job.attempts)
+        .exists()
+    ):
+        raise JobLost()
+
+
+def _import_job_give_back(job: ImportJob) -> None:
+    """After a transient database error: the job back to pending (nothing of it was
+    written), if the database answers; else its heartbeat stops and the sweep does it."""
+    try:
+        connection = connections["default"]
+        if not connection.in_atomic_block:
+            connection.close_if_unusable_or_obsolete()  # a dropped one is never reused
+        ImportJob.objects.filter(
+            pk=job.pk, status=ImportJob.Status.RUNNING, attempts=job.attempts
+        ).update(status=ImportJob.Status.PENDING, heartbeat_at=timezone.now(), rows_done=0)
+    except TRANSIENT_DATABASE_ERRORS:
+        pass
+
+
 def import_job_run(*, job: ImportJob) -> ImportJob:
     """Run a pending job: import its files and record the result or the error.
 
     A refused file (``DomainError``) is a result, recorded on the job with the file,
     line and field; an unexpected failure is recorded and re-raised. Either way the
     stored files are dropped. Running a job that has started already does nothing.
+
+    A transient database error (``TRANSIENT_DATABASE_ERRORS``: the connection dropped,
+    the server restarted) is not the job's failure: the import is rolled back (one
+    transaction), the job given back (pending) and the error re-raised for the task to
+    retry. While it runs, the job's heartbeat beats (:class:`_Heartbeat`); the import
+    commits only if the job is still this attempt's (:func:`_import_job_still_ours`).
     """
-    claimed = ImportJob.objects.filter(pk=job.pk, status=ImportJob.Status.PENDING).update(
-        status=ImportJob.Status.RUNNING, started_at=timezone.now()
-    )
-    job.refresh_from_db()
-    if not claimed:
+    if not _import_job_claim(job):
         return job
     progress = _JobProgress(job.pk)
+    heartbeat = _Heartbeat(job)
     ratings: dict[str, Any] | None = None
     try:
-        if job.kind == "ratings":  # column-mapped ratings (importing/mapped.py imports us)
-            from annotations.importing.mapped import mapped_job_import
+        with transaction.atomic():
+            if job.kind == "ratings":  # column-mapped ratings (importing/mapped.py imports us)
+                from annotations.importing.mapped import mapped_job_import
 
-            ratings = mapped_job_import(
-                job=job, uploads=_uploads_unpack(bytes(job.data)), progress=progress
-            )
-            results = []
-        else:
-            results = outputs_import_uploads(
-                campaign=job.campaign, uploads=_uploads_unpack(bytes(job.data)), progress=progress
-            )
+                ratings = mapped_job_import(
+                    job=job, uploads=_uploads_unpack(bytes(job.data)), progress=progress
+                )
+                results = []
+            else:
+                results = outputs_import_uploads(
+                    campaign=job.campaign,
+                    uploads=_uploads_unpack(bytes(job.data)),
+                    progress=progress,
+                )
+            _import_job_still_ours(job)
+    except JobLost:
+        progress.close()
+        job.refresh_from_db()
+        return job
+    except TRANSIENT_DATABASE_ERRORS:
+        progress.close()
+        _import_job_give_back(job)
+        raise
     except DomainError as exc:
         job.status = ImportJob.Status.FAILED
         job.error = str(exc)
@@ -213,6 +314,8 @@ def import_job_run(*, job: ImportJob) -> ImportJob:
             "identical_groups": sum(r.identical_groups for r in results),
             "systems_not_in_tasks": sorted({s for r in results for s in r.systems_not_in_tasks}),
         }
+    finally:
+        heartbeat.stop()
     _import_job_finish(job, progress)
     return job
 
@@ -246,44 +349,71 @@ def import_jobs_sweep(
     *,
     stale_after: float | None = None,
     pending_timeout: float | None = None,
+    lost_after: float | None = None,
+    queued_after: float | None = None,
     campaign: Campaign | None = None,
 ) -> list[int]:
-    """Fail import jobs whose worker was lost; return their ids.
+    """Hand out again the import jobs whose worker was lost; fail those that cannot go
+    on; return the ids of the jobs failed.
 
-    A running job that started more than ``stale_after`` seconds ago (default
-    ``IMPORT_JOB_STALE_AFTER``; an upload is at most ``IMPORT_UPLOAD_MAX_BYTES`` and
-    imports in well under a minute) lost its worker: SIGKILL, out of memory, a lost
-    node, a restarted web process (the embedded set-up runs jobs in a thread). A
-    pending job older than ``pending_timeout`` (default ``IMPORT_JOB_PENDING_TIMEOUT``)
-    was never picked up. Both are failed with the reason and their stored files are
-    dropped; nothing of theirs was written (an import is one transaction), so the
-    designer uploads the files again. Each job is updated with a conditional UPDATE, so
-    a job that ended meanwhile is left alone.
+    - A running job whose heartbeat has been silent for ``lost_after`` seconds (default
+      ``IMPORT_JOB_LOST_AFTER``; PostgreSQL, :class:`_Heartbeat`) lost its process
+      (SIGKILL, out of memory, a lost node): nothing of it was written (an import is one
+      transaction), so it goes back to pending and to the queue, its files still kept;
+      a job started ``IMPORT_JOB_MAX_ATTEMPTS`` times is failed with the reason.
+    - A running job that started more than ``stale_after`` seconds ago (default
+      ``IMPORT_JOB_STALE_AFTER``; the only rule on SQLite, where jobs do not beat) is
+      failed.
+    - A pending job sent ``queued_after`` seconds ago (default
+      ``IMPORT_JOB_QUEUED_AFTER``) and not started (its message was held by a worker
+      that died, or dropped after a transient error) is sent again: a job is claimed
+      with a conditional UPDATE, so a second message runs nothing twice. One pending for
+      longer than ``pending_timeout`` (default ``IMPORT_JOB_PENDING_TIMEOUT``) was never
+      picked up: it is failed.
+
+    Failed jobs' stored files are dropped; the designer uploads them again. Each job is
+    updated with a conditional UPDATE, so a job that moved on meanwhile is left alone.
     """
     stale = settings.IMPORT_JOB_STALE_AFTER if stale_after is None else stale_after
     pending = settings.IMPORT_JOB_PENDING_TIMEOUT if pending_timeout is None else pending_timeout
+    lost = settings.IMPORT_JOB_LOST_AFTER if lost_after is None else lost_after
+    queued = settings.IMPORT_JOB_QUEUED_AFTER if queued_after is None else queued_after
     now = timezone.now()
-    reasons = {
-        ImportJob.Status.RUNNING: (
-            Q(started_at__lt=now - timedelta(seconds=stale)),
+    base = ImportJob.objects.all()
+    if campaign is not None:
+        base = base.filter(campaign=campaign)
+    silent = Q(status=ImportJob.Status.RUNNING, heartbeat_at__lt=now - timedelta(seconds=lost))
+    cap = settings.IMPORT_JOB_MAX_ATTEMPTS
+    ended: list[int] = []
+    for pk in base.filter(silent, attempts__lt=cap).values_list("pk", flat=True):
+        if ImportJob.objects.filter(silent, pk=pk, attempts__lt=cap).update(
+            status=ImportJob.Status.PENDING, heartbeat_at=now, rows_done=0
+        ):
+            cache.delete(_progress_key(pk))
+            transaction.on_commit(functools.partial(_import_job_dispatch, pk))
+    reasons = [
+        (
+            silent & Q(attempts__gte=cap),
+            f"The worker importing these files was lost {cap} times (killed, out of memory "
+            "or restarted, or its database connection lost). Nothing was imported; upload "
+            "the files again, perhaps split in smaller ones.",
+        ),
+        (
+            Q(status=ImportJob.Status.RUNNING, started_at__lt=now - timedelta(seconds=stale)),
             f"Not finished {_duration(stale)} after it started: the worker importing these "
             "files was lost (killed, out of memory or restarted). Nothing was imported; "
             "upload the files again.",
         ),
-        ImportJob.Status.PENDING: (
-            Q(created_at__lt=now - timedelta(seconds=pending)),
+        (
+            Q(status=ImportJob.Status.PENDING, created_at__lt=now - timedelta(seconds=pending)),
             f"Not started within {_duration(pending)}: no Celery worker picked it up. "
             "Nothing was imported; check that a worker is running, then upload the files "
             "again.",
         ),
-    }
-    base = ImportJob.objects.all()
-    if campaign is not None:
-        base = base.filter(campaign=campaign)
-    ended: list[int] = []
-    for status, (lost, reason) in reasons.items():
-        for pk in base.filter(lost, status=status).values_list("pk", flat=True):
-            if ImportJob.objects.filter(lost, pk=pk, status=status).update(
+    ]
+    for condition, reason in reasons:
+        for pk in base.filter(condition).values_list("pk", flat=True):
+            if ImportJob.objects.filter(condition, pk=pk).update(
                 status=ImportJob.Status.FAILED,
                 error=reason,
                 data=b"",
@@ -291,4 +421,11 @@ def import_jobs_sweep(
             ):
                 cache.delete(_progress_key(pk))
                 ended.append(pk)
+    waiting = Q(status=ImportJob.Status.PENDING) & (
+        Q(heartbeat_at__lt=now - timedelta(seconds=queued))
+        | Q(heartbeat_at__isnull=True, created_at__lt=now - timedelta(seconds=queued))
+    )
+    for pk in base.filter(waiting).values_list("pk", flat=True):
+        if ImportJob.objects.filter(waiting, pk=pk).update(heartbeat_at=now):
+            transaction.on_commit(functools.partial(_import_job_dispatch, pk))
     return sorted(ended)

@@ -100,7 +100,9 @@ def _silent(run: RankingRun, seconds: float) -> Callable[[], bool]:
         from django.utils import timezone
 
         chunk = run.chunks.filter(state=RankingChunk.State.RUNNING).first()
-        return chunk is not None and (timezone.now() - chunk.heartbeat_at).total_seconds() > seconds
+        if chunk is None or chunk.heartbeat_at is None:
+            return False
+        return (timezone.now() - chunk.heartbeat_at).total_seconds() > seconds
 
     return check
 

@@ -326,3 +326,34 @@ def test_progress_is_runs_done_of_runs_asked_while_it_computes(planted, monkeypa
     # Batches of 1,000 runs: the first two batches end at 1,000 and 2,000 runs.
     assert 1000 in done and 2000 in done
     assert run.runs_done == 2500 and run.progress == 1.0
+
+
+def test_a_dropped_database_connection_is_not_a_single_stream_run_s_failure(planted, monkeypatch):
+    """OperationalError while a run created before chunking computes (pg_terminate_backend,
+    a database restart): the run is not failed "The computation failed (OperationalError
+    ...)" for good; the error reaches the task, which retries with a backoff, and the
+    next attempt takes the run over and finishes it."""
+    from django.db import OperationalError
+
+    from ranking import stats
+    from ranking.tasks import ranking_run_compute_task
+
+    campaign, criterion = planted
+    run = _single_stream(
+        ranking_run_create(campaign=campaign, criterion=criterion, runs=30, queue=False)
+    )
+    real = stats.compute
+
+    def dropped(**kwargs):
+        raise OperationalError("terminating connection due to administrator command")
+
+    monkeypatch.setattr(stats, "compute", dropped)
+    with pytest.raises(OperationalError):
+        ranking_run_compute(run=run)
+    run.refresh_from_db()
+    assert run.status == RankingRun.Status.RUNNING and run.error == ""
+    assert OperationalError in getattr(ranking_run_compute_task, "autoretry_for", ())
+    monkeypatch.setattr(stats, "compute", real)
+    ranking_run_compute(run=run)
+    assert run.status == RankingRun.Status.DONE, run.error
+    assert run.attempts == 2 and run.results.count() == len(STRENGTHS)

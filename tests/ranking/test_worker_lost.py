@@ -68,14 +68,25 @@ def broker() -> str:
 class Worker:
     """A Celery worker subprocess on a queue of its own, in its own process group."""
 
-    def __init__(self, broker: str, log: Path) -> None:
-        self.queue = f"h2-worker-lost-{uuid.uuid4().hex[:8]}"
+    def __init__(
+        self,
+        broker: str,
+        log: Path,
+        *,
+        queue: str | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        """``queue``: another worker's (a restarted worker); ``env``: settings of its own."""
+        self.queue = queue or f"h2-worker-lost-{uuid.uuid4().hex[:8]}"
         env = {
             **os.environ,
+            **(env or {}),
             "DATABASE_URL": _database_url(),
             "CELERY_BROKER_URL": broker,
             "CELERY_TASK_ALWAYS_EAGER": "false",
             "HUMANEVAL_RANKING_IN_THREAD": "false",
+            # Import jobs beat often, so that tests may sweep with a 2-second lease.
+            "HUMANEVAL_IMPORT_JOB_BEAT_EVERY": "0.5",
         }
         self.log = log
         self.process = subprocess.Popen(
@@ -90,7 +101,7 @@ class Worker:
                 "--concurrency=1",
                 "-Q",
                 self.queue,
-                f"--hostname={self.queue}@%h",
+                f"--hostname={uuid.uuid4().hex[:8]}.{self.queue}@%h",
                 "--without-gossip",
                 "--without-mingle",
                 "--loglevel=INFO",
@@ -204,10 +215,12 @@ def test_a_killed_worker_leaves_a_run_the_sweep_ends(broker, worker):
     run.refresh_from_db()
     runs_done = run.runs_done
     assert run.status == RankingRun.Status.RUNNING  # what stayed "running" forever
+
     def silent_for_2s() -> bool:
         from django.utils import timezone
 
         run.refresh_from_db()
+        assert run.heartbeat_at is not None
         return (timezone.now() - run.heartbeat_at).total_seconds() > 2.0
 
     _wait("the run's heartbeat to fall silent", silent_for_2s, worker)
