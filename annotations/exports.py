@@ -92,9 +92,15 @@ def judgements_for_export(
         .select_related("output__system")
         .order_by("slot", "id")
     )
+    # The texts a task showed instead of its outputs' own (an import keeps the text each
+    # judge saw there): exported as the text of the output, so a round trip keeps it.
+    shown = TaskOutput.objects.filter(role=TaskOutput.Role.REGULAR).exclude(text="")
     return (
         qs.select_related("task__item", "worker")
-        .prefetch_related(Prefetch("scores", queryset=scores))
+        .prefetch_related(
+            Prefetch("scores", queryset=scores),
+            Prefetch("task__task_outputs", queryset=shown, to_attr="shown_texts"),
+        )
         .order_by("submitted_at", "id")
     )
 
@@ -106,10 +112,12 @@ def judgement_records(
     chunk_size: int = 500,
     where: Mapping[str, str] | None = None,
 ) -> Iterator[ExportedJudgement]:
-    """The criterion's counted judgements, oldest first, read in chunks."""
+    """The criterion's counted judgements, oldest first, read in chunks. An output's
+    text is the text the worker saw: the task's own (``TaskOutput.text``) when set."""
     qs = judgements_for_export(criterion=criterion, include_excluded=include_excluded, where=where)
     for j in qs.iterator(chunk_size=chunk_size):
         task = j.task
+        shown = {t.output_id: t.text for t in task.shown_texts}
         yield ExportedJudgement(
             judgement_id=j.pk,
             unit_id=task.external_id or str(task.pk),
@@ -130,7 +138,7 @@ def judgement_records(
                 ExportedOutput(
                     slot=s.slot,
                     system=s.output.system.label,
-                    text=s.output.text,
+                    text=shown.get(s.output_id) or s.output.text,
                     score=s.score,
                     rank=s.rank,
                     coverage=s.coverage,

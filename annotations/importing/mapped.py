@@ -121,6 +121,7 @@ class MappedImported:
     outputs_created: int
     workers: int
     texts_differing: int
+    inputs_filled: int = 0
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -134,6 +135,7 @@ class MappedImported:
             "outputs_created": self.outputs_created,
             "workers": self.workers,
             "texts_differing": self.texts_differing,
+            "inputs_filled": self.inputs_filled,
         }
 
 
@@ -246,6 +248,36 @@ def _criterion_new(
     return criterion, True
 
 
+def _likert_check(
+    *, mapping: Mapping, parsed: ParsedMapped, columns: CriterionColumns, criterion: Criterion
+) -> None:
+    """Every score of a Likert criterion is one of its levels: a score outside them is
+    refused, naming the file, line, score column and the levels allowed."""
+    if criterion.scale != Criterion.Scale.LIKERT:
+        return
+    levels = sorted(
+        {
+            level["value"]
+            for level in (criterion.scale_settings or {}).get("levels") or []
+            if isinstance(level, dict) and isinstance(level.get("value"), int | float)
+        }
+    )
+    allowed = set(levels)
+    for j in parsed.judgements:
+        if j.criterion != criterion.name:
+            continue
+        for n, score in enumerate(j.scores):
+            if score not in allowed:
+                raise ImportFileError(
+                    f"'{score:g}' is not a level of criterion '{criterion.name}' "
+                    f"(Likert levels: {', '.join(f'{v:g}' for v in levels)}); nothing was "
+                    "written.",
+                    file=parsed.file,
+                    line=j.line,
+                    field=mapping.column(columns.score, mapping.first + n),
+                )
+
+
 def _criteria_columns(mapping: Mapping, parsed: ParsedMapped) -> list[CriterionColumns]:
     """The mapping's criteria, one named ``*`` becoming each name the file's
     definitions give."""
@@ -280,6 +312,7 @@ def _store(
             definition=parsed.definitions.get(columns.name),
         )
         criteria[columns.name] = criterion
+        _likert_check(mapping=mapping, parsed=parsed, columns=columns, criterion=criterion)
         if new:
             created.append(columns.name)
         elif Judgement.objects.filter(criterion=criterion, metadata__source=source).exists():
@@ -300,11 +333,17 @@ def _store(
         output_language[(ext, label)] = language
     missing: dict[tuple[str, str], OutputRow] = {}
     items_created: set[str] = set()
+    # Items the campaign has without an input, given one by the file: filled in (and
+    # counted in the summary), not dropped.
+    inputs_filled: set[str] = set()
     for row in parsed.rows:
         known = items.get(row.item_id)
         if known is None:
             items[row.item_id] = row.input
             items_created.add(row.item_id)
+        elif mapping.input and not known and row.input:
+            items[row.item_id] = row.input
+            inputs_filled.add(row.item_id)
         elif (
             mapping.input and known and collapse_whitespace(known) != collapse_whitespace(row.input)
         ):
@@ -333,6 +372,9 @@ def _store(
                     text=text,
                     language=row.language,
                 )
+    for item in campaign.items.filter(external_id__in=inputs_filled):
+        item.input = items[item.external_id]
+        item.save(update_fields=["input"])
     if missing:
         outputs_store(campaign=campaign, rows=list(missing.values()))
         outputs.update({(r.item_id, r.system): r.text for r in missing.values()})
@@ -400,6 +442,7 @@ def _store(
         outputs_created=len(missing),
         workers=len({j.worker_id for j in parsed.judgements}),
         texts_differing=differing,
+        inputs_filled=len(inputs_filled),
     )
 
 

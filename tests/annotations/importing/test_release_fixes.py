@@ -1,0 +1,144 @@
+"""Defects found importing public releases (WMT13 fr-en, RankME's CrowdFlower CSVs, the
+HANNA user study): each test writes the small file it needs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from annotations.exports import csv_lines, jsonl_lines
+from annotations.importing.mapped import mapped_import, mapping_parse, mapping_resolve
+from annotations.models import Criterion, Item, Judgement, JudgementScore, TaskOutput
+from common.errors import ImportFileError
+from tests.annotations.importing.conftest import model_counts, write_csv
+from tests.factories import CampaignFactory
+
+pytestmark = pytest.mark.django_db
+
+FLUENCY = {
+    "format": "csv",
+    "worker": "worker",
+    "item": "item",
+    "slots": 1,
+    "system": "system",
+    "output": "output",
+    "criteria": [{"name": "fluency", "score": "score", "scale": "likert"}],
+}
+ROWS = [
+    ["worker", "item", "system", "output", "score"],
+    ["w1", "1", "A", "hello", "3"],
+    ["w2", "1", "A", "hello world", "4"],
+]
+
+
+def _import(campaign: Any, path: Path, mapping: dict[str, Any]) -> Any:
+    return mapped_import(campaign=campaign, path=path, mapping=mapping_parse(mapping))
+
+
+# 1. Exports keep the text the worker saw -------------------------------------------------
+
+
+def test_exports_write_the_text_each_worker_saw_and_a_round_trip_keeps_it(tmp_path):
+    campaign = CampaignFactory()
+    result = _import(campaign, write_csv(tmp_path / "a.csv", ROWS), FLUENCY)
+    assert result.texts_differing == 1
+    criterion = Criterion.objects.get(campaign=campaign, name="fluency")
+    records = [json.loads(line) for line in jsonl_lines(criterion=criterion)]
+    seen = {r["worker_id"]: r["outputs"][0]["text"] for r in records}
+    assert seen == {"w1": "hello", "w2": "hello world"}
+    rows = list(csv_lines(criterion=criterion))
+    assert "hello world" in rows[2] and "hello world" not in rows[1]
+
+    # Round trip through both exports: the second campaign shows w2 "hello world" too.
+    for fmt, lines in (("jsonl", jsonl_lines), ("csv", csv_lines)):
+        path = tmp_path / f"export.{fmt}"
+        path.write_text("".join(lines(criterion=criterion)), encoding="utf-8")
+        other = CampaignFactory()
+        mapped_import(
+            campaign=other, path=path, mapping=mapping_resolve(campaign=None, name=f"humaneval-{fmt}")
+        )
+        shown = {
+            s.judgement.worker.external_id: s.judgement.task.task_outputs.get(
+                output=s.output
+            ).shown_text
+            for s in JudgementScore.objects.filter(judgement__criterion__campaign=other)
+        }
+        assert shown == {"w1": "hello", "w2": "hello world"}, fmt
+
+
+# 2. Likert scores outside the levels ---------------------------------------------------
+
+
+def test_a_likert_score_outside_the_presets_levels_is_refused(tmp_path):
+    campaign = CampaignFactory()
+    _import(campaign, write_csv(tmp_path / "a.csv", ROWS), FLUENCY)
+    before = model_counts()
+    bad = [ROWS[0], ["w3", "2", "A", "x", "9"]]
+    with pytest.raises(ImportFileError) as err:
+        _import(campaign, write_csv(tmp_path / "b.csv", bad), FLUENCY)
+    assert (err.value.file, err.value.line, err.value.field) == (
+        str(tmp_path / "b.csv"),
+        2,
+        "score",
+    )
+    assert "1, 2, 3, 4, 5" in err.value.reason and "'9'" in err.value.reason
+    assert model_counts() == before
+
+
+def test_likert_scores_outside_a_criterions_levels_are_refused(tmp_path):
+    campaign = CampaignFactory()
+    levels = [{"value": v, "label": str(v), "descriptor": ""} for v in range(1, 7)]
+    Criterion.objects.create(
+        campaign=campaign, name="six", question="?", scale="likert",
+        scale_settings={"levels": levels},
+    )
+    mapping = {**FLUENCY, "criteria": [{"name": "six", "score": "score", "scale": "likert"}]}
+    for value in ("9", "0"):
+        bad = [ROWS[0], ["w3", "2", "A", "x", value]]
+        with pytest.raises(ImportFileError) as err:
+            _import(campaign, write_csv(tmp_path / f"b{value}.csv", bad), mapping)
+        assert err.value.line == 2 and err.value.field == "score"
+        assert "1, 2, 3, 4, 5, 6" in err.value.reason
+    assert not Judgement.objects.exists()
+
+
+def test_a_humaneval_csv_criterion_with_levels_zero_refuses_one(tmp_path):
+    campaign = CampaignFactory()
+    definition = {
+        "name": "zero", "scale": "likert", "question": "?",
+        "scale_settings": {"levels": [{"value": 0, "label": "0"}]}, "content_checks": [],
+    }
+    header = ["_unit_id", "_worker_id", "_started_at", "_created_at", "mr", "item_id", "_language",
+              "sys1", "ref1", "score1", "rank1", "content_checks1", "check1", "_criterion",
+              "_metadata"]
+    row = ["u1", "w1", "01/01/2020 10:00:00", "01/01/2020 10:01:00", "in", "1", "en", "A", "t",
+           "1", "1", "", "", json.dumps(definition), "{}"]
+    path = write_csv(tmp_path / "h.csv", [header, row])
+    with pytest.raises(ImportFileError) as err:
+        mapped_import(
+            campaign=campaign, path=path, mapping=mapping_resolve(campaign=None, name="humaneval-csv")
+        )
+    assert err.value.line == 2 and err.value.field == "score1" and "0" in err.value.reason
+    assert not Judgement.objects.exists() and not Criterion.objects.exists()
+
+
+# 3. An input given for an item that exists without one ---------------------------------
+
+
+def test_an_input_fills_an_item_that_has_none_and_the_summary_says_so(tmp_path):
+    campaign = CampaignFactory()
+    bare = {**FLUENCY, "output": "", "criteria": [{"name": "fluency", "score": "score"}]}
+    _import(campaign, write_csv(tmp_path / "a.csv", [["worker", "item", "system", "score"],
+                                                     ["w1", "7", "A", "3"]]), bare)
+    assert Item.objects.get(campaign=campaign, external_id="7").input == ""
+    result = _import(
+        campaign,
+        write_csv(tmp_path / "b.csv", [["worker", "item", "input", "system", "score"],
+                                       ["w2", "7", "the input", "A", "4"]]),
+        {**bare, "input": "input"},
+    )
+    assert Item.objects.get(campaign=campaign, external_id="7").input == "the input"
+    assert result.inputs_filled == 1 and result.summary()["inputs_filled"] == 1
