@@ -117,7 +117,7 @@ def judgement_records(
     qs = judgements_for_export(criterion=criterion, include_excluded=include_excluded, where=where)
     for j in qs.iterator(chunk_size=chunk_size):
         task = j.task
-        shown = {t.output_id: t.text for t in task.shown_texts}
+        shown = {t.output_id: t.text for t in task.shown_texts}  # type: ignore[attr-defined]
         yield ExportedJudgement(
             judgement_id=j.pk,
             unit_id=task.external_id or str(task.pk),

@@ -118,6 +118,8 @@ def mapped_import(request: HttpRequest, campaign: Campaign) -> HttpResponseBase:
         request,
         f"Imported {r.judgements} judgements from {r.rows} rows of {r.file} "
         f"({', '.join(r.criteria)}): {r.items_created} new items, {r.outputs_created} new "
-        f"outputs, {r.workers} workers" + (f"; {r.skipped} skipped." if r.skipped else "."),
+        f"outputs, {r.workers} workers"
+        + (f"; {r.skipped} skipped." if r.skipped else ".")
+        + "".join(f" {note}" for note in r.notes()),
     )
     return redirect("annotations:designer-monitor", slug=campaign.slug)

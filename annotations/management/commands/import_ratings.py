@@ -85,8 +85,11 @@ class Command(BaseCommand):
             f"  workers:               {s.workers}\n"
             f"  items created:         {s.items_created}\n"
             f"  outputs created:       {s.outputs_created}\n"
-            f"  texts differing:       {s.texts_differing}\n"
-            f"  time: {time.perf_counter() - start:.1f} s"
+            f"  texts differing:       {s.texts_differing} (output slots whose text as shown "
+            "differs from the output's stored text; kept with the task)\n"
+            f"  inputs filled:         {s.inputs_filled}\n"
+            + "".join(f"  note: {note}\n" for note in s.notes())
+            + f"  time: {time.perf_counter() - start:.1f} s"
         )
 
     @staticmethod

@@ -11,7 +11,7 @@ import pytest
 
 from annotations.exports import csv_lines, jsonl_lines
 from annotations.importing.mapped import mapped_import, mapping_parse, mapping_resolve
-from annotations.models import Criterion, Item, Judgement, JudgementScore, TaskOutput
+from annotations.models import Criterion, Item, Judgement, JudgementScore
 from common.errors import ImportFileError
 from tests.annotations.importing.conftest import model_counts, write_csv
 from tests.factories import CampaignFactory
@@ -58,7 +58,9 @@ def test_exports_write_the_text_each_worker_saw_and_a_round_trip_keeps_it(tmp_pa
         path.write_text("".join(lines(criterion=criterion)), encoding="utf-8")
         other = CampaignFactory()
         mapped_import(
-            campaign=other, path=path, mapping=mapping_resolve(campaign=None, name=f"humaneval-{fmt}")
+            campaign=other,
+            path=path,
+            mapping=mapping_resolve(campaign=None, name=f"humaneval-{fmt}"),
         )
         shown = {
             s.judgement.worker.external_id: s.judgement.task.task_outputs.get(
@@ -92,7 +94,10 @@ def test_likert_scores_outside_a_criterions_levels_are_refused(tmp_path):
     campaign = CampaignFactory()
     levels = [{"value": v, "label": str(v), "descriptor": ""} for v in range(1, 7)]
     Criterion.objects.create(
-        campaign=campaign, name="six", question="?", scale="likert",
+        campaign=campaign,
+        name="six",
+        question="?",
+        scale="likert",
         scale_settings={"levels": levels},
     )
     mapping = {**FLUENCY, "criteria": [{"name": "six", "score": "score", "scale": "likert"}]}
@@ -108,18 +113,52 @@ def test_likert_scores_outside_a_criterions_levels_are_refused(tmp_path):
 def test_a_humaneval_csv_criterion_with_levels_zero_refuses_one(tmp_path):
     campaign = CampaignFactory()
     definition = {
-        "name": "zero", "scale": "likert", "question": "?",
-        "scale_settings": {"levels": [{"value": 0, "label": "0"}]}, "content_checks": [],
+        "name": "zero",
+        "scale": "likert",
+        "question": "?",
+        "scale_settings": {"levels": [{"value": 0, "label": "0"}]},
+        "content_checks": [],
     }
-    header = ["_unit_id", "_worker_id", "_started_at", "_created_at", "mr", "item_id", "_language",
-              "sys1", "ref1", "score1", "rank1", "content_checks1", "check1", "_criterion",
-              "_metadata"]
-    row = ["u1", "w1", "01/01/2020 10:00:00", "01/01/2020 10:01:00", "in", "1", "en", "A", "t",
-           "1", "1", "", "", json.dumps(definition), "{}"]
+    header = [
+        "_unit_id",
+        "_worker_id",
+        "_started_at",
+        "_created_at",
+        "mr",
+        "item_id",
+        "_language",
+        "sys1",
+        "ref1",
+        "score1",
+        "rank1",
+        "content_checks1",
+        "check1",
+        "_criterion",
+        "_metadata",
+    ]
+    row = [
+        "u1",
+        "w1",
+        "01/01/2020 10:00:00",
+        "01/01/2020 10:01:00",
+        "in",
+        "1",
+        "en",
+        "A",
+        "t",
+        "1",
+        "1",
+        "",
+        "",
+        json.dumps(definition),
+        "{}",
+    ]
     path = write_csv(tmp_path / "h.csv", [header, row])
     with pytest.raises(ImportFileError) as err:
         mapped_import(
-            campaign=campaign, path=path, mapping=mapping_resolve(campaign=None, name="humaneval-csv")
+            campaign=campaign,
+            path=path,
+            mapping=mapping_resolve(campaign=None, name="humaneval-csv"),
         )
     assert err.value.line == 2 and err.value.field == "score1" and "0" in err.value.reason
     assert not Judgement.objects.exists() and not Criterion.objects.exists()
@@ -131,14 +170,195 @@ def test_a_humaneval_csv_criterion_with_levels_zero_refuses_one(tmp_path):
 def test_an_input_fills_an_item_that_has_none_and_the_summary_says_so(tmp_path):
     campaign = CampaignFactory()
     bare = {**FLUENCY, "output": "", "criteria": [{"name": "fluency", "score": "score"}]}
-    _import(campaign, write_csv(tmp_path / "a.csv", [["worker", "item", "system", "score"],
-                                                     ["w1", "7", "A", "3"]]), bare)
+    _import(
+        campaign,
+        write_csv(
+            tmp_path / "a.csv", [["worker", "item", "system", "score"], ["w1", "7", "A", "3"]]
+        ),
+        bare,
+    )
     assert Item.objects.get(campaign=campaign, external_id="7").input == ""
     result = _import(
         campaign,
-        write_csv(tmp_path / "b.csv", [["worker", "item", "input", "system", "score"],
-                                       ["w2", "7", "the input", "A", "4"]]),
+        write_csv(
+            tmp_path / "b.csv",
+            [["worker", "item", "input", "system", "score"], ["w2", "7", "the input", "A", "4"]],
+        ),
         {**bare, "input": "input"},
     )
     assert Item.objects.get(campaign=campaign, external_id="7").input == "the input"
     assert result.inputs_filled == 1 and result.summary()["inputs_filled"] == 1
+
+
+# 6. A constant system; the 'aggregate' worker said ------------------------------------
+
+HANNA_LIKE = [
+    ["story_id", "worker", "story", "relevance"],
+    ["s1", "u1", "Once upon", "4"],
+    ["s2", "u1", "A dragon", "2"],
+]
+
+
+@pytest.mark.parametrize(
+    "system", [{"system": {"value": "explainer"}}, {"system_value": "explainer"}]
+)
+def test_a_constant_system_imports_a_file_without_a_system_column(tmp_path, system):
+    campaign = CampaignFactory()
+    mapping = {
+        "format": "csv",
+        "worker": "worker",
+        "item": "story_id",
+        "output": "story",
+        "criteria": [{"name": "relevance", "score": "relevance"}],
+        **system,
+    }
+    parsed = mapping_parse(mapping)
+    assert parsed.system_value == "explainer" and parsed.to_dict()["system_value"] == "explainer"
+    result = _import(campaign, write_csv(tmp_path / "h.csv", HANNA_LIKE), mapping)
+    assert result.judgements == 2
+    labels = set(JudgementScore.objects.values_list("output__system__label", flat=True))
+    assert labels == {"explainer"}
+
+
+def test_a_constant_and_a_column_system_together_are_refused():
+    from annotations.importing.parsers.mapped import MappingError, mapping_from_dict
+
+    with pytest.raises(MappingError) as err:
+        mapping_from_dict(
+            {
+                "format": "csv",
+                "item": "i",
+                "system": "s",
+                "system_value": "x",
+                "criteria": [{"name": "q", "score": "q"}],
+            }
+        )
+    assert err.value.field == "system_value"
+    with pytest.raises(MappingError) as err:
+        mapping_from_dict({"format": "csv", "item": "i", "criteria": [{"name": "q", "score": "q"}]})
+    assert err.value.field == "system"
+
+
+def test_the_summary_says_when_judgements_were_given_the_aggregate_worker(tmp_path, capsys):
+    from django.core.management import call_command
+
+    mapping_file = tmp_path / "m.json"
+    mapping_file.write_text(json.dumps({**FLUENCY, "worker": ""}), encoding="utf-8")
+    call_command(
+        "import_ratings",
+        str(write_csv(tmp_path / "a.csv", ROWS[:2])),
+        mapping=str(mapping_file),
+        campaign="agg",
+    )
+    out = capsys.readouterr().out
+    assert "'aggregate'" in out and "no worker column" in out
+
+
+def test_the_import_page_says_when_judgements_were_given_the_aggregate_worker(tmp_path):
+    from django.contrib.auth.models import User
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.test import Client
+
+    from annotations.services.campaigns import campaign_create
+
+    owner = User.objects.create(username="owner")
+    campaign_create(slug="agg", name="Aggregated", owner=owner)
+    client = Client()
+    client.force_login(owner)
+    data = {
+        "format": "csv",
+        "item": "item",
+        "slots": "1",
+        "first": "1",
+        "system": "system",
+        "output": "output",
+        "criteria": "fluency: score",
+        "action": "import",
+        "file": SimpleUploadedFile("a.csv", write_csv(tmp_path / "a.csv", ROWS).read_bytes()),
+    }
+    response = client.post("/campaigns/agg/ratings/import/", data, follow=True)
+    assert response.status_code == 200
+    assert "no worker column" in response.content.decode()
+
+
+# 7. Scales inferred: said, chosen by the mapping; no content checks added -------------
+
+
+def test_an_all_zero_question_gets_two_levels_and_the_summary_says_it_was_inferred(tmp_path):
+    campaign = CampaignFactory()
+    rows = [["worker", "item", "system", "answer"], ["w1", "1", "A", "0"], ["w2", "1", "A", "0"]]
+    mapping = {**FLUENCY, "output": "", "criteria": [{"name": "yesno", "score": "answer"}]}
+    result = _import(campaign, write_csv(tmp_path / "z.csv", rows), mapping)
+    levels = Criterion.objects.get(name="yesno").scale_settings["levels"]
+    assert [lv["value"] for lv in levels] == [0, 1]
+    (note,) = [n for n in result.notes() if "yesno" in n]
+    assert "inferred from the file" in note and "2 scores from 0 to 0" in note
+
+
+def test_the_mapping_gives_the_levels_of_a_new_criterion(tmp_path):
+    campaign = CampaignFactory()
+    rows = [["worker", "item", "system", "answer"], ["w1", "1", "A", "0"], ["w2", "1", "A", "1"]]
+    mapping = {
+        **FLUENCY,
+        "output": "",
+        "criteria": [{"name": "binary", "score": "answer", "levels": [0, 1]}],
+    }
+    assert mapping_parse(mapping).to_dict()["criteria"][0]["levels"] == [0, 1]
+    result = _import(campaign, write_csv(tmp_path / "z.csv", rows), mapping)
+    criterion = Criterion.objects.get(name="binary")
+    assert criterion.scale == "likert"
+    assert [lv["value"] for lv in criterion.scale_settings["levels"]] == [0, 1]
+    assert any("binary" in n and "the mapping's" in n for n in result.notes())
+    # Levels 1-7 given: a 0 is refused.
+    other = CampaignFactory()
+    seven = {
+        **mapping,
+        "criteria": [{"name": "binary", "score": "answer", "levels": "1,2,3,4,5,6,7"}],
+    }
+    with pytest.raises(ImportFileError) as err:
+        _import(other, write_csv(tmp_path / "y.csv", rows), seven)
+    assert err.value.line == 2 and "1, 2, 3, 4, 5, 6, 7" in err.value.reason
+
+
+def test_the_informativeness_preset_adds_no_content_checks_to_an_import_without_them(tmp_path):
+    campaign = CampaignFactory()
+    rows = [["worker", "item", "system", "info"], ["w1", "1", "A", "80"]]
+    mapping = {**FLUENCY, "output": "", "criteria": [{"name": "informativeness", "score": "info"}]}
+    result = _import(campaign, write_csv(tmp_path / "i.csv", rows), mapping)
+    criterion = Criterion.objects.get(name="informativeness")
+    assert criterion.scale == "magnitude" and criterion.content_checks == []
+    assert any("criterion preset 'informativeness'" in n for n in result.notes())
+
+
+# 8. 'texts differing' explained; 9. the page's k ----------------------------------------
+
+
+def test_the_summary_explains_texts_differing(tmp_path, capsys):
+    from django.core.management import call_command
+
+    mapping_file = tmp_path / "m.json"
+    mapping_file.write_text(json.dumps(FLUENCY), encoding="utf-8")
+    call_command(
+        "import_ratings",
+        str(write_csv(tmp_path / "a.csv", ROWS)),
+        mapping=str(mapping_file),
+        campaign="texts",
+    )
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if "texts differing" in x)
+    assert "1 (" in line and "stored text" in line
+
+
+def test_the_import_page_says_one_to_ten_outputs_per_row():
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    from annotations.services.campaigns import campaign_create
+
+    owner = User.objects.create(username="owner")
+    campaign_create(slug="k", name="k", owner=owner)
+    client = Client()
+    client.force_login(owner)
+    html = client.get("/campaigns/k/ratings/import/").content.decode()
+    assert "k outputs (1 to 10) per row" in html and "2 to 10" not in html
+    assert "1-10" in html  # the Slots field says the same
