@@ -442,3 +442,168 @@ def test_import_wmt_keeps_srcindex_documentid_srclang_and_the_export_writes_them
     }
     for key in ("srclang", "srcIndex", "documentId", "systemNumbers"):
         assert again["1417"][key] == meta["1417"][key]
+
+
+# 5. Presets for the RankME paper's release (jeknov/RankME), headers as released --------
+
+CF = ["_created_at", "_channel", "_trust", "_worker_id", "_country", "_region", "_city"]
+MR = "name[Blue Spice], eatType[coffee shop], area[city centre]"
+REFS = [
+    "Blue Spice is a coffee shop in the city centre.",
+    "Blue Spice is a pub in the city centre.",
+    "Blue Spice is a coffee shop in the city centre.",
+]
+TEAMS = ["slug2slug", "sheffield_v2", "baseline"]
+WHO = ["11/21/2017 22:16:54", "instagc", "0.9249", "22150704", "USA", "MN", "Lindstrom"]
+
+
+def _release_import(tmp_path: Path, name: str, rows: list[list[str]], preset: str) -> Any:
+    campaign = CampaignFactory()
+    path = write_csv(tmp_path / name, rows)
+    return campaign, mapped_import(
+        campaign=campaign, path=path, mapping=mapping_resolve(campaign=None, name=preset)
+    )
+
+
+def test_rankme_setup1_preset_reads_stp1_rankme_as_released(tmp_path):
+    header = CF + [
+        f"{c}{i}" for c in ("informativeness", "naturalness", "quality") for i in (1, 2, 3)
+    ]
+    header += ["mr", "mr_id", "primary", "ref1", "ref2", "ref3", "team1", "team2", "team3"]
+    row = [*WHO, "100", "75", "100", "100", "90", "100", "100", "60", "100"]
+    row += [MR, "1", "yes", *REFS, *TEAMS]
+    campaign, result = _release_import(
+        tmp_path, "f1204736.csv", [header, row], "rankme-crowdflower-setup1"
+    )
+    assert result.criteria == ("informativeness", "naturalness", "quality")
+    assert result.judgements == 3 and result.outputs_created == 3
+    quality = Criterion.objects.get(campaign=campaign, name="quality")
+    scores = dict(
+        JudgementScore.objects.filter(judgement__criterion=quality).values_list(
+            "output__system__label", "score"
+        )
+    )
+    assert scores == {"slug2slug": 100, "sheffield_v2": 60, "baseline": 100}
+    j = Judgement.objects.filter(criterion=quality).get()
+    assert j.metadata["_channel"] == "instagc" and j.metadata["primary"] == "yes"
+    assert j.worker.external_id == "22150704" and j.submitted_at.month == 11
+    informativeness = Criterion.objects.get(campaign=campaign, name="informativeness")
+    assert informativeness.content_checks == []
+
+
+def test_rankme_setup2_quality_preset_reads_its_checks(tmp_path):
+    header = [*CF, "check1", "check2", "check3", "quality1", "quality2", "quality3"]
+    header += ["mr", "mr_id", "ref1", "ref2", "ref3", "team1", "team2", "team3"]
+    row = [*WHO, "ok", "added\nmissing", "missing", "100", "50", "100", MR, "1", *REFS, *TEAMS]
+    _campaign, result = _release_import(
+        tmp_path, "f1209204.csv", [header, row], "rankme-crowdflower-setup2-quality"
+    )
+    checks = dict(JudgementScore.objects.values_list("output__system__label", "checks"))
+    assert checks == {
+        "slug2slug": ["perfect"],
+        "sheffield_v2": ["added", "missing"],
+        "baseline": ["missing"],
+    }
+    setup2_inf = [*CF, "inf1", "inf2", "inf3", "mr", "mr_id", "ref1", "ref2", "ref3"]
+    setup2_inf += ["team1", "team2", "team3"]
+    row = [*WHO, "100", "60", "100", MR, "1", *REFS, *TEAMS]
+    _, result = _release_import(
+        tmp_path, "f1222521.csv", [setup2_inf, row], "rankme-crowdflower-setup2-informativeness"
+    )
+    assert result.criteria == ("informativeness",) and result.judgements == 1
+
+
+def test_rankme_plain_and_likert_presets_read_one_output_per_row(tmp_path):
+    header = [*CF, "informativeness", "naturalness", "quality", "mr", "mr_id", "ref", "team"]
+    rows = [header] + [[*WHO, "6", "5", "4", MR, "1", REFS[n], TEAMS[n]] for n in range(3)]
+    campaign, result = _release_import(tmp_path, "f1204299.csv", rows, "rankme-crowdflower-likert")
+    assert result.judgements == 9 and result.rows == 3
+    quality = Criterion.objects.get(campaign=campaign, name="quality")
+    assert [lv["value"] for lv in quality.scale_settings["levels"]] == [1, 2, 3, 4, 5, 6]
+    campaign, result = _release_import(tmp_path, "f1204296.csv", rows, "rankme-crowdflower-plain")
+    assert Criterion.objects.get(campaign=campaign, name="quality").scale == "magnitude"
+    # Set-up 2's Likert quality: no _channel/_trust, the checks in check_those_that_apply.
+    header = [
+        "_created_at",
+        "_worker_id",
+        "_country",
+        "_region",
+        "_city",
+        "check_those_that_apply",
+        "quality",
+        "mr",
+        "mr_id",
+        "ref",
+        "team",
+    ]
+    row = [
+        "11/21/2017 15:43:32",
+        "12115558",
+        "USA",
+        "OH",
+        "Macedonia",
+        "ok",
+        "6",
+        MR,
+        "1",
+        REFS[0],
+        TEAMS[0],
+    ]
+    campaign, result = _release_import(
+        tmp_path, "f1209070.csv", [header, row], "rankme-crowdflower-likert-quality"
+    )
+    assert JudgementScore.objects.get(judgement__criterion__campaign=campaign).checks == ["perfect"]
+    # Set-up 2's PlainME naturalness has no mr_id: items are named by their MR.
+    header = [*CF, "naturalness", "mr", "ref", "team"]
+    row = [*WHO, "100", MR, REFS[0], TEAMS[0]]
+    campaign, result = _release_import(
+        tmp_path, "f1209025.csv", [header, row], "rankme-crowdflower-plain-naturalness"
+    )
+    assert Item.objects.get(campaign=campaign).external_id == MR
+
+
+def test_the_e2e_presets_say_which_release_they_fit():
+    from annotations.importing.parsers.presets import PRESETS
+
+    for name in ("e2e-quality", "e2e-naturalness"):
+        title = PRESETS[name][0]
+        assert "E2E NLG Challenge" in title and "not the RankME paper's release" in title
+
+
+def test_a_rankme_setup1_import_round_trips_through_the_jsonl_export(tmp_path):
+    from annotations.importing.parsers.presets import mapping_renamed, preset_mapping
+
+    header = CF + [
+        f"{c}{i}" for c in ("informativeness", "naturalness", "quality") for i in (1, 2, 3)
+    ]
+    header += ["mr", "mr_id", "primary", "ref1", "ref2", "ref3", "team1", "team2", "team3"]
+    rows = [header]
+    for w, worker in enumerate(("101", "102")):
+        scores = [str(50 + 10 * ((w + n) % 5)) for n in range(9)]
+        rows.append([*WHO[:3], worker, *WHO[4:], *scores, MR, "1", "no", *REFS, *TEAMS])
+    first, _ = _release_import(tmp_path, "stp1.csv", rows, "rankme-crowdflower-setup1")
+    second = CampaignFactory()
+
+    def stored(campaign: Any) -> list[tuple[Any, ...]]:
+        return sorted(
+            (
+                s.judgement.criterion.name,
+                s.judgement.worker.external_id,
+                s.output.system.label,
+                s.output.text,
+                s.score,
+                s.judgement.submitted_at,
+                s.judgement.metadata.get("_city"),
+            )
+            for s in JudgementScore.objects.filter(judgement__criterion__campaign=campaign)
+        )
+
+    for criterion in first.criteria.all():
+        path = tmp_path / f"{criterion.name}.jsonl"
+        path.write_text("".join(jsonl_lines(criterion=criterion)), encoding="utf-8")
+        mapped_import(
+            campaign=second,
+            path=path,
+            mapping=mapping_renamed(preset_mapping("humaneval-jsonl"), criterion.name),
+        )
+    assert len(stored(first)) == 18 and stored(second) == stored(first)
