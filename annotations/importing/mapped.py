@@ -594,6 +594,40 @@ def mapped_import_upload(
     return MappedImported(**{**result.__dict__, "file": upload.name})
 
 
+def mapped_preview_scales(
+    *, campaign: Campaign | None, mapping: Mapping, parsed: ParsedMapped
+) -> list[str]:
+    """Per criterion of the mapping, the scale an import would give it, and from what
+    (the preview says so before anything is written). A scale inferred here is
+    inferred from the previewed rows only; the import infers it from every row."""
+    notes: list[str] = []
+    for columns in _criteria_columns(mapping, parsed):
+        name = columns.name
+        existing = campaign.criteria.filter(name=name).first() if campaign is not None else None
+        preset = CRITERION_PRESETS.get(name)
+        if existing is not None:
+            how = f"the campaign's criterion: {_scale_text(existing)}"
+        elif name in parsed.definitions:
+            how = f"new, {parsed.definitions[name].get('scale')} as the file's definition gives it"
+        elif preset is not None and columns.scale in ("", preset["scale"]) and not columns.levels:
+            how = f"new, {preset['scale']} from the criterion preset '{name}'"
+        elif columns.levels:
+            how = f"new, Likert with the mapping's levels {', '.join(map(str, columns.levels))}"
+        elif columns.scale:
+            how = f"new, {columns.scale} (the mapping's scale)"
+        else:
+            scores = [x for j in parsed.judgements if j.criterion == name for x in j.scores]
+            scale, levels, reason = scale_inferred(scores)
+            shown = f" (levels {', '.join(map(str, levels))})" if levels else ""
+            how = (
+                f"new, {scale}{shown} inferred from the {len(parsed.rows)} rows shown "
+                f"({reason}; the import infers from every row): give scale and levels in the "
+                "mapping to choose"
+            )
+        notes.append(f"{name}: {how}.")
+    return notes
+
+
 def mapped_preview_upload(*, upload: Upload, mapping: Mapping, rows: int = 5) -> ParsedMapped:
     """The first rows of an uploaded file as parsed (nothing is written)."""
     parsed: ParsedMapped = _with_file(upload, lambda path: preview_mapped(path, mapping, rows=rows))

@@ -607,3 +607,41 @@ def test_a_rankme_setup1_import_round_trips_through_the_jsonl_export(tmp_path):
             mapping=mapping_renamed(preset_mapping("humaneval-jsonl"), criterion.name),
         )
     assert len(stored(first)) == 18 and stored(second) == stored(first)
+
+
+def test_the_preview_says_which_scale_would_be_inferred_and_from_what(tmp_path, capsys):
+    from django.contrib.auth.models import User
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.core.management import call_command
+    from django.test import Client
+
+    from annotations.services.campaigns import campaign_create
+
+    rows = [["worker", "item", "system", "answer"], ["w1", "1", "A", "0"], ["w2", "1", "A", "1"]]
+    path = write_csv(tmp_path / "q.csv", rows)
+    owner = User.objects.create(username="owner")
+    campaign_create(slug="prev", name="Preview", owner=owner)
+    client = Client()
+    client.force_login(owner)
+    data = {
+        "format": "csv",
+        "worker": "worker",
+        "item": "item",
+        "slots": "1",
+        "first": "1",
+        "system": "system",
+        "criteria": "yesno: answer\nfluency: answer",
+        "action": "preview",
+        "file": SimpleUploadedFile("q.csv", path.read_bytes()),
+    }
+    html = client.post("/campaigns/prev/ratings/import/", data).content.decode()
+    assert 'id="preview-scales"' in html
+    assert "yesno: new, likert (levels 0, 1) inferred from the 2 rows shown" in html
+    assert "fluency: new, likert from the criterion preset" in html
+
+    mapping_file = tmp_path / "m.json"
+    mapping = {**FLUENCY, "output": "", "criteria": [{"name": "yesno", "score": "answer"}]}
+    mapping_file.write_text(json.dumps(mapping), encoding="utf-8")
+    call_command("import_ratings", str(path), mapping=str(mapping_file), campaign="prev", preview=5)
+    assert "scale of yesno: new, likert (levels 0, 1) inferred" in capsys.readouterr().out
+    assert not Judgement.objects.exists()
