@@ -537,7 +537,9 @@ def mapped_import(
     with another scale than the mapping's (or the definition's) is an error. Content
     checks, coverage labels and ranks mapped per slot are stored with the scores, a
     ``metadata_json`` column's object and the ``metadata`` columns with the judgement. Items (external id = the item column, input = the input column) and outputs
-    (text = the output column, "" without one) are created when missing; a shown text
+    (text = the output column, "" without one) are created when missing (an item without
+    an input takes the file's; a Likert score outside the criterion's levels is refused,
+    naming file, line and column); a shown text
     that differs from the stored output is kept with the judgement's slot. Rows of one
     unit share a task; rows without a unit share one when they show the same item and
     systems (``judgements_store_finished``). Workers are ``imported`` workers (experts

@@ -8,6 +8,8 @@ criterion, score columns as patterns with ``{i}`` (``team{i}``, ``ref{i}``,
 ``quality{i}``), numbered from ``first`` (1 or 0). In JSONL a column is a key, or a
 dotted path into nested objects and lists (``outputs.{i}.score`` with ``first`` 0).
 
+A file without a system column (one system's outputs) gives the system as a constant,
+``"system": {"value": "explainer"}`` (``system_value``), with one output per row.
 ``slots`` is k (1..10), or 0 for "as many as the header has" (counted from ``first``
 while the system column exists). With one output per row (Likert and PlainME exports
 of CrowdFlower: ``team``, ``ref``, ``quality``) the patterns may lack ``{i}``: a
@@ -23,6 +25,8 @@ A criterion's ``rank`` pattern names columns of ranks kept as given beside the s
 (the platform's ``added``/``missing``/``perfect``, or RankME's ``check{i}`` answers
 ``ok``/``missing``/``added``/both, read as ``perfect``/``missing``/``added``/both), its
 ``coverage`` pattern the coverage labels kept as written (humaneval's ``check{i}``).
+A criterion's ``levels`` (whole numbers) are the Likert levels of the criterion when
+the import creates it (instead of levels inferred from the scores).
 ``definition`` names a column holding the criterion's definition as JSON (humaneval's
 exports: name, scale, scale settings with the Likert levels, content checks,
 question), restored when the criterion is created; a criterion named ``*`` takes the

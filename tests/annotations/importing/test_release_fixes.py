@@ -645,3 +645,32 @@ def test_the_preview_says_which_scale_would_be_inferred_and_from_what(tmp_path, 
     call_command("import_ratings", str(path), mapping=str(mapping_file), campaign="prev", preview=5)
     assert "scale of yesno: new, likert (levels 0, 1) inferred" in capsys.readouterr().out
     assert not Judgement.objects.exists()
+
+
+def test_the_import_page_takes_a_constant_system(tmp_path):
+    from django.contrib.auth.models import User
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.test import Client
+
+    from annotations.services.campaigns import campaign_create
+
+    owner = User.objects.create(username="owner")
+    campaign = campaign_create(slug="hanna", name="HANNA", owner=owner)
+    client = Client()
+    client.force_login(owner)
+    data = {
+        "format": "csv",
+        "worker": "worker",
+        "item": "story_id",
+        "output": "story",
+        "slots": "1",
+        "first": "1",
+        "system": "",
+        "system_value": "explainer",
+        "criteria": "relevance: relevance",
+        "action": "import",
+        "file": SimpleUploadedFile("h.csv", write_csv(tmp_path / "h.csv", HANNA_LIKE).read_bytes()),
+    }
+    response = client.post("/campaigns/hanna/ratings/import/", data)
+    assert response.status_code == 302, response.content.decode()[-2000:]
+    assert set(campaign.systems.values_list("label", flat=True)) == {"explainer"}
