@@ -92,9 +92,15 @@ def judgements_for_export(
         .select_related("output__system")
         .order_by("slot", "id")
     )
+    # The texts a task showed instead of its outputs' own (an import keeps the text each
+    # judge saw there): exported as the text of the output, so a round trip keeps it.
+    shown = TaskOutput.objects.filter(role=TaskOutput.Role.REGULAR).exclude(text="")
     return (
         qs.select_related("task__item", "worker")
-        .prefetch_related(Prefetch("scores", queryset=scores))
+        .prefetch_related(
+            Prefetch("scores", queryset=scores),
+            Prefetch("task__task_outputs", queryset=shown, to_attr="shown_texts"),
+        )
         .order_by("submitted_at", "id")
     )
 
@@ -106,10 +112,12 @@ def judgement_records(
     chunk_size: int = 500,
     where: Mapping[str, str] | None = None,
 ) -> Iterator[ExportedJudgement]:
-    """The criterion's counted judgements, oldest first, read in chunks."""
+    """The criterion's counted judgements, oldest first, read in chunks. An output's
+    text is the text the worker saw: the task's own (``TaskOutput.text``) when set."""
     qs = judgements_for_export(criterion=criterion, include_excluded=include_excluded, where=where)
     for j in qs.iterator(chunk_size=chunk_size):
         task = j.task
+        shown = {t.output_id: t.text for t in task.shown_texts}  # type: ignore[attr-defined]
         yield ExportedJudgement(
             judgement_id=j.pk,
             unit_id=task.external_id or str(task.pk),
@@ -130,7 +138,7 @@ def judgement_records(
                 ExportedOutput(
                     slot=s.slot,
                     system=s.output.system.label,
-                    text=s.output.text,
+                    text=shown.get(s.output_id) or s.output.text,
                     score=s.score,
                     rank=s.rank,
                     coverage=s.coverage,
@@ -404,7 +412,7 @@ def wmt_lines(
     *,
     criterion: Criterion,
     include_excluded: bool = True,
-    srclang: str = "-1",
+    srclang: str = "",
     trglang: str = "",
     chunk_size: int = 500,
     where: Mapping[str, str] | None = None,
@@ -412,12 +420,13 @@ def wmt_lines(
     """The WMT13-15 ranking CSV (the format of wmt-trueskill): one row per judgement,
     rank 1 best, ties sharing a rank. There are as many systems per row as the widest
     judgement (five in WMT and E2E); shorter judgements are padded with rank -1, which
-    WMT readers skip. ``srcIndex`` is the item's 1-based position, ``segmentId`` its
-    external id, ``documentId`` the task (unit) id, ``systemNNumber`` the display slot
-    (outputs merged into one slot share it and their rank). ``judgeExcluded`` and
-    ``judgeFlagged`` (extra columns WMT readers ignore) mark the worker. ``srclang`` is
-    ``-1`` (WMT's "none": the platform records no source language) and ``trglang``
-    each judgement's language, unless given.
+    WMT readers skip. ``segmentId`` is the item's external id. ``srclang``,
+    ``srcIndex``, ``documentId`` and ``systemNNumber`` are those a WMT import kept
+    (``import_wmt``: the judgement's metadata), else ``-1``, WMT's "not given" (the
+    platform records no source language, source index, document or system number; it
+    invents none). ``trglang`` is each judgement's language; ``srclang``/``trglang``
+    given override every row's. ``judgeExcluded`` and ``judgeFlagged`` (extra columns
+    WMT readers ignore) mark the worker.
     """
     width = _width(criterion)
     yield _line(wmt_header(width))
@@ -425,17 +434,19 @@ def wmt_lines(
         criterion=criterion, include_excluded=include_excluded, chunk_size=chunk_size, where=where
     ):
         pad = width - len(r.outputs)
+        numbers = r.metadata.get("systemNumbers")
+        numbers = numbers if isinstance(numbers, dict) else {}
         pairs: list[str] = []
         for o in r.outputs:
-            pairs += [str(o.slot + 1), o.system]
+            pairs += [str(numbers.get(o.system) or "-1"), o.system]
         pairs += ["-1", ""] * pad
         ranks = [_number(o.rank) for o in r.outputs] + ["-1"] * pad
         yield _line(
             [
-                srclang,
+                srclang or r.metadata.get("srclang") or "-1",
                 trglang or r.language,
-                r.item_position + 1,
-                r.unit_id,
+                r.metadata.get("srcIndex") or "-1",
+                r.metadata.get("documentId") or "-1",
                 r.item_id,
                 r.worker_id,
                 *pairs,

@@ -18,7 +18,7 @@ def _split(value: str) -> list[str]:
 
 def criteria_from_text(text: str) -> list[dict[str, Any]]:
     """Criteria written one per line: ``name: score pattern[, ranks][, scale]
-    [, rank=pattern][, checks=pattern][, coverage=pattern]``."""
+    [, rank=pattern][, checks=pattern][, coverage=pattern][, levels=1 2 3 4 5]``."""
     criteria = []
     for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
@@ -34,6 +34,8 @@ def criteria_from_text(text: str) -> list[dict[str, Any]]:
             key, eq, pattern = flag.partition("=")
             if eq and key.strip() in ("checks", "coverage", "rank") and pattern.strip():
                 criterion[key.strip()] = pattern.strip()
+            elif eq and key.strip() == "levels" and pattern.strip():
+                criterion["levels"] = ",".join(pattern.split())
             elif flag == "ranks":
                 criterion["ranks"] = True
             elif flag in ("likert", "magnitude", "slider"):
@@ -41,7 +43,7 @@ def criteria_from_text(text: str) -> list[dict[str, Any]]:
             else:
                 raise forms.ValidationError(
                     f"Line {n}: '{flag}' is neither 'ranks', a scale (likert, magnitude, "
-                    "slider), 'rank=', 'checks=' nor 'coverage=pattern'."
+                    "slider), 'rank=', 'checks=', 'coverage=pattern' nor 'levels=1 2 3'."
                 )
         criteria.append(criterion)
     return criteria
@@ -52,6 +54,8 @@ def criteria_to_text(criteria: list[dict[str, Any]]) -> str:
     for c in criteria:
         flags = (["ranks"] if c.get("ranks") else []) + ([c["scale"]] if c.get("scale") else [])
         flags += [f"{key}={c[key]}" for key in ("rank", "checks", "coverage") if c.get(key)]
+        if c.get("levels"):
+            flags.append("levels=" + " ".join(str(v) for v in c["levels"]))
         lines.append(", ".join([f"{c['name']}: {c['score']}", *flags]))
     return "\n".join(lines)
 
@@ -92,8 +96,15 @@ class MappingForm(forms.Form):
         label="Numbering from",
     )
     system = forms.CharField(
+        required=False,
         widget=forms.TextInput(_TEXT),
         help_text="Pattern with {i}, e.g. team{i}; one column (team) for one output per row.",
+    )
+    system_value = forms.CharField(
+        required=False,
+        widget=forms.TextInput(_TEXT),
+        label="Constant system",
+        help_text="Instead of a system column: the one system of every row (one output per row).",
     )
     output = forms.CharField(
         required=False,
@@ -104,7 +115,8 @@ class MappingForm(forms.Form):
         widget=forms.Textarea({"rows": 3, **_TEXT}),
         help_text=(
             "One per line: name: score pattern[, ranks][, likert|magnitude|slider]"
-            "[, rank=pattern][, checks=content-check pattern][, coverage=pattern]; name * "
+            "[, rank=pattern][, checks=content-check pattern][, coverage=pattern]"
+            "[, levels=1 2 3 4 5 (Likert levels of a new criterion)]; name * "
             "takes the name "
             "of the definition column."
         ),
@@ -148,7 +160,7 @@ class MappingForm(forms.Form):
         d = self.cleaned_data
         keys: tuple[str, ...] = ("format", "worker", "item", "input", "unit", "language", "system")
         keys += ("output", "started_at", "submitted_at", "time_format", "definition")
-        keys += ("metadata_json",)
+        keys += ("metadata_json", "system_value")
         return {
             **{k: d.get(k) or "" for k in keys},
             "slots": d["slots"],

@@ -26,6 +26,7 @@ from annotations.importing.judgements import (
 from annotations.importing.outputs import Upload
 from annotations.importing.parsers.common import OutputRow, collapse_whitespace
 from annotations.importing.parsers.mapped import (
+    AGGREGATE_WORKER,
     CHECK_KEYS,
     FROM_DEFINITION,
     CriterionColumns,
@@ -121,6 +122,11 @@ class MappedImported:
     outputs_created: int
     workers: int
     texts_differing: int
+    inputs_filled: int = 0
+    #: per criterion created: "name: scale, from what" (a preset, the mapping, inferred)
+    scales: tuple[str, ...] = ()
+    #: judgements given the worker ``aggregate`` (the mapping names no worker column)
+    aggregate: int = 0
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -134,7 +140,35 @@ class MappedImported:
             "outputs_created": self.outputs_created,
             "workers": self.workers,
             "texts_differing": self.texts_differing,
+            "inputs_filled": self.inputs_filled,
+            "scales": list(self.scales),
+            "aggregate": self.aggregate,
+            "notes": self.notes(),
         }
+
+    def notes(self) -> list[str]:
+        """What the import did that the counts do not say, in sentences (the command and
+        the import page show them)."""
+        notes = [f"Scale of the criterion {how}." for how in self.scales]
+        if self.texts_differing:
+            notes.append(
+                f"Texts differing: {self.texts_differing} output slots showed the worker a "
+                "text other than the output's stored text (the campaign's output of that "
+                "system for that item, or the first row's text in this file); the text "
+                "shown is kept with the task and exported."
+            )
+        if self.inputs_filled:
+            notes.append(
+                f"Inputs filled: {self.inputs_filled} items the campaign had without an "
+                "input took the file's."
+            )
+        if self.aggregate:
+            notes.append(
+                f"Worker '{AGGREGATE_WORKER}': the mapping names no worker column, so the "
+                f"{self.aggregate} judgements are stored as those of one worker "
+                f"'{AGGREGATE_WORKER}' (an aggregated report)."
+            )
+        return notes
 
 
 def _likert_levels(values: list[int]) -> dict[str, Any]:
@@ -174,11 +208,13 @@ def _criterion(
     columns: CriterionColumns,
     parsed: ParsedMapped,
     definition: dict[str, Any] | None = None,
-) -> tuple[Criterion, bool]:
+) -> tuple[Criterion, bool, str]:
     """The campaign's criterion of that name, or a new one (as the file's definition
     gives it, else from the preset of that name when there is one, else of the
-    mapping's scale, else of a scale the scores fit). Content checks found in the file
-    are offered by a criterion created without a definition."""
+    mapping's scale and levels, else of a scale the scores fit), and how its scale was
+    chosen (said in the import's summary). Content checks found in the file are offered
+    by a criterion created without a definition; a criterion created for a file without
+    content checks offers none (not even its preset's)."""
     scale_wanted = columns.scale or (definition or {}).get("scale", "")
     existing = campaign.criteria.filter(name=columns.name).first()
     if existing is not None:
@@ -189,47 +225,78 @@ def _criterion(
                 f"'{scale_wanted}'. Map the scores to another criterion name, or change the "
                 "mapping's scale."
             )
-        return existing, False
+        return existing, False, ""
     if definition is not None:
-        return _criterion_from_definition(
+        created = _criterion_from_definition(
             campaign=campaign, name=columns.name, definition=definition
-        ), True
-    criterion, created = _criterion_new(campaign=campaign, columns=columns, parsed=parsed)
+        )
+        return created, True, f"{_scale_text(created)}, as the file's definition gives it"
+    criterion, how = _criterion_new(campaign=campaign, columns=columns, parsed=parsed)
     ticked = {
         c for j in parsed.judgements if j.criterion == columns.name for cs in j.checks for c in cs
     }
-    if columns.checks and ticked - set(criterion.content_checks or []):
-        criterion.content_checks = [
-            k for k in CHECK_KEYS if k in ticked or k in (criterion.content_checks or [])
-        ]
+    offered = [k for k in CHECK_KEYS if k in ticked] if columns.checks else []
+    if offered != list(criterion.content_checks or []):
+        criterion.content_checks = offered
         criterion.save(update_fields=["content_checks"])
-    return criterion, created
+    return criterion, True, how
+
+
+def _scale_text(criterion: Criterion) -> str:
+    """The criterion's scale in words: 'Likert 1-5 (levels 1, 2, 3, 4, 5)', 'magnitude'."""
+    if criterion.scale != Criterion.Scale.LIKERT:
+        return str(criterion.scale)
+    values = [lv.get("value") for lv in (criterion.scale_settings or {}).get("levels") or []]
+    shown = ", ".join(str(v) for v in values)
+    return f"Likert (levels {shown})"
+
+
+def scale_inferred(scores: list[float]) -> tuple[str, list[int], str]:
+    """The scale a criterion gets when neither the campaign, a definition, a preset nor
+    the mapping gives one: (scale, Likert levels, from what). Whole numbers from 0 to 10
+    make a Likert scale from min(1, lowest) to the highest (at least two levels: an
+    all-zero yes/no question gets 0 and 1), numbers from 0 to 100 a slider, any other a
+    magnitude estimate."""
+    if not scores:
+        return str(Criterion.Scale.MAGNITUDE), [], "no scores"
+    low, high = min(scores), max(scores)
+    seen = f"{len(scores)} scores from {low:g} to {high:g}"
+    if all(float(s).is_integer() for s in scores) and low >= 0 and high <= 10:
+        first = min(1, int(low))
+        levels = list(range(first, max(int(high), first + 1) + 1))
+        return str(Criterion.Scale.LIKERT), levels, f"whole numbers: {seen}"
+    if low >= 0 and high <= 100:
+        return str(Criterion.Scale.SLIDER), [], f"numbers from 0 to 100: {seen}"
+    return str(Criterion.Scale.MAGNITUDE), [], f"numbers beyond 0-100 or fractions: {seen}"
 
 
 def _criterion_new(
     *, campaign: Campaign, columns: CriterionColumns, parsed: ParsedMapped
-) -> tuple[Criterion, bool]:
+) -> tuple[Criterion, str]:
     preset = CRITERION_PRESETS.get(columns.name)
-    if preset is not None and columns.scale in ("", preset["scale"]):
-        return criterion_from_preset(campaign=campaign, preset=columns.name), True
+    if preset is not None and columns.scale in ("", preset["scale"]) and not columns.levels:
+        criterion = criterion_from_preset(campaign=campaign, preset=columns.name)
+        return criterion, f"{_scale_text(criterion)}, from the criterion preset '{columns.name}'"
     scores = [s for j in parsed.judgements if j.criterion == columns.name for s in j.scores]
-    integral = bool(scores) and all(float(s).is_integer() for s in scores)
-    scale = columns.scale
-    if not scale:
-        if integral and min(scores) >= 0 and max(scores) <= 10:
-            scale = Criterion.Scale.LIKERT
-        elif scores and min(scores) >= 0 and max(scores) <= 100:
-            scale = Criterion.Scale.SLIDER
-        else:
-            scale = Criterion.Scale.MAGNITUDE
+    scale, levels, reason = scale_inferred(scores)
+    how = f"inferred from the file ({reason}); give scale and levels in the mapping to choose"
+    if columns.levels:
+        scale, levels, how = str(Criterion.Scale.LIKERT), list(columns.levels), "the mapping's"
+    elif columns.scale:
+        how = "the mapping's"
+        if columns.scale == Criterion.Scale.LIKERT:
+            if not scores or not all(float(x).is_integer() for x in scores):
+                raise DomainError(
+                    f"Criterion '{columns.name}': a Likert scale needs whole-number scores "
+                    "(or its levels in the mapping)."
+                )
+            first = min(1, int(min(scores)))
+            levels = list(range(first, max(int(max(scores)), first + 1) + 1))
+            how = f"the mapping's scale, levels inferred from the file ({len(scores)} scores)"
+        scale = columns.scale
     settings_: dict[str, Any]
     if scale == Criterion.Scale.LIKERT:
-        if not integral:
-            raise DomainError(
-                f"Criterion '{columns.name}': a Likert scale needs whole-number scores."
-            )
-        low = min(1, int(min(scores)))
-        settings_ = _likert_levels(list(range(low, int(max(scores)) + 1)))
+        settings_ = _likert_levels(levels)
     elif scale == Criterion.Scale.MAGNITUDE:
         settings_ = {"standard": 100, "max_digits": 6}
     else:
@@ -243,7 +310,37 @@ def _criterion_new(
         scale_settings=settings_,
         position=campaign.criteria.count(),
     )
-    return criterion, True
+    return criterion, f"{_scale_text(criterion)}, {how}"
+
+
+def _likert_check(
+    *, mapping: Mapping, parsed: ParsedMapped, columns: CriterionColumns, criterion: Criterion
+) -> None:
+    """Every score of a Likert criterion is one of its levels: a score outside them is
+    refused, naming the file, line, score column and the levels allowed."""
+    if criterion.scale != Criterion.Scale.LIKERT:
+        return
+    levels = sorted(
+        {
+            level["value"]
+            for level in (criterion.scale_settings or {}).get("levels") or []
+            if isinstance(level, dict) and isinstance(level.get("value"), int | float)
+        }
+    )
+    allowed = set(levels)
+    for j in parsed.judgements:
+        if j.criterion != criterion.name:
+            continue
+        for n, score in enumerate(j.scores):
+            if score not in allowed:
+                raise ImportFileError(
+                    f"'{score:g}' is not a level of criterion '{criterion.name}' "
+                    f"(Likert levels: {', '.join(f'{v:g}' for v in levels)}); nothing was "
+                    "written.",
+                    file=parsed.file,
+                    line=j.line,
+                    field=mapping.column(columns.score, mapping.first + n),
+                )
 
 
 def _criteria_columns(mapping: Mapping, parsed: ParsedMapped) -> list[CriterionColumns]:
@@ -272,16 +369,19 @@ def _store(
     judgements_refuse_if_archived(campaign)  # before any criterion, item or output
     criteria: dict[str, Criterion] = {}
     created: list[str] = []
+    scales: list[str] = []  # how each criterion created got its scale
     for columns in _criteria_columns(mapping, parsed):
-        criterion, new = _criterion(
+        criterion, new, how = _criterion(
             campaign=campaign,
             columns=columns,
             parsed=parsed,
             definition=parsed.definitions.get(columns.name),
         )
         criteria[columns.name] = criterion
+        _likert_check(mapping=mapping, parsed=parsed, columns=columns, criterion=criterion)
         if new:
             created.append(columns.name)
+            scales.append(f"{columns.name}: {how}")
         elif Judgement.objects.filter(criterion=criterion, metadata__source=source).exists():
             raise ImportFileError(
                 f"criterion '{criterion.name}' of campaign '{campaign.slug}' already holds the "
@@ -300,11 +400,17 @@ def _store(
         output_language[(ext, label)] = language
     missing: dict[tuple[str, str], OutputRow] = {}
     items_created: set[str] = set()
+    # Items the campaign has without an input, given one by the file: filled in (and
+    # counted in the summary), not dropped.
+    inputs_filled: set[str] = set()
     for row in parsed.rows:
         known = items.get(row.item_id)
         if known is None:
             items[row.item_id] = row.input
             items_created.add(row.item_id)
+        elif mapping.input and not known and row.input:
+            items[row.item_id] = row.input
+            inputs_filled.add(row.item_id)
         elif (
             mapping.input and known and collapse_whitespace(known) != collapse_whitespace(row.input)
         ):
@@ -333,6 +439,9 @@ def _store(
                     text=text,
                     language=row.language,
                 )
+    for item in campaign.items.filter(external_id__in=inputs_filled):
+        item.input = items[item.external_id]
+        item.save(update_fields=["input"])
     if missing:
         outputs_store(campaign=campaign, rows=list(missing.values()))
         outputs.update({(r.item_id, r.system): r.text for r in missing.values()})
@@ -400,6 +509,11 @@ def _store(
         outputs_created=len(missing),
         workers=len({j.worker_id for j in parsed.judgements}),
         texts_differing=differing,
+        inputs_filled=len(inputs_filled),
+        scales=tuple(scales),
+        aggregate=sum(j.worker_id == AGGREGATE_WORKER for j in parsed.judgements)
+        if not mapping.worker
+        else 0,
     )
 
 
@@ -423,7 +537,9 @@ def mapped_import(
     with another scale than the mapping's (or the definition's) is an error. Content
     checks, coverage labels and ranks mapped per slot are stored with the scores, a
     ``metadata_json`` column's object and the ``metadata`` columns with the judgement. Items (external id = the item column, input = the input column) and outputs
-    (text = the output column, "" without one) are created when missing; a shown text
+    (text = the output column, "" without one) are created when missing (an item without
+    an input takes the file's; a Likert score outside the criterion's levels is refused,
+    naming file, line and column); a shown text
     that differs from the stored output is kept with the judgement's slot. Rows of one
     unit share a task; rows without a unit share one when they show the same item and
     systems (``judgements_store_finished``). Workers are ``imported`` workers (experts
@@ -478,6 +594,40 @@ def mapped_import_upload(
         ),
     )
     return MappedImported(**{**result.__dict__, "file": upload.name})
+
+
+def mapped_preview_scales(
+    *, campaign: Campaign | None, mapping: Mapping, parsed: ParsedMapped
+) -> list[str]:
+    """Per criterion of the mapping, the scale an import would give it, and from what
+    (the preview says so before anything is written). A scale inferred here is
+    inferred from the previewed rows only; the import infers it from every row."""
+    notes: list[str] = []
+    for columns in _criteria_columns(mapping, parsed):
+        name = columns.name
+        existing = campaign.criteria.filter(name=name).first() if campaign is not None else None
+        preset = CRITERION_PRESETS.get(name)
+        if existing is not None:
+            how = f"the campaign's criterion: {_scale_text(existing)}"
+        elif name in parsed.definitions:
+            how = f"new, {parsed.definitions[name].get('scale')} as the file's definition gives it"
+        elif preset is not None and columns.scale in ("", preset["scale"]) and not columns.levels:
+            how = f"new, {preset['scale']} from the criterion preset '{name}'"
+        elif columns.levels:
+            how = f"new, Likert with the mapping's levels {', '.join(map(str, columns.levels))}"
+        elif columns.scale:
+            how = f"new, {columns.scale} (the mapping's scale)"
+        else:
+            scores = [x for j in parsed.judgements if j.criterion == name for x in j.scores]
+            scale, levels, reason = scale_inferred(scores)
+            shown = f" (levels {', '.join(map(str, levels))})" if levels else ""
+            how = (
+                f"new, {scale}{shown} inferred from the {len(parsed.rows)} rows shown "
+                f"({reason}; the import infers from every row): give scale and levels in the "
+                "mapping to choose"
+            )
+        notes.append(f"{name}: {how}.")
+    return notes
 
 
 def mapped_preview_upload(*, upload: Upload, mapping: Mapping, rows: int = 5) -> ParsedMapped:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -15,7 +16,7 @@ from annotations.importing.judgements import (
     judgements_refuse_if_archived,
     judgements_store_finished,
 )
-from annotations.importing.parsers.wmt import ParsedWMT, parse_wmt_csv
+from annotations.importing.parsers.wmt import ParsedWMT, WMTRanking, parse_wmt_csv
 from annotations.models import Campaign, Criterion, Item, Judgement, Output, System
 from annotations.services.criteria import CRITERION_PRESETS, criterion_from_preset
 from annotations.services.languages import campaign_languages_add
@@ -59,6 +60,25 @@ def _wmt_criterion(*, campaign: Campaign, name: str, k: int) -> Criterion:
         scale_settings={"levels": levels, "source": "wmt-ranking"},
         position=campaign.criteria.count(),
     )
+
+
+def _wmt_ids(r: WMTRanking) -> dict[str, Any]:
+    """The WMT file's own ids and source language, kept with the judgement (under the
+    WMT column names) so that the WMT export writes them back; none when not given."""
+    ids: dict[str, Any] = {}
+    if r.source_language:
+        ids["srclang"] = r.source_language
+    if r.src_index:
+        ids["srcIndex"] = r.src_index
+    if r.document_id:
+        ids["documentId"] = r.document_id
+    if r.system_numbers:  # by system: the task's slots may be in another order
+        ids["systemNumbers"] = {
+            system: number
+            for system, number in zip(r.systems, r.system_numbers, strict=True)
+            if number
+        }
+    return ids
 
 
 def _wmt_store(
@@ -136,6 +156,7 @@ def _wmt_store(
                 "line": r.line,
                 **({"rankingID": r.ranking_id} if r.ranking_id else {}),
                 **({"ranks_written": list(r.ranks_written)} if r.ranks_written else {}),
+                **_wmt_ids(r),
             },
         )
         for r in parsed.rankings
@@ -168,7 +189,9 @@ def wmt_import(
     (external id ``segmentId``, input "") and outputs (text "") are created as
     placeholders when missing, since the files carry no texts; the judgement times are
     the import time (the files carry none). Rows with a rank of -1 are skipped and
-    counted. The criterion is created when missing (a preset when ``criterion_name``
+    counted. The file's ``srclang`` (as BCP 47), ``srcIndex``, ``documentId`` and
+    ``system{i}Number`` are kept in each judgement's metadata (when given: ``-1`` is
+    WMT's "none") and written back by the WMT export. The criterion is created when missing (a preset when ``criterion_name``
     names one, else a Likert scale over the k ranks). A file name imported before
     under the criterion is refused.
     """

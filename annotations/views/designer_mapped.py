@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 from annotations.forms_mapped import MappingForm
 from annotations.importing.mapped import (
     mapped_columns_upload,
+    mapped_preview_scales,
     mapped_preview_upload,
     mapped_upload,
     mapping_parse,
@@ -88,7 +89,8 @@ def mapped_import(request: HttpRequest, campaign: Campaign) -> HttpResponseBase:
         columns = list(mapping.columns) or mapped_columns_upload(upload=upload, fmt=mapping.format)
         if action != "import":
             preview = mapped_preview_upload(upload=upload, mapping=mapping, rows=PREVIEW_ROWS)
-            return _page(request, campaign, form, preview=preview, columns=columns)
+            scales = mapped_preview_scales(campaign=campaign, mapping=mapping, parsed=preview)
+            return _page(request, campaign, form, preview=preview, columns=columns, scales=scales)
         outcome = mapped_upload(
             campaign=campaign,
             upload=upload,
@@ -118,6 +120,8 @@ def mapped_import(request: HttpRequest, campaign: Campaign) -> HttpResponseBase:
         request,
         f"Imported {r.judgements} judgements from {r.rows} rows of {r.file} "
         f"({', '.join(r.criteria)}): {r.items_created} new items, {r.outputs_created} new "
-        f"outputs, {r.workers} workers" + (f"; {r.skipped} skipped." if r.skipped else "."),
+        f"outputs, {r.workers} workers"
+        + (f"; {r.skipped} skipped." if r.skipped else ".")
+        + "".join(f" {note}" for note in r.notes()),
     )
     return redirect("annotations:designer-monitor", slug=campaign.slug)

@@ -8,6 +8,8 @@ criterion, score columns as patterns with ``{i}`` (``team{i}``, ``ref{i}``,
 ``quality{i}``), numbered from ``first`` (1 or 0). In JSONL a column is a key, or a
 dotted path into nested objects and lists (``outputs.{i}.score`` with ``first`` 0).
 
+A file without a system column (one system's outputs) gives the system as a constant,
+``"system": {"value": "explainer"}`` (``system_value``), with one output per row.
 ``slots`` is k (1..10), or 0 for "as many as the header has" (counted from ``first``
 while the system column exists). With one output per row (Likert and PlainME exports
 of CrowdFlower: ``team``, ``ref``, ``quality``) the patterns may lack ``{i}``: a
@@ -23,6 +25,8 @@ A criterion's ``rank`` pattern names columns of ranks kept as given beside the s
 (the platform's ``added``/``missing``/``perfect``, or RankME's ``check{i}`` answers
 ``ok``/``missing``/``added``/both, read as ``perfect``/``missing``/``added``/both), its
 ``coverage`` pattern the coverage labels kept as written (humaneval's ``check{i}``).
+A criterion's ``levels`` (whole numbers) are the Likert levels of the criterion when
+the import creates it (instead of levels inferred from the scores).
 ``definition`` names a column holding the criterion's definition as JSON (humaneval's
 exports: name, scale, scale settings with the Likert levels, content checks,
 question), restored when the criterion is created; a criterion named ``*`` takes the
@@ -82,6 +86,9 @@ class CriterionColumns:
     checks: str = ""  # content checks per slot (pattern)
     coverage: str = ""  # coverage labels per slot, kept as written (pattern)
     rank: str = ""  # ranks per slot kept as given beside the scores (pattern)
+    #: the Likert levels (whole numbers) of a criterion the import creates, instead of
+    #: levels inferred from the scores
+    levels: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -108,17 +115,24 @@ class Mapping:
     metadata_json: str = ""  # a column holding a JSON object of metadata
     #: a CSV/TSV file without a header line: its columns' names, in order
     columns: tuple[str, ...] = ()
+    #: the one system of every row when the file has no system column (one output per
+    #: row); JSON: ``"system": {"value": "explainer"}`` or ``"system_value"``
+    system_value: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form; settings that are optional and unset are left out."""
         data = asdict(self)
-        for key in ("definition", "metadata_json", "columns"):
+        for key in ("definition", "metadata_json", "columns", "system_value"):
             if not data[key]:
                 del data[key]
         if "columns" in data:
             data["columns"] = list(self.columns)
         data["criteria"] = [
-            {k: v for k, v in asdict(c).items() if v or k not in ("checks", "coverage", "rank")}
+            {
+                k: list(v) if k == "levels" else v
+                for k, v in asdict(c).items()
+                if v or k not in ("checks", "coverage", "rank", "levels")
+            }
             for c in self.criteria
         ]
         data["metadata"] = list(self.metadata)
@@ -143,12 +157,30 @@ _STR_FIELDS = (
     "time_format",
     "definition",
     "metadata_json",
+    "system_value",
 )
 #: a criterion named so takes the name its ``definition`` column gives
 FROM_DEFINITION = "*"
 #: RankME's ``check{i}`` answers -> the platform's content checks
 RANKME_CHECKS = {"ok": ("perfect",), "both": ("added", "missing")}
 CHECK_KEYS = ("added", "missing", "perfect")
+
+
+def _levels(value: Any, *, field: str) -> tuple[int, ...]:
+    """A criterion's Likert levels: a list of whole numbers (or their comma-separated
+    text), sorted."""
+    if isinstance(value, str):
+        value = [v.strip() for v in value.split(",") if v.strip()]
+    if not isinstance(value, list):
+        raise MappingError("expected a list of whole numbers.", field=field)
+    levels: set[int] = set()
+    for v in value:
+        if isinstance(v, str) and re.fullmatch(r"-?\d+", v):
+            v = int(v)
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise MappingError(f"'{v}' is not a whole number.", field=field)
+        levels.add(v)
+    return tuple(sorted(levels))
 
 
 def mapping_from_dict(data: MappingType[str, Any]) -> Mapping:
@@ -160,6 +192,13 @@ def mapping_from_dict(data: MappingType[str, Any]) -> Mapping:
         if key not in known:
             raise MappingError(f"unknown setting (known: {', '.join(sorted(known))}).", field=key)
     values: dict[str, Any] = {}
+    system = data.get("system", "")
+    if isinstance(system, MappingType):  # a constant: {"value": "explainer"}
+        if set(system) != {"value"} or not isinstance(system["value"], str):
+            raise MappingError('a constant system is written {"value": "label"}.', field="system")
+        if data.get("system_value"):
+            raise MappingError("give the constant system once.", field="system_value")
+        data = {**data, "system": "", "system_value": system["value"]}
     for key in _STR_FIELDS:
         value = data.get(key, "")
         if not isinstance(value, str):
@@ -190,7 +229,16 @@ def mapping_from_dict(data: MappingType[str, Any]) -> Mapping:
         if not isinstance(c, MappingType):
             raise MappingError("expected an object with name and score.", field=where)
         for key in c:
-            if key not in ("name", "score", "ranks", "scale", "checks", "coverage", "rank"):
+            if key not in (
+                "name",
+                "score",
+                "ranks",
+                "scale",
+                "checks",
+                "coverage",
+                "rank",
+                "levels",
+            ):
                 raise MappingError("unknown setting.", field=f"{where}.{key}")
         name, score, scale, checks, coverage, rank = (
             str(c.get(k, "")).strip()
@@ -199,6 +247,7 @@ def mapping_from_dict(data: MappingType[str, Any]) -> Mapping:
         ranks = c.get("ranks", False)
         if not isinstance(ranks, bool):
             raise MappingError("expected true or false.", field=f"{where}.ranks")
+        levels = _levels(c.get("levels", []), field=f"{where}.levels")
         parsed.append(
             CriterionColumns(
                 name=name,
@@ -208,6 +257,7 @@ def mapping_from_dict(data: MappingType[str, Any]) -> Mapping:
                 checks=checks,
                 coverage=coverage,
                 rank=rank,
+                levels=levels,
             )
         )
     mapping = Mapping(criteria=tuple(parsed), **values)
@@ -217,8 +267,12 @@ def mapping_from_dict(data: MappingType[str, Any]) -> Mapping:
 
 def mapping_single_slot(mapping: Mapping) -> bool:
     """One output per row: ``slots`` is 1, or the system pattern names one column (no
-    ``{i}``) and ``slots`` is 0 or 1."""
-    return mapping.slots == 1 or (mapping.slots == 0 and "{i}" not in mapping.system)
+    ``{i}``) and ``slots`` is 0 or 1, or the system is a constant."""
+    return (
+        mapping.slots == 1
+        or (mapping.slots == 0 and "{i}" not in mapping.system)
+        or bool(mapping.system_value)
+    )
 
 
 def mapping_check(mapping: Mapping) -> None:
@@ -227,9 +281,21 @@ def mapping_check(mapping: Mapping) -> None:
         raise MappingError(
             f"'{mapping.format}' is not one of {', '.join(FORMATS)}.", field="format"
         )
-    for key in ("item", "system"):
-        if not getattr(mapping, key):
-            raise MappingError("this column is required.", field=key)
+    if not mapping.item:
+        raise MappingError("this column is required.", field="item")
+    if not mapping.system and not mapping.system_value:
+        raise MappingError(
+            'this column is required (or a constant system: {"value": "label"}).',
+            field="system",
+        )
+    if mapping.system and mapping.system_value:
+        raise MappingError(
+            "either a system column or a constant system, not both.", field="system_value"
+        )
+    if mapping.system_value and mapping.slots not in (0, 1):
+        raise MappingError(
+            "a constant system means one output per row: set slots to 1.", field="slots"
+        )
     single = mapping_single_slot(mapping)
     for key in ("system", "output"):
         pattern = getattr(mapping, key)
@@ -316,6 +382,11 @@ def mapping_check(mapping: Mapping) -> None:
             raise MappingError(
                 f"'{c.scale}' is not a scale (likert, magnitude, slider).",
                 field=f"criteria[{n}].scale",
+            )
+        if c.levels and (c.scale not in ("", "likert") or c.ranks or len(c.levels) < 2):
+            raise MappingError(
+                "levels are those of a Likert scale: at least two whole numbers.",
+                field=f"criteria[{n}].levels",
             )
 
 
@@ -491,7 +562,7 @@ def _slots(mapping: Mapping, source: _Source) -> int:
     with every other column the file lacks."""
     if mapping.slots:
         return mapping.slots
-    if "{i}" not in mapping.system:
+    if mapping.system_value or "{i}" not in mapping.system:
         return 1
     if source.fmt == "jsonl" and "." in mapping.system:
         return MAX_SLOTS  # nested lists: each row says how many it holds
@@ -518,7 +589,8 @@ def required_columns(mapping: Mapping, k: int) -> list[str]:
             columns.append(getattr(mapping, key))
     columns += list(mapping.metadata)
     for i in range(mapping.first, mapping.first + k):
-        columns.append(mapping.column(mapping.system, i))
+        if mapping.system:
+            columns.append(mapping.column(mapping.system, i))
         if mapping.output:
             columns.append(mapping.column(mapping.output, i))
         for c in mapping.criteria:
@@ -735,7 +807,7 @@ def _parse_row(
     slot_numbers: list[int] = []
     for i in range(mapping.first, mapping.first + k):
         column = mapping.column(mapping.system, i)
-        system = get(column)
+        system = mapping.system_value or get(column)
         if system is None:
             if mapping.slots == 0 and mapping.format == "jsonl" and len(systems) >= 1:
                 break  # nested slots: the row's list ended
@@ -931,7 +1003,7 @@ def header_problems(mapping: Mapping, columns: Sequence[str]) -> list[str]:
     """The columns the mapping reads that ``columns`` lacks (k from the mapping, or the
     largest run of system columns)."""
     have = set(columns)
-    k = mapping.slots or (1 if "{i}" not in mapping.system else 0)
+    k = mapping.slots or (1 if mapping.system_value or "{i}" not in mapping.system else 0)
     if not k:
         k = 0
         while k < MAX_SLOTS and mapping.column(mapping.system, mapping.first + k) in have:

@@ -10,14 +10,35 @@ change the patterns (the form, or a JSON mapping file).
 Shapes assumed:
 
 ``e2e-quality`` / ``e2e-naturalness``
-    The E2E NLG Challenge RankME exports (CrowdFlower full reports, as read by
-    ``import_e2e``): ``_unit_id``, ``_id``, ``_worker_id``, ``_started_at`` and
+    The E2E NLG Challenge's human evaluation (Dusek et al. 2020: RankME on CrowdFlower,
+    the full reports as read by ``import_e2e``), not the RankME paper's release
+    (jeknov/RankME: the ``rankme-crowdflower-*`` presets): ``_unit_id``, ``_id``,
+    ``_worker_id``, ``_started_at`` and
     ``_created_at`` (``MM/DD/YYYY HH:MM:SS``, UTC), ``mr``, ``mr_id``, per slot
     ``sys{i}``, ``ref{i}`` and ``quality{i}`` / ``natur{i}`` (1-based, five slots);
     quality's ``check{i}`` answers (``ok``, ``missing``, ``added``, both) are read as
     the content checks ``perfect``, ``missing``, ``added``.
     humaneval's own CSV export (``export_judgements --format csv``) has these columns
     too, so it re-imports with the preset of its criterion.
+``rankme-crowdflower-setup1``, ``rankme-crowdflower-setup2-informativeness`` / ``-naturalness`` / ``-quality``
+    The RankME paper's release (Novikova, Dusek and Rieser 2018; jeknov/RankME,
+    ``data/*.zip``), RankME files: CrowdFlower reports of ``_created_at``
+    (``M/D/YYYY H:MM:SS``), ``_channel``, ``_trust``, ``_worker_id``, ``_country``,
+    ``_region``, ``_city`` (kept as metadata), ``mr``, ``mr_id``, three outputs per row
+    as ``ref{i}`` and ``team{i}`` (the system), and magnitude estimates per criterion:
+    set-up 1 (``stp1_rankME``) rates ``informativeness{i}``, ``naturalness{i}`` and
+    ``quality{i}`` together (and has ``primary``), set-up 2 one per file:
+    ``inf{i}`` (``stp2_rankME_inf``), ``naturalness{i}``, ``quality{i}`` with the
+    content checks ``check{i}`` (``ok``, ``missing``, ``added``, both). No unit id and
+    no start time: rows of one MR and the same systems share a task, judgement times
+    are ``_created_at``.
+``rankme-crowdflower-plain`` / ``rankme-crowdflower-likert`` (set-up 1), ``rankme-crowdflower-plain-<criterion>`` / ``rankme-crowdflower-likert-<criterion>`` (set-up 2)
+    The same release's PlainME and Likert files: one output per row (``ref``, ``team``),
+    set-up 1 with ``informativeness``, ``naturalness`` and ``quality`` columns, set-up 2
+    one of them, quality with ``check_those_that_apply`` (its content checks). PlainME
+    scores are magnitude estimates, Likert ones six points (levels 1-6).
+    ``stp2_likert_qual`` has no ``_channel`` and ``_trust`` columns, ``stp2_plainME_nat``
+    no ``mr_id`` (its items are named by their MR, ``mr``), as released.
 ``wmt``
     The WMT13-16 relative-ranking CSV (``import_wmt``; also ``export_judgements
     --format wmt``): ``segmentId``, ``judgeId``, ``system{i}Id``, ``system{i}rank``
@@ -120,6 +141,91 @@ def _e2e(name: str, prefix: str) -> dict[str, Any]:
     }
 
 
+#: the RankME release's CrowdFlower columns kept with each judgement
+RANKME_METADATA = ["_channel", "_trust", "_country", "_region", "_city"]
+#: criterion -> its score column in set-up 2's RankME files (informativeness is ``inf``)
+RANKME_SETUP2_SCORES = {
+    "informativeness": "inf",
+    "naturalness": "naturalness",
+    "quality": "quality",
+}
+RANKME_LIKERT_LEVELS = [1, 2, 3, 4, 5, 6]
+#: criterion -> how the release's file names abbreviate it
+RANKME_FILES = {"informativeness": "inf", "naturalness": "nat", "quality": "qual"}
+
+
+def _rankme(
+    criteria: list[dict[str, Any]], *, one_per_row: bool, item: str = "mr_id", metadata: list[str]
+) -> dict[str, Any]:
+    """A mapping of a file of the RankME paper's release (jeknov/RankME)."""
+    return {
+        "format": "csv",
+        "worker": "_worker_id",
+        "item": item,
+        "input": "mr",
+        "slots": 1 if one_per_row else 0,
+        "first": 1,
+        "system": "team" if one_per_row else "team{i}",
+        "output": "ref" if one_per_row else "ref{i}",
+        "criteria": criteria,
+        "submitted_at": "_created_at",
+        "time_format": E2E_TIME,
+        "metadata": metadata,
+    }
+
+
+def _rankme_presets() -> dict[str, tuple[str, dict[str, Any]]]:
+    names = list(RANKME_SETUP2_SCORES)
+    release = "RankME paper release (jeknov/RankME, CrowdFlower)"
+    presets: dict[str, tuple[str, dict[str, Any]]] = {
+        "rankme-crowdflower-setup1": (
+            f"{release}: set-up 1 RankME, three criteria (stp1_rankME)",
+            _rankme(
+                [{"name": n, "score": n + "{i}", "scale": "magnitude"} for n in names],
+                one_per_row=False,
+                metadata=[*RANKME_METADATA, "primary"],
+            ),
+        ),
+    }
+    for name, prefix in RANKME_SETUP2_SCORES.items():
+        criterion: dict[str, Any] = {"name": name, "score": prefix + "{i}", "scale": "magnitude"}
+        if name == "quality":
+            criterion["checks"] = "check{i}"
+        presets[f"rankme-crowdflower-setup2-{name}"] = (
+            f"{release}: set-up 2 RankME {name} (stp2_rankME_{RANKME_FILES[name]})",
+            _rankme([criterion], one_per_row=False, metadata=RANKME_METADATA),
+        )
+    for method, scale in (("plain", "magnitude"), ("likert", "likert")):
+        levels = {"levels": RANKME_LIKERT_LEVELS} if scale == "likert" else {}
+        title = "PlainME" if method == "plain" else "Likert (6 points)"
+        presets[f"rankme-crowdflower-{method}"] = (
+            f"{release}: set-up 1 {title}, three criteria, one output per row",
+            _rankme(
+                [{"name": n, "score": n, "scale": scale, **levels} for n in names],
+                one_per_row=True,
+                metadata=RANKME_METADATA,
+            ),
+        )
+        for name in names:
+            criterion = {"name": name, "score": name, "scale": scale, **levels}
+            metadata = RANKME_METADATA
+            if name == "quality":
+                criterion["checks"] = "check_those_that_apply"
+                if method == "likert":  # stp2_likert_qual has no _channel and _trust
+                    metadata = ["_country", "_region", "_city"]
+            presets[f"rankme-crowdflower-{method}-{name}"] = (
+                f"{release}: set-up 2 {title} {name}, one output per row",
+                _rankme(
+                    [criterion],
+                    one_per_row=True,
+                    # stp2_plainME_nat has no mr_id: its items are named by their MR
+                    item="mr" if (method, name) == ("plain", "naturalness") else "mr_id",
+                    metadata=metadata,
+                ),
+            )
+    return presets
+
+
 _CROWDFLOWER_JOB = {
     "item": "item_id",
     "input": "input",
@@ -131,13 +237,16 @@ _CROWDFLOWER_JOB = {
 #: name -> (title, mapping in its JSON form)
 PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "e2e-quality": (
-        "E2E RankME quality (CrowdFlower; humaneval CSV export)",
+        "E2E NLG Challenge human evaluation, quality (RankME on CrowdFlower: _unit_id, "
+        "sys{i}, quality{i}; not the RankME paper's release); humaneval CSV export",
         _e2e("quality", "quality"),
     ),
     "e2e-naturalness": (
-        "E2E RankME naturalness (CrowdFlower; humaneval CSV export)",
+        "E2E NLG Challenge human evaluation, naturalness (RankME on CrowdFlower: "
+        "_unit_id, sys{i}, natur{i}; not the RankME paper's release); humaneval CSV export",
         _e2e("naturalness", "natur"),
     ),
+    **_rankme_presets(),
     "wmt": (
         "WMT relative ranking CSV (humaneval WMT export)",
         {

@@ -10,8 +10,10 @@ samples) or a placeholder for none (``-1``, as wmt-trueskill's ``xml2csv.py`` wr
 or blank): a placeholder leaves the language to the campaign. A file of several
 language pairs reuses segment ids across pairs: its items are then named
 ``<srclang>-<trglang>:<segmentId>``. ``rankingID`` (WMT15-16: the pairwise rows cut
-from one five-way ranking share it) is kept with each judgement. Other columns
-(``srcIndex``, ``documentId``, ``system{i}Number``, ...) are ignored.
+from one five-way ranking share it) is kept with each judgement, and so are, when the
+file has them, ``srcIndex`` (the segment's index in the source document), ``documentId``,
+``system{i}Number`` and ``srclang`` (as BCP 47); ``-1`` in them (and a blank) means
+"not given" and is not kept. Other columns are ignored.
 
 The header shapes of the years (all read alike):
 
@@ -54,6 +56,10 @@ class WMTRanking:
     #: the ranks as written when they were re-ranked within the row (a pair of a
     #: five-way ranking: ranks 1 and 3 become 1 and 2); () when kept as written
     ranks_written: tuple[int, ...] = ()
+    source_language: str = ""  # srclang as BCP 47 ("" when not given)
+    src_index: str = ""  # srcIndex as written ("" when absent or -1)
+    document_id: str = ""  # documentId as written ("" when absent or -1)
+    system_numbers: tuple[str, ...] = ()  # system{i}Number as written; () when none given
 
 
 @dataclass(frozen=True)
@@ -83,6 +89,9 @@ def parse_wmt_csv(path: Path) -> ParsedWMT:
     # from: ranks up to 5 are read in any row, and re-ranked within a row of fewer.
     top = MAX_SYSTEMS
     rank_of = {str(rank): rank for rank in (-1, *range(1, top + 1))}
+    src_index_at = table.index.get("srcIndex")
+    document_at = table.index.get("documentId")
+    number_at = [table.index.get(f"system{i}Number") for i in range(1, k + 1)]
     target_at = table.index.get("trglang")
     source_at = table.index.get("srclang")
     languages: dict[str, str] = {}  # as written -> checked
@@ -100,10 +109,11 @@ def parse_wmt_csv(path: Path) -> ParsedWMT:
             language = row_language(
                 record[target_at], languages, file=file, line=line, field="trglang", names=True
             )
-            if source_at is not None:
-                source = row_language(
-                    record[source_at], languages, file=file, line=line, field="srclang", names=True
-                )
+        if source_at is not None:
+            source = row_language(
+                record[source_at], languages, file=file, line=line, field="srclang", names=True
+            )
+        if target_at is not None:
             pairs.add((source, language))
         ranks = tuple(rank_of.get(record[i].strip(), 0) for i in rank_at)
         if 0 in ranks:  # not written plainly ("01", "+2") or not a rank at all
@@ -128,6 +138,7 @@ def parse_wmt_csv(path: Path) -> ParsedWMT:
             written = ranks
             ranks = tuple(1 + sum(other < rank for other in ranks) for rank in ranks)
         sources.append(source)
+        numbers = tuple(_given(record[i]) if i is not None else "" for i in number_at)
         rankings.append(
             WMTRanking(
                 line=line,
@@ -138,6 +149,10 @@ def parse_wmt_csv(path: Path) -> ParsedWMT:
                 language=language,
                 ranking_id=record[ranking_at].strip() if ranking_at is not None else "",
                 ranks_written=written,
+                source_language=source,
+                src_index=_given(record[src_index_at]) if src_index_at is not None else "",
+                document_id=_given(record[document_at]) if document_at is not None else "",
+                system_numbers=numbers if any(numbers) else (),
             )
         )
     if not rankings and not skipped:
@@ -153,10 +168,20 @@ def parse_wmt_csv(path: Path) -> ParsedWMT:
                 language=r.language,
                 ranking_id=r.ranking_id,
                 ranks_written=r.ranks_written,
+                source_language=r.source_language,
+                src_index=r.src_index,
+                document_id=r.document_id,
+                system_numbers=r.system_numbers,
             )
             for r, source in zip(rankings, sources, strict=True)
         ]
     return ParsedWMT(file=file, systems_per_row=k, rankings=rankings, skipped_unranked=skipped)
+
+
+def _given(raw: str) -> str:
+    """A cell as written, "" for WMT's "not given" (``-1``, or blank)."""
+    value = raw.strip()
+    return "" if value in ("-1", "") else value
 
 
 def _refuse_systems(systems: tuple[str, ...], *, file: str, line: int) -> None:

@@ -10,7 +10,12 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from annotations.importing.mapped import mapped_import, mapping_parse, mapping_resolve
+from annotations.importing.mapped import (
+    mapped_import,
+    mapped_preview_scales,
+    mapping_parse,
+    mapping_resolve,
+)
 from annotations.importing.parsers.mapped import Mapping, preview_mapped
 from annotations.importing.parsers.presets import PRESETS, mapping_renamed
 from annotations.models import Campaign
@@ -62,7 +67,7 @@ class Command(BaseCommand):
             if options["preview"]:
                 campaign = Campaign.objects.filter(slug=options["campaign"]).first()
                 mapping = self._renamed(_mapping(options["mapping"], campaign), options)
-                self._preview(options["path"], mapping, options["preview"])
+                self._preview(options["path"], mapping, options["preview"], campaign)
                 return
             with transaction.atomic():
                 campaign, created = campaign_get_or_create(slug=options["campaign"])
@@ -85,8 +90,11 @@ class Command(BaseCommand):
             f"  workers:               {s.workers}\n"
             f"  items created:         {s.items_created}\n"
             f"  outputs created:       {s.outputs_created}\n"
-            f"  texts differing:       {s.texts_differing}\n"
-            f"  time: {time.perf_counter() - start:.1f} s"
+            f"  texts differing:       {s.texts_differing} (output slots whose text as shown "
+            "differs from the output's stored text; kept with the task)\n"
+            f"  inputs filled:         {s.inputs_filled}\n"
+            + "".join(f"  note: {note}\n" for note in s.notes())
+            + f"  time: {time.perf_counter() - start:.1f} s"
         )
 
     @staticmethod
@@ -98,9 +106,11 @@ class Command(BaseCommand):
         except ValueError as exc:
             raise DomainError(str(exc)) from exc
 
-    def _preview(self, path: Path, mapping: Mapping, rows: int) -> None:
+    def _preview(self, path: Path, mapping: Mapping, rows: int, campaign: Campaign | None) -> None:
         parsed = preview_mapped(path, mapping, rows=rows)
         self.stdout.write(f"{parsed.file}: {parsed.slots} slots")
+        for note in mapped_preview_scales(campaign=campaign, mapping=mapping, parsed=parsed):
+            self.stdout.write(f"  scale of {note}")
         for row in parsed.rows:
             for j in row.judgements:
                 pairs = ", ".join(

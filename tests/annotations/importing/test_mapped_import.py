@@ -25,7 +25,7 @@ from annotations.importing.mapped import (
 )
 from annotations.importing.outputs import Upload
 from annotations.importing.parsers.mapped import mapping_from_dict
-from annotations.importing.parsers.presets import PRESETS, mapping_renamed, preset_mapping
+from annotations.importing.parsers.presets import mapping_renamed, preset_mapping
 from annotations.models import (
     Campaign,
     Criterion,
@@ -382,7 +382,7 @@ def test_round_trip_wmt(tmp_path: Path) -> None:
     assert judgements_of(second) == judgements_of(first)
 
 
-@pytest.mark.parametrize("name", sorted(PRESETS))
+@pytest.mark.parametrize("name", sorted(FILES))
 def test_round_trip_through_jsonl_export(tmp_path: Path, name: str) -> None:
     """Each preset's file imported, exported as JSONL, re-imported with the JSONL preset:
     the same judgements, outputs and times."""

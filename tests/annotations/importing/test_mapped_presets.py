@@ -315,7 +315,10 @@ FILES: dict[str, Callable[[Path], Path]] = {
 
 
 def test_every_preset_has_a_file_shape() -> None:
-    assert set(FILES) == set(PRESETS)
+    # The RankME release's presets read that release's own headers (one to three
+    # criteria, one or three outputs per row): test_release_fixes writes those files.
+    release = {name for name in PRESETS if name.startswith("rankme-crowdflower-")}
+    assert set(FILES) == set(PRESETS) - release
 
 
 @pytest.mark.parametrize("name", sorted(FILES))
