@@ -73,7 +73,12 @@ SETTINGS_LABELS: dict[str, tuple[str, str]] = {
         "How many system outputs a worker scores side by side (RankME: 5).",
     ),
     "judgements_per_task": ("Judgements per task", "How many different workers judge each task."),
-    "tasks_per_worker": ("Tasks per worker", "At most this many tasks for one worker."),
+    "tasks_per_worker": (
+        "Tasks per worker",
+        "At most this many pages for one worker, checks included: a page is one task in"
+        " set-up 2 and one item with every criterion in set-up 1 (the plan, the monitor and"
+        " payments count pages).",
+    ),
     "merge_identical_outputs": (
         "Show identical outputs of one item once",
         "The score then counts for each system that produced the text.",

@@ -183,7 +183,15 @@ class WorkerSerializer(ApiModelSerializer):
 
 class WorkerQualitySerializer(serializers.Serializer):
     worker = WorkerSerializer()
-    tasks_done = serializers.IntegerField()
+    tasks_done = serializers.IntegerField(
+        help_text="Counted judgements (real tasks, first answer)."
+    )
+    pages = serializers.IntegerField(
+        help_text="Pages submitted: the unit of tasks_per_worker (set-up 1: one item, every criterion)."
+    )
+    counted_pages = serializers.IntegerField()
+    attention_pages = serializers.IntegerField()
+    repeat_pages = serializers.IntegerField()
     median_seconds = serializers.FloatField(allow_null=True)
     attention_checks = serializers.IntegerField()
     attention_pass_rate = serializers.FloatField(allow_null=True)
