@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
 from django.db.models import Count, Prefetch, QuerySet
 from django.http import (
@@ -39,6 +40,7 @@ from annotations import serializers as s
 from annotations.access import campaign_check, campaigns_visible_to
 from annotations.access_api import CampaignScoped
 from annotations.core.slices import SliceError, parse_where
+from annotations.importing import jobs as import_jobs
 from annotations.importing.uploads import UploadTooLargeError, outputs_upload
 from annotations.models import (
     Campaign,
@@ -274,13 +276,40 @@ class CampaignActionApi(CampaignScoped, APIView):
 class CampaignBuildApi(CampaignScoped, APIView):
     """Build the task design (drafts only); returns the design report."""
 
-    @extend_schema(request=s.BuildSerializer, responses={200: OpenApiTypes.OBJECT, **ERRORS})
+    @extend_schema(
+        request=s.BuildSerializer,
+        responses={
+            200: OpenApiTypes.OBJECT,
+            202: OpenApiResponse(
+                description="A large campaign (more than BUILD_INLINE_MAX_TASKS tasks), "
+                "built as a background job: its id, status and progress page."
+            ),
+            **ERRORS,
+        },
+    )
     def post(self, request: Request, slug: str) -> Response:
         data = s.BuildSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        report = task_services.campaign_tasks_build(
-            campaign=self.campaign, seed=data.validated_data.get("seed")
-        )
+        seed = data.validated_data.get("seed")
+        if task_services.campaign_tasks_estimate(campaign=self.campaign) > (
+            settings.BUILD_INLINE_MAX_TASKS
+        ):
+            task_services.campaign_tasks_build_check(campaign=self.campaign)
+            job = import_jobs.job_active(
+                campaign=self.campaign, kind="build"
+            ) or import_jobs.job_create(
+                campaign=self.campaign,
+                kind="build",
+                title="the tasks",
+                options={"seed": seed},
+                user=request.user,
+            )
+            page = reverse("annotations:designer-import-job", kwargs={"slug": slug, "pk": job.pk})
+            return Response(
+                {"job": job.pk, "status": job.status, "url": page},
+                status=status.HTTP_202_ACCEPTED,
+            )
+        report = task_services.campaign_tasks_build(campaign=self.campaign, seed=seed)
         return Response(_plain(report))
 
 

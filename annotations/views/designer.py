@@ -499,7 +499,33 @@ def _lifecycle(action: Callable[..., Any], done: str) -> View:
     return view
 
 
-campaign_build = _lifecycle(task_services.campaign_tasks_build, "Tasks built.")
+@campaign_view(Role.DESIGNER)
+@require_POST
+def campaign_build(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+    """Build the tasks: during the request when there are few (at most
+    ``BUILD_INLINE_MAX_TASKS``), else as a background job (``importing.jobs``, the large
+    imports' mechanism) whose page shows its progress."""
+    try:
+        if (
+            task_services.campaign_tasks_estimate(campaign=campaign)
+            > settings.BUILD_INLINE_MAX_TASKS
+        ):
+            task_services.campaign_tasks_build_check(campaign=campaign)
+            job = import_jobs.job_active(campaign=campaign, kind="build") or import_jobs.job_create(
+                campaign=campaign, kind="build", title="the tasks", user=request.user
+            )
+            return redirect("annotations:designer-import-job", slug=campaign.slug, pk=job.pk)
+        report = task_services.campaign_tasks_build(campaign=campaign)
+    except DomainError as exc:
+        _error(request, exc)
+    else:
+        summary = getattr(report, "summary", None)
+        messages.success(
+            request, "Tasks built." + (f" {summary}" if isinstance(summary, str) else "")
+        )
+    return redirect("annotations:designer-campaign", slug=campaign.slug)
+
+
 campaign_launch = _lifecycle(campaign_services.campaign_launch, "The campaign is live.")
 campaign_pause = _lifecycle(campaign_services.campaign_pause, "The campaign is paused.")
 campaign_close = _lifecycle(campaign_services.campaign_close, "The campaign is closed.")
