@@ -6,6 +6,7 @@ import copy
 from typing import Any
 
 from django import forms
+from django.conf import settings as django_settings
 
 from annotations.models import Campaign, CampaignMembership, Criterion, Output
 from annotations.services.campaigns import SETTINGS_ON_PAGE, campaign_settings_problems
@@ -490,6 +491,11 @@ class PlanForm(forms.Form):
     seconds_per_task = forms.IntegerField(
         min_value=1, label="Expected seconds per task", required=False
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The platform's currency (settings.PAYMENT_CURRENCY), which the costs are in.
+        self.fields["pay_per_hour"].label = f"Pay per hour ({django_settings.PAYMENT_CURRENCY})"
 
 
 class MemberForm(forms.Form):

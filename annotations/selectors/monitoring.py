@@ -44,7 +44,10 @@ from annotations.selectors.quality import (
 @dataclass(frozen=True)
 class SystemPlan:
     label: str
+    #: summed over the campaign's criteria
     comparisons: int
+    #: what one criterion's ranking gets (the mean over criteria)
+    per_criterion: int = 0
 
 
 @dataclass(frozen=True)
@@ -159,7 +162,10 @@ def campaign_plan(
         cost=round(hours * pay_per_hour, 2),
         pay_per_hour=pay_per_hour,
         seconds_per_task=seconds_per_task,
-        per_system=[SystemPlan(label, comparisons[sid]) for sid, label in systems],
+        per_system=[
+            SystemPlan(label, comparisons[sid], round(comparisons[sid] / max(n_criteria, 1)))
+            for sid, label in systems
+        ],
         imported_tasks=Task.objects.filter(campaign=campaign, kind=Task.Kind.IMPORTED).count(),
         imported_judgements=Judgement.objects.filter(
             criterion__campaign=campaign, task__kind=Task.Kind.IMPORTED
