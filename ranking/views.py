@@ -522,6 +522,7 @@ def campaign_power(request: HttpRequest, slug: str) -> HttpResponse:
             "form": form,
             "plan": plan,
             "reports": reports,
+            "currency": settings.PAYMENT_CURRENCY,
         },
         status=400 if form.errors else 200,
     )

@@ -80,3 +80,24 @@ def test_a_viewer_reads_the_settings_as_text_without_inputs(client):
     client.force_login(people["owner"])
     html = client.get(reverse("annotations:designer-settings", args=[campaign.slug])).text
     assert 'name="name"' in html and "Save settings" in html
+
+
+def test_a_viewer_sees_the_languages_form_read_only(client):
+    people = users()
+    campaign = judged_campaign(owner=people["owner"], n_items=2, n_workers=1)
+    add_member(campaign, people["viewer"], CampaignMembership.Role.VIEWER)
+    client.force_login(people["viewer"])
+    html = client.get(reverse("annotations:designer-languages", args=[campaign.slug])).text
+    form = html[html.index("<h3>Languages and quotas</h3>") :]
+    fields = re.findall(r"<(?:input|select|textarea)\b(?![^>]*type=\"hidden\")[^>]*>", form)
+    assert fields and all(" disabled" in f for f in fields)
+    assert "Save languages" not in html
+
+
+def test_the_power_page_costs_are_in_the_currency(client, settings):
+    settings.PAYMENT_CURRENCY = "USD"
+    people = users()
+    campaign = judged_campaign(owner=people["owner"], n_items=2, n_workers=1)
+    client.force_login(people["owner"])
+    html = client.get(reverse("ranking:campaign-power", args=[campaign.slug])).text
+    assert re.search(r"[\d.,]+ USD</strong>", html) and "USD an hour" in html
