@@ -113,3 +113,48 @@ def test_a_lost_build_is_failed_by_the_sweep_with_its_own_words():
     assert import_jobs_sweep(stale_after=60) == [job.pk]
     job.refresh_from_db()
     assert "building the tasks was lost" in job.error and "build the tasks again" in job.error
+
+
+def test_the_e2e_set_up_1_build_answers_at_once_and_the_plan_counts_pages(
+    client, e2e_dir, django_capture_on_commit_callbacks
+):
+    """The walk-through's study: the 21 released systems on 630 MRs, set-up 1 with three
+    criteria (9,450 tasks). The request queues the job; the job builds them all."""
+    import time
+
+    from annotations.selectors.monitoring import campaign_plan
+    from tests.annotations.services.test_tasks import _e2e_rows
+
+    owner = User.objects.create(username="owner")
+    campaign = campaign_create(
+        slug="e2e", name="E2E", owner=owner, outputs_per_task=5, setup="together",
+        tasks_per_worker=10, judgements_per_task=3, consent_text="I agree.",
+        attention_check_rate=0.1, repeat_rate=0.1,
+    )  # fmt: skip
+    for preset in ("quality", "naturalness", "informativeness"):
+        criterion = criterion_from_preset(campaign=campaign, preset=preset)
+        criterion_rankme_set(criterion=criterion, standard_input="x", standard_text="y")
+    outputs_store(campaign=campaign, rows=_e2e_rows(e2e_dir))
+    client.force_login(owner)
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        started = time.perf_counter()
+        response = client.post(reverse("annotations:designer-build", args=[campaign.slug]))
+        answered = time.perf_counter() - started
+    assert response.status_code == 302 and "/imports/" in response["Location"]
+    assert not Task.objects.exists()
+    started = time.perf_counter()
+    queued[0]()
+    built = time.perf_counter() - started
+    job = ImportJob.objects.get(kind="build")
+    assert job.status == ImportJob.Status.DONE, job.error
+    assert job.summary["tasks"] == Task.objects.count() == 9450
+    print(
+        f"\nbuild request answered in {answered:.2f} s; the job built 9,450 tasks in {built:.1f} s"
+    )
+    assert answered < built
+    plan = campaign_plan(campaign=campaign)
+    # 9,450 tasks x 3 judgements = 28,350 judgements = 9,450 pages of 3 criteria; with the
+    # checks (10% + 10%) 11,813 pages, 1,182 workers of 10 pages (the old plan: 3,544).
+    assert (plan.judgements, plan.regular_pages) == (28350, 9450)
+    assert (plan.pages, plan.workers) == (11813, 1182)
+    print(f"plan: {plan.pages:,} pages, {plan.workers:,} workers of 10 pages")
