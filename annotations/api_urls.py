@@ -47,6 +47,24 @@ urlpatterns = [
         name="api-close",
     ),
     path(
+        "campaigns/<slug:slug>/archive/",
+        apis.CampaignActionApi.as_view(action="archive"),
+        name="api-archive",
+    ),
+    path(
+        "campaigns/<slug:slug>/unarchive/",
+        apis.CampaignActionApi.as_view(action="unarchive"),
+        name="api-unarchive",
+    ),
+    path("campaigns/<slug:slug>/clone/", apis.CampaignCloneApi.as_view(), name="api-clone"),
+    path("campaigns/<slug:slug>/members/", apis.MemberListApi.as_view(), name="api-members"),
+    path(
+        "campaigns/<slug:slug>/members/<int:pk>/",
+        apis.MemberDetailApi.as_view(),
+        name="api-member",
+    ),
+    path("campaigns/<slug:slug>/payments/", apis.PaymentListApi.as_view(), name="api-payments"),
+    path(
         "campaigns/<slug:slug>/progress/", apis.CampaignProgressApi.as_view(), name="api-progress"
     ),
     path("campaigns/<slug:slug>/experts/", apis.CampaignExpertsApi.as_view(), name="api-experts"),

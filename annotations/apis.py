@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
 from django.db.models import Count, Prefetch, QuerySet
 from django.http import (
@@ -36,22 +37,27 @@ from rest_framework.views import APIView
 
 from annotations import exports
 from annotations import serializers as s
-from annotations.access import campaigns_visible_to
+from annotations.access import campaign_check, campaigns_visible_to
 from annotations.access_api import CampaignScoped
 from annotations.core.slices import SliceError, parse_where
+from annotations.importing import jobs as import_jobs
 from annotations.importing.uploads import UploadTooLargeError, outputs_upload
 from annotations.models import (
     Campaign,
+    CampaignMembership,
     Criterion,
     Judgement,
     JudgementScore,
     System,
     Worker,
 )
+from annotations.selectors import memberships as member_selectors
 from annotations.selectors import monitoring
+from annotations.selectors import payments as payment_selectors
 from annotations.selectors.experts import expert_report
 from annotations.services import campaigns as campaign_services
 from annotations.services import criteria as criteria_services
+from annotations.services import memberships as membership_services
 from annotations.services import tasks as task_services
 from annotations.services import workers as worker_services
 from common.api import (
@@ -69,6 +75,7 @@ from common.errors import DomainError
 from common.http import streamed_file_response
 
 logger = logging.getLogger(__name__)
+Role = CampaignMembership.Role
 
 
 class _Sessionless:
@@ -176,9 +183,81 @@ class CampaignDetailApi(CampaignScoped, APIView):
         )
         return Response(s.CampaignSerializer(campaign).data)
 
+    @extend_schema(
+        responses={204: None, **ERRORS},
+        description="Owners only. Deletes a draft, closed or archived campaign with "
+        "everything it holds (judgements, workers, tasks, outputs, ranking runs); a live or "
+        "paused one is refused (close it first). Archive it instead to keep it read-only.",
+    )
+    def delete(self, request: Request, slug: str) -> Response:
+        campaign_check(request.user, self.campaign, Role.OWNER, denied="Only owners delete.")
+        campaign_services.campaign_delete(campaign=self.campaign)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class CampaignCloneApi(CampaignScoped, APIView):
+    """A second round: a new draft with this campaign's settings, criteria and outputs
+    (no workers, tasks or judgements); the caller owns it."""
+
+    @extend_schema(request=s.CloneSerializer, responses={201: s.CampaignSerializer, **ERRORS})
+    def post(self, request: Request, slug: str) -> Response:
+        data = s.CloneSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = request.user
+        if not user.is_authenticated:  # refused before by campaign_for
+            raise NotAuthenticated()
+        clone = campaign_services.campaign_clone(
+            campaign=self.campaign, user=user, **data.validated_data
+        )
+        return Response(s.CampaignSerializer(clone).data, status=status.HTTP_201_CREATED)
+
+
+class MemberListApi(CampaignScoped, generics.ListAPIView):
+    """The campaign's members (viewers may read); POST gives a user a role (owners only)."""
+
+    serializer_class = s.MemberSerializer
+    pagination_class = None
+    write_role = Role.OWNER
+
+    def get_queryset(self) -> QuerySet[CampaignMembership]:
+        return member_selectors.campaign_members(campaign=self.campaign)
+
+    @extend_schema(request=s.MemberSetSerializer, responses={200: s.MemberSerializer, **ERRORS})
+    def post(self, request: Request, slug: str) -> Response:
+        data = s.MemberSetSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        membership = membership_services.membership_set(
+            campaign=self.campaign, **data.validated_data
+        )
+        return Response(s.MemberSerializer(membership).data)
+
+
+class MemberDetailApi(CampaignScoped, APIView):
+    """Take a member off the campaign (owners only; the owner stays)."""
+
+    write_role = Role.OWNER
+
+    @extend_schema(responses={204: None, **ERRORS})
+    def delete(self, request: Request, slug: str, pk: int) -> Response:
+        membership = self.campaign.memberships.filter(pk=pk).first()
+        if membership is None:
+            raise Http404("No such member of this campaign.")
+        membership_services.membership_remove(membership=membership)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PaymentListApi(CampaignScoped, APIView):
+    """Per worker: the quality checks' suggestion, the decision and bonus (read only: the
+    decisions are made on the payments page; the platforms' bulk files are its exports)."""
+
+    @extend_schema(responses={200: s.PaymentRowSerializer(many=True), **ERRORS})
+    def get(self, request: Request, slug: str) -> Response:
+        rows = payment_selectors.payment_rows(campaign=self.campaign)
+        return Response(s.PaymentRowSerializer(rows, many=True).data)
+
 
 class CampaignActionApi(CampaignScoped, APIView):
-    """Launch, pause or close a campaign."""
+    """Launch, pause, close, archive or unarchive a campaign (the pages' services)."""
 
     action = ""
 
@@ -188,6 +267,8 @@ class CampaignActionApi(CampaignScoped, APIView):
             "launch": campaign_services.campaign_launch,
             "pause": campaign_services.campaign_pause,
             "close": campaign_services.campaign_close,
+            "archive": campaign_services.campaign_archive,
+            "unarchive": campaign_services.campaign_unarchive,
         }[self.action]
         return Response(s.CampaignSerializer(service(campaign=self.campaign)).data)
 
@@ -195,13 +276,40 @@ class CampaignActionApi(CampaignScoped, APIView):
 class CampaignBuildApi(CampaignScoped, APIView):
     """Build the task design (drafts only); returns the design report."""
 
-    @extend_schema(request=s.BuildSerializer, responses={200: OpenApiTypes.OBJECT, **ERRORS})
+    @extend_schema(
+        request=s.BuildSerializer,
+        responses={
+            200: OpenApiTypes.OBJECT,
+            202: OpenApiResponse(
+                description="A large campaign (more than BUILD_INLINE_MAX_TASKS tasks), "
+                "built as a background job: its id, status and progress page."
+            ),
+            **ERRORS,
+        },
+    )
     def post(self, request: Request, slug: str) -> Response:
         data = s.BuildSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        report = task_services.campaign_tasks_build(
-            campaign=self.campaign, seed=data.validated_data.get("seed")
-        )
+        seed = data.validated_data.get("seed")
+        if task_services.campaign_tasks_estimate(campaign=self.campaign) > (
+            settings.BUILD_INLINE_MAX_TASKS
+        ):
+            task_services.campaign_tasks_build_check(campaign=self.campaign)
+            job = import_jobs.job_active(
+                campaign=self.campaign, kind="build"
+            ) or import_jobs.job_create(
+                campaign=self.campaign,
+                kind="build",
+                title="the tasks",
+                options={"seed": seed},
+                user=request.user,
+            )
+            page = reverse("annotations:designer-import-job", kwargs={"slug": slug, "pk": job.pk})
+            return Response(
+                {"job": job.pk, "status": job.status, "url": page},
+                status=status.HTTP_202_ACCEPTED,
+            )
+        report = task_services.campaign_tasks_build(campaign=self.campaign, seed=seed)
         return Response(_plain(report))
 
 
@@ -291,10 +399,10 @@ class CriterionListApi(CampaignScoped, generics.ListAPIView):
     def post(self, request: Request, slug: str) -> Response:
         data = s.CriterionCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        fields = dict(data.validated_data)
-        preset = fields.pop("preset", "") or ""
-        criterion = criteria_services.criterion_create(
-            campaign=self.campaign, preset=preset, **fields
+        fields, rankme = s.CriterionSerializer.split(data.validated_data)
+        fields["preset"] = fields.pop("preset", "") or ""
+        criterion = criteria_services.criterion_define(
+            campaign=self.campaign, fields=fields, **rankme
         )
         return Response(s.CriterionSerializer(criterion).data, status=status.HTTP_201_CREATED)
 
@@ -315,7 +423,10 @@ class CriterionDetailApi(CampaignScoped, APIView):
         criterion = self._criterion(pk)
         data = s.CriterionSerializer(criterion, data=request.data, partial=True)
         data.is_valid(raise_exception=True)
-        criterion = criteria_services.criterion_update(criterion=criterion, **data.validated_data)
+        fields, rankme = s.CriterionSerializer.split(data.validated_data)
+        criterion = criteria_services.criterion_define(
+            campaign=self.campaign, criterion=criterion, fields=fields, **rankme
+        )
         return Response(s.CriterionSerializer(criterion).data)
 
     @extend_schema(responses={204: None, **ERRORS})

@@ -6,6 +6,7 @@ import copy
 from typing import Any
 
 from django import forms
+from django.conf import settings as django_settings
 
 from annotations.models import Campaign, CampaignMembership, Criterion, Output
 from annotations.services.campaigns import SETTINGS_ON_PAGE, campaign_settings_problems
@@ -73,7 +74,12 @@ SETTINGS_LABELS: dict[str, tuple[str, str]] = {
         "How many system outputs a worker scores side by side (RankME: 5).",
     ),
     "judgements_per_task": ("Judgements per task", "How many different workers judge each task."),
-    "tasks_per_worker": ("Tasks per worker", "At most this many tasks for one worker."),
+    "tasks_per_worker": (
+        "Tasks per worker",
+        "At most this many pages for one worker, checks included: a page is one task in"
+        " set-up 2 and one item with every criterion in set-up 1 (the plan, the monitor and"
+        " payments count pages).",
+    ),
     "merge_identical_outputs": (
         "Show identical outputs of one item once",
         "The score then counts for each system that produced the text.",
@@ -485,6 +491,11 @@ class PlanForm(forms.Form):
     seconds_per_task = forms.IntegerField(
         min_value=1, label="Expected seconds per task", required=False
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The platform's currency (settings.PAYMENT_CURRENCY), which the costs are in.
+        self.fields["pay_per_hour"].label = f"Pay per hour ({django_settings.PAYMENT_CURRENCY})"
 
 
 class MemberForm(forms.Form):

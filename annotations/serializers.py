@@ -8,7 +8,16 @@ from typing import Any
 from django.db import models
 from rest_framework import serializers
 
-from annotations.models import Campaign, Criterion, Judgement, JudgementScore, System, Worker
+from annotations.models import (
+    Campaign,
+    CampaignMembership,
+    Criterion,
+    Judgement,
+    JudgementScore,
+    Output,
+    System,
+    Worker,
+)
 from annotations.services.campaigns import SETTINGS_FIELDS
 from annotations.services.criteria import CRITERION_PRESETS
 
@@ -109,14 +118,64 @@ class CampaignUpdateSerializer(ApiModelSerializer):
 
 
 class CriterionSerializer(ApiModelSerializer):
+    # RankME's standard (a magnitude criterion is launched only with one): the designer's
+    # criterion form sets the same fields through ``services.criteria.criterion_define``.
+    standard_output = serializers.PrimaryKeyRelatedField(
+        queryset=Output.objects.all(),
+        required=False,
+        allow_null=True,
+        help_text="The id of an uploaded output of this campaign to use as the standard: its "
+        "item's input and its text are copied into standard_input and standard_text.",
+    )
+    standard_input = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        help_text="The standard's input (meaning representation), written in; clears "
+        "standard_output.",
+    )
+    standard_text = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        help_text="The standard's output text, written in; clears standard_output.",
+    )
+    content_checks = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="Checks ticked per output (e.g. missing_info).",
+    )
+
     class Meta:
         model = Criterion
-        fields = ["id", "name", "question", "show_input", "scale", "scale_settings", "position"]
+        fields = [
+            "id",
+            "name",
+            "question",
+            "show_input",
+            "scale",
+            "scale_settings",
+            "position",
+            "standard_output",
+            "standard_input",
+            "standard_text",
+            "content_checks",
+        ]
         read_only_fields = ["id"]
         extra_kwargs = {
             "name": {"required": False, "validators": []},
             "question": {"required": False},
         }
+
+    @staticmethod
+    def split(validated: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The criterion's own fields, and the standard and checks (``criterion_define``'s
+        keyword arguments)."""
+        fields = dict(validated)
+        rankme: dict[str, Any] = {
+            name: fields.pop(name)
+            for name in ("standard_output", "standard_input", "standard_text", "content_checks")
+            if name in fields
+        }
+        return fields, rankme
 
 
 class CriterionCreateSerializer(CriterionSerializer):
@@ -183,7 +242,15 @@ class WorkerSerializer(ApiModelSerializer):
 
 class WorkerQualitySerializer(serializers.Serializer):
     worker = WorkerSerializer()
-    tasks_done = serializers.IntegerField()
+    tasks_done = serializers.IntegerField(
+        help_text="Counted judgements (real tasks, first answer)."
+    )
+    pages = serializers.IntegerField(
+        help_text="Pages submitted: the unit of tasks_per_worker (set-up 1: one item, every criterion)."
+    )
+    counted_pages = serializers.IntegerField()
+    attention_pages = serializers.IntegerField()
+    repeat_pages = serializers.IntegerField()
     median_seconds = serializers.FloatField(allow_null=True)
     attention_checks = serializers.IntegerField()
     attention_pass_rate = serializers.FloatField(allow_null=True)
@@ -318,3 +385,47 @@ class ExpertExcludeSerializer(serializers.Serializer):
     criterion = serializers.CharField(max_length=100)
     threshold = serializers.FloatField(min_value=-1.0, max_value=1.0)
     min_units = serializers.IntegerField(min_value=1, default=10)
+
+
+# Lifecycle, members, payments ---------------------------------------------------------------
+
+
+class CloneSerializer(serializers.Serializer):
+    slug = serializers.SlugField(max_length=64, help_text="The new campaign's slug.")
+    name = serializers.CharField(
+        max_length=200, required=False, allow_blank=True, help_text="Default: '<name> (round 2)'."
+    )
+
+
+class MemberSerializer(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.get_username", read_only=True)
+
+    class Meta:
+        model = CampaignMembership
+        fields = ["id", "username", "role"]
+        read_only_fields = fields
+
+
+class MemberSetSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    role = serializers.ChoiceField(choices=CampaignMembership.Role.choices)
+
+
+class PaymentRowSerializer(serializers.Serializer):
+    """One worker on the payments page: the quality checks' suggestion and the decision."""
+
+    worker = WorkerSerializer()
+    pages = serializers.IntegerField()
+    counted_pages = serializers.IntegerField()
+    attention_pages = serializers.IntegerField()
+    repeat_pages = serializers.IntegerField()
+    tasks_done = serializers.IntegerField()
+    attention_checks = serializers.IntegerField()
+    attention_passed = serializers.IntegerField()
+    checks = serializers.IntegerField()
+    checks_failed = serializers.IntegerField()
+    failed_kinds = serializers.ListField(child=serializers.CharField())
+    suggestion = serializers.CharField()
+    reason = serializers.CharField()
+    decision = serializers.CharField(source="worker.review", help_text="'' while undecided.")
+    bonus = serializers.DecimalField(source="worker.bonus", max_digits=8, decimal_places=2)

@@ -1,20 +1,44 @@
 """Celery tasks of the annotations app: thin interfaces that load by id and call a service.
 
 The import services dispatch ``annotations.import_job_run`` by name (they never import
-this module); ``annotations.sweep_import_jobs`` (celery beat, every minute) hands out again the
-jobs whose worker was lost, or fails them with the reason.
+this module); it also runs the background "build" job of a large campaign's tasks,
+through ``RUNNERS``. ``annotations.sweep_import_jobs`` (celery beat, every minute) hands out
+again the jobs whose worker was lost, or fails them with the reason.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 from celery import shared_task
 
 from annotations.importing.jobs import (
     TRANSIENT_DATABASE_ERRORS,
+    JobRunner,
     import_job_run,
     import_jobs_sweep,
 )
 from annotations.models import ImportJob
+from annotations.services.tasks import campaign_tasks_build
+
+
+def _build(job: ImportJob, progress: Callable[[int, int], None]) -> dict[str, Any]:
+    """The "build" job: the designer's "Build tasks" on a large campaign."""
+    report = campaign_tasks_build(
+        campaign=job.campaign, seed=job.options.get("seed"), progress=progress
+    )
+    return {
+        "tasks": sum(c.tasks for c in report.criteria),
+        "criteria": [c.criterion for c in report.criteria],
+        "seed": report.seed,
+        "deleted_tasks": report.deleted_tasks,
+        "rows": sum(c.tasks for c in report.criteria),
+    }
+
+
+#: Job kinds run by a service rather than an importer (``importing.jobs.JobRunner``).
+RUNNERS: dict[str, JobRunner] = {"build": _build}
 
 
 @shared_task(
@@ -31,7 +55,7 @@ from annotations.models import ImportJob
 )
 def import_job_run_task(job_id: int) -> str:
     job = ImportJob.objects.select_related("campaign").get(pk=job_id)
-    return import_job_run(job=job).status
+    return import_job_run(job=job, runners=RUNNERS).status
 
 
 @shared_task(name="annotations.sweep_import_jobs", ignore_result=True)

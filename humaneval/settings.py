@@ -295,6 +295,12 @@ RANKING_RUNS_IN_THREAD = env.bool("HUMANEVAL_RANKING_IN_THREAD", default=not CEL
 # per request.
 IMPORT_UPLOAD_MAX_BYTES = env.int("HUMANEVAL_UPLOAD_MAX_MB", default=50) * 1024 * 1024
 IMPORT_INLINE_MAX_BYTES = env.int("HUMANEVAL_IMPORT_INLINE_MAX_KB", default=1024) * 1024
+# The currency the plan's pay and costs and the payments' bonuses are in: the platform's
+# (a Prolific study pays in GBP by default, MTurk in USD). Shown beside every amount.
+PAYMENT_CURRENCY = env.str("HUMANEVAL_PAYMENT_CURRENCY", default="GBP")
+# "Build tasks" on the pages runs as a background job (the import jobs' mechanism, with
+# its progress page) when building would make more than this many tasks.
+BUILD_INLINE_MAX_TASKS = env.int("HUMANEVAL_BUILD_INLINE_MAX_TASKS", default=2000)
 IMPORTS_IN_THREAD = env.bool("HUMANEVAL_IMPORTS_IN_THREAD", default=not CELERY_BROKER_URL)
 # Import jobs whose worker was lost are handed out again or failed by a sweep (beat,
 # manage.py sweep_import_jobs): failed when running for longer than IMPORT_JOB_STALE_AFTER

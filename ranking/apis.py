@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import generics, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -33,9 +33,41 @@ from .services import (
     ranking_run_retry,
 )
 
+_EXCLUDED_HELP = (
+    "Leave out the judgements of workers marked excluded (on the monitor, or by the quality "
+    "checks). Flagged workers are NOT left out: flagging only marks a worker for review. "
+    "Default true."
+)
+
+
+def _as_bool(value: Any) -> bool | None:
+    """A boolean as DRF reads one, or None when it is not one (the field says so)."""
+    try:
+        return serializers.BooleanField().to_internal_value(value)
+    except serializers.ValidationError:
+        return None
+
+
+@extend_schema_field(
+    {
+        "type": "boolean",
+        "deprecated": True,
+        "description": "Deprecated alias of exclude_excluded_workers, kept for old clients: "
+        "despite its name it leaves out EXCLUDED workers, not flagged ones. Give one of the "
+        "two; giving both with different values is a 400.",
+    }
+)
+class _DeprecatedExcludeFlagged(serializers.BooleanField):
+    pass
+
 
 class RankingRunSerializer(serializers.ModelSerializer):
     campaign = serializers.CharField(source="campaign.slug", read_only=True)
+    # The model's column is ``exclude_flagged``; what it does is leave out excluded workers.
+    exclude_excluded_workers = serializers.BooleanField(
+        source="exclude_flagged", required=False, help_text=_EXCLUDED_HELP
+    )
+    exclude_flagged = _DeprecatedExcludeFlagged(required=False)
     criterion = serializers.CharField(source="criterion.name")
     runs = serializers.IntegerField(
         min_value=1,
@@ -62,6 +94,7 @@ class RankingRunSerializer(serializers.ModelSerializer):
             "runs",
             "seed",
             "confidence",
+            "exclude_excluded_workers",
             "exclude_flagged",
             "parameters",
             "where",
@@ -92,6 +125,7 @@ class RankingRunSerializer(serializers.ModelSerializer):
                 "runs",
                 "seed",
                 "confidence",
+                "exclude_excluded_workers",
                 "exclude_flagged",
                 "parameters",
                 "where",
@@ -99,6 +133,22 @@ class RankingRunSerializer(serializers.ModelSerializer):
         ]
 
     def to_internal_value(self, data: Any) -> Any:
+        # ``exclude_flagged`` is the deprecated name of ``exclude_excluded_workers``: both
+        # write one column, so only one of them is validated.
+        if isinstance(data, Mapping) and "exclude_flagged" in data:
+            data = dict(data.items())
+            alias = data.pop("exclude_flagged")
+            if "exclude_excluded_workers" not in data:
+                data["exclude_excluded_workers"] = alias
+            elif _as_bool(alias) != _as_bool(data["exclude_excluded_workers"]):
+                raise serializers.ValidationError(
+                    {
+                        "exclude_flagged": [
+                            "exclude_flagged is a deprecated alias of exclude_excluded_workers "
+                            "and says the opposite here: give only exclude_excluded_workers."
+                        ]
+                    }
+                )
         # Count the conditions before DictField validates each (a 400 naming the limit).
         where = data.get("where") if isinstance(data, Mapping) else None
         if isinstance(where, Mapping) and len(where) > MAX_CONDITIONS:

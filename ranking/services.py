@@ -86,6 +86,7 @@ def ranking_run_create(
         raise DomainError(f"{exc.field}: {exc}") from exc
     _check_runs(runs=runs, campaign=campaign)
     where = ranking_slice_check(criterion=criterion, where=where)
+    _check_judgements(criterion=criterion, exclude_excluded_workers=exclude_flagged, where=where)
     owner = user if user is not None and user.is_authenticated else None
     with transaction.atomic():
         if owner is not None:
@@ -124,6 +125,25 @@ def ranking_slice_check(*, criterion: Criterion, where: Mapping[str, str] | None
             "rankings page."
         )
     return checked
+
+
+def _check_judgements(
+    *, criterion: Criterion, exclude_excluded_workers: bool, where: Mapping[str, str]
+) -> None:
+    """Refuse a run with nothing to rank before it is stored (it would only fail later)."""
+    if judgements_counted(
+        criterion=criterion, exclude_excluded_workers=exclude_excluded_workers, where=where
+    ).exists():
+        return
+    if exclude_excluded_workers and judgements_counted(criterion=criterion, where=where).exists():
+        raise DomainError(
+            f"criterion: every judgement of '{criterion.name}' is by an excluded worker; "
+            "include excluded workers, or include some workers again, to rank it."
+        )
+    raise DomainError(
+        f"criterion: '{criterion.name}' has no judgements to rank yet (0 counted: real "
+        "tasks, first answers); rank it once workers have judged some of its tasks."
+    )
 
 
 def _check_runs(*, runs: int, campaign: Campaign) -> None:

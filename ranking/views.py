@@ -150,7 +150,8 @@ def campaign_runs(request: HttpRequest, slug: str) -> HttpResponse:
                     where=data["where"],
                 )
             except DomainError as exc:
-                form.add_error("where" if str(exc).startswith("where:") else None, str(exc))
+                field = str(exc).partition(":")[0]
+                form.add_error(field if field in ("where", "criterion") else None, str(exc))
             else:
                 return redirect("ranking:run", pk=run.pk)
     runs = RankingRun.objects.filter(campaign=campaign).select_related("criterion")
@@ -518,6 +519,7 @@ def campaign_power(request: HttpRequest, slug: str) -> HttpResponse:
             "form": form,
             "plan": plan,
             "reports": reports,
+            "currency": settings.PAYMENT_CURRENCY,
         },
         status=400 if form.errors else 200,
     )

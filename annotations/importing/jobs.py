@@ -7,7 +7,7 @@ import io
 import threading
 import time
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -67,6 +67,52 @@ def import_job_create(
         if queue:
             transaction.on_commit(lambda: _import_job_dispatch(job.pk))
     return job
+
+
+#: A job kind run by a caller-supplied function instead of an importer: it gets the job
+#: and the progress writer (``progress(done, total)``) and returns the job's summary,
+#: whose ``rows`` (if any) becomes ``rows_done``/``rows_total``. The Celery task
+#: (annotations/tasks.py, an interface) hands the runners in, so that this module never
+#: imports the services they call (importing and services are independent layers).
+JobRunner = Callable[[ImportJob, Callable[[int, int], None]], dict[str, Any]]
+
+
+def job_create(
+    *,
+    campaign: Campaign,
+    kind: str,
+    title: str,
+    options: dict[str, Any] | None = None,
+    user: Any = None,
+    queue: bool = True,
+) -> ImportJob:
+    """A pending background job of another kind than an upload (``"build"``: the task
+    design), run by :func:`import_job_run` with the runner of its kind, with the same
+    progress page, failure recording and lost-worker sweep as an import."""
+    with transaction.atomic():
+        job = ImportJob.objects.create(
+            campaign=campaign,
+            kind=kind,
+            filename=title[:255],
+            options=options or {},
+            created_by=user if user is not None and user.is_authenticated else None,
+        )
+        if queue:
+            transaction.on_commit(lambda: _import_job_dispatch(job.pk))
+    return job
+
+
+def job_active(*, campaign: Campaign, kind: str) -> ImportJob | None:
+    """The campaign's pending or running job of ``kind``, if any."""
+    return (
+        ImportJob.objects.filter(
+            campaign=campaign,
+            kind=kind,
+            status__in=[ImportJob.Status.PENDING, ImportJob.Status.RUNNING],
+        )
+        .order_by("-created_at")
+        .first()
+    )
 
 
 #: the Celery task that runs a job (annotations/tasks.py), dispatched by name so that the
@@ -241,8 +287,9 @@ def _import_job_give_back(job: ImportJob) -> None:
         pass
 
 
-def import_job_run(*, job: ImportJob) -> ImportJob:
-    """Run a pending job: import its files and record the result or the error.
+def import_job_run(*, job: ImportJob, runners: Mapping[str, JobRunner] | None = None) -> ImportJob:
+    """Run a pending job: import its files (or run its kind's runner from ``runners``)
+    and record the result or the error.
 
     A refused file (``DomainError``) is a result, recorded on the job with the file,
     line and field; an unexpected failure is recorded and re-raised. Either way the
@@ -259,9 +306,13 @@ def import_job_run(*, job: ImportJob) -> ImportJob:
     progress = _JobProgress(job.pk)
     heartbeat = _Heartbeat(job)
     ratings: dict[str, Any] | None = None
+    results: list[Any] = []
     try:
         with transaction.atomic():
-            if job.kind == "ratings":  # column-mapped ratings (importing/mapped.py imports us)
+            if runners and job.kind in runners:
+                ratings = runners[job.kind](job, progress)
+                ratings.setdefault("rows", 0)
+            elif job.kind == "ratings":  # column-mapped ratings (importing/mapped.py imports us)
                 from annotations.importing.mapped import mapped_job_import
 
                 ratings = mapped_job_import(
@@ -295,14 +346,18 @@ def import_job_run(*, job: ImportJob) -> ImportJob:
             }
     except Exception:
         job.status = ImportJob.Status.FAILED
-        job.error = "The import failed unexpectedly; nothing was imported. Please try again."
+        job.error = (
+            "The build failed unexpectedly; no task was built. Please try again."
+            if job.kind == "build"
+            else "The import failed unexpectedly; nothing was imported. Please try again."
+        )
         _import_job_finish(job, progress)
         raise
     else:
         job.status = ImportJob.Status.DONE
         job.rows_done = job.rows_total = sum(r.outputs for r in results)
         if ratings is not None:
-            job.rows_done = job.rows_total = ratings["judgements"]
+            job.rows_done = job.rows_total = ratings.get("judgements", ratings.get("rows", 0))
             job.summary = ratings
             _import_job_finish(job, progress)
             return job
@@ -412,10 +467,21 @@ def import_jobs_sweep(
         ),
     ]
     for condition, reason in reasons:
-        for pk in base.filter(condition).values_list("pk", flat=True):
+        for pk, kind in base.filter(condition).values_list("pk", "kind"):
+            text = reason
+            if kind == "build":  # a build is one transaction too: nothing of it was kept
+                text = (
+                    reason.replace("importing these files", "building the tasks")
+                    .replace("Nothing was imported", "No task was built")
+                    .replace("upload the files again", "build the tasks again")
+                    .replace(
+                        "upload the files again, perhaps split in smaller ones",
+                        "build the tasks again",
+                    )
+                )
             if ImportJob.objects.filter(condition, pk=pk).update(
                 status=ImportJob.Status.FAILED,
-                error=reason,
+                error=text,
                 data=b"",
                 finished_at=now,
             ):

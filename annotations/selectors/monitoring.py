@@ -44,7 +44,10 @@ from annotations.selectors.quality import (
 @dataclass(frozen=True)
 class SystemPlan:
     label: str
+    #: summed over the campaign's criteria
     comparisons: int
+    #: what one criterion's ranking gets (the mean over criteria)
+    per_criterion: int = 0
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,8 @@ class Plan:
     systems: int
     tasks: int
     judgements: int
+    #: tasks a worker judges: every judgement, plus one task per attention-check or
+    #: repeat page (a check page holds one task in either set-up)
     worker_tasks: int
     workers: int
     hours: float
@@ -68,6 +73,12 @@ class Plan:
     # like): they are not planned, only shown.
     imported_tasks: int = 0
     imported_judgements: int = 0
+    #: What ``tasks_per_worker`` counts and the monitor shows per worker (glossary: page):
+    #: one task in set-up 2, one item's group of ``criteria`` tasks in set-up 1.
+    pages: int = 0
+    #: pages of regular tasks (judgements that count) and of checks (attention, repeat)
+    regular_pages: int = 0
+    tasks_per_page: int = 1
 
     @property
     def imported_only(self) -> bool:
@@ -130,7 +141,13 @@ def campaign_plan(
                 comparisons[system_id] = round(float(expected[s]))
     judgements = n_tasks * jpt
     real_share = max(1.0 - campaign.attention_check_rate - campaign.repeat_rate, 1e-9)
-    worker_tasks = math.ceil(judgements / real_share) if judgements else 0
+    # Workers are counted in pages, the unit of ``tasks_per_worker`` and of the monitor's
+    # worker table: in set-up 1 a regular page holds one task per criterion, while an
+    # attention check or a repeat is a page of one task (``services.assignment``).
+    per_page = max(n_criteria, 1) if campaign.setup == Campaign.Setup.TOGETHER else 1
+    regular_pages = math.ceil(judgements / per_page) if judgements else 0
+    pages = math.ceil(regular_pages / real_share) if regular_pages else 0
+    worker_tasks = judgements + (pages - regular_pages)
     hours = worker_tasks * seconds_per_task / 3600.0
     return Plan(
         built=built,
@@ -140,16 +157,22 @@ def campaign_plan(
         tasks=n_tasks,
         judgements=judgements,
         worker_tasks=worker_tasks,
-        workers=math.ceil(worker_tasks / campaign.tasks_per_worker) if worker_tasks else 0,
+        workers=math.ceil(pages / campaign.tasks_per_worker) if pages else 0,
         hours=hours,
         cost=round(hours * pay_per_hour, 2),
         pay_per_hour=pay_per_hour,
         seconds_per_task=seconds_per_task,
-        per_system=[SystemPlan(label, comparisons[sid]) for sid, label in systems],
+        per_system=[
+            SystemPlan(label, comparisons[sid], round(comparisons[sid] / max(n_criteria, 1)))
+            for sid, label in systems
+        ],
         imported_tasks=Task.objects.filter(campaign=campaign, kind=Task.Kind.IMPORTED).count(),
         imported_judgements=Judgement.objects.filter(
             criterion__campaign=campaign, task__kind=Task.Kind.IMPORTED
         ).count(),
+        pages=pages,
+        regular_pages=regular_pages,
+        tasks_per_page=per_page,
     )
 
 
@@ -345,6 +368,7 @@ def comparison_matrix(*, criterion: Criterion) -> ComparisonMatrix:
 @dataclass(frozen=True)
 class WorkerRow:
     worker: Worker
+    #: counted judgements (real tasks, first answer): what rankings read
     tasks_done: int
     median_seconds: float | None
     attention_checks: int
@@ -354,6 +378,12 @@ class WorkerRow:
     agreement: float | None
     #: ``selectors.quality.quality_verdict``: the rule that flags and that payments uses
     quality: QualityVerdict
+    #: Pages submitted (glossary: the unit of ``tasks_per_worker`` and of the plan), and
+    #: of them the pages of counted tasks, of attention checks and of repeats.
+    pages: int = 0
+    counted_pages: int = 0
+    attention_pages: int = 0
+    repeat_pages: int = 0
 
 
 def _pairs_signs(scores: dict[int, float], labels: dict[int, str]) -> dict[tuple[int, int], int]:
@@ -388,6 +418,7 @@ def campaign_judgements(*, campaign: Campaign) -> dict[int, dict]:
         "judgement__criterion_id",
         "judgement__task__kind",
         "judgement__assignment__kind",
+        "judgement__task__group",
         "judgement__seconds_on_task",
         "output_id",
         "output__system__label",
@@ -398,11 +429,33 @@ def campaign_judgements(*, campaign: Campaign) -> dict[int, dict]:
     counted: list[dict] = []
     repeats: list[dict] = []
     labels: dict[int, str] = {}
-    for jid, wid, tid, iid, cid, tkind, akind, seconds, oid, label, role, score in rows.iterator(
-        chunk_size=5000
-    ):
+    together = campaign.setup == Campaign.Setup.TOGETHER
+    for (
+        jid,
+        wid,
+        tid,
+        iid,
+        cid,
+        tkind,
+        akind,
+        group,
+        seconds,
+        oid,
+        label,
+        role,
+        score,
+    ) in rows.iterator(chunk_size=5000):
         j = judgements.get(jid)
         if j is None:
+            if judgement_counts(task_kind=tkind, assignment_kind=akind):
+                kind = "counted"
+            elif judgement_is_repeat(task_kind=tkind, assignment_kind=akind):
+                kind = "repeat"
+            else:
+                kind = "attention" if tkind == Task.Kind.ATTENTION else "other"
+            # The page it was shown on (``selectors.worker.pages_done``'s rule): in set-up 1
+            # a regular task's group, else the judgement's own page.
+            grouped = together and group is not None and tkind == Task.Kind.REGULAR
             j = judgements[jid] = {
                 "worker": wid,
                 "task": tid,
@@ -410,10 +463,12 @@ def campaign_judgements(*, campaign: Campaign) -> dict[int, dict]:
                 "criterion": cid,
                 "seconds": seconds,
                 "regular": {},
+                "kind": kind,
+                "page": ("group", group) if grouped and kind == "counted" else ("judgement", jid),
             }
-            if judgement_counts(task_kind=tkind, assignment_kind=akind):
+            if kind == "counted":
                 counted.append(j)
-            elif judgement_is_repeat(task_kind=tkind, assignment_kind=akind):
+            elif kind == "repeat":
                 repeats.append(j)
         if role == TaskOutput.Role.REGULAR:
             j["regular"][oid] = score
@@ -474,6 +529,9 @@ def worker_table(
                     agree += mine[pair] == theirs[pair]
                     total += 1
         uniform = [len(set(j["regular"].values())) == 1 for j in real if len(j["regular"]) > 1]
+        pages: dict[str, set] = defaultdict(set)
+        for j in own:
+            pages[j["kind"]].add(j["page"])
         result.append(
             WorkerRow(
                 worker=worker,
@@ -485,6 +543,10 @@ def worker_table(
                 uniform_rate=sum(uniform) / len(uniform) if uniform else None,
                 agreement=agree / total if total else None,
                 quality=quality_verdict(stored, threshold=campaign.quality_threshold),
+                pages=sum(len(p) for p in pages.values()),
+                counted_pages=len(pages["counted"]),
+                attention_pages=len(pages["attention"]),
+                repeat_pages=len(pages["repeat"]),
             )
         )
     return result

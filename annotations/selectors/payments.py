@@ -62,6 +62,11 @@ class PaymentRow:
     failed_kinds: tuple[str, ...]
     suggestion: str
     reason: str
+    #: the monitor's page counts (``monitoring.WorkerRow``)
+    pages: int = 0
+    counted_pages: int = 0
+    attention_pages: int = 0
+    repeat_pages: int = 0
 
     @property
     def attention_pass_rate(self) -> float | None:
@@ -118,6 +123,10 @@ def payment_rows(*, campaign: Campaign) -> list[PaymentRow]:
                 failed_kinds=tuple(sorted(c.failed_kinds)),
                 suggestion=suggestion,
                 reason=reason,
+                pages=row.pages,
+                counted_pages=row.counted_pages,
+                attention_pages=row.attention_pages,
+                repeat_pages=row.repeat_pages,
             )
         )
     return rows

@@ -8,7 +8,7 @@ the tasks and their ``TaskOutput`` slots in bulk, in one transaction.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -128,6 +128,7 @@ def tasks_build(
     criteria: Sequence[Criterion | str] | None = None,
     tasks_per_item: int | None = None,
     rebuild: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> DesignReport:
     """Build the campaign's tasks for every (or the given) criteria, balanced and seeded.
 
@@ -260,7 +261,10 @@ def tasks_build(
         else None
     )
     reports = []
-    for criterion in chosen:
+    steps = 2 * len(chosen)
+    if progress is not None:
+        progress(0, steps)
+    for step, criterion in enumerate(chosen):
         design = (
             shared
             if shared is not None
@@ -271,6 +275,8 @@ def tasks_build(
                 tasks_per_item=tasks_per_item,
             )
         )
+        if progress is not None:
+            progress(2 * step + 1, steps)
         tasks = [
             Task(
                 campaign=campaign,
@@ -298,6 +304,8 @@ def tasks_build(
                     TaskOutput(task_id=task.pk, output_id=int(output_id[i, s]), slot=slot)
                 )
         TaskOutput.objects.bulk_create(task_outputs, batch_size=BATCH_SIZE)
+        if progress is not None:
+            progress(2 * step + 2, steps)
         balance = balance_of(design)
         reports.append(
             CriterionDesign(
@@ -331,18 +339,39 @@ def tasks_build(
 
 
 @transaction.atomic
-def campaign_tasks_build(*, campaign: Campaign, seed: int | None = None) -> DesignReport:
+def campaign_tasks_build(
+    *,
+    campaign: Campaign,
+    seed: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> DesignReport:
     """Build (or, in a draft, rebuild) the tasks of every criterion: the designer's
     "Build tasks" on the pages and the API. Needs criteria, outputs and settings that
     pass ``campaign_settings_check``."""
+    campaign_tasks_build_check(campaign=campaign)
+    # A draft's tasks may be rebuilt (tasks_build refuses when assignments exist).
+    return tasks_build(
+        campaign=campaign, seed=seed, rebuild=campaign.tasks.exists(), progress=progress
+    )
+
+
+def campaign_tasks_build_check(*, campaign: Campaign) -> None:
+    """The refusals of :func:`campaign_tasks_build` that need no design, made before a
+    background build is queued so that the page says them at once."""
     _refuse_unless_draft(campaign)
     if not campaign.criteria.exists():
         raise DomainError("Add at least one criterion before building tasks.")
     if not campaign.systems.exists():
         raise DomainError("Upload system outputs before building tasks.")
     campaign_settings_check(campaign=campaign)
-    # A draft's tasks may be rebuilt (tasks_build refuses when assignments exist).
-    return tasks_build(campaign=campaign, seed=seed, rebuild=campaign.tasks.exists())
+
+
+def campaign_tasks_estimate(*, campaign: Campaign) -> int:
+    """About how many tasks building makes (items x criteria x ceil(systems / k)): what
+    decides whether the pages build during the request or as a background job."""
+    n_systems = campaign.systems.count()
+    k = max(min(int(campaign.outputs_per_task), n_systems), 1)
+    return campaign.items.count() * campaign.criteria.count() * -(-n_systems // k)
 
 
 @dataclass(frozen=True)

@@ -114,6 +114,8 @@ def _context(request: HttpRequest, campaign: Campaign, **extra: Any) -> dict[str
         "can_design": role in (Role.DESIGNER, Role.OWNER),
         "is_owner": role == Role.OWNER,
         "role_label": role_label(role),
+        # Pay and costs are in the platform's currency (Prolific's studies: GBP).
+        "currency": settings.PAYMENT_CURRENCY,
         **extra,
     }
 
@@ -154,13 +156,29 @@ def campaign_new(request: AuthenticatedHttpRequest) -> HttpResponse:
 @campaign_view(Role.VIEWER)
 def campaign_detail(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     plan = monitoring.campaign_plan(campaign=campaign)
+    systems = campaign.systems.all()
+    criteria = campaign.criteria.all()
+    # The one step a draft needs next gets the primary button (the others are secondary).
+    next_step = ""
+    if campaign.status == Campaign.Status.DRAFT:
+        if not systems.exists():
+            next_step = "upload"
+        elif not criteria.exists():
+            next_step = "criteria"
+        elif not plan.built:
+            next_step = "build"
+        else:
+            next_step = "launch"
+    elif campaign.status == Campaign.Status.PAUSED:
+        next_step = "launch"
     context = _context(
         request,
         campaign,
         plan=plan,
+        next_step=next_step,
         totals=monitoring.campaign_totals(campaign=campaign),
-        criteria=campaign.criteria.all(),
-        systems=campaign.systems.all(),
+        criteria=criteria,
+        systems=systems,
         n_items=campaign.items.count(),
         upload_form=UploadForm(),
         links=platform_selectors.entry_links(
@@ -266,7 +284,13 @@ def campaign_settings(request: HttpRequest, campaign: Campaign) -> HttpResponse:
                 messages.success(request, "Settings saved.")
                 return redirect("annotations:designer-settings", slug=campaign.slug)
     else:
-        form = CampaignDesignForm(instance=campaign, fixed=fixed)
+        # A viewer reads every setting as text: no input they could not save.
+        shown_fixed = (
+            fixed
+            if has_role(request.user, campaign, Role.DESIGNER)
+            else frozenset(CampaignDesignForm.base_fields)
+        )
+        form = CampaignDesignForm(instance=campaign, fixed=shown_fixed)
     locked = bool(fixed)
     groups = [
         (title, note, [(field, _shown(field)) for field in fields])
@@ -499,7 +523,33 @@ def _lifecycle(action: Callable[..., Any], done: str) -> View:
     return view
 
 
-campaign_build = _lifecycle(task_services.campaign_tasks_build, "Tasks built.")
+@campaign_view(Role.DESIGNER)
+@require_POST
+def campaign_build(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+    """Build the tasks: during the request when there are few (at most
+    ``BUILD_INLINE_MAX_TASKS``), else as a background job (``importing.jobs``, the large
+    imports' mechanism) whose page shows its progress."""
+    try:
+        if (
+            task_services.campaign_tasks_estimate(campaign=campaign)
+            > settings.BUILD_INLINE_MAX_TASKS
+        ):
+            task_services.campaign_tasks_build_check(campaign=campaign)
+            job = import_jobs.job_active(campaign=campaign, kind="build") or import_jobs.job_create(
+                campaign=campaign, kind="build", title="the tasks", user=request.user
+            )
+            return redirect("annotations:designer-import-job", slug=campaign.slug, pk=job.pk)
+        report = task_services.campaign_tasks_build(campaign=campaign)
+    except DomainError as exc:
+        _error(request, exc)
+    else:
+        summary = getattr(report, "summary", None)
+        messages.success(
+            request, "Tasks built." + (f" {summary}" if isinstance(summary, str) else "")
+        )
+    return redirect("annotations:designer-campaign", slug=campaign.slug)
+
+
 campaign_launch = _lifecycle(campaign_services.campaign_launch, "The campaign is live.")
 campaign_pause = _lifecycle(campaign_services.campaign_pause, "The campaign is paused.")
 campaign_close = _lifecycle(campaign_services.campaign_close, "The campaign is closed.")

@@ -8,7 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from annotations.access import campaign_check
+from annotations.access import campaign_check, has_role
 from annotations.core.languages import LanguageError, direction, language_check
 from annotations.forms_languages import LanguagesForm, TranslationForm, language_name
 from annotations.models import Campaign, CampaignMembership
@@ -30,6 +30,11 @@ def campaign_languages(request: HttpRequest, campaign: Campaign) -> HttpResponse
     """The campaign's languages and quotas (editors change them) and, per language, how
     much of what workers read is translated."""
     form = LanguagesForm(request.POST or None, campaign=campaign)
+    if not has_role(request.user, campaign, Role.DESIGNER):
+        # A viewer reads the languages and quotas: inputs they could not save are shown
+        # disabled (read-only), with no Save button.
+        for field in form.fields.values():
+            field.disabled = True
     if request.method == "POST":
         campaign_check(
             request.user, campaign, Role.DESIGNER, denied="Viewers cannot change languages."

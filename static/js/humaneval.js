@@ -48,4 +48,43 @@
     var question = form.getAttribute && form.getAttribute("data-confirm");
     if (question && !window.confirm(question)) e.preventDefault();
   }, true);
+
+  // Boxes that scroll sideways (.scroll, and tables that become their own box on a phone)
+  // get a visible cue above them while their content is wider than they are: a line
+  // naming the way to scroll, tied to the box by data-scroll-cue (the box's id). Wired on
+  // load, on resize and after every htmx swap (the monitor's rows and tables).
+  var scrollBoxes = 0;
+  function markScrollBoxes() {
+    document.querySelectorAll("main .scroll, main .table, main .plot-box").forEach(function (box) {
+      if (box.parentElement && box.parentElement.closest(".scroll, .plot-box")) return;
+      var style = getComputedStyle(box);
+      var scrolls = (style.overflowX === "auto" || style.overflowX === "scroll") &&
+        box.scrollWidth > box.clientWidth + 1;
+      if (!box.id && scrolls) box.id = "scroll-box-" + (++scrollBoxes);
+      var cue = box.id ? document.querySelector('[data-scroll-cue="' + box.id + '"]') : null;
+      if (scrolls && !cue) {
+        cue = document.createElement("p");
+        cue.className = "scroll-cue";
+        cue.dataset.scrollCue = box.id;
+        cue.setAttribute("aria-hidden", "true");
+        cue.textContent = "Scroll sideways for more \u2192";
+        box.parentNode.insertBefore(cue, box);
+      } else if (!scrolls && cue) {
+        cue.remove();
+      }
+    });
+  }
+  var pending = null;
+  function markSoon() {
+    if (pending) clearTimeout(pending);
+    pending = setTimeout(markScrollBoxes, 50);
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", markScrollBoxes);
+  } else {
+    markScrollBoxes();
+  }
+  window.addEventListener("load", markScrollBoxes);
+  window.addEventListener("resize", markSoon);
+  document.addEventListener("htmx:afterSettle", markSoon);
 })();

@@ -73,10 +73,16 @@ def test_excluded_workers_leave_the_ranking_when_the_run_says_so():
     assert run.n_judgements == 50
 
 
-def test_a_criterion_without_judgements_fails_with_a_clear_message():
-    campaign, _ = planted_campaign(strengths=STRENGTHS[:3], n_judgements=5, seed=5)
+def test_a_criterion_without_judgements_is_refused_then_fails_clearly_if_they_go():
+    campaign, criterion = planted_campaign(strengths=STRENGTHS[:3], n_judgements=5, seed=5)
     empty = CriterionFactory(campaign=campaign, name="naturalness")
-    run = ranking_run_create(campaign=campaign, criterion=empty, queue=False)
+    # Refused before anything is stored (tests/ranking/test_no_judgements_refused.py).
+    with pytest.raises(DomainError, match="no judgements to rank yet"):
+        ranking_run_create(campaign=campaign, criterion=empty, queue=False)
+    assert not RankingRun.objects.exists()
+    # Judgements that go between the request and the computation: a clear failure.
+    run = ranking_run_create(campaign=campaign, criterion=criterion, queue=False)
+    criterion.judgements.all().delete()
     with pytest.raises(DomainError, match="no judgements"):
         ranking_run_compute(run=run)
     run.refresh_from_db()

@@ -1,0 +1,160 @@
+"""Building a large campaign's tasks runs as a background job (the import jobs'
+mechanism: ``annotations.importing.jobs``) with a progress page, not inside the request."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from django.urls import reverse
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from annotations.importing.jobs import import_jobs_sweep
+from annotations.models import Campaign, ImportJob, Task
+from annotations.services.campaigns import OutputRow, campaign_create, outputs_store
+from annotations.services.criteria import criterion_from_preset, criterion_rankme_set
+from annotations.services.tasks import campaign_tasks_build
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _in_process(settings):
+    settings.IMPORTS_IN_THREAD = False
+
+
+def _campaign(owner: User, *, setup: str = "together") -> Campaign:
+    campaign = campaign_create(slug="big", name="Big", owner=owner, outputs_per_task=3, setup=setup)
+    for preset in ("quality", "naturalness", "informativeness"):
+        criterion = criterion_from_preset(campaign=campaign, preset=preset)
+        criterion_rankme_set(criterion=criterion, standard_input="x", standard_text="y")
+    outputs_store(
+        campaign=campaign,
+        rows=[
+            OutputRow(item_id=f"{i}", input=f"name[P{i}]", system=f"s{s}", text=f"P{i} s{s}.")
+            for i in range(20)
+            for s in range(6)
+        ],
+    )
+    return campaign
+
+
+def test_build_reports_progress_two_steps_a_criterion():
+    campaign = _campaign(User.objects.create(username="o"), setup="separate")
+    steps: list[tuple[int, int]] = []
+    report = campaign_tasks_build(
+        campaign=campaign, seed=1, progress=lambda d, t: steps.append((d, t))
+    )
+    assert steps == [(n, 6) for n in range(7)]
+    assert sum(c.tasks for c in report.criteria) == Task.objects.count() == 3 * 20 * 2
+
+
+def test_a_large_build_answers_at_once_with_a_job_page_that_shows_the_result(
+    client, settings, django_capture_on_commit_callbacks
+):
+    owner = User.objects.create(username="owner")
+    campaign = _campaign(owner)
+    settings.BUILD_INLINE_MAX_TASKS = 100  # 20 items x 3 criteria x 2 tasks = 120
+    client.force_login(owner)
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        response = client.post(reverse("annotations:designer-build", args=[campaign.slug]))
+    job = ImportJob.objects.get(kind="build")
+    url = reverse("annotations:designer-import-job", args=[campaign.slug, job.pk])
+    # The request only queued the job: no task yet, the page polls its progress.
+    assert response.status_code == 302 and response["Location"] == url
+    assert not Task.objects.exists() and len(queued) == 1
+    waiting = client.get(url).text
+    assert "Building the tasks" in waiting and "Waiting to start" in waiting
+    assert 'hx-trigger="every 1s"' in waiting
+    # A second click while it waits goes to the same job.
+    again = client.post(reverse("annotations:designer-build", args=[campaign.slug]))
+    assert again["Location"] == url and ImportJob.objects.count() == 1
+    queued[0]()  # the worker picks it up
+    job.refresh_from_db()
+    assert job.status == ImportJob.Status.DONE and job.rows_done == job.rows_total == 120
+    assert Task.objects.count() == 120
+    done = client.get(url).text
+    assert "Tasks built" in done and "Built 120 tasks" in done
+
+
+def test_a_build_that_cannot_start_is_refused_at_once(client, settings):
+    owner = User.objects.create(username="owner")
+    campaign = _campaign(owner)
+    Campaign.objects.filter(pk=campaign.pk).update(consent_text="", outputs_per_task=9)
+    settings.BUILD_INLINE_MAX_TASKS = 0
+    client.force_login(owner)
+    response = client.post(reverse("annotations:designer-build", args=[campaign.slug]), follow=True)
+    assert "Outputs per task" in response.text and not ImportJob.objects.exists()
+
+
+def test_the_api_answers_202_with_the_job(settings, django_capture_on_commit_callbacks):
+    owner = User.objects.create(username="owner")
+    campaign = _campaign(owner)
+    settings.BUILD_INLINE_MAX_TASKS = 100
+    client = APIClient()
+    client.force_authenticate(owner)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/api/campaigns/{campaign.slug}/build/", {"seed": 4}, format="json")
+    assert response.status_code == 202, response.content
+    job = ImportJob.objects.get(pk=response.json()["job"])
+    assert job.status == ImportJob.Status.DONE and job.summary["seed"] == 4
+    assert Campaign.objects.get(pk=campaign.pk).task_seed == 4
+
+
+def test_a_lost_build_is_failed_by_the_sweep_with_its_own_words():
+    owner = User.objects.create(username="owner")
+    campaign = _campaign(owner)
+    job = ImportJob.objects.create(
+        campaign=campaign, kind="build", filename="the tasks", status=ImportJob.Status.RUNNING
+    )
+    ImportJob.objects.filter(pk=job.pk).update(started_at=timezone.now() - timedelta(hours=2))
+    assert import_jobs_sweep(stale_after=60) == [job.pk]
+    job.refresh_from_db()
+    assert "building the tasks was lost" in job.error and "build the tasks again" in job.error
+
+
+def test_the_e2e_set_up_1_build_answers_at_once_and_the_plan_counts_pages(
+    client, e2e_dir, django_capture_on_commit_callbacks
+):
+    """The walk-through's study: the 21 released systems on 630 MRs, set-up 1 with three
+    criteria (9,450 tasks). The request queues the job; the job builds them all."""
+    import time
+
+    from annotations.selectors.monitoring import campaign_plan
+    from tests.annotations.services.test_tasks import _e2e_rows
+
+    owner = User.objects.create(username="owner")
+    campaign = campaign_create(
+        slug="e2e", name="E2E", owner=owner, outputs_per_task=5, setup="together",
+        tasks_per_worker=10, judgements_per_task=3, consent_text="I agree.",
+        attention_check_rate=0.1, repeat_rate=0.1,
+    )  # fmt: skip
+    for preset in ("quality", "naturalness", "informativeness"):
+        criterion = criterion_from_preset(campaign=campaign, preset=preset)
+        criterion_rankme_set(criterion=criterion, standard_input="x", standard_text="y")
+    outputs_store(campaign=campaign, rows=_e2e_rows(e2e_dir))
+    client.force_login(owner)
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        started = time.perf_counter()
+        response = client.post(reverse("annotations:designer-build", args=[campaign.slug]))
+        answered = time.perf_counter() - started
+    assert response.status_code == 302 and "/imports/" in response["Location"]
+    assert not Task.objects.exists()
+    started = time.perf_counter()
+    queued[0]()
+    built = time.perf_counter() - started
+    job = ImportJob.objects.get(kind="build")
+    assert job.status == ImportJob.Status.DONE, job.error
+    assert job.summary["tasks"] == Task.objects.count() == 9450
+    print(
+        f"\nbuild request answered in {answered:.2f} s; the job built 9,450 tasks in {built:.1f} s"
+    )
+    assert answered < built
+    plan = campaign_plan(campaign=campaign)
+    # 9,450 tasks x 3 judgements = 28,350 judgements = 9,450 pages of 3 criteria; with the
+    # checks (10% + 10%) 11,813 pages, 1,182 workers of 10 pages (the old plan: 3,544).
+    assert (plan.judgements, plan.regular_pages) == (28350, 9450)
+    assert (plan.pages, plan.workers) == (11813, 1182)
+    print(f"plan: {plan.pages:,} pages, {plan.workers:,} workers of 10 pages")
