@@ -76,7 +76,7 @@ def test_every_relation_in_every_admin_form_is_raw_id_autocomplete_or_read_only(
                 continue
             if related is parent:
                 continue  # an inline's link to its parent: a hidden field
-            formfield = form.base_fields.get(field.name)
+            formfield = form.base_fields.get(field.name)  # type: ignore[attr-defined]
             if formfield is None:
                 continue  # not in the form: read-only, excluded, or the inline's parent
             checked += 1

@@ -49,6 +49,7 @@ def test_a_magnitude_campaign_is_set_up_and_launched_through_the_api_alone(peopl
     assert body["scale"] == "magnitude" and body["standard_text"] == "Std is a pub."
     # An uploaded output as the standard instead: its input and text are copied.
     output = Campaign.objects.get(slug="rankme").items.get(external_id="2").outputs.first()
+    assert output is not None
     changed = client.patch(
         f"/api/campaigns/rankme/criteria/{body['id']}/",
         {"standard_output": output.pk},
@@ -68,9 +69,11 @@ def test_an_output_of_another_campaign_is_refused_as_the_standard(people):
     mine = judged_campaign(owner=people["owner"], slug="mine", n_items=1, n_workers=1)
     other = judged_campaign(owner=people["outsider"], slug="other", n_items=1, n_workers=1)
     client = _client(people["owner"])
+    foreign = other.items.get().outputs.first()
+    assert foreign is not None
     created = client.post(
         f"/api/campaigns/{mine.slug}/criteria/",
-        {"preset": "naturalness", "standard_output": other.items.get().outputs.first().pk},
+        {"preset": "naturalness", "standard_output": foreign.pk},
         format="json",
     )
     assert created.status_code == 400

@@ -289,7 +289,7 @@ def test_a_dropped_database_connection_gives_the_chunk_back_without_failing_the_
     run.refresh_from_db()
     assert run.status == RankingRun.Status.RUNNING and not run.error
     assert run.chunks.get(index=0).state == RankingChunk.State.PENDING
-    assert OperationalError in tasks.ranking_chunk_compute_task.autoretry_for
+    assert OperationalError in tasks.ranking_chunk_compute_task.autoretry_for  # type: ignore[attr-defined]
     monkeypatch.setattr(stats, "compute_chunks", real)
     for index in range(3):
         ranking_chunk_compute(run_id=run.pk, index=index)

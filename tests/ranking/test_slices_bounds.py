@@ -87,7 +87,7 @@ def test_a_value_longer_than_the_limit_is_refused() -> None:
 
 def _combines(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     calls: list[int] = []
-    combine = Q._combine
+    combine = Q._combine  # type: ignore[attr-defined]
 
     def counting(self: Q, other: Any, conn: str) -> Any:
         calls.append(1)
