@@ -223,7 +223,8 @@ def test_completion_redirects_prolific_and_shows_code_to_link_workers(client, ca
         if platform == "prolific":
             url = "https://app.prolific.com/submissions/complete?cc=DONE42"
             assert done.status_code == 200
-            assert f'<meta http-equiv="refresh" content="2;url={url}">' in done.content.decode()
+            # a button to follow, no timed redirect (axe: meta-refresh)
+            assert 'http-equiv="refresh"' not in done.content.decode()
             assert f'href="{url}"' in done.content.decode()
         elif platform == "link":
             assert b"DONE42" in done.content
@@ -332,3 +333,40 @@ def test_designer_preview_requires_view_permission_and_records_nothing(client, c
     )
     assert b"All answers are valid" in checked.content
     assert Worker.objects.count() == 0 and Assignment.objects.count() == 0
+
+
+def test_get_of_start_after_a_refused_consent_goes_back_to_the_entry(client, campaign):
+    url = f"/w/{campaign.slug}/?PROLIFIC_PID=abc123&STUDY_ID=s1&SESSION_ID=x9"
+    page = client.get(url)
+    start = reverse("annotations:worker-start", args=[campaign.slug])
+    refused = client.post(
+        f"{start}?PROLIFIC_PID=abc123&STUDY_ID=s1&SESSION_ID=x9",
+        {"identity": _identity(page.content)},
+    )
+    assert refused.status_code == 400
+    html = refused.content.decode()
+    # the form posts to start with the entry's parameters, so a reload leads back there
+    assert f'action="{start}?PROLIFIC_PID=abc123&amp;STUDY_ID=s1&amp;SESSION_ID=x9"' in html
+    # the unticked box takes the focus (without JavaScript: autofocus), the error beside it
+    assert re.search(r'name="agree"[^>]*aria-describedby="agree-error"[^>]*autofocus', html)
+    reload = client.get(f"{start}?PROLIFIC_PID=abc123&STUDY_ID=s1&SESSION_ID=x9")
+    assert reload.status_code == 302
+    assert reload["Location"] == url.replace(f"/w/{campaign.slug}/", f"/w/{campaign.slug}/", 1)
+    assert client.get(start)["Location"] == f"/w/{campaign.slug}/"
+
+
+def test_get_of_a_task_or_consent_address_goes_on_to_the_session(client, campaign):
+    worker = consented(campaign)
+    session = session_url(campaign, worker)
+    client.get(session)
+    assignment = Assignment.objects.get(worker=worker)
+    task = reverse(
+        "annotations:worker-submit", args=[campaign.slug, worker_token(worker), assignment.pk]
+    )
+    response = client.get(task)
+    assert response.status_code == 302 and response["Location"] == session
+    consent = reverse("annotations:worker-consent", args=[campaign.slug, worker_token(worker)])
+    response = client.get(consent)
+    assert response.status_code == 302 and response["Location"] == session
+    # a forged token is still refused
+    assert client.get(task.replace(worker_token(worker), "12:forged")).status_code == 404
