@@ -554,7 +554,13 @@ def session(
     action = reverse("annotations:worker-submit", args=[campaign.slug, token, assignment.pk])
     extra: dict[str, Any] = {
         "draft_url": _draft_url(campaign, token, assignment),
-        "notice": str(ALREADY_SUBMITTED) if request.GET.get("already") else "",
+        "notice": (
+            str(ALREADY_SUBMITTED)
+            if request.GET.get("already")
+            else str(UNKNOWN_TASK)
+            if request.GET.get("unknown")
+            else ""
+        ),
     }
     siblings = worker_selectors.page_assignments(assignment=assignment)
     if len(siblings) > 1:
@@ -676,7 +682,12 @@ def submit(
         assignment = judgement_services.assignment_to_submit(
             worker=worker, assignment_id=assignment_id
         )
-        if assignment is None or assignment.state == Assignment.State.SUBMITTED:
+        if assignment is None:
+            # Not a task of this worker (an address edited by hand, a stale bookmark of
+            # someone else's): nothing recorded, and the worker is told that, not that
+            # the task was already submitted.
+            return _to_session(request, f"{session_url}?unknown=1")
+        if assignment.state == Assignment.State.SUBMITTED:
             # Already recorded (a second tab, a double click, a retry): whatever was
             # posted this time, the worker moves on to their current page and is told why.
             return _to_session(request, f"{session_url}?already=1")
@@ -771,6 +782,11 @@ def _record_scores(
 ALREADY_SUBMITTED = gettext_lazy(
     "This task was already submitted (here or in another tab or window), so this answer "
     "was not recorded again. Here is your next task."
+)
+
+UNKNOWN_TASK = gettext_lazy(
+    "That address is not one of your tasks (it may have been changed), so nothing was "
+    "recorded from it. Here is your current task."
 )
 
 DRAFT_TOO_LATE = gettext_lazy(

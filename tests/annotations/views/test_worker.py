@@ -370,3 +370,27 @@ def test_get_of_a_task_or_consent_address_goes_on_to_the_session(client, campaig
     assert response.status_code == 302 and response["Location"] == session
     # a forged token is still refused
     assert client.get(task.replace(worker_token(worker), "12:forged")).status_code == 404
+
+
+def test_a_forged_assignment_id_is_refused_as_unknown_not_as_already_submitted(client, campaign):
+    worker = consented(campaign)
+    other = consented(campaign)
+    client.get(session_url(campaign, other))
+    theirs = Assignment.objects.get(worker=other)
+    client.get(session_url(campaign, worker))
+    forged = reverse(
+        "annotations:worker-submit", args=[campaign.slug, worker_token(worker), theirs.pk]
+    )
+    response = client.post(forged, {"score_0": "100"}, follow=True)
+    html = response.content.decode()
+    assert "not one of your tasks" in html
+    assert "already submitted" not in html
+    assert Judgement.objects.count() == 0
+
+
+def test_the_task_page_says_the_time_limit_and_what_happens_at_it(client, campaign):
+    Campaign.objects.filter(pk=campaign.pk).update(assignment_timeout_minutes=20)
+    worker = consented(campaign)
+    html = client.get(session_url(campaign, worker)).content.decode()
+    assert "You have 20 minutes for this task." in html
+    assert "still recorded if nobody else has taken the task meanwhile" in html
