@@ -559,6 +559,9 @@ def session(
             if request.GET.get("already")
             else str(UNKNOWN_TASK)
             if request.GET.get("unknown")
+            else str(NEW_CRITERION)
+            if request.GET.get("after", str(assignment.criterion_id))
+            != str(assignment.criterion_id)
             else ""
         ),
     }
@@ -699,7 +702,9 @@ def submit(
         if refused is not None:
             transaction.set_rollback(True)
             return refused
-    return _to_session(request, session_url)
+    # The criterion just judged goes with the worker to the next page, which announces a
+    # change of criterion (set-up 2: naturalness tasks, then quality) without a query.
+    return _to_session(request, f"{session_url}?after={assignment.criterion_id}")
 
 
 def _record_scores(
@@ -782,6 +787,11 @@ def _record_scores(
 ALREADY_SUBMITTED = gettext_lazy(
     "This task was already submitted (here or in another tab or window), so this answer "
     "was not recorded again. Here is your next task."
+)
+
+NEW_CRITERION = gettext_lazy(
+    "New question from this task on: the question below is not the one you have been "
+    "answering. Read it, and how to score it, before you start."
 )
 
 UNKNOWN_TASK = gettext_lazy(

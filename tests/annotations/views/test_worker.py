@@ -198,7 +198,10 @@ def test_valid_submit_with_and_without_htmx_and_double_submit(client, campaign):
     client.get(session_url(campaign, worker))
     a = Assignment.objects.get(worker=worker)
     response = client.post(_submit_url(campaign, worker, a), _valid(a), HTTP_HX_REQUEST="true")
-    assert response.status_code == 200 and response["HX-Redirect"] == session_url(campaign, worker)
+    # the criterion just judged goes along (the next page announces a change of criterion)
+    after = f"?after={a.criterion_id}"
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == session_url(campaign, worker) + after
     again = client.post(_submit_url(campaign, worker, a), _valid(a))
     # The double submit moves on, saying why (?already=1: "already submitted").
     assert again.status_code == 303

@@ -157,6 +157,30 @@ def test_separate_set_up_keeps_one_criterion_per_page(client):
     assert Assignment.objects.filter(worker=worker).count() == 1
 
 
+def test_separate_set_up_announces_a_change_of_criterion_on_its_first_task(client):
+    campaign = built(setup="separate", k=3, tasks_per_worker=4, min_seconds_per_task=0)
+    worker = consented(campaign)
+    session = session_url(campaign, worker)
+    page = client.get(session)
+    seen = []
+    for _ in range(4):
+        assignment = _lead(worker)
+        html = page.content.decode()
+        seen.append((assignment.criterion_id, "New question from this task on" in html))
+        # the criterion of each output's task, with the scores of its outputs
+        data = {f"score_{slot}": str(100 + slot) for slot in assignment.display_order}
+        if assignment.criterion.content_checks:
+            data |= {f"check_{slot}": ["perfect"] for slot in assignment.display_order}
+        response = client.post(_submit_url(campaign, worker, assignment), data)
+        assert response.status_code == 303, response.content.decode()[:3000]
+        page = client.get(response["Location"])
+    criteria = [c for c, _ in seen]
+    assert len(set(criteria)) == 2, "the test needs a change of criterion"
+    for i, (criterion, announced) in enumerate(seen):
+        changed = i > 0 and criterion != criteria[i - 1]
+        assert announced == changed, seen
+
+
 # PlainME --------------------------------------------------------------------------------------
 
 
