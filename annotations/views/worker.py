@@ -883,10 +883,28 @@ def _together_context(
         "campaign": lead.campaign,
         "criterion": lead.criterion,
         "together_criteria": criteria,
+        "together_standards": _together_standards([page.criterion for _, page, _ in forms]),
         "together_outputs": outputs,
         "together_errors": errors,
         "slider_start": SLIDER_START,
     }
+
+
+def _together_standards(criteria: Sequence[Criterion]) -> list[dict[str, Any]]:
+    """The standards of a set-up 1 page, each shown once (RankME: one standard with its
+    value per criterion): the magnitude criteria that have a standard, grouped by its
+    input and text, each group with the criteria and values it stands for."""
+    groups: dict[tuple[str, str], dict[str, Any]] = {}
+    for criterion in criteria:
+        if criterion.scale != Criterion.Scale.MAGNITUDE or not criterion.standard_text:
+            continue
+        shown_input = criterion.standard_input if criterion.show_input else ""
+        group = groups.setdefault(
+            (shown_input, criterion.standard_text),
+            {"input": shown_input, "text": criterion.standard_text, "values": []},
+        )
+        group["values"].append({"criterion": criterion, "standard": criterion.standard})
+    return list(groups.values())
 
 
 def _render_together(

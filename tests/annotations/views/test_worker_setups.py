@@ -101,6 +101,22 @@ def test_together_page_shows_each_output_once_with_one_answer_per_criterion(clie
     assert 'id="together-form"' in html and "data-draft-url" in html
 
 
+def test_together_page_shows_one_standard_with_its_value_per_criterion(client):
+    campaign = built(criteria=("informativeness", "naturalness", "quality"))
+    campaign.criteria.update(
+        standard_text="Cotto is a coffee shop.", standard_input="name[Cotto]", show_input=True
+    )
+    campaign.criteria.filter(name="quality").update(scale_settings={"standard": 80})
+    worker = consented(campaign)
+    html = client.get(session_url(campaign, worker)).content.decode()
+    assert html.count("data-standard>") == 1
+    assert html.count("Here is the STANDARD to relate to") == 1
+    assert html.count("Here is the TASK for you") == 1
+    assert html.count("Cotto is a coffee shop.") == 1
+    values = re.findall(r"<li data-standard-value>(\w+): <strong>(\d+)</strong>", html)
+    assert values == [("Informativeness", "100"), ("Naturalness", "100"), ("Quality", "80")]
+
+
 def test_together_submit_records_one_judgement_per_criterion(client):
     campaign = built()
     worker = consented(campaign)
