@@ -421,11 +421,24 @@ def _start(
 
 
 def _mturk_preview(request: HttpRequest, campaign: Campaign) -> HttpResponse:
-    """What an MTurk worker sees before accepting the HIT. Records nothing."""
-    task = worker_selectors.preview_task(campaign=campaign)
+    """What an MTurk worker sees before accepting the HIT. Records nothing.
+
+    In the language the worker would judge in (as the entry page chooses it): a task in
+    that language, and the campaign's texts as the designer translated them, so that the
+    description, instructions and example are not English under German buttons."""
+    languages = campaign.languages or ["en"]
+    language = worker_language(
+        languages,
+        requested=request.GET.get("lang", "")[:40],
+        accept_language=request.headers.get("Accept-Language", "")[:500],
+    )
+    task = worker_selectors.preview_task(campaign=campaign, language=language)
     page = worker_selectors.task_page_preview(task=task) if task else None
+    shown = campaign
+    if language != languages[0]:
+        shown = worker_selectors.campaign_in_language(campaign, language)
     return render(
-        request, "annotations/worker/mturk_preview.html", {"campaign": campaign, "page": page}
+        request, "annotations/worker/mturk_preview.html", {"campaign": shown, "page": page}
     )
 
 

@@ -128,3 +128,28 @@ def test_a_one_language_campaign_speaks_its_language_whatever_the_browser(client
     page = client.get(url + "?PROLIFIC_PID=p&STUDY_ID=s&SESSION_ID=x", HTTP_ACCEPT_LANGUAGE="de")
     body = page.content.decode()
     assert "Instrucciones" in body and "Empezar" in body and '<html lang="es"' in body
+
+
+def test_the_mturk_preview_of_a_multilingual_campaign_is_in_the_workers_language(client) -> None:
+    campaign, _criterion, _content = _campaign("likert")
+    Campaign.objects.filter(pk=campaign.pk).update(
+        description="Rate descriptions of restaurants.",
+        instructions="Read the information first.",
+        translations={
+            "de": {
+                "description": "Bewerten Sie Beschreibungen von Restaurants.",
+                "instructions": "Lesen Sie zuerst die Informationen.",
+            }
+        },
+    )
+    Task.objects.filter(campaign=campaign, language="de").update(number=99)  # not the first
+    entry = reverse("annotations:worker-entry", args=[campaign.slug])
+    preview = "?assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=H1"
+    german = client.get(entry + preview, HTTP_ACCEPT_LANGUAGE="de-DE,de;q=0.9").content.decode()
+    assert "Bewerten Sie Beschreibungen von Restaurants." in german
+    assert "Lesen Sie zuerst die Informationen." in german
+    assert "Wie flüssig?" in german and "How fluent?" not in german
+    assert "Rate descriptions" not in german and "Read the information first" not in german
+    assert re.search(r'<p class="w-text"[^>]*lang="de"', german)
+    english = client.get(entry + preview, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Rate descriptions of restaurants." in english and "How fluent?" in english
