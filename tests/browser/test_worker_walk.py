@@ -126,3 +126,22 @@ def test_set_up_1_shows_one_standard_with_a_value_per_criterion(page, live_serve
     values = page.locator("[data-standard-value]").all_inner_texts()
     assert values == ["Informativeness: 100", "Naturalness: 100", "Quality: 100"]
     screenshot("together-one-standard")
+
+
+def test_english_facts_of_a_right_to_left_item_read_left_to_right(page, live_server, screenshot):
+    from annotations.models import Item
+
+    campaign = make_campaign("magnitude")
+    Item.objects.filter(campaign=campaign).update(
+        input="name[Cotto], eatType[coffee shop], near[The Bakers]", language="ar"
+    )
+    _start(page, live_server, campaign, "pid-rtl")
+    page.get_by_label("I have read the information above").check()
+    page.get_by_role("button", name="Start").click()
+    page.get_by_text("Task 1 of 2").wait_for()
+    directions = page.evaluate(
+        "() => [...document.querySelectorAll('.w-input .w-mr dd')]"
+        ".map(e => [e.textContent, getComputedStyle(e).direction])"
+    )
+    assert directions == [["Cotto", "ltr"], ["coffee shop", "ltr"], ["The Bakers", "ltr"]]
+    screenshot("rtl-item-english-facts")

@@ -133,8 +133,9 @@ def test_consent_then_first_task(client, campaign):
 def test_task_page_shows_mr_as_definition_list_and_outputs_in_display_order(client, campaign):
     worker = consented(campaign)
     html = client.get(session_url(campaign, worker)).content.decode()
-    assert "<dt>eat type</dt><dd>coffee shop</dd>" in html
-    assert "<dt>name</dt><dd>Cotto</dd>" in html
+    # each fact takes its own direction; a translated value drops the input's lang
+    assert '<dt dir="auto">eat type</dt><dd dir="auto">coffee shop</dd>' in html
+    assert '<dt dir="auto">name</dt><dd dir="auto" lang="en">Cotto</dd>' in html
     assignment = Assignment.objects.get(worker=worker)
     shown = [int(s) for s in re.findall(r'data-slot="(\d+)"', html)]
     assert shown == assignment.display_order

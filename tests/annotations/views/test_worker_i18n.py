@@ -153,3 +153,29 @@ def test_the_mturk_preview_of_a_multilingual_campaign_is_in_the_workers_language
     assert re.search(r'<p class="w-text"[^>]*lang="de"', german)
     english = client.get(entry + preview, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Rate descriptions of restaurants." in english and "How fluent?" in english
+
+
+def test_input_facts_are_in_the_workers_language_and_each_takes_its_own_direction(client):
+    from annotations.models import Item
+
+    campaign, criterion, _content = _campaign("magnitude")
+    Criterion.objects.filter(pk=criterion.pk).update(show_input=True)
+    Item.objects.filter(campaign=campaign).update(
+        input="name[Cotto], eatType[coffee shop], familyFriendly[no], near[The Bakers]",
+        language="ar",
+    )
+    Task.objects.filter(campaign=campaign, language="en").delete()
+    worker = WorkerFactory(campaign=campaign, language="de", consented_at=timezone.now())
+    session = reverse("annotations:worker-session", args=[campaign.slug, worker_token(worker)])
+    html = client.get(session).content.decode()
+    facts = re.findall(r"<dt dir=\"auto\">([^<]+)</dt><dd dir=\"auto\"([^>]*)>([^<]+)</dd>", html)
+    assert [(name, value) for name, _attrs, value in facts] == [
+        ("Name", "Cotto"),
+        ("Art des Lokals", "Café"),
+        ("familienfreundlich", "nein"),
+        ("in der Nähe von", "The Bakers"),
+    ]
+    # a value left as given keeps the input's language; a translated one does not
+    assert [attrs for _n, attrs, _v in facts] == [' lang="ar"', "", "", ' lang="ar"']
+    # no box takes the item's direction as a whole (English facts in an RTL item)
+    assert 'class="w-mr" lang=' not in html and "family friendly" not in html
