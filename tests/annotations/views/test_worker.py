@@ -398,3 +398,18 @@ def test_the_task_page_says_the_time_limit_and_what_happens_at_it(client, campai
     html = client.get(session_url(campaign, worker)).content.decode()
     assert "You have 20 minutes for this task." in html
     assert "still recorded if nobody else has taken the task meanwhile" in html
+
+
+def test_consent_page_explains_the_content_checks(client, campaign):
+    Criterion.objects.filter(campaign=campaign).update(
+        content_checks=["added", "missing", "perfect"]
+    )
+    html = client.get(f"/w/{campaign.slug}/?PROLIFIC_PID=checks").content.decode()
+    explained = html[html.index("data-checks-explained") :]
+    for sentence in (
+        "It contains information not in the input",
+        "It misses information from the input",
+        "It reflects the input perfectly",
+    ):
+        assert sentence in explained
+    assert "Tick at least one statement for every text." in explained
