@@ -19,6 +19,12 @@ import numpy as np
 
 METHODS: tuple[str, ...] = ("shuffle", "drop", "repeat")
 
+#: What ``degrade`` chooses from when not told: a check must look like the worker's other
+#: tasks, and a scrambled sentence stands out at a glance (the walk-through's finding),
+#: while a missing or repeated clause is caught only by reading. ``shuffle`` stays for a
+#: text the others cannot change, and when asked for by name.
+SUBTLE: tuple[str, ...] = ("drop", "repeat")
+
 _CLAUSE_SPLIT = re.compile(r"(?<=[,.;:!?])\s+|\s+(?=\b(?:and|but|which|who|with)\b)")
 
 
@@ -72,7 +78,8 @@ _MAKERS = {"shuffle": _shuffle, "drop": _drop, "repeat": _repeat}
 
 
 def degrade(text: str, *, rng: np.random.Generator, method: str | None = None) -> Degraded:
-    """A copy of ``text`` made worse by ``method`` (chosen with ``rng`` when None).
+    """A copy of ``text`` made worse by ``method`` (chosen with ``rng`` from ``SUBTLE``
+    when None).
 
     The result always differs from the original (whitespace aside): when the chosen
     method cannot change a text (a single word), the others are tried in turn.
@@ -83,8 +90,9 @@ def degrade(text: str, *, rng: np.random.Generator, method: str | None = None) -
         raise ValueError("Cannot degrade an empty text.")
     if method is not None and method not in _MAKERS:
         raise ValueError(f"Unknown degradation method '{method}'; use one of {', '.join(METHODS)}.")
-    first = method or METHODS[int(rng.integers(0, len(METHODS)))]
-    order = [first, *(m for m in METHODS if m != first)]
+    first = method or SUBTLE[int(rng.integers(0, len(SUBTLE)))]
+    order = [first, *(m for m in (*SUBTLE, *METHODS) if m != first)]
+    order = list(dict.fromkeys(order))
     original = " ".join(text.split())
     for name in order:
         copy = _MAKERS[name](original, rng)

@@ -326,15 +326,22 @@ def worker_progress(*, worker: Worker, campaign: Campaign) -> Progress:
 
 
 def preview_task(
-    *, campaign: Campaign, task_id: int | None = None, criterion_name: str | None = None
+    *,
+    campaign: Campaign,
+    task_id: int | None = None,
+    criterion_name: str | None = None,
+    language: str | None = None,
 ) -> Task | None:
     """A task of the campaign to preview: the one asked for, else the first regular one
-    (of the named criterion when one is given)."""
+    (of the named criterion when one is given; in ``language`` when the campaign has
+    tasks in it, so that a German preview shows a German task)."""
     qs = Task.objects.filter(campaign=campaign).select_related("campaign", "criterion", "item")
     if task_id is not None:
         return qs.filter(pk=task_id).first()
     if criterion_name:
         qs = qs.filter(criterion__name=criterion_name)
+    if language and qs.filter(language=language).exists():
+        qs = qs.filter(language=language)
     return (
         qs.filter(kind=Task.Kind.REGULAR).order_by("criterion__position", "number", "id").first()
         or qs.order_by("id").first()

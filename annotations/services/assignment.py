@@ -730,31 +730,43 @@ def _claim_by_scan(
 
 
 def _pick_attention(*, campaign: Campaign, worker: Worker, rng: np.random.Generator) -> Task | None:
+    """An attention check that looks like the worker's other tasks: of a criterion the
+    worker has judged (set-up 2: a worker rating informativeness gets no quality check),
+    a prepared check else a fresh copy of one of their criterion's tasks; any criterion
+    only when the worker has none yet or their criterion offers no task to copy."""
     # Imported here: quality builds attention tasks and imports this module's helpers.
     from annotations.services.quality import attention_task_create
 
-    pool = list(
-        _in_language(
-            Task.objects.filter(campaign=campaign, kind=Task.Kind.ATTENTION), campaign, worker
-        )
-        .filter(~_unseen_q(worker.pk))
-        .values_list("pk", flat=True)[:200]
+    own = Q(
+        criterion_id__in=Assignment.objects.filter(worker_id=worker.pk).values("task__criterion_id")
     )
-    if pool:
-        return Task.objects.get(pk=pool[int(rng.integers(0, len(pool)))])
-    sources = list(
-        _in_language(
-            Task.objects.filter(campaign=campaign, kind=Task.Kind.REGULAR), campaign, worker
+    for criteria in (own, Q()):
+        pool = list(
+            _in_language(
+                Task.objects.filter(criteria, campaign=campaign, kind=Task.Kind.ATTENTION),
+                campaign,
+                worker,
+            )
+            .filter(~_unseen_q(worker.pk))
+            .values_list("pk", flat=True)[:200]
         )
-        .filter(~_unseen_q(worker.pk))
-        .annotate(n_slots=Count("task_outputs__slot", distinct=True))
-        .filter(n_slots__gte=2)
-        .values_list("pk", flat=True)[:200]
-    )
-    if not sources:
-        return None
-    source = Task.objects.get(pk=sources[int(rng.integers(0, len(sources)))])
-    return attention_task_create(task=source, rng=rng)
+        if pool:
+            return Task.objects.get(pk=pool[int(rng.integers(0, len(pool)))])
+        sources = list(
+            _in_language(
+                Task.objects.filter(criteria, campaign=campaign, kind=Task.Kind.REGULAR),
+                campaign,
+                worker,
+            )
+            .filter(~_unseen_q(worker.pk))
+            .annotate(n_slots=Count("task_outputs__slot", distinct=True))
+            .filter(n_slots__gte=2)
+            .values_list("pk", flat=True)[:200]
+        )
+        if sources:
+            source = Task.objects.get(pk=sources[int(rng.integers(0, len(sources)))])
+            return attention_task_create(task=source, rng=rng)
+    return None
 
 
 def _pick_repeat(*, worker: Worker, rng: np.random.Generator) -> Task | None:

@@ -219,10 +219,21 @@ def tasks_build(
         )
 
     system_index = {pk: i for i, (pk, _) in enumerate(systems)}
-    outputs = list(
-        Output.objects.filter(item__campaign=campaign).values_list(
-            "id", "item_id", "system_id", "canonical_id", "language"
+    # RankME's standard stood outside the rated set: an uploaded output chosen as a
+    # criterion's standard (and the outputs sharing its text) is shown above every task,
+    # never rated as one of the outputs of a task built after it was chosen.
+    standards = {c.standard_output_id for c in chosen if c.standard_output_id}
+    if standards:
+        standards |= set(
+            Output.objects.filter(pk__in=standards, canonical__isnull=False).values_list(
+                "canonical_id", flat=True
+            )
         )
+    outputs = list(
+        Output.objects.filter(item__campaign=campaign)
+        .exclude(pk__in=standards)
+        .exclude(canonical_id__in=standards)
+        .values_list("id", "item_id", "system_id", "canonical_id", "language")
     )
     # Tasks never mix languages: the design's rows are (item, language) pairs, one per
     # language an item's outputs are in (a monolingual campaign's rows are its items, in

@@ -347,14 +347,22 @@ def _identity_from(campaign: Campaign, signed: str) -> dict[str, Any] | None:
 
 
 @worker_form_view
-@require_POST
+@require_http_methods(["GET", "POST"])
 @live_campaign_view
 def start(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     """Consent of a new worker: create the worker from the signed identity, then go on.
 
     CSRF: see ``worker_form_view``; here the credential is the identity the entry page
     signed (campaign, platform, id), refused if missing, forged or for another campaign.
+
+    A GET (the address bar after a refused consent, reloaded or bookmarked) is sent on
+    to the study's entry page (which sends a returning worker on to their session)
+    rather than a bare 405.
     """
+    if request.method == "GET":
+        entry_url = reverse("annotations:worker-entry", args=[campaign.slug])
+        query = request.META.get("QUERY_STRING", "")[:2000]
+        return redirect(f"{entry_url}?{query}" if query else entry_url)
     signed = request.POST.get("identity", "")
     identity = _identity_from(campaign, signed)
     if identity is None:
@@ -413,11 +421,24 @@ def _start(
 
 
 def _mturk_preview(request: HttpRequest, campaign: Campaign) -> HttpResponse:
-    """What an MTurk worker sees before accepting the HIT. Records nothing."""
-    task = worker_selectors.preview_task(campaign=campaign)
+    """What an MTurk worker sees before accepting the HIT. Records nothing.
+
+    In the language the worker would judge in (as the entry page chooses it): a task in
+    that language, and the campaign's texts as the designer translated them, so that the
+    description, instructions and example are not English under German buttons."""
+    languages = campaign.languages or ["en"]
+    language = worker_language(
+        languages,
+        requested=request.GET.get("lang", "")[:40],
+        accept_language=request.headers.get("Accept-Language", "")[:500],
+    )
+    task = worker_selectors.preview_task(campaign=campaign, language=language)
     page = worker_selectors.task_page_preview(task=task) if task else None
+    shown = campaign
+    if language != languages[0]:
+        shown = worker_selectors.campaign_in_language(campaign, language)
     return render(
-        request, "annotations/worker/mturk_preview.html", {"campaign": campaign, "page": page}
+        request, "annotations/worker/mturk_preview.html", {"campaign": shown, "page": page}
     )
 
 
@@ -439,9 +460,12 @@ def _task_context(
         tie_errors = form[f"tie_{s.slot}"].errors if slider else []
         # The first field in error gets ``autofocus``, which works without JavaScript
         # (a full page) and with htmx (which focuses [autofocus] in swapped content).
+        check_name = f"check_{s.slot}"
+        check_errors = form[check_name].errors if check_name in form.fields else []
         focus = ""
-        if not focused and (bound.errors or tie_errors):
-            focus, focused = ("score" if bound.errors else "tie"), True
+        if not focused and (bound.errors or tie_errors or check_errors):
+            focus = "score" if bound.errors else "tie" if tie_errors else "check"
+            focused = True
         slots.append(
             {
                 # Slot numbers as text: the page writes each some ten times, and a
@@ -543,7 +567,16 @@ def session(
     action = reverse("annotations:worker-submit", args=[campaign.slug, token, assignment.pk])
     extra: dict[str, Any] = {
         "draft_url": _draft_url(campaign, token, assignment),
-        "notice": str(ALREADY_SUBMITTED) if request.GET.get("already") else "",
+        "notice": (
+            str(ALREADY_SUBMITTED)
+            if request.GET.get("already")
+            else str(UNKNOWN_TASK)
+            if request.GET.get("unknown")
+            else str(NEW_CRITERION)
+            if request.GET.get("after", str(assignment.criterion_id))
+            != str(assignment.criterion_id)
+            else ""
+        ),
     }
     siblings = worker_selectors.page_assignments(assignment=assignment)
     if len(siblings) > 1:
@@ -593,7 +626,7 @@ def _consent_page(
             "consent_action": (
                 reverse("annotations:worker-consent", args=[campaign.slug, token])
                 if worker is not None
-                else reverse("annotations:worker-start", args=[campaign.slug])
+                else _start_action(request, campaign)
             ),
             "progress": (
                 worker_selectors.worker_progress(worker=worker, campaign=campaign)
@@ -608,11 +641,24 @@ def _consent_page(
     )
 
 
+def _start_action(request: HttpRequest, campaign: Campaign) -> str:
+    """Where a new worker's consent posts: ``start``, with the entry's query string (the
+    platform's parameters), so that the address left in the bar after a refused consent
+    leads back to the same entry when reloaded (``start`` sends a GET on to the entry)."""
+    url = reverse("annotations:worker-start", args=[campaign.slug])
+    query = request.META.get("QUERY_STRING", "")[:2000]
+    return f"{url}?{query}" if query else url
+
+
 @worker_form_view
-@require_POST
+@require_http_methods(["GET", "POST"])
 @worker_session_view()
 def consent(request: HttpRequest, campaign: Campaign, worker: Worker, token: str) -> HttpResponse:
-    """Consent of an existing worker (CSRF: see ``worker_form_view``; the URL's token)."""
+    """Consent of an existing worker (CSRF: see ``worker_form_view``; the URL's token).
+
+    A GET (the address left after a refused consent, reloaded) goes on to the session."""
+    if request.method == "GET":
+        return redirect(_session_url(campaign, worker))
     form = ConsentForm(request.POST)
     if not form.is_valid():
         return _consent_page(request, campaign, worker, token, form, status=400)
@@ -633,7 +679,7 @@ def _to_session(request: HtmxHttpRequest, url: str) -> HttpResponse:
 
 
 @worker_form_view
-@require_POST
+@require_http_methods(["GET", "POST"])
 @worker_session_view(live_only=False)
 def submit(
     request: HtmxHttpRequest, campaign: Campaign, worker: Worker, token: str, assignment_id: int
@@ -642,13 +688,22 @@ def submit(
 
     One transaction: the worker and the assignment are locked first (as
     ``judgement_submit`` needs), so the assignment is read once; a refused answer
-    writes nothing."""
+    writes nothing. A GET (the address bar after a page shown again with errors
+    without JavaScript, reloaded) is sent on to the session, which shows the task in
+    hand with its autosaved answers, rather than a bare 405."""
     session_url = _session_url(campaign, worker)
+    if request.method == "GET":
+        return redirect(session_url)
     with transaction.atomic():
         assignment = judgement_services.assignment_to_submit(
             worker=worker, assignment_id=assignment_id
         )
-        if assignment is None or assignment.state == Assignment.State.SUBMITTED:
+        if assignment is None:
+            # Not a task of this worker (an address edited by hand, a stale bookmark of
+            # someone else's): nothing recorded, and the worker is told that, not that
+            # the task was already submitted.
+            return _to_session(request, f"{session_url}?unknown=1")
+        if assignment.state == Assignment.State.SUBMITTED:
             # Already recorded (a second tab, a double click, a retry): whatever was
             # posted this time, the worker moves on to their current page and is told why.
             return _to_session(request, f"{session_url}?already=1")
@@ -660,7 +715,9 @@ def submit(
         if refused is not None:
             transaction.set_rollback(True)
             return refused
-    return _to_session(request, session_url)
+    # The criterion just judged goes with the worker to the next page, which announces a
+    # change of criterion (set-up 2: naturalness tasks, then quality) without a query.
+    return _to_session(request, f"{session_url}?after={assignment.criterion_id}")
 
 
 def _record_scores(
@@ -745,6 +802,16 @@ ALREADY_SUBMITTED = gettext_lazy(
     "was not recorded again. Here is your next task."
 )
 
+NEW_CRITERION = gettext_lazy(
+    "New question from this task on: the question below is not the one you have been "
+    "answering. Read it, and how to score it, before you start."
+)
+
+UNKNOWN_TASK = gettext_lazy(
+    "That address is not one of your tasks (it may have been changed), so nothing was "
+    "recorded from it. Here is your current task."
+)
+
 DRAFT_TOO_LATE = gettext_lazy(
     "This task was already submitted (here or in another tab or window); what you type "
     "here is not recorded."
@@ -804,6 +871,10 @@ def _together_context(
             # Several criteria per output: each message names its criterion.
             named = [f"{page.criterion.name.capitalize()}, {e}" for e in bound.errors]
             errors += [(f"{form.prefix}-score-{s.slot}", e) for e in named]
+            checks = _checks_context(form, s.slot)
+            if checks["check_errors"]:
+                first_check = f"{form.prefix}-check-{s.slot}-{checks['checks'][0]['key']}"
+                errors += [(first_check, e) for e in checks["check_errors"]]
             answers.append(
                 {
                     **c,
@@ -816,7 +887,7 @@ def _together_context(
                     "keep": bool(form[f"keep_{s.slot}"].value()) if slider else False,
                     "offer_keep": slider
                     and (s.slot in form.untouched or bool(form[f"keep_{s.slot}"].value())),
-                    **_checks_context(form, s.slot),
+                    **checks,
                 }
             )
         outputs.append({"slot": s.slot, "letter": s.letter, "text": s.text, "answers": answers})
@@ -825,10 +896,28 @@ def _together_context(
         "campaign": lead.campaign,
         "criterion": lead.criterion,
         "together_criteria": criteria,
+        "together_standards": _together_standards([page.criterion for _, page, _ in forms]),
         "together_outputs": outputs,
         "together_errors": errors,
         "slider_start": SLIDER_START,
     }
+
+
+def _together_standards(criteria: Sequence[Criterion]) -> list[dict[str, Any]]:
+    """The standards of a set-up 1 page, each shown once (RankME: one standard with its
+    value per criterion): the magnitude criteria that have a standard, grouped by its
+    input and text, each group with the criteria and values it stands for."""
+    groups: dict[tuple[str, str], dict[str, Any]] = {}
+    for criterion in criteria:
+        if criterion.scale != Criterion.Scale.MAGNITUDE or not criterion.standard_text:
+            continue
+        shown_input = criterion.standard_input if criterion.show_input else ""
+        group = groups.setdefault(
+            (shown_input, criterion.standard_text),
+            {"input": shown_input, "text": criterion.standard_text, "values": []},
+        )
+        group["values"].append({"criterion": criterion, "standard": criterion.standard})
+    return list(groups.values())
 
 
 def _render_together(
@@ -970,13 +1059,12 @@ def _final_page(
     """The completion or stop page with its code and the way back to the worker's platform."""
     prolific_url = None
     if worker.platform == Worker.Platform.PROLIFIC:
-        # A page that moves on by itself (meta refresh after 2 s, plus a link) rather than
-        # an HTTP 302, deliberately: the worker first sees that the work is saved and the
-        # code itself, so if Prolific's page does not load (a blocked redirect, a network
-        # hiccup, a privacy extension) they can still enter the code there by hand; and
-        # the session URL stays a page a worker can come back to and read the code from.
-        # Meta refresh needs no JavaScript. tests/browser/test_worker_session.py checks
-        # that the browser really ends up on app.prolific.com with ?cc=<code>.
+        # A page with a button back to Prolific (its completion URL with the code) rather
+        # than an HTTP 302 or a timed redirect: the worker first sees that the work is
+        # saved and the code itself, so if Prolific's page does not load (a blocked
+        # redirect, a privacy extension) they can still enter the code there by hand; and
+        # no page moves on by itself before it is read (WCAG 2.2.1, axe "meta-refresh").
+        # tests/browser/test_worker_session.py follows the button to app.prolific.com.
         prolific_url = platform_selectors.prolific_completion_url(code)
     return render(
         request,

@@ -27,8 +27,13 @@
       if (!placed(li)) return null;
       return parseFloat(input.value);
     }
+    // Only what the server accepts is ranked (a whole number above 0 of at most
+    // max-digits digits); anything else (too long, signed, text) counts as not scored.
     var raw = input.value.trim();
-    return /^[0-9]+$/.test(raw) && parseInt(raw, 10) > 0 ? parseInt(raw, 10) : null;
+    var digits = parseInt(f.dataset.maxDigits, 10) || 6;
+    if (!/^[0-9]+$/.test(raw) || raw.length > digits) return null;
+    var value = parseInt(raw, 10);
+    return value > 0 ? value : null;
   }
 
   // A slider counts as placed once moved (marker set by this script) or when the worker

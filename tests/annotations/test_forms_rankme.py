@@ -72,11 +72,18 @@ def test_content_checks_are_fields_only_when_the_criterion_asks():
     assert "check_0" not in ScoresForm({}, criterion=plain, letters={0: "A"}).fields
     criterion = CriterionFactory(content_checks=["missing", "perfect"])
     form = ScoresForm(
+        {"score_0": "100", "score_1": "50", "check_0": ["perfect"], "check_1": ["missing"]},
+        criterion=criterion,
+        letters={0: "A", 1: "B"},
+    )
+    assert form.is_valid() and form.cleaned_checks == {0: ["perfect"], 1: ["missing"]}
+    # RankME: with "perfectly" offered, every output needs a tick
+    unticked = ScoresForm(
         {"score_0": "100", "score_1": "50", "check_1": ["missing"]},
         criterion=criterion,
         letters={0: "A", 1: "B"},
     )
-    assert form.is_valid() and form.cleaned_checks == {0: [], 1: ["missing"]}
+    assert not unticked.is_valid() and "check_0" in unticked.errors
     forged = ScoresForm(
         {"score_0": "100", "check_0": ["added"]}, criterion=criterion, letters={0: "A"}
     )

@@ -112,13 +112,20 @@ def test_the_checklist_is_stored_with_the_judgement(new_page, live_server, javas
     outputs.nth(0).get_by_label("It reflects the input perfectly").check()
     outputs.nth(2).get_by_label("It misses information from the input").check()
     outputs.nth(2).get_by_label("It contains information not in the input").check()
+    # RankME asks for an answer about every output: B has none yet.
+    page.get_by_role("button", name="Submit and continue").click()
+    summary = page.locator(".w-error-summary")
+    summary.wait_for()
+    assert "Output B: tick at least one statement" in summary.inner_text()
+    assert Judgement.objects.count() == 0
+    outputs.nth(1).get_by_label("It contains information not in the input").check()
     page.get_by_role("button", name="Submit and continue").click()
     page.get_by_text("Task 2 of 2").wait_for()
     judgement = Judgement.objects.get()
     order = judgement.assignment.display_order
     checks = dict(JudgementScore.objects.filter(judgement=judgement).values_list("slot", "checks"))
     assert checks[order[0]] == ["perfect"]
-    assert checks[order[1]] == []
+    assert checks[order[1]] == ["added"]
     assert checks[order[2]] == ["added", "missing"]
 
 
@@ -135,6 +142,8 @@ def test_seven_digits_stay_typed_and_get_a_visible_error(new_page, live_server):
     outputs = page.locator(".w-output")
     outputs.nth(1).locator("input[data-score]").fill("100")
     outputs.nth(2).locator("input[data-score]").fill("50")
+    for i in range(3):
+        outputs.nth(i).get_by_label("It reflects the input perfectly").check()
     page.get_by_role("button", name="Submit and continue").click()
     error = page.locator(".w-output").first.locator(".w-error")
     error.wait_for()
@@ -155,6 +164,7 @@ def test_too_fast_warning_sits_by_the_button_with_the_real_seconds(
     outputs = page.locator(".w-output")
     for i, score in enumerate(("150", "100", "40")):
         outputs.nth(i).locator("input[data-score]").fill(score)
+        outputs.nth(i).get_by_label("It reflects the input perfectly").check()
     page.get_by_role("button", name="Submit and continue").click()
     warning = page.get_by_role("alert").filter(has_text="You spent")
     warning.wait_for()

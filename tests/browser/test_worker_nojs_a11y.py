@@ -139,9 +139,10 @@ def test_worker_without_javascript_completes_a_session(new_page, live_server, sc
         for i, value in enumerate(("30", "70", "90")):
             outputs.nth(i).locator("input[type=range]").fill(value)
     page.get_by_role("button", name="Submit and continue").click()
-    # The completion page moves on to Prolific by meta refresh, which needs no JavaScript.
+    # The completion page stays until the worker follows its link (no timed redirect).
     page.get_by_text("Thank you, you are done").wait_for()
     save_screenshot(page, f"nojs-{scale}-03-done")
+    page.get_by_role("link", name="Return to Prolific and complete").click()
     page.wait_for_url(re.compile(r"^https://app\.prolific\.com/"))
     assert page.url == f"{PROLIFIC}?cc=CODE{scale.upper()}"
     assert Judgement.objects.filter(worker=worker).count() == 2

@@ -139,6 +139,15 @@ def test_prolific_worker_completes_a_session(page, live_server, screenshot, scal
 
     fill_valid(page, scale)
     page.get_by_role("button", name="Submit and continue").click()
+    # The completion page stays until the worker follows its button (no timed redirect).
+    back = page.get_by_role("link", name="Return to Prolific and complete")
+    back.wait_for()
+    assert page.locator("meta[http-equiv=refresh]").count() == 0
+    page.wait_for_timeout(2500)
+    assert page.url.startswith(live_server.url)
+    assert page.evaluate("document.activeElement.textContent") == back.inner_text()
+    screenshot(f"{scale}-06-done")
+    back.click()
     page.wait_for_url(re.compile(r"^https://app\.prolific\.com/"))
     assert page.url == f"{PROLIFIC}?cc=CODE{scale.upper()}"
     assert Judgement.objects.filter(worker=worker).count() == 2

@@ -48,3 +48,17 @@ def test_errors():
 def test_always_differs(text, seed):
     copy = degrade(text, rng=np.random.default_rng(seed))
     assert " ".join(copy.text.split()) != " ".join(text.split())
+
+
+def test_an_unnamed_degradation_is_never_an_obvious_scramble():
+    """A check must look like the worker's other tasks: left to choose, ``degrade`` drops
+    or repeats a clause (caught by reading), never scrambles the words."""
+    import numpy as np
+
+    from annotations.core.degrade import degrade
+
+    text = "Cotto is a coffee shop near The Bakers, and it serves French food."
+    methods = {degrade(text, rng=np.random.default_rng(seed)).method for seed in range(50)}
+    assert methods == {"drop", "repeat"}
+    # asked for by name, it still scrambles
+    assert degrade(text, rng=np.random.default_rng(0), method="shuffle").method == "shuffle"

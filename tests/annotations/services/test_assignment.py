@@ -746,3 +746,26 @@ def test_every_planned_repeat_has_an_earlier_task_it_may_repeat(
     for p, kind in enumerate(plan):
         if kind == "repeat" and "regular" in plan[:p]:
             assert "regular" in plan[: p - 1], plan
+
+
+def test_an_attention_check_is_of_the_workers_own_criterion():
+    """Set-up 2: the campaign's only prepared check is a quality task; a worker whose
+    tasks are all informativeness gets a check made from an informativeness task."""
+    from annotations.services.assignment import _pick_attention
+    from annotations.services.quality import attention_task_create
+
+    campaign = live_campaign(tasks_per_worker=4)
+    quality = CriterionFactory(campaign=campaign, name="quality")
+    informativeness = CriterionFactory(campaign=campaign, name="informativeness")
+    quality_task = task_with_outputs(campaign=campaign, criterion=quality)
+    attention_task_create(task=quality_task, rng=np.random.default_rng(0))
+    mine = [task_with_outputs(campaign=campaign, criterion=informativeness) for _ in range(3)]
+    worker = WorkerFactory(campaign=campaign)
+    AssignmentFactory(worker=worker, task=mine[0])
+    for seed in range(5):
+        check = _pick_attention(campaign=campaign, worker=worker, rng=np.random.default_rng(seed))
+        assert check is not None and check.kind == Task.Kind.ATTENTION
+        assert check.criterion_id == informativeness.pk
+    # a worker with no task yet may get any criterion's check
+    newcomer = WorkerFactory(campaign=campaign)
+    assert _pick_attention(campaign=campaign, worker=newcomer, rng=np.random.default_rng(0))

@@ -401,3 +401,22 @@ def test_setup_is_a_design_setting_fixed_once_tasks_are_built():
     tasks_build(campaign=campaign, seed=0)
     with pytest.raises(DomainError, match="no longer change"):
         campaign_settings_update(campaign=campaign, setup="separate")
+
+
+@pytest.mark.parametrize("setup", ["separate", "together"])
+def test_an_output_chosen_as_standard_is_never_rated_in_tasks_built_after(setup):
+    from annotations.services.criteria import criterion_rankme_set
+
+    campaign = _campaign(4, 3, k=2, criteria=("quality", "naturalness"), setup=setup)
+    standard = Output.objects.get(item__external_id="mr0001", system__label="sys02")
+    # an identical text of another system shares the standard's text: not rated either
+    twin = Output.objects.get(item__external_id="mr0001", system__label="sys03")
+    Output.objects.filter(pk=twin.pk).update(text=standard.text, canonical=standard)
+    quality = campaign.criteria.get(name="quality")
+    criterion_rankme_set(criterion=quality, standard_output=standard)
+    tasks_build(campaign=campaign, seed=3)
+    rated = set(TaskOutput.objects.filter(task__campaign=campaign).values_list("output", flat=True))
+    assert standard.pk not in rated and twin.pk not in rated
+    # every other output is still rated
+    others = Output.objects.filter(item__campaign=campaign).exclude(pk__in=[standard.pk, twin.pk])
+    assert set(others.values_list("pk", flat=True)) <= rated

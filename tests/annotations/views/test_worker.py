@@ -133,8 +133,9 @@ def test_consent_then_first_task(client, campaign):
 def test_task_page_shows_mr_as_definition_list_and_outputs_in_display_order(client, campaign):
     worker = consented(campaign)
     html = client.get(session_url(campaign, worker)).content.decode()
-    assert "<dt>eat type</dt><dd>coffee shop</dd>" in html
-    assert "<dt>name</dt><dd>Cotto</dd>" in html
+    # each fact takes its own direction; a translated value drops the input's lang
+    assert '<dt dir="auto">eat type</dt><dd dir="auto">coffee shop</dd>' in html
+    assert '<dt dir="auto">name</dt><dd dir="auto" lang="en">Cotto</dd>' in html
     assignment = Assignment.objects.get(worker=worker)
     shown = [int(s) for s in re.findall(r'data-slot="(\d+)"', html)]
     assert shown == assignment.display_order
@@ -198,7 +199,10 @@ def test_valid_submit_with_and_without_htmx_and_double_submit(client, campaign):
     client.get(session_url(campaign, worker))
     a = Assignment.objects.get(worker=worker)
     response = client.post(_submit_url(campaign, worker, a), _valid(a), HTTP_HX_REQUEST="true")
-    assert response.status_code == 200 and response["HX-Redirect"] == session_url(campaign, worker)
+    # the criterion just judged goes along (the next page announces a change of criterion)
+    after = f"?after={a.criterion_id}"
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == session_url(campaign, worker) + after
     again = client.post(_submit_url(campaign, worker, a), _valid(a))
     # The double submit moves on, saying why (?already=1: "already submitted").
     assert again.status_code == 303
@@ -223,7 +227,8 @@ def test_completion_redirects_prolific_and_shows_code_to_link_workers(client, ca
         if platform == "prolific":
             url = "https://app.prolific.com/submissions/complete?cc=DONE42"
             assert done.status_code == 200
-            assert f'<meta http-equiv="refresh" content="2;url={url}">' in done.content.decode()
+            # a button to follow, no timed redirect (axe: meta-refresh)
+            assert 'http-equiv="refresh"' not in done.content.decode()
             assert f'href="{url}"' in done.content.decode()
         elif platform == "link":
             assert b"DONE42" in done.content
@@ -332,3 +337,79 @@ def test_designer_preview_requires_view_permission_and_records_nothing(client, c
     )
     assert b"All answers are valid" in checked.content
     assert Worker.objects.count() == 0 and Assignment.objects.count() == 0
+
+
+def test_get_of_start_after_a_refused_consent_goes_back_to_the_entry(client, campaign):
+    url = f"/w/{campaign.slug}/?PROLIFIC_PID=abc123&STUDY_ID=s1&SESSION_ID=x9"
+    page = client.get(url)
+    start = reverse("annotations:worker-start", args=[campaign.slug])
+    refused = client.post(
+        f"{start}?PROLIFIC_PID=abc123&STUDY_ID=s1&SESSION_ID=x9",
+        {"identity": _identity(page.content)},
+    )
+    assert refused.status_code == 400
+    html = refused.content.decode()
+    # the form posts to start with the entry's parameters, so a reload leads back there
+    assert f'action="{start}?PROLIFIC_PID=abc123&amp;STUDY_ID=s1&amp;SESSION_ID=x9"' in html
+    # the unticked box takes the focus (without JavaScript: autofocus), the error beside it
+    assert re.search(r'name="agree"[^>]*aria-describedby="agree-error"[^>]*autofocus', html)
+    reload = client.get(f"{start}?PROLIFIC_PID=abc123&STUDY_ID=s1&SESSION_ID=x9")
+    assert reload.status_code == 302
+    assert reload["Location"] == url.replace(f"/w/{campaign.slug}/", f"/w/{campaign.slug}/", 1)
+    assert client.get(start)["Location"] == f"/w/{campaign.slug}/"
+
+
+def test_get_of_a_task_or_consent_address_goes_on_to_the_session(client, campaign):
+    worker = consented(campaign)
+    session = session_url(campaign, worker)
+    client.get(session)
+    assignment = Assignment.objects.get(worker=worker)
+    task = reverse(
+        "annotations:worker-submit", args=[campaign.slug, worker_token(worker), assignment.pk]
+    )
+    response = client.get(task)
+    assert response.status_code == 302 and response["Location"] == session
+    consent = reverse("annotations:worker-consent", args=[campaign.slug, worker_token(worker)])
+    response = client.get(consent)
+    assert response.status_code == 302 and response["Location"] == session
+    # a forged token is still refused
+    assert client.get(task.replace(worker_token(worker), "12:forged")).status_code == 404
+
+
+def test_a_forged_assignment_id_is_refused_as_unknown_not_as_already_submitted(client, campaign):
+    worker = consented(campaign)
+    other = consented(campaign)
+    client.get(session_url(campaign, other))
+    theirs = Assignment.objects.get(worker=other)
+    client.get(session_url(campaign, worker))
+    forged = reverse(
+        "annotations:worker-submit", args=[campaign.slug, worker_token(worker), theirs.pk]
+    )
+    response = client.post(forged, {"score_0": "100"}, follow=True)
+    html = response.content.decode()
+    assert "not one of your tasks" in html
+    assert "already submitted" not in html
+    assert Judgement.objects.count() == 0
+
+
+def test_the_task_page_says_the_time_limit_and_what_happens_at_it(client, campaign):
+    Campaign.objects.filter(pk=campaign.pk).update(assignment_timeout_minutes=20)
+    worker = consented(campaign)
+    html = client.get(session_url(campaign, worker)).content.decode()
+    assert "You have 20 minutes for this task." in html
+    assert "still recorded if nobody else has taken the task meanwhile" in html
+
+
+def test_consent_page_explains_the_content_checks(client, campaign):
+    Criterion.objects.filter(campaign=campaign).update(
+        content_checks=["added", "missing", "perfect"]
+    )
+    html = client.get(f"/w/{campaign.slug}/?PROLIFIC_PID=checks").content.decode()
+    explained = html[html.index("data-checks-explained") :]
+    for sentence in (
+        "It contains information not in the input",
+        "It misses information from the input",
+        "It reflects the input perfectly",
+    ):
+        assert sentence in explained
+    assert "Tick at least one statement for every text." in explained

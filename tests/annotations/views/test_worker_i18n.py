@@ -128,3 +128,54 @@ def test_a_one_language_campaign_speaks_its_language_whatever_the_browser(client
     page = client.get(url + "?PROLIFIC_PID=p&STUDY_ID=s&SESSION_ID=x", HTTP_ACCEPT_LANGUAGE="de")
     body = page.content.decode()
     assert "Instrucciones" in body and "Empezar" in body and '<html lang="es"' in body
+
+
+def test_the_mturk_preview_of_a_multilingual_campaign_is_in_the_workers_language(client) -> None:
+    campaign, _criterion, _content = _campaign("likert")
+    Campaign.objects.filter(pk=campaign.pk).update(
+        description="Rate descriptions of restaurants.",
+        instructions="Read the information first.",
+        translations={
+            "de": {
+                "description": "Bewerten Sie Beschreibungen von Restaurants.",
+                "instructions": "Lesen Sie zuerst die Informationen.",
+            }
+        },
+    )
+    Task.objects.filter(campaign=campaign, language="de").update(number=99)  # not the first
+    entry = reverse("annotations:worker-entry", args=[campaign.slug])
+    preview = "?assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=H1"
+    german = client.get(entry + preview, HTTP_ACCEPT_LANGUAGE="de-DE,de;q=0.9").content.decode()
+    assert "Bewerten Sie Beschreibungen von Restaurants." in german
+    assert "Lesen Sie zuerst die Informationen." in german
+    assert "Wie flüssig?" in german and "How fluent?" not in german
+    assert "Rate descriptions" not in german and "Read the information first" not in german
+    assert re.search(r'<p class="w-text"[^>]*lang="de"', german)
+    english = client.get(entry + preview, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Rate descriptions of restaurants." in english and "How fluent?" in english
+
+
+def test_input_facts_are_in_the_workers_language_and_each_takes_its_own_direction(client):
+    from annotations.models import Item
+
+    campaign, criterion, _content = _campaign("magnitude")
+    Criterion.objects.filter(pk=criterion.pk).update(show_input=True)
+    Item.objects.filter(campaign=campaign).update(
+        input="name[Cotto], eatType[coffee shop], familyFriendly[no], near[The Bakers]",
+        language="ar",
+    )
+    Task.objects.filter(campaign=campaign, language="en").delete()
+    worker = WorkerFactory(campaign=campaign, language="de", consented_at=timezone.now())
+    session = reverse("annotations:worker-session", args=[campaign.slug, worker_token(worker)])
+    html = client.get(session).content.decode()
+    facts = re.findall(r"<dt dir=\"auto\">([^<]+)</dt><dd dir=\"auto\"([^>]*)>([^<]+)</dd>", html)
+    assert [(name, value) for name, _attrs, value in facts] == [
+        ("Name", "Cotto"),
+        ("Art des Lokals", "Café"),
+        ("familienfreundlich", "nein"),
+        ("in der Nähe von", "The Bakers"),
+    ]
+    # a value left as given keeps the input's language; a translated one does not
+    assert [attrs for _n, attrs, _v in facts] == [' lang="ar"', "", "", ' lang="ar"']
+    # no box takes the item's direction as a whole (English facts in an RTL item)
+    assert 'class="w-mr" lang=' not in html and "family friendly" not in html

@@ -101,6 +101,22 @@ def test_together_page_shows_each_output_once_with_one_answer_per_criterion(clie
     assert 'id="together-form"' in html and "data-draft-url" in html
 
 
+def test_together_page_shows_one_standard_with_its_value_per_criterion(client):
+    campaign = built(criteria=("informativeness", "naturalness", "quality"))
+    campaign.criteria.update(
+        standard_text="Cotto is a coffee shop.", standard_input="name[Cotto]", show_input=True
+    )
+    campaign.criteria.filter(name="quality").update(scale_settings={"standard": 80})
+    worker = consented(campaign)
+    html = client.get(session_url(campaign, worker)).content.decode()
+    assert html.count("data-standard>") == 1
+    assert html.count("Here is the STANDARD to relate to") == 1
+    assert html.count("Here is the TASK for you") == 1
+    assert html.count("Cotto is a coffee shop.") == 1
+    values = re.findall(r"<li data-standard-value>(\w+): <strong>(\d+)</strong>", html)
+    assert values == [("Informativeness", "100"), ("Naturalness", "100"), ("Quality", "80")]
+
+
 def test_together_submit_records_one_judgement_per_criterion(client):
     campaign = built()
     worker = consented(campaign)
@@ -155,6 +171,30 @@ def test_separate_set_up_keeps_one_criterion_per_page(client):
     html = client.get(session_url(campaign, worker)).content.decode()
     assert 'id="task-form"' in html and "together-form" not in html
     assert Assignment.objects.filter(worker=worker).count() == 1
+
+
+def test_separate_set_up_announces_a_change_of_criterion_on_its_first_task(client):
+    campaign = built(setup="separate", k=3, tasks_per_worker=4, min_seconds_per_task=0)
+    worker = consented(campaign)
+    session = session_url(campaign, worker)
+    page = client.get(session)
+    seen = []
+    for _ in range(4):
+        assignment = _lead(worker)
+        html = page.content.decode()
+        seen.append((assignment.criterion_id, "New question from this task on" in html))
+        # the criterion of each output's task, with the scores of its outputs
+        data = {f"score_{slot}": str(100 + slot) for slot in assignment.display_order}
+        if assignment.criterion.content_checks:
+            data |= {f"check_{slot}": ["perfect"] for slot in assignment.display_order}
+        response = client.post(_submit_url(campaign, worker, assignment), data)
+        assert response.status_code == 303, response.content.decode()[:3000]
+        page = client.get(response["Location"])
+    criteria = [c for c, _ in seen]
+    assert len(set(criteria)) == 2, "the test needs a change of criterion"
+    for i, (criterion, announced) in enumerate(seen):
+        changed = i > 0 and criterion != criteria[i - 1]
+        assert announced == changed, seen
 
 
 # PlainME --------------------------------------------------------------------------------------

@@ -294,3 +294,64 @@ def test_too_fast_warning_is_by_the_submit_button_with_the_seconds(client_):
     assert last_output < warning < html.index("Submit and continue")
     assert re.search(r"You spent \d+(\.\d)? seconds on this task; we expect at least 300", html)
     assert html.index('class="w-actions"') < warning
+
+
+def _rankme_with_perfect(client: Client):
+    worker, assignment, submit, _ = _rankme_start(client)
+    criterion = assignment.criterion
+    criterion.content_checks = ["added", "missing", "perfect"]
+    criterion.save()
+    return worker, assignment, submit
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_checklist_without_a_tick_is_refused_in_the_error_summary(client_, htmx):
+    _w, assignment, submit = _rankme_with_perfect(client_)
+    a, b, c = assignment.display_order
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    response = client_.post(
+        submit,
+        {f"score_{a}": "150", f"score_{b}": "100", f"score_{c}": "40"}
+        | {f"check_{a}": ["added"], f"check_{c}": ["perfect"]},
+        **headers,
+    )
+    assert response.status_code == (200 if htmx else 400)
+    html = response.content.decode()
+    letter = "B"  # the second output shown
+    summary = html[
+        html.index("data-error-summary") : html.index("</ul>", html.index("data-error-summary"))
+    ]
+    assert f'href="#check-{b}-added"' in summary
+    assert f"Output {letter}: tick at least one statement about this output." in summary
+    assert re.search(rf'id="check-{b}-added"[^>]*aria-invalid="true"[^>]*autofocus', html)
+    assert Judgement.objects.count() == 0
+    # the ticks given are kept on the page
+    assert re.search(rf'id="check-{a}-added"[^>]*checked', html)
+
+
+def test_checklist_contradiction_is_refused(client_):
+    _w, assignment, submit = _rankme_with_perfect(client_)
+    a, b, c = assignment.display_order
+    response = client_.post(
+        submit,
+        {f"score_{a}": "150", f"score_{b}": "100", f"score_{c}": "40"}
+        | {
+            f"check_{a}": ["missing", "perfect"],
+            f"check_{b}": ["perfect"],
+            f"check_{c}": ["added"],
+        },
+    )
+    assert response.status_code == 400
+    assert (
+        "“It reflects the input perfectly” cannot be ticked together with "
+        "“It misses information from the input”; untick one."
+    ) in response.content.decode()
+    assert Judgement.objects.count() == 0
+    fixed = client_.post(
+        submit,
+        {f"score_{a}": "150", f"score_{b}": "100", f"score_{c}": "40"}
+        | {f"check_{a}": ["missing"], f"check_{b}": ["perfect"], f"check_{c}": ["added"]},
+    )
+    assert fixed.status_code == 303
+    stored = dict(Judgement.objects.get().scores.values_list("slot", "checks"))
+    assert stored == {a: ["missing"], b: ["perfect"], c: ["added"]}
