@@ -48,7 +48,7 @@ def test_mapping_form_preview_save_import(new_page, live_server, settings, tmp_p
     page.get_by_role("link", name="Bring your own judgements").click()
     page.get_by_label("Start from a preset").select_option("mturk")
     page.get_by_role("button", name="Use this preset").click()
-    assert page.get_by_label("System").input_value() == "Input.system{i}"
+    assert page.get_by_label("System:", exact=True).input_value() == "Input.system{i}"
     page.get_by_label("File:", exact=True).set_input_files(str(_mturk_file(tmp_path)))
     page.get_by_role("button", name="Preview the first rows").click()
     table = page.locator("#preview-table")

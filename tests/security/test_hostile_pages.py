@@ -94,6 +94,7 @@ ARGUMENTS: dict[str, Args] = {
         {"token": worker_token(w.worker), "assignment_id": w.assignment.pk}
     ],
     "api-criterion": lambda w: [{"pk": c.pk} for c in w.criteria],
+    "api-member": lambda w: [{"pk": w.member.pk}],
     "api-worker": lambda w: [{"pk": w.worker.pk}],
     "api-ranking": lambda w: [{"pk": w.run.pk}, {"pk": w.failed_run.pk}],
     "api-ranking-cancel": lambda w: [{"pk": w.run.pk}],
