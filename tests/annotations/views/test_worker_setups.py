@@ -184,7 +184,9 @@ def test_separate_set_up_announces_a_change_of_criterion_on_its_first_task(clien
         html = page.content.decode()
         seen.append((assignment.criterion_id, "New question from this task on" in html))
         # the criterion of each output's task, with the scores of its outputs
-        data = {f"score_{slot}": str(100 + slot) for slot in assignment.display_order}
+        data: dict[str, str | list[str]] = {
+            f"score_{slot}": str(100 + slot) for slot in assignment.display_order
+        }
         if assignment.criterion.content_checks:
             data |= {f"check_{slot}": ["perfect"] for slot in assignment.display_order}
         response = client.post(_submit_url(campaign, worker, assignment), data)
