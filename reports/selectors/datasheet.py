@@ -506,8 +506,12 @@ def _criterion_answers(
             f"{run.confidence:.0%} asked)"
         )
         a[k("4.3.10")] = (
-            f"{ranges}; systems whose rank ranges do not overlap fall in different clusters "
-            "(the minimum-data rule and the stability check are met)."
+            f"{ranges}. Clusters follow WMT14's rule (the minimum-data rule and the "
+            "stability check are met): a boundary is drawn where the worst rank of every "
+            "system above it lies above the best rank of every system below it, so a "
+            "boundary separates every system above it from every system below it; within a "
+            "cluster, systems are linked by overlapping rank ranges, and some of them may "
+            "still differ (two members' own ranges need not overlap)."
             if rule.met
             else f"{ranges}. No clusters are claimed: {' '.join(rule.problems)}"
         )
