@@ -129,6 +129,11 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
+#: ``Criterion.scale_settings["source"]`` of a WMT relative ranking imported with
+#: ``import_wmt`` (``annotations.importing.wmt``)
+WMT_RANKING = "wmt-ranking"
+
+
 @dataclass
 class _Answers:
     """The platform's answers by key, and what a person is asked to add (``ask``)."""
@@ -408,6 +413,9 @@ def _criterion_answers(
 ) -> None:
     k = lambda qid: heds.answer_key(qid, c.name)  # noqa: E731
     magnitude = c.scale == Criterion.Scale.MAGNITUDE
+    # A WMT relative ranking (``import_wmt``): the stored 1..k values are ranks of the
+    # outputs shown together, turned around so that higher is better; not scores.
+    ranking = (c.scale_settings or {}).get("source") == WMT_RANKING
     if imported:
         a.ask[k("4.1.3")] = "whether the original evaluators saw the input"
     else:
@@ -417,7 +425,10 @@ def _criterion_answers(
             else "In its own right (input hidden)"
         ) + ("; scores relative to a standard output." if magnitude else ".")
     a[k("4.2.2")] = (
-        f"Relative: magnitude estimation against a standard scored {c.standard} (RankME)."
+        "Relative: the evaluators ranked the outputs shown together from best to worst "
+        "(WMT relative ranking, ties allowed)."
+        if ranking
+        else f"Relative: magnitude estimation against a standard scored {c.standard} (RankME)."
         if magnitude and not imported
         else "Relative: magnitude estimation against a standard (RankME)."
         if magnitude
@@ -439,6 +450,16 @@ def _criterion_answers(
             )
         a.ask[k("4.3.4")] = "the values the original instrument allowed"
         a.ask[k("4.3.3")] = "the size of the original rating instrument"
+        if ranking:
+            n = len(levels) or int(scores["high"] or 0)
+            a[k("4.3.3")] = f"{n} ranks: up to {n} outputs ranked together."
+            a[k("4.3.4")] = (
+                f"Ranks 1 (best) to {n} (worst), ties allowed; stored as values {n} down to "
+                f"1 (value = {n + 1} - rank), so the stored 1 to {n} are ranks, not scores"
+                + (f" ({scores['n']} stored)." if scores["n"] else ".")
+            )
+            # The WMT format fixes them: nothing for a person to add.
+            del a.ask[k("4.3.3")], a.ask[k("4.3.4")]
         if ticked:
             a[k("4.3.5")] = "Checklist ticks are stored for each output: a checklist was shown."
         a.ask[k("4.3.5")] = "how the original instrument was presented"
@@ -476,7 +497,10 @@ def _criterion_answers(
     if not imported:
         a[k("4.3.7")] = c.question
     a[k("4.3.8")] = (
-        "Relative quality estimation: rank-based magnitude estimation (RankME)."
+        "Relative quality estimation: a ranking of the outputs shown together (WMT "
+        "relative ranking)."
+        if ranking
+        else "Relative quality estimation: rank-based magnitude estimation (RankME)."
         if magnitude
         else "Direct quality estimation."
     )

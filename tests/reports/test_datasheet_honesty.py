@@ -333,3 +333,54 @@ def test_workers_not_marked_as_experts_are_not_called_non_experts():
     answer = _sheet(campaign)["3.2.2"].platform_answer
     assert answer == "0 marked as experts, 2 not marked as experts."
     assert "non-expert" not in answer
+
+
+# A WMT relative ranking (import_wmt): ranks, not scores ------------------------------------
+
+WMT_HEADER = ["srclang", "trglang", "segmentId", "judgeId"] + [
+    f"system{i}{c}" for c in ("Id", "rank") for i in range(1, 6)
+]
+
+
+def _wmt_campaign(tmp_path: Path) -> Campaign:
+    from annotations.importing.wmt import wmt_import
+    from tests.annotations.importing.conftest import write_csv
+
+    campaign = CampaignFactory()
+    systems = ["s1", "s2", "s3", "s4", "s5"]
+    rows = [WMT_HEADER] + [
+        ["cze", "eng", str(segment), judge, *systems, *map(str, ranks)]
+        for segment in (10, 11)
+        for judge, ranks in (("judgeA", [1, 2, 2, 4, 5]), ("judgeB", [5, 4, 3, 2, 1]))
+    ]
+    wmt_import(campaign=campaign, path=write_csv(tmp_path / "wmt.csv", rows))
+    return campaign
+
+
+def test_a_wmt_ranking_is_described_as_a_ranking_not_as_scores(tmp_path):
+    """Review: an import_wmt campaign read "Absolute scores, several outputs side by
+    side", "Direct quality estimation" and "values 1 to 5", while its criterion is a
+    ranking (source wmt-ranking, "Rank the translations from best to worst")."""
+    campaign = _wmt_campaign(tmp_path)
+    assert Criterion.objects.get(campaign=campaign).scale_settings["source"] == "wmt-ranking"
+    a = _sheet(campaign)
+    assert a["4.2.2@ranking"].platform_answer.startswith("Relative: the evaluators ranked")
+    assert "Absolute" not in a["4.2.2@ranking"].platform_answer
+    assert a["4.3.8@ranking"].platform_answer.startswith("Relative quality estimation: a ranking")
+    values = a["4.3.4@ranking"].platform_answer
+    assert values.startswith("Ranks 1 (best) to 5 (worst), ties allowed")
+    assert "the stored 1 to 5 are ranks, not scores" in values
+    assert "Stored scores range" not in values
+    md = datasheet_markdown(datasheet_for(campaign=campaign))
+    assert "Direct quality estimation" not in md and "Absolute scores" not in md
+    assert "are ranks, not scores" in datasheet_latex(datasheet_for(campaign=campaign))
+
+
+def test_an_imported_rating_is_still_described_as_scores():
+    a = _sheet(
+        _campaign(kind=Task.Kind.IMPORTED, scale=Criterion.Scale.SLIDER, scale_settings={})
+    )
+    assert a["4.2.2@quality"].platform_answer.startswith("Absolute scores")
+    assert a["4.3.8@quality"].platform_answer == "Direct quality estimation."
+    assert a["4.3.4@quality"].platform_answer.startswith("Stored scores range from")
+    assert "ranks, not scores" not in a["4.3.4@quality"].platform_answer
