@@ -250,6 +250,13 @@ class AgreementSerializer(serializers.Serializer):
     intra_kappa = serializers.FloatField(
         allow_null=True, help_text="WMT's pairwise kappa of a judge with itself (repeats)."
     )
+    excluded_judgements = serializers.IntegerField(
+        help_text="Judgements of excluded workers, left out of every figure (as rankings "
+        "leave them out)."
+    )
+    excluded_workers = serializers.IntegerField(
+        help_text="Excluded workers whose judgements are left out."
+    )
 
 
 class ProgressSerializer(serializers.Serializer):

@@ -292,7 +292,7 @@ def test_the_e2e_and_demo_datasheets_compile(e2e_dir):
     _check_latex(datasheet_latex(datasheet_for(campaign=demo)))
     # What the E2E release does not store is asked, not stated from this platform.
     a = {e.key: e for e in e2e.entries}
-    assert "6012 of the 13230 outputs" in a["3.1.2"].platform_answer
+    assert "6,012 of the 13,230 outputs" in a["3.1.2"].platform_answer  # one number format
     assert "All 630 items" not in a["3.1.2"].platform_answer
     for claim in PLATFORM_DEFAULTS:
         assert claim not in a["3.3.3"].platform_answer + a["3.2.3"].platform_answer
