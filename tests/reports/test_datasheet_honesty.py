@@ -377,9 +377,7 @@ def test_a_wmt_ranking_is_described_as_a_ranking_not_as_scores(tmp_path):
 
 
 def test_an_imported_rating_is_still_described_as_scores():
-    a = _sheet(
-        _campaign(kind=Task.Kind.IMPORTED, scale=Criterion.Scale.SLIDER, scale_settings={})
-    )
+    a = _sheet(_campaign(kind=Task.Kind.IMPORTED, scale=Criterion.Scale.SLIDER, scale_settings={}))
     assert a["4.2.2@quality"].platform_answer.startswith("Absolute scores")
     assert a["4.3.8@quality"].platform_answer == "Direct quality estimation."
     assert a["4.3.4@quality"].platform_answer.startswith("Stored scores range from")
