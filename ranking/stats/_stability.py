@@ -416,11 +416,11 @@ def cluster_stability(
         "give the same clusters" if agree else f"give different clusters (adjusted Rand {ari:.2f})"
     )
     note += (
-        f"The halves ({runs // 2} runs each, ranges keeping {half_kept} of {runs // 2}, "
+        f"The halves ({runs // 2:,} runs each, ranges keeping {half_kept:,} of {runs // 2:,}, "
         f"{half_coverage:.0%}) {agree_text} and agree on "
         f"{round(boundary_agreement * n_decisions)} of {n_decisions} boundary decisions "
         f"and on {round(range_agreement * n)} of {n} rank ranges. "
-        f"The rank ranges keep {kept} of {runs} runs ({coverage:.0%}; "
+        f"The rank ranges keep {kept:,} of {runs:,} runs ({coverage:.0%}; "
         f"{result.confidence:.0%} asked). "
     )
     if fragile:

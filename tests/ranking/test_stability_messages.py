@@ -169,3 +169,12 @@ def test_a_run_suggests_no_more_runs_than_its_campaign_may_ask_for(settings):
     assert run.stability["max_runs"] == 250
     suggested = run.stability["suggested_runs"]
     assert suggested is None or suggested <= 250
+
+
+def test_the_note_writes_every_count_in_one_format():
+    """Review: one page read "1,900 of 2,000" beside "1900 of 2000". The note writes
+    counts with thousands separators throughout."""
+    check = cluster_stability(_near_the_cut(2000, 0.03, 0), rng=np.random.default_rng(0))
+    assert "The rank ranges keep 1,900 of 2,000 runs" in check.note
+    assert "(1,000 runs each, ranges keeping 950 of 1,000" in check.note
+    assert "1900" not in check.note and "2000" not in check.note
