@@ -351,7 +351,8 @@ class CampaignProgressApi(CampaignScoped, APIView):
 
 class CampaignExpertsApi(CampaignScoped, APIView):
     """Crowd versus experts on one criterion (``?criterion=``): each crowd worker's
-    Krippendorff's alpha with the experts and the crowd-versus-experts ranking
+    Krippendorff's alpha with the experts' consensus (their mean score per output; the
+    worker and the consensus are the two coders) and the crowd-versus-experts ranking
     correlations, with 95% bootstrap intervals. POST excludes the crowd workers whose
     alpha is below ``threshold`` (among those sharing ``min_units`` outputs)."""
 

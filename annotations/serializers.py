@@ -317,6 +317,13 @@ class AgreementSerializer(serializers.Serializer):
     intra_kappa = serializers.FloatField(
         allow_null=True, help_text="WMT's pairwise kappa of a judge with itself (repeats)."
     )
+    excluded_judgements = serializers.IntegerField(
+        help_text="Judgements of excluded workers, left out of every figure (as rankings "
+        "leave them out)."
+    )
+    excluded_workers = serializers.IntegerField(
+        help_text="Excluded workers whose judgements are left out."
+    )
 
 
 class ProgressSerializer(serializers.Serializer):
@@ -361,13 +368,18 @@ class WorkerVersusExpertsSerializer(serializers.Serializer):
     worker = serializers.CharField(source="worker.external_id")
     worker_id = serializers.IntegerField(source="worker.pk")
     excluded = serializers.BooleanField(source="worker.excluded")
-    alpha = EstimateSerializer(help_text="Krippendorff's alpha with the experts (interval).")
+    alpha = EstimateSerializer(
+        help_text="Krippendorff's alpha (interval) between the worker and the experts' "
+        "consensus (the experts' mean score on each output), on the outputs both judged: "
+        "two coders, so the experts' agreement among themselves does not enter."
+    )
 
 
 class ExpertReportSerializer(serializers.Serializer):
     criterion = serializers.CharField(source="criterion.name")
     experts = serializers.IntegerField()
     workers = WorkerVersusExpertsSerializer(many=True)
+    alpha_meaning = serializers.CharField(help_text="What each worker's alpha is.")
     spearman = EstimateSerializer(source="ranking.spearman")
     kendall_tau_b = EstimateSerializer(source="ranking.kendall")
     excluded = serializers.IntegerField(

@@ -274,11 +274,13 @@ def settle(
                 result = wmt14(d.comparisons, rng=np.random.default_rng(seed), runs=r)
                 sizes = np.bincount(result.cluster)[1:]
                 check = cluster_stability(result, rng=np.random.default_rng(0))
-                verdict = (
-                    "settled"
-                    if check.fragile.size == 0
-                    else f"{check.fragile.size} fragile, ~{check.suggested_runs:,} runs"
-                )
+                if check.fragile.size == 0:
+                    verdict = "settled"
+                elif check.suggested_runs is None:
+                    why = "no estimate" if check.runs_unknown else "beyond the cap"
+                    verdict = f"{check.fragile.size} fragile, {why}"
+                else:
+                    verdict = f"{check.fragile.size} fragile, ~{check.suggested_runs:,} runs"
                 lines.append(
                     f"| {r} | {seed} | {'-'.join(str(x) for x in sizes)} "
                     f"| {cluster_shape(result, d.labels)} | {verdict} |"

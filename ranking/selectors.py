@@ -248,6 +248,8 @@ class DataRule:
     runs_interval: tuple[int, int | None] | None = None
     #: the most runs this server accepts for the run's campaign (None: not stored)
     max_runs: int | None = None
+    #: the check found fragile boundaries but could give no estimate of the runs needed
+    runs_unknown: bool = False
 
     @property
     def stability_failure(self) -> str:
@@ -259,6 +261,13 @@ class DataRule:
         """What more runs can do, from the stored estimate: a number with its
         uncertainty, or that more runs than the server accepts would be needed."""
         interval = self.runs_interval
+        if self.runs_unknown:
+            return (
+                f"no estimate of the runs needed: {self.runs:,} runs cannot tell whether "
+                "more runs settle the fragile boundaries; if a range end lies on the cut no "
+                "number of runs does, and more judgements of the systems at that boundary, "
+                "not more runs, are needed"
+            )
         if self.suggested_runs is None and interval is not None:
             cap = f"the {self.max_runs:,}" if self.max_runs else "the runs"
             return (
@@ -271,11 +280,7 @@ class DataRule:
             return f"rank again with more runs (about {self.suggested_runs:,} suggested)"
         low, high = interval
         if high is None:
-            needed = (
-                f"{low:,} at the fewest, no upper bound known"
-                if low > self.runs
-                else f"not to be told from {self.runs:,} runs (no bound either way)"
-            )
+            needed = f"{low:,} at the fewest, no upper bound known"
         else:
             needed = f"about {low:,} to {high:,}"
         return (
@@ -420,6 +425,25 @@ def ranking_data_rule(*, run: RankingRun) -> DataRule:
             else None
         ),
         max_runs=int(cap) if isinstance(cap, int) else None,
+        runs_unknown=_runs_unknown(stability),
+    )
+
+
+def _runs_unknown(stability: dict[str, Any]) -> bool:
+    """Whether a stored check gave no estimate of the runs needed. Checks stored before
+    ``runs_unknown`` existed suggested twice their runs then: an interval with no upper
+    bound whose lower end is within twice the runs is the same case."""
+    if "runs_unknown" in stability:
+        return bool(stability["runs_unknown"])
+    interval, runs = stability.get("runs_interval"), stability.get("n_runs")
+    return (
+        stability.get("stable") is False
+        and isinstance(interval, list)
+        and len(interval) == 2
+        and interval[1] is None
+        and isinstance(runs, int)
+        and isinstance(interval[0], int)
+        and interval[0] <= 2 * runs
     )
 
 

@@ -32,6 +32,14 @@ from annotations.selectors.judgements import scores_counted
 #: bootstrap resamples for the intervals (seeded: the report is the same on every load)
 RESAMPLES = 1000
 SEED = 20210601
+#: the CSV's name for each worker's figure: alpha between the worker and the experts'
+#: consensus (their mean value per output)
+ALPHA_FIGURE = "alpha_with_expert_consensus"
+#: what each worker's figure is, in the words every interface uses
+ALPHA_MEANING = (
+    "Krippendorff's alpha ({level}) between the worker and the experts' consensus (the "
+    "experts' mean {values} on each output), on the outputs both judged"
+)
 
 
 @dataclass(frozen=True)
@@ -55,12 +63,29 @@ class ExpertReport:
     def available(self) -> bool:
         return self.experts > 0
 
+    @property
+    def alpha_meaning(self) -> str:
+        """What each worker's ``alpha`` is, in one phrase (page, API, CSV)."""
+        magnitude = self.criterion.scale == Criterion.Scale.MAGNITUDE
+        return ALPHA_MEANING.format(
+            level="interval, on log scores" if magnitude else "interval",
+            values="log score" if magnitude else "score",
+        )
+
 
 def expert_report(
     *, criterion: Criterion, resamples: int = RESAMPLES, rng: np.random.Generator | None = None
 ) -> ExpertReport:
-    """Each crowd worker's alpha with the experts and the crowd-versus-experts ranking
-    correlation on one criterion, with bootstrap intervals (``rng`` seeded by default)."""
+    """Each crowd worker's agreement with the experts' consensus and the
+    crowd-versus-experts ranking correlation on one criterion, with bootstrap intervals
+    (``rng`` seeded by default).
+
+    A worker's figure is Krippendorff's alpha (interval level) with two coders, the
+    worker and the experts' consensus (the mean of the experts' values on each output,
+    log values for magnitude estimation), on the outputs both judged. Pooling the
+    worker with each expert as separate coders would count the expert-expert pairs too,
+    and the experts' agreement among themselves would lift a worker who ranks at random
+    well above 0."""
     rng = rng if rng is not None else np.random.default_rng(SEED)
     raw = list(
         scores_counted(criterion=criterion).values_list(
@@ -96,22 +121,29 @@ def expert_report(
     task_col = data[:, 1].astype(np.int64)
     unit_col = data[:, 2].astype(np.int64)
     is_expert = np.isin(worker_col, list(experts))
-    expert_units = set(unit_col[is_expert].tolist())
+    # The experts' consensus on each unit they judged: the mean of their values (log
+    # values for magnitude estimation), one value per unit.
+    consensus_units, consensus = _unit_means(unit_col[is_expert], data[is_expert, 3])
+    unit_task = dict(zip(unit_col.tolist(), task_col.tolist(), strict=True))
     crowd = sorted(set(worker_col[~is_expert].tolist()))
     estimates: list[tuple[int, Estimate]] = []
     for worker in crowd:
         mine = worker_col == worker
-        shared_units = np.isin(unit_col, list(set(unit_col[mine].tolist()) & expert_units))
-        chosen = shared_units & (mine | is_expert)
-        if not chosen.any():
+        units, values = _unit_means(unit_col[mine], data[mine, 3])
+        shared = np.isin(units, consensus_units)
+        if not shared.any():
             continue
+        units, values = units[shared], values[shared]
+        reference = consensus[np.searchsorted(consensus_units, units)]
+        # Two coders on each shared unit: the worker (their mean if they judged it more
+        # than once) and the experts' consensus. Expert-expert pairs never enter.
         estimates.append(
             (
                 worker,
                 alpha_with_experts(
-                    task_col[chosen],
-                    unit_col[chosen],
-                    data[chosen, 3],
+                    np.tile([unit_task[u] for u in units.tolist()], 2),
+                    np.tile(units, 2),
+                    np.concatenate([values, reference]),
                     rng=rng,
                     resamples=resamples,
                 ),
@@ -150,6 +182,12 @@ def expert_report(
     )
 
 
+def _unit_means(units: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each unit's mean value: (sorted unit ids, their means)."""
+    ids, index = np.unique(units, return_inverse=True)
+    return ids, np.bincount(index, weights=values) / np.bincount(index)
+
+
 def _note(e: Estimate) -> str:
     """Why a figure or its interval is left empty ("" when both are given)."""
     if not e.defined:
@@ -176,7 +214,7 @@ def expert_report_csv(report: ExpertReport) -> str:
             csv_row(
                 [
                     name,
-                    "alpha_with_experts",
+                    ALPHA_FIGURE,
                     row.worker.external_id,
                     a.n,
                     *(number(a.value), number(a.low), number(a.high)),

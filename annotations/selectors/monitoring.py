@@ -565,6 +565,10 @@ class CriterionAgreement:
     #: WMT's pairwise kappa between judges (inter) and of a judge with itself (intra)
     inter_kappa: float | None = None
     intra_kappa: float | None = None
+    #: counted judgements of excluded workers, and those workers, left out of all the
+    #: figures above (as rankings leave them out)
+    excluded_judgements: int = 0
+    excluded_workers: int = 0
 
     @property
     def scores_versus_preferences(self) -> str:
@@ -583,10 +587,23 @@ def _finite(value: float) -> float | None:
     return None if math.isnan(value) else value
 
 
+def _excluded_workers(campaign_id: int) -> set[int]:
+    return set(
+        Worker.objects.filter(campaign_id=campaign_id, excluded=True).values_list("pk", flat=True)
+    )
+
+
 def criterion_agreement(
-    *, criterion: Criterion, judgements: dict[int, dict] | None = None
+    *,
+    criterion: Criterion,
+    judgements: dict[int, dict] | None = None,
+    excluded: set[int] | None = None,
 ) -> CriterionAgreement:
     """Krippendorff's alpha among workers on one criterion's counted judgements.
+
+    Excluded workers' judgements are left out, as rankings leave them out by default
+    (``excluded_judgements`` and ``excluded_workers`` say how many), so the agreement
+    and the ranking rest on the same judgements.
 
     Preferences: a unit is (task, pair of outputs), a value +1/0/-1, ordinal level (a tie
     lies between the two preferences). Scores: a unit is (task, output), the score at
@@ -598,7 +615,12 @@ def criterion_agreement(
     magnitude = criterion.scale == Criterion.Scale.MAGNITUDE
     if judgements is None:
         judgements = campaign_judgements(campaign=criterion.campaign)
-    counted = [j for j in judgements.values() if j["criterion"] == criterion.pk and "signs" in j]
+    if excluded is None:
+        excluded = _excluded_workers(criterion.campaign_id)
+    mine = [j for j in judgements.values() if j["criterion"] == criterion.pk]
+    left_out = [j for j in mine if j["worker"] in excluded and "signs" in j]
+    mine = [j for j in mine if j["worker"] not in excluded]
+    counted = [j for j in mine if "signs" in j]
     score_units: dict[tuple, int] = {}
     pair_units: dict[tuple, int] = {}
     score_unit, score_value, pair_unit, pair_value = [], [], [], []
@@ -613,11 +635,7 @@ def criterion_agreement(
     workers = {j["worker"] for j in counted}
     pref = krippendorff_alpha_long(np.array(pair_unit), np.array(pair_value), level="ordinal")
     score = krippendorff_alpha_long(np.array(score_unit), np.array(score_value), level="interval")
-    judged = [
-        (j["task"], j["worker"], j["prefs"])
-        for j in judgements.values()
-        if j["criterion"] == criterion.pk and "prefs" in j
-    ]
+    judged = [(j["task"], j["worker"], j["prefs"]) for j in mine if "prefs" in j]
     inter = pairwise_kappa(judged, intra=False).kappa
     intra = pairwise_kappa(judged, intra=True).kappa
     return CriterionAgreement(
@@ -628,16 +646,25 @@ def criterion_agreement(
         _finite(score),
         _finite(inter),
         _finite(intra),
+        len(left_out),
+        len({j["worker"] for j in left_out}),
     )
 
 
 def campaign_agreement(
-    *, campaign: Campaign, judgements: dict[int, dict] | None = None
+    *,
+    campaign: Campaign,
+    judgements: dict[int, dict] | None = None,
+    excluded: set[int] | None = None,
 ) -> list[CriterionAgreement]:
+    """:func:`criterion_agreement` for each criterion (excluded workers left out)."""
     if judgements is None:
         judgements = campaign_judgements(campaign=campaign)
+    if excluded is None:
+        excluded = _excluded_workers(campaign.pk)
     return [
-        criterion_agreement(criterion=c, judgements=judgements) for c in campaign.criteria.all()
+        criterion_agreement(criterion=c, judgements=judgements, excluded=excluded)
+        for c in campaign.criteria.all()
     ]
 
 
@@ -659,6 +686,7 @@ def agreement_by_slice(
         return []
     if judgements is None:
         judgements = campaign_judgements(campaign=campaign)
+    excluded = _excluded_workers(campaign.pk)
     values: dict[str, set[str]] = {}
     for attrs in attributes.values():
         for name, value in attrs.items():
@@ -673,7 +701,9 @@ def agreement_by_slice(
             }
             slices.append(
                 SliceAgreement(
-                    name, value, campaign_agreement(campaign=campaign, judgements=subset)
+                    name,
+                    value,
+                    campaign_agreement(campaign=campaign, judgements=subset, excluded=excluded),
                 )
             )
     return slices

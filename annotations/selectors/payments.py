@@ -88,18 +88,23 @@ def _suggest(
         return REJECT, "Excluded" + (
             f": {worker.exclusion_reason}" if worker.exclusion_reason else "."
         )
-    if worker.stopped:
-        return REJECT, f"Stopped by the quality checks ({checks.failed} of {checks.n} failed)."
     verdict = quality_verdict(checks, threshold=threshold)
+    if worker.stopped:
+        if not verdict.checked:
+            return REJECT, "Stopped by hand (no quality checks)."
+        return REJECT, f"Stopped by the quality checks ({checks.failed} of {checks.n} failed)."
     if verdict.below:
         return REJECT, verdict.reason
     if worker.flagged:
+        if not verdict.checked:
+            return REJECT, "Flagged by hand (no quality checks)."
         return REJECT, f"Flagged ({checks.failed} of {checks.n} quality checks failed)."
     if tasks_done == 0:
         return REVIEW, "No task finished: decide by hand."
-    if checks.n:
-        return APPROVE, f"Passed {checks.n - checks.failed} of {checks.n} quality checks."
-    return APPROVE, "No quality check failed."
+    if not verdict.checked:
+        # Nothing was checked, so nothing was passed: a person decides.
+        return REVIEW, verdict.reason
+    return APPROVE, verdict.reason
 
 
 def payment_rows(*, campaign: Campaign) -> list[PaymentRow]:

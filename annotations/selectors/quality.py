@@ -72,6 +72,11 @@ def worker_checks(
     return checks
 
 
+#: the verdict's reason for a worker without any stored check (imported workers, or
+#: none of their tasks checked): not below the threshold, and not passed either
+NO_CHECKS = "No quality checks: decide by hand."
+
+
 @dataclass(frozen=True)
 class QualityVerdict:
     """Whether a worker is below the campaign's quality threshold, and why (in words a
@@ -79,6 +84,12 @@ class QualityVerdict:
 
     below: bool
     reason: str
+    #: the stored checks the verdict rests on (0: none, so nothing was passed either)
+    checks: int = 0
+
+    @property
+    def checked(self) -> bool:
+        return self.checks > 0
 
 
 def quality_verdict(checks: WorkerChecks | None, *, threshold: float) -> QualityVerdict:
@@ -86,7 +97,8 @@ def quality_verdict(checks: WorkerChecks | None, *, threshold: float) -> Quality
     attention-check pass rate") when the pass rate of their attention checks is below
     it; each other kind of check is rated on its own the same way (the share of repeats
     ordered alike; uniform-scoring checks are only ever stored failed). Kinds are never
-    pooled, so passed repeats cannot hide a failed attention check. No checks: not below.
+    pooled, so passed repeats cannot hide a failed attention check. No checks: not below,
+    and not passed either (:data:`NO_CHECKS`: a person decides).
     """
     c = checks or WorkerChecks()
     for passed, n, kind in (
@@ -98,13 +110,15 @@ def quality_verdict(checks: WorkerChecks | None, *, threshold: float) -> Quality
                 True,
                 f"Passed {passed} of {n} {kind}{'' if n == 1 else 's'}, "
                 f"below the campaign's {threshold:.0%}.",
+                c.n,
             )
     if c.uniform and threshold > 0:
         return QualityVerdict(
             True,
             f"Gave every output the same score in a run of judgements "
             f"({c.uniform} uniform-scoring check{'' if c.uniform == 1 else 's'} failed).",
+            c.n,
         )
     if c.n:
-        return QualityVerdict(False, f"Passed {c.n - c.failed} of {c.n} quality checks.")
-    return QualityVerdict(False, "No quality check yet.")
+        return QualityVerdict(False, f"Passed {c.n - c.failed} of {c.n} quality checks.", c.n)
+    return QualityVerdict(False, NO_CHECKS)

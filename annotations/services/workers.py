@@ -91,7 +91,7 @@ def workers_exclude_by_expert_agreement(
                     worker=row.worker,
                     excluded=True,
                     reason=(
-                        f"Agreement with the experts on {criterion.name}: "
+                        f"Agreement with the experts' consensus on {criterion.name}: "
                         f"alpha {alpha.value:.2f} < {threshold:g} ({alpha.n} units)"
                     ),
                 )

@@ -29,12 +29,23 @@ __all__ = [
 IntArray = NDArray[np.int64]
 
 
-def ranks_per_run(run_values: ArrayLike) -> IntArray:
+#: values of one run this close (relative to the run's largest absolute value, at
+#: least 1) are a tie: far below any difference a ranking method resolves, far above
+#: floating-point noise
+TIE_RTOL = 1e-9
+
+
+def ranks_per_run(run_values: ArrayLike, rtol: float = TIE_RTOL) -> IntArray:
     """Rank the systems within each run: rank 1 has the highest value.
 
     Equal values share the best of their ranks ("min" ranking), so ties never push a
     system's range outward; with continuous values (TrueSkill means) this is the
-    ordinal rank WMT's ``cluster.py`` uses.
+    ordinal rank WMT's ``cluster.py`` uses. Values count as equal when they differ by
+    at most ``rtol`` times the row's largest absolute value (at least 1): two systems
+    with identical data get values that differ only by floating-point noise (a
+    Bradley-Terry fit, 1e-16), and that noise must not break their tie differently in
+    each run. Neighbours in the sorted row are compared, so a chain of such
+    differences is one tie.
 
     Parameters
     ----------
@@ -53,7 +64,11 @@ def ranks_per_run(run_values: ArrayLike) -> IntArray:
     order = np.argsort(keyed, axis=1, kind="stable")
     ordered = np.take_along_axis(keyed, order, axis=1)
     starts = np.ones(ordered.shape, dtype=np.bool_)
-    starts[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+    if ordered.shape[1]:
+        finite = np.where(np.isfinite(ordered), np.abs(ordered), 0.0)
+        scale = np.maximum(finite.max(axis=1, keepdims=True), 1.0)
+        # NaN differences compare False, as != did for NaN neighbours: kept apart
+        starts[:, 1:] = ~(ordered[:, 1:] - ordered[:, :-1] <= rtol * scale)
     position = np.broadcast_to(np.arange(ordered.shape[1], dtype=np.int64), ordered.shape)
     first = np.maximum.accumulate(np.where(starts, position, 0), axis=1) + 1
     ranks = np.empty(ordered.shape, dtype=np.int64)

@@ -20,10 +20,13 @@ within that error of the cut can flip with more runs or another seed. Two checks
    ``p`` is itself estimated from the runs, and ``1 / (p - q)^2`` magnifies its error
    (one seed suggested 5,500 runs, the next 300, on the same data), so the suggestion
    is an interval: ``p`` at ``z`` of its own standard errors either side gives the
-   fewest and the most runs the data allow. The lower end, rounded up to two
+   fewest and the most runs the data allow; the fewest is never at or below the runs
+   that just failed. The lower end (at least twice the runs), rounded up to two
    significant digits, is the number suggested; when it exceeds ``max_runs`` (what the
    platform accepts) no number is suggested and the note says that more runs than
-   allowed would be needed.
+   allowed would be needed. When the interval has no upper bound and its lower end is
+   within twice the runs, the data give no estimate (a number would only be the
+   doubling): no number is suggested and the note says so.
 
 The verdict has one source: :attr:`ClusterStability.reasons`, the codes of the parts
 of the check that failed (``halves_disagree``, ``fragile_boundaries``); the note and
@@ -146,11 +149,16 @@ class ClusterStability:
     suggested_runs : int or None
         The fewest runs at which every fragile decision would hold at ``z`` standard
         errors as far as the data tell (the lower end of ``runs_interval``, two
-        significant digits); the current number when nothing is fragile; None when
-        even that is more than ``max_runs``.
+        significant digits, at least twice the runs); the current number when nothing
+        is fragile; None when even that is more than ``max_runs``, or when there is no
+        estimate (``runs_unknown``).
     runs_interval : tuple of (int, int or None)
         The runs needed, from the fewest to the most the data allow (None: no upper
-        bound, a range end may lie on the cut).
+        bound, a range end may lie on the cut). The fewest is always more than
+        ``n_runs`` when a decision is fragile: these runs did not settle it.
+    runs_unknown : bool
+        A fragile decision and no estimate of the runs needed: no upper bound and a
+        lower one within twice the runs, so any number would only be the doubling.
     max_runs : int
         The most runs the platform accepts (suggestions never exceed it).
     reasons : tuple of str
@@ -179,6 +187,7 @@ class ClusterStability:
     reasons: tuple[str, ...] = ()
     coverage: float = 1.0
     half_coverage: float = 1.0
+    runs_unknown: bool = False
 
     @property
     def stable(self) -> bool:
@@ -200,6 +209,7 @@ class ClusterStability:
             "suggested_runs": self.suggested_runs,
             "runs_interval": list(self.runs_interval),
             "max_runs": self.max_runs,
+            "runs_unknown": self.runs_unknown,
             "coverage": self.coverage,
             "half_coverage": self.half_coverage,
             "z": self.z,
@@ -365,17 +375,25 @@ def cluster_stability(
             needed_lo = max(needed_lo, combine(few_hi, few_lo))
             needed_hi = max(needed_hi, combine(most_hi, most_lo))
     interval: tuple[int, int | None]
+    runs_unknown = False
     if not fragile:
         suggested: int | None = runs
         interval = (runs, runs)
     else:
-        low = _round_up(needed_lo)
+        # These runs did not settle the fragile decisions: the fewest runs that may is
+        # more than these, whatever the shares' uncertainty allows.
+        low = max(_round_up(needed_lo), _round_up(runs + 1))
         high = None if math.isinf(needed_hi) else max(_round_up(needed_hi), low)
         interval = (low, high)
         # at least twice the runs: the shares' standard errors then shrink by sqrt(2)
         step = _round_up(max(needed_lo, 2 * runs))
-        # None: the cap would not suffice (or allows no more runs than these)
-        suggested = None if low > max_runs or max_runs <= runs else min(step, max_runs)
+        # No upper bound and a lower one within the doubling floor: the data give no
+        # estimate at all, and a number (always twice the runs) would carry none.
+        runs_unknown = high is None and needed_lo <= 2 * runs
+        # None: no estimate, or the cap would not suffice (or allows no more runs)
+        suggested = (
+            None if runs_unknown or low > max_runs or max_runs <= runs else min(step, max_runs)
+        )
 
     reasons = tuple(
         code
@@ -398,32 +416,35 @@ def cluster_stability(
         "give the same clusters" if agree else f"give different clusters (adjusted Rand {ari:.2f})"
     )
     note += (
-        f"The halves ({runs // 2} runs each, ranges keeping {half_kept} of {runs // 2}, "
+        f"The halves ({runs // 2:,} runs each, ranges keeping {half_kept:,} of {runs // 2:,}, "
         f"{half_coverage:.0%}) {agree_text} and agree on "
         f"{round(boundary_agreement * n_decisions)} of {n_decisions} boundary decisions "
         f"and on {round(range_agreement * n)} of {n} rank ranges. "
-        f"The rank ranges keep {kept} of {runs} runs ({coverage:.0%}; "
+        f"The rank ranges keep {kept:,} of {runs:,} runs ({coverage:.0%}; "
         f"{result.confidence:.0%} asked). "
     )
     if fragile:
         low, high = interval
-        if suggested is None:
+        if runs_unknown:
+            note += (
+                f"No estimate of the runs needed: a range end that decides a fragile "
+                f"boundary lies within sampling error of the trim cut, and {runs:,} runs "
+                "cannot tell whether more runs settle it; if it lies on the cut no number of "
+                "runs does, and more judgements of the systems at that boundary, not more "
+                "runs, are needed."
+            )
+        elif suggested is None:
             least = f" (at least {low:,})" if low > max_runs else ""
             note += (
                 f"Settling the fragile boundaries would take more runs than the {max_runs:,} "
                 f"this server accepts{least}: read those boundaries as uncertain."
             )
         elif high is None:
-            fewest = (
-                f"{low:,} at the fewest, with no upper bound"
-                if low > runs
-                else "perhaps these runs already, perhaps no number"
-            )
             note += (
                 f"How many runs would settle them cannot be told from {runs:,} runs: "
-                f"{fewest} (a range end within sampling error of the cut may lie on it, "
-                f"and then no number of runs settles it). Suggested next: {suggested:,} "
-                "runs, then look again."
+                f"{low:,} at the fewest, with no upper bound (a range end within sampling "
+                "error of the cut may lie on it, and then no number of runs settles it). "
+                f"Suggested next: {suggested:,} runs, then look again."
             )
         elif high > max_runs:
             note += (
@@ -452,4 +473,5 @@ def cluster_stability(
         reasons=reasons,
         coverage=coverage,
         half_coverage=half_coverage,
+        runs_unknown=runs_unknown,
     )

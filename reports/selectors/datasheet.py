@@ -122,11 +122,16 @@ def _fmt(value: float | None) -> str:
 def _languages(codes: list[str]) -> str:
     """Stored language codes with how often each occurs ("en (630)", or "de (3), en (2)")."""
     counts = Counter(c for c in codes if c)
-    return ", ".join(f"{code} ({n})" for code, n in sorted(counts.items()))
+    return ", ".join(f"{code} ({n:,})" for code, n in sorted(counts.items()))
 
 
 def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
+#: ``Criterion.scale_settings["source"]`` of a WMT relative ranking imported with
+#: ``import_wmt`` (``annotations.importing.wmt``)
+WMT_RANKING = "wmt-ranking"
 
 
 @dataclass
@@ -170,13 +175,13 @@ def _campaign_answers(campaign: Campaign) -> _Answers:
             names = sorted({name for pairs in mrs if pairs for name, _ in pairs})
             a["2.1"] = (
                 f"Structured data: meaning representations (attribute[value] lists) with "
-                f"the attributes {', '.join(names)}; {len(items)} inputs."
+                f"the attributes {', '.join(names)}; {len(items):,} inputs."
             )
         else:
-            a["2.1"] = f"Text: {len(items)} inputs, {_words([t for t, _, _ in items])}."
+            a["2.1"] = f"Text: {len(items):,} inputs, {_words([t for t, _, _ in items])}."
         a["2.4"] = "Stored language of the inputs: " + _languages([lang for *_, lang in items])
     if outputs:
-        a["2.2"] = f"Text: {len(outputs)} outputs, {_words([o[1] for o in outputs])}."
+        a["2.2"] = f"Text: {len(outputs):,} outputs, {_words([o[1] for o in outputs])}."
         a["2.5"] = "Stored language of the outputs: " + _languages([o[4] for o in outputs])
 
     judged_outputs = set(
@@ -192,31 +197,31 @@ def _campaign_answers(campaign: Campaign) -> _Answers:
     system_list = "; ".join(
         s.label
         + (f" ({s.name})" if s.name and s.name != s.label else "")
-        + f": {per_system_judged[s.pk]} of {per_system_all[s.pk]}"
+        + f": {per_system_judged[s.pk]:,} of {per_system_all[s.pk]:,}"
         for s in systems
     )
     a["3.1.1"] = (
-        f"{len(judged_outputs)} of the {len(outputs)} outputs ({len(systems)} systems on "
-        f"{len(items)} items) received judgements. Judged outputs per system: "
+        f"{len(judged_outputs):,} of the {len(outputs):,} outputs ({len(systems):,} systems on "
+        f"{len(items):,} items) received judgements. Judged outputs per system: "
         f"{system_list or 'none'}."
     )
     sel = [
-        f"Judgements cover {len(judged_outputs)} of the {len(outputs)} outputs, on "
-        f"{len(judged_items)} of the {len(items)} items."
+        f"Judgements cover {len(judged_outputs):,} of the {len(outputs):,} outputs, on "
+        f"{len(judged_items):,} of the {len(items):,} items."
     ]
     jobs = campaign.import_jobs.filter(status=ImportJob.Status.DONE)
     if jobs:
         sel.append("Imported from: " + ", ".join(f"{j.filename} ({j.kind})" for j in jobs) + ".")
     if imported:
         sel.append(
-            f"Judgements imported from a finished evaluation ({kinds[Task.Kind.IMPORTED]} tasks)."
+            f"Judgements imported from a finished evaluation ({kinds[Task.Kind.IMPORTED]:,} tasks)."
         )
         a.ask["3.1.2"] = "how the original evaluation chose the items and outputs it showed"
     else:
         task_items = tasks.filter(kind=Task.Kind.REGULAR).values("item").distinct().count()
         sel.append(
             f"Tasks designed by the platform with seed {campaign.task_seed} on "
-            f"{task_items} of the {len(items)} items: "
+            f"{task_items:,} of the {len(items):,} items: "
             f"{_count(campaign.outputs_per_task, 'output')} of one item per task, "
             f"{campaign.judgements_per_task} judgements per task"
             + (
@@ -238,25 +243,25 @@ def _campaign_answers(campaign: Campaign) -> _Answers:
     n_exp = sum(w.expert for w in workers)
     n_excl = sum(w.excluded for w in workers)
     a["3.2.1"] = (
-        f"{len(active)} evaluators submitted judgements ({len(workers)} registered); "
-        f"{n_excl} excluded from the results."
+        f"{len(active):,} evaluators submitted judgements ({len(workers):,} registered); "
+        f"{n_excl:,} excluded from the results."
     )
     a["3.2.2"] = f"{n_exp} marked as experts, {len(workers) - n_exp} not marked as experts."
     platforms = Counter(w.get_platform_display() for w in workers)
     channels = Counter(
         str(w.metadata.get("_channel")) for w in workers if w.metadata.get("_channel")
     )
-    rec = ["Platforms: " + ", ".join(f"{p} ({n})" for p, n in sorted(platforms.items())) + "."]
+    rec = ["Platforms: " + ", ".join(f"{p} ({n:,})" for p, n in sorted(platforms.items())) + "."]
     if channels:
         rec.append(
-            "Channels: " + ", ".join(f"{c} ({n})" for c, n in sorted(channels.items())) + "."
+            "Channels: " + ", ".join(f"{c} ({n:,})" for c, n in sorted(channels.items())) + "."
         )
     bonused = [w for w in workers if w.bonus > 0]
     reviews = Counter(w.review for w in workers)
     if not imported or bonused or reviews.get("approved") or reviews.get("rejected"):
         rec.append(
             f"Bonuses: {sum((w.bonus for w in bonused), start=0):.2f} in total to "
-            f"{len(bonused)} workers; payment decisions: {reviews.get('approved', 0)} approved, "
+            f"{len(bonused):,} workers; payment decisions: {reviews.get('approved', 0)} approved, "
             f"{reviews.get('rejected', 0)} rejected."
         )
     if imported:
@@ -271,7 +276,7 @@ def _campaign_answers(campaign: Campaign) -> _Answers:
     if imported:
         a["3.3.2"] = (
             f"Judgements imported from a finished evaluation: "
-            f"{Judgement.objects.filter(criterion__campaign=campaign).count()} judgements."
+            f"{Judgement.objects.filter(criterion__campaign=campaign).count():,} judgements."
         )
         a.ask["3.3.2"] = "how the original evaluation collected them"
     else:
@@ -279,7 +284,7 @@ def _campaign_answers(campaign: Campaign) -> _Answers:
             f"Through the platform's web interface ({campaign.get_setup_display()}); "
             f"at most {campaign.tasks_per_worker} tasks per evaluator."
             + (
-                f" Besides, {n_imported} judgements were imported from a finished "
+                f" Besides, {n_imported:,} judgements were imported from a finished "
                 "evaluation: this platform's settings below do not describe them."
                 if n_imported
                 else ""
@@ -293,7 +298,7 @@ def _campaign_answers(campaign: Campaign) -> _Answers:
     )
     too_fast = Judgement.objects.filter(criterion__campaign=campaign, too_fast=True).count()
     exclusions = (
-        f"Exclusions: {n_excl} workers excluded, {sum(w.flagged for w in workers)} flagged, "
+        f"Exclusions: {n_excl:,} workers excluded, {sum(w.flagged for w in workers)} flagged, "
         f"{sum(w.stopped for w in workers)} stopped."
     )
     if imported:
@@ -302,13 +307,13 @@ def _campaign_answers(campaign: Campaign) -> _Answers:
             qa.append(
                 "Quality checks stored: "
                 + ", ".join(
-                    f"{kind} {'passed' if passed else 'failed'} {n}"
+                    f"{kind} {'passed' if passed else 'failed'} {n:,}"
                     for (kind, passed), n in sorted(checks.items())
                 )
                 + "."
             )
         if too_fast:
-            qa.append(f"{too_fast} judgements marked too fast.")
+            qa.append(f"{too_fast:,} judgements marked too fast.")
         qa.append(exclusions)
         a["3.3.3"] = " ".join(qa)
         a.ask["3.3.3"] = "the quality checks of the original evaluation"
@@ -316,16 +321,16 @@ def _campaign_answers(campaign: Campaign) -> _Answers:
         a["3.3.3"] = " ".join(
             [
                 f"Attention checks: {campaign.attention_check_rate:.0%} of tasks "
-                f"({checks[('attention', True)]} passed, {checks[('attention', False)]} "
+                f"({checks[('attention', True)]:,} passed, {checks[('attention', False)]:,} "
                 f"failed); lowest pass rate {campaign.quality_threshold:.0%} (attention "
                 "checks and repeated tasks each rated on their own; a worker below it is "
                 "flagged" + (" and stopped)" if campaign.stop_failed_workers else ")") + ".",
                 f"Repeated tasks (self-consistency): {campaign.repeat_rate:.0%} of tasks "
-                f"({checks[('repeat', True)]} passed, {checks[('repeat', False)]} failed).",
-                f"Uniform-scoring checks failed: {checks[('uniform', False)]}.",
+                f"({checks[('repeat', True)]:,} passed, {checks[('repeat', False)]:,} failed).",
+                f"Uniform-scoring checks failed: {checks[('uniform', False)]:,}.",
                 f"Minimum time per task: {campaign.min_seconds_per_task} s "
                 f"({campaign.get_min_time_policy_display().lower()}); "
-                f"{too_fast} judgements too fast.",
+                f"{too_fast:,} judgements too fast.",
                 exclusions,
             ]
         )
@@ -408,6 +413,9 @@ def _criterion_answers(
 ) -> None:
     k = lambda qid: heds.answer_key(qid, c.name)  # noqa: E731
     magnitude = c.scale == Criterion.Scale.MAGNITUDE
+    # A WMT relative ranking (``import_wmt``): the stored 1..k values are ranks of the
+    # outputs shown together, turned around so that higher is better; not scores.
+    ranking = (c.scale_settings or {}).get("source") == WMT_RANKING
     if imported:
         a.ask[k("4.1.3")] = "whether the original evaluators saw the input"
     else:
@@ -417,7 +425,10 @@ def _criterion_answers(
             else "In its own right (input hidden)"
         ) + ("; scores relative to a standard output." if magnitude else ".")
     a[k("4.2.2")] = (
-        f"Relative: magnitude estimation against a standard scored {c.standard} (RankME)."
+        "Relative: the evaluators ranked the outputs shown together from best to worst "
+        "(WMT relative ranking, ties allowed)."
+        if ranking
+        else f"Relative: magnitude estimation against a standard scored {c.standard} (RankME)."
         if magnitude and not imported
         else "Relative: magnitude estimation against a standard (RankME)."
         if magnitude
@@ -435,10 +446,20 @@ def _criterion_answers(
         if scores["n"]:
             a[k("4.3.4")] = (
                 f"Stored scores range from {_number(scores['low'])} to "
-                f"{_number(scores['high'])} ({scores['n']} scores)."
+                f"{_number(scores['high'])} ({scores['n']:,} scores)."
             )
         a.ask[k("4.3.4")] = "the values the original instrument allowed"
         a.ask[k("4.3.3")] = "the size of the original rating instrument"
+        if ranking:
+            n = len(levels) or int(scores["high"] or 0)
+            a[k("4.3.3")] = f"{n:,} ranks: up to {n:,} outputs ranked together."
+            a[k("4.3.4")] = (
+                f"Ranks 1 (best) to {n:,} (worst), ties allowed; stored as values {n:,} down to "
+                f"1 (value = {n + 1} - rank), so the stored 1 to {n:,} are ranks, not scores"
+                + (f" ({scores['n']:,} stored)." if scores["n"] else ".")
+            )
+            # The WMT format fixes them: nothing for a person to add.
+            del a.ask[k("4.3.3")], a.ask[k("4.3.4")]
         if ticked:
             a[k("4.3.5")] = "Checklist ticks are stored for each output: a checklist was shown."
         a.ask[k("4.3.5")] = "how the original instrument was presented"
@@ -476,7 +497,10 @@ def _criterion_answers(
     if not imported:
         a[k("4.3.7")] = c.question
     a[k("4.3.8")] = (
-        "Relative quality estimation: rank-based magnitude estimation (RankME)."
+        "Relative quality estimation: a ranking of the outputs shown together (WMT "
+        "relative ranking)."
+        if ranking
+        else "Relative quality estimation: rank-based magnitude estimation (RankME)."
         if magnitude
         else "Direct quality estimation."
     )
@@ -490,10 +514,10 @@ def _criterion_answers(
         a[k("4.3.9")] = (
             f"Each judgement's scores are turned into ranks (1 best, ties shared) and pairwise "
             f"comparisons; systems ranked by {run.get_method_display()} from "
-            f"{run.n_judgements} judgements ({run.n_comparisons} comparisons), {run.runs} runs, "
+            f"{run.n_judgements:,} judgements ({run.n_comparisons:,} comparisons), {run.runs:,} runs, "
             f"seed {run.seed}"
             + (
-                f"; judgements of {excluded} excluded workers left out"
+                f"; judgements of {excluded:,} excluded workers left out"
                 if run.exclude_flagged
                 else ""
             )
@@ -502,18 +526,34 @@ def _criterion_answers(
         rule = ranking_data_rule(run=run)
         kept, share = range_coverage(run.runs, run.confidence)
         ranges = (
-            f"Rank ranges keep {kept} of the {run.runs} runs ({share:.1%}; "
+            f"Rank ranges keep {kept:,} of the {run.runs:,} runs ({share:.1%}; "
             f"{run.confidence:.0%} asked)"
         )
         a[k("4.3.10")] = (
-            f"{ranges}; systems whose rank ranges do not overlap fall in different clusters "
-            "(the minimum-data rule and the stability check are met)."
+            f"{ranges}. Clusters follow WMT14's rule (the minimum-data rule and the "
+            "stability check are met): a boundary is drawn where the worst rank of every "
+            "system above it lies above the best rank of every system below it, so a "
+            "boundary separates every system above it from every system below it; within a "
+            "cluster, systems are linked by overlapping rank ranges, and some of them may "
+            "still differ (two members' own ranges need not overlap)."
             if rule.met
             else f"{ranges}. No clusters are claimed: {' '.join(rule.problems)}"
         )
     if ag is not None and ag.judgements:
         a[k("4.3.11")] = (
-            f"Yes, on {ag.judgements} judgements by {ag.workers} evaluators: Krippendorff's alpha "
+            f"Yes, on {ag.judgements:,} judgements by {ag.workers:,} evaluators"
+            + (
+                f" (the {ag.excluded_judgements:,} judgements of {ag.excluded_workers:,} "
+                "excluded workers left out"
+                + (
+                    "; the ranking in 4.3.9 kept them)"
+                    if run is not None and not run.exclude_flagged
+                    else ", as in the ranking)"
+                )
+                if ag.excluded_judgements
+                else ""
+            )
+            + f": Krippendorff's alpha "
             f"{_fmt(ag.preference_alpha)} over pairwise preferences (ordinal), "
             f"{_fmt(ag.score_alpha)} over scores (interval"
             + (", log scores" if magnitude else "")

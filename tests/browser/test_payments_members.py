@@ -53,7 +53,7 @@ def test_owner_pays_and_invites(new_page, live_server, settings, width):
     from django.contrib.auth import get_user_model
     from django.core import mail
 
-    from annotations.models import CampaignMembership, Worker
+    from annotations.models import Assignment, CampaignMembership, Worker, WorkerCheck
     from tests.annotations.designer_data import judged_campaign
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -63,6 +63,13 @@ def test_owner_pays_and_invites(new_page, live_server, settings, width):
     Worker.objects.filter(external_id="PID0002").update(
         excluded=True, exclusion_reason="Same score everywhere"
     )
+    # Passed checks: suggested for approval (no check at all is left to the organizer).
+    for worker in campaign.workers.filter(external_id__in=["PID0000", "PID0001"]):
+        assignment = Assignment.objects.filter(worker=worker).first()
+        assert assignment is not None
+        WorkerCheck.objects.create(
+            worker=worker, assignment=assignment, kind="attention", passed=True
+        )
     page = new_page(width=width, height=800)
     _sign_in(page, live_server.url, "olga", "owner-pass-123")
 

@@ -184,7 +184,17 @@ def test_clusters_are_claimed_only_when_the_data_rule_is_met(stable, comparisons
     answer = _sheet(campaign)["4.3.10@quality"].platform_answer
     # 100 runs at 95%: WMT's trim keeps 94 (ranking.stats.range_coverage), and says so.
     assert answer.startswith("Rank ranges keep 94 of the 100 runs (94.0%; 95% asked)")
-    assert ("fall in different clusters" in answer) is claimed
+    # What a cluster boundary means under WMT's chaining rule, and no more: "systems
+    # whose ranges do not overlap fall in different clusters" is false (ranges 1-2 and
+    # 4-6 can be chained into one cluster by a system at 2-4).
+    assert "fall in different clusters" not in answer
+    truth = "a boundary separates every system above it from every system below it"
+    assert (truth in answer) is claimed
+    assert ("some of them may still differ" in answer) is claimed
+    for render in (datasheet_markdown, datasheet_latex):
+        assert ("separates every system above it" in render(datasheet_for(campaign=campaign))) is (
+            claimed
+        )
     assert ("No clusters are claimed" in answer) is not claimed
     if not stable:
         assert "stability check fails" in answer
@@ -282,7 +292,7 @@ def test_the_e2e_and_demo_datasheets_compile(e2e_dir):
     _check_latex(datasheet_latex(datasheet_for(campaign=demo)))
     # What the E2E release does not store is asked, not stated from this platform.
     a = {e.key: e for e in e2e.entries}
-    assert "6012 of the 13230 outputs" in a["3.1.2"].platform_answer
+    assert "6,012 of the 13,230 outputs" in a["3.1.2"].platform_answer  # one number format
     assert "All 630 items" not in a["3.1.2"].platform_answer
     for claim in PLATFORM_DEFAULTS:
         assert claim not in a["3.3.3"].platform_answer + a["3.2.3"].platform_answer
@@ -323,3 +333,52 @@ def test_workers_not_marked_as_experts_are_not_called_non_experts():
     answer = _sheet(campaign)["3.2.2"].platform_answer
     assert answer == "0 marked as experts, 2 not marked as experts."
     assert "non-expert" not in answer
+
+
+# A WMT relative ranking (import_wmt): ranks, not scores ------------------------------------
+
+WMT_HEADER = ["srclang", "trglang", "segmentId", "judgeId"] + [
+    f"system{i}{c}" for c in ("Id", "rank") for i in range(1, 6)
+]
+
+
+def _wmt_campaign(tmp_path: Path) -> Campaign:
+    from annotations.importing.wmt import wmt_import
+    from tests.annotations.importing.conftest import write_csv
+
+    campaign = CampaignFactory()
+    systems = ["s1", "s2", "s3", "s4", "s5"]
+    rows = [WMT_HEADER] + [
+        ["cze", "eng", str(segment), judge, *systems, *map(str, ranks)]
+        for segment in (10, 11)
+        for judge, ranks in (("judgeA", [1, 2, 2, 4, 5]), ("judgeB", [5, 4, 3, 2, 1]))
+    ]
+    wmt_import(campaign=campaign, path=write_csv(tmp_path / "wmt.csv", rows))
+    return campaign
+
+
+def test_a_wmt_ranking_is_described_as_a_ranking_not_as_scores(tmp_path):
+    """Review: an import_wmt campaign read "Absolute scores, several outputs side by
+    side", "Direct quality estimation" and "values 1 to 5", while its criterion is a
+    ranking (source wmt-ranking, "Rank the translations from best to worst")."""
+    campaign = _wmt_campaign(tmp_path)
+    assert Criterion.objects.get(campaign=campaign).scale_settings["source"] == "wmt-ranking"
+    a = _sheet(campaign)
+    assert a["4.2.2@ranking"].platform_answer.startswith("Relative: the evaluators ranked")
+    assert "Absolute" not in a["4.2.2@ranking"].platform_answer
+    assert a["4.3.8@ranking"].platform_answer.startswith("Relative quality estimation: a ranking")
+    values = a["4.3.4@ranking"].platform_answer
+    assert values.startswith("Ranks 1 (best) to 5 (worst), ties allowed")
+    assert "the stored 1 to 5 are ranks, not scores" in values
+    assert "Stored scores range" not in values
+    md = datasheet_markdown(datasheet_for(campaign=campaign))
+    assert "Direct quality estimation" not in md and "Absolute scores" not in md
+    assert "are ranks, not scores" in datasheet_latex(datasheet_for(campaign=campaign))
+
+
+def test_an_imported_rating_is_still_described_as_scores():
+    a = _sheet(_campaign(kind=Task.Kind.IMPORTED, scale=Criterion.Scale.SLIDER, scale_settings={}))
+    assert a["4.2.2@quality"].platform_answer.startswith("Absolute scores")
+    assert a["4.3.8@quality"].platform_answer == "Direct quality estimation."
+    assert a["4.3.4@quality"].platform_answer.startswith("Stored scores range from")
+    assert "ranks, not scores" not in a["4.3.4@quality"].platform_answer

@@ -153,9 +153,9 @@ class Command(BaseCommand):
                 raise CommandError(f"Ranking run {run.pk} ended {run.status}: {run.error}")
             kept, share = stats.range_coverage(run.runs, run.confidence)
             title = (
-                f"{campaign.slug} / {criterion.name}: {run.method}, {run.runs} runs, seed "
-                f"{run.seed}, ranges keeping {kept} of {run.runs} runs ({share:.1%}; "
-                f"{run.confidence:.1%} asked), {run.n_judgements} judgements"
+                f"{campaign.slug} / {criterion.name}: {run.method}, {run.runs:,} runs, seed "
+                f"{run.seed}, ranges keeping {kept:,} of {run.runs:,} runs ({share:.1%}; "
+                f"{run.confidence:.1%} asked), {run.n_judgements:,} judgements"
                 + (f", slice {describe(run.where)}" if run.where else "")
             )
             titles.append(title)

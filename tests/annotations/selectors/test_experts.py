@@ -29,7 +29,10 @@ def test_imported_experts_are_marked_and_judges_of_one_file_share_tasks() -> Non
     assert {t.judgements.count() for t in Task.objects.filter(criterion=criterion)} == {1, 2}
 
 
-def test_each_workers_alpha_is_the_krippendorff_packages_with_the_experts() -> None:
+def test_each_workers_alpha_is_the_krippendorff_packages_with_the_experts_consensus() -> None:
+    """Two coders per output: the worker and the experts' mean score (the
+    ``krippendorff`` package as the oracle); the experts' pairs among themselves do not
+    enter (tests/annotations/selectors/test_experts_consensus.py)."""
     _campaign, criterion = experts_campaign()
     report = expert_report(criterion=criterion, rng=np.random.default_rng(0), resamples=200)
     assert report.experts == 2
@@ -46,6 +49,7 @@ def test_each_workers_alpha_is_the_krippendorff_packages_with_the_experts() -> N
         matrix = np.full((3, len(outputs)), np.nan)
         for coder, output, score in rows:
             matrix[coders.index(coder), outputs.index(output)] = score
+        matrix = np.vstack([matrix[0], np.nanmean(matrix[1:], axis=0)])
         expected = krippendorff.alpha(reliability_data=matrix, level_of_measurement="interval")
         assert alpha.value == pytest.approx(expected, abs=1e-12)
         assert alpha.n == 80
@@ -77,7 +81,7 @@ def test_exclusion_by_agreement_excludes_only_those_below_with_a_reason() -> Non
     newly = workers_exclude_by_expert_agreement(criterion=criterion, threshold=0.5)
     assert [w.external_id for w in newly] == ["careless"]
     careless = Worker.objects.get(external_id="careless")
-    assert careless.excluded and "Agreement with the experts on quality" in (
+    assert careless.excluded and "Agreement with the experts' consensus on quality" in (
         careless.exclusion_reason
     )
     assert not Worker.objects.get(external_id="careful").excluded

@@ -237,3 +237,65 @@ def test_the_rate_counts_from_the_first_judgement_and_a_closed_campaign_gets_no_
     submitted(timedelta(minutes=30))
     [closed] = campaign_progress(campaign=campaign, now=now)
     assert closed.per_hour == pytest.approx(24.0) and closed.finish_at is None
+
+
+# -- agreement rests on the judgements the ranking uses ----------------------------------
+
+
+def test_agreement_leaves_excluded_workers_out_as_the_ranking_does(client):
+    """Review: the monitor and datasheet 4.3.11 counted an excluded (random) worker
+    while 4.3.9 said the ranking left them out. Agreement now leaves them out too and
+    says how many judgements that is, on the monitor, in the API and the datasheet."""
+    from django.contrib.auth.models import User
+    from rest_framework.test import APIClient
+
+    from annotations.models import Worker
+    from reports.selectors.datasheet import datasheet_for
+
+    campaign = judged_campaign(n_items=3, n_workers=3)
+    criterion = campaign.criteria.get(name="quality")
+    everyone = criterion_agreement(criterion=criterion)
+    assert (everyone.excluded_judgements, everyone.excluded_workers) == (0, 0)
+    owner = User.objects.create_user("agreement-owner")
+    campaign.owner = owner
+    campaign.save(update_fields=["owner"])
+    client.force_login(owner)
+    page = client.get(f"/campaigns/{campaign.slug}/monitor/").content.decode()
+    assert "left out of agreement" in page and "excluded worker left out" not in page
+    sheet = {e.key: e for e in datasheet_for(campaign=campaign).entries}
+    assert "excluded workers left out" not in sheet["4.3.11@quality"].platform_answer
+
+    odd = campaign.workers.order_by("external_id").first()
+    assert odd is not None
+    Worker.objects.filter(pk=odd.pk).update(excluded=True)
+    theirs = criterion.judgements.filter(worker=odd).count()
+    without = criterion_agreement(criterion=criterion)
+    assert (without.excluded_judgements, without.excluded_workers) == (theirs, 1)
+    assert without.judgements == everyone.judgements - theirs
+    assert without.workers == everyone.workers - 1
+    # Oracle: alpha over the other workers' scores alone.
+    rows = JudgementScore.objects.filter(judgement__criterion=criterion, role="regular").exclude(
+        judgement__worker=odd
+    )
+    workers = sorted({w for w in rows.values_list("judgement__worker_id", flat=True)})
+    units = sorted(set(rows.values_list("judgement__task_id", "output_id")))
+    matrix = np.full((len(workers), len(units)), np.nan)
+    for worker, task, output, score in rows.values_list(
+        "judgement__worker_id", "judgement__task_id", "output_id", "score"
+    ):
+        matrix[workers.index(worker), units.index((task, output))] = math.log(max(score, 1.0))
+    expected = krippendorff.alpha(reliability_data=matrix, level_of_measurement="interval")
+    assert without.score_alpha == pytest.approx(expected, abs=1e-9)
+
+    page = client.get(f"/campaigns/{campaign.slug}/monitor/").content.decode()
+    assert f"quality: {theirs} judgement{'s' if theirs != 1 else ''} by 1 excluded worker " in page
+    api = APIClient()
+    api.force_authenticate(owner)
+    progress = api.get(f"/api/campaigns/{campaign.slug}/progress/").json()
+    (entry,) = [a for a in progress["agreement"] if a["criterion"] == "quality"]
+    assert (entry["excluded_judgements"], entry["excluded_workers"]) == (theirs, 1)
+    assert entry["judgements"] == without.judgements
+    answer = {e.key: e for e in datasheet_for(campaign=campaign).entries}
+    text = answer["4.3.11@quality"].platform_answer
+    assert text.startswith(f"Yes, on {without.judgements} judgements by {without.workers} ")
+    assert f"the {theirs} judgements of 1 excluded workers left out" in text

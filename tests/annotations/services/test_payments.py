@@ -6,6 +6,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from django.contrib.auth.models import User
+from rest_framework.test import APIClient
 
 from annotations.models import Assignment, Campaign, Worker, WorkerCheck
 from annotations.selectors.payments import (
@@ -17,6 +19,7 @@ from annotations.selectors.payments import (
     prolific_approve_text,
     prolific_bonus_csv,
 )
+from annotations.selectors.quality import quality_verdict
 from annotations.services.payments import (
     Decision,
     workers_review_accept_suggestions,
@@ -103,11 +106,51 @@ def test_excluded_and_stopped_workers_are_suggested_for_rejection(campaign):
     Worker.objects.filter(external_id="PID0000").update(
         excluded=True, exclusion_reason="Copied the same text everywhere"
     )
+    _checks(_worker(campaign, "PID0001"), "attention", [False, False])
     Worker.objects.filter(external_id="PID0001").update(stopped=True)
     assert _row(campaign, "PID0000").reason == "Excluded: Copied the same text everywhere"
     assert _row(campaign, "PID0000").suggestion == "rejected"
     assert _row(campaign, "PID0001").suggestion == "rejected"
     assert _row(campaign, "PID0001").reason.startswith("Stopped by the quality checks")
+
+
+NO_CHECKS = "No quality checks: decide by hand."
+
+
+def test_a_worker_with_no_quality_checks_is_not_presented_as_having_passed(campaign):
+    """Review: imported workers with no checks at all read "Approve - No quality check
+    failed" on payments and "No quality check yet." in the workers API. One verdict
+    and one reason, from the one rule: nothing checked, nothing passed; decide."""
+    row = _row(campaign, "PID0000")  # 4 tasks done, no WorkerCheck at all
+    assert row.checks == 0 and row.tasks_done == 4
+    assert (row.suggestion, row.reason) == ("", NO_CHECKS)
+    assert quality_verdict(None, threshold=0.5).reason == NO_CHECKS
+    owner = User.objects.create_user("payments-owner")
+    campaign.owner = owner
+    campaign.save(update_fields=["owner"])
+    api = APIClient()
+    api.force_authenticate(owner)
+    workers = api.get(f"/api/campaigns/{campaign.slug}/workers/").json()
+    workers = workers.get("results", workers) if isinstance(workers, dict) else workers
+    entry = next(w for w in workers if w["worker"]["external_id"] == "PID0000")
+    assert entry["quality_reason"] == row.reason and entry["below_quality_threshold"] is False
+    # Checked and passed: approval, with the counts.
+    _checks(_worker(campaign, "PID0000"), "attention", [True, True])
+    row = _row(campaign, "PID0000")
+    assert (row.suggestion, row.reason) == ("approved", "Passed 2 of 2 quality checks.")
+
+
+def test_a_flagged_or_stopped_worker_with_no_checks_says_so(campaign):
+    Worker.objects.filter(external_id="PID0000").update(flagged=True)
+    Worker.objects.filter(external_id="PID0001").update(stopped=True)
+    flagged, stopped = _row(campaign, "PID0000"), _row(campaign, "PID0001")
+    assert (flagged.suggestion, flagged.reason) == (
+        "rejected",
+        "Flagged by hand (no quality checks).",
+    )
+    assert stopped.reason == "Stopped by hand (no quality checks)."
+    _checks(_worker(campaign, "PID0000"), "repeat", [True, False, True])
+    assert _row(campaign, "PID0000").reason == "Flagged (1 of 3 quality checks failed)."
 
 
 def test_worker_without_a_finished_task_gets_no_suggestion(campaign):
@@ -173,7 +216,9 @@ def test_table_update_refuses_a_worker_of_another_campaign(campaign):
 
 
 def test_accepting_suggestions_fills_undecided_workers_only(campaign):
+    _checks(_worker(campaign, "PID0000"), "attention", [True, True])
     _checks(_worker(campaign, "PID0001"), "attention", [False, False])
+    _checks(_worker(campaign, "PID0002"), "attention", [True, True])
     Worker.objects.filter(external_id="PID0002").update(review="rejected")
     Worker.objects.create(campaign=campaign, platform="prolific", external_id="IDLE")
     assert workers_review_accept_suggestions(campaign=campaign) == 2
@@ -194,10 +239,11 @@ def test_accepting_suggestions_fills_undecided_workers_only(campaign):
 def test_summary_counts_decisions_and_bonuses(campaign):
     Worker.objects.filter(external_id="PID0000").update(review="approved", bonus=Decimal("1.25"))
     Worker.objects.filter(external_id="PID0001").update(review="rejected", bonus=Decimal("0.50"))
+    _checks(_worker(campaign, "PID0001"), "attention", [True, True])
     summary = payment_summary(rows=payment_rows(campaign=campaign))
     assert (summary.workers, summary.approved, summary.rejected, summary.undecided) == (3, 1, 1, 1)
     assert summary.bonus_total == Decimal("1.75")
-    # PID0001 passed everything (no checks) yet was rejected: against the suggestion.
+    # PID0001 passed every check yet was rejected: against the suggestion.
     assert summary.disagreeing == 1
 
 
@@ -266,7 +312,8 @@ def test_mturk_file_uses_the_suggestion_reason_when_there_is_one(decided):
     worker.flagged = True
     worker.save(update_fields=["flagged"])
     text = payment_export(campaign=decided, fmt="mturk-review")
-    assert "3HIT,3AS3,'-W3,,Flagged (0 of 0 quality checks failed).\r\n" in text
+    assert "3HIT,3AS3,'-W3,,Flagged by hand (no quality checks).\r\n" in text
+    assert "0 of 0" not in text
 
 
 def test_unknown_export_is_refused(decided):

@@ -70,7 +70,7 @@ def test_csv_download(client, world):
     assert (
         response.content.decode()
         .splitlines()[1]
-        .startswith("quality,alpha_with_experts,careless,80,")
+        .startswith("quality,alpha_with_expert_consensus,careless,80,")
     )
 
 
