@@ -38,7 +38,7 @@ def test_monitor_panel_and_page(new_page, live_server, settings, width):
 
     page.goto(f"{live_server.url}/campaigns/{campaign.slug}/experts/")
     assert settled_width(page, width) <= width
-    page.get_by_label("Exclude when α is below").fill("0.5")  # noqa: RUF001
+    page.get_by_label("Exclude when α with the experts' consensus is below").fill("0.5")  # noqa: RUF001
     page.get_by_role("button", name="Exclude these workers").click()
     page.get_by_text("1 worker excluded: careless.").wait_for()
     assert settled_width(page, width) <= width

@@ -303,7 +303,7 @@ def test_the_fixture_reaches_the_pages(world):
     assert 'class="w-task"' in task and SCRIPT_SHOWN in task  # outputs, Likert levels
     # A Prolific worker who is done moves on to Prolific with the code, URL-encoded.
     done = page(visitor, "annotations:worker-session", slug, worker_token(world.workers[1]))
-    assert '<meta http-equiv="refresh" content="2;url=https://app.prolific.com/' in done
+    assert 'href="https://app.prolific.com/' in done and "http-equiv" not in done
     assert "cc=%09%5Cinput%7B" in done and inert.html_problems(done) == []
     stopped = page(visitor, "annotations:worker-session", slug, worker_token(world.stopped_worker))
     # turkSubmitTo came from a crafted link: the form posts to MTurk, not to the link.
