@@ -55,6 +55,18 @@ from common.jsontext import JsonTextError, json_loads
 
 FORMATS = ("csv", "tsv", "jsonl")
 MIN_SLOTS, MAX_SLOTS = 1, 10
+#: The mapping's optional one-column-per-row fields (besides ``item``), in the order a
+#: file's columns are checked.
+PER_ROW_FIELDS: tuple[str, ...] = (
+    "worker",
+    "input",
+    "unit",
+    "language",
+    "started_at",
+    "submitted_at",
+    "definition",
+    "metadata_json",
+)
 #: time formats besides strptime patterns: ISO 8601, or seconds since 1970 (UTC)
 TIME_ISO, TIME_EPOCH = "iso", "epoch"
 #: the worker id of rows when the mapping names no worker column (aggregated reports)
@@ -305,20 +317,9 @@ def mapping_check(mapping: Mapping) -> None:
                 "slots to 1 (one output per row).",
                 field=key,
             )
-    per_row = [
-        (key, getattr(mapping, key))
-        for key in (
-            "item",
-            "worker",
-            "input",
-            "unit",
-            "language",
-            "started_at",
-            "submitted_at",
-            "definition",
-            "metadata_json",
-        )
-    ] + [("metadata", column) for column in mapping.metadata]
+    per_row = [(key, getattr(mapping, key)) for key in ("item", *PER_ROW_FIELDS)] + [
+        ("metadata", column) for column in mapping.metadata
+    ]
     for key, column in per_row:
         if "{i}" in column:
             raise MappingError("a per-row column cannot hold {i}.", field=key)
@@ -575,16 +576,7 @@ def _slots(mapping: Mapping, source: _Source) -> int:
 def required_columns(mapping: Mapping, k: int) -> list[str]:
     """Every column the mapping reads for k slots, in the order the file is checked."""
     columns = [mapping.item]
-    for key in (
-        "worker",
-        "input",
-        "unit",
-        "language",
-        "started_at",
-        "submitted_at",
-        "definition",
-        "metadata_json",
-    ):
+    for key in PER_ROW_FIELDS:
         if getattr(mapping, key):
             columns.append(getattr(mapping, key))
     columns += list(mapping.metadata)
