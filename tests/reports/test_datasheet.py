@@ -205,6 +205,9 @@ def test_page_shows_form_and_saves_without_js(client, campaign):
     # Platform-answered: a person may replace the answer (the field is behind a disclosure).
     html = page.content.decode()
     assert "Replace the platform's answer" in html.split('name="a:4.3.7@quality"')[0][-400:]
+    # An open question says once that a person answers it (the box's label said it again).
+    open_entry = html.split('name="a:5.1"')[0].rsplit("<dt", 1)[1]
+    assert open_entry.count("To be answered by a person") == 1
     resp = client.post(url, {"a:5.1": "Approved."})
     assert resp.status_code == 302
     assert Datasheet.objects.get(campaign=campaign).answers == {"5.1": "Approved."}
