@@ -1,15 +1,15 @@
-"""NUL characters are refused at input.
+"""NUL characters in uploaded files are refused, naming where.
 
 PostgreSQL stores no NUL (U+0000) in text or jsonb: one that reached a query was a 500,
-and on SQLite it was stored only to break exports later. Every way in refuses it with a
-message naming where it was: query strings, form bodies and paths
-(``common.middleware.RequestBoundsMiddleware``), API JSON bodies (``common.parsers``),
-and uploaded files (the importers, naming the file, line and field). Pure: no Django.
+and on SQLite it was stored only to break exports later. Requests are checked by
+``common.limits`` (query strings, form bodies and paths in
+``common.middleware.RequestBoundsMiddleware``, API JSON bodies in ``common.parsers``);
+this module serves the file parsers (the importers, naming the file, line and field),
+which are pure cores and may not import ``common.limits`` (it reads Django's settings).
+Pure: no Django.
 """
 
 from __future__ import annotations
-
-from collections.abc import Iterable
 
 NUL = "\x00"
 
@@ -33,14 +33,6 @@ def nul_path(value: object, prefix: str = "") -> str | None:
             found = nul_path(item, f"{prefix}[{index}]")
             if found is not None:
                 return found
-    return None
-
-
-def nul_in_pairs(pairs: Iterable[tuple[str, str]]) -> str | None:
-    """The name of the first (name, value) pair with a NUL in either, or None."""
-    for name, value in pairs:
-        if NUL in name or NUL in value:
-            return name.replace(NUL, "\\0")
     return None
 
 

@@ -52,8 +52,8 @@ def json_check(data: Any) -> None:
                 raise _depth_error()
             items = value.items() if isinstance(value, dict) else enumerate(value)
             for key, child in items:
-                if isinstance(key, str) and refused_character(key) is not None:
-                    problem = refused_character(key)
+                problem = refused_character(key) if isinstance(key, str) else None
+                if problem is not None:
                     raise ValidationError({path or "non_field_errors": [f"A key {problem}"]})
                 child_path = (
                     f"{path}[{key}]"

@@ -47,7 +47,6 @@ from annotations.services.judgements import max_magnitude
 from annotations.services.languages import LanguageQuotaFull, language_quota_full
 from common.errors import DomainError
 from common.http import HtmxHttpRequest
-from common.nul import nul_in_pairs, nul_message
 
 _TOKEN_SALT = "humaneval.worker.session"
 _LINK_COOKIE_SALT = "humaneval.worker.link"
@@ -1030,12 +1029,9 @@ def draft(
     assignment = worker_selectors.assignment_for_worker(worker=worker, assignment_id=assignment_id)
     if assignment is None:
         return HttpResponse(gettext("Unknown task."), status=404, content_type="text/plain")
+    # A NUL or a lone surrogate in a field never gets here: the request-bounds middleware
+    # (common.middleware) refuses it in every web form, multipart ones included.
     answers = {name: request.POST.getlist(name) for name in request.POST}
-    # The page posts a multipart body, which the request-bounds middleware leaves to views.
-    pairs = ((name, value) for name, values in answers.items() for value in values)
-    if (field := nul_in_pairs(pairs)) is not None:
-        message = nul_message(f"The field '{field}'")
-        return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
     if not assignment_services.assignment_draft_save(assignment=assignment, answers=answers):
         return HttpResponse(str(DRAFT_TOO_LATE), status=409, content_type="text/plain")
     return HttpResponse(status=204)
