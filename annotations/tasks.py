@@ -14,13 +14,13 @@ from typing import Any
 from celery import shared_task
 
 from annotations.importing.jobs import (
-    TRANSIENT_DATABASE_ERRORS,
     JobRunner,
     import_job_run,
     import_jobs_sweep,
 )
 from annotations.models import ImportJob
 from annotations.services.tasks import campaign_tasks_build
+from common.queries import TRANSIENT_DATABASE_ERRORS
 
 
 def _build(job: ImportJob, progress: Callable[[int, int], None]) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from typing import Any, Generic, TypeVar
 import django
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
-from django.db import connections, models
+from django.db import InterfaceError, OperationalError, connections, models
 from django.db.models.query import (
     FlatValuesListIterable,
     ModelIterable,
@@ -55,6 +55,11 @@ def django_verified(version: tuple[int, ...] = django.VERSION[:2]) -> None:
 
 
 django_verified()
+
+#: Errors of a database that dropped the connection, restarted or cannot be reached: they
+#: say nothing about the work that met them, so background work (ranking chunks, import
+#: jobs) is given back and retried, never failed, for one of them.
+TRANSIENT_DATABASE_ERRORS: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
 
 # The one database this project uses.
 _ALIAS = "default"

@@ -23,8 +23,6 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import (
     DatabaseError,
-    InterfaceError,
-    OperationalError,
     close_old_connections,
     connections,
     transaction,
@@ -36,13 +34,10 @@ from annotations.core.slices import SliceError, describe, parse_where
 from annotations.models import Campaign, Criterion
 from annotations.selectors.judgements import judgements_counted
 from common.errors import DomainError
+from common.queries import TRANSIENT_DATABASE_ERRORS
 
 from . import selectors, stats
 from .models import RankingChunk, RankingResult, RankingRun
-
-#: Errors of a database that dropped the connection or restarted: a chunk meeting one is
-#: given back and retried, never failed (ranking.tasks retries the task with a backoff).
-TRANSIENT_DATABASE_ERRORS: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
 
 
 class RunStopped(Exception):

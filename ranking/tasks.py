@@ -18,9 +18,10 @@ from __future__ import annotations
 from celery import Task, shared_task
 from django.conf import settings
 
+from common.queries import TRANSIENT_DATABASE_ERRORS
+
 from .models import RankingRun
 from .services import (
-    TRANSIENT_DATABASE_ERRORS,
     ranking_chunk_compute,
     ranking_run_compute,
     ranking_runs_sweep,

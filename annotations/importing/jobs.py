@@ -14,7 +14,7 @@ from typing import Any
 from celery import Task, current_app
 from django.conf import settings
 from django.core.cache import cache
-from django.db import InterfaceError, OperationalError, connections, transaction
+from django.db import connections, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -25,6 +25,7 @@ from annotations.importing.outputs import (
 )
 from annotations.models import Campaign, ImportJob
 from common.errors import DomainError, ImportFileError
+from common.queries import TRANSIENT_DATABASE_ERRORS
 
 
 def _uploads_pack(uploads: Sequence[Upload]) -> bytes:
@@ -200,11 +201,6 @@ def import_job_progress(*, job: ImportJob) -> tuple[int, int]:
     if cached is not None and cached[0] >= job.rows_done:
         return int(cached[0]), int(cached[1])
     return job.rows_done, job.rows_total
-
-
-#: database errors that say nothing about the job (a dropped connection, a restarted or
-#: unreachable server): the job is given back and run again, never failed for them
-TRANSIENT_DATABASE_ERRORS: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
 
 
 class JobLost(Exception):
