@@ -48,6 +48,10 @@ def test_mapping_form_preview_save_import(new_page, live_server, settings, tmp_p
     page.get_by_role("link", name="Bring your own judgements").click()
     page.get_by_label("Start from a preset").select_option("mturk")
     page.get_by_role("button", name="Use this preset").click()
+    # The click loads a new page: wait until its scripts (htmx) run, or the preview below
+    # is a plain form post that reloads the page and empties the file input (a flake
+    # seen once in CI at 390 px).
+    page.wait_for_load_state("load")
     assert page.get_by_label("System:", exact=True).input_value() == "Input.system{i}"
     page.get_by_label("File:", exact=True).set_input_files(str(_mturk_file(tmp_path)))
     page.get_by_role("button", name="Preview the first rows").click()
