@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
 	@# Compile the WMT14 kernel once into numba's on-disk cache, so no command pays for it.
-	$(PY) -c "from ranking.stats._wmt14_kernel import warm; warm()"
+	$(PY) -c "from ranking.stats._wmt14 import warm; warm()"
 	touch $(STAMP)
 
 # The worker interface's translations (issue 14): locale/<lang>/LC_MESSAGES/django.po,

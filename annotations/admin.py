@@ -6,7 +6,7 @@ from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 from rest_framework.authtoken.admin import TokenAdmin
 
-from .core.languages import (
+from annotations.core.languages import (
     CAMPAIGN_TEXTS,
     CRITERION_TEXTS,
     LanguageError,
@@ -18,7 +18,7 @@ from .core.languages import (
 # Every relation of every admin form is a raw id box, an autocomplete or read-only: a
 # select lists every row of the related table (every output, every worker), which at
 # arena scale takes seconds per page (tests/annotations/test_admin_relations.py checks).
-from .models import (
+from annotations.models import (
     Assignment,
     Campaign,
     CampaignMembership,
@@ -32,8 +32,8 @@ from .models import (
     TaskOutput,
     Worker,
 )
-from .selectors.campaigns import count_of
-from .services.campaigns import RESERVED_SLUGS
+from annotations.selectors.campaigns import count_of
+from annotations.services.campaigns import RESERVED_SLUGS
 
 # DRF's API token admin (its documented customisation): a user picked by id, not from a
 # select of every account.

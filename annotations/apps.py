@@ -28,6 +28,6 @@ class AnnotationsConfig(AppConfig):
     def ready(self) -> None:
         # Register the Celery tasks: the import services dispatch annotations.import_job_run
         # by name, and beat's schedule names annotations.sweep_import_jobs.
-        from . import tasks  # noqa: F401
+        from annotations import tasks  # noqa: F401
 
         checks.register(shared_cache_check, checks.Tags.security, deploy=True)

@@ -90,7 +90,7 @@ class Campaign(models.Model):
     stop_failed_workers = models.BooleanField(default=False)
 
     # Adaptive design (issue 16): after the built tasks, more tasks in batches, their
-    # systems chosen where the clusters are undecided (``ranking.adaptive``).
+    # systems chosen where the clusters are undecided (``ranking.services.adaptive``).
     adaptive_design = models.BooleanField(
         default=False,
         help_text=(

@@ -17,7 +17,9 @@ from annotations.importing.jobs import (
     JobRunner,
     import_job_run,
     import_jobs_sweep,
+    uploads_unpack,
 )
+from annotations.importing.mapped import mapped_job_import
 from annotations.models import ImportJob
 from annotations.services.tasks import campaign_tasks_build
 from common.queries import TRANSIENT_DATABASE_ERRORS
@@ -37,8 +39,13 @@ def _build(job: ImportJob, progress: Callable[[int, int], None]) -> dict[str, An
     }
 
 
-#: Job kinds run by a service rather than an importer (``importing.jobs.JobRunner``).
-RUNNERS: dict[str, JobRunner] = {"build": _build}
+def _ratings(job: ImportJob, progress: Callable[[int, int], None]) -> dict[str, Any]:
+    """The "ratings" job: a column-mapped ratings file (``importing.mapped``)."""
+    return mapped_job_import(job=job, uploads=uploads_unpack(bytes(job.data)), progress=progress)
+
+
+#: Job kinds run by a service rather than the outputs importer (``importing.jobs.JobRunner``).
+RUNNERS: dict[str, JobRunner] = {"build": _build, "ratings": _ratings}
 
 
 @shared_task(

@@ -112,7 +112,7 @@ def _wait_for_workers(app, n: int, tag: str) -> None:
 
 def _run_and_wait(campaign, criterion, *, method: str, runs: int, seed: int):
     from ranking.models import RankingRun
-    from ranking.services import ranking_run_create
+    from ranking.services.runs import ranking_run_create
 
     started = time.perf_counter()
     run = ranking_run_create(
@@ -161,7 +161,7 @@ def main() -> int:
     from humaneval.celery import app
     from ranking import stats
     from ranking.models import RankingRun
-    from ranking.services import ranking_run_compute, ranking_run_create
+    from ranking.services.runs import ranking_run_compute, ranking_run_create
 
     call_command("migrate", verbosity=0)
     app.control.purge()

@@ -50,7 +50,7 @@ def main() -> int:
     from annotations.importing.ratings import e2e_import
     from annotations.models import Criterion
     from benchmarks.ranking_stats import benchmark
-    from ranking.selectors import ranking_scores
+    from ranking.selectors.runs import ranking_scores
     from ranking.stats._pairwise import judgements_to_comparisons
 
     call_command("migrate", verbosity=0)

@@ -150,7 +150,7 @@ def benchmark(
     print(f"load average before: {load:.2f} on {os.cpu_count()} cores")
 
     started = time.perf_counter()
-    from ranking.stats._wmt14_kernel import warm
+    from ranking.stats._wmt14 import warm
 
     warm()  # numba's import and the kernel's load from its on-disk cache, timed apart
     print(f"compiled kernel loaded in {time.perf_counter() - started:.2f} s")

@@ -11,12 +11,15 @@ django-stubs' documented pattern for views behind ``login_required``, whose
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
+from django.contrib import messages
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils.http import content_disposition_header
 from django_htmx.middleware import HtmxDetails
+
+from common.errors import DomainError
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -64,3 +67,14 @@ def _disposition(filename: str, *, inline: bool) -> str:
 API_PATHS = "/api/"
 #: The crowd workers' pages: their error pages may be framed by the crowd platforms.
 WORKER_PATHS = "/w/"
+
+
+def act(request: HttpRequest, service: Callable[[], object], *, done: str = "") -> None:
+    """Run a button's service; say ``done`` after it, or the refusal (a ``DomainError``)."""
+    try:
+        service()
+    except DomainError as exc:
+        messages.error(request, str(exc))
+    else:
+        if done:
+            messages.success(request, done)

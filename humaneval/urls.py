@@ -19,14 +19,14 @@ urlpatterns = [
     # The split view serves Swagger UI's start-up script as a file: no inline script (CSP).
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("api/", RedirectView.as_view(pattern_name="api-docs"), name="api-root"),
-    path("api/", include("annotations.api_urls")),
-    path("api/", include("ranking.api_urls")),
-    path("api/", include("reports.api_urls")),
+    path("api/", include("annotations.urls.api")),
+    path("api/", include("ranking.urls.api")),
+    path("api/", include("reports.urls.api")),
     # Last under /api/: any other path is a JSON 404 in the API's error shape.
     re_path(r"^api/[\s\S]*$", api_not_found, name="api-not-found"),
-    path("rankings/", include("ranking.urls")),
-    path("campaigns/<slug:slug>/", include("reports.urls")),
-    path("", include("annotations.urls")),
+    path("rankings/", include("ranking.urls.pages")),
+    path("campaigns/<slug:slug>/", include("reports.urls.pages")),
+    path("", include("annotations.urls.pages")),
 ]
 
 # Error pages: under /w/ they may be framed by the crowd platforms, like worker pages.

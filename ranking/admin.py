@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import RankingResult, RankingRun
+from ranking.models import RankingResult, RankingRun
 
 
 class RankingResultInline(admin.TabularInline):

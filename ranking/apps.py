@@ -8,4 +8,4 @@ class RankingConfig(AppConfig):
     def ready(self) -> None:
         # Register the Celery tasks: the services dispatch ranking.compute_run by name, and
         # beat's schedule names ranking.sweep_runs. (Pages and APIs load with the URLconf.)
-        from . import tasks  # noqa: F401
+        from ranking import tasks  # noqa: F401

@@ -196,7 +196,7 @@ class AdaptiveBatch(models.Model):
     Everything the decision read and did is kept: the refit's seed, method and runs, the
     judgements it saw, each system's state (value, sigma, rank range, cluster), the
     contested gaps and quotas, the tasks added. The same judgements, seed and settings
-    give the same batch (``ranking.adaptive``).
+    give the same batch (``ranking.services.adaptive``).
     """
 
     campaign = models.ForeignKey(

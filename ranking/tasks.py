@@ -19,13 +19,8 @@ from celery import Task, shared_task
 from django.conf import settings
 
 from common.queries import TRANSIENT_DATABASE_ERRORS
-
-from .models import RankingRun
-from .services import (
-    ranking_chunk_compute,
-    ranking_run_compute,
-    ranking_runs_sweep,
-)
+from ranking.models import RankingRun
+from ranking.services.runs import ranking_chunk_compute, ranking_run_compute, ranking_runs_sweep
 
 
 @shared_task(
@@ -79,7 +74,7 @@ def ranking_runs_sweep_task() -> list[int]:
 @shared_task(name="ranking.adaptive_step", ignore_result=True)
 def adaptive_step_task() -> list[int]:
     """Adaptive campaigns (celery beat, every minute): a batch for each criterion whose
-    tasks run low (``ranking.adaptive``)."""
-    from .adaptive import adaptive_step
+    tasks run low (``ranking.services.adaptive``)."""
+    from ranking.services.adaptive import adaptive_step
 
     return [batch.pk for batch in adaptive_step()]

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Datasheet, MetricScore
+from reports.models import Datasheet, MetricScore
 
 
 @admin.register(MetricScore)

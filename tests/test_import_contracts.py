@@ -50,11 +50,11 @@ def test_the_tree_as_it_is_keeps_every_contract(tree: Path) -> None:
 
 
 def test_an_interface_importing_another_apps_interface_is_refused(tree: Path) -> None:
-    module = tree / "ranking" / "views_means.py"
-    module.write_text(module.read_text() + "\nfrom annotations.views import designer  # noqa\n")
+    module = tree / "ranking" / "views" / "means.py"
+    module.write_text(module.read_text() + "\nfrom annotations.views import campaigns  # noqa\n")
     result = lint_imports(tree)
     assert result.returncode != 0
-    assert "ranking.views_means -> annotations.views" in result.stdout
+    assert "ranking.views.means -> annotations.views.campaigns" in result.stdout
 
 
 @pytest.mark.parametrize("app", ["annotations", "ranking", "reports", "common"])

@@ -36,7 +36,7 @@ def _uploads_pack(uploads: Sequence[Upload]) -> bytes:
     return buffer.getvalue()
 
 
-def _uploads_unpack(data: bytes) -> list[Upload]:
+def uploads_unpack(data: bytes) -> list[Upload]:
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         return [Upload(name=n, data=archive.read(n)) for n in archive.namelist()]
 
@@ -308,17 +308,10 @@ def import_job_run(*, job: ImportJob, runners: Mapping[str, JobRunner] | None = 
             if runners and job.kind in runners:
                 ratings = runners[job.kind](job, progress)
                 ratings.setdefault("rows", 0)
-            elif job.kind == "ratings":  # column-mapped ratings (importing/mapped.py imports us)
-                from annotations.importing.mapped import mapped_job_import
-
-                ratings = mapped_job_import(
-                    job=job, uploads=_uploads_unpack(bytes(job.data)), progress=progress
-                )
-                results = []
             else:
                 results = outputs_import_uploads(
                     campaign=job.campaign,
-                    uploads=_uploads_unpack(bytes(job.data)),
+                    uploads=uploads_unpack(bytes(job.data)),
                     progress=progress,
                 )
             _import_job_still_ours(job)

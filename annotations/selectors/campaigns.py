@@ -9,7 +9,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, IntegerField, Model, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
-from annotations.access import campaigns_visible_to
+from annotations.access.campaigns import campaigns_visible_to
 from annotations.models import Campaign, Criterion, Item, Judgement, Output, System
 from annotations.selectors.worker import SlotView, TaskPage, mr_attributes
 from common.errors import DomainError

@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.core.exceptions import FieldDoesNotExist, ValidationError
-from django.db import models, transaction
+from django.db import transaction
 
 from annotations.importing.parsers.common import OutputRow
 from annotations.models import (
@@ -27,7 +26,9 @@ from annotations.models import (
     System,
     Task,
 )
+from annotations.services.criteria import criteria_check_launchable
 from annotations.services.languages import campaign_languages_add
+from annotations.services.validation import SETTING_NAMES, model_check
 from common.errors import DomainError
 
 # Slugs that would collide with designer pages under /campaigns/.
@@ -105,20 +106,6 @@ class CampaignSettingsError(DomainError):
         super().__init__(
             " ".join(f"{SETTING_NAMES.get(f, f)}: {reason}" for f, reason in problems.items())
         )
-
-
-# Settings as the design page names them (for messages outside the form).
-SETTING_NAMES: dict[str, str] = {
-    "outputs_per_task": "Outputs per task",
-    "judgements_per_task": "Judgements per task",
-    "tasks_per_worker": "Tasks per worker",
-    "assignment_timeout_minutes": "Time allowed for a task",
-    "min_seconds_per_task": "Minimum seconds per task",
-    "attention_check_rate": "Share of attention checks",
-    "repeat_rate": "Share of repeated tasks",
-    "quality_threshold": "Lowest attention-check pass rate",
-    "accept_prolific": "Platforms",
-}
 
 
 def campaign_settings_problems(*, campaign: Campaign) -> dict[str, str]:
@@ -252,28 +239,6 @@ def campaign_get_or_create(*, slug: str, name: str = "", **fields: Any) -> tuple
     return campaign_create(slug=slug, name=name, **fields), True
 
 
-def model_check(*, instance: models.Model) -> None:
-    """Model validation as a DomainError naming the field in words (its label, never
-    the attribute or a constraint name: those are caught by the checks before this)."""
-    try:
-        instance.full_clean(exclude=None, validate_unique=False)
-    except ValidationError as exc:
-        parts = []
-        for field, messages in exc.message_dict.items():
-            text = " ".join(str(m) for m in messages)
-            if field == "__all__":
-                parts.append(text)
-                continue
-            try:
-                model_field = instance._meta.get_field(field)
-                label = str(getattr(model_field, "verbose_name", field.replace("_", " ")))
-            except FieldDoesNotExist:
-                label = field.replace("_", " ")
-            label = SETTING_NAMES.get(field, label[:1].upper() + label[1:])
-            parts.append(f"{label}: {text}")
-        raise DomainError("; ".join(parts)) from exc
-
-
 @transaction.atomic
 def campaign_start(*, user: User, slug: str, name: str = "", **fields: Any) -> Campaign:
     """A new draft campaign owned by ``user`` (the designer's "New campaign")."""
@@ -374,8 +339,6 @@ def campaign_launch(*, campaign: Campaign) -> Campaign:
             raise DomainError("Accept at least one entry platform before launching.")
         if campaign_consent_missing(campaign=campaign):
             raise DomainError(CONSENT_MISSING)
-        # criteria imports this module (presets, model_check): import it when used.
-        from annotations.services.criteria import criteria_check_launchable
 
         criteria_check_launchable(campaign=campaign)  # magnitude criteria need a standard
     return _transition(

@@ -24,7 +24,7 @@ from django.db.models import Q
 from django.utils.translation import gettext
 
 from annotations.models import Campaign, Criterion, Output
-from annotations.services.campaigns import model_check
+from annotations.services.validation import model_check
 from common.errors import DomainError
 
 E2E_QUALITY_QUESTION = (

@@ -1,6 +1,6 @@
 """The demo campaign and the admin account that ``make run`` sets up.
 
-``demo_campaign_seed`` makes a live E2E-style campaign from ``annotations.demo`` (no
+``demo_campaign_seed`` makes a live E2E-style campaign from ``annotations.core.demo`` (no
 data files needed): six synthetic systems on 40 restaurant MRs, both E2E criteria,
 a balanced task design, and simulated finished judgements so that the organizer's
 ranking and monitoring pages have something to show. ``admin_ensure`` creates the
@@ -21,7 +21,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from annotations.demo import (
+from annotations.core.demo import (
     SYSTEMS,
     DemoItem,
     demo_items,
@@ -202,7 +202,7 @@ def demo_judgements_simulate(*, campaign: Campaign, items: list[DemoItem], seed:
     ``DEMO_WORKERS`` simulated workers (platform ``imported``, metadata
     ``{"simulated": true}``) each judge ``DEMO_TASKS_PER_WORKER`` tasks per criterion,
     never the same item twice under one criterion, at most ``DEMO_JUDGEMENTS_PER_TASK``
-    per task; scores come from ``annotations.demo.simulated_scores`` (better outputs
+    per task; scores come from ``annotations.core.demo.simulated_scores`` (better outputs
     tend to score higher). Stored with ``judgements_store_finished`` as imported tasks
     mirroring the design tasks, so the regular tasks stay open for real workers.
     """

@@ -1,6 +1,6 @@
 """The second demo campaign that ``make run`` sets up: multilingual, MTG-style.
 
-``demo_multilingual_seed`` makes a live campaign from ``annotations.demo_multilingual``
+``demo_multilingual_seed`` makes a live campaign from ``annotations.core.demo_multilingual``
 (no data files needed): four synthetic systems describe 12 restaurant MRs in English,
 German, French and Spanish (one item per MR and language, so every task is in one
 language), judged on the MTG criteria grammar, fluency and relevance (1-5 Likert). The
@@ -17,7 +17,7 @@ import numpy as np
 from django.db import transaction
 from django.utils import timezone
 
-from annotations.demo_multilingual import (
+from annotations.core.demo_multilingual import (
     LANGUAGES,
     SYSTEMS,
     MultilingualItem,
@@ -420,7 +420,7 @@ def demo_multilingual_judgements_simulate(
     ``{"simulated": true, "language": ...}``, ``Worker.language`` set) judge the tasks
     in their language: ``DEMO_MTG_JUDGEMENTS_PER_TASK`` distinct workers per task, taken
     in turn so every worker judges as many tasks. Ratings come from
-    ``annotations.demo_multilingual.simulated_likert``. Stored with
+    ``annotations.core.demo_multilingual.simulated_likert``. Stored with
     ``judgements_store_finished`` as imported tasks mirroring the design tasks, so the
     regular tasks stay open for real workers.
     """

@@ -25,7 +25,7 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
 
-from annotations.access import ROLE_ORDER
+from annotations.access.campaigns import ROLE_ORDER
 from annotations.models import Campaign, CampaignInvitation, CampaignMembership
 from common.errors import DomainError
 from common.throttle import throttle_hit

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import template
 from django.utils.safestring import SafeString
 
-from annotations.markdown import render_markdown
+from common.markdown import render_markdown
 
 register = template.Library()
 

@@ -9,10 +9,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from annotations.access.pages import campaign_context, campaign_view
 from annotations.models import Campaign, CampaignMembership, Criterion
 from annotations.selectors.experts import expert_report, expert_report_csv
 from annotations.services import workers as worker_services
-from annotations.views.designer import _context, campaign_view
 from common.errors import DomainError
 from common.http import file_response
 
@@ -67,7 +67,7 @@ def campaign_experts(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     return render(
         request,
         "annotations/designer/experts.html",
-        _context(
+        campaign_context(
             request,
             campaign,
             criteria=list(campaign.criteria.all()),

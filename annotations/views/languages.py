@@ -8,13 +8,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from annotations.access import campaign_check, has_role
+from annotations.access.campaigns import campaign_check, has_role
+from annotations.access.pages import campaign_context, campaign_view
 from annotations.core.languages import LanguageError, direction, language_check
-from annotations.forms_languages import LanguagesForm, TranslationForm, language_name
+from annotations.forms.languages import LanguagesForm, TranslationForm, language_name
 from annotations.models import Campaign, CampaignMembership
 from annotations.selectors import languages as language_selectors
 from annotations.services import languages as language_services
-from annotations.views.designer import _context, campaign_view
 from common.errors import DomainError
 
 Role = CampaignMembership.Role
@@ -67,7 +67,7 @@ def campaign_languages(request: HttpRequest, campaign: Campaign) -> HttpResponse
     return render(
         request,
         "annotations/designer/languages.html",
-        _context(request, campaign, form=form, rows=rows, ended=_ended(campaign)),
+        campaign_context(request, campaign, form=form, rows=rows, ended=_ended(campaign)),
     )
 
 
@@ -83,7 +83,7 @@ def campaign_translation(request: HttpRequest, campaign: Campaign, tag: str) -> 
     languages = list(campaign.languages or ["en"])
     if tag not in languages[1:]:
         raise Http404("The campaign has no such language to translate into.")
-    context = _context(request, campaign)
+    context = campaign_context(request, campaign)
     editable = bool(context["can_design"]) and not _ended(campaign)
     status = language_selectors.translation_status(campaign=campaign, language=tag)
     form = TranslationForm(request.POST or None, status=status, editable=editable)

@@ -34,9 +34,9 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from annotations import access
+from annotations.access import campaigns as access
 from annotations.core.languages import INTERFACE_LANGUAGES, interface_language, worker_language
-from annotations.forms import SLIDER_START, ConsentForm, ScoresForm
+from annotations.forms.worker import SLIDER_START, ConsentForm, ScoresForm
 from annotations.models import Assignment, Campaign, CampaignMembership, Criterion, Task, Worker
 from annotations.selectors import platforms as platform_selectors
 from annotations.selectors import worker as worker_selectors

@@ -58,12 +58,12 @@ from ._trueskill import (
     BatchUpdater,
     update_coefficients,
 )
-from ._wmt14 import pack, unpack
+from ._wmt14_tasks import pack, unpack
 
 if TYPE_CHECKING:
-    from ._wmt14 import _Task
+    from ._wmt14_tasks import _Task
 
-__all__ = ["advance", "available", "usable", "warm"]
+__all__ = ["advance", "available", "usable"]
 
 _C_2SQRT2 = 2.0 * _SQRT2
 
@@ -620,15 +620,3 @@ def usable(tasks: Sequence[_Task]) -> bool:
     if any(t.params.draw_margin <= 0 and bool(t.draws.any()) for t in tasks):
         return False
     return available(max(t.n for t in tasks), sum(t.runs for t in tasks))
-
-
-def warm() -> None:
-    """Compile (or load from the on-disk cache) the kernel and run the checks once."""
-    from ._pairwise import judgements_to_comparisons
-    from ._wmt14 import wmt14
-
-    judgement = np.repeat(np.arange(12), 3)
-    system = np.tile([0, 1, 2], 12)
-    score = np.tile([3.0, 2.0, 2.0], 12)
-    comparisons = judgements_to_comparisons(judgement, system, score, n_systems=3)
-    wmt14(comparisons, rng=np.random.default_rng(0), runs=8)

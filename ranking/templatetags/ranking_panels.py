@@ -12,7 +12,7 @@ from typing import Any
 from django import template
 
 from annotations.models import Campaign
-from ranking.selectors import ranking_runs_recent
+from ranking.selectors.runs import ranking_runs_recent
 
 register = template.Library()
 

@@ -12,8 +12,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from annotations.core.export_safety import csv_row, latex_escape
-
-from .correlation import Correlation
+from reports.core.correlation import Correlation
 
 __all__ = [
     "CorrelationReport",

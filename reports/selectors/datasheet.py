@@ -24,7 +24,7 @@ from annotations.models import (
 from annotations.selectors import monitoring
 from annotations.selectors.worker import mr_attributes
 from ranking.models import RankingRun
-from ranking.selectors import ranking_data_rule
+from ranking.selectors.runs import ranking_data_rule
 from ranking.stats import range_coverage
 from reports.core import heds
 from reports.models import Datasheet

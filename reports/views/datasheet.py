@@ -9,11 +9,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from annotations.access import campaign_check, campaign_for, has_role, role_of
+from annotations.access.campaigns import campaign_check, campaign_for, has_role, role_of
 from annotations.models import CampaignMembership
 from common.errors import DomainError
 from common.http import file_response
-from reports.exports_datasheet import FORMATS, datasheet_render
+from reports.exports.datasheet import FORMATS, datasheet_render
 from reports.selectors.datasheet import datasheet_for
 from reports.services.datasheet import datasheet_answers_update
 

@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_http_methods
 
-from annotations.access import campaign_for, has_role, role_of
+from annotations.access.campaigns import campaign_for, has_role, role_of
 from annotations.models import CampaignMembership
 from common.errors import DomainError
 from common.forms import SiteLabels

@@ -7,9 +7,9 @@ import pytest
 from django.contrib.auth.models import User
 
 from annotations.models import CampaignMembership
-from ranking import services
+from ranking.services import runs as services
 from tests.browser.conftest import save_screenshot, settled_width, sign_in
-from tests.ranking.test_means import rated_campaign
+from tests.ranking.selectors.test_means import rated_campaign
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from annotations.forms import SLIDER_START
+from annotations.forms.worker import SLIDER_START
 from annotations.models import Assignment, Campaign, Judgement, Worker
 from annotations.views.worker import worker_token
 from tests.browser.conftest import save_screenshot, settled_width, wait_until

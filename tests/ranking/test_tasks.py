@@ -8,7 +8,7 @@ import pytest
 from django.conf import settings
 
 from ranking.models import RankingRun
-from ranking.services import ranking_run_create
+from ranking.services.runs import ranking_run_create
 from tests.ranking.planted import planted_campaign
 
 STRENGTHS = [60.0, 30.0, 0.0, -30.0, -60.0, -90.0]
@@ -60,7 +60,8 @@ def test_without_a_broker_a_run_computes_in_a_background_thread(settings, monkey
     """The embedded set-up: the request that starts a run returns at once."""
     import threading
 
-    from ranking import services, tasks
+    from ranking import tasks
+    from ranking.services import runs as services
 
     settings.RANKING_RUNS_IN_THREAD = True
     computed_in = []

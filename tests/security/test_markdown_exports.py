@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from ranking.exports import Row, render
-from reports.exports_datasheet import datasheet_markdown
+from ranking.exports.runs import Row, render
+from reports.exports.datasheet import datasheet_markdown
 from reports.selectors.datasheet import datasheet_for
 from reports.services.datasheet import datasheet_answers_update
 from tests.factories import CampaignFactory, CriterionFactory
@@ -43,7 +43,7 @@ def test_the_plain_table_carries_no_terminal_escape_or_bidi_override():
 
 @pytest.mark.django_db
 def test_the_datasheet_latex_keeps_a_criterion_label_inside_the_item_argument():
-    from reports.exports_datasheet import datasheet_latex
+    from reports.exports.datasheet import datasheet_latex
     from tests.security.inert import latex_problems
 
     campaign = CampaignFactory(name="c")

@@ -10,7 +10,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotations.core.slices import SliceError, parse_where
-from annotations.exports import FORMATS, export_lines
+from annotations.exports.judgements import FORMATS, export_lines
 from annotations.selectors.campaigns import campaign_criterion_get
 from common.errors import DomainError
 

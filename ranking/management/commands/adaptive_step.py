@@ -23,7 +23,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         from annotations.models import Campaign
-        from ranking.adaptive import adaptive_batch_build, adaptive_step
+        from ranking.services.adaptive import adaptive_batch_build, adaptive_step
 
         if options["campaign"] is None:
             if options["force"] or options["criterion"]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ranking import means as means_selectors
+from ranking.selectors import means as means_selectors
 
 
 class Command(BaseCommand):

@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotations.selectors.campaigns import campaign_criterion_get
 from common.errors import DomainError
-from ranking import power as power_selectors
+from ranking.selectors import power as power_selectors
 
 
 def _number(value: float, unit: str = "") -> str:

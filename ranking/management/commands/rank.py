@@ -12,8 +12,10 @@ from annotations.core.slices import SliceError, attribute_name_check, describe, 
 from annotations.selectors.campaigns import campaign_criterion_get
 from annotations.selectors.judgements import item_attributes
 from common.errors import DomainError
-from ranking import exports, services, stats
-from ranking.exports import side_by_side
+from ranking import stats
+from ranking.exports import runs as exports
+from ranking.exports.runs import side_by_side
+from ranking.services import runs as services
 
 
 def _parameter(text: str) -> tuple[str, Any]:

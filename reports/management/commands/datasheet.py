@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotations.models import Campaign
-from reports.exports_datasheet import FORMATS, datasheet_render
+from reports.exports.datasheet import FORMATS, datasheet_render
 from reports.selectors.datasheet import datasheet_for
 
 

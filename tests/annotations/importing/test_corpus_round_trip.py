@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from annotations.exports import IMPORT_KEYS, export_lines
+from annotations.exports.judgements import IMPORT_KEYS, export_lines
 from annotations.importing.mapped import mapped_import, mapping_parse
 from annotations.importing.parsers.presets import preset_dict, preset_mapping
 from annotations.importing.wmt import wmt_import

@@ -59,7 +59,7 @@ def test_released_quality_ratings_round_trip_and_read_their_checks(e2e_dir: Path
     unchanged (coverage labels, metadata, criterion); the released quality.csv read
     through the e2e-quality mapping puts RankME's check{i} into the content checks,
     label for label what import_e2e keeps as coverage."""
-    from annotations.exports import export_lines
+    from annotations.exports.judgements import export_lines
     from annotations.importing.mapped import mapped_import
     from annotations.importing.parsers.presets import preset_mapping
     from tests.annotations.importing.test_corpus_round_trip import snapshot

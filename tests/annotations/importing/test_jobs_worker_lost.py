@@ -1,7 +1,7 @@
 """An import job whose Celery worker dies, or whose database connections are terminated,
 ends within minutes, its files imported exactly once.
 
-Real worker processes (the fixtures of tests/ranking/test_worker_lost.py: PostgreSQL
+Real worker processes (the fixtures of tests/ranking/services/test_worker_lost.py: PostgreSQL
 shared with a worker subprocess on a queue of its own, Redis as the broker). The sweep
 is what celery beat runs, called here in a loop with a 2-second lease; every wait is on
 a condition, bounded.
@@ -22,7 +22,7 @@ from annotations.importing.outputs import Upload
 from annotations.models import ImportJob, Output
 from tests.annotations.importing.test_jobs import outputs_csv
 from tests.factories import CampaignFactory
-from tests.ranking.test_worker_lost import Worker, _wait, broker, worker  # noqa: F401
+from tests.ranking.services.test_worker_lost import Worker, _wait, broker, worker  # noqa: F401
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
 

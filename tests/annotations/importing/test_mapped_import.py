@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
-from annotations.exports import export_lines
+from annotations.exports.judgements import export_lines
 from annotations.importing.jobs import import_job_run
 from annotations.importing.mapped import (
     mapped_import,
@@ -37,6 +37,7 @@ from annotations.models import (
     Task,
 )
 from annotations.services.criteria import CRITERION_PRESETS
+from annotations.tasks import RUNNERS
 from common.errors import DomainError, ImportFileError
 from tests.annotations.importing.conftest import write_csv
 from tests.annotations.importing.test_mapped_parser import rows3, three_slot_mapping
@@ -240,7 +241,7 @@ def test_large_upload_becomes_a_job(tmp_path: Path, settings: Any) -> None:
     )
     assert outcome.result is None and outcome.job is not None
     assert not Judgement.objects.exists()
-    job = import_job_run(job=outcome.job)
+    job = import_job_run(job=outcome.job, runners=RUNNERS)
     assert job.status == ImportJob.Status.DONE, job.error
     assert job.summary["judgements"] == 4 and job.rows_done == 4
     assert job.summary["file"] == "big.csv" and job.data == b""
@@ -258,7 +259,7 @@ def test_failing_job_records_the_place(tmp_path: Path, settings: Any) -> None:
         mapping=mapping_from_dict(three_slot_mapping()),
     )
     assert outcome.job is not None
-    job = import_job_run(job=outcome.job)
+    job = import_job_run(job=outcome.job, runners=RUNNERS)
     assert job.status == ImportJob.Status.FAILED
     assert job.summary == {
         "file": "big.csv",

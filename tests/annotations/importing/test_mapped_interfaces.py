@@ -307,7 +307,7 @@ def test_page_preview_lists_every_missing_column(tmp_path: Path, people_campaign
 def test_page_form_keeps_every_setting_of_a_preset(people_campaign, preset: str) -> None:
     """The form shows a preset's new settings (definition, JSON metadata, header-less
     columns, rank/checks/coverage patterns) and posts them back unchanged."""
-    from annotations.forms_mapped import MappingForm
+    from annotations.forms.mapped import MappingForm
     from annotations.importing.parsers.presets import preset_dict
 
     people, _ = people_campaign
@@ -326,8 +326,8 @@ def test_page_imports_a_humaneval_csv_export_of_any_criterion(
     tmp_path: Path, people_campaign
 ) -> None:
     """An informativeness export (no E2E preset) re-imports through the web form."""
-    from annotations.exports import export_lines
-    from annotations.forms_mapped import MappingForm
+    from annotations.exports.judgements import export_lines
+    from annotations.forms.mapped import MappingForm
     from annotations.importing.parsers.presets import preset_dict
     from annotations.services.criteria import criterion_from_preset
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from annotations.exports import csv_lines, jsonl_lines
+from annotations.exports.judgements import csv_lines, jsonl_lines
 from annotations.importing.mapped import mapped_import, mapping_parse, mapping_resolve
 from annotations.models import Criterion, Item, Judgement, JudgementScore
 from common.errors import ImportFileError
@@ -404,7 +404,7 @@ def test_import_wmt_keeps_srcindex_documentid_srclang_and_the_export_writes_them
     import csv
     import io
 
-    from annotations.exports import wmt_lines
+    from annotations.exports.judgements import wmt_lines
     from annotations.importing.wmt import wmt_import
 
     campaign = CampaignFactory()

@@ -128,11 +128,11 @@ def test_worker_table_reads_the_stored_checks_so_monitor_and_checks_agree():
 
 
 def test_the_counted_rule_is_the_same_for_monitor_exports_and_rankings():
-    from annotations.exports import judgements_for_export
+    from annotations.exports.judgements import judgements_for_export
     from annotations.models import Judgement, Task, Worker
     from annotations.selectors.judgements import judgements_counted, scores_counted
     from annotations.selectors.monitoring import campaign_progress
-    from ranking.selectors import ranking_inputs, ranking_scores
+    from ranking.selectors.runs import ranking_inputs, ranking_scores
 
     campaign = judged_campaign(n_items=3, n_workers=3)
     criterion = campaign.criteria.get(name="quality")

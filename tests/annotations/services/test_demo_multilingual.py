@@ -7,14 +7,14 @@ from collections import Counter, defaultdict
 import numpy as np
 import pytest
 
-from annotations.core.languages import CRITERION_TEXTS, translations_check
-from annotations.demo import DemoOutput
-from annotations.demo_multilingual import (
+from annotations.core.demo import DemoOutput
+from annotations.core.demo_multilingual import (
     LANGUAGES,
     LikertWorker,
     multilingual_items,
     simulated_likert,
 )
+from annotations.core.languages import CRITERION_TEXTS, translations_check
 from annotations.models import Assignment, Campaign, Judgement, JudgementScore, Output, Task, Worker
 from annotations.selectors.worker import campaign_in_language, criterion_in_language
 from annotations.services.demo import demo_campaign_seed

@@ -27,7 +27,7 @@ from annotations.services.judgements import (
 )
 from annotations.services.quality import attention_task_create
 from common.errors import DomainError
-from ranking.selectors import ranking_scores
+from ranking.selectors.runs import ranking_scores
 from tests.factories import (
     CampaignFactory,
     CriterionFactory,

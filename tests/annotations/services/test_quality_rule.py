@@ -11,7 +11,7 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from annotations.exports import export_lines
+from annotations.exports.judgements import export_lines
 from annotations.models import Assignment, Campaign, Worker, WorkerCheck
 from annotations.selectors import monitoring
 from annotations.selectors.payments import REJECT, payment_rows

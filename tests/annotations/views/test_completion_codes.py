@@ -95,7 +95,7 @@ def test_screened_out_code_is_a_campaign_setting(client):
     url = reverse("annotations:designer-settings", args=[c.slug])
     page = client.get(url).content.decode()
     assert 'name="screened_out_code"' in page and "Screened-out code" in page
-    from annotations.forms_designer import CampaignDesignForm
+    from annotations.forms.settings import CampaignDesignForm
 
     data = {
         name: value

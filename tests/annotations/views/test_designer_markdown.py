@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from annotations.markdown import render_markdown
 from annotations.models import Criterion
 from annotations.services.campaigns import campaign_create
 from annotations.services.criteria import criterion_from_preset
+from common.markdown import render_markdown
 from tests.annotations.designer_data import users
 
 ATTACKS = """\

@@ -91,14 +91,14 @@ N_URLS = 25
 @pytest.mark.parametrize("who", ["anonymous", "outsider", "viewer", "designer", "owner"])
 def test_page_permissions(client, world, who, index, monkeypatch):
     # Starting a run must not compute it here: only the permission matters.
-    fake = types.ModuleType("ranking.services")
+    fake = types.ModuleType("ranking.services.runs")
     monkeypatch.setattr(
         fake,
         "ranking_run_create",
         lambda **kw: RankingRun.objects.create(campaign=kw["campaign"], criterion=kw["criterion"]),
         raising=False,
     )
-    monkeypatch.setitem(sys.modules, "ranking.services", fake)
+    monkeypatch.setitem(sys.modules, "ranking.services.runs", fake)
     monkeypatch.setattr(ranking, "services", fake, raising=False)
     tasks = types.ModuleType("annotations.services.tasks")
     monkeypatch.setattr(tasks, "tasks_build", lambda **kw: None, raising=False)

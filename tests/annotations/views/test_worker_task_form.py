@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from annotations.forms import SLIDER_START
+from annotations.forms.worker import SLIDER_START
 from annotations.models import Assignment, Campaign, Judgement, Worker
 from annotations.views.worker import worker_token
 from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs

@@ -1,0 +1,219 @@
+"""REST API of campaigns: list, create, read, change, clone, lifecycle, build and progress (thin: validate, call a service or selector).
+
+Access: a campaign outside the user's is a 404; reading needs the viewer role, changing
+the designer role (403 otherwise). Every error has one JSON shape, ``{"detail", "code",
+"fields"?}`` (import errors add ``file``, ``line`` and ``field``), made by
+:func:`common.api.exception_handler`; bad query parameters (``?page=0``) are 400s like bad bodies.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db.models import QuerySet
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import generics, status
+from rest_framework.exceptions import (
+    NotAuthenticated,
+)
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from annotations.access.apis import CampaignScoped
+from annotations.access.campaigns import campaign_check, campaigns_visible_to
+from annotations.importing import jobs as import_jobs
+from annotations.models import (
+    Campaign,
+    CampaignMembership,
+)
+from annotations.selectors import monitoring
+from annotations.serializers.campaigns import (
+    BuildSerializer,
+    CampaignCreateSerializer,
+    CampaignQuerySerializer,
+    CampaignSerializer,
+    CampaignUpdateSerializer,
+    CloneSerializer,
+    ProgressSerializer,
+)
+from annotations.services import campaigns as campaign_services
+from annotations.services import tasks as task_services
+from common.api import (
+    ERRORS,
+    DomainErrorsMixin,
+    Pagination,
+    validated_query,
+)
+
+Role = CampaignMembership.Role
+
+
+# Campaigns ----------------------------------------------------------------------------------
+
+
+class CampaignListApi(DomainErrorsMixin, generics.ListAPIView):
+    """Campaigns you own or are a member of. Filter: ``?status=draft|live|paused|closed``."""
+
+    pagination_class = Pagination
+    serializer_class = CampaignSerializer
+
+    def get_queryset(self) -> QuerySet[Campaign]:
+        query = validated_query(CampaignQuerySerializer, self.request)
+        qs = campaigns_visible_to(self.request.user).select_related("owner").order_by("-created_at")
+        if query.get("status"):
+            qs = qs.filter(status=query["status"])
+        return qs
+
+    @extend_schema(parameters=[CampaignQuerySerializer])
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(request=CampaignCreateSerializer, responses={201: CampaignSerializer, **ERRORS})
+    def post(self, request: Request) -> Response:
+        data = CampaignCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = request.user
+        if not user.is_authenticated:  # refused before by IsAuthenticated, the default
+            raise NotAuthenticated()
+        campaign = campaign_services.campaign_start(user=user, **data.validated_data)
+        return Response(CampaignSerializer(campaign).data, status=status.HTTP_201_CREATED)
+
+
+class CampaignDetailApi(CampaignScoped, APIView):
+    @extend_schema(responses={200: CampaignSerializer, **ERRORS})
+    def get(self, request: Request, slug: str) -> Response:
+        return Response(CampaignSerializer(self.campaign).data)
+
+    @extend_schema(request=CampaignUpdateSerializer, responses={200: CampaignSerializer, **ERRORS})
+    def patch(self, request: Request, slug: str) -> Response:
+        data = CampaignUpdateSerializer(self.campaign, data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        campaign = campaign_services.campaign_settings_update(
+            campaign=Campaign.objects.get(pk=self.campaign.pk), **data.validated_data
+        )
+        return Response(CampaignSerializer(campaign).data)
+
+    @extend_schema(
+        responses={204: None, **ERRORS},
+        description="Owners only. Deletes a draft, closed or archived campaign with "
+        "everything it holds (judgements, workers, tasks, outputs, ranking runs); a live or "
+        "paused one is refused (close it first). Archive it instead to keep it read-only.",
+    )
+    def delete(self, request: Request, slug: str) -> Response:
+        campaign_check(request.user, self.campaign, Role.OWNER, denied="Only owners delete.")
+        campaign_services.campaign_delete(campaign=self.campaign)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class CampaignCloneApi(CampaignScoped, APIView):
+    """A second round: a new draft with this campaign's settings, criteria and outputs
+    (no workers, tasks or judgements); the caller owns it."""
+
+    @extend_schema(request=CloneSerializer, responses={201: CampaignSerializer, **ERRORS})
+    def post(self, request: Request, slug: str) -> Response:
+        data = CloneSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = request.user
+        if not user.is_authenticated:  # refused before by campaign_for
+            raise NotAuthenticated()
+        clone = campaign_services.campaign_clone(
+            campaign=self.campaign, user=user, **data.validated_data
+        )
+        return Response(CampaignSerializer(clone).data, status=status.HTTP_201_CREATED)
+
+
+class CampaignActionApi(CampaignScoped, APIView):
+    """Launch, pause, close, archive or unarchive a campaign (the pages' services)."""
+
+    action = ""
+
+    @extend_schema(request=None, responses={200: CampaignSerializer, **ERRORS})
+    def post(self, request: Request, slug: str) -> Response:
+        service = {
+            "launch": campaign_services.campaign_launch,
+            "pause": campaign_services.campaign_pause,
+            "close": campaign_services.campaign_close,
+            "archive": campaign_services.campaign_archive,
+            "unarchive": campaign_services.campaign_unarchive,
+        }[self.action]
+        return Response(CampaignSerializer(service(campaign=self.campaign)).data)
+
+
+class CampaignBuildApi(CampaignScoped, APIView):
+    """Build the task design (drafts only); returns the design report."""
+
+    @extend_schema(
+        request=BuildSerializer,
+        responses={
+            200: OpenApiTypes.OBJECT,
+            202: OpenApiResponse(
+                description="A large campaign (more than BUILD_INLINE_MAX_TASKS tasks), "
+                "built as a background job: its id, status and progress page."
+            ),
+            **ERRORS,
+        },
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        data = BuildSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        seed = data.validated_data.get("seed")
+        if task_services.campaign_tasks_estimate(campaign=self.campaign) > (
+            settings.BUILD_INLINE_MAX_TASKS
+        ):
+            task_services.campaign_tasks_build_check(campaign=self.campaign)
+            job = import_jobs.job_active(
+                campaign=self.campaign, kind="build"
+            ) or import_jobs.job_create(
+                campaign=self.campaign,
+                kind="build",
+                title="the tasks",
+                options={"seed": seed},
+                user=request.user,
+            )
+            page = reverse("annotations:designer-import-job", kwargs={"slug": slug, "pk": job.pk})
+            return Response(
+                {"job": job.pk, "status": job.status, "url": page},
+                status=status.HTTP_202_ACCEPTED,
+            )
+        report = task_services.campaign_tasks_build(campaign=self.campaign, seed=seed)
+        return Response(_plain(report))
+
+
+def _plain(value: Any) -> Any:
+    """A dataclass report as JSON-friendly data."""
+    import dataclasses
+
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {k: _plain(v) for k, v in dataclasses.asdict(value).items()}
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, int | float | str | bool) or value is None:
+        return value
+    return str(value)
+
+
+class CampaignProgressApi(CampaignScoped, APIView):
+    """Judgements collected against planned per criterion, agreement and comparison counts."""
+
+    @extend_schema(responses={200: ProgressSerializer, **ERRORS})
+    def get(self, request: Request, slug: str) -> Response:
+        comparisons = {}
+        for criterion in self.campaign.criteria.all():
+            matrix = monitoring.comparison_matrix(criterion=criterion)
+            comparisons[criterion.name] = {
+                a: {b: n for b, n in zip(matrix.labels, row, strict=True) if n}
+                for a, row in matrix.rows
+            }
+        data = {
+            "status": self.campaign.status,
+            "criteria": monitoring.campaign_progress(campaign=self.campaign),
+            "agreement": monitoring.campaign_agreement(campaign=self.campaign),
+            "comparisons": comparisons,
+        }
+        return Response(ProgressSerializer(data).data)

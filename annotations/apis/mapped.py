@@ -1,0 +1,159 @@
+"""REST API of column-mapped rating imports: the mappings (built-in and saved presets)
+and the upload (import, preview), on the same services as the designer page and the
+``import_ratings`` command."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from annotations.access.apis import CampaignScoped
+from annotations.importing.mapped import (
+    mapped_preview_upload,
+    mapped_upload,
+    mapping_parse,
+    mapping_resolve,
+    rating_mapping_save,
+)
+from annotations.importing.parsers.mapped import Mapping, ParsedMapped
+from annotations.importing.parsers.presets import PRESETS
+from annotations.importing.uploads import UploadTooLargeError, uploads_read
+from common.api import ERRORS, ErrorSerializer, error_body
+from common.errors import DomainError
+
+
+class MappingSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=64)
+    title = serializers.CharField(read_only=True)
+    builtin = serializers.BooleanField(read_only=True)
+    mapping = serializers.JSONField(help_text="The mapping in its JSON form (see the README).")
+
+
+class RatingsUploadSerializer(serializers.Serializer):
+    file = serializers.FileField(help_text="A CSV, TSV or JSONL rating file.")
+    mapping = serializers.CharField(
+        required=False, allow_blank=True, help_text="A built-in or saved preset's name."
+    )
+    mapping_json = serializers.CharField(
+        required=False, allow_blank=True, help_text="A mapping in its JSON form (instead)."
+    )
+    preview = serializers.IntegerField(
+        required=False, min_value=0, max_value=50, default=0, help_text="Only parse N rows."
+    )
+    experts = serializers.BooleanField(required=False, default=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if bool(attrs.get("mapping")) == bool(attrs.get("mapping_json")):
+            raise serializers.ValidationError("Give either mapping (a name) or mapping_json.")
+        return attrs
+
+
+def preview_body(parsed: ParsedMapped) -> dict[str, Any]:
+    return {
+        "file": parsed.file,
+        "slots": parsed.slots,
+        "judgements": [
+            {
+                "line": j.line,
+                "criterion": j.criterion,
+                "item_id": j.item_id,
+                "worker_id": j.worker_id,
+                "unit_id": j.unit_id,
+                "outputs": [
+                    {"system": s, "text": t, "score": v, "rank": r}
+                    for s, t, v, r in zip(j.systems, j.texts, j.scores, j.ranks, strict=True)
+                ],
+            }
+            for j in parsed.judgements
+        ],
+        "skipped": [
+            {"line": r.line, "criteria": list(r.skipped)} for r in parsed.rows if r.skipped
+        ],
+    }
+
+
+class RatingMappingListApi(CampaignScoped):
+    """The mappings usable in the campaign: the built-in presets, then the saved ones."""
+
+    @extend_schema(responses={200: MappingSerializer(many=True), **ERRORS})
+    def get(self, request: Request, slug: str) -> Response:
+        rows = [
+            {"name": name, "title": title, "builtin": True, "mapping": mapping}
+            for name, (title, mapping) in PRESETS.items()
+        ] + [
+            {"name": m.name, "title": m.name, "builtin": False, "mapping": m.mapping}
+            for m in self.campaign.rating_mappings.all()
+        ]
+        return Response(MappingSerializer(rows, many=True).data)
+
+    @extend_schema(request=MappingSerializer, responses={201: MappingSerializer, **ERRORS})
+    def post(self, request: Request, slug: str) -> Response:
+        """Save a mapping under a name (replacing the campaign's mapping of that name)."""
+        data = MappingSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        mapping = mapping_parse(data.validated_data["mapping"])
+        saved = rating_mapping_save(
+            campaign=self.campaign,
+            name=data.validated_data["name"],
+            mapping=mapping,
+            user=request.user,
+        )
+        body = {"name": saved.name, "title": saved.name, "builtin": False, "mapping": saved.mapping}
+        return Response(MappingSerializer(body).data, status=status.HTTP_201_CREATED)
+
+
+class RatingsUploadApi(CampaignScoped):
+    """Upload a rating file read through a mapping (multipart): all or nothing."""
+
+    @extend_schema(
+        request={"multipart/form-data": RatingsUploadSerializer},
+        responses={
+            200: OpenApiResponse(description="The preview: the first rows as parsed."),
+            201: OpenApiResponse(description="Imported: what was created."),
+            202: OpenApiResponse(description="A large upload, imported as a background job."),
+            413: ErrorSerializer,
+            **ERRORS,
+        },
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        """``preview`` > 0 parses that many rows and writes nothing (200); else the file
+        is imported now (201) or, when large, as a background job (202, its page)."""
+        data = RatingsUploadSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        mapping: Mapping = (
+            mapping_resolve(campaign=self.campaign, name=v["mapping"])
+            if v.get("mapping")
+            else mapping_parse(v["mapping_json"])
+        )
+        try:
+            (upload,) = uploads_read(files=[v["file"]])
+        except UploadTooLargeError as exc:
+            body = error_body(detail=str(exc), code="too_large", file=exc.file)
+            return Response(body, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+        if v["preview"]:
+            parsed = mapped_preview_upload(upload=upload, mapping=mapping, rows=v["preview"])
+            return Response(preview_body(parsed))
+        outcome = mapped_upload(
+            campaign=self.campaign,
+            upload=upload,
+            mapping=mapping,
+            user=request.user,
+            experts=v["experts"],
+        )
+        if outcome.job is not None:
+            page = reverse(
+                "annotations:designer-import-job", kwargs={"slug": slug, "pk": outcome.job.pk}
+            )
+            return Response(
+                {"job": outcome.job.pk, "status": outcome.job.status, "url": page},
+                status=status.HTTP_202_ACCEPTED,
+            )
+        if outcome.result is None:  # pragma: no cover - one of the two is always set
+            raise DomainError("Nothing was imported.")
+        return Response(outcome.result.summary(), status=status.HTTP_201_CREATED)

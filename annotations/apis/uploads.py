@@ -1,0 +1,77 @@
+"""REST API of systems and their outputs (upload)."""
+
+from __future__ import annotations
+
+from django.db.models import Count, QuerySet
+from django.urls import reverse
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import generics, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from annotations.access.apis import CampaignScoped
+from annotations.apis.campaigns import _plain
+from annotations.importing.uploads import UploadTooLargeError, outputs_upload
+from annotations.models import (
+    System,
+)
+from annotations.serializers.uploads import (
+    OutputsImportedSerializer,
+    SystemSerializer,
+    UploadSerializer,
+)
+from common.api import (
+    ERRORS,
+    ErrorSerializer,
+    Pagination,
+    error_body,
+)
+
+
+class SystemListApi(CampaignScoped, generics.ListAPIView):
+    """The campaign's systems with their number of outputs."""
+
+    pagination_class = Pagination
+    serializer_class = SystemSerializer
+
+    def get_queryset(self) -> QuerySet[System]:
+        return self.campaign.systems.annotate(n_outputs=Count("outputs")).order_by("label")
+
+
+class OutputUploadApi(CampaignScoped, APIView):
+    """Upload outputs (multipart ``files``): all files or nothing."""
+
+    @extend_schema(
+        request={"multipart/form-data": UploadSerializer},
+        responses={
+            201: OutputsImportedSerializer(many=True),
+            202: OpenApiResponse(description="A large upload, imported as a background job."),
+            413: ErrorSerializer,
+            **ERRORS,
+        },
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        """The web page's path: the size limit (413 naming the file), then small uploads
+        imported now (201) and large ones as a background job (202, its id and page)."""
+        data = UploadSerializer(data={"files": request.FILES.getlist("files")})
+        data.is_valid(raise_exception=True)
+        try:
+            outcome = outputs_upload(
+                campaign=self.campaign, files=data.validated_data["files"], user=request.user
+            )
+        except UploadTooLargeError as exc:
+            body = error_body(detail=str(exc), code="too_large", file=exc.file)
+            return Response(body, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+        if outcome.job is not None:
+            page = reverse(
+                "annotations:designer-import-job", kwargs={"slug": slug, "pk": outcome.job.pk}
+            )
+            return Response(
+                {"job": outcome.job.pk, "status": outcome.job.status, "url": page},
+                status=status.HTTP_202_ACCEPTED,
+            )
+        rows = [{**_plain(r), "file": str(r.file).rsplit("/", 1)[-1]} for r in outcome.results]
+        return Response(
+            OutputsImportedSerializer(rows, many=True).data, status=status.HTTP_201_CREATED
+        )

@@ -1,0 +1,84 @@
+"""REST API of a campaign's workers (list, exclude)."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+from django.http import (
+    Http404,
+)
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from annotations.access.apis import CampaignScoped
+from annotations.models import (
+    Worker,
+)
+from annotations.selectors import monitoring
+from annotations.serializers.workers import (
+    WorkerQualitySerializer,
+    WorkerQuerySerializer,
+    WorkerSerializer,
+)
+from annotations.services import workers as worker_services
+from common.api import (
+    ERRORS,
+    Pagination,
+    validated_query,
+)
+
+# Workers and judgements ----------------------------------------------------------------------
+
+
+class WorkerListApi(CampaignScoped, generics.ListAPIView):
+    """Workers with their quality figures. Filters: ``flagged``, ``excluded``, ``platform``."""
+
+    pagination_class = Pagination
+    serializer_class = WorkerQualitySerializer
+
+    def get_queryset(self) -> QuerySet[Worker]:
+        query = validated_query(WorkerQuerySerializer, self.request)
+        qs = self.campaign.workers.all()
+        for name in ("flagged", "excluded"):
+            if query.get(name) is not None:
+                qs = qs.filter(**{name: query[name]})
+        if query.get("platform"):
+            qs = qs.filter(platform=query["platform"])
+        return qs.order_by("-created_at", "id")
+
+    @extend_schema(parameters=[WorkerQuerySerializer])
+    def get(self, request: Request, slug: str) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        workers = Worker.objects.filter(pk__in=[w.pk for w in page or []])
+        rows = monitoring.worker_table(campaign=self.campaign, workers=workers)
+        return self.get_paginated_response(WorkerQualitySerializer(rows, many=True).data)
+
+
+class WorkerDetailApi(CampaignScoped, APIView):
+    """Flag, exclude or mark as expert a worker (``PATCH {"flagged": true}`` /
+    ``{"excluded": true}`` / ``{"expert": true}``)."""
+
+    @extend_schema(responses={200: WorkerSerializer, **ERRORS})
+    def get(self, request: Request, slug: str, pk: int) -> Response:
+        return Response(WorkerSerializer(self._worker(pk)).data)
+
+    @extend_schema(request=WorkerSerializer, responses={200: WorkerSerializer, **ERRORS})
+    def patch(self, request: Request, slug: str, pk: int) -> Response:
+        worker = self._worker(pk)
+        data = WorkerSerializer(worker, data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        worker = worker_services.worker_mark(
+            worker=worker,
+            flagged=data.validated_data.get("flagged"),
+            excluded=data.validated_data.get("excluded"),
+            expert=data.validated_data.get("expert"),
+        )
+        return Response(WorkerSerializer(worker).data)
+
+    def _worker(self, pk: int) -> Worker:
+        worker = self.campaign.workers.filter(pk=pk).first()
+        if worker is None:
+            raise Http404("No such worker in this campaign.")
+        return worker

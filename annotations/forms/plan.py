@@ -1,0 +1,22 @@
+"""The plan form: how many workers, judgements per output, pay."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.conf import settings as django_settings
+
+
+class PlanForm(forms.Form):
+    pay_per_hour = forms.DecimalField(
+        min_value=0, decimal_places=2, initial=12, label="Pay per hour", required=False
+    )
+    seconds_per_task = forms.IntegerField(
+        min_value=1, label="Expected seconds per task", required=False
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The platform's currency (settings.PAYMENT_CURRENCY), which the costs are in.
+        self.fields["pay_per_hour"].label = f"Pay per hour ({django_settings.PAYMENT_CURRENCY})"

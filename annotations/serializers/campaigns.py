@@ -1,0 +1,104 @@
+"""REST serializers of campaigns (the shape of input and output; domain rules live in the services)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from annotations.models import (
+    Campaign,
+)
+from annotations.services.campaigns import SETTINGS_FIELDS
+from common.serializers import ApiModelSerializer
+
+# Query parameters (validated like bodies: a bad value is a 400 naming the parameter) ------
+
+
+class CampaignQuerySerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=Campaign.Status.values, required=False)
+
+
+class CampaignSerializer(ApiModelSerializer):
+    owner = serializers.CharField(source="owner.get_username", default=None, read_only=True)
+
+    class Meta:
+        model = Campaign
+        fields = [
+            "slug",
+            "name",
+            "description",
+            "status",
+            "owner",
+            *sorted(SETTINGS_FIELDS - {"name", "description"}),
+            "created_at",
+            "updated_at",
+        ]
+        read_only_fields = fields
+
+
+class CampaignCreateSerializer(serializers.Serializer):
+    slug = serializers.SlugField(max_length=64)
+    name = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    description = serializers.CharField(required=False, allow_blank=True)
+
+
+class CampaignUpdateSerializer(ApiModelSerializer):
+    class Meta:
+        model = Campaign
+        fields = sorted(SETTINGS_FIELDS)
+        extra_kwargs = {name: {"required": False} for name in SETTINGS_FIELDS}
+
+
+class BuildSerializer(serializers.Serializer):
+    seed = serializers.IntegerField(
+        required=False, allow_null=True, min_value=0, max_value=2**31 - 1
+    )
+
+
+class CriterionProgressSerializer(serializers.Serializer):
+    criterion = serializers.CharField(source="criterion.name")
+    planned = serializers.IntegerField()
+    collected = serializers.IntegerField()
+    percent = serializers.FloatField()
+    per_hour = serializers.FloatField()
+    finish_at = serializers.DateTimeField(allow_null=True)
+
+
+class AgreementSerializer(serializers.Serializer):
+    criterion = serializers.CharField(source="criterion.name")
+    judgements = serializers.IntegerField()
+    workers = serializers.IntegerField()
+    preference_alpha = serializers.FloatField(allow_null=True)
+    score_alpha = serializers.FloatField(allow_null=True)
+    inter_kappa = serializers.FloatField(
+        allow_null=True, help_text="WMT's pairwise kappa between judges of the same task."
+    )
+    intra_kappa = serializers.FloatField(
+        allow_null=True, help_text="WMT's pairwise kappa of a judge with itself (repeats)."
+    )
+    excluded_judgements = serializers.IntegerField(
+        help_text="Judgements of excluded workers, left out of every figure (as rankings "
+        "leave them out)."
+    )
+    excluded_workers = serializers.IntegerField(
+        help_text="Excluded workers whose judgements are left out."
+    )
+
+
+class ProgressSerializer(serializers.Serializer):
+    status = serializers.CharField()
+    criteria = CriterionProgressSerializer(many=True)
+    agreement = AgreementSerializer(many=True)
+    comparisons = serializers.DictField(
+        child=serializers.DictField(child=serializers.DictField(child=serializers.IntegerField())),
+        help_text="criterion -> system -> system -> number of comparisons",
+    )
+
+
+# Lifecycle, members, payments ---------------------------------------------------------------
+
+
+class CloneSerializer(serializers.Serializer):
+    slug = serializers.SlugField(max_length=64, help_text="The new campaign's slug.")
+    name = serializers.CharField(
+        max_length=200, required=False, allow_blank=True, help_text="Default: '<name> (round 2)'."
+    )

@@ -1,0 +1,44 @@
+"""Model validation for the services: a model's own rules as a ``DomainError`` that names
+each field as the pages name it."""
+
+from __future__ import annotations
+
+from django.core.exceptions import FieldDoesNotExist, ValidationError
+from django.db import models
+
+from common.errors import DomainError
+
+# Settings as the design page names them (for messages outside the form).
+SETTING_NAMES: dict[str, str] = {
+    "outputs_per_task": "Outputs per task",
+    "judgements_per_task": "Judgements per task",
+    "tasks_per_worker": "Tasks per worker",
+    "assignment_timeout_minutes": "Time allowed for a task",
+    "min_seconds_per_task": "Minimum seconds per task",
+    "attention_check_rate": "Share of attention checks",
+    "repeat_rate": "Share of repeated tasks",
+    "quality_threshold": "Lowest attention-check pass rate",
+    "accept_prolific": "Platforms",
+}
+
+
+def model_check(*, instance: models.Model) -> None:
+    """Model validation as a DomainError naming the field in words (its label, never
+    the attribute or a constraint name: those are caught by the checks before this)."""
+    try:
+        instance.full_clean(exclude=None, validate_unique=False)
+    except ValidationError as exc:
+        parts = []
+        for field, messages in exc.message_dict.items():
+            text = " ".join(str(m) for m in messages)
+            if field == "__all__":
+                parts.append(text)
+                continue
+            try:
+                model_field = instance._meta.get_field(field)
+                label = str(getattr(model_field, "verbose_name", field.replace("_", " ")))
+            except FieldDoesNotExist:
+                label = field.replace("_", " ")
+            label = SETTING_NAMES.get(field, label[:1].upper() + label[1:])
+            parts.append(f"{label}: {text}")
+        raise DomainError("; ".join(parts)) from exc

@@ -1,0 +1,200 @@
+"""Pages of members and invitations."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+)
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_POST
+
+from annotations.access.campaigns import (
+    ROLE_POWERS,
+    campaign_check,
+    has_role,
+    role_label,
+)
+from annotations.access.pages import campaign_context, campaign_view
+from annotations.forms.accounts import SignUpForm
+from annotations.forms.invitations import InvitationForm
+from annotations.forms.members import MemberForm
+from annotations.models import (
+    Campaign,
+    CampaignInvitation,
+    CampaignMembership,
+)
+from annotations.selectors import memberships as member_selectors
+from annotations.services import memberships as membership_services
+from common.errors import DomainError
+from common.http import (
+    AuthenticatedHttpRequest,
+    act,
+)
+
+Role = CampaignMembership.Role
+
+
+# Members -------------------------------------------------------------------------------------
+
+
+@campaign_view(Role.VIEWER)
+@require_http_methods(["GET", "POST"])
+def campaign_members(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+    # The least power by default: adding someone should not make them an owner by accident.
+    form = MemberForm(request.POST or None, initial={"role": Role.VIEWER})
+    if request.method == "POST":
+        campaign_check(request.user, campaign, Role.OWNER, denied="Only owners manage members.")
+        if form.is_valid():
+            try:
+                membership_services.membership_set(campaign=campaign, **form.cleaned_data)
+            except DomainError as exc:
+                form.add_error(None, str(exc))
+            else:
+                messages.success(request, "Member saved.")
+                return redirect("annotations:designer-members", slug=campaign.slug)
+    return _members_page(request, campaign, form=form)
+
+
+def _members_page(
+    request: HttpRequest,
+    campaign: Campaign,
+    *,
+    form: MemberForm | None = None,
+    invite_form: InvitationForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The members page: members with their roles, what each role may do, invitations."""
+    is_owner = has_role(request.user, campaign, Role.OWNER)
+    context = campaign_context(
+        request,
+        campaign,
+        form=form or MemberForm(initial={"role": Role.VIEWER}),
+        invite_form=invite_form or InvitationForm(initial={"role": Role.VIEWER}),
+        memberships=member_selectors.campaign_members(campaign=campaign),
+        invitations=member_selectors.invitations_pending(campaign=campaign) if is_owner else [],
+        role_powers=[(Role(r).label, text) for r, text in ROLE_POWERS.items()],
+        now=timezone.now(),
+        max_age_days=settings.INVITATION_MAX_AGE_DAYS,
+    )
+    return render(request, "annotations/designer/members.html", context, status=status)
+
+
+@campaign_view(Role.OWNER)
+@require_POST
+def member_invite(request: AuthenticatedHttpRequest, campaign: Campaign) -> HttpResponse:
+    """Email an invitation link (the console shows it unless email is configured)."""
+    form = InvitationForm(request.POST)
+    if form.is_valid():
+        try:
+            invitation = membership_services.invitation_create(
+                campaign=campaign,
+                invited_by=request.user,
+                link_for=lambda token: request.build_absolute_uri(
+                    reverse("annotations:invitation", args=[token])
+                ),
+                **form.cleaned_data,
+            )
+        except DomainError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(
+                request,
+                f"Invitation sent to {invitation.email} as {role_label(invitation.role).lower()}.",
+            )
+            return redirect("annotations:designer-members", slug=campaign.slug)
+    return _members_page(request, campaign, invite_form=form, status=400)
+
+
+@campaign_view(Role.OWNER)
+@require_POST
+def invitation_revoke(request: HttpRequest, campaign: Campaign, pk: int) -> HttpResponse:
+    invitation = get_object_or_404(CampaignInvitation, campaign=campaign, pk=pk)
+    act(
+        request,
+        lambda: membership_services.invitation_revoke(invitation=invitation),
+        done=f"Invitation of {invitation.email} withdrawn.",
+    )
+    return redirect("annotations:designer-members", slug=campaign.slug)
+
+
+@require_http_methods(["GET", "POST"])
+def invitation(request: HttpRequest, token: str) -> HttpResponse:
+    """The link of an invitation email: accept signed in, or sign up and accept.
+
+    Forged, used and expired links get a page saying so (404 / 410), never a member.
+    """
+    try:
+        found = membership_services.invitation_for_token(token=token)
+    except membership_services.InvitationRefused as exc:
+        status = 404 if exc.reason == "forged" else 410
+        return render(
+            request,
+            "annotations/designer/invitation.html",
+            {"refused": str(exc), "reason": exc.reason},
+            status=status,
+        )
+    signup = None
+    refusal = None
+    if not request.user.is_authenticated:
+        signup = SignUpForm(request.POST or None, email=found.email)
+        if request.method == "POST" and signup.is_valid():
+            user = signup.save(commit=False)
+            membership_services.invitation_sign_up(token=token, user=user)
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(
+                request,
+                f"Welcome, {user.get_username()}: you are now "
+                f"{role_label(found.role).lower()} of this campaign.",
+            )
+            return redirect("annotations:designer-campaign", slug=found.campaign.slug)
+    elif not membership_services.invitation_is_for(invitation=found, user=request.user):  # type: ignore[arg-type]
+        # Another account than the invited address's: said before anything is offered.
+        refusal = membership_services.invitation_refusal_for(
+            invitation=found,
+            user=request.user,  # type: ignore[arg-type]
+        )
+    elif request.method == "POST":
+        try:
+            membership = membership_services.invitation_accept(
+                token=token,
+                user=request.user,  # type: ignore[arg-type]
+            )
+        except DomainError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(
+                request, f"You are now {role_label(membership.role).lower()} of this campaign."
+            )
+            return redirect("annotations:designer-campaign", slug=found.campaign.slug)
+    status = 200
+    if refusal is not None:
+        status = 403
+    elif signup is not None and signup.is_bound:
+        status = 400
+    return render(
+        request,
+        "annotations/designer/invitation.html",
+        {
+            "invitation": found,
+            "invited": membership_services.email_hint(found.email),
+            "other_account": str(refusal) if refusal is not None else "",
+            "role_label": role_label(found.role),
+            "signup": signup,
+            "expires_at": membership_services.invitation_expires_at(found),
+        },
+        status=status,
+    )
+
+
+@campaign_view(Role.OWNER)
+@require_POST
+def member_remove(request: HttpRequest, campaign: Campaign, pk: int) -> HttpResponse:
+    membership = get_object_or_404(CampaignMembership, campaign=campaign, pk=pk)
+    act(request, lambda: membership_services.membership_remove(membership=membership))
+    return redirect("annotations:designer-members", slug=campaign.slug)

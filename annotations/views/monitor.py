@@ -1,0 +1,120 @@
+"""The monitor page: progress, quality and each worker (exclude, re-include)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.http import (
+    HttpResponse,
+)
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from annotations.access.pages import campaign_context, campaign_view
+from annotations.models import (
+    Campaign,
+    CampaignMembership,
+    Worker,
+)
+from annotations.selectors import languages as language_selectors
+from annotations.selectors import monitoring
+from annotations.services import workers as worker_services
+from common.errors import DomainError
+from common.http import (
+    HtmxHttpRequest,
+)
+
+Role = CampaignMembership.Role
+
+
+# Monitoring ----------------------------------------------------------------------------------
+
+
+@campaign_view(Role.VIEWER)
+def campaign_monitor(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
+    """Progress (polled every few seconds while the campaign can still change), then the
+    comparison matrix, agreement and worker table, computed once per page load: they read
+    every judgement of the campaign, too much to redo on each poll."""
+    throughput = monitoring.campaign_throughput(campaign=campaign)
+    progress = monitoring.campaign_progress(campaign=campaign)
+    context = campaign_context(
+        request,
+        campaign,
+        progress=progress,
+        totals=monitoring.progress_totals(progress=progress),
+        languages=(
+            language_selectors.language_progress(campaign=campaign)
+            if len(campaign.languages or []) > 1
+            else []
+        ),
+        throughput=throughput,
+        peak=max((n for _, n in throughput), default=0),
+        poll=campaign.status not in (Campaign.Status.CLOSED, Campaign.Status.ARCHIVED),
+    )
+    if request.htmx:
+        return render(request, "annotations/designer/monitor.html#live", context)
+    criteria = list(campaign.criteria.all())
+    chosen = request.GET.get("criterion")
+    criterion = next((c for c in criteria if c.name == chosen), criteria[0] if criteria else None)
+    judgements = monitoring.campaign_judgements(campaign=campaign)
+    context.update(
+        criteria=criteria,
+        criterion=criterion,
+        matrix=monitoring.comparison_matrix(criterion=criterion) if criterion else None,
+        workers=monitoring.worker_table(campaign=campaign, judgements=judgements),
+        agreement=monitoring.campaign_agreement(campaign=campaign, judgements=judgements),
+        slices=monitoring.agreement_by_slice(campaign=campaign, judgements=judgements),
+    )
+    return render(request, "annotations/designer/monitor.html", context)
+
+
+@campaign_view(Role.DESIGNER)
+@require_POST
+def worker_mark(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> HttpResponse:
+    worker = get_object_or_404(Worker, campaign=campaign, pk=pk)
+    action = request.POST.get("action", "")
+    changes: dict[str, Callable[[], Worker]] = {
+        "flag": lambda: worker_services.worker_mark(worker=worker, flagged=True),
+        "unflag": lambda: worker_services.worker_mark(worker=worker, flagged=False),
+        "exclude": lambda: worker_services.worker_exclude(
+            worker=worker, reason=request.POST.get("reason", "")
+        ),
+        "include": lambda: worker_services.worker_include(worker=worker),
+        "expert": lambda: worker_services.worker_mark(worker=worker, expert=True),
+        "unexpert": lambda: worker_services.worker_mark(worker=worker, expert=False),
+    }
+    if action not in changes:
+        return HttpResponse(
+            "Unknown action; use flag, unflag, exclude, include, expert or unexpert.", status=400
+        )
+    error = ""
+    try:
+        changes[action]()
+    except DomainError as exc:
+        error = str(exc)
+    if request.htmx:
+        row = next(
+            r
+            for r in monitoring.worker_table(
+                campaign=campaign, workers=Worker.objects.filter(pk=worker.pk)
+            )
+        )
+        return render(
+            request,
+            "annotations/designer/monitor.html#worker-row",
+            campaign_context(request, campaign, w=row, row_error=error),
+        )
+    if error:
+        messages.error(request, f"Worker {worker.external_id}: {error}")
+    else:
+        done = {
+            "flag": "flagged",
+            "unflag": "unflagged",
+            "exclude": "excluded",
+            "expert": "marked an expert",
+            "unexpert": "no longer an expert",
+        }
+        messages.success(request, f"Worker {worker.external_id}: {done.get(action, 'included')}.")
+    return redirect(reverse("annotations:designer-monitor", args=[campaign.slug]) + "#workers")

@@ -1,0 +1,74 @@
+"""REST API of adaptive design: ``GET /api/campaigns/<slug>/adaptive/`` (each criterion's
+open places, batches and the stop rule) and ``POST`` ``{"criterion": name}`` (designers:
+a batch now; 201 with the batch, 400 naming why not)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from annotations.access.apis import CampaignScoped
+from common.api import ERRORS
+from common.errors import DomainError
+from ranking.models import AdaptiveBatch
+from ranking.services import adaptive
+
+
+def batch_body(batch: AdaptiveBatch) -> dict[str, Any]:
+    return {
+        "number": batch.number,
+        "created_at": batch.created_at.isoformat(),
+        "trigger": batch.trigger,
+        "seed": batch.seed,
+        "method": batch.method,
+        "runs": batch.runs,
+        "judgements": batch.judgements,
+        "fingerprint": batch.fingerprint,
+        "tasks": batch.tasks,
+        "first_task_number": batch.first_task_number,
+        "stable": batch.stable,
+        "state": batch.state,
+        "decision": batch.decision,
+    }
+
+
+class AdaptiveBatchRequest(serializers.Serializer):
+    criterion = serializers.CharField(max_length=64)
+
+
+class AdaptiveApi(CampaignScoped):
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, **ERRORS})
+    def get(self, request: Request, slug: str) -> Response:
+        return Response(
+            {
+                "adaptive_design": self.campaign.adaptive_design,
+                "batch_tasks": self.campaign.adaptive_batch_tasks,
+                "problem": adaptive.adaptive_problem(self.campaign) or None,
+                "stable_refits": adaptive.STABLE_REFITS,
+                "criteria": [
+                    {
+                        "criterion": s.criterion,
+                        "open_places": s.open_places,
+                        "stable": s.stable,
+                        "batches": [batch_body(b) for b in s.batches],
+                    }
+                    for s in adaptive.adaptive_status(campaign=self.campaign)
+                ],
+            }
+        )
+
+    @extend_schema(request=AdaptiveBatchRequest, responses={201: OpenApiTypes.OBJECT, **ERRORS})
+    def post(self, request: Request, slug: str) -> Response:
+        data = AdaptiveBatchRequest(data=request.data)
+        data.is_valid(raise_exception=True)
+        name = data.validated_data["criterion"]
+        criterion = self.campaign.criteria.filter(name=name).first()
+        if criterion is None:
+            raise DomainError(f"Campaign '{self.campaign.slug}' has no criterion '{name}'.")
+        batch = adaptive.adaptive_batch_now(criterion=criterion)
+        return Response(batch_body(batch), status=status.HTTP_201_CREATED)

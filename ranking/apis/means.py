@@ -1,0 +1,34 @@
+"""REST API of the MTG-style table: ``GET /api/campaigns/<slug>/means/`` (``criterion=``,
+``confidence=``): each criterion's mean rating per system and language, and pooled, with
+t intervals and the latest rank ranges (``null`` where a number is undefined)."""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from annotations.access.apis import CampaignScoped
+from common.api import ERRORS, validated_query
+from common.errors import DomainError
+from ranking.selectors import means as means_selectors
+
+
+class MeansQuery(serializers.Serializer):
+    criterion = serializers.CharField(required=False, max_length=64)
+    confidence = serializers.FloatField(min_value=0.5, max_value=0.999, default=0.95)
+
+
+class MeansApi(CampaignScoped):
+    @extend_schema(parameters=[MeansQuery], responses={200: OpenApiTypes.OBJECT, **ERRORS})
+    def get(self, request: Request, slug: str) -> Response:
+        query = validated_query(MeansQuery, request)
+        name = query.get("criterion") or ""
+        if name and not self.campaign.criteria.filter(name=name).exists():
+            raise DomainError(f"Campaign '{self.campaign.slug}' has no criterion '{name}'.")
+        table = means_selectors.campaign_means(
+            campaign=self.campaign, confidence=query["confidence"], criterion=name
+        )
+        return Response(means_selectors.means_json(table))

@@ -1,0 +1,292 @@
+"""Reads for the MTG-style table (issue 14): each criterion's mean rating per system and
+language, with confidence intervals, beside the TrueSkill rank ranges and clusters.
+
+The database adds the ratings up per (system, language): count, sum and sum of squares,
+one aggregate query per criterion; ``ranking.stats.mean_intervals`` turns them into
+means and Student t intervals (cut to the scale's range on a Likert or slider scale: a
+mean cannot leave it), and pooling the languages is adding their sums. The
+ratings are the ones a ranking counts (``scores_counted``: regular and imported tasks,
+first answers, no degraded copies, no excluded workers). Beside each column: the latest
+finished ranking run of the criterion on that language's slice (``where={"language":
+tag}``) or on all items, its rank range and cluster per system.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from django.db.models import Count, F, FloatField, Sum
+from django.db.models.functions import Cast
+
+from annotations.core.export_safety import csv_row
+from annotations.core.slices import LANGUAGE
+from annotations.models import Campaign, Criterion
+from annotations.selectors.judgements import scores_counted
+from ranking import stats
+from ranking.models import RankingRun
+from ranking.selectors.runs import Row, ranking_run_rows_claimed
+
+ALL = ""  # the pooled column's key: every language
+
+
+@dataclass(frozen=True)
+class MeanCell:
+    """One system's mean rating in one column, and its ranking there (if ranked)."""
+
+    n: int
+    mean: float
+    low: float
+    high: float
+    ranked: Row | None = None
+
+    @property
+    def half(self) -> float:
+        """Half the interval's width (``nan`` for a single rating)."""
+        return (self.high - self.low) / 2
+
+
+@dataclass(frozen=True)
+class CriterionMeans:
+    """A criterion's table: systems (best pooled mean first) x columns (languages, then
+    all of them pooled when there are several)."""
+
+    criterion: str
+    scale: str
+    scale_range: tuple[float, float] | None  # Likert: lowest and highest level
+    columns: list[str]  # language tags; ALL for the pooled column
+    systems: list[str]
+    cells: dict[tuple[str, str], MeanCell] = field(default_factory=dict)
+    runs: dict[str, RankingRun] = field(default_factory=dict)
+
+    def rows(self) -> list[tuple[str, list[MeanCell | None]]]:
+        return [(s, [self.cells.get((s, c)) for c in self.columns]) for s in self.systems]
+
+    def column_runs(self) -> list[tuple[str, RankingRun | None]]:
+        return [(c, self.runs.get(c)) for c in self.columns]
+
+    @property
+    def ratings(self) -> int:
+        return sum(cell.n for (_, c), cell in self.cells.items() if c == ALL)
+
+
+@dataclass(frozen=True)
+class MeansTable:
+    campaign: str
+    confidence: float
+    languages: list[str]
+    criteria: list[CriterionMeans]
+
+
+def _scale_range(criterion: Criterion) -> tuple[float, float] | None:
+    if criterion.scale == Criterion.Scale.LIKERT and criterion.likert_levels:
+        values = [float(level["value"]) for level in criterion.likert_levels]
+        return (min(values), max(values))
+    if criterion.scale == Criterion.Scale.SLIDER:
+        return (0.0, 100.0)
+    return None
+
+
+def _latest_runs(criterion: Criterion, columns: list[str]) -> dict[str, RankingRun]:
+    """The latest finished run of the criterion per column (its language's slice, or all
+    items for the pooled column / a one-language campaign). One indexed read per column,
+    whatever the number of runs (the runs of other slices are never loaded)."""
+    done = RankingRun.objects.filter(criterion=criterion, status=RankingRun.Status.DONE)
+    found: dict[str, RankingRun] = {}
+    for column in columns:
+        where = {LANGUAGE: column} if column != ALL else {}
+        run = done.filter(where=where).order_by("-created_at", "-id").first()
+        if run is not None:
+            found[column] = run
+    return found
+
+
+def criterion_means(
+    *,
+    criterion: Criterion,
+    languages: list[str],
+    confidence: float = 0.95,
+    exclude_excluded_workers: bool = True,
+) -> CriterionMeans:
+    """The criterion's mean rating per system and language (and pooled), with intervals."""
+    sums = list(
+        scores_counted(criterion=criterion, exclude_excluded_workers=exclude_excluded_workers)
+        .values("output__system__label", "judgement__task__language")
+        .annotate(
+            n=Count("id"),
+            total=Sum(Cast("score", FloatField())),
+            squares=Sum(F("score") * F("score"), output_field=FloatField()),
+        )
+        .values_list("output__system__label", "judgement__task__language", "n", "total", "squares")
+        .order_by()
+    )
+    found = sorted({language for _, language, *_ in sums})
+    order = [tag for tag in languages if tag in found] + [t for t in found if t not in languages]
+    columns = [*order, ALL] if len(order) > 1 else [ALL]
+    keys: list[tuple[str, str]] = []
+    n: list[int] = []
+    total: list[float] = []
+    squares: list[float] = []
+    pooled: dict[str, tuple[int, float, float]] = {}
+    for system, language, count, s, ss in sums:
+        if len(columns) > 1:
+            keys.append((system, language))
+            n.append(count)
+            total.append(float(s or 0.0))
+            squares.append(float(ss or 0.0))
+        had = pooled.get(system, (0, 0.0, 0.0))
+        pooled[system] = (had[0] + count, had[1] + float(s or 0.0), had[2] + float(ss or 0.0))
+    for system, (count, s_all, ss_all) in pooled.items():
+        keys.append((system, ALL))
+        n.append(count)
+        total.append(s_all)
+        squares.append(ss_all)
+    result = stats.mean_intervals(
+        np.array(n, dtype=np.int64), total, squares, confidence=confidence
+    )
+    runs = _latest_runs(criterion, columns)
+    ranked = {
+        column: {row.system: row for row in ranking_run_rows_claimed(run=run)}
+        for column, run in runs.items()
+    }
+    low, high = result.low, result.high
+    scale_range = _scale_range(criterion)
+    if scale_range is not None:  # a mean cannot leave the scale: neither can its interval
+        low, high = np.clip(low, *scale_range), np.clip(high, *scale_range)
+    cells = {
+        key: MeanCell(
+            n=int(result.n[i]),
+            mean=float(result.mean[i]),
+            low=float(low[i]),
+            high=float(high[i]),
+            ranked=ranked.get(key[1], {}).get(key[0]),
+        )
+        for i, key in enumerate(keys)
+    }
+    systems = sorted(
+        pooled,
+        key=lambda s: (-cells[(s, ALL)].mean if not math.isnan(cells[(s, ALL)].mean) else 0, s),
+    )
+    return CriterionMeans(
+        criterion=criterion.name,
+        scale=criterion.scale,
+        scale_range=scale_range,
+        columns=columns,
+        systems=systems,
+        cells=cells,
+        runs=runs,
+    )
+
+
+def campaign_means(
+    *, campaign: Campaign, confidence: float = 0.95, criterion: str = ""
+) -> MeansTable:
+    """Every criterion's table (or the one named ``criterion``), in the campaign's order."""
+    criteria = campaign.criteria.order_by("position", "pk")
+    if criterion:
+        criteria = criteria.filter(name=criterion)
+    languages = list(campaign.languages or ["en"])
+    return MeansTable(
+        campaign=campaign.slug,
+        confidence=confidence,
+        languages=languages,
+        criteria=[
+            criterion_means(criterion=c, languages=languages, confidence=confidence)
+            for c in criteria
+        ],
+    )
+
+
+MEANS_CSV_HEADER = (
+    "criterion",
+    "confidence",
+    "system",
+    "language",
+    "ratings",
+    "mean",
+    "ci_low",
+    "ci_high",
+    "rank_range",
+    "cluster",
+    "ranking_run",
+)
+
+
+def _number(value: float) -> str:
+    return "" if math.isnan(value) else f"{value:.4f}"
+
+
+def means_csv(table: MeansTable) -> str:
+    """The table as CSV (a header line, then one line per criterion, system and column,
+    ``all`` for the pooled one); cells neutralised for spreadsheets (OWASP)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(MEANS_CSV_HEADER)
+    for block in table.criteria:
+        for system, cells in block.rows():
+            for column, cell in zip(block.columns, cells, strict=True):
+                if cell is None:
+                    continue
+                run = block.runs.get(column)
+                writer.writerow(
+                    csv_row(
+                        [
+                            block.criterion,
+                            table.confidence,
+                            system,
+                            column or "all",
+                            cell.n,
+                            _number(cell.mean),
+                            _number(cell.low),
+                            _number(cell.high),
+                            cell.ranked.rank_range if cell.ranked else "",
+                            cell.ranked.cluster if cell.ranked else "",
+                            run.pk if run and cell.ranked else "",
+                        ]
+                    )
+                )
+    return out.getvalue()
+
+
+def means_json(table: MeansTable) -> dict[str, object]:
+    """The table for the API (``null`` where a number is undefined)."""
+
+    def num(value: float) -> float | None:
+        return None if math.isnan(value) else round(value, 6)
+
+    return {
+        "campaign": table.campaign,
+        "confidence": table.confidence,
+        "languages": table.languages,
+        "criteria": [
+            {
+                "criterion": block.criterion,
+                "scale": block.scale,
+                "scale_range": list(block.scale_range) if block.scale_range else None,
+                "columns": [c or "all" for c in block.columns],
+                "runs": {(c or "all"): run.pk for c, run in block.runs.items()},
+                "systems": [
+                    {
+                        "system": system,
+                        "cells": {
+                            (column or "all"): {
+                                "ratings": cell.n,
+                                "mean": num(cell.mean),
+                                "ci_low": num(cell.low),
+                                "ci_high": num(cell.high),
+                                "rank_range": cell.ranked.rank_range if cell.ranked else None,
+                                "cluster": cell.ranked.cluster if cell.ranked else None,
+                            }
+                            for column, cell in zip(block.columns, cells, strict=True)
+                            if cell is not None
+                        },
+                    }
+                    for system, cells in block.rows()
+                ],
+            }
+            for block in table.criteria
+        ],
+    }

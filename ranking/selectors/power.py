@@ -1,0 +1,214 @@
+"""Reads for power analysis (issue 16): how many judgements separate systems.
+
+Two questions, answered from ``ranking.stats``' power functions:
+
+- before launch (``campaign_power_plan``): from stated assumptions (the better system's
+  share of comparisons, the draw rate), the judgements, tasks, hours and money a
+  balanced design needs so that two systems that far apart come out separated;
+- after launch (``criterion_power``): from the judgements so far (a pilot), for each
+  pair of systems next to each other in the pilot's order, the judgements still needed
+  ("N more judgements to resolve A vs B"), and the time and money they take.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from statistics import median
+
+import numpy as np
+
+from annotations.models import Campaign, Criterion
+from ranking import stats
+from ranking.selectors.runs import ranking_scores
+
+
+@dataclass(frozen=True)
+class PowerPair:
+    better: str
+    worse: str
+    share: float  # the better one's share of their comparisons, draws counting half
+    draws: float
+    have: int  # their comparisons so far
+    comparisons_more: float  # math.inf: level so far, no number of judgements separates them
+    judgements_more: float
+    hours: float
+    cost: float
+
+    @property
+    def resolved(self) -> bool:
+        return self.comparisons_more == 0
+
+    @property
+    def level(self) -> bool:
+        return math.isinf(self.comparisons_more)
+
+
+@dataclass(frozen=True)
+class PowerReport:
+    """After launch: what each pair of neighbours still needs (``pairs``, pilot order)."""
+
+    criterion: str
+    confidence: float
+    power: float
+    systems: int
+    outputs_per_task: int
+    judgements: int
+    seconds_per_task: float
+    pay_per_hour: float
+    pairs: list[PowerPair]
+
+    @property
+    def unresolved(self) -> list[PowerPair]:
+        """Pairs still to resolve that more judgements can resolve, fewest needed first."""
+        return sorted(
+            (p for p in self.pairs if not p.resolved and not p.level),
+            key=lambda p: p.judgements_more,
+        )
+
+
+@dataclass(frozen=True)
+class PowerPlan:
+    """Before launch: a balanced design's size to separate two systems ``share`` apart."""
+
+    share: float
+    draws: float
+    confidence: float
+    power: float
+    systems: int
+    outputs_per_task: int
+    judgements_per_task: int
+    comparisons_per_pair: float
+    judgements: float
+    tasks: float
+    hours: float
+    cost: float
+    seconds_per_task: float
+    pay_per_hour: float
+
+
+def _seconds(criterion: Criterion | None, campaign: Campaign) -> float:
+    """Seconds per task: the median of the criterion's judgements so far, else the
+    plan's default (the minimum time per task, at least a minute)."""
+    if criterion is not None:
+        times = list(
+            criterion.judgements.filter(seconds_on_task__gt=0).values_list(
+                "seconds_on_task", flat=True
+            )[:5000]
+        )
+        if times:
+            return float(median(times))
+    return float(max(campaign.min_seconds_per_task, 60))
+
+
+def _hours_cost(judgements: float, seconds: float, pay_per_hour: float) -> tuple[float, float]:
+    if math.isinf(judgements):
+        return math.inf, math.inf
+    hours = judgements * seconds / 3600.0
+    return hours, hours * pay_per_hour
+
+
+def campaign_power_plan(
+    *,
+    campaign: Campaign,
+    share: float = 0.6,
+    draws: float = 0.0,
+    confidence: float = 0.95,
+    power: float = 0.8,
+    pay_per_hour: float = 0.0,
+    seconds_per_task: float | None = None,
+) -> PowerPlan:
+    """The judgements a balanced design of this campaign needs to separate two systems
+    when the better one wins ``share`` of their comparisons (draws counting half).
+
+    Raises ``ValueError`` (its message says which setting) for impossible settings.
+    """
+    systems = max(campaign.systems.count(), 2)
+    k = min(max(campaign.outputs_per_task, 2), systems)
+    per_pair = stats.comparisons_needed(share, draws=draws, confidence=confidence, power=power)
+    judgements = stats.judgements_for(per_pair, n_systems=systems, k=k)
+    jpt = max(campaign.judgements_per_task, 1)
+    seconds = seconds_per_task if seconds_per_task is not None else _seconds(None, campaign)
+    hours, cost = _hours_cost(judgements, seconds, pay_per_hour)
+    return PowerPlan(
+        share=share,
+        draws=draws,
+        confidence=confidence,
+        power=power,
+        systems=systems,
+        outputs_per_task=k,
+        judgements_per_task=jpt,
+        comparisons_per_pair=per_pair,
+        judgements=judgements,
+        tasks=math.ceil(judgements / jpt) if math.isfinite(judgements) else math.inf,
+        hours=hours,
+        cost=cost,
+        seconds_per_task=seconds,
+        pay_per_hour=pay_per_hour,
+    )
+
+
+def criterion_power(
+    *,
+    criterion: Criterion,
+    confidence: float = 0.95,
+    power: float = 0.8,
+    pairs: str = "adjacent",
+    pay_per_hour: float = 0.0,
+    seconds_per_task: float | None = None,
+) -> PowerReport | None:
+    """From the criterion's judgements so far: what each pair of neighbours (or every
+    pair) still needs. None while fewer than two systems have been compared."""
+    campaign = criterion.campaign
+    data = ranking_scores(criterion=criterion)
+    if data.n_judgements == 0:
+        return None
+    try:
+        comparisons, ranked = stats.prepare_comparisons(
+            n_systems=len(data.systems),
+            judgement=data.judgement,
+            system=data.system,
+            score=data.score,
+            slot=data.slot,
+        )
+    except ValueError:
+        return None
+    n = comparisons.n_systems
+    # The pilot's order: each system's share of its comparisons won (draws as halves).
+    points = np.zeros(n)
+    np.add.at(points, comparisons.winners, np.where(comparisons.draws, 0.5, 1.0))
+    np.add.at(points, comparisons.losers[comparisons.draws], 0.5)
+    share = points / np.maximum(comparisons.per_system(), 1)
+    order = np.argsort(-share, kind="stable")
+    k = min(max(campaign.outputs_per_task, 2), n)
+    seconds = seconds_per_task if seconds_per_task is not None else _seconds(criterion, campaign)
+    labels = [data.systems[int(i)].label for i in ranked]
+    found = []
+    for pair in stats.pilot_power(
+        comparisons, order, k=k, confidence=confidence, power=power, pairs=pairs
+    ):
+        hours, cost = _hours_cost(pair.judgements_more, seconds, pay_per_hour)
+        found.append(
+            PowerPair(
+                better=labels[pair.a],
+                worse=labels[pair.b],
+                share=pair.share,
+                draws=pair.draws,
+                have=pair.have,
+                comparisons_more=pair.more,
+                judgements_more=pair.judgements_more,
+                hours=hours,
+                cost=cost,
+            )
+        )
+    return PowerReport(
+        criterion=criterion.name,
+        confidence=confidence,
+        power=power,
+        systems=n,
+        outputs_per_task=k,
+        judgements=data.n_judgements,
+        seconds_per_task=seconds,
+        pay_per_hour=pay_per_hour,
+        pairs=found,
+    )

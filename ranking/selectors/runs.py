@@ -1,0 +1,618 @@
+"""Reads for rankings: the judgements a run uses, as integer-indexed arrays, and results."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+from django.conf import settings
+from django.db.models import QuerySet
+
+from annotations.core.slices import describe
+from annotations.models import Campaign, Criterion, Item, Judgement, JudgementScore, System
+from annotations.selectors.judgements import (
+    judgements_counted,
+    judgements_left_out,
+    scores_counted,
+    slice_q,
+)
+from ranking import stats
+from ranking.models import RankingRun
+
+
+@dataclass(frozen=True)
+class Row:
+    """One system's line of a ranking."""
+
+    system: str
+    value: float
+    spread: float
+    rank_lo: int
+    rank_hi: int
+    cluster: int | None  # None: withheld (``ranking_run_rows_claimed``)
+    comparisons: int
+
+    @property
+    def rank_range(self) -> str:
+        return (
+            f"{self.rank_lo}" if self.rank_lo == self.rank_hi else f"{self.rank_lo}-{self.rank_hi}"
+        )
+
+
+@dataclass(frozen=True)
+class ScoreArrays:
+    """Every score a ranking uses, one entry per (judgement, output).
+
+    ``judgement`` numbers judgements 0..n_judgements-1 in submission order; ``system``
+    indexes ``systems``; ``slot`` is the display slot (outputs merged into one slot
+    share it and were not compared with each other by the worker). ``fingerprint``
+    identifies the scores by content, never by database ids (:func:`ranking_scores`).
+    """
+
+    systems: list[System]
+    judgement: np.ndarray
+    system: np.ndarray
+    score: np.ndarray
+    slot: np.ndarray
+    fingerprint: str
+
+    @property
+    def n_judgements(self) -> int:
+        return int(self.judgement[-1]) + 1 if self.judgement.size else 0
+
+
+def _counted_scores(
+    *,
+    criterion: Criterion,
+    exclude_excluded_workers: bool,
+    where: Mapping[str, str] | None = None,
+) -> QuerySet[JudgementScore]:
+    """The scores that count for a ranking: regular and imported tasks, first answers
+    (no repeats), no degraded copies, and, when asked, no excluded workers; of the items
+    of a slice with ``where``."""
+    return scores_counted(
+        criterion=criterion, exclude_excluded_workers=exclude_excluded_workers, where=where
+    )
+
+
+def ranking_scores(
+    *,
+    criterion: Criterion,
+    exclude_excluded_workers: bool = True,
+    where: Mapping[str, str] | None = None,
+) -> ScoreArrays:
+    """The scores of a criterion that count for its ranking (of a slice with ``where``).
+
+    Left out: attention-check tasks, repeat assignments, degraded copies, and, when asked,
+    judgements of workers an organizer excluded (they stay stored).
+
+    The fingerprint is a SHA-256 of the content, in the order ranked: the criterion's
+    name, then per judgement its item (external id and a digest of its input) and its
+    worker (external id), and per score the system's label, the slot and the score.
+    The same judgements imported into another installation, or again into another
+    campaign, give the same fingerprint; any changed score gives another.
+    """
+    qs = _counted_scores(
+        criterion=criterion, exclude_excluded_workers=exclude_excluded_workers, where=where
+    )
+    rows = list(
+        qs.order_by("judgement__submitted_at", "judgement_id", "slot", "output_id").values_list(
+            "judgement_id",
+            "output__system_id",
+            "score",
+            "slot",
+            "judgement__task__item_id",
+            "judgement__worker__external_id",
+        )
+    )
+    # Only systems that were judged: a system without comparisons has no rank.
+    judged = {row[1] for row in rows}
+    systems = list(
+        System.objects.filter(campaign_id=criterion.campaign_id, pk__in=judged).order_by("label")
+    )
+    index = {s.pk: i for i, s in enumerate(systems)}
+    label = {s.pk: s.label for s in systems}
+    items = {
+        pk: (key, hashlib.sha256(text.encode()).hexdigest()[:16])
+        for pk, key, text in Item.objects.filter(pk__in={row[4] for row in rows}).values_list(
+            "pk", "external_id", "input"
+        )
+    }
+    digest = hashlib.sha256(json.dumps(["criterion", criterion.name]).encode())
+    judgement = np.empty(len(rows), dtype=np.int64)
+    system = np.empty(len(rows), dtype=np.int64)
+    score = np.empty(len(rows), dtype=np.float64)
+    slot = np.empty(len(rows), dtype=np.int64)
+    previous, number = None, -1
+    for i, (judgement_id, system_id, value, slot_number, item_id, worker) in enumerate(rows):
+        if judgement_id != previous:
+            previous, number = judgement_id, number + 1
+            digest.update(json.dumps(["judgement", *items[item_id], worker]).encode())
+        judgement[i], system[i], score[i], slot[i] = number, index[system_id], value, slot_number
+        digest.update(json.dumps([label[system_id], slot_number, float(value)]).encode())
+    return ScoreArrays(
+        systems=systems,
+        judgement=judgement,
+        system=system,
+        score=score,
+        slot=slot,
+        fingerprint=digest.hexdigest(),
+    )
+
+
+def ranking_run_fingerprint(*, run: RankingRun, judgements: str, min_comparisons: int) -> str:
+    """What a run ranked, by content: the judgements' fingerprint (:func:`ranking_scores`:
+    systems by label, items by external id and input, workers by external id, scores)
+    with the criterion, slice and exclusions, the method, its parameters, the runs,
+    confidence, seed and the minimum comparisons. Two installations that rank the same
+    judgements the same way get the same fingerprint, whatever their database ids."""
+    described = {
+        "judgements": judgements,
+        "criterion": run.criterion.name,
+        "where": dict(sorted((run.where or {}).items())),
+        "exclude_excluded_workers": run.exclude_flagged,
+        "method": run.method,
+        "parameters": run.parameters or {},
+        "runs": run.runs,
+        "confidence": run.confidence,
+        "seed": run.seed,
+        "min_comparisons": min_comparisons,
+    }
+    return hashlib.sha256(json.dumps(described, sort_keys=True).encode()).hexdigest()
+
+
+def ranking_inputs(
+    *,
+    criterion: Criterion,
+    exclude_excluded_workers: bool = True,
+    where: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """Which of a criterion's judgements a ranking uses and which it leaves out, and why.
+
+    Stored with every run (``RankingRun.inputs``) and written into every export, so a
+    published ranking says what it rests on.
+    """
+    judgements = Judgement.objects.filter(slice_q(where), criterion=criterion)
+    left_out = judgements_left_out(criterion=criterion, where=where)
+    regular = judgements_counted(criterion=criterion, where=where)
+    excluded = regular.filter(worker__excluded=True)
+    excluded_ids = sorted(set(excluded.values_list("worker__external_id", flat=True)))
+    n_excluded = excluded.count() if exclude_excluded_workers else 0
+    return {
+        "judgements_total": judgements.count(),
+        "judgements_used": regular.count() - n_excluded,
+        "left_out": {
+            "attention_checks": left_out["attention_checks"],
+            "repeats": left_out["repeats"],
+            "excluded_workers": n_excluded,
+        },
+        "exclude_excluded_workers": exclude_excluded_workers,
+        "excluded_workers": excluded_ids if exclude_excluded_workers else [],
+        "where": dict(where or {}),
+    }
+
+
+def ranking_campaign_system_labels(*, criterion: Criterion) -> list[str]:
+    """Every system of the criterion's campaign (a ranking lists the unjudged as unranked)."""
+    return list(
+        System.objects.filter(campaign_id=criterion.campaign_id)
+        .order_by("label")
+        .values_list("label", flat=True)
+    )
+
+
+def ranking_runs_recent(*, campaign: Campaign, limit: int = 10) -> list[RankingRun]:
+    """A campaign's latest ranking runs (newest first), with their criteria."""
+    return list(RankingRun.objects.filter(campaign=campaign).select_related("criterion")[:limit])
+
+
+def ranking_runs_active_count(*, user_id: int) -> int:
+    """Pending or running runs a designer started (they count against a cap)."""
+    return RankingRun.objects.filter(created_by_id=user_id, status__in=RankingRun.ACTIVE).count()
+
+
+@dataclass(frozen=True)
+class DataRule:
+    """Whether a finished run has enough data for its clusters and stability verdict.
+
+    The rule has two parts: enough comparisons (every system of the campaign ranked,
+    each in at least ``min_comparisons`` comparisons) and a passing stability check of
+    the clusters (``ranking.stats``: two random halves of the runs give the same
+    clusters and no boundary rests near the cut). They fail for different reasons and
+    call for different remedies: more judgements for the first, more runs for the
+    second; :attr:`no_clusters` says which. Why the stability check failed is worded
+    from the reasons the check stored (:func:`ranking.stats.stability_reasons`), the
+    same source as its note, so the two never contradict each other.
+    """
+
+    min_comparisons: int
+    thin_systems: list[tuple[str, int]]
+    unranked: list[str]
+    stable: bool | None
+    #: the run's runs, and the runs its stability check suggests (None: not stored)
+    runs: int = 0
+    suggested_runs: int | None = None
+    #: systems left out of the ranking with fewer than ``min_comparisons`` comparisons
+    #: (label, comparisons): the others are ranked without them
+    provisional: list[tuple[str, int]] = field(default_factory=list)
+    method: str = ""
+    #: why the stability check failed, one clause per failed part (empty: it passed)
+    reasons: list[str] = field(default_factory=list)
+    #: the runs needed as the check estimated them: (fewest, most or None: unbounded)
+    runs_interval: tuple[int, int | None] | None = None
+    #: the most runs this server accepts for the run's campaign (None: not stored)
+    max_runs: int | None = None
+    #: the check found fragile boundaries but could give no estimate of the runs needed
+    runs_unknown: bool = False
+
+    @property
+    def stability_failure(self) -> str:
+        """Why the stability check failed, in one clause list (empty when it did not)."""
+        return "; ".join(self.reasons) or "it failed"
+
+    @property
+    def runs_advice(self) -> str:
+        """What more runs can do, from the stored estimate: a number with its
+        uncertainty, or that more runs than the server accepts would be needed."""
+        interval = self.runs_interval
+        if self.runs_unknown:
+            return (
+                f"no estimate of the runs needed: {self.runs:,} runs cannot tell whether "
+                "more runs settle the fragile boundaries; if a range end lies on the cut no "
+                "number of runs does, and more judgements of the systems at that boundary, "
+                "not more runs, are needed"
+            )
+        if self.suggested_runs is None and interval is not None:
+            cap = f"the {self.max_runs:,}" if self.max_runs else "the runs"
+            return (
+                f"settling them would take more runs than {cap} this server accepts: read "
+                "those boundaries as uncertain"
+            )
+        if not self.suggested_runs or self.suggested_runs <= self.runs:
+            return "rank again with more runs"
+        if interval is None:
+            return f"rank again with more runs (about {self.suggested_runs:,} suggested)"
+        low, high = interval
+        if high is None:
+            needed = f"{low:,} at the fewest, no upper bound known"
+        else:
+            needed = f"about {low:,} to {high:,}"
+        return (
+            f"rank again with more runs ({self.suggested_runs:,} suggested; the runs needed: "
+            f"{needed})"
+        )
+
+    @property
+    def enough_comparisons(self) -> bool:
+        return not self.thin_systems
+
+    @property
+    def met(self) -> bool:
+        return (
+            self.enough_comparisons
+            and not self.unranked
+            and not self.provisional
+            and self.stable is True
+        )
+
+    @property
+    def provisional_note(self) -> str:
+        """What the provisional systems are and why they are not ranked; empty if none."""
+        if not self.provisional:
+            return ""
+        listed = ", ".join(f"{label} ({n})" for label, n in self.provisional[:10])
+        more = f" and {len(self.provisional) - 10} more" if len(self.provisional) > 10 else ""
+        trueskill = (
+            " Under TrueSkill a system's comparisons move its opponents' values too, so "
+            "ranking them in would change the other systems' values and order."
+            if self.method in ("wmt14", "bootstrap")
+            else ""
+        )
+        return (
+            f"{len(self.provisional)} system(s) are provisional, not ranked: fewer than "
+            f"{self.min_comparisons} comparisons each: {listed}{more}. The ranking is "
+            f"computed without them (as WMT leaves out systems below a minimum and "
+            f"Chatbot Arena lists new models as preliminary).{trueskill}"
+        )
+
+    @property
+    def problems(self) -> list[str]:
+        """What is missing, one sentence each (empty when the rule is met)."""
+        out = []
+        if self.provisional:
+            out.append(self.provisional_note)
+        if self.thin_systems:
+            listed = ", ".join(f"{label} ({n})" for label, n in self.thin_systems[:10])
+            more = f" and {len(self.thin_systems) - 10} more" if len(self.thin_systems) > 10 else ""
+            out.append(
+                f"{len(self.thin_systems)} system(s) have fewer than {self.min_comparisons} "
+                f"comparisons: {listed}{more}."
+            )
+        if self.unranked:
+            out.append(
+                f"{len(self.unranked)} system(s) have no comparisons at all and are unranked: "
+                f"{', '.join(self.unranked[:10])}{' ...' if len(self.unranked) > 10 else ''}."
+            )
+        if self.stable is False:
+            out.append(f"The stability check fails: {self.stability_failure}.")
+        elif self.stable is None:
+            out.append("The run stored no stability check.")
+        return out
+
+    @property
+    def no_clusters(self) -> str:
+        """Why no clusters are shown, naming the part of the rule that failed, and what to
+        do about it (a sentence per failed part); empty when the rule is met."""
+        out = []
+        if self.provisional:
+            out.append(
+                f"Provisional systems: {len(self.provisional)} system(s) have fewer than "
+                f"{self.min_comparisons} comparisons and are not ranked; collect more "
+                "judgements for them, then rank again."
+            )
+        if self.thin_systems:
+            out.append(
+                f"Too few comparisons: {len(self.thin_systems)} system(s) have fewer than "
+                f"{self.min_comparisons} (RANKING_MIN_COMPARISONS); collect more judgements "
+                "for them, then rank again."
+            )
+        if self.unranked:
+            out.append(
+                f"Unranked systems: {len(self.unranked)} system(s) have no comparisons; "
+                "collect judgements for them, then rank again."
+            )
+        if self.stable is False:
+            out.append(
+                f"The stability check fails at {self.runs:,} runs ({self.stability_failure}); "
+                f"{self.runs_advice}."
+            )
+        elif self.stable is None:
+            out.append("The run stored no stability check; rank again.")
+        return " ".join(out)
+
+    @property
+    def no_clusters_short(self) -> str:
+        """:attr:`no_clusters` in a few words (for a plot's axis label)."""
+        parts = []
+        if self.provisional:
+            parts.append("provisional systems left out")
+        if self.thin_systems:
+            parts.append(f"fewer than {self.min_comparisons} comparisons")
+        if self.unranked:
+            parts.append("unranked systems")
+        if self.stable is False:
+            parts.append(f"stability check fails at {self.runs:,} runs")
+        elif self.stable is None:
+            parts.append("no stability check")
+        return "; ".join(parts)
+
+
+def ranking_data_rule(*, run: RankingRun) -> DataRule:
+    """Apply the minimum-data rule (``RANKING_MIN_COMPARISONS``, as the run stored it)
+    to a finished run."""
+    inputs = run.inputs or {}
+    minimum = int(inputs.get("min_comparisons", getattr(settings, "RANKING_MIN_COMPARISONS", 30)))
+    thin = [
+        (label, n)
+        for label, n in run.results.order_by("comparisons", "system__label").values_list(
+            "system__label", "comparisons"
+        )
+        if n < minimum
+    ]
+    stability = run.stability or {}
+    suggested = stability.get("suggested_runs")
+    interval = stability.get("runs_interval")
+    cap = stability.get("max_runs")
+    return DataRule(
+        min_comparisons=minimum,
+        thin_systems=thin,
+        unranked=list(inputs.get("unranked", [])),
+        stable=bool(stability["stable"]) if "stable" in stability else None,
+        runs=run.runs,
+        suggested_runs=int(suggested) if isinstance(suggested, int | float) else None,
+        provisional=[(p["system"], int(p["comparisons"])) for p in inputs.get("provisional", [])],
+        method=run.method,
+        reasons=stats.stability_reasons(stability) if stability.get("stable") is False else [],
+        runs_interval=(
+            (int(interval[0]), None if interval[1] is None else int(interval[1]))
+            if isinstance(interval, list) and len(interval) == 2
+            else None
+        ),
+        max_runs=int(cap) if isinstance(cap, int) else None,
+        runs_unknown=_runs_unknown(stability),
+    )
+
+
+def _runs_unknown(stability: dict[str, Any]) -> bool:
+    """Whether a stored check gave no estimate of the runs needed. Checks stored before
+    ``runs_unknown`` existed suggested twice their runs then: an interval with no upper
+    bound whose lower end is within twice the runs is the same case."""
+    if "runs_unknown" in stability:
+        return bool(stability["runs_unknown"])
+    interval, runs = stability.get("runs_interval"), stability.get("n_runs")
+    return (
+        stability.get("stable") is False
+        and isinstance(interval, list)
+        and len(interval) == 2
+        and interval[1] is None
+        and isinstance(runs, int)
+        and isinstance(interval[0], int)
+        and interval[0] <= 2 * runs
+    )
+
+
+@dataclass(frozen=True)
+class CheckCounts:
+    """How often each content check was ticked for each system's outputs."""
+
+    checks: list[str]
+    systems: list[str]
+    outputs: list[int]  # outputs judged per system (the trials)
+    ticked: list[list[int]]  # [system][check]
+
+
+def content_check_counts(
+    *,
+    criterion: Criterion,
+    exclude_excluded_workers: bool = True,
+    where: Mapping[str, str] | None = None,
+) -> CheckCounts | None:
+    """Per system: outputs judged and how many times each enabled content check was ticked.
+
+    None when the criterion has no content checks. Uses the judgements a ranking uses.
+    """
+    checks = [str(c) for c in (criterion.content_checks or [])]
+    if not checks:
+        return None
+    qs = _counted_scores(
+        criterion=criterion, exclude_excluded_workers=exclude_excluded_workers, where=where
+    )
+    outputs: Counter[str] = Counter()
+    ticked: Counter[tuple[str, str]] = Counter()
+    for label, ticks in qs.values_list("output__system__label", "checks").iterator():
+        outputs[label] += 1
+        for key in set(ticks or []):
+            ticked[(label, str(key))] += 1
+    systems = sorted(outputs)
+    return CheckCounts(
+        checks=checks,
+        systems=systems,
+        outputs=[outputs[s] for s in systems],
+        ticked=[[ticked[(s, c)] for c in checks] for s in systems],
+    )
+
+
+def ranking_run_rows(*, run: RankingRun) -> list[Row]:
+    """A finished run's rows in ranking order (best value first)."""
+    return [
+        Row(
+            system=r.system.label,
+            value=r.value,
+            spread=r.spread,
+            rank_lo=r.rank_lo,
+            rank_hi=r.rank_hi,
+            cluster=r.cluster,
+            comparisons=r.comparisons,
+        )
+        for r in run.results.select_related("system").order_by("cluster", "-value", "system__label")
+    ]
+
+
+def ranking_run_rows_claimed(*, run: RankingRun, met: bool | None = None) -> list[Row]:
+    """The rows as they may be claimed elsewhere (the API's result, the means table): the
+    clusters only when the minimum-data rule is met (``ranking_data_rule``; ``met``: its
+    verdict, when the caller has it already), else None."""
+    rows = ranking_run_rows(run=run)
+    if ranking_data_rule(run=run).met if met is None else met:
+        return rows
+    return [replace(row, cluster=None) for row in rows]
+
+
+def ranking_run_coverage(*, run: RankingRun) -> dict[str, Any]:
+    """The share of the runs a run's rank ranges actually keep, beside the level asked:
+    the trim drops ``ceil(runs * (1 - confidence) / 2)`` runs at each end (WMT's
+    ``cluster.py``), so 100 runs at 0.95 keep 94 (94%), 200 keep 190 (95%)."""
+    kept, share = stats.range_coverage(run.runs, run.confidence)
+    return {
+        "runs_kept": kept,
+        "runs": run.runs,
+        "coverage": share,
+        "confidence_asked": run.confidence,
+        "text": (
+            f"the rank ranges keep {kept:,} of {run.runs:,} runs ({share:.1%}; "
+            f"{run.confidence:.1%} asked)"
+        ),
+    }
+
+
+def ranking_run_meta(*, run: RankingRun) -> dict[str, Any]:
+    """What a finished run rests on, for its exports: which judgements it used and left
+    out (counts, excluded workers), the method, its parameters, runs, seed, confidence,
+    the systems it could not rank and the minimum-data rule's verdict."""
+    inputs = run.inputs or {}
+    rule = ranking_data_rule(run=run)
+    return {
+        "campaign": run.campaign.slug,
+        "criterion": run.criterion.name,
+        "slice": describe(run.where),
+        "ranking_run": run.pk,
+        "method": run.method,
+        "parameters": run.parameters,
+        "runs": run.runs,
+        "seed": run.seed,
+        "confidence": run.confidence,
+        "coverage": ranking_run_coverage(run=run),
+        "judgements_total": inputs.get("judgements_total"),
+        "judgements": run.n_judgements,
+        "left_out": inputs.get("left_out", {}),
+        "exclude_excluded_workers": run.exclude_flagged,
+        "excluded_workers": inputs.get("excluded_workers", []),
+        "comparisons": run.n_comparisons,
+        "fingerprint": run.fingerprint,
+        "judgements_fingerprint": inputs.get("judgements_fingerprint", ""),
+        "unranked": list(inputs.get("unranked", [])),
+        "provisional": [{"system": label, "comparisons": n} for label, n in rule.provisional],
+        "data_rule": {
+            "min_comparisons": rule.min_comparisons,
+            "met": rule.met,
+            "problems": rule.problems,
+            "no_clusters": rule.no_clusters,
+        },
+        "stability": run.stability,
+    }
+
+
+@dataclass(frozen=True)
+class SliceColumn:
+    """One run's column of a side-by-side table: its slice and each system's row."""
+
+    run: RankingRun
+    heading: str
+    rows: dict[str, Row]
+
+
+@dataclass(frozen=True)
+class SideBySide:
+    """Runs of one criterion on different slices, systems in the first run's order."""
+
+    columns: list[SliceColumn]
+    systems: list[str]
+
+    def cells(self) -> list[tuple[str, list[Row | None]]]:
+        return [(s, [c.rows.get(s) for c in self.columns]) for s in self.systems]
+
+
+def ranking_side_by_side(*, runs: list[RankingRun]) -> SideBySide:
+    """Finished runs side by side (each system's value and rank range per slice)."""
+    columns = [
+        SliceColumn(
+            run=run,
+            heading=describe(run.where),
+            rows={r.system: r for r in ranking_run_rows(run=run)},
+        )
+        for run in runs
+    ]
+    systems: list[str] = []
+    for column in columns:
+        systems += [s for s in column.rows if s not in systems]
+    return SideBySide(columns=columns, systems=systems)
+
+
+def ranking_runs_by_slice(
+    *, criterion: Criterion, attribute: str, values: list[str]
+) -> list[RankingRun]:
+    """The latest finished run of the criterion on every items and on each value's
+    slice (``attribute=value``), those that exist, all items first."""
+    done = RankingRun.objects.filter(criterion=criterion, status=RankingRun.Status.DONE)
+    found = []
+    slices: list[dict[str, str]] = [{}] + [{attribute: value} for value in values]
+    for where in slices:
+        run = done.filter(where=where).order_by("-created_at").first()
+        if run is not None:
+            found.append(run)
+    return found

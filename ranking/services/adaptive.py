@@ -1,0 +1,382 @@
+"""Adaptive design online (issue 16): when a live campaign's tasks run low, refit the
+ranking and add a batch of tasks whose systems are chosen where the clusters are
+undecided (``ranking.stats.choose_batch``), and say when the clusters are stable.
+
+A campaign with ``adaptive_design`` starts from its built tasks (any design: a small
+balanced pilot is the usual start). For each criterion, once the open places of its
+regular tasks (``judgements_per_task`` minus places held, summed) fall below half a
+batch, :func:`adaptive_batch_build` does, under the campaign row's lock:
+
+1. *Refit*: the criterion's counted judgements (as a ranking reads them) ranked by
+   WMT14 TrueSkill with :data:`REFIT_RUNS` runs; a system without judgements yet gets the
+   largest sigma and every rank, so it is asked for.
+2. *Choose*: :func:`~ranking.stats.choose_batch` on that state: every system keeps a
+   coverage minimum (:data:`MIN_SHARE` of the balanced share), the rest of the
+   ``adaptive_batch_tasks`` tasks go to the systems at contested cluster boundaries,
+   largest sigma first; a task's systems are distinct and shuffled (position balance).
+3. *Items*: each task takes the (item, language) row with outputs of all its systems
+   that this criterion's tasks use least (then the language they use least, then at
+   random), so items and languages stay balanced and a task never mixes languages.
+4. *Log*: an :class:`~ranking.models.AdaptiveBatch` keeps the seed, the judgements and
+   fingerprint the refit read, each system's state, the decision and the tasks added.
+
+The refit draws from ``default_rng([task_seed, criterion id, 0])`` for every batch (so
+two refits differ only by the judgements they read), the choice from a child of
+``default_rng([task_seed, criterion id, batch number])``; the same judgements give the
+same batch.
+The tasks are ordinary regular tasks: the hand-out's guarantees (no place over the
+judgements per task, no item twice for a worker, expiry) hold for them as for any.
+
+**Stop rule.** A batch is *stable* when its refit's clusters equal those of the
+:data:`STABLE_REFITS` - 1 refits before it, each of which read more judgements than the
+one before, with every system judged. The organizer then
+reads "the clusters are stable: you can close the campaign"; batches keep coming until
+the campaign is closed or paused (the rule advises, it does not stop anything).
+
+Called by the Celery beat task ``ranking.adaptive_step`` every minute, by ``manage.py
+adaptive_step``, and by the *Adaptive design* page's button (a batch now, whatever the
+open places).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+from django.db import transaction
+from django.db.models import F, Max, Sum
+from django.db.models.functions import Greatest
+
+from annotations.models import Campaign, Criterion, Output, Task, TaskOutput
+from annotations.services.campaigns import campaign_settings_problems
+from common.errors import DomainError
+from ranking import stats
+from ranking.models import AdaptiveBatch
+from ranking.selectors.runs import ranking_scores
+
+REFIT_METHOD = "wmt14"
+REFIT_RUNS = 64
+MIN_SHARE = 0.3
+MARGIN = 1
+STABLE_REFITS = 3
+
+
+def open_places(*, criterion: Criterion) -> int:
+    """Places still open on the criterion's regular tasks (a hint: places held are
+    counted exactly only under a task's lock)."""
+    jpt = criterion.campaign.judgements_per_task
+    total = (
+        Task.objects.filter(criterion=criterion, kind=Task.Kind.REGULAR)
+        .annotate(left=Greatest(jpt - F("places_held"), 0))
+        .aggregate(n=Sum("left"))["n"]
+    )
+    return int(total or 0)
+
+
+def adaptive_problem(campaign: Campaign) -> str:
+    """Why the campaign cannot get an adaptive batch now ("" when it can)."""
+    if not campaign.adaptive_design:
+        return "Adaptive design is off for this campaign (Design page)."
+    if campaign.status != Campaign.Status.LIVE:
+        return "Batches are added only while the campaign is live."
+    # The design's rules are the settings' own (the Design page shows the same words).
+    rule = campaign_settings_problems(campaign=campaign).get("adaptive_design", "")
+    if rule:
+        return f"Adaptive design cannot run: {rule}"
+    if not campaign.systems.exists():
+        return "The campaign has no systems yet: there is nothing to choose."
+    return ""
+
+
+@dataclass(frozen=True)
+class _State:
+    labels: list[str]
+    value: np.ndarray
+    sigma: np.ndarray
+    rank_lo: np.ndarray
+    rank_hi: np.ndarray
+    cluster: np.ndarray
+    judged: np.ndarray
+    judgements: int
+    fingerprint: str
+
+
+def _refit(criterion: Criterion, system_ids: list[int], labels: list[str], rng) -> _State:
+    n = len(system_ids)
+    data = ranking_scores(criterion=criterion)
+    value = np.zeros(n)
+    sigma = np.ones(n)
+    rank_lo = np.ones(n, dtype=np.int64)
+    rank_hi = np.full(n, n, dtype=np.int64)
+    cluster = np.zeros(n, dtype=np.int64)
+    judged = np.zeros(n, dtype=bool)
+    if data.n_judgements:
+        computed = stats.compute(
+            method=REFIT_METHOD,
+            n_systems=len(data.systems),
+            judgement=data.judgement,
+            system=data.system,
+            score=data.score,
+            slot=data.slot,
+            runs=REFIT_RUNS,
+            rng=rng,
+        )
+        index = {pk: i for i, pk in enumerate(system_ids)}
+        ranked = [index[data.systems[int(i)].pk] for i in computed.ranked]
+        if ranked:
+            result = computed.result
+            rank_lo[:] = 1
+            rank_hi[:] = n
+            for j, i in enumerate(ranked):
+                value[i] = result.value[j]
+                sigma[i] = result.spread[j]
+                rank_lo[i] = result.rank_lo[j]
+                rank_hi[i] = result.rank_hi[j]
+                cluster[i] = result.cluster[j]
+                judged[i] = True
+            # Systems not ranked yet: the middle value, the largest sigma, every rank.
+            missing = ~judged
+            if missing.any():
+                value[missing] = float(np.median(value[judged]))
+                sigma[missing] = float(sigma[judged].max(initial=1.0)) * 1.5 or 1.0
+                cluster[missing] = 0
+    return _State(
+        labels=labels,
+        value=value,
+        sigma=sigma,
+        rank_lo=rank_lo,
+        rank_hi=rank_hi,
+        cluster=cluster,
+        judged=judged,
+        judgements=data.n_judgements,
+        fingerprint=data.fingerprint,
+    )
+
+
+def _stable(criterion: Criterion, state: _State, number: int) -> bool:
+    """The stop rule: every system judged, and the clusters equal to those of the
+    previous ``STABLE_REFITS - 1`` refits, each of which saw more judgements than the
+    one before (refits of the same judgements prove nothing: they are identical)."""
+    if not state.judged.all() or number < STABLE_REFITS:
+        return False
+    mine = [int(c) for c in state.cluster]
+    before = list(
+        AdaptiveBatch.objects.filter(criterion=criterion, number__lt=number)
+        .order_by("-number")
+        .values_list("state", "judgements")[: STABLE_REFITS - 1]
+    )
+    if len(before) < STABLE_REFITS - 1:
+        return False
+    seen = state.judgements
+    for old, judgements in before:
+        if judgements >= seen:
+            return False
+        seen = judgements
+        clusters = {row["label"]: row.get("cluster") for row in old}
+        if [clusters.get(label) for label in state.labels] != mine:
+            return False
+    return True
+
+
+@transaction.atomic
+def adaptive_batch_build(
+    *, criterion: Criterion, force: bool = False, trigger: str = "auto"
+) -> AdaptiveBatch | None:
+    """Add the next batch of the criterion's tasks when its open places are under half a
+    batch (or at once with ``force``); None when none is needed. ``DomainError`` when
+    the campaign cannot take one (``adaptive_problem``). Locks the campaign row."""
+    campaign = Campaign.objects.select_for_update().get(pk=criterion.campaign_id)
+    problem = adaptive_problem(campaign)
+    if problem:
+        raise DomainError(problem)
+    criterion = Criterion.objects.get(pk=criterion.pk)
+    size = int(campaign.adaptive_batch_tasks)
+    jpt = int(campaign.judgements_per_task)
+    if not force and open_places(criterion=criterion) * 2 >= size * jpt:
+        return None
+    systems = list(campaign.systems.order_by("label").values_list("id", "label"))
+    system_ids = [pk for pk, _ in systems]
+    labels = [label for _, label in systems]
+    k = min(int(campaign.outputs_per_task), len(systems))
+    last = AdaptiveBatch.objects.filter(criterion=criterion).aggregate(n=Max("number"))["n"]
+    number = int(last or 0) + 1
+    seed = [int(campaign.task_seed or 0), int(criterion.pk), number]
+    # The refit's generator is the same for every batch of the criterion, so that refits
+    # differ only by the judgements they read (as in the replay); the choice's is the
+    # batch's own.
+    refit_rng = np.random.default_rng([seed[0], seed[1], 0])
+    (choice_rng,) = np.random.default_rng(seed).spawn(1)
+    state = _refit(criterion, system_ids, labels, refit_rng)
+    batch = stats.choose_batch(
+        value=state.value,
+        sigma=state.sigma,
+        rank_lo=state.rank_lo,
+        rank_hi=state.rank_hi,
+        n_tasks=size,
+        k=k,
+        rng=choice_rng,
+        min_share=MIN_SHARE,
+        margin=MARGIN,
+    )
+    first_number, added, unplaced = _tasks_add(campaign, criterion, system_ids, batch, choice_rng)
+    decision = {
+        **batch.summary(),
+        "contested_gaps": [f"{labels[a]} | {labels[b]}" for a, b in _gap_pairs(state, batch.gaps)],
+        "boundary_systems": [labels[int(i)] for i in batch.boundary],
+        "quota": {labels[i]: int(q) for i, q in enumerate(batch.quota)},
+        "unplaced": unplaced,
+    }
+    return AdaptiveBatch.objects.create(
+        campaign=campaign,
+        criterion=criterion,
+        number=number,
+        seed=seed,
+        method=REFIT_METHOD,
+        runs=REFIT_RUNS,
+        judgements=state.judgements,
+        fingerprint=state.fingerprint,
+        state=[
+            {
+                "label": labels[i],
+                "value": round(float(state.value[i]), 6) if state.judged[i] else None,
+                "sigma": round(float(state.sigma[i]), 6) if state.judged[i] else None,
+                "rank_lo": int(state.rank_lo[i]),
+                "rank_hi": int(state.rank_hi[i]),
+                "cluster": int(state.cluster[i]) if state.judged[i] else None,
+            }
+            for i in range(len(labels))
+        ],
+        decision=decision,
+        tasks=added,
+        first_task_number=first_number,
+        stable=_stable(criterion, state, number),
+        trigger=trigger,
+    )
+
+
+def _gap_pairs(state: _State, gaps: np.ndarray) -> list[tuple[int, int]]:
+    """The two systems beside each contested gap (positions in value order)."""
+    order = np.lexsort((np.arange(len(state.value)), -state.value))
+    return [(int(order[int(p)]), int(order[int(p) + 1])) for p in gaps]
+
+
+def _tasks_add(
+    campaign: Campaign,
+    criterion: Criterion,
+    system_ids: list[int],
+    batch: stats.AdaptiveBatch,
+    rng: np.random.Generator,
+) -> tuple[int, int, int]:
+    """Create the batch's tasks; returns (first task number, tasks added, tasks that no
+    item could take: no row has outputs of all their systems)."""
+    outputs: dict[tuple[int, str], dict[int, tuple[int, int]]] = {}
+    for pk, item_id, system_id, canonical_id, language in Output.objects.filter(
+        item__campaign=campaign
+    ).values_list("id", "item_id", "system_id", "canonical_id", "language"):
+        group = canonical_id if campaign.merge_identical_outputs and canonical_id else pk
+        outputs.setdefault((item_id, language), {})[system_id] = (pk, group)
+    rows = sorted(outputs)
+    used: dict[tuple[int, str], int] = {row: 0 for row in rows}
+    per_language: Counter[str] = Counter()
+    for item_id, language in Task.objects.filter(
+        criterion=criterion, kind=Task.Kind.REGULAR
+    ).values_list("item_id", "language"):
+        per_language[language] += 1
+        if (item_id, language) in used:
+            used[(item_id, language)] += 1
+    last = Task.objects.filter(campaign=campaign).aggregate(n=Max("number"))["n"]
+    number = int(last or 0)
+    first = number + 1
+    new_tasks: list[Task] = []
+    slots_of: list[list[tuple[int, int]]] = []
+    unplaced = 0
+    ties = rng.random(len(rows))
+    for row_systems in batch.tasks:
+        wanted = [system_ids[int(s)] for s in row_systems if s >= 0]
+        fits = [n for n, row in enumerate(rows) if all(s in outputs[row] for s in wanted)]
+        if not fits:
+            unplaced += 1
+            continue
+        best = min(fits, key=lambda n: (used[rows[n]], per_language[rows[n][1]], ties[n]))
+        row = rows[best]
+        used[row] += 1
+        per_language[row[1]] += 1
+        number += 1
+        new_tasks.append(
+            Task(
+                campaign=campaign,
+                criterion=criterion,
+                item_id=row[0],
+                language=row[1],
+                kind=Task.Kind.REGULAR,
+                number=number,
+            )
+        )
+        slots_of.append([outputs[row][s] for s in wanted])
+    Task.objects.bulk_create(new_tasks, batch_size=1000)
+    links: list[TaskOutput] = []
+    for task, shown in zip(new_tasks, slots_of, strict=True):
+        slots: dict[int, int] = {}
+        for output_id, group in shown:
+            slot = slots.setdefault(group, len(slots))
+            links.append(TaskOutput(task_id=task.pk, output_id=output_id, slot=slot))
+    TaskOutput.objects.bulk_create(links, batch_size=2000)
+    return first, len(new_tasks), unplaced
+
+
+def adaptive_step(*, campaign: Campaign | None = None) -> list[AdaptiveBatch]:
+    """Every live adaptive campaign (or the one given): each criterion a batch if it
+    runs low. Returns the batches added."""
+    campaigns = (
+        [campaign]
+        if campaign is not None
+        else list(Campaign.objects.filter(adaptive_design=True, status=Campaign.Status.LIVE))
+    )
+    added = []
+    for one in campaigns:
+        if adaptive_problem(one):
+            continue
+        for criterion in one.criteria.order_by("position", "pk"):
+            batch = adaptive_batch_build(criterion=criterion)
+            if batch is not None:
+                added.append(batch)
+    return added
+
+
+@dataclass(frozen=True)
+class AdaptiveStatus:
+    criterion: str
+    open_places: int
+    batches: list[AdaptiveBatch]
+
+    @property
+    def latest(self) -> AdaptiveBatch | None:
+        return self.batches[0] if self.batches else None
+
+    @property
+    def stable(self) -> bool:
+        return bool(self.batches) and self.batches[0].stable
+
+
+def adaptive_status(*, campaign: Campaign, limit: int = 50) -> list[AdaptiveStatus]:
+    """Per criterion: open places and the latest batches (newest first)."""
+    return [
+        AdaptiveStatus(
+            criterion=criterion.name,
+            open_places=open_places(criterion=criterion),
+            batches=list(
+                AdaptiveBatch.objects.filter(criterion=criterion).order_by("-number")[:limit]
+            ),
+        )
+        for criterion in campaign.criteria.order_by("position", "pk")
+    ]
+
+
+def adaptive_batch_now(*, criterion: Criterion, trigger: str = "manual") -> AdaptiveBatch:
+    """A batch of the criterion's tasks now, whatever its open places (the page's button,
+    the API's POST, ``adaptive_step --force``)."""
+    batch = adaptive_batch_build(criterion=criterion, force=True, trigger=trigger)
+    if batch is None:  # pragma: no cover - a forced build always makes one
+        raise DomainError("No batch was made.")
+    return batch

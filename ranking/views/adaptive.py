@@ -1,0 +1,85 @@
+"""The Adaptive design page (issue 16): each criterion's batches, why their systems were
+chosen, and the stop rule (``/rankings/campaign/<slug>/adaptive/``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from annotations.access.campaigns import campaign_for, has_role, role_of
+from annotations.models import CampaignMembership
+from common.errors import DomainError
+from ranking.models import AdaptiveBatch
+from ranking.services import adaptive
+
+Role = CampaignMembership.Role
+
+
+def clusters_text(batch: AdaptiveBatch) -> str:
+    """The refit's clusters as ``a b | c | d e`` (best first); "" before any judgement."""
+    rows = [r for r in batch.state if r.get("cluster") is not None]
+    if not rows:
+        return ""
+    rows.sort(key=lambda r: (r["cluster"], -(r["value"] or 0.0), r["label"]))
+    groups: dict[int, list[str]] = {}
+    for row in rows:
+        groups.setdefault(row["cluster"], []).append(row["label"])
+    return " | ".join(" ".join(labels) for _, labels in sorted(groups.items()))
+
+
+def batch_row(batch: AdaptiveBatch) -> dict[str, Any]:
+    return {
+        "batch": batch,
+        "clusters": clusters_text(batch),
+        "gaps": batch.decision.get("contested_gaps", []),
+        "boundary": batch.decision.get("boundary_systems", []),
+        "unplaced": batch.decision.get("unplaced", 0),
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_adaptive(request: HttpRequest, slug: str) -> HttpResponse:
+    """GET: the batches per criterion and the stop rule. POST (designers, ``criterion``):
+    a batch now."""
+    campaign = campaign_for(request.user, slug, Role.VIEWER)
+    if request.method == "POST":
+        if not has_role(request.user, campaign, Role.DESIGNER):
+            raise PermissionDenied("Viewers cannot add tasks.")
+        criterion = campaign.criteria.filter(name=request.POST.get("criterion", "")).first()
+        if criterion is None:
+            messages.error(request, "Choose one of the campaign's criteria.")
+        else:
+            try:
+                batch = adaptive.adaptive_batch_now(criterion=criterion)
+            except DomainError as exc:
+                messages.error(request, str(exc))
+            else:
+                messages.success(
+                    request,
+                    f"Batch {batch.number} of {criterion.name}: {batch.tasks} tasks added.",
+                )
+        return redirect("ranking:campaign-adaptive", slug=campaign.slug)
+    statuses = adaptive.adaptive_status(campaign=campaign)
+    return render(
+        request,
+        "ranking/adaptive.html",
+        {
+            "campaign": campaign,
+            "role": role_of(request.user, campaign),
+            "can_design": has_role(request.user, campaign, Role.DESIGNER),
+            "problem": adaptive.adaptive_problem(campaign),
+            "statuses": [
+                {"status": s, "rows": [batch_row(b) for b in s.batches]} for s in statuses
+            ],
+            "stable_refits": adaptive.STABLE_REFITS,
+            "refit_runs": adaptive.REFIT_RUNS,
+            "min_share": adaptive.MIN_SHARE,
+        },
+    )

@@ -1,0 +1,71 @@
+"""The MTG-style table page: mean rating per criterion, system and language with
+confidence intervals, beside the TrueSkill rank ranges (``/rankings/campaign/<slug>/means/``)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from annotations.access.campaigns import campaign_for, has_role, role_of
+from annotations.models import CampaignMembership
+from common.http import file_response
+from ranking.selectors import means as means_selectors
+
+Role = CampaignMembership.Role
+
+
+class MeansForm(forms.Form):
+    criterion = forms.CharField(required=False, max_length=64)
+    confidence = forms.ChoiceField(
+        choices=[("0.9", "90%"), ("0.95", "95%"), ("0.99", "99%")], initial="0.95", required=False
+    )
+    format = forms.ChoiceField(choices=[("", "page"), ("csv", "CSV")], required=False)
+
+
+@login_required
+def campaign_means(request: HttpRequest, slug: str) -> HttpResponse:
+    """Each criterion's mean rating per system and language (and pooled), with t
+    intervals, and the latest TrueSkill rank ranges on each language's slice;
+    ``?format=csv`` downloads it."""
+    campaign = campaign_for(request.user, slug, Role.VIEWER)
+    form = MeansForm(request.GET or None)
+    values = form.cleaned_data if form.is_bound and form.is_valid() else {}
+    confidence = float(values.get("confidence") or 0.95)
+    criterion = values.get("criterion") or ""
+    names = list(campaign.criteria.order_by("position", "pk").values_list("name", flat=True))
+    error = ""
+    if criterion and criterion not in names:
+        error = f"Campaign '{campaign.slug}' has no criterion '{criterion}'."
+    if form.errors:
+        error = "Choose a confidence of 90%, 95% or 99%."
+    table = None
+    if not error:
+        table = means_selectors.campaign_means(
+            campaign=campaign, confidence=confidence, criterion=criterion
+        )
+        if values.get("format") == "csv":
+            return file_response(
+                means_selectors.means_csv(table),
+                content_type="text/csv; charset=utf-8",
+                filename=f"{campaign.slug}-means.csv",
+            )
+    return render(
+        request,
+        "ranking/means.html",
+        {
+            "campaign": campaign,
+            "role": role_of(request.user, campaign),
+            "can_design": has_role(request.user, campaign, Role.DESIGNER),
+            "table": table,
+            "criteria": names,
+            "criterion_name": criterion,
+            "confidence": confidence,
+            "confidence_label": f"{confidence:.0%}",
+            "confidence_choice": values.get("confidence") or "0.95",
+            "multilingual": len(campaign.languages or []) > 1,
+            "error": error,
+        },
+        status=400 if error else 200,
+    )

@@ -1,1 +1,0 @@
-"""REST API of reports: thin views over reports.services and reports.selectors."""

@@ -1,0 +1,74 @@
+"""REST API of metric-human correlation: ``GET /api/campaigns/<slug>/metrics/?criterion=``
+reports the correlations of every stored metric; ``POST`` (multipart ``file``) imports a
+CSV or JSONL metric score file (re-importing a metric replaces it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from annotations.access.apis import CampaignScoped
+from common.api import ERRORS, validated_query
+from common.errors import DomainError
+from common.parsers import MultiPartParser
+from reports.core.correlation_report import report_json
+from reports.selectors.metrics import HUMAN_SOURCES, metric_correlations
+from reports.services.metrics import metric_scores_import
+
+
+class CorrelationQuery(serializers.Serializer):
+    criterion = serializers.CharField()
+    resamples = serializers.IntegerField(min_value=1, max_value=2000, default=200)
+    seed = serializers.IntegerField(min_value=0, default=1)
+    confidence = serializers.FloatField(min_value=0.5, max_value=0.999, default=0.95)
+    human = serializers.ChoiceField(choices=HUMAN_SOURCES, default="mean")
+
+
+class MetricUploadSerializer(serializers.Serializer):
+    file = serializers.FileField(max_length=200, allow_empty_file=True)
+
+
+class MetricCorrelationsApi(CampaignScoped):
+    parser_classes = [MultiPartParser]
+
+    @extend_schema(parameters=[CorrelationQuery], responses={200: OpenApiTypes.OBJECT, **ERRORS})
+    def get(self, request: Request, slug: str) -> Response:
+        query = validated_query(CorrelationQuery, request)
+        criterion = self.campaign.criteria.filter(name=query["criterion"]).first()
+        if criterion is None:
+            raise DomainError(
+                f"Campaign '{self.campaign.slug}' has no criterion '{query['criterion']}'."
+            )
+        report = metric_correlations(
+            campaign=self.campaign,
+            criterion=criterion,
+            seed=query["seed"],
+            resamples=query["resamples"],
+            confidence=query["confidence"],
+            human=query["human"],
+        )
+        return Response(report_json(report))
+
+    @extend_schema(request=MetricUploadSerializer, responses={201: OpenApiTypes.OBJECT, **ERRORS})
+    def post(self, request: Request, slug: str) -> Response:
+        serializer = MetricUploadSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        upload: Any = serializer.validated_data["file"]
+        done = metric_scores_import(
+            campaign=self.campaign, data=upload.read(), file=upload.name or "upload"
+        )
+        return Response(
+            {
+                "metrics": [
+                    {"metric": name, "segment_scores": seg, "system_scores": sys}
+                    for name, seg, sys in done.metrics
+                ],
+                "replaced": done.replaced,
+            },
+            status=status.HTTP_201_CREATED,
+        )

@@ -1,0 +1,73 @@
+"""The ranking CSV opens cleanly: its header is the first line (no ``#`` preamble that
+``pandas.read_csv`` and spreadsheets misread); the provenance is a sidecar download."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from rest_framework.test import APIClient
+
+from ranking.services.runs import ranking_run_compute, ranking_run_create
+from tests.factories import SystemFactory
+from tests.ranking.planted import planted_campaign
+
+pytestmark = pytest.mark.django_db
+
+#: the ranking CSV's header, its first line
+CSV_COLUMNS = (
+    "status",
+    "cluster",
+    "system",
+    "value",
+    "spread",
+    "rank_lo",
+    "rank_hi",
+    "comparisons",
+)
+
+
+def _run():
+    from django.contrib.auth.models import User
+
+    campaign, criterion = planted_campaign(strengths=[40, 0, -40], n_judgements=30, k=3)
+    SystemFactory(campaign=campaign, label="zeta")  # never judged: an unranked row
+    campaign.owner = User.objects.create_user("csv-owner")
+    campaign.save(update_fields=["owner"])
+    run = ranking_run_create(campaign=campaign, criterion=criterion, queue=False, runs=20, seed=2)
+    run = ranking_run_compute(run=run)
+    api = APIClient()
+    api.force_authenticate(campaign.owner)
+    return run, api
+
+
+def test_the_csv_header_is_its_first_line():
+    run, api = _run()
+    text = api.get(f"/api/rankings/{run.pk}/export/csv/").content.decode()
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert tuple(csv.DictReader(io.StringIO(text)).fieldnames or ()) == CSV_COLUMNS
+    assert [r["system"] for r in rows] == ["s0", "s1", "s2", "zeta"]
+    assert [r["status"] for r in rows] == ["ranked", "ranked", "ranked", "unranked"]
+    assert not any(line.startswith("#") for line in text.splitlines())
+
+
+def test_pandas_reads_the_csv_as_it_is():
+    pandas = pytest.importorskip("pandas")
+    run, api = _run()
+    text = api.get(f"/api/rankings/{run.pk}/export/csv/").content.decode()
+    frame = pandas.read_csv(io.StringIO(text))
+    assert list(frame.columns) == list(CSV_COLUMNS)
+    assert frame["system"].tolist() == ["s0", "s1", "s2", "zeta"]
+    assert frame["rank_lo"].iloc[0] == 1
+
+
+def test_the_provenance_is_a_sidecar_download_with_a_header():
+    run, api = _run()
+    response = api.get(f"/api/rankings/{run.pk}/export/provenance/")
+    assert response.status_code == 200
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0] == ["field", "value"]
+    fields = dict(rows[1:])
+    assert fields["seed"] == "2" and fields["runs"] == "20"
+    assert fields["unranked (no comparisons)"] == "zeta"

@@ -1,0 +1,454 @@
+"""Adaptive design online (issue 16, item 2): batches of tasks added to a live campaign
+where the clusters are undecided, logged and reproducible, every system kept at its
+coverage minimum, handed out like any task, and the stop rule."""
+
+from __future__ import annotations
+
+import io
+import threading
+from collections import Counter
+
+import numpy as np
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection, connections
+from django.utils import timezone
+
+from annotations.importing.parsers.common import OutputRow
+from annotations.models import (
+    Assignment,
+    Campaign,
+    Judgement,
+    Task,
+    Worker,
+)
+from annotations.services.assignment import task_next_for
+from annotations.services.campaigns import (
+    CampaignSettingsError,
+    campaign_create,
+    campaign_launch,
+    campaign_settings_problems,
+    campaign_settings_update,
+    outputs_store,
+)
+from annotations.services.criteria import criterion_from_preset
+from annotations.services.tasks import tasks_build
+from common.errors import DomainError
+from ranking.models import AdaptiveBatch
+from ranking.services import adaptive
+from ranking.tasks import adaptive_step_task
+from tests.factories import judgement_of
+
+pytestmark = pytest.mark.django_db
+
+# Two clear tiers and a contested pair in the middle.
+STRENGTHS = {"s0": 80, "s1": 78, "s2": 20, "s3": 0, "s4": -60, "s5": -62}
+
+
+def adaptive_campaign(
+    *, slug: str = "adapt", items: int = 30, languages: tuple[str, ...] = ("en",), batch: int = 20
+) -> Campaign:
+    campaign = campaign_create(
+        slug=slug,
+        outputs_per_task=3,
+        judgements_per_task=1,
+        tasks_per_worker=50,
+        adaptive_design=True,
+        adaptive_batch_tasks=batch,
+        consent_text="You may stop at any time.",
+    )
+    criterion_from_preset(campaign=campaign, preset="quality")
+    outputs_store(
+        campaign=campaign,
+        rows=[
+            OutputRow(
+                item_id=f"{tag}-{i}",
+                input=f"mr {i}",
+                system=label,
+                text=f"{label} says {i} in {tag}",
+                language=tag,
+            )
+            for tag in languages
+            for i in range(items)
+            for label in STRENGTHS
+        ],
+    )
+    campaign.refresh_from_db()
+    from annotations.models import Output
+    from annotations.services.criteria import criterion_rankme_set
+
+    criterion_rankme_set(
+        criterion=campaign.criteria.get(),
+        standard_output=Output.objects.filter(item__campaign=campaign).first(),
+    )
+    tasks_build(campaign=campaign, seed=5, tasks_per_item=1)
+    return campaign_launch(campaign=campaign)
+
+
+def judge_all(campaign: Campaign, *, seed: int = 0) -> int:
+    """Every open regular task judged once by a simulated worker (scores from STRENGTHS)."""
+    rng = np.random.default_rng(seed)
+    worker, _ = Worker.objects.get_or_create(
+        campaign=campaign,
+        platform="link",
+        external_id=f"sim{seed}",
+        defaults={"consented_at": timezone.now()},
+    )
+    done = 0
+    for task in Task.objects.filter(campaign=campaign, kind=Task.Kind.REGULAR, places_held=0):
+        labels = task.task_outputs.order_by("slot").values_list("output__system__label", flat=True)
+        scores = [max(1.0, 100 + STRENGTHS[label] + rng.normal(0, 10)) for label in labels]
+        judgement_of(task, worker, scores)
+        done += 1
+    return done
+
+
+def test_no_batch_while_tasks_are_open_and_one_when_they_run_low():
+    campaign = adaptive_campaign()
+    criterion = campaign.criteria.get()
+    assert adaptive.open_places(criterion=criterion) == 30  # 30 items x 1 task x 1
+    assert adaptive.adaptive_batch_build(criterion=criterion) is None
+    judge_all(campaign)
+    assert adaptive.open_places(criterion=criterion) == 0
+    batch = adaptive.adaptive_batch_build(criterion=criterion)
+    assert batch is not None and batch.number == 1 and batch.tasks == 20
+    assert batch.judgements == 30 and batch.seed == [5, criterion.pk, 1]
+    new = Task.objects.filter(criterion=criterion, number__gte=batch.first_task_number)
+    assert new.count() == 20 and adaptive.open_places(criterion=criterion) == 20
+    for task in new:
+        systems = [link.output.system.label for link in task.task_outputs.all()]
+        assert len(systems) == 3 and len(set(systems)) == 3
+        assert {link.output.language for link in task.task_outputs.all()} == {task.language}
+    # Logged: each system's state and the decision.
+    assert [row["label"] for row in batch.state] == sorted(STRENGTHS)
+    assert all(row["cluster"] is not None for row in batch.state)
+    assert sum(batch.decision["quota"].values()) == 60
+    # No second batch while the first is open.
+    assert adaptive.adaptive_batch_build(criterion=criterion) is None
+
+
+def test_the_batch_goes_to_the_contested_systems_and_keeps_every_minimum():
+    campaign = adaptive_campaign(batch=40)
+    criterion = campaign.criteria.get()
+    judge_all(campaign)
+    batch = adaptive.adaptive_batch_build(criterion=criterion)
+    assert batch is not None
+    quota = batch.decision["quota"]
+    minimum = batch.decision["minimum"]
+    assert min(quota.values()) >= minimum >= 1
+    counts = Counter(
+        link.output.system.label
+        for task in Task.objects.filter(number__gte=batch.first_task_number, criterion=criterion)
+        for link in task.task_outputs.select_related("output__system")
+    )
+    assert counts == Counter(quota)
+    if batch.decision["contested_gaps"]:
+        boundary = set(batch.decision["boundary_systems"])
+        assert max(quota[s] for s in boundary) > min(quota.values())
+
+
+def test_the_same_judgements_give_the_same_batch():
+    made = []
+    for slug in ("one",):
+        campaign = adaptive_campaign(slug=slug)
+        judge_all(campaign, seed=1)
+        batch = adaptive.adaptive_batch_build(criterion=campaign.criteria.get())
+        assert batch is not None
+        tasks = Task.objects.filter(campaign=campaign, number__gte=batch.first_task_number)
+        made.append(
+            (
+                batch.state,
+                batch.decision,
+                [
+                    (
+                        t.item.external_id,
+                        [link.output.system.label for link in t.task_outputs.order_by("slot")],
+                    )
+                    for t in tasks.order_by("number")
+                ],
+            )
+        )
+    # The batch undone and made again from the same judgements: the same batch.
+    campaign = Campaign.objects.get(slug="one")
+    batch = AdaptiveBatch.objects.get(campaign=campaign)
+    AdaptiveBatch.objects.filter(pk=batch.pk).delete()
+    Task.objects.filter(campaign=campaign, number__gte=batch.first_task_number).delete()
+    again = adaptive.adaptive_batch_now(criterion=campaign.criteria.get(), trigger="auto")
+    tasks = Task.objects.filter(campaign=campaign, number__gte=again.first_task_number)
+    assert again.state == made[0][0] and again.decision == made[0][1]
+    assert [
+        (t.item.external_id, [link.output.system.label for link in t.task_outputs.order_by("slot")])
+        for t in tasks.order_by("number")
+    ] == made[0][2]
+
+
+def test_workers_are_handed_the_new_tasks_and_never_an_item_twice():
+    campaign = adaptive_campaign()
+    judge_all(campaign)
+    criterion = campaign.criteria.get()
+    batch = adaptive.adaptive_batch_build(criterion=criterion)
+    assert batch is not None
+    worker = Worker.objects.create(
+        campaign=campaign, platform="link", external_id="real", consented_at=timezone.now()
+    )
+    seen = []
+    for _ in range(25):
+        assignment = task_next_for(worker=worker, campaign=campaign)
+        if assignment is None:
+            break
+        seen.append(assignment.task)
+        assignment.state = "submitted"
+        assignment.submitted_at = timezone.now()
+        assignment.save(update_fields=["state", "submitted_at"])
+    assert seen and all(t.number >= batch.first_task_number for t in seen if t.kind == "regular")
+    assert len({t.item_id for t in seen}) == len(seen)  # no item twice for a worker
+    held = Counter(a.task_id for a in Assignment.objects.filter(task__campaign=campaign))
+    assert max(held.values()) <= campaign.judgements_per_task
+
+
+def test_tasks_never_mix_languages_and_languages_stay_balanced():
+    campaign = adaptive_campaign(items=10, languages=("de", "fr"), batch=30)
+    judge_all(campaign)
+    batch = adaptive.adaptive_batch_build(criterion=campaign.criteria.get())
+    assert batch is not None
+    new = list(Task.objects.filter(campaign=campaign, number__gte=batch.first_task_number))
+    for task in new:
+        assert {link.output.language for link in task.task_outputs.all()} == {task.language}
+    by_language = Counter(t.language for t in new)
+    assert abs(by_language["de"] - by_language["fr"]) <= 1
+
+
+def test_the_stop_rule_says_when_the_clusters_hold():
+    campaign = adaptive_campaign(items=60, batch=10)
+    criterion = campaign.criteria.get()
+    batches = []
+    for round_ in range(3):
+        judge_all(campaign, seed=round_)  # the open tasks judged, then a batch
+        batches.append(adaptive.adaptive_batch_now(criterion=criterion, trigger="auto"))
+    assert [b.judgements for b in batches] == [60, 70, 80]
+    assert [b.stable for b in batches[:2]] == [False, False]  # fewer than 3 refits
+    clusters = [[row["cluster"] for row in b.state] for b in batches]
+    assert batches[2].stable == (clusters[0] == clusters[1] == clusters[2])
+    status = adaptive.adaptive_status(campaign=campaign)
+    assert status[0].latest == batches[2] and status[0].open_places == 10
+    # Refits of the same judgements are identical, and prove nothing: never stable.
+    again = [adaptive.adaptive_batch_now(criterion=criterion, trigger="auto") for _ in range(3)]
+    assert [row["cluster"] for row in again[0].state] == clusters[2]
+    assert not any(b.stable for b in again)
+
+
+def test_refusals_name_the_reason_and_write_nothing():
+    campaign = adaptive_campaign()
+    criterion = campaign.criteria.get()
+    Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.PAUSED)
+    with pytest.raises(DomainError, match="live"):
+        adaptive.adaptive_batch_now(criterion=criterion, trigger="auto")
+    Campaign.objects.filter(pk=campaign.pk).update(
+        status=Campaign.Status.LIVE, adaptive_design=False
+    )
+    with pytest.raises(DomainError, match="off"):
+        adaptive.adaptive_batch_now(criterion=criterion, trigger="auto")
+    assert not AdaptiveBatch.objects.exists()
+    assert adaptive.adaptive_step() == []  # not adaptive: nothing
+    draft = campaign_create(slug="draft", outputs_per_task=3)
+    with pytest.raises(CampaignSettingsError) as err:
+        campaign_settings_update(campaign=draft, adaptive_design=True, setup="together")
+    assert "adaptive_design" in err.value.problems
+    with pytest.raises(CampaignSettingsError) as err:
+        campaign_settings_update(campaign=draft, adaptive_batch_tasks=0)
+    assert "adaptive_batch_tasks" in err.value.problems
+
+
+def test_why_a_campaign_cannot_get_a_batch_is_the_design_pages_rule():
+    campaign = adaptive_campaign()
+    assert adaptive.adaptive_problem(campaign) == ""
+    # Set up differently behind the Design page's back (the admin, an old row): the
+    # refusal is the settings' own rule, word for word.
+    for changes in ({"setup": Campaign.Setup.TOGETHER}, {"outputs_per_task": 1}):
+        Campaign.objects.filter(pk=campaign.pk).update(**changes)
+        campaign.refresh_from_db()
+        rule = campaign_settings_problems(campaign=campaign)["adaptive_design"]
+        assert adaptive.adaptive_problem(campaign) == f"Adaptive design cannot run: {rule}"
+        Campaign.objects.filter(pk=campaign.pk).update(setup="separate", outputs_per_task=3)
+    campaign.refresh_from_db()
+    campaign.systems.exclude(pk=campaign.systems.order_by("pk")[0].pk).delete()
+    rule = campaign_settings_problems(campaign=campaign)["adaptive_design"]
+    assert "nothing to choose" in rule
+    assert adaptive.adaptive_problem(campaign) == f"Adaptive design cannot run: {rule}"
+    campaign.systems.all().delete()
+    assert "no systems" in adaptive.adaptive_problem(campaign)
+
+
+def test_the_command_and_the_beat_task():
+    campaign = adaptive_campaign()
+    judge_all(campaign)
+    ids = adaptive_step_task()
+    assert AdaptiveBatch.objects.filter(pk__in=ids).count() == 1
+    out = io.StringIO()
+    call_command("adaptive_step", campaign.slug, "--force", stdout=out)
+    assert "batch 2, 20 tasks from 30 judgements" in out.getvalue()
+    assert AdaptiveBatch.objects.get(number=2).trigger == "manual"
+    out = io.StringIO()
+    call_command("adaptive_step", stdout=out)
+    assert "No batch needed" in out.getvalue()
+    with pytest.raises(CommandError, match="no criterion"):
+        call_command("adaptive_step", campaign.slug, "--criterion", "nope")
+    with pytest.raises(CommandError, match="need a campaign"):
+        call_command("adaptive_step", "--force")
+
+
+def _member(django_user_model, campaign, role):
+    user = django_user_model.objects.create_user(f"u-{role}", password="pw-123456789")
+    from annotations.models import CampaignMembership
+
+    CampaignMembership.objects.create(campaign=campaign, user=user, role=role)
+    return user
+
+
+def test_the_page_shows_batches_and_designers_add_one(client, django_user_model):
+    campaign = adaptive_campaign()
+    judge_all(campaign)
+    url = f"/rankings/campaign/{campaign.slug}/adaptive/"
+    client.force_login(_member(django_user_model, campaign, "viewer"))
+    body = client.get(url).content.decode()
+    assert "No batch yet" in body and "Add a batch" not in body
+    assert client.post(url, {"criterion": "quality"}).status_code == 403
+    client.force_login(_member(django_user_model, campaign, "designer"))
+    response = client.post(url, {"criterion": "quality"})
+    assert response.status_code == 302
+    body = client.get(url).content.decode()
+    assert "#1" in body and "manual" in body and "Batch 1 of quality: 20 tasks added." in body
+    assert client.post(url, {"criterion": "nope"}).status_code == 302
+    assert AdaptiveBatch.objects.count() == 1
+    assert "Adaptive design" in client.get(f"/rankings/campaign/{campaign.slug}/").content.decode()
+
+
+def test_the_api(client, django_user_model):
+    campaign = adaptive_campaign()
+    judge_all(campaign)
+    url = f"/api/campaigns/{campaign.slug}/adaptive/"
+    client.force_login(_member(django_user_model, campaign, "viewer"))
+    assert client.get(url).json()["criteria"][0]["open_places"] == 0
+    assert (
+        client.post(url, {"criterion": "quality"}, content_type="application/json").status_code
+        == 403
+    )
+    client.force_login(_member(django_user_model, campaign, "designer"))
+    made = client.post(url, {"criterion": "quality"}, content_type="application/json")
+    assert made.status_code == 201 and made.json()["tasks"] == 20
+    body = client.get(url).json()
+    assert body["criteria"][0]["batches"][0]["number"] == 1
+    bad = client.post(url, {"criterion": "nope"}, content_type="application/json")
+    assert bad.status_code == 400 and "nope" in bad.content.decode()
+    Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.CLOSED)
+    closed = client.post(url, {"criterion": "quality"}, content_type="application/json")
+    assert closed.status_code == 400 and "live" in closed.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="Row locks (SELECT ... FOR UPDATE) need PostgreSQL; SQLite serialises writes.",
+)
+def test_batches_and_hand_outs_at_once_keep_every_invariant_on_postgresql():
+    """Workers claim and submit while batches are added from other threads: batch
+    numbers and task numbers stay unique, no task gets more judgements than it asks
+    for, no worker sees an item twice, and no judgement is lost."""
+    from annotations.services.judgements import judgement_submit
+
+    campaign = adaptive_campaign(items=20, batch=10)
+    criterion = campaign.criteria.get()
+    workers = [
+        Worker.objects.create(
+            campaign=campaign, platform="link", external_id=f"w{i}", consented_at=timezone.now()
+        )
+        for i in range(8)
+    ]
+    barrier = threading.Barrier(len(workers) + 2)
+    errors: list[BaseException] = []
+    submitted: list[int] = []
+
+    def work(worker: Worker) -> None:
+        try:
+            barrier.wait()
+            for _ in range(6):
+                a = task_next_for(worker=worker, campaign=campaign)
+                if a is None:
+                    break
+                judgement_submit(assignment=a, scores={s: 50 + 7 * s for s in a.display_order})
+                submitted.append(a.pk)
+        except BaseException as error:
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    def build() -> None:
+        try:
+            barrier.wait()
+            for _ in range(2):
+                adaptive.adaptive_batch_now(criterion=criterion, trigger="auto")
+        except BaseException as error:
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=work, args=(w,)) for w in workers]
+    threads += [threading.Thread(target=build) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert sorted(AdaptiveBatch.objects.values_list("number", flat=True)) == [1, 2, 3, 4]
+    numbers = list(Task.objects.filter(campaign=campaign).values_list("number", flat=True))
+    assert len(numbers) == len(set(numbers))
+    per_task = Counter(
+        Judgement.objects.filter(task__campaign=campaign).values_list("task_id", flat=True)
+    )
+    assert max(per_task.values()) <= campaign.judgements_per_task
+    assert Judgement.objects.filter(task__campaign=campaign).count() == len(submitted)
+    for worker in workers:
+        items = list(
+            Assignment.objects.filter(worker=worker).values_list("task__item_id", flat=True)
+        )
+        assert len(items) == len(set(items))
+
+
+def test_the_monitor_and_plan_pages_say_adaptive_design_is_on(client, django_user_model):
+    campaign = adaptive_campaign()
+    client.force_login(_member(django_user_model, campaign, "viewer"))
+    for page in ("monitor", "plan"):
+        body = client.get(f"/campaigns/{campaign.slug}/{page}/").content.decode()
+        assert "data-adaptive-note" in body, page
+    Campaign.objects.filter(pk=campaign.pk).update(adaptive_design=False)
+    body = client.get(f"/campaigns/{campaign.slug}/monitor/").content.decode()
+    assert "data-adaptive-note" not in body
+
+
+def test_before_any_judgement_a_batch_is_balanced():
+    campaign = adaptive_campaign(batch=12)
+    batch = adaptive.adaptive_batch_now(criterion=campaign.criteria.get(), trigger="auto")
+    assert batch.judgements == 0 and batch.decision["contested_gaps"] == []
+    assert set(batch.decision["quota"].values()) == {6}  # 12 tasks x 3 outputs / 6 systems
+    assert all(row["cluster"] is None for row in batch.state)
+
+
+def test_a_task_no_item_can_take_is_counted_not_faked():
+    campaign = adaptive_campaign(items=6, batch=12)
+    judge_all(campaign)
+    # s5's outputs are withdrawn from every item but one: tasks asking for s5 and two
+    # systems that item lacks cannot be placed.
+    from annotations.models import Output
+
+    Output.objects.filter(item__campaign=campaign, system__label="s5").exclude(
+        item__external_id="en-0"
+    ).delete()
+    Output.objects.filter(item__external_id="en-0").exclude(system__label="s5").exclude(
+        system__label="s0"
+    ).delete()
+    batch = adaptive.adaptive_batch_now(criterion=campaign.criteria.get(), trigger="auto")
+    placed = Task.objects.filter(campaign=campaign, number__gte=batch.first_task_number)
+    assert batch.tasks == placed.count() == 12 - batch.decision["unplaced"]
+    assert batch.decision["unplaced"] >= 1
+    for task in placed:
+        assert task.task_outputs.count() == 3

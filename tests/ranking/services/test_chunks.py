@@ -1,0 +1,477 @@
+"""Chunked ranking runs (issue 13): one Celery task per chunk, stored in the database,
+merged by the chunk stored last; lost chunks re-dispatched by the sweep; cancel; and the
+runs created before chunking, which still compute as one stream."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import numpy as np
+import pytest
+from django.core.management import call_command
+from django.db.models import F
+from django.utils import timezone
+
+from ranking import stats
+from ranking.models import RankingChunk, RankingRun
+from ranking.selectors import runs as selectors
+from ranking.services import runs as services
+from ranking.services.runs import (
+    ranking_chunk_compute,
+    ranking_run_cancel,
+    ranking_run_compute,
+    ranking_run_create,
+    ranking_runs_sweep,
+)
+from tests.ranking.planted import planted_campaign
+
+pytestmark = pytest.mark.django_db
+
+STRENGTHS = [60.0, 30.0, 0.0, -30.0, -60.0]
+RUNS = 60  # three chunks of 25, 25 and 10 runs
+
+
+@pytest.fixture(autouse=True)
+def chunks_of_25(monkeypatch):
+    """New runs store chunks of 25 runs here, whatever the default."""
+    monkeypatch.setattr(stats, "DEFAULT_CHUNK_RUNS", 25)
+
+
+@pytest.fixture
+def planted():
+    return planted_campaign(strengths=STRENGTHS, n_judgements=50, seed=21)
+
+
+@pytest.fixture
+def dispatched(monkeypatch):
+    """Chunks handed to Celery, recorded instead of sent: (run id, chunk index)."""
+    sent: list[tuple[int, int]] = []
+    monkeypatch.setattr(services, "_dispatch_chunk", lambda r, i, q=None: sent.append((r, i)))
+    return sent
+
+
+def _values(run: RankingRun) -> dict[str, tuple[float, float, int, int, int]]:
+    return {
+        r.system.label: (r.value, r.spread, r.rank_lo, r.rank_hi, r.cluster)
+        for r in run.results.select_related("system")
+    }
+
+
+def _reference(run: RankingRun) -> dict[str, tuple[float, float, int, int, int]]:
+    """The pure in-process computation of the same run (ranking.stats.compute_chunked)."""
+    data = selectors.ranking_scores(criterion=run.criterion)
+    result = stats.compute_chunked(
+        method=run.method,
+        n_systems=len(data.systems),
+        judgement=data.judgement,
+        system=data.system,
+        score=data.score,
+        slot=data.slot,
+        runs=run.runs,
+        chunk_runs=run.chunk_runs or 0,
+        seed=run.seed,
+        confidence=run.confidence,
+        parameters=run.parameters,
+    )
+    return {
+        data.systems[int(s)].label: (
+            float(result.value[i]),
+            float(result.spread[i]),
+            int(result.rank_lo[i]),
+            int(result.rank_hi[i]),
+            int(result.cluster[i]),
+        )
+        for i, s in enumerate(result.ranked)
+    }
+
+
+def test_a_new_run_stores_its_chunk_size_and_is_computed_in_chunks(
+    planted, django_capture_on_commit_callbacks
+):
+    campaign, criterion = planted
+    with django_capture_on_commit_callbacks(execute=True):
+        run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, seed=4)
+    run.refresh_from_db()
+    assert run.chunk_runs == 25
+    assert run.status == RankingRun.Status.DONE, run.error
+    chunks = list(run.chunks.order_by("index"))
+    assert [c.runs for c in chunks] == stats.chunk_sizes(RUNS, run.chunk_runs)
+    assert all(c.state == RankingChunk.State.DONE and c.result for c in chunks)
+    assert run.progress == 1.0 and run.runs_done == RUNS
+    # Eager Celery (tasks run here) == the pure in-process computation, exactly.
+    assert _values(run) == _reference(run)
+
+
+def test_fan_out_in_any_completion_order_equals_in_process(planted, dispatched):
+    campaign, criterion = planted
+    cli = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
+    ranking_run_compute(run=cli, fan_out=False)  # the ``rank`` command's way
+    assert cli.status == RankingRun.Status.DONE, cli.error
+    for order in ([2, 0, 1], [1, 2, 0]):
+        run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
+        dispatched.clear()
+        ranking_run_compute(run=run)  # plans and dispatches the three chunks
+        assert sorted(dispatched) == [(run.pk, 0), (run.pk, 1), (run.pk, 2)]
+        run.refresh_from_db()
+        assert run.status == RankingRun.Status.RUNNING and run.progress == 0
+        outcomes = []
+        for n, index in enumerate(order, start=1):
+            outcomes.append(ranking_chunk_compute(run_id=run.pk, index=index))
+            run.refresh_from_db()
+            assert run.progress == pytest.approx(n / 3)
+        assert outcomes == ["computed", "computed", "merged"]
+        assert run.status == RankingRun.Status.DONE
+        assert run.runs_done == RUNS
+        assert _values(run) == _values(cli) == _reference(cli)
+        # A redelivered chunk message after the end computes nothing.
+        assert ranking_chunk_compute(run_id=run.pk, index=0) == "skipped"
+
+
+def test_progress_counts_chunks_done_and_runs_done(planted, dispatched):
+    campaign, criterion = planted
+    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
+    ranking_run_compute(run=run)
+    ranking_chunk_compute(run_id=run.pk, index=2)  # the short one: 10 runs
+    run.refresh_from_db()
+    assert (run.progress, run.runs_done) == (pytest.approx(1 / 3), 10)
+    ranking_chunk_compute(run_id=run.pk, index=0)
+    run.refresh_from_db()
+    assert (run.progress, run.runs_done) == (pytest.approx(2 / 3), 35)
+
+
+def test_a_lost_chunk_is_re_dispatched_by_the_sweep_then_completes(
+    planted, dispatched, django_capture_on_commit_callbacks
+):
+    campaign, criterion = planted
+    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
+    ranking_run_compute(run=run)
+    ranking_chunk_compute(run_id=run.pk, index=0)
+    ranking_chunk_compute(run_id=run.pk, index=2)
+    # Chunk 1's worker started it and died (SIGKILL): running, heartbeat stopped.
+    assert services._claim_chunk(run_id=run.pk, index=1) is not None
+    old = timezone.now() - timedelta(hours=1)
+    RankingChunk.objects.filter(run=run, index=1).update(heartbeat_at=old)
+    RankingRun.objects.filter(pk=run.pk).update(heartbeat_at=old)
+    dispatched.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert ranking_runs_sweep() == []  # nothing failed...
+    assert dispatched == [(run.pk, 1)]  # ...chunk 1 handed to Celery again
+    chunk = run.chunks.get(index=1)
+    assert chunk.state == RankingChunk.State.PENDING and chunk.dispatches == 2
+    run.refresh_from_db()
+    assert run.status == RankingRun.Status.RUNNING
+    dispatched.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert ranking_runs_sweep() == []
+    assert dispatched == []  # fresh heartbeat: left alone
+    assert ranking_chunk_compute(run_id=run.pk, index=1) == "merged"
+    run.refresh_from_db()
+    assert run.status == RankingRun.Status.DONE
+    assert _values(run) == _reference(run)
+
+
+def test_a_chunk_lost_too_often_fails_the_run_with_the_reason(planted, dispatched, settings):
+    campaign, criterion = planted
+    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
+    ranking_run_compute(run=run)
+    old = timezone.now() - timedelta(hours=1)
+    for _ in range(settings.RANKING_MAX_ATTEMPTS - 1):
+        assert services._claim_chunk(run_id=run.pk, index=1) is not None  # then killed
+        RankingChunk.objects.filter(run=run, index=1).update(heartbeat_at=old)
+        assert ranking_runs_sweep() == []
+    assert services._claim_chunk(run_id=run.pk, index=1) is not None
+    RankingChunk.objects.filter(run=run, index=1).update(heartbeat_at=old)
+    assert ranking_runs_sweep() == [run.pk]
+    run.refresh_from_db()
+    assert run.status == RankingRun.Status.FAILED
+    assert f"Chunk 2 of this run was lost {settings.RANKING_MAX_ATTEMPTS} times" in run.error
+
+
+def test_a_queued_chunk_is_sent_again_within_minutes_and_later_each_time(
+    planted, dispatched, django_capture_on_commit_callbacks, settings
+):
+    """A chunk whose message a dead worker held (the broker gives it back only after its
+    visibility timeout, 72 minutes) is sent again after RANKING_CHUNK_QUEUED_AFTER, not
+    after the 6-hour pending timeout; each further copy waits longer, so a long queue
+    does not fill with copies, and copies never count as lost workers."""
+    campaign, criterion = planted
+    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
+    ranking_run_compute(run=run)
+    after = settings.RANKING_CHUNK_QUEUED_AFTER
+    assert after <= 300
+    sent = timezone.now() - timedelta(seconds=after + 5)
+    RankingChunk.objects.filter(run=run).update(heartbeat_at=sent)
+    dispatched.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert ranking_runs_sweep() == []
+    assert sorted(dispatched) == [(run.pk, 0), (run.pk, 1), (run.pk, 2)]
+    assert set(run.chunks.values_list("dispatches", flat=True)) == {2}
+    # The second copy waits twice as long.
+    RankingChunk.objects.filter(run=run).update(
+        heartbeat_at=timezone.now() - timedelta(seconds=after + 5)
+    )
+    dispatched.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert ranking_runs_sweep() == []
+    assert dispatched == []
+    RankingChunk.objects.filter(run=run).update(
+        heartbeat_at=timezone.now() - timedelta(seconds=2 * after + 5)
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        assert ranking_runs_sweep() == []
+    assert len(dispatched) == 3
+    # Copies are not lost workers: the chunks still compute and the run finishes.
+    for index in range(3):
+        ranking_chunk_compute(run_id=run.pk, index=index)
+    run.refresh_from_db()
+    assert run.status == RankingRun.Status.DONE, run.error
+    assert _values(run) == _reference(run)
+
+
+def test_a_silent_running_chunk_is_handed_out_within_minutes(
+    planted, dispatched, django_capture_on_commit_callbacks, settings
+):
+    """Its worker was SIGKILLed: the chunk's heartbeat stops, and after
+    RANKING_CHUNK_LOST_AFTER (two minutes, not the ten of a run's stale timeout) the
+    sweep gives it back and sends it again."""
+    campaign, criterion = planted
+    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
+    ranking_run_compute(run=run)
+    assert services._claim_chunk(run_id=run.pk, index=1) is not None  # then killed
+    lost = settings.RANKING_CHUNK_LOST_AFTER
+    assert lost <= 180 < settings.RANKING_STALE_AFTER
+    RankingChunk.objects.filter(run=run, index=1).update(
+        heartbeat_at=timezone.now() - timedelta(seconds=lost + 5)
+    )
+    dispatched.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert ranking_runs_sweep() == []
+    assert (run.pk, 1) in dispatched
+    assert run.chunks.get(index=1).state == RankingChunk.State.PENDING
+    for index in range(3):
+        ranking_chunk_compute(run_id=run.pk, index=index)
+    run.refresh_from_db()
+    assert run.status == RankingRun.Status.DONE, run.error
+    assert _values(run) == _reference(run)
+
+
+def test_a_duplicate_message_never_takes_over_a_computing_chunk(planted, dispatched):
+    """A copy of a chunk's message (sent again while it was queued, or given back by the
+    broker) arriving while another worker computes it is skipped: that worker keeps it,
+    and the copy costs no attempt."""
+    campaign, criterion = planted
+    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
+    ranking_run_compute(run=run)
+    assert services._claim_chunk(run_id=run.pk, index=0) is not None  # computing now
+    assert ranking_chunk_compute(run_id=run.pk, index=0) == "skipped"
+    chunk = run.chunks.get(index=0)
+    assert chunk.attempts == 1 and chunk.state == RankingChunk.State.RUNNING
+
+
+def test_a_dropped_database_connection_gives_the_chunk_back_without_failing_the_run(
+    planted, dispatched, monkeypatch
+):
+    """The database terminated the connection mid-chunk: the run is not failed, the chunk
+    is pending again (the task retries it with a backoff), and it then finishes."""
+    from django.db import OperationalError
+
+    from ranking import tasks
+
+    campaign, criterion = planted
+    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
+    ranking_run_compute(run=run)
+    real = stats.compute_chunks
+
+    def dropped(*args, **kwargs):
+        raise OperationalError("terminating connection due to administrator command")
+
+    monkeypatch.setattr(stats, "compute_chunks", dropped)
+    with pytest.raises(OperationalError):
+        ranking_chunk_compute(run_id=run.pk, index=0)
+    run.refresh_from_db()
+    assert run.status == RankingRun.Status.RUNNING and not run.error
+    assert run.chunks.get(index=0).state == RankingChunk.State.PENDING
+    assert OperationalError in tasks.ranking_chunk_compute_task.autoretry_for  # type: ignore[attr-defined]
+    monkeypatch.setattr(stats, "compute_chunks", real)
+    for index in range(3):
+        ranking_chunk_compute(run_id=run.pk, index=index)
+    run.refresh_from_db()
+    assert run.status == RankingRun.Status.DONE, run.error
+    assert _values(run) == _reference(run)
+
+
+def test_a_pending_run_whose_message_was_lost_is_sent_again(
+    planted, monkeypatch, django_capture_on_commit_callbacks, settings
+):
+    campaign, criterion = planted
+    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
+    sent: list[int] = []
+    monkeypatch.setattr(services, "_dispatch", sent.append)
+    RankingRun.objects.filter(pk=run.pk).update(
+        created_at=timezone.now() - timedelta(seconds=settings.RANKING_CHUNK_QUEUED_AFTER + 5)
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        assert ranking_runs_sweep() == []
+    assert sent == [run.pk]
+    with django_capture_on_commit_callbacks(execute=True):
+        assert ranking_runs_sweep() == []
+    assert sent == [run.pk]  # not again until another delay has passed
+
+
+def test_cancel_mid_run_stops_the_remaining_chunks(planted, dispatched):
+    campaign, criterion = planted
+    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
+    ranking_run_compute(run=run)
+    assert ranking_chunk_compute(run_id=run.pk, index=0) == "computed"
+    ranking_run_cancel(run=run)
+    assert ranking_chunk_compute(run_id=run.pk, index=1) == "skipped"
+    assert ranking_chunk_compute(run_id=run.pk, index=2) == "skipped"
+    run.refresh_from_db()
+    assert run.status == RankingRun.Status.CANCELLED and not run.results.exists()
+    assert list(run.chunks.values_list("state", flat=True)) == ["done", "pending", "pending"]
+
+
+def test_cancel_stops_a_chunk_at_its_next_progress_report(planted, dispatched, monkeypatch):
+    campaign, criterion = planted
+    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
+    ranking_run_compute(run=run)
+    real = services._chunk_heartbeat
+    reports: list[float] = []
+
+    def heartbeat(run_, chunk):
+        beat = real(run_, chunk)
+
+        def cancel_then_beat(fraction: float) -> None:
+            reports.append(fraction)
+            if len(reports) == 1:
+                ranking_run_cancel(run=RankingRun.objects.get(pk=run_.pk))
+            beat(fraction)
+
+        return cancel_then_beat
+
+    monkeypatch.setattr(services, "_chunk_heartbeat", heartbeat)
+    assert ranking_chunk_compute(run_id=run.pk, index=0) == "skipped"
+    assert len(reports) == 1, "the chunk went on after the cancellation"
+    assert not run.chunks.filter(state=RankingChunk.State.DONE).exists()
+
+
+def test_a_redelivered_plan_re_dispatches_only_the_chunks_not_done(planted, dispatched):
+    campaign, criterion = planted
+    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
+    ranking_run_compute(run=run)
+    ranking_chunk_compute(run_id=run.pk, index=1)
+    dispatched.clear()
+    ranking_run_compute(run=run)  # the compute_run message delivered again
+    assert sorted(dispatched) == [(run.pk, 0), (run.pk, 2)]
+    run.refresh_from_db()
+    assert run.attempts == 1 and run.chunks.count() == 3
+
+
+def test_judgements_changed_between_chunks_fail_the_run(planted, dispatched):
+    campaign, criterion = planted
+    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=50, queue=False)
+    ranking_run_compute(run=run)
+    ranking_chunk_compute(run_id=run.pk, index=0)
+    RankingChunk.objects.filter(run=run, index=0).update(fingerprint="an older import")
+    with pytest.raises(Exception, match="judgements changed"):
+        ranking_chunk_compute(run_id=run.pk, index=1)
+    run.refresh_from_db()
+    assert run.status == RankingRun.Status.FAILED and "retry it" in run.error
+    assert not run.results.exists()
+
+
+def test_a_retried_run_gets_fresh_chunks_and_the_same_numbers(planted, dispatched):
+    campaign, criterion = planted
+    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
+    ranking_run_compute(run=run, fan_out=False)
+    first = _values(run)
+    RankingRun.objects.filter(pk=run.pk).update(status=RankingRun.Status.FAILED)
+    run.refresh_from_db()
+    services.ranking_run_retry(run=run)
+    ranking_run_compute(run=run, fan_out=False)
+    assert run.status == RankingRun.Status.DONE and _values(run) == first
+
+
+def test_runs_created_before_chunking_still_compute_as_one_stream(planted):
+    campaign, criterion = planted
+    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
+    RankingRun.objects.filter(pk=run.pk).update(chunk_runs=None)  # as migrated
+    run.refresh_from_db()
+    ranking_run_compute(run=run)
+    assert run.status == RankingRun.Status.DONE and not run.chunks.exists()
+    data = selectors.ranking_scores(criterion=criterion)
+    single = stats.compute(
+        method=run.method,
+        n_systems=len(data.systems),
+        judgement=data.judgement,
+        system=data.system,
+        score=data.score,
+        slot=data.slot,
+        runs=RUNS,
+        rng=np.random.default_rng(run.seed),
+    )
+    by_label = {r.system.label: r.value for r in run.results.select_related("system")}
+    assert [by_label[data.systems[int(s)].label] for s in single.ranked] == list(single.value)
+
+
+def test_the_rank_command_computes_the_chunks_in_process(planted, dispatched, capsys):
+    campaign, criterion = planted
+    call_command("rank", campaign.slug, "--criterion", criterion.name, "--runs", str(RUNS))
+    assert dispatched == [], "the command must not hand chunks to Celery"
+    run = RankingRun.objects.get(campaign=campaign)
+    assert run.status == RankingRun.Status.DONE and run.chunks.count() == 3
+    assert _values(run) == _reference(run)
+
+
+def test_a_chunk_beats_its_heartbeat_at_most_once_a_second(
+    planted, dispatched, django_assert_num_queries
+):
+    campaign, criterion = planted
+    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
+    ranking_run_compute(run=run)
+    claimed = services._claim_chunk(run_id=run.pk, index=0)
+    assert claimed is not None
+    beat = services._chunk_heartbeat(claimed[0], [claimed[1]])
+    with django_assert_num_queries(2):  # the chunk's and the run's heartbeat
+        beat(0.1)
+    with django_assert_num_queries(0):
+        beat(0.2)
+
+
+def test_the_rank_command_computes_full_chunks_side_by_side_with_the_same_numbers(
+    planted, dispatched, monkeypatch
+):
+    """Chunks of 40 (the default): the full ones in one compiled pass where the kernel
+    serves, the short one alone; stored per chunk, equal to the pure computation."""
+    monkeypatch.setattr(stats, "DEFAULT_CHUNK_RUNS", 40)
+    together: list[list[int]] = []
+    real = stats.compute_chunks
+
+    def spy(comparisons, **kw):  # type: ignore[no-untyped-def]
+        together.append(list(kw["indices"]))
+        return real(comparisons, **kw)
+
+    monkeypatch.setattr(stats, "compute_chunks", spy)
+    campaign, criterion = planted
+    call_command("rank", campaign.slug, "--criterion", criterion.name, "--runs", "100")
+    run = RankingRun.objects.get(campaign=campaign)
+    assert run.status == RankingRun.Status.DONE and run.runs_done == 100
+    assert together == [[0, 1, 2]]
+    assert [c.runs for c in run.chunks.order_by("index")] == [40, 40, 20]
+    assert _values(run) == _reference(run)
+
+
+def test_chunks_computed_together_stop_when_one_is_taken_over(planted, dispatched, monkeypatch):
+    """The heartbeat of chunks computed together stops them all when any one of them was
+    handed to a newer attempt (the sweep re-sent it) or the run stopped."""
+    campaign, criterion = planted
+    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
+    ranking_run_compute(run=run)
+    claimed = [services._claim_chunk(run_id=run.pk, index=i) for i in (0, 1)]
+    assert all(claimed)
+    monkeypatch.setattr(services, "_BEAT_EVERY", 0.0)
+    beat = services._chunk_heartbeat(run, [c[1] for c in claimed if c])
+    beat(0.1)
+    RankingChunk.objects.filter(run=run, index=1).update(attempts=F("attempts") + 1)
+    with pytest.raises(services.RunStopped):
+        beat(0.2)

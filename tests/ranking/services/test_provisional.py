@@ -1,0 +1,147 @@
+"""A system seen once is provisional: left out of the ranking (the others ranked without
+it, as WMT and Chatbot Arena do) and shown apart with its count, on the page, in the API
+and in every export; never a confident rank."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import numpy as np
+import pytest
+from django.contrib.auth.models import User
+from rest_framework.test import APIClient
+
+from ranking import stats
+from ranking.exports.runs import parse_csv
+from ranking.models import RankingRun
+from ranking.selectors.runs import ranking_data_rule, ranking_run_rows
+from ranking.services.runs import ranking_run_compute, ranking_run_create
+from tests.factories import SystemFactory
+from tests.ranking.planted import add_judgement, planted_campaign
+
+FORMATS = ("table", "json", "csv", "latex", "markdown")
+
+
+def _seen_once():
+    """Three systems with 300 comparisons each among them, and s3 judged once (one
+    judgement of three outputs: 2 comparisons), scored far above the others."""
+    campaign, criterion = planted_campaign(strengths=[30, 0, -30], n_judgements=100, k=3)
+    SystemFactory(campaign=campaign, label="s3")
+    add_judgement(
+        campaign=campaign,
+        criterion=criterion,
+        scores={"s3": 150, "s0": 100, "s1": 90},
+        item_key="late",
+    )
+    owner = User.objects.create_user("owner-provisional")
+    campaign.owner = owner
+    campaign.save(update_fields=["owner"])
+    return campaign, criterion, owner
+
+
+def _rank(campaign, criterion, **kwargs) -> RankingRun:
+    run = ranking_run_create(campaign=campaign, criterion=criterion, queue=False, **kwargs)
+    return ranking_run_compute(run=run)
+
+
+@pytest.mark.django_db
+def test_a_system_seen_once_is_provisional_not_ranked_first(client):
+    campaign, criterion, owner = _seen_once()
+    run = _rank(campaign, criterion, runs=200, seed=1)
+    assert run.status == "done", run.error
+    rows = ranking_run_rows(run=run)
+    # Before: s3 first with mu 3.8 and a rank range of exactly "1"; s0 and s1 2-3.
+    assert [r.system for r in rows] == ["s0", "s1", "s2"]
+    assert all(r.rank_range != "1" or r.system == "s0" for r in rows)
+    assert run.inputs["provisional"] == [{"system": "s3", "comparisons": 2}]
+    assert run.inputs["unranked"] == []
+    rule = ranking_data_rule(run=run)
+    assert rule.provisional == [("s3", 2)] and not rule.met  # no clusters while one waits
+
+    client.force_login(owner)
+    html = client.get(f"/rankings/{run.pk}/").content.decode()
+    assert '<tbody class="provisional">' in html
+    assert '<td class="num">provisional</td><td>s3</td><td class="num">2</td>' in html
+    assert "1 system(s) are provisional, not ranked: fewer than 30 comparisons each: s3 (2)" in html
+    assert "computed without them" in html and "Under TrueSkill" in html
+
+    api = APIClient()
+    api.force_authenticate(owner)
+    result = api.get(f"/api/rankings/{run.pk}/result/").json()
+    assert [r["system"] for r in result["rows"]] == ["s0", "s1", "s2"]
+    assert result["provisional"] == [{"system": "s3", "comparisons": 2}]
+    for fmt in FORMATS:
+        text = api.get(f"/api/rankings/{run.pk}/export/{fmt}/").content.decode()
+        assert "s3" in text and "provisional" in text, fmt
+    assert json.loads(api.get(f"/api/rankings/{run.pk}/export/json/").content)["provisional"] == [
+        {"system": "s3", "comparisons": 2}
+    ]
+    csv_text = api.get(f"/api/rankings/{run.pk}/export/csv/").content.decode()
+    assert [r.system for r in parse_csv(csv_text)] == ["s0", "s1", "s2"]
+    assert ["provisional", "", "s3", "", "", "", "", "2"] in list(csv.reader(io.StringIO(csv_text)))
+
+
+def test_the_others_are_ranked_as_if_the_provisional_system_were_not_there():
+    """The ranking without s3 equals the ranking of the data with s3's scores removed."""
+    rng = np.random.default_rng(4)
+    judgement: list[int] = []
+    system: list[int] = []
+    score: list[float] = []
+    for j in range(60):
+        for s in (0, 1, 2):
+            judgement.append(j)
+            system.append(s)
+            score.append(100 + 20 * (1 - s) + rng.normal(0, 15))
+    for s, value in ((3, 200.0), (0, 100.0), (1, 90.0)):  # the system seen once
+        judgement.append(60)
+        system.append(s)
+        score.append(value)
+    keep = [i for i, s in enumerate(system) if s != 3]
+    for method in ("wmt14", "bradley_terry"):
+        left_out = stats.compute(
+            method=method,
+            n_systems=4,
+            judgement=judgement,
+            system=system,
+            score=score,
+            runs=40,
+            rng=np.random.default_rng(1),
+            min_comparisons=30,
+        )
+        absent = stats.compute(
+            method=method,
+            n_systems=3,
+            judgement=[judgement[i] for i in keep],
+            system=[system[i] for i in keep],
+            score=[score[i] for i in keep],
+            runs=40,
+            rng=np.random.default_rng(1),
+        )
+        assert left_out.ranked.tolist() == [0, 1, 2]
+        np.testing.assert_array_equal(left_out.value, absent.value)
+        np.testing.assert_array_equal(left_out.rank_lo, absent.rank_lo)
+        counts = stats.system_comparisons(
+            n_systems=4, judgement=judgement, system=system, score=score
+        )
+        assert counts.tolist()[3] == 2
+
+
+def test_when_fewer_than_two_systems_meet_the_minimum_every_system_is_ranked():
+    """Thin data everywhere: nothing to rank 'the others' against; all are ranked (the
+    pages then say the data are too thin for clusters)."""
+    judgement = [0, 0, 0, 1, 1, 1]
+    system = [0, 1, 2, 0, 1, 2]
+    score = [3.0, 2.0, 1.0, 3.0, 1.0, 2.0]
+    computed = stats.compute(
+        method="bradley_terry",
+        n_systems=3,
+        judgement=judgement,
+        system=system,
+        score=score,
+        runs=10,
+        rng=np.random.default_rng(0),
+        min_comparisons=30,
+    )
+    assert computed.ranked.tolist() == [0, 1, 2]

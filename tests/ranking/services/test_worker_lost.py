@@ -1,0 +1,231 @@
+"""A ranking run whose Celery worker dies still ends.
+
+These tests start their own Celery worker process (Redis broker, PostgreSQL shared with
+this test process), SIGKILL it in the middle of a run and watch what happens:
+
+1. only the pool process dies (the kernel's OOM killer picks the biggest process): the
+   task, acknowledged late and rejected on worker loss, goes back to the queue, the
+   worker's next pool process takes it and the run finishes (attempt 2);
+2. the whole worker dies (node lost): nothing redelivers the message before the broker's
+   visibility timeout, the run's heartbeat stops, and the sweep fails it with a reason;
+   it can then be retried.
+
+They need PostgreSQL (a SQLite test database lives in this process's memory) and Redis:
+run with ``DATABASE_URL=postgres://...``; the broker is ``HUMANEVAL_TEST_REDIS_URL``,
+else ``CELERY_BROKER_URL`` when it is Redis, else ``redis://127.0.0.1:6379/2``. The
+worker consumes a queue of its own, so a CI worker on the same broker never sees it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from ranking.models import RankingRun
+from ranking.services.runs import ranking_run_create, ranking_runs_sweep
+from tests.ranking.planted import planted_campaign
+
+pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _redis_url() -> str:
+    if os.environ.get("HUMANEVAL_TEST_REDIS_URL"):
+        return os.environ["HUMANEVAL_TEST_REDIS_URL"]
+    if str(settings.CELERY_BROKER_URL).startswith("redis://"):
+        return str(settings.CELERY_BROKER_URL)
+    return "redis://127.0.0.1:6379/2"
+
+
+@pytest.fixture
+def broker() -> str:
+    if connection.vendor != "postgresql":
+        pytest.skip(
+            "needs PostgreSQL shared with a worker process (set DATABASE_URL); "
+            "a SQLite test database lives in this process's memory"
+        )
+    url = _redis_url()
+    try:
+        import redis
+
+        redis.Redis.from_url(url, socket_connect_timeout=1).ping()
+    except Exception as exc:
+        pytest.skip(f"needs Redis at {url} ({type(exc).__name__})")
+    return url
+
+
+class Worker:
+    """A Celery worker subprocess on a queue of its own, in its own process group."""
+
+    def __init__(
+        self,
+        broker: str,
+        log: Path,
+        *,
+        queue: str | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        """``queue``: another worker's (a restarted worker); ``env``: settings of its own."""
+        self.queue = queue or f"h2-worker-lost-{uuid.uuid4().hex[:8]}"
+        env = {
+            **os.environ,
+            **(env or {}),
+            "DATABASE_URL": _database_url(),
+            "CELERY_BROKER_URL": broker,
+            "CELERY_TASK_ALWAYS_EAGER": "false",
+            "HUMANEVAL_RANKING_IN_THREAD": "false",
+            # Import jobs beat often, so that tests may sweep with a 2-second lease.
+            "HUMANEVAL_IMPORT_JOB_BEAT_EVERY": "0.5",
+        }
+        self.log = log
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "humaneval",
+                "worker",
+                "--pool=prefork",
+                "--concurrency=1",
+                "-Q",
+                self.queue,
+                f"--hostname={uuid.uuid4().hex[:8]}.{self.queue}@%h",
+                "--without-gossip",
+                "--without-mingle",
+                "--loglevel=INFO",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log.open("wb"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    def send(self, broker: str, run_id: int) -> None:
+        from celery import Celery
+
+        sender = Celery("sender", broker=broker, set_as_current=False)  # current_app stays ours
+        sender.conf.task_serializer = "json"
+        sender.send_task("ranking.compute_run", args=[run_id], queue=self.queue)
+        sender.close()
+
+    def pool_children(self) -> list[int]:
+        path = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+        return [int(pid) for pid in path.read_text().split()] if path.exists() else []
+
+    def kill_all(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.kill_all()
+
+
+def _database_url() -> str:
+    s = connection.settings_dict
+    user = s.get("USER") or "postgres"
+    host = s.get("HOST") or "127.0.0.1"
+    port = s.get("PORT") or 5432
+    return f"postgres://{user}@{host}:{port}/{s['NAME']}"
+
+
+@pytest.fixture
+def worker(broker: str, tmp_path: Path) -> Iterator[Worker]:
+    started = Worker(broker, tmp_path / "worker.log")
+    try:
+        yield started
+    finally:
+        started.stop()
+
+
+def _wait(what: str, check: Callable[[], bool], worker: Worker, timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.1)
+    pytest.fail(f"timed out waiting for {what}; worker log:\n{worker.log.read_text()[-3000:]}")
+
+
+def _long_run() -> RankingRun:
+    """A run that computes for several seconds, reporting progress as it goes."""
+    campaign, criterion = planted_campaign(
+        strengths=[60.0, 30.0, 0.0, -30.0, -60.0, -90.0], n_judgements=150, seed=5
+    )
+    run = ranking_run_create(
+        campaign=campaign, criterion=criterion, runs=20_000, seed=3, queue=False
+    )
+    # One stream in one task, as runs created before chunking (issue 13) compute;
+    # chunked runs: tests/ranking/services/test_chunks_worker_lost.py.
+    RankingRun.objects.filter(pk=run.pk).update(chunk_runs=None)
+    run.refresh_from_db()
+    return run
+
+
+def _mid_run(run: RankingRun) -> Callable[[], bool]:
+    def check() -> bool:
+        run.refresh_from_db()
+        return run.status == RankingRun.Status.RUNNING and 0 < run.runs_done < run.runs
+
+    return check
+
+
+def test_a_killed_pool_process_gives_the_run_back_to_the_queue(broker, worker):
+    run = _long_run()
+    worker.send(broker, run.pk)
+    _wait("the run to be mid-way", _mid_run(run), worker)
+    children = worker.pool_children()
+    assert len(children) == 1, children
+    os.kill(children[0], signal.SIGKILL)  # what the OOM killer does
+
+    def finished() -> bool:
+        run.refresh_from_db()
+        return run.status in RankingRun.ENDED
+
+    _wait("the redelivered run to finish", finished, worker, timeout=300)
+    assert run.status == RankingRun.Status.DONE, run.error
+    assert run.attempts == 2, "the task was not given back to the queue and run again"
+    assert run.runs_done == run.runs and run.results.count() == 6
+    assert "WorkerLostError" in worker.log.read_text()
+
+
+def test_a_killed_worker_leaves_a_run_the_sweep_ends(broker, worker):
+    run = _long_run()
+    worker.send(broker, run.pk)
+    _wait("the run to be mid-way", _mid_run(run), worker)
+    worker.kill_all()  # the node is lost: no process is left to give the task back
+    run.refresh_from_db()
+    runs_done = run.runs_done
+    assert run.status == RankingRun.Status.RUNNING  # what stayed "running" forever
+
+    def silent_for_2s() -> bool:
+        from django.utils import timezone
+
+        run.refresh_from_db()
+        assert run.heartbeat_at is not None
+        return (timezone.now() - run.heartbeat_at).total_seconds() > 2.0
+
+    _wait("the run's heartbeat to fall silent", silent_for_2s, worker)
+    assert run.runs_done == runs_done, "the computation went on after the kill"
+    assert ranking_runs_sweep(stale_after=2) == [run.pk]
+    run.refresh_from_db()
+    assert run.status == RankingRun.Status.FAILED
+    assert "No progress for over 2 second(s)" in run.error and "Retry" in run.error

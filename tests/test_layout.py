@@ -1,0 +1,128 @@
+"""One layout rule in every app, and no import circles.
+
+Each app (annotations, ranking, reports) has a package per layer and a module per entity
+or feature inside it; only Django's and Celery's own names stay flat modules. A file
+such as ``views_means.py`` or ``apis_power.py`` beside the packages breaks the rule, and
+so does an import circle anywhere in the project's own modules.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import grimp
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+APPS = ("annotations", "ranking", "reports")
+# Django's and Celery's own module names.
+FLAT_MODULES = {"__init__", "models", "admin", "apps", "tasks"}
+# The layers an app may have, each a package.
+LAYERS = {
+    "urls",
+    "views",
+    "apis",
+    "forms",
+    "serializers",
+    "services",
+    "importing",
+    "selectors",
+    "exports",
+    "access",
+    "core",
+    "stats",
+    "management",
+    "templatetags",
+    "migrations",
+}
+
+
+@pytest.mark.parametrize("app", APPS)
+def test_an_app_has_only_layer_packages_and_framework_modules(app: str) -> None:
+    root = REPO / app
+    flat = sorted(p.stem for p in root.glob("*.py") if p.stem not in FLAT_MODULES)
+    assert flat == [], f"{app}: modules outside a layer package: {flat}"
+    packages = {p.name for p in root.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    assert packages <= LAYERS, f"{app}: packages that are not layers: {sorted(packages - LAYERS)}"
+
+
+def test_a_feature_has_the_same_name_in_every_layer() -> None:
+    # Pages and their APIs are named alike: every API module of an app has a page, a
+    # service or a selector of the same name (tokens: the API's own sign-in).
+    for app in APPS:
+        names = {
+            p.stem
+            for layer in ("views", "services", "selectors", "importing")
+            for p in (REPO / app / layer).glob("*.py")
+        }
+        apis = {p.stem for p in (REPO / app / "apis").glob("*.py")} - {"__init__", "tokens"}
+        assert apis <= names, (
+            f"{app}: API modules without a page, service or selector: {sorted(apis - names)}"
+        )
+
+
+def _circles(graph: grimp.ImportGraph) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    found: list[list[str]] = []
+    counter = 0
+    for root in sorted(graph.modules):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph.find_modules_directly_imported_by(root))))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            advanced = False
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append(
+                        (child, iter(sorted(graph.find_modules_directly_imported_by(child))))
+                    )
+                    advanced = True
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_no_import_circles() -> None:
+    sys.path.insert(0, str(REPO))
+    graph = grimp.build_graph(*APPS, "common", "humaneval", cache_dir=None)
+    assert _circles(graph) == []
+
+
+def test_the_circle_finder_finds_a_circle() -> None:
+    graph = grimp.ImportGraph()
+    for name in ("a", "a.x", "a.y", "a.z"):
+        graph.add_module(name)
+    graph.add_import(importer="a.x", imported="a.y")
+    graph.add_import(importer="a.y", imported="a.x")
+    graph.add_import(importer="a.z", imported="a.x")
+    assert _circles(graph) == [["a.x", "a.y"]]
