@@ -26,6 +26,10 @@ module exports and nothing else; the ``_``-prefixed modules behind it are privat
 - :func:`comparisons_needed`, :func:`pair_share`, :func:`judgements_for` and
   :func:`pilot_power` -- power analysis (issue 16): the comparisons and judgements that
   separate two systems at a confidence level with a given power (``_power``).
+- :func:`fit_simulator`, :class:`Simulator`, :func:`pair_shares` -- a generative
+  simulator of crowd judgements fitted to a campaign's RankME scores, answering any task
+  on a RankME, slider or Likert scale (``_simulate``); :func:`choose_batch`'s ``rule``
+  (:data:`ADAPTIVE_RULES`) and :func:`overlap_weights` -- adaptive task design.
 - :func:`mean_intervals` -- mean ratings with Student t intervals from counts, sums and
   sums of squares (``_means``; the MTG-style table of issue 14).
 
@@ -47,7 +51,9 @@ outcomes: memory and time grow with the systems, not the judgements), ``_result`
 from __future__ import annotations
 
 from ._adaptive import AdaptiveBatch as AdaptiveBatch
+from ._adaptive import RULES as ADAPTIVE_RULES
 from ._adaptive import choose_batch as choose_batch
+from ._adaptive import overlap_weights
 from ._chunks import (
     DEFAULT_CHUNK_RUNS,
     ChunkResult,
@@ -76,9 +82,11 @@ from ._power import (
 )
 from ._proportions import wilson_interval
 from ._result import RankingResult
+from ._simulate import SCALES, Simulator, fit_simulator, pair_shares
 from ._stability import MAX_RUNS, range_coverage, stability_reasons
 
 __all__ = [
+    "ADAPTIVE_RULES",
     "DEFAULT_BATCH_RUNS",
     "DEFAULT_CHUNK_RUNS",
     "MAX_RUNS",
@@ -88,7 +96,9 @@ __all__ = [
     "MeanIntervals",
     "PairPower",
     "ParameterError",
+    "SCALES",
     "RankingResult",
+    "Simulator",
     "check_parameters",
     "chunk_sizes",
     "comparisons_needed",
@@ -96,10 +106,13 @@ __all__ = [
     "compute_chunk",
     "compute_chunked",
     "compute_chunks",
+    "fit_simulator",
     "judgements_for",
     "mean_intervals",
     "merge_chunks",
     "method_parameters",
+    "overlap_weights",
+    "pair_shares",
     "pair_share",
     "pilot_power",
     "prepare_comparisons",
