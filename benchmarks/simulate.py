@@ -2,8 +2,7 @@
 
 ``ranking.stats.fit_simulator`` is fitted to the released E2E RankME ratings
 (``../shared/e2e`` or ``$HUMANEVAL_E2E_DIR``, read with the csv module, never copied;
-``--criterion``) or to a campaign in the database (``--campaign SLUG``, needs Django
-settings and a database). Three subcommands (all by default):
+``--criterion``). Three subcommands (all by default):
 
 ``check``: is the simulator like the data? The real tasks (same items, systems and
 workers) are answered by the simulator, and both data sets are compared: score
@@ -31,7 +30,7 @@ before stopping. Designs: ``balanced`` (``annotations.core.design.design_tasks``
 ``contested`` (``choose_batch``, today's rule), ``overlap`` (``choose_batch(rule=
 "overlap")``: pairwise uncertainty sampling) and ``oracle`` (a bound, not a design: told
 the target boundaries, it asks only for systems within 2 positions of one, others
-with weight 0.05).
+with weight 0.3).
 
 ``power``: the plan page's "judgements needed to separate systems"
 (``comparisons_needed`` / ``judgements_for``) against the simulator: for 2, 5 and 20
@@ -135,21 +134,6 @@ def load_e2e(folder: Path, criterion: str) -> Ratings:
     )
 
 
-def load_campaign(slug: str, criterion: str | None) -> Ratings:
-    """A campaign's RankME judgements from the database (``ranking.selectors``)."""
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "humaneval.settings")
-    import django
-
-    django.setup()
-    from annotations.models import Campaign
-    from ranking.selectors import ranking_scores
-
-    campaign = Campaign.objects.get(slug=slug)
-    crit = campaign.criteria.get(name=criterion) if criterion else campaign.criteria.first()
-    rows = list(ranking_scores(campaign=campaign, criterion=crit))
-    raise SystemExit(f"{len(rows)} scores read; see the docs page for the mapping") if False else None  # pragma: no cover
-
-
 # --- refits --------------------------------------------------------------------------
 
 
@@ -193,6 +177,27 @@ def add_counts(wins: FloatArray, draws: FloatArray, tasks: IntArray, scores: Flo
             tie = xa == xb
             np.add.at(draws, (sa[tie], sb[tie]), 1.0)
             np.add.at(draws, (sb[tie], sa[tie]), 1.0)
+
+
+def balanced_tasks(n_tasks: int, n: int, k: int, rng: np.random.Generator) -> IntArray:
+    """``n_tasks`` tasks of ``k`` distinct systems, every system within one of the others.
+
+    Systems are dealt from a stream of random permutations; a system already in the task
+    waits for the next one (a cheap equivalent of ``design_tasks`` for large sizes).
+    """
+    tasks = np.empty((n_tasks, k), dtype=np.int64)
+    stream: list[int] = []
+    for t in range(n_tasks):
+        members: list[int] = []
+        waiting: list[int] = []
+        while len(members) < k:
+            if not stream:
+                stream = rng.permutation(n).tolist()
+            s = stream.pop(0)
+            (waiting if s in members else members).append(s)
+        stream = waiting + stream
+        tasks[t] = members
+    return tasks
 
 
 def expected_result(
@@ -286,7 +291,9 @@ def spearman(a: FloatArray, b: FloatArray) -> float:
     return float(np.corrcoef(ra, rb)[0, 1])
 
 
-def calibrate(data: Ratings, sim: Simulator, *, factors: Sequence[float]) -> tuple[Simulator, list[str]]:
+def calibrate(
+    data: Ratings, sim: Simulator, *, factors: Sequence[float]
+) -> tuple[Simulator, list[str]]:
     """The output sd (times ``factors``) whose simulated rank alpha is nearest the real one.
 
     The fit reads the output sd from uncensored residuals only, which understates it
@@ -298,11 +305,16 @@ def calibrate(data: Ratings, sim: Simulator, *, factors: Sequence[float]) -> tup
         candidate = sim.with_interaction(sim.interaction * f)
         rng = np.random.default_rng([0, 5])
         x = candidate.answer(
-            data.systems, rng=rng, items=data.item, workers=data.worker,
+            data.systems,
+            rng=rng,
+            items=data.item,
+            workers=data.worker,
             outputs=candidate.draw_outputs(rng),
         )
         alpha = krippendorff_interval(data.unit, data.systems, within_ranks(x))
-        lines.append(f"  output sd x{f:.2f} = {candidate.interaction:.3f}: alpha {alpha:.3f} (real {target:.3f})")
+        lines.append(
+            f"  output sd x{f:.2f} = {candidate.interaction:.3f}: alpha {alpha:.3f} (real {target:.3f})"
+        )
         if abs(alpha - target) < best[0]:
             best = (abs(alpha - target), candidate)
     return best[1], lines
@@ -338,8 +350,10 @@ def check(data: Ratings, sim: Simulator, *, seeds: int) -> list[str]:
         lines.append(
             f"{key:<20} {value:9.3f} {np.median(v):12.3f} [{v.min():8.3f} - {v.max():8.3f}]"
         )
-    lines.append(f"{'clusters':<20} {real_rank.n_clusters:9d} {np.median(extra['clusters']):12.1f}"
-                 f" [{min(extra['clusters']):8d} - {max(extra['clusters']):8d}]")
+    lines.append(
+        f"{'clusters':<20} {real_rank.n_clusters:9d} {np.median(extra['clusters']):12.1f}"
+        f" [{min(extra['clusters']):8d} - {max(extra['clusters']):8d}]"
+    )
     for key in ("spearman", "real rank in range"):
         v = np.array(extra[key])
         lines.append(f"{key:<20} {'':>9} {np.median(v):12.3f} [{v.min():8.3f} - {v.max():8.3f}]")
@@ -373,7 +387,7 @@ class Run:
 
 
 def oracle_weights(true_order: IntArray, target: set[int], width: int = 2) -> FloatArray:
-    weights = np.full(true_order.shape[0], 0.05)
+    weights = np.full(true_order.shape[0], 0.3)
     for p in target:
         weights[true_order[max(0, p - width + 1) : p + width + 1]] = 1.0
     return weights
@@ -395,13 +409,13 @@ def run_design(
     rng = np.random.default_rng([seed, 11])
     outputs = sim.draw_outputs(rng)
     design_rng, answer_rng = np.random.default_rng([seed, 13, DESIGNS.index(design)]).spawn(2)
-    normals = np.random.default_rng([seed, 17]).standard_normal((2000, n))
+    normals = np.random.default_rng([seed, 17]).standard_normal((1000, n))
     wins, draws = np.zeros((n, n)), np.zeros((n, n))
     run = Run(design)
     planned = None
     if design == "balanced":
-        items = -(-cap // -(-n // k)) + 1
-        d = design_tasks(np.ones((items, n), dtype=bool), k=k, rng=design_rng)
+        n_items = -(-cap // -(-n // k)) + 1
+        d = design_tasks(np.ones((n_items, n), dtype=bool), k=k, rng=design_rng)
         planned, planned_items = d.tasks, d.task_item % sim.n_items
     focus = oracle_weights(true_order, target) if design == "oracle" else None
     state = None
@@ -414,16 +428,29 @@ def run_design(
             items = design_rng.integers(sim.n_items, size=batch)
             if focus is not None:
                 p = focus / focus.sum()
-                tasks = np.array([design_rng.choice(n, k, replace=False, p=p) for _ in range(batch)])
+                tasks = np.array(
+                    [design_rng.choice(n, k, replace=False, p=p) for _ in range(batch)]
+                )
             elif state is None:
                 tasks = choose_batch(
-                    value=np.zeros(n), sigma=np.ones(n), rank_lo=np.ones(n, dtype=np.int64),
-                    rank_hi=np.full(n, n, dtype=np.int64), n_tasks=batch, k=k, rng=design_rng,
+                    value=np.zeros(n),
+                    sigma=np.ones(n),
+                    rank_lo=np.ones(n, dtype=np.int64),
+                    rank_hi=np.full(n, n, dtype=np.int64),
+                    n_tasks=batch,
+                    k=k,
+                    rng=design_rng,
                 ).tasks
             else:
                 tasks = choose_batch(
-                    value=state.value, sigma=state.spread, rank_lo=state.rank_lo,
-                    rank_hi=state.rank_hi, n_tasks=batch, k=k, rng=design_rng, rule=design,
+                    value=state.value,
+                    sigma=state.spread,
+                    rank_lo=state.rank_lo,
+                    rank_hi=state.rank_hi,
+                    n_tasks=batch,
+                    k=k,
+                    rng=design_rng,
+                    rule=design,
                 ).tasks
         scores = sim.answer(tasks, rng=answer_rng, items=items, outputs=outputs)
         add_counts(wins, draws, tasks, scores)
@@ -442,7 +469,9 @@ def run_design(
     return run
 
 
-def designs(sim: Simulator, *, reference: int, seeds: int, batch: int, cap: int) -> tuple[list[str], dict[str, list[Run]], dict]:
+def designs(
+    sim: Simulator, *, reference: int, seeds: int, batch: int, cap: int
+) -> tuple[list[str], dict[str, list[Run]], dict]:
     n = sim.n_systems
     share, tie = pair_shares(sim, rng=np.random.default_rng(99), judgements=200_000)
     true_order = value_order(sim.quality)
@@ -460,7 +489,9 @@ def designs(sim: Simulator, *, reference: int, seeds: int, batch: int, cap: int)
     for seed in range(seeds):
         for d in DESIGNS:
             runs[d].append(
-                run_design(sim, d, true_order=true_order, target=target, seed=seed, batch=batch, cap=cap)
+                run_design(
+                    sim, d, true_order=true_order, target=target, seed=seed, batch=batch, cap=cap
+                )
             )
     base = None
     lines = [
@@ -487,7 +518,9 @@ def designs(sim: Simulator, *, reference: int, seeds: int, batch: int, cap: int)
 # --- power -------------------------------------------------------------------------------
 
 
-def power(sim: Simulator, *, step: float, seeds: int, sizes: Sequence[int]) -> tuple[list[str], dict]:
+def power(
+    sim: Simulator, *, step: float, seeds: int, sizes: Sequence[int]
+) -> tuple[list[str], dict]:
     lines = [
         f"{'systems':>7} {'share':>6} {'draws':>6} {'predicted':>9} {'simulated':>9} {'ratio':>6}"
     ]
@@ -508,11 +541,10 @@ def power(sim: Simulator, *, step: float, seeds: int, sizes: Sequence[int]) -> t
             for seed in range(seeds):
                 rng = np.random.default_rng([n, int(size), seed])
                 outputs = s.draw_outputs(rng)
-                items = -(-int(size) // -(-n // k)) + 1
-                d = design_tasks(np.ones((items, n), dtype=bool), k=k, rng=rng)
-                tasks = d.tasks[: int(size)]
-                scores = s.answer(tasks, rng=rng, items=d.task_item[: int(size)] % s.n_items, outputs=outputs)
-                normals = rng.standard_normal((2000, n))
+                tasks = balanced_tasks(int(size), n, k, rng)
+                items = rng.integers(s.n_items, size=int(size))
+                scores = s.answer(tasks, rng=rng, items=items, outputs=outputs)
+                normals = rng.standard_normal((1000, n))
                 res = ranking_of(tasks, scores, n, normals)
                 hits += int(res.cluster[a] != res.cluster[b])
             rates.append(hits / seeds)
@@ -546,7 +578,12 @@ def plot(runs: dict[str, list[Run]], curves: dict, path: Path, cap: int, batch: 
 
     fig, axes = plt.subplots(1, 2 if curves else 1, figsize=(11 if curves else 6, 4), squeeze=False)
     ax = axes[0][0]
-    colours = {"balanced": "#1f5fbf", "contested": "#c2410c", "overlap": "#15803d", "oracle": "#6b7280"}
+    colours = {
+        "balanced": "#1f5fbf",
+        "contested": "#c2410c",
+        "overlap": "#15803d",
+        "oracle": "#6b7280",
+    }
     grid = np.arange(batch, cap + batch, batch)
     for d, rs in runs.items():
         reached = [np.mean([r.needed is not None and r.needed <= g for r in rs]) for g in grid]
@@ -577,9 +614,10 @@ def plot(runs: dict[str, list[Run]], curves: dict, path: Path, cap: int, batch: 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", nargs="?", default="all", choices=("all", "check", "designs", "power"))
+    parser.add_argument(
+        "command", nargs="?", default="all", choices=("all", "check", "designs", "power")
+    )
     parser.add_argument("--criterion", default="quality", choices=SCORE_COLUMN)
-    parser.add_argument("--campaign", help="fit to this campaign's judgements (database)")
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--batch", type=int, default=100, help="tasks per batch")
     parser.add_argument("--reference", type=int, default=None, help="target: balanced size")
@@ -594,17 +632,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.seeds, args.power_seeds = 4, 10
 
     started = time.perf_counter()
-    if args.campaign:
-        data = load_campaign(args.campaign, args.criterion)
-    else:
-        folder = e2e_folder()
-        if not (folder / f"{args.criterion}.csv").is_file():
-            print("E2E ratings not found (set HUMANEVAL_E2E_DIR): nothing to simulate.")
-            return 0
-        data = load_e2e(folder, args.criterion)
+    folder = e2e_folder()
+    if not (folder / f"{args.criterion}.csv").is_file():
+        print("E2E ratings not found (set HUMANEVAL_E2E_DIR): nothing to simulate.")
+        return 0
+    data = load_e2e(folder, args.criterion)
     sim = fit_simulator(
-        judgement_item=data.item, judgement_worker=data.worker, systems=data.systems,
-        scores=data.scores, n_systems=len(data.labels),
+        judgement_item=data.item,
+        judgement_worker=data.worker,
+        systems=data.systems,
+        scores=data.scores,
+        n_systems=len(data.labels),
     )
     print(
         f"fit to {len(data)} {args.criterion} judgements: {sim.n_systems} systems, "
@@ -618,7 +656,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         sim, lines = calibrate(data, sim, factors=(1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0))
         print("calibration of the output sd to the workers' agreement:")
         print("\n".join(lines))
-        print(f"  kept: output sd {sim.interaction:.3f}, worker noise median {np.median(sim.noise):.3f}")
+        print(
+            f"  kept: output sd {sim.interaction:.3f}, worker noise median {np.median(sim.noise):.3f}"
+        )
     runs: dict[str, list[Run]] = {}
     curves: dict = {}
     if args.command in ("all", "check"):
@@ -627,7 +667,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in ("all", "designs"):
         reference = args.reference or len(data)
         cap = args.cap or 5 * reference
-        lines, runs, info = designs(sim, reference=reference, seeds=args.seeds, batch=args.batch, cap=cap)
+        lines, runs, info = designs(
+            sim, reference=reference, seeds=args.seeds, batch=args.batch, cap=cap
+        )
         print(
             f"\n== designs: judgements to the true clusters ({info['n_target_clusters']} target "
             f"clusters, from {reference} judgements without noise; {args.seeds} seeds, batches "
@@ -636,11 +678,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\n".join(lines), flush=True)
     if args.command in ("all", "power"):
         lines, curves = power(sim, step=args.power_step, seeds=args.power_seeds, sizes=(2, 5, 20))
-        print(f"\n== power: judgements to separate the middle pair (80% power, 95%), step {args.power_step} ==")
+        print(
+            f"\n== power: judgements to separate the middle pair (80% power, 95%), step {args.power_step} =="
+        )
         print("\n".join(lines), flush=True)
     if runs:
-        plot(runs, curves, args.plot, cap=args.cap or 5 * (args.reference or len(data)), batch=args.batch)
-        print(f"\nplot: {args.plot.relative_to(REPO) if args.plot.is_relative_to(REPO) else args.plot.name}")
+        plot(
+            runs,
+            curves,
+            args.plot,
+            cap=args.cap or 5 * (args.reference or len(data)),
+            batch=args.batch,
+        )
+        print(
+            f"\nplot: {args.plot.relative_to(REPO) if args.plot.is_relative_to(REPO) else args.plot.name}"
+        )
     print(f"total {time.perf_counter() - started:.0f} s")
     return 0
 

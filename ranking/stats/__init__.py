@@ -50,8 +50,8 @@ outcomes: memory and time grow with the systems, not the judgements), ``_result`
 
 from __future__ import annotations
 
-from ._adaptive import AdaptiveBatch as AdaptiveBatch
 from ._adaptive import RULES as ADAPTIVE_RULES
+from ._adaptive import AdaptiveBatch as AdaptiveBatch
 from ._adaptive import choose_batch as choose_batch
 from ._adaptive import overlap_weights
 from ._chunks import (
@@ -91,12 +91,12 @@ __all__ = [
     "DEFAULT_CHUNK_RUNS",
     "MAX_RUNS",
     "METHODS",
+    "SCALES",
     "ChunkResult",
     "ComputedRanking",
     "MeanIntervals",
     "PairPower",
     "ParameterError",
-    "SCALES",
     "RankingResult",
     "Simulator",
     "check_parameters",
@@ -112,8 +112,8 @@ __all__ = [
     "merge_chunks",
     "method_parameters",
     "overlap_weights",
-    "pair_shares",
     "pair_share",
+    "pair_shares",
     "pilot_power",
     "prepare_comparisons",
     "range_coverage",

@@ -167,8 +167,8 @@ class Simulator:
             if items is None
             else np.asarray(items, dtype=np.int64)
         )
-        wk = (
-            rng.choice(self.n_workers, size=n_tasks, p=self.weight)
+        wk: IntArray = (
+            np.asarray(rng.choice(self.n_workers, size=n_tasks, p=self.weight), dtype=np.int64)
             if workers is None
             else np.asarray(workers, dtype=np.int64)
         )
@@ -264,21 +264,27 @@ def _erfc(x: FloatArray) -> FloatArray:
     """Complementary error function (Numerical Recipes' erfcc: relative error < 1.2e-7)."""
     z = np.abs(x)
     t = 1.0 / (1.0 + 0.5 * z)
-    poly = -z * z - 1.26551223 + t * (
-        1.00002368
+    poly = (
+        -z * z
+        - 1.26551223
         + t
         * (
-            0.37409196
+            1.00002368
             + t
             * (
-                0.09678418
+                0.37409196
                 + t
                 * (
-                    -0.18628806
+                    0.09678418
                     + t
                     * (
-                        0.27886807
-                        + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))
+                        -0.18628806
+                        + t
+                        * (
+                            0.27886807
+                            + t
+                            * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))
+                        )
                     )
                 )
             )
