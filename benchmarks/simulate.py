@@ -2,7 +2,10 @@
 
 ``ranking.stats.fit_simulator`` is fitted to the released E2E RankME ratings
 (``../shared/e2e`` or ``$HUMANEVAL_E2E_DIR``, read with the csv module, never copied;
-``--criterion``). Three subcommands (all by default):
+``--criterion``) or to a campaign's counted RankME judgements in the database
+(``--campaign SLUG [--criterion-name NAME]``: :func:`ratings_from_campaign`, through
+``annotations.selectors.judgements.scores_counted``). Three subcommands (all by
+default):
 
 ``check``: is the simulator like the data? The real tasks (same items, systems and
 workers) are answered by the simulator, and both data sets are compared: score
@@ -14,23 +17,28 @@ correlation with the real ranking, clusters, and the share of systems whose real
 lies in the simulated rank range.
 
 ``designs``: how many judgements each design needs to reach the *true clusters*.
-Truth: the simulator's latent qualities order the systems; the *target clusters* are
-what the same ranking method gives, without sampling noise, from the expected
-comparisons of a balanced campaign of the real campaign's size (``--reference``
-judgements; the E2E campaign's own size by default): every target boundary lies
-between systems in their true order, and only the boundaries that size resolves are
-there. A refit's clusters are *right* when every boundary they draw lies between
-systems in true order (no wrong boundary) and they include every target boundary
-(a correct boundary beyond the target is allowed: it is not wrong, only finer). A
-design runs in batches of ``--batch`` tasks (refit after each batch) until its
-clusters are right at three refits in a row, or ``--cap`` judgements; *judgements
-needed* is the count at the first of those three. *Wrong* is the share of refits whose
-clusters draw a wrong boundary, and *ever wrong* the share of seeds with one such refit
-before stopping. Designs: ``balanced`` (``annotations.core.design.design_tasks``),
-``contested`` (``choose_batch``, today's rule), ``overlap`` (``choose_batch(rule=
-"overlap")``: pairwise uncertainty sampling) and ``oracle`` (a bound, not a design: told
-the target boundaries, it asks only for systems within 2 positions of one, others
-with weight 0.3).
+Truth: one test set is fixed (the output deviations of every item and system, drawn
+once, as the E2E test set was fixed), and every pair's true win and draw shares on it
+are measured by Monte Carlo (2 million judgements); the *true order* is the
+Bradley-Terry order of those shares, and the *target clusters* are what the refit
+gives, without sampling noise, from the expected comparisons of a balanced campaign of
+the real campaign's size (``--reference``; 2,979 judgements for E2E quality): only the
+boundaries that size resolves are there, and each lies between systems in true order.
+A refit's clusters are *right* when no boundary is wrong (no system in a better cluster
+than one that beats it by more than ``LEVEL`` = 0.005 in win share: closer pairs are
+practically level and may be split either way) and every target boundary separates the
+truly best systems from the rest (a further correct boundary is allowed: it is finer,
+not wrong). A design runs in batches of ``--batch`` tasks (refit after each batch) until
+its clusters are right at three refits in a row, or ``--cap`` judgements (5 times the
+reference); *judgements needed* is the count at the first of those three (the cap when
+never). *Wrong refits* is the share of refits whose clusters draw a wrong boundary,
+and *ever wrong* the share of seeds with one such refit before stopping. Designs:
+``balanced`` (``annotations.core.design.design_tasks``), ``contested``
+(``choose_batch``, today's rule), ``overlap`` (``choose_batch(rule="overlap")``:
+pairwise uncertainty sampling), ``lucb`` (``choose_batch(rule="lucb")``: LUCB-style
+confidence bounds per cluster boundary) and ``oracle`` (a bound, not a design: told
+the target boundaries and the true order, 90% of its tasks show the 5 systems nearest
+a target boundary, 10% are random).
 
 ``power``: the plan page's "judgements needed to separate systems"
 (``comparisons_needed`` / ``judgements_for``) against the simulator: for 2, 5 and 20
@@ -53,9 +61,11 @@ import math
 import os
 import sys
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -79,7 +89,7 @@ from ranking.stats._clusters import value_order  # noqa: E402
 from ranking.stats._result import summarise_runs  # noqa: E402
 
 SCORE_COLUMN = {"quality": "quality", "naturalness": "natur"}
-DESIGNS = ("balanced", "contested", "overlap", "oracle")
+DESIGNS = ("balanced", "contested", "overlap", "lucb", "oracle")
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
 DOCS = REPO / "docs"
@@ -132,6 +142,69 @@ def load_e2e(folder: Path, criterion: str) -> Ratings:
         systems=np.array([[index[row[f"sys{i}"]] for i in range(1, 6)] for row in rows]),
         scores=np.array([[float(row[f"{column}{i}"]) for i in range(1, 6)] for row in rows]),
     )
+
+
+def ratings_from_campaign(campaign: Any, criterion: Any) -> Ratings:
+    """A campaign criterion's counted RankME judgements (``scores_counted``) as ratings.
+
+    Needs Django set up. Items, workers and units are numbered by first appearance;
+    systems by label. A magnitude criterion only: the simulator is fitted to RankME
+    magnitudes.
+    """
+    from annotations.selectors.judgements import scores_counted
+
+    if criterion.scale != "magnitude":
+        raise ValueError("the simulator is fitted to magnitude (RankME) scores only")
+    rows = list(
+        scores_counted(criterion=criterion, exclude_excluded_workers=True)
+        .order_by("judgement_id", "slot")
+        .values_list(
+            "judgement_id",
+            "judgement__task__item_id",
+            "judgement__worker_id",
+            "judgement__task_id",
+            "output__system__label",
+            "score",
+        )
+    )
+    if not rows:
+        raise ValueError("the criterion has no counted judgements")
+    labels = sorted({row[4] for row in rows})
+    index = {label: i for i, label in enumerate(labels)}
+    judgements = {jid: n for n, jid in enumerate(dict.fromkeys(row[0] for row in rows))}
+    width = max(Counter(row[0] for row in rows).values())
+    systems = np.full((len(judgements), width), -1, dtype=np.int64)
+    scores = np.full((len(judgements), width), np.nan)
+    item = np.zeros(len(judgements), dtype=np.int64)
+    worker = np.zeros(len(judgements), dtype=np.int64)
+    unit = np.zeros(len(judgements), dtype=np.int64)
+    filled = np.zeros(len(judgements), dtype=np.int64)
+    items: dict[int, int] = {}
+    workers: dict[int, int] = {}
+    units: dict[int, int] = {}
+    for jid, item_id, worker_id, task_id, label, value in rows:
+        j = judgements[jid]
+        item[j] = items.setdefault(item_id, len(items))
+        worker[j] = workers.setdefault(worker_id, len(workers))
+        unit[j] = units.setdefault(task_id, len(units))
+        systems[j, filled[j]] = index[label]
+        scores[j, filled[j]] = value
+        filled[j] += 1
+    return Ratings(labels, item, worker, unit, systems, scores)
+
+
+def load_campaign(slug: str, criterion_name: str | None) -> Ratings:
+    """Set Django up and read a campaign's criterion (the first one by default)."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "humaneval.settings")
+    import django
+
+    django.setup()
+    from annotations.models import Campaign
+
+    campaign = Campaign.objects.get(slug=slug)
+    criteria = campaign.criteria.order_by("pk")
+    criterion = criteria.get(name=criterion_name) if criterion_name else criteria.first()
+    return ratings_from_campaign(campaign, criterion)
 
 
 # --- refits --------------------------------------------------------------------------
@@ -369,12 +442,50 @@ def boundaries(cluster: IntArray, order: IntArray) -> set[int]:
     return {int(p) for p in np.flatnonzero(c[:-1] != c[1:])}
 
 
-def right_and_wrong(cluster: IntArray, true_order: IntArray, target: set[int]) -> tuple[bool, bool]:
-    """(right, wrong): see the module. ``cluster`` numbered from 1 (best)."""
-    c = cluster[true_order]
-    wrong = bool(np.any(np.diff(c) < 0))  # a truly worse system in a better cluster
-    found = {int(p) for p in np.flatnonzero(c[:-1] != c[1:])}
-    return (not wrong) and target <= found, wrong
+#: a pair whose true win share differs from 1/2 by less than this is practically
+#: level: a boundary between them, in either order, is not counted wrong (the Monte
+#: Carlo shares have a standard error of about 0.0012)
+LEVEL = 0.005
+
+
+@dataclass(frozen=True, eq=False)
+class Truth:
+    """The simulated test set, its true order and target clusters (see the module)."""
+
+    outputs: FloatArray
+    share: FloatArray
+    tie: FloatArray
+    order: IntArray
+    target: set[int]
+    expected: RankingResult
+
+
+def make_truth(sim: Simulator, *, reference: int, k: int = 5, judgements: int = 2_000_000) -> Truth:
+    """Fix a test set, measure every pair's true shares on it, derive order and target."""
+    outputs = sim.draw_outputs(np.random.default_rng(2024))
+    share, tie = pair_shares(
+        sim, rng=np.random.default_rng(99), judgements=judgements, k=k, outputs=outputs
+    )
+    normals = np.random.default_rng(5).standard_normal((4000, sim.n_systems))
+    expected = expected_result(share, tie, reference, k, normals)
+    order = value_order(expected.value)
+    truth = Truth(outputs, share, tie, order, boundaries(expected.cluster, order), expected)
+    assert right_and_wrong(expected.cluster, truth) == (True, False)
+    return truth
+
+
+def right_and_wrong(cluster: IntArray, truth: Truth) -> tuple[bool, bool]:
+    """(right, wrong) of a clustering (numbered from 1, best): see the module.
+
+    Wrong: a system in a better cluster than one that beats it by more than
+    :data:`LEVEL`. Right: not wrong, and every target boundary ``p`` separates the
+    ``p + 1`` truly best systems from the rest.
+    """
+    better = cluster[:, None] < cluster[None, :]
+    wrong = bool(np.any(better & (truth.share.T >= 0.5 + LEVEL)))
+    c = cluster[truth.order]
+    found = all(c[: p + 1].max() < c[p + 1 :].min() for p in truth.target)
+    return (not wrong) and found, wrong
 
 
 @dataclass
@@ -386,19 +497,33 @@ class Run:
     needed: int | None = None
 
 
-def oracle_weights(true_order: IntArray, target: set[int], width: int = 2) -> FloatArray:
-    weights = np.full(true_order.shape[0], 0.3)
-    for p in target:
-        weights[true_order[max(0, p - width + 1) : p + width + 1]] = 1.0
-    return weights
+def oracle_tasks(
+    truth: Truth, size: int, *, k: int, rng: np.random.Generator, coverage: float = 0.1
+) -> IntArray:
+    """The oracle's tasks: told the target boundaries and the true order.
+
+    A share ``coverage`` of the tasks are random; the others go round the target
+    boundaries, each showing the ``k`` systems nearest the boundary in true order
+    (``k // 2`` on each side where there are, the last one at random among the next).
+    """
+    n = truth.order.shape[0]
+    gaps = sorted(truth.target)
+    tasks = np.empty((size, k), dtype=np.int64)
+    for t in range(size):
+        if not gaps or rng.random() < coverage:
+            tasks[t] = rng.permutation(n)[:k]
+            continue
+        p = gaps[int(rng.integers(len(gaps)))]
+        near = np.argsort(np.abs(np.arange(n) - p - 0.5) + 0.1 * rng.random(n), kind="stable")
+        tasks[t] = truth.order[near[:k]][rng.permutation(k)]
+    return tasks
 
 
 def run_design(
     sim: Simulator,
     design: str,
     *,
-    true_order: IntArray,
-    target: set[int],
+    truth: Truth,
     seed: int,
     batch: int,
     cap: int,
@@ -406,8 +531,7 @@ def run_design(
     streak: int = 3,
 ) -> Run:
     n = sim.n_systems
-    rng = np.random.default_rng([seed, 11])
-    outputs = sim.draw_outputs(rng)
+    outputs = truth.outputs
     design_rng, answer_rng = np.random.default_rng([seed, 13, DESIGNS.index(design)]).spawn(2)
     normals = np.random.default_rng([seed, 17]).standard_normal((1000, n))
     wins, draws = np.zeros((n, n)), np.zeros((n, n))
@@ -417,7 +541,6 @@ def run_design(
         n_items = -(-cap // -(-n // k)) + 1
         d = design_tasks(np.ones((n_items, n), dtype=bool), k=k, rng=design_rng)
         planned, planned_items = d.tasks, d.task_item % sim.n_items
-    focus = oracle_weights(true_order, target) if design == "oracle" else None
     state = None
     done = 0
     good = 0
@@ -426,11 +549,8 @@ def run_design(
             tasks, items = planned[done : done + batch], planned_items[done : done + batch]
         else:
             items = design_rng.integers(sim.n_items, size=batch)
-            if focus is not None:
-                p = focus / focus.sum()
-                tasks = np.array(
-                    [design_rng.choice(n, k, replace=False, p=p) for _ in range(batch)]
-                )
+            if design == "oracle":
+                tasks = oracle_tasks(truth, batch, k=k, rng=design_rng)
             elif state is None:
                 tasks = choose_batch(
                     value=np.zeros(n),
@@ -458,7 +578,7 @@ def run_design(
         if np.any((wins + wins.T + draws).sum(axis=1) == 0):
             continue
         state = bt_normal(wins, draws, normals)
-        right, wrong = right_and_wrong(state.cluster, true_order, target)
+        right, wrong = right_and_wrong(state.cluster, truth)
         run.judgements.append(done)
         run.right.append(right)
         run.wrong.append(wrong)
@@ -473,26 +593,17 @@ def designs(
     sim: Simulator, *, reference: int, seeds: int, batch: int, cap: int
 ) -> tuple[list[str], dict[str, list[Run]], dict]:
     n = sim.n_systems
-    share, tie = pair_shares(sim, rng=np.random.default_rng(99), judgements=200_000)
-    true_order = value_order(sim.quality)
-    normals = np.random.default_rng(5).standard_normal((4000, n))
-    expected = expected_result(share, tie, reference, 5, normals)
-    target = boundaries(expected.cluster, true_order)
-    assert right_and_wrong(expected.cluster, true_order, target) == (True, False)
-    adjacent = [share[true_order[p], true_order[p + 1]] for p in range(n - 1)]
+    truth = make_truth(sim, reference=reference)
+    adjacent = [truth.share[truth.order[p], truth.order[p + 1]] for p in range(n - 1)]
     info = {
-        "target": sorted(target),
-        "n_target_clusters": len(target) + 1,
+        "target": sorted(truth.target),
+        "n_target_clusters": len(truth.target) + 1,
         "adjacent_shares": adjacent,
     }
     runs: dict[str, list[Run]] = {d: [] for d in DESIGNS}
     for seed in range(seeds):
         for d in DESIGNS:
-            runs[d].append(
-                run_design(
-                    sim, d, true_order=true_order, target=target, seed=seed, batch=batch, cap=cap
-                )
-            )
+            runs[d].append(run_design(sim, d, truth=truth, seed=seed, batch=batch, cap=cap))
     base = None
     lines = [
         f"{'design':<10} {'median':>7} {'IQR':>13} {'ratio':>6} {'reached':>8} "
@@ -529,7 +640,10 @@ def power(
         q = step * (np.arange(n)[::-1] - (n - 1) / 2)
         s = sim.with_quality(q)
         k = min(5, n)
-        share, tie = pair_shares(s, rng=np.random.default_rng([n, 3]), judgements=100_000, k=k)
+        test_set = s.draw_outputs(np.random.default_rng([n, 2024]))
+        share, tie = pair_shares(
+            s, rng=np.random.default_rng([n, 3]), judgements=200_000, k=k, outputs=test_set
+        )
         a, b = n // 2 - 1, n // 2
         predicted = judgements_for(
             comparisons_needed(share[a, b], draws=tie[a, b]), n_systems=n, k=k
@@ -540,10 +654,9 @@ def power(
             hits = 0
             for seed in range(seeds):
                 rng = np.random.default_rng([n, int(size), seed])
-                outputs = s.draw_outputs(rng)
                 tasks = balanced_tasks(int(size), n, k, rng)
                 items = rng.integers(s.n_items, size=int(size))
-                scores = s.answer(tasks, rng=rng, items=items, outputs=outputs)
+                scores = s.answer(tasks, rng=rng, items=items, outputs=test_set)
                 normals = rng.standard_normal((1000, n))
                 res = ranking_of(tasks, scores, n, normals)
                 hits += int(res.cluster[a] != res.cluster[b])
@@ -618,6 +731,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "command", nargs="?", default="all", choices=("all", "check", "designs", "power")
     )
     parser.add_argument("--criterion", default="quality", choices=SCORE_COLUMN)
+    parser.add_argument("--campaign", help="fit to this campaign (slug) in the database")
+    parser.add_argument("--criterion-name", help="with --campaign: the criterion (first)")
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--batch", type=int, default=100, help="tasks per batch")
     parser.add_argument("--reference", type=int, default=None, help="target: balanced size")
@@ -632,11 +747,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.seeds, args.power_seeds = 4, 10
 
     started = time.perf_counter()
-    folder = e2e_folder()
-    if not (folder / f"{args.criterion}.csv").is_file():
-        print("E2E ratings not found (set HUMANEVAL_E2E_DIR): nothing to simulate.")
-        return 0
-    data = load_e2e(folder, args.criterion)
+    if args.campaign:
+        data = load_campaign(args.campaign, args.criterion_name)
+        args.criterion = args.criterion_name or "campaign"
+    else:
+        folder = e2e_folder()
+        if not (folder / f"{args.criterion}.csv").is_file():
+            print("E2E ratings not found (set HUMANEVAL_E2E_DIR): nothing to simulate.")
+            return 0
+        data = load_e2e(folder, args.criterion)
     sim = fit_simulator(
         judgement_item=data.item,
         judgement_worker=data.worker,

@@ -159,9 +159,9 @@ class Simulator:
         present = t >= 0
         if np.any(t >= self.n_systems):
             raise ValueError(f"system indices must lie in 0 .. {self.n_systems - 1}")
-        for row, mask in zip(t, present, strict=True):
-            if np.unique(row[mask]).shape[0] != int(mask.sum()):
-                raise ValueError("the systems of a task must be distinct")
+        ordered = np.sort(t, axis=1)
+        if np.any((ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] >= 0)):
+            raise ValueError("the systems of a task must be distinct")
         it = (
             rng.integers(self.n_items, size=n_tasks)
             if items is None
@@ -222,12 +222,19 @@ class Simulator:
 
 
 def pair_shares(
-    simulator: Simulator, *, rng: np.random.Generator, judgements: int = 20000, k: int = 5
+    simulator: Simulator,
+    *,
+    rng: np.random.Generator,
+    judgements: int = 20000,
+    k: int = 5,
+    outputs: FloatArray | None = None,
 ) -> tuple[FloatArray, FloatArray]:
     """Each pair's true win share (draws counting half) and draw share, by Monte Carlo.
 
     ``judgements`` RankME judgements of ``min(k, n_systems)`` systems drawn at random
-    per task (fresh outputs for each block of judgements). Returns ``share[a, b]``
+    per task, on random items. ``outputs``: a fixed test set's output deviations
+    (:meth:`Simulator.draw_outputs`); by default fresh ones for each block of 5,000
+    judgements (the shares of the systems over test sets). Returns ``share[a, b]``
     (``a``'s share against ``b``) and the symmetric ``draws[a, b]``.
     """
     n = simulator.n_systems
@@ -238,7 +245,8 @@ def pair_shares(
     while done < judgements:
         size = min(5000, judgements - done)
         tasks = np.argsort(rng.random((size, n)), axis=1)[:, :k]
-        scores = simulator.answer(tasks, rng=rng, outputs=simulator.draw_outputs(rng))
+        shown = simulator.draw_outputs(rng) if outputs is None else outputs
+        scores = simulator.answer(tasks, rng=rng, outputs=shown)
         for a in range(k):
             for b in range(a + 1, k):
                 sa, sb = tasks[:, a], tasks[:, b]

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from ranking.stats import ADAPTIVE_RULES, choose_batch, overlap_weights
+from ranking.stats._adaptive import lucb_gaps
 
 
 def state(n: int = 10) -> dict[str, Any]:
@@ -64,3 +65,43 @@ def test_overlap_weights():
 def test_unknown_rule_refused():
     with pytest.raises(ValueError, match="rule"):
         choose_batch(n_tasks=1, k=2, rng=np.random.default_rng(0), rule="bandit", **state(10))
+
+
+def test_lucb_pursues_the_open_gap_and_leaves_ties_and_settled_gaps():
+    # 0 far ahead (settled), 1 | 2 a real but unresolved gap, 2..5 level
+    value = np.array([3.0, 1.0, 0.55, 0.5, 0.5, 0.45])
+    sigma = np.array([0.05, 0.2, 0.2, 0.2, 0.2, 0.2])
+    lo = np.array([1, 2, 2, 3, 3, 3])
+    hi = np.array([1, 3, 6, 6, 6, 6])
+    gaps = lucb_gaps(value, sigma, lo, hi)
+    assert [p for p, _ in gaps] == [1]
+    p, ambiguous = gaps[0]
+    assert ambiguous[:2].tolist() == [1, 2]  # the critical pair first
+    batch = choose_batch(
+        value=value,
+        sigma=sigma,
+        rank_lo=lo,
+        rank_hi=hi,
+        n_tasks=40,
+        k=2,
+        rng=np.random.default_rng(0),
+        rule="lucb",
+    )
+    # the two systems beside the open gap get the most slots, the settled leader few
+    assert set(np.argsort(-batch.quota)[:2].tolist()) == {1, 2}
+    assert batch.quota[0] < batch.quota[1]
+
+
+def test_lucb_without_open_gaps_is_balanced():
+    n = 8
+    batch = choose_batch(
+        value=np.zeros(n),
+        sigma=np.ones(n),
+        rank_lo=np.ones(n, dtype=np.int64),
+        rank_hi=np.full(n, n, dtype=np.int64),
+        n_tasks=16,
+        k=4,
+        rng=np.random.default_rng(1),
+        rule="lucb",
+    )
+    assert batch.quota.max() - batch.quota.min() <= 1
