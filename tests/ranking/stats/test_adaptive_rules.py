@@ -75,7 +75,7 @@ def test_lucb_pursues_the_open_gap_and_leaves_ties_and_settled_gaps():
     hi = np.array([1, 3, 6, 6, 6, 6])
     gaps = lucb_gaps(value, sigma, lo, hi)
     assert [p for p, _ in gaps] == [1]
-    p, ambiguous = gaps[0]
+    _, ambiguous = gaps[0]
     assert ambiguous[:2].tolist() == [1, 2]  # the critical pair first
     batch = choose_batch(
         value=value,
