@@ -497,25 +497,71 @@ class Run:
     needed: int | None = None
 
 
-def oracle_tasks(
-    truth: Truth, size: int, *, k: int, rng: np.random.Generator, coverage: float = 0.1
-) -> IntArray:
-    """The oracle's tasks: told the target boundaries and the true order.
+def oracle_shares(truth: Truth) -> FloatArray:
+    """The oracle's share of slots per system: the cheapest allocation for the target.
 
-    A share ``coverage`` of the tasks are random; the others go round the target
-    boundaries, each showing the ``k`` systems nearest the boundary in true order
-    (``k // 2`` on each side where there are, the last one at random among the next).
+    With the true strengths ``theta`` and comparisons about equally informative (every
+    pair's win share is near 1/2 here), a system's strength has variance about
+    ``c / n_i`` for ``n_i`` slots; the target boundary between ``i`` and ``j`` needs
+    ``(theta_i - theta_j)^2 >= K (1 / n_i + 1 / n_j)`` for every pair across it. The
+    allocation minimising ``sum n_i`` under these constraints (convex in ``1 / n_i``;
+    scipy's SLSQP) is returned as shares, floored at 5% of the balanced share so that
+    no system goes unseen.
     """
-    n = truth.order.shape[0]
-    gaps = sorted(truth.target)
+    from scipy.optimize import minimize
+
+    theta = truth.expected.value
+    n = theta.shape[0]
+    order = truth.order
+    pairs = sorted(
+        {
+            (int(order[a]), int(order[b]))
+            for p in truth.target
+            for a in range(p + 1)
+            for b in range(p + 1, n)
+        }
+    )
+    if not pairs:
+        return np.full(n, 1.0 / n)
+    first = np.array([i for i, _ in pairs])
+    second = np.array([j for _, j in pairs])
+    d2 = (theta[first] - theta[second]) ** 2
+    eye = np.eye(n)
+
+    def slack(y: FloatArray) -> FloatArray:
+        return d2 - np.exp(y[first]) - np.exp(y[second])
+
+    def slack_jac(y: FloatArray) -> FloatArray:
+        return -(eye[first] * np.exp(y[first])[:, None] + eye[second] * np.exp(y[second])[:, None])
+
+    start = np.full(n, math.log(d2.min() / 2.5))
+    found = minimize(
+        lambda y: float(np.exp(-y).sum()),
+        start,
+        jac=lambda y: -np.exp(-y),
+        constraints=[{"type": "ineq", "fun": slack, "jac": slack_jac}],
+        method="SLSQP",
+        options={"maxiter": 500},
+    )
+    counts = np.exp(-found.x)
+    shares = counts / counts.sum()
+    shares = np.maximum(shares, 0.05 / n)
+    return shares / shares.sum()
+
+
+def oracle_tasks(shares: FloatArray, size: int, *, k: int, rng: np.random.Generator) -> IntArray:
+    """``size`` tasks whose slots follow ``shares`` (at most one per task each)."""
+    n = shares.shape[0]
+    ideal = np.minimum(shares * size * k, size)
+    quota = np.floor(ideal).astype(np.int64)
+    rest = size * k - int(quota.sum())
+    remainder = np.where(quota < size, ideal - quota + 1e-9 * rng.random(n), -np.inf)
+    quota[np.argsort(-remainder)[:rest]] += 1
     tasks = np.empty((size, k), dtype=np.int64)
     for t in range(size):
-        if not gaps or rng.random() < coverage:
-            tasks[t] = rng.permutation(n)[:k]
-            continue
-        p = gaps[int(rng.integers(len(gaps)))]
-        near = np.argsort(np.abs(np.arange(n) - p - 0.5) + 0.1 * rng.random(n), kind="stable")
-        tasks[t] = truth.order[near[:k]][rng.permutation(k)]
+        picked = np.lexsort((np.asarray(rng.random(n)), -quota))[:k]
+        quota[picked] -= 1
+        tasks[t] = picked[rng.permutation(k)]
     return tasks
 
 
@@ -532,6 +578,7 @@ def run_design(
 ) -> Run:
     n = sim.n_systems
     outputs = truth.outputs
+    shares = oracle_shares(truth) if design == "oracle" else np.empty(0)
     design_rng, answer_rng = np.random.default_rng([seed, 13, DESIGNS.index(design)]).spawn(2)
     normals = np.random.default_rng([seed, 17]).standard_normal((1000, n))
     wins, draws = np.zeros((n, n)), np.zeros((n, n))
@@ -550,7 +597,7 @@ def run_design(
         else:
             items = design_rng.integers(sim.n_items, size=batch)
             if design == "oracle":
-                tasks = oracle_tasks(truth, batch, k=k, rng=design_rng)
+                tasks = oracle_tasks(shares, batch, k=k, rng=design_rng)
             elif state is None:
                 tasks = choose_batch(
                     value=np.zeros(n),
@@ -604,24 +651,25 @@ def designs(
     for seed in range(seeds):
         for d in DESIGNS:
             runs[d].append(run_design(sim, d, truth=truth, seed=seed, batch=batch, cap=cap))
-    base = None
     lines = [
-        f"{'design':<10} {'median':>7} {'IQR':>13} {'ratio':>6} {'reached':>8} "
+        f"{'design':<10} {'median':>7} {'IQR':>13} {'ratio':>6} {'paired':>7} {'reached':>8} "
         f"{'wrong refits':>12} {'ever wrong':>10}"
     ]
+    needed = {
+        d: np.array([r.needed if r.needed is not None else cap for r in runs[d]], dtype=float)
+        for d in DESIGNS
+    }
+    base = float(np.median(needed["balanced"]))
     for d in DESIGNS:
-        needed = np.array([r.needed if r.needed is not None else cap for r in runs[d]], dtype=float)
-        med = float(np.median(needed))
-        if d == "balanced":
-            base = med
-        q1, q3 = np.percentile(needed, [25, 75])
+        med = float(np.median(needed[d]))
+        q1, q3 = np.percentile(needed[d], [25, 75])
+        paired = float(np.median(needed[d] / needed["balanced"]))
         reached = np.mean([r.needed is not None for r in runs[d]])
         wrong = np.mean(np.concatenate([r.wrong for r in runs[d]]))
         ever = np.mean([any(r.wrong) for r in runs[d]])
-        assert base is not None
         lines.append(
-            f"{d:<10} {med:7.0f} {q1:6.0f}-{q3:6.0f} {med / base:6.2f} {reached:8.2f} "
-            f"{wrong:12.3f} {ever:10.2f}"
+            f"{d:<10} {med:7.0f} {q1:6.0f}-{q3:6.0f} {med / base:6.2f} {paired:7.2f} "
+            f"{reached:8.2f} {wrong:12.3f} {ever:10.2f}"
         )
     return lines, runs, info
 
@@ -695,6 +743,7 @@ def plot(runs: dict[str, list[Run]], curves: dict, path: Path, cap: int, batch: 
         "balanced": "#1f5fbf",
         "contested": "#c2410c",
         "overlap": "#15803d",
+        "lucb": "#7c3aed",
         "oracle": "#6b7280",
     }
     grid = np.arange(batch, cap + batch, batch)
@@ -740,6 +789,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--power-step", type=float, default=0.05, help="quality step, power")
     parser.add_argument("--power-seeds", type=int, default=40)
     parser.add_argument("--plot", type=Path, default=DOCS / "adaptive-simulation.png")
+    parser.add_argument(
+        "--quality-scale",
+        type=float,
+        default=1.0,
+        help="multiply the fitted qualities (a what-if: systems further apart)",
+    )
     parser.add_argument("--no-calibrate", action="store_true", help="keep the fitted output sd")
     parser.add_argument("--quick", action="store_true", help="smoke run: 4 seeds, 10 power seeds")
     args = parser.parse_args(argv)
@@ -772,12 +827,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         flush=True,
     )
     if not args.no_calibrate:
-        sim, lines = calibrate(data, sim, factors=(1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0))
+        sim, lines = calibrate(
+            data, sim, factors=(1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0)
+        )
         print("calibration of the output sd to the workers' agreement:")
         print("\n".join(lines))
         print(
             f"  kept: output sd {sim.interaction:.3f}, worker noise median {np.median(sim.noise):.3f}"
         )
+    if args.quality_scale != 1.0:
+        sim = sim.with_quality(sim.quality * args.quality_scale)
+        print(f"what-if: qualities times {args.quality_scale}")
     runs: dict[str, list[Run]] = {}
     curves: dict = {}
     if args.command in ("all", "check"):
