@@ -393,35 +393,50 @@ def calibrate(
     return best[1], lines
 
 
-def calibrate_spread(
-    data: Ratings, sim: Simulator, *, rounds: int = 3
-) -> tuple[Simulator, list[str]]:
-    """Scale the qualities so that the simulated ranking is as spread as the real one.
+def mean_width(data: Ratings, scores: FloatArray, normals: FloatArray) -> float:
+    """Mean rank-range width of the ranking of ``scores`` on the real tasks."""
+    res = ranking_of(data.systems, scores, len(data.labels), normals)
+    return float(np.mean(res.rank_hi - res.rank_lo))
 
-    The spread is the standard deviation of the Bradley-Terry strengths of the real
-    tasks (simulated: the median over 3 answer draws). The fit shrinks the qualities
-    when much of the data is censored or flat; this matches what the ranking sees.
+
+def calibrate_spread(
+    data: Ratings, sim: Simulator, *, rounds: int = 7
+) -> tuple[Simulator, list[str]]:
+    """Scale the qualities so that the simulated ranking separates as the real one does.
+
+    The target is the mean width of the rank ranges (the refit of the real tasks), which
+    measures how far apart the systems are for their noise; the simulated width is the
+    median over 3 answer draws, the scale found by bisection in log scale (0.25-4). The
+    fit shrinks the qualities when much of the data is censored or flat.
     """
     n = len(data.labels)
-    normals = np.random.default_rng(1).standard_normal((200, n))
-    real = float(ranking_of(data.systems, data.scores, n, normals).value.std())
+    normals = np.random.default_rng(1).standard_normal((1000, n))
+    real = mean_width(data, data.scores, normals)
+    low, high = math.log(0.25), math.log(4.0)
     lines = []
     for _ in range(rounds):
-        spreads = []
+        middle = (low + high) / 2
+        candidate = sim.with_quality(sim.quality * math.exp(middle))
+        widths = []
         for seed in range(3):
             rng = np.random.default_rng([seed, 6])
-            x = sim.answer(
+            x = candidate.answer(
                 data.systems,
                 rng=rng,
                 items=data.item,
                 workers=data.worker,
-                outputs=sim.draw_outputs(rng),
+                outputs=candidate.draw_outputs(rng),
             )
-            spreads.append(float(ranking_of(data.systems, x, n, normals).value.std()))
-        simulated = float(np.median(spreads))
-        lines.append(f"  ranking spread: simulated {simulated:.4f}, real {real:.4f}")
-        sim = sim.with_quality(sim.quality * real / simulated)
-    return sim, lines
+            widths.append(mean_width(data, x, normals))
+        width = float(np.median(widths))
+        lines.append(
+            f"  qualities x{math.exp(middle):.2f}: rank-range width {width:.2f} (real {real:.2f})"
+        )
+        if width > real:
+            low = middle  # too little separation: spread the qualities more
+        else:
+            high = middle
+    return sim.with_quality(sim.quality * math.exp((low + high) / 2)), lines
 
 
 def check(data: Ratings, sim: Simulator, *, seeds: int) -> list[str]:
@@ -867,7 +882,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"  kept: output sd {sim.interaction:.3f}, worker noise median {np.median(sim.noise):.3f}"
         )
         sim, lines = calibrate_spread(data, sim)
-        print("calibration of the quality spread to the real ranking's:")
+        print("calibration of the quality spread to the real ranking's rank ranges:")
         print("\n".join(lines))
         print(f"  kept: quality range {np.ptp(sim.quality):.3f}")
     if args.quality_scale != 1.0:
