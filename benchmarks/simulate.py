@@ -7,6 +7,12 @@
 ``annotations.selectors.judgements.scores_counted``). Three subcommands (all by
 default):
 
+Two calibrations follow the fit (``--no-calibrate`` skips them): the output sd is
+scaled so that the workers' agreement (Krippendorff's alpha on within-judgement ranks)
+is the real one (:func:`calibrate`), then the qualities so that the ranking of the real
+tasks has the real mean rank-range width (:func:`calibrate_spread`); the fit understates
+both.
+
 ``check``: is the simulator like the data? The real tasks (same items, systems and
 workers) are answered by the simulator, and both data sets are compared: score
 quantiles, the share of flat judgements (all outputs scored alike), the share of tied
