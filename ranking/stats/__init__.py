@@ -26,6 +26,10 @@ module exports and nothing else; the ``_``-prefixed modules behind it are privat
 - :func:`comparisons_needed`, :func:`pair_share`, :func:`judgements_for` and
   :func:`pilot_power` -- power analysis (issue 16): the comparisons and judgements that
   separate two systems at a confidence level with a given power (``_power``).
+- :func:`fit_simulator`, :class:`Simulator`, :func:`pair_shares` -- a generative
+  simulator of crowd judgements fitted to a campaign's RankME scores, answering any task
+  on a RankME, slider or Likert scale (``_simulate``); :func:`choose_batch`'s ``rule``
+  (:data:`ADAPTIVE_RULES`) and :func:`overlap_weights` -- adaptive task design.
 - :func:`mean_intervals` -- mean ratings with Student t intervals from counts, sums and
   sums of squares (``_means``; the MTG-style table of issue 14).
 
@@ -46,8 +50,10 @@ outcomes: memory and time grow with the systems, not the judgements), ``_result`
 
 from __future__ import annotations
 
+from ._adaptive import RULES as ADAPTIVE_RULES
 from ._adaptive import AdaptiveBatch as AdaptiveBatch
 from ._adaptive import choose_batch as choose_batch
+from ._adaptive import overlap_weights
 from ._chunks import (
     DEFAULT_CHUNK_RUNS,
     ChunkResult,
@@ -76,19 +82,23 @@ from ._power import (
 )
 from ._proportions import wilson_interval
 from ._result import RankingResult
+from ._simulate import SCALES, Simulator, fit_simulator, pair_shares
 from ._stability import MAX_RUNS, range_coverage, stability_reasons
 
 __all__ = [
+    "ADAPTIVE_RULES",
     "DEFAULT_BATCH_RUNS",
     "DEFAULT_CHUNK_RUNS",
     "MAX_RUNS",
     "METHODS",
+    "SCALES",
     "ChunkResult",
     "ComputedRanking",
     "MeanIntervals",
     "PairPower",
     "ParameterError",
     "RankingResult",
+    "Simulator",
     "check_parameters",
     "chunk_sizes",
     "comparisons_needed",
@@ -96,11 +106,14 @@ __all__ = [
     "compute_chunk",
     "compute_chunked",
     "compute_chunks",
+    "fit_simulator",
     "judgements_for",
     "mean_intervals",
     "merge_chunks",
     "method_parameters",
+    "overlap_weights",
     "pair_share",
+    "pair_shares",
     "pilot_power",
     "prepare_comparisons",
     "range_coverage",

@@ -32,6 +32,32 @@ The rule, in three steps (every step is logged in the returned :class:`AdaptiveB
    distinct and always succeeds while no quota exceeds the tasks left; then the order
    within each task is shuffled (position balance).
 
+A second rule, ``rule="overlap"`` (:func:`overlap_weights`), is *uncertainty sampling*
+over pairs as in active evaluation of chatbots and MT (Chatbot Arena's active sampling,
+Chiang et al. 2024; Sakaguchi et al. 2014's choice of close opponents): every pair
+``(a, b)`` weighs the probability that its current order is wrong,
+``Phi(-|value_a - value_b| / sqrt(sigma_a^2 + sigma_b^2))``, plus a floor (``min_share``
+times the mean weight) that keeps every pair possible; each task draws its first pair by
+weight, then adds one system at a time with probability proportional to the summed
+weights of its pairs with the task's members (plus the floor). It needs no rank ranges
+and no cluster rule.
+
+A third rule, ``rule="lucb"`` (:func:`lucb_gaps`), follows LUCB (Kalyanakrishnan et al.
+2012: to find the best ``m`` arms, sample the weakest arm of the top set and the
+strongest of the rest while their confidence bounds overlap), once per cluster
+boundary: every system has the interval ``value +- LUCB_WIDTH * sigma``; the gap after
+position ``p`` (value order) is *resolved* when the lowest lower bound above it clears
+the highest upper bound below it; an unresolved gap is *promising* when its two
+neighbours differ by at least ``LUCB_PROMISE`` sigmas of their difference (deep ties,
+which no affordable amount of data separates, are left alone). Its *ambiguous set* is
+every system whose interval crosses the gap's two bounds (the ones that keep it
+unresolved). ``min_share`` of the tasks are random (every system equally likely:
+coverage); the others go round the promising gaps, each task taking the gap's two
+critical systems and filling up from its ambiguous set (by sigma), then from the
+systems nearest the gap in value; with no promising gap every task is random.
+``benchmarks/simulate.py`` compares the three rules with the balanced design on a
+simulator fitted to the E2E ratings.
+
 Choosing a batch for 21 systems takes well under a millisecond (``benchmarks/replay.py``
 measures it). The same generator state gives the same batch.
 
@@ -42,10 +68,16 @@ human evaluation of machine translation. WMT 2014, 1-11 (choosing the next compa
 the largest sigma).
 Bojar, O. et al. (2014). Findings of the 2014 Workshop on Statistical Machine
 Translation. WMT 2014, 12-58, section 3.3 (clusters from rank ranges).
+Kalyanakrishnan, S., Tewari, A., Auer, P. and Stone, P. (2012). PAC subset selection in
+stochastic multi-armed bandits. ICML 2012 (LUCB).
+Chiang, W.-L. et al. (2024). Chatbot Arena: an open platform for evaluating LLMs by human
+preference. ICML 2024, section 5 (active sampling of the pairs whose order is least
+certain).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -53,7 +85,26 @@ from numpy.typing import ArrayLike, NDArray
 
 from ._clusters import value_order
 
-__all__ = ["AdaptiveBatch", "TaskChoice", "choose_batch", "contested_gaps"]
+__all__ = [
+    "RULES",
+    "AdaptiveBatch",
+    "TaskChoice",
+    "choose_batch",
+    "contested_gaps",
+    "lucb_gaps",
+    "overlap_weights",
+]
+
+#: the adaptive rules: contested gaps of the rank ranges, pairwise uncertainty, or
+#: LUCB-style confidence bounds per cluster boundary
+RULES = ("contested", "overlap", "lucb")
+
+#: ``lucb``: half-width of a system's interval in sigmas (two intervals this wide are
+#: apart when the difference is about 1.96 of its sigmas: a 95% separation)
+LUCB_WIDTH = 1.39
+#: ``lucb``: a gap is worth pursuing when its two systems' difference is at least this
+#: many of its sigmas (deep ties are left alone)
+LUCB_PROMISE = 0.5
 
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
@@ -184,6 +235,29 @@ def _apportion(weights: FloatArray, total: int, cap: IntArray, tiebreak: FloatAr
     return out
 
 
+def _deal(
+    quota: IntArray, n_tasks: int, k: int, rng: np.random.Generator, reasons: list[str]
+) -> tuple[IntArray, list[TaskChoice]]:
+    """Deal the quotas into tasks: each takes the ``k`` systems with the most left."""
+    n = quota.shape[0]
+    left = quota.copy()
+    tasks = np.empty((n_tasks, k), dtype=np.int64)
+    choices = []
+    for t in range(n_tasks):
+        keys = np.asarray(rng.random(n), dtype=np.float64)
+        picked = np.lexsort((keys, -left))[:k]
+        left[picked] -= 1
+        shown = picked[rng.permutation(k)]
+        tasks[t] = shown
+        choices.append(
+            TaskChoice(
+                systems=tuple(int(s) for s in shown),
+                reasons=tuple(reasons[int(s)] for s in shown),
+            )
+        )
+    return tasks, choices
+
+
 def choose_batch(
     *,
     value: ArrayLike,
@@ -195,6 +269,7 @@ def choose_batch(
     rng: np.random.Generator,
     min_share: float = 0.3,
     margin: int = 1,
+    rule: str = "contested",
 ) -> AdaptiveBatch:
     """Choose the systems of the next ``n_tasks`` tasks of ``k`` outputs each.
 
@@ -220,6 +295,13 @@ def choose_batch(
     margin : int, default 1
         How close to a boundary a gap must be to be contested (see
         :func:`contested_gaps`).
+    rule : str, default "contested"
+        ``contested`` (the module's three steps), ``overlap`` (pairwise uncertainty
+        sampling, :func:`overlap_weights`; ``min_share`` is then the floor of every
+        pair's weight as a share of the mean weight) or ``lucb`` (confidence bounds
+        per cluster boundary, :func:`lucb_gaps`; ``min_share`` is then the share of
+        random coverage tasks). With the last two, ``margin`` only names the
+        contested gaps of the log.
 
     Returns
     -------
@@ -239,6 +321,12 @@ def choose_batch(
         raise ValueError("min_share must lie in [0, 1]")
     if not np.all(np.isfinite(sigmas)) or np.any(sigmas < 0):
         raise ValueError("sigma must be finite and non-negative")
+    if rule not in RULES:
+        raise ValueError(f"rule must be one of {', '.join(RULES)}")
+    if rule == "overlap":
+        return _choose_overlap(values, sigmas, rank_lo, rank_hi, n_tasks, k, rng, min_share, margin)
+    if rule == "lucb":
+        return _choose_lucb(values, sigmas, rank_lo, rank_hi, n_tasks, k, rng, min_share, margin)
 
     slots = n_tasks * k
     minimum = min(int(np.floor(min_share * slots / n)), n_tasks)
@@ -265,21 +353,188 @@ def choose_batch(
         return "coverage"
 
     reasons = [reason(i) for i in range(n)]
-    left = quota.copy()
+    tasks, choices = _deal(quota, n_tasks, k, rng, reasons)
+    return AdaptiveBatch(
+        tasks=tasks,
+        quota=quota,
+        minimum=minimum,
+        gaps=gaps,
+        overlap=overlap,
+        boundary=boundary,
+        choices=tuple(choices),
+    )
+
+
+def overlap_weights(value: ArrayLike, sigma: ArrayLike) -> FloatArray:
+    """Each pair's probability that its current order is wrong (zero diagonal).
+
+    ``Phi(-|value_a - value_b| / sqrt(sigma_a^2 + sigma_b^2))`` (the normal
+    approximation, values independent); 1/2 for a pair with no uncertainty and equal
+    values, 0 for a pair with none and different values.
+    """
+    v = np.asarray(value, dtype=np.float64)
+    s = np.asarray(sigma, dtype=np.float64)
+    gap = np.abs(v[:, None] - v[None, :])
+    spread = np.sqrt(s[:, None] ** 2 + s[None, :] ** 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(spread > 0, gap / spread, np.where(gap > 0, np.inf, 0.0))
+    weights = 0.5 * np.vectorize(math.erfc, otypes=[np.float64])(t / math.sqrt(2.0))
+    np.fill_diagonal(weights, 0.0)
+    return weights
+
+
+def _choose_overlap(
+    values: FloatArray,
+    sigmas: FloatArray,
+    rank_lo: ArrayLike,
+    rank_hi: ArrayLike,
+    n_tasks: int,
+    k: int,
+    rng: np.random.Generator,
+    min_share: float,
+    margin: int,
+) -> AdaptiveBatch:
+    """The ``overlap`` rule of :func:`choose_batch` (see the module)."""
+    n = values.shape[0]
+    weights = overlap_weights(values, sigmas)
+    upper = weights[np.triu_indices(n, 1)]
+    floor = max(min_share * float(upper.mean()), 1e-12)
+    pair_w = weights + floor
+    np.fill_diagonal(pair_w, 0.0)
+    first = pair_w[np.triu_indices(n, 1)]
+    rows, cols = np.triu_indices(n, 1)
     tasks = np.empty((n_tasks, k), dtype=np.int64)
     choices = []
     for t in range(n_tasks):
-        keys = np.asarray(rng.random(n), dtype=np.float64)
-        picked = np.lexsort((keys, -left))[:k]
-        left[picked] -= 1
-        shown = picked[rng.permutation(k)]
+        p = int(rng.choice(first.shape[0], p=first / first.sum()))
+        members = [int(rows[p]), int(cols[p])]
+        while len(members) < k:
+            pull = pair_w[:, members].sum(axis=1)
+            pull[members] = 0.0
+            members.append(int(rng.choice(n, p=pull / pull.sum())))
+        shown = np.asarray(members, dtype=np.int64)[rng.permutation(k)]
         tasks[t] = shown
         choices.append(
             TaskChoice(
                 systems=tuple(int(s) for s in shown),
-                reasons=tuple(reasons[int(s)] for s in shown),
+                reasons=("uncertainty",) * k,
             )
         )
+    gaps, overlap, _ = contested_gaps(values, rank_lo, rank_hi, margin=margin)
+    priority = weights.sum(axis=1)
+    boundary = np.lexsort((np.arange(n), -priority)).astype(np.int64)
+    return AdaptiveBatch(
+        tasks=tasks,
+        quota=np.bincount(tasks.ravel(), minlength=n).astype(np.int64),
+        minimum=0,
+        gaps=gaps,
+        overlap=overlap,
+        boundary=boundary,
+        choices=tuple(choices),
+    )
+
+
+def lucb_gaps(
+    value: ArrayLike,
+    sigma: ArrayLike,
+    rank_lo: ArrayLike | None = None,
+    rank_hi: ArrayLike | None = None,
+    *,
+    width: float = LUCB_WIDTH,
+    promise: float = LUCB_PROMISE,
+) -> list[tuple[int, IntArray]]:
+    """The promising unresolved gaps and their ambiguous sets (see the module).
+
+    Returns one ``(p, systems)`` per gap worth pursuing, ``p`` its position in value
+    order (between ranks ``p + 1`` and ``p + 2``) and ``systems`` its ambiguous set,
+    the two critical systems first (the weakest bound above, the strongest below),
+    then the others by decreasing sigma. With rank ranges, a gap counts as resolved
+    only when the cluster rule also draws a boundary there.
+    """
+    v = np.asarray(value, dtype=np.float64)
+    s = np.asarray(sigma, dtype=np.float64)
+    order = value_order(v)
+    n = order.shape[0]
+    low = v - width * s
+    high = v + width * s
+    boundary = np.zeros(max(n - 1, 0), dtype=np.bool_)
+    if rank_lo is not None and rank_hi is not None:
+        lo = np.asarray(rank_lo, dtype=np.int64)
+        hi = np.asarray(rank_hi, dtype=np.int64)
+        below_best = np.minimum.accumulate(lo[order][::-1])[::-1]
+        above_worst = np.maximum.accumulate(hi[order])
+        boundary = above_worst[:-1] < below_best[1:]
+    found = []
+    for p in range(n - 1):
+        above, below = order[: p + 1], order[p + 1 :]
+        weak = int(above[np.argmin(low[above])])
+        strong = int(below[np.argmax(high[below])])
+        floor_above, top_below = float(low[weak]), float(high[strong])
+        resolved = floor_above > top_below
+        if resolved and (rank_lo is None or boundary[p]):
+            continue
+        # promising: the critical pair's difference is at least ``promise`` times what
+        # separating it takes now, i.e. within reach of (1 / promise)^2 times the data
+        need = width * (float(s[weak]) + float(s[strong]))
+        if need > 0 and (v[weak] - v[strong]) < promise * need:
+            continue
+        crossing = np.concatenate(
+            [above[low[above] <= top_below], below[high[below] >= floor_above]]
+        )
+        rest = [
+            int(c)
+            for c in crossing[np.lexsort((crossing, -s[crossing]))]
+            if c not in (weak, strong)
+        ]
+        found.append((p, np.asarray([weak, strong, *rest], dtype=np.int64)))
+    return found
+
+
+def _choose_lucb(
+    values: FloatArray,
+    sigmas: FloatArray,
+    rank_lo: ArrayLike,
+    rank_hi: ArrayLike,
+    n_tasks: int,
+    k: int,
+    rng: np.random.Generator,
+    min_share: float,
+    margin: int,
+) -> AdaptiveBatch:
+    """The ``lucb`` rule of :func:`choose_batch` (see the module)."""
+    n = values.shape[0]
+    order = value_order(values)
+    promising = lucb_gaps(values, sigmas, rank_lo, rank_hi, width=LUCB_WIDTH, promise=LUCB_PROMISE)
+    slots = n_tasks * k
+    minimum = min(int(np.floor(min_share * slots / n)), n_tasks)
+    cap = np.full(n, n_tasks, dtype=np.int64)
+    quota = np.full(n, minimum, dtype=np.int64)
+    demand = np.zeros(n)
+    if promising:
+        # each system's closest rival across a promising gap: it needs data in
+        # proportion to 1 / difference^2 (LUCB's sample complexity)
+        closest = np.full(n, np.inf)
+        for p, _ in promising:
+            above, below = order[: p + 1], order[p + 1 :]
+            diff = values[above][:, None] - values[below][None, :]
+            closest[above] = np.minimum(closest[above], diff.min(axis=1))
+            closest[below] = np.minimum(closest[below], diff.min(axis=0))
+        smallest = min(float(values[order[p]] - values[order[p + 1]]) for p, _ in promising)
+        floor = max(0.5 * smallest, 1e-12)
+        demand = 1.0 / np.maximum(closest, floor) ** 2
+    weight = np.maximum(sigmas, 1e-9 + 1e-3 * float(sigmas.max(initial=0.0)))
+    extra = _apportion(demand, slots - int(quota.sum()), cap - quota, demand)
+    quota += extra
+    fill = _apportion(weight, slots - int(quota.sum()), cap - quota, weight)
+    quota += fill
+    reasons = [
+        "boundary" if extra[i] > 0 else "uncertainty" if fill[i] > 0 else "coverage"
+        for i in range(n)
+    ]
+    tasks, choices = _deal(quota, n_tasks, k, rng, reasons)
+    gaps, overlap, _ = contested_gaps(values, rank_lo, rank_hi, margin=margin)
+    boundary = np.flatnonzero(demand > 0)
+    boundary = boundary[np.lexsort((boundary, -demand[boundary]))].astype(np.int64)
     return AdaptiveBatch(
         tasks=tasks,
         quota=quota,

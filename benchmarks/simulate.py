@@ -1,0 +1,936 @@
+"""Simulate: adaptive task design and power analysis on a simulator fitted to real ratings.
+
+``ranking.stats.fit_simulator`` is fitted to the released E2E RankME ratings
+(``../shared/e2e`` or ``$HUMANEVAL_E2E_DIR``, read with the csv module, never copied;
+``--criterion``) or to a campaign's counted RankME judgements in the database
+(``--campaign SLUG [--criterion-name NAME]``: :func:`ratings_from_campaign`, through
+``annotations.selectors.judgements.scores_counted``). Three subcommands (all by
+default):
+
+Two calibrations follow the fit (``--no-calibrate`` skips them): the output sd is
+scaled so that the workers' agreement (Krippendorff's alpha on within-judgement ranks)
+is the real one (:func:`calibrate`), then the qualities so that the ranking of the real
+tasks has the real mean rank-range width (:func:`calibrate_spread`); the fit understates
+both.
+
+``check``: is the simulator like the data? The real tasks (same items, systems and
+workers) are answered by the simulator, and both data sets are compared: score
+quantiles, the share of flat judgements (all outputs scored alike), the share of tied
+pairs, Krippendorff's alpha (interval) on the within-judgement ranks of tasks judged by
+several workers, the share of pairs two workers of one task order alike, and the
+ranking (Bradley-Terry, normal approximation: see :func:`bt_normal`): rank
+correlation with the real ranking, clusters, and the share of systems whose real rank
+lies in the simulated rank range.
+
+``designs``: how many judgements each design needs to reach the *true clusters*.
+Truth: one test set is fixed (the output deviations of every item and system, drawn
+once, as the E2E test set was fixed), and every pair's true win and draw shares on it
+are measured by Monte Carlo (2 million judgements); the *true order* is the
+Bradley-Terry order of those shares, and the *target clusters* are what the refit
+gives, without sampling noise, from the expected comparisons of a balanced campaign of
+the real campaign's size (``--reference``; 2,979 judgements for E2E quality): only the
+boundaries that size resolves are there, and each lies between systems in true order.
+A refit's clusters are *right* when no boundary is wrong (no system in a better cluster
+than one that beats it by more than ``LEVEL`` = 0.005 in win share: closer pairs are
+practically level and may be split either way) and every target boundary separates the
+truly best systems from the rest (a further correct boundary is allowed: it is finer,
+not wrong). A design runs in batches of ``--batch`` tasks (refit after each batch) until
+its clusters are right at three refits in a row, or ``--cap`` judgements (5 times the
+reference); *judgements needed* is the count at the first of those three (the cap when
+never). *Wrong refits* is the share of refits whose clusters draw a wrong boundary,
+and *ever wrong* the share of seeds with one such refit before stopping. Designs:
+``balanced`` (``annotations.core.design.design_tasks``), ``contested``
+(``choose_batch``, today's rule), ``overlap`` (``choose_batch(rule="overlap")``:
+pairwise uncertainty sampling), ``lucb`` (``choose_batch(rule="lucb")``: LUCB-style
+confidence bounds per cluster boundary) and ``oracle`` (a bound, not a design: told
+the target boundaries and the true order, 90% of its tasks show the 5 systems nearest
+a target boundary, 10% are random).
+
+``power``: the plan page's "judgements needed to separate systems"
+(``comparisons_needed`` / ``judgements_for``) against the simulator: for 2, 5 and 20
+systems of equally spaced latent qualities, the pair in the middle; predicted from the
+pair's true win and draw shares, simulated as the balanced campaign size at which the
+two systems fall into different clusters in 80% of the seeds (95% confidence).
+
+Refits use the Bradley-Terry fit and its normal approximation (:func:`bt_normal`),
+not TrueSkill with WMT14 sampling, for speed (a refit takes milliseconds); it treats
+the 10 comparisons of a judgement as independent, as the power formula does.
+
+    /work/venv/bin/python benchmarks/simulate.py [check|designs|power|all] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import os
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from annotations.core.design import design_tasks  # noqa: E402
+from ranking.stats import (  # noqa: E402
+    RankingResult,
+    Simulator,
+    choose_batch,
+    comparisons_needed,
+    fit_simulator,
+    judgements_for,
+    pair_shares,
+)
+from ranking.stats._bradley_terry import bradley_terry_fit  # noqa: E402
+from ranking.stats._clusters import value_order  # noqa: E402
+from ranking.stats._result import summarise_runs  # noqa: E402
+
+SCORE_COLUMN = {"quality": "quality", "naturalness": "natur"}
+DESIGNS = ("balanced", "contested", "overlap", "lucb", "oracle")
+IntArray = NDArray[np.int64]
+FloatArray = NDArray[np.float64]
+DOCS = REPO / "docs"
+
+
+# --- data ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Ratings:
+    """One criterion's RankME judgements: item, worker, unit, systems and scores."""
+
+    labels: list[str]
+    item: IntArray
+    worker: IntArray
+    unit: IntArray
+    systems: IntArray
+    scores: FloatArray
+
+    def __len__(self) -> int:
+        return int(self.systems.shape[0])
+
+
+def e2e_folder() -> Path:
+    env = os.environ.get("HUMANEVAL_E2E_DIR")
+    if env:
+        return Path(env)
+    for base in (REPO.parent, REPO.parent.parent):
+        if (base / "shared" / "e2e").is_dir():
+            return base / "shared" / "e2e"
+    return REPO.parent / "shared" / "e2e"
+
+
+def _index(values: list[str]) -> IntArray:
+    keys = {v: i for i, v in enumerate(sorted(set(values)))}
+    return np.array([keys[v] for v in values], dtype=np.int64)
+
+
+def load_e2e(folder: Path, criterion: str) -> Ratings:
+    column = SCORE_COLUMN[criterion]
+    with open(folder / f"{criterion}.csv", newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    labels = sorted({row[f"sys{i}"] for row in rows for i in range(1, 6)})
+    index = {label: i for i, label in enumerate(labels)}
+    return Ratings(
+        labels=labels,
+        item=_index([row["mr_id"] for row in rows]),
+        worker=_index([row["_worker_id"] for row in rows]),
+        unit=_index([row["_unit_id"] for row in rows]),
+        systems=np.array([[index[row[f"sys{i}"]] for i in range(1, 6)] for row in rows]),
+        scores=np.array([[float(row[f"{column}{i}"]) for i in range(1, 6)] for row in rows]),
+    )
+
+
+def ratings_from_campaign(campaign: Any, criterion: Any) -> Ratings:
+    """A campaign criterion's counted RankME judgements (``scores_counted``) as ratings.
+
+    Needs Django set up. Items, workers and units are numbered by first appearance;
+    systems by label. A magnitude criterion only: the simulator is fitted to RankME
+    magnitudes.
+    """
+    from annotations.selectors.judgements import scores_counted
+
+    if criterion.scale != "magnitude":
+        raise ValueError("the simulator is fitted to magnitude (RankME) scores only")
+    rows = list(
+        scores_counted(criterion=criterion, exclude_excluded_workers=True)
+        .order_by("judgement_id", "slot")
+        .values_list(
+            "judgement_id",
+            "judgement__task__item_id",
+            "judgement__worker_id",
+            "judgement__task_id",
+            "output__system__label",
+            "score",
+        )
+    )
+    if not rows:
+        raise ValueError("the criterion has no counted judgements")
+    labels = sorted({row[4] for row in rows})
+    index = {label: i for i, label in enumerate(labels)}
+    judgements = {jid: n for n, jid in enumerate(dict.fromkeys(row[0] for row in rows))}
+    width = max(Counter(row[0] for row in rows).values())
+    systems = np.full((len(judgements), width), -1, dtype=np.int64)
+    scores = np.full((len(judgements), width), np.nan)
+    item = np.zeros(len(judgements), dtype=np.int64)
+    worker = np.zeros(len(judgements), dtype=np.int64)
+    unit = np.zeros(len(judgements), dtype=np.int64)
+    filled = np.zeros(len(judgements), dtype=np.int64)
+    items: dict[int, int] = {}
+    workers: dict[int, int] = {}
+    units: dict[int, int] = {}
+    for jid, item_id, worker_id, task_id, label, value in rows:
+        j = judgements[jid]
+        item[j] = items.setdefault(item_id, len(items))
+        worker[j] = workers.setdefault(worker_id, len(workers))
+        unit[j] = units.setdefault(task_id, len(units))
+        systems[j, filled[j]] = index[label]
+        scores[j, filled[j]] = value
+        filled[j] += 1
+    return Ratings(labels, item, worker, unit, systems, scores)
+
+
+def load_campaign(slug: str, criterion_name: str | None) -> Ratings:
+    """Set Django up and read a campaign's criterion (the first one by default)."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "humaneval.settings")
+    import django
+
+    django.setup()
+    from annotations.models import Campaign
+
+    campaign = Campaign.objects.get(slug=slug)
+    criteria = campaign.criteria.order_by("pk")
+    criterion = criteria.get(name=criterion_name) if criterion_name else criteria.first()
+    return ratings_from_campaign(campaign, criterion)
+
+
+# --- refits --------------------------------------------------------------------------
+
+
+def bt_normal(wins: FloatArray, draws: FloatArray, normals: FloatArray) -> RankingResult:
+    """Bradley-Terry strengths and rank ranges from their normal approximation.
+
+    ``wins[a, b]``: comparisons ``a`` won against ``b``; ``draws`` symmetric (half a win
+    each). Ranges: ``normals`` (draws, n) standard normal numbers (common random
+    numbers across refits) through the inverse Fisher information; clusters: the WMT14
+    rule at 95%. As ``benchmarks/replay.py``'s ``bt-normal``.
+    """
+    n = wins.shape[0]
+    theta = bradley_terry_fit(wins, draws)
+    total = wins + wins.T + draws
+    p = 1.0 / (1.0 + np.exp(-(theta[:, None] - theta[None, :])))
+    curvature = total * p * (1.0 - p)
+    information = np.diag(curvature.sum(axis=1)) - curvature + 1e-6 * np.eye(n)
+    covariance = np.linalg.inv(information + np.ones((n, n)) / n)
+    root = np.linalg.cholesky((covariance + covariance.T) / 2)
+    run_values = theta + normals @ root.T
+    run_values -= run_values.mean(axis=1, keepdims=True)
+    return summarise_runs(
+        method="bt-normal",
+        run_values=run_values,
+        value=theta,
+        confidence=0.95,
+        comparisons=total.sum(axis=1).astype(np.int64),
+        n_comparisons=int(total.sum() / 2),
+        params={},
+    )
+
+
+def add_counts(wins: FloatArray, draws: FloatArray, tasks: IntArray, scores: FloatArray) -> None:
+    """Add the tasks' pairwise comparisons to ``wins`` and ``draws`` in place."""
+    k = tasks.shape[1]
+    for a in range(k):
+        for b in range(a + 1, k):
+            sa, sb, xa, xb = tasks[:, a], tasks[:, b], scores[:, a], scores[:, b]
+            np.add.at(wins, (sa[xa > xb], sb[xa > xb]), 1.0)
+            np.add.at(wins, (sb[xb > xa], sa[xb > xa]), 1.0)
+            tie = xa == xb
+            np.add.at(draws, (sa[tie], sb[tie]), 1.0)
+            np.add.at(draws, (sb[tie], sa[tie]), 1.0)
+
+
+def balanced_tasks(n_tasks: int, n: int, k: int, rng: np.random.Generator) -> IntArray:
+    """``n_tasks`` tasks of ``k`` distinct systems, every system within one of the others.
+
+    Systems are dealt from a stream of random permutations; a system already in the task
+    waits for the next one (a cheap equivalent of ``design_tasks`` for large sizes).
+    """
+    tasks = np.empty((n_tasks, k), dtype=np.int64)
+    stream: list[int] = []
+    for t in range(n_tasks):
+        members: list[int] = []
+        waiting: list[int] = []
+        while len(members) < k:
+            if not stream:
+                stream = rng.permutation(n).tolist()
+            s = stream.pop(0)
+            (waiting if s in members else members).append(s)
+        stream = waiting + stream
+        tasks[t] = members
+    return tasks
+
+
+def expected_result(
+    share: FloatArray, tie: FloatArray, judgements: float, k: int, normals: FloatArray
+) -> RankingResult:
+    """The refit of a balanced campaign of ``judgements`` without sampling noise."""
+    n = share.shape[0]
+    per_pair = judgements * k * (k - 1) / (n * (n - 1))
+    draws = per_pair * tie
+    wins = per_pair * (share - tie / 2)
+    np.fill_diagonal(wins, 0.0)
+    return bt_normal(wins, draws, normals)
+
+
+# --- check: simulated data against the real data --------------------------------------
+
+
+def within_ranks(scores: FloatArray) -> FloatArray:
+    """Each judgement's scores as ranks (1 = best, ties share the mean rank)."""
+    out = np.empty_like(scores)
+    for r, row in enumerate(scores):
+        above = (row[None, :] > row[:, None]).sum(axis=1)
+        equal = (row[None, :] == row[:, None]).sum(axis=1)
+        out[r] = above + (equal + 1) / 2
+    return out
+
+
+def krippendorff_interval(unit: IntArray, systems: IntArray, values: FloatArray) -> float:
+    """Krippendorff's alpha (interval) of the values per (unit, system), coders = rows."""
+    key = (unit[:, None] * (systems.max() + 1) + systems).ravel()
+    v = values.ravel()
+    _, inv = np.unique(key, return_inverse=True)
+    m = np.bincount(inv).astype(np.float64)
+    ok = m[inv] >= 2
+    inv, v = inv[ok], v[ok]
+    m_all = np.bincount(inv).astype(np.float64)
+    s1 = np.bincount(inv, weights=v)
+    s2 = np.bincount(inv, weights=v * v)
+    keep = m_all >= 2
+    # within-unit sum of squared pair differences: m * s2 - s1^2 per unit (pairs both ways)
+    d_o = ((m_all * s2 - s1**2)[keep] / (m_all[keep] - 1)).sum()
+    n = m_all[keep].sum()
+    d_e = (n * (v * v).sum() - v.sum() ** 2) / (n - 1)
+    return float(1.0 - d_o / d_e) if d_e > 0 else float("nan")
+
+
+def pair_agreement(unit: IntArray, systems: IntArray, scores: FloatArray) -> float:
+    """Share of (task, pair) cases where two workers of one task give the same outcome."""
+    agree = total = 0.0
+    by_unit: dict[int, list[int]] = {}
+    for r, u in enumerate(unit.tolist()):
+        by_unit.setdefault(u, []).append(r)
+    for rows in by_unit.values():
+        if len(rows) < 2:
+            continue
+        outcomes = []
+        for r in rows:
+            order = np.argsort(systems[r])
+            x = scores[r][order]
+            outcomes.append(np.sign(x[:, None] - x[None, :])[np.triu_indices(x.shape[0], 1)])
+        for a in range(len(outcomes)):
+            for b in range(a + 1, len(outcomes)):
+                agree += float(np.sum(outcomes[a] == outcomes[b]))
+                total += outcomes[a].shape[0]
+    return agree / total if total else float("nan")
+
+
+def describe(data: Ratings, scores: FloatArray) -> dict[str, float]:
+    flat = scores.max(axis=1) == scores.min(axis=1)
+    i, j = np.triu_indices(scores.shape[1], 1)
+    ties = float(np.mean(scores[:, i] == scores[:, j]))
+    q = np.percentile(scores, [5, 10, 25, 50, 75, 95])
+    return {
+        **{f"q{p}": float(v) for p, v in zip((5, 10, 25, 50, 75, 95), q, strict=True)},
+        "share = 100": float(np.mean(scores == 100)),
+        "flat judgements": float(flat.mean()),
+        "tied pairs": ties,
+        "alpha (ranks)": krippendorff_interval(data.unit, data.systems, within_ranks(scores)),
+        "pair agreement": pair_agreement(data.unit, data.systems, scores),
+    }
+
+
+def ranking_of(systems: IntArray, scores: FloatArray, n: int, normals: FloatArray) -> RankingResult:
+    wins, draws = np.zeros((n, n)), np.zeros((n, n))
+    add_counts(wins, draws, systems, scores)
+    return bt_normal(wins, draws, normals)
+
+
+def spearman(a: FloatArray, b: FloatArray) -> float:
+    ra, rb = np.argsort(np.argsort(a)), np.argsort(np.argsort(b))
+    return float(np.corrcoef(ra, rb)[0, 1])
+
+
+def calibrate(
+    data: Ratings, sim: Simulator, *, factors: Sequence[float]
+) -> tuple[Simulator, list[str]]:
+    """The output sd (times ``factors``) whose simulated rank alpha is nearest the real one.
+
+    The fit reads the output sd from uncensored residuals only, which understates it
+    (see ``_simulate``); this matches the agreement between workers instead.
+    """
+    target = krippendorff_interval(data.unit, data.systems, within_ranks(data.scores))
+    best, lines = (math.inf, sim), []
+    for f in factors:
+        candidate = sim.with_interaction(sim.interaction * f)
+        rng = np.random.default_rng([0, 5])
+        x = candidate.answer(
+            data.systems,
+            rng=rng,
+            items=data.item,
+            workers=data.worker,
+            outputs=candidate.draw_outputs(rng),
+        )
+        alpha = krippendorff_interval(data.unit, data.systems, within_ranks(x))
+        lines.append(
+            f"  output sd x{f:.2f} = {candidate.interaction:.3f}: alpha {alpha:.3f} (real {target:.3f})"
+        )
+        if abs(alpha - target) < best[0]:
+            best = (abs(alpha - target), candidate)
+    return best[1], lines
+
+
+def mean_width(data: Ratings, scores: FloatArray, normals: FloatArray) -> float:
+    """Mean rank-range width of the ranking of ``scores`` on the real tasks."""
+    res = ranking_of(data.systems, scores, len(data.labels), normals)
+    return float(np.mean(res.rank_hi - res.rank_lo))
+
+
+def calibrate_spread(
+    data: Ratings, sim: Simulator, *, rounds: int = 7
+) -> tuple[Simulator, list[str]]:
+    """Scale the qualities so that the simulated ranking separates as the real one does.
+
+    The target is the mean width of the rank ranges (the refit of the real tasks), which
+    measures how far apart the systems are for their noise; the simulated width is the
+    median over 3 answer draws, the scale found by bisection in log scale (0.25-4). The
+    fit shrinks the qualities when much of the data is censored or flat.
+    """
+    n = len(data.labels)
+    normals = np.random.default_rng(1).standard_normal((1000, n))
+    real = mean_width(data, data.scores, normals)
+    low, high = math.log(0.25), math.log(4.0)
+    lines = []
+    for _ in range(rounds):
+        middle = (low + high) / 2
+        candidate = sim.with_quality(sim.quality * math.exp(middle))
+        widths = []
+        for seed in range(3):
+            rng = np.random.default_rng([seed, 6])
+            x = candidate.answer(
+                data.systems,
+                rng=rng,
+                items=data.item,
+                workers=data.worker,
+                outputs=candidate.draw_outputs(rng),
+            )
+            widths.append(mean_width(data, x, normals))
+        width = float(np.median(widths))
+        lines.append(
+            f"  qualities x{math.exp(middle):.2f}: rank-range width {width:.2f} (real {real:.2f})"
+        )
+        if width > real:
+            low = middle  # too little separation: spread the qualities more
+        else:
+            high = middle
+    return sim.with_quality(sim.quality * math.exp((low + high) / 2)), lines
+
+
+def check(data: Ratings, sim: Simulator, *, seeds: int) -> list[str]:
+    n = len(data.labels)
+    normals = np.random.default_rng(1).standard_normal((2000, n))
+    real = describe(data, data.scores)
+    real_rank = ranking_of(data.systems, data.scores, n, normals)
+    stats: dict[str, list[float]] = {key: [] for key in real}
+    extra: dict[str, list[float]] = {"clusters": [], "spearman": [], "real rank in range": []}
+    real_pos = np.empty(n, dtype=np.int64)
+    real_pos[real_rank.order] = np.arange(1, n + 1)
+    for seed in range(seeds):
+        rng = np.random.default_rng([seed, 7])
+        outputs = sim.draw_outputs(rng)
+        # the real tasks: one output draw per item and system, shared by a unit's workers
+        simulated = sim.answer(
+            data.systems, rng=rng, items=data.item, workers=data.worker, outputs=outputs
+        )
+        for key, value in describe(data, simulated).items():
+            stats[key].append(value)
+        res = ranking_of(data.systems, simulated, n, normals)
+        extra["clusters"].append(res.n_clusters)
+        extra["spearman"].append(spearman(res.value, real_rank.value))
+        extra["real rank in range"].append(
+            float(np.mean((res.rank_lo <= real_pos) & (real_pos <= res.rank_hi)))
+        )
+    lines = [f"{'statistic':<20} {'real':>9} {'simulated (median [min-max])':>32}"]
+    for key, value in real.items():
+        v = np.array(stats[key])
+        lines.append(
+            f"{key:<20} {value:9.3f} {np.median(v):12.3f} [{v.min():8.3f} - {v.max():8.3f}]"
+        )
+    lines.append(
+        f"{'clusters':<20} {real_rank.n_clusters:9d} {np.median(extra['clusters']):12.1f}"
+        f" [{min(extra['clusters']):8d} - {max(extra['clusters']):8d}]"
+    )
+    for key in ("spearman", "real rank in range"):
+        v = np.array(extra[key])
+        lines.append(f"{key:<20} {'':>9} {np.median(v):12.3f} [{v.min():8.3f} - {v.max():8.3f}]")
+    return lines
+
+
+# --- designs ----------------------------------------------------------------------------
+
+
+def boundaries(cluster: IntArray, order: IntArray) -> set[int]:
+    """Positions ``p`` (in ``order``) after which a new cluster starts."""
+    c = cluster[order]
+    return {int(p) for p in np.flatnonzero(c[:-1] != c[1:])}
+
+
+#: a pair whose true win share differs from 1/2 by less than this is practically
+#: level: a boundary between them, in either order, is not counted wrong (the Monte
+#: Carlo shares have a standard error of about 0.0012)
+LEVEL = 0.005
+
+
+@dataclass(frozen=True, eq=False)
+class Truth:
+    """The simulated test set, its true order and target clusters (see the module)."""
+
+    outputs: FloatArray
+    share: FloatArray
+    tie: FloatArray
+    order: IntArray
+    target: set[int]
+    expected: RankingResult
+
+
+def make_truth(sim: Simulator, *, reference: int, k: int = 5, judgements: int = 2_000_000) -> Truth:
+    """Fix a test set, measure every pair's true shares on it, derive order and target."""
+    outputs = sim.draw_outputs(np.random.default_rng(2024))
+    share, tie = pair_shares(
+        sim, rng=np.random.default_rng(99), judgements=judgements, k=k, outputs=outputs
+    )
+    normals = np.random.default_rng(5).standard_normal((4000, sim.n_systems))
+    expected = expected_result(share, tie, reference, k, normals)
+    order = value_order(expected.value)
+    truth = Truth(outputs, share, tie, order, boundaries(expected.cluster, order), expected)
+    assert right_and_wrong(expected.cluster, truth) == (True, False)
+    return truth
+
+
+def right_and_wrong(cluster: IntArray, truth: Truth) -> tuple[bool, bool]:
+    """(right, wrong) of a clustering (numbered from 1, best): see the module.
+
+    Wrong: a system in a better cluster than one that beats it by more than
+    :data:`LEVEL`. Right: not wrong, and every target boundary ``p`` separates the
+    ``p + 1`` truly best systems from the rest.
+    """
+    better = cluster[:, None] < cluster[None, :]
+    wrong = bool(np.any(better & (truth.share.T >= 0.5 + LEVEL)))
+    c = cluster[truth.order]
+    found = all(c[: p + 1].max() < c[p + 1 :].min() for p in truth.target)
+    return (not wrong) and found, wrong
+
+
+@dataclass
+class Run:
+    design: str
+    judgements: list[int] = field(default_factory=list)
+    right: list[bool] = field(default_factory=list)
+    wrong: list[bool] = field(default_factory=list)
+    needed: int | None = None
+
+
+def oracle_shares(truth: Truth) -> FloatArray:
+    """The oracle's share of slots per system: the cheapest allocation for the target.
+
+    With the true strengths ``theta`` and comparisons about equally informative (every
+    pair's win share is near 1/2 here), a system's strength has variance about
+    ``c / n_i`` for ``n_i`` slots; the target boundary between ``i`` and ``j`` needs
+    ``(theta_i - theta_j)^2 >= K (1 / n_i + 1 / n_j)`` for every pair across it. The
+    allocation minimising ``sum n_i`` under these constraints (convex in ``1 / n_i``;
+    scipy's SLSQP) is returned as shares, floored at 5% of the balanced share so that
+    no system goes unseen.
+    """
+    from scipy.optimize import minimize
+
+    theta = truth.expected.value
+    n = theta.shape[0]
+    order = truth.order
+    pairs = sorted(
+        {
+            (int(order[a]), int(order[b]))
+            for p in truth.target
+            for a in range(p + 1)
+            for b in range(p + 1, n)
+        }
+    )
+    if not pairs:
+        return np.full(n, 1.0 / n)
+    first = np.array([i for i, _ in pairs])
+    second = np.array([j for _, j in pairs])
+    d2 = (theta[first] - theta[second]) ** 2
+    eye = np.eye(n)
+
+    def slack(y: FloatArray) -> FloatArray:
+        return d2 - np.exp(y[first]) - np.exp(y[second])
+
+    def slack_jac(y: FloatArray) -> FloatArray:
+        return -(eye[first] * np.exp(y[first])[:, None] + eye[second] * np.exp(y[second])[:, None])
+
+    start = np.full(n, math.log(d2.min() / 2.5))
+    found = minimize(
+        lambda y: float(np.exp(-y).sum()),
+        start,
+        jac=lambda y: -np.exp(-y),
+        constraints=[{"type": "ineq", "fun": slack, "jac": slack_jac}],
+        method="SLSQP",
+        options={"maxiter": 500},
+    )
+    counts = np.exp(-found.x)
+    shares = counts / counts.sum()
+    shares = np.maximum(shares, 0.05 / n)
+    return shares / shares.sum()
+
+
+def oracle_tasks(shares: FloatArray, size: int, *, k: int, rng: np.random.Generator) -> IntArray:
+    """``size`` tasks whose slots follow ``shares`` (at most one per task each)."""
+    n = shares.shape[0]
+    ideal = np.minimum(shares * size * k, size)
+    quota = np.floor(ideal).astype(np.int64)
+    rest = size * k - int(quota.sum())
+    remainder = np.where(quota < size, ideal - quota + 1e-9 * rng.random(n), -np.inf)
+    quota[np.argsort(-remainder)[:rest]] += 1
+    tasks = np.empty((size, k), dtype=np.int64)
+    for t in range(size):
+        picked = np.lexsort((np.asarray(rng.random(n)), -quota))[:k]
+        quota[picked] -= 1
+        tasks[t] = picked[rng.permutation(k)]
+    return tasks
+
+
+def run_design(
+    sim: Simulator,
+    design: str,
+    *,
+    truth: Truth,
+    seed: int,
+    batch: int,
+    cap: int,
+    k: int = 5,
+    streak: int = 3,
+) -> Run:
+    n = sim.n_systems
+    outputs = truth.outputs
+    shares = oracle_shares(truth) if design == "oracle" else np.empty(0)
+    design_rng, answer_rng = np.random.default_rng([seed, 13, DESIGNS.index(design)]).spawn(2)
+    normals = np.random.default_rng([seed, 17]).standard_normal((1000, n))
+    wins, draws = np.zeros((n, n)), np.zeros((n, n))
+    run = Run(design)
+    planned = None
+    if design == "balanced":
+        n_items = -(-cap // -(-n // k)) + 1
+        d = design_tasks(np.ones((n_items, n), dtype=bool), k=k, rng=design_rng)
+        planned, planned_items = d.tasks, d.task_item % sim.n_items
+    state = None
+    done = 0
+    good = 0
+    while done < cap:
+        if planned is not None:
+            tasks, items = planned[done : done + batch], planned_items[done : done + batch]
+        else:
+            items = design_rng.integers(sim.n_items, size=batch)
+            if design == "oracle":
+                tasks = oracle_tasks(shares, batch, k=k, rng=design_rng)
+            elif state is None:
+                tasks = choose_batch(
+                    value=np.zeros(n),
+                    sigma=np.ones(n),
+                    rank_lo=np.ones(n, dtype=np.int64),
+                    rank_hi=np.full(n, n, dtype=np.int64),
+                    n_tasks=batch,
+                    k=k,
+                    rng=design_rng,
+                ).tasks
+            else:
+                tasks = choose_batch(
+                    value=state.value,
+                    sigma=state.spread,
+                    rank_lo=state.rank_lo,
+                    rank_hi=state.rank_hi,
+                    n_tasks=batch,
+                    k=k,
+                    rng=design_rng,
+                    rule=design,
+                ).tasks
+        scores = sim.answer(tasks, rng=answer_rng, items=items, outputs=outputs)
+        add_counts(wins, draws, tasks, scores)
+        done += batch
+        if np.any((wins + wins.T + draws).sum(axis=1) == 0):
+            continue
+        state = bt_normal(wins, draws, normals)
+        right, wrong = right_and_wrong(state.cluster, truth)
+        run.judgements.append(done)
+        run.right.append(right)
+        run.wrong.append(wrong)
+        good = good + 1 if right else 0
+        if good == streak:
+            run.needed = run.judgements[-streak]
+            break
+    return run
+
+
+def designs(
+    sim: Simulator, *, reference: int, seeds: int, batch: int, cap: int
+) -> tuple[list[str], dict[str, list[Run]], dict]:
+    n = sim.n_systems
+    truth = make_truth(sim, reference=reference)
+    adjacent = [truth.share[truth.order[p], truth.order[p + 1]] for p in range(n - 1)]
+    info = {
+        "target": sorted(truth.target),
+        "n_target_clusters": len(truth.target) + 1,
+        "adjacent_shares": adjacent,
+    }
+    runs: dict[str, list[Run]] = {d: [] for d in DESIGNS}
+    for seed in range(seeds):
+        for d in DESIGNS:
+            runs[d].append(run_design(sim, d, truth=truth, seed=seed, batch=batch, cap=cap))
+    lines = [
+        f"{'design':<10} {'median':>7} {'IQR':>13} {'ratio':>6} {'paired':>7} {'reached':>8} "
+        f"{'wrong refits':>12} {'ever wrong':>10}"
+    ]
+    needed = {
+        d: np.array([r.needed if r.needed is not None else cap for r in runs[d]], dtype=float)
+        for d in DESIGNS
+    }
+    base = float(np.median(needed["balanced"]))
+    for d in DESIGNS:
+        med = float(np.median(needed[d]))
+        q1, q3 = np.percentile(needed[d], [25, 75])
+        paired = float(np.median(needed[d] / needed["balanced"]))
+        reached = np.mean([r.needed is not None for r in runs[d]])
+        wrong = np.mean(np.concatenate([r.wrong for r in runs[d]]))
+        ever = np.mean([any(r.wrong) for r in runs[d]])
+        lines.append(
+            f"{d:<10} {med:7.0f} {q1:6.0f}-{q3:6.0f} {med / base:6.2f} {paired:7.2f} "
+            f"{reached:8.2f} {wrong:12.3f} {ever:10.2f}"
+        )
+    return lines, runs, info
+
+
+# --- power -------------------------------------------------------------------------------
+
+
+def power(
+    sim: Simulator, *, step: float, seeds: int, sizes: Sequence[int]
+) -> tuple[list[str], dict]:
+    lines = [
+        f"{'systems':>7} {'share':>6} {'draws':>6} {'predicted':>9} {'simulated':>9} {'ratio':>6}"
+    ]
+    curves = {}
+    for n in sizes:
+        q = step * (np.arange(n)[::-1] - (n - 1) / 2)
+        s = sim.with_quality(q)
+        k = min(5, n)
+        test_set = s.draw_outputs(np.random.default_rng([n, 2024]))
+        share, tie = pair_shares(
+            s, rng=np.random.default_rng([n, 3]), judgements=200_000, k=k, outputs=test_set
+        )
+        a, b = n // 2 - 1, n // 2
+        predicted = judgements_for(
+            comparisons_needed(share[a, b], draws=tie[a, b]), n_systems=n, k=k
+        )
+        grid = np.unique(np.round(predicted * np.geomspace(0.25, 4.0, 9)).astype(int))
+        rates = []
+        for size in grid:
+            hits = 0
+            for seed in range(seeds):
+                rng = np.random.default_rng([n, int(size), seed])
+                tasks = balanced_tasks(int(size), n, k, rng)
+                items = rng.integers(s.n_items, size=int(size))
+                scores = s.answer(tasks, rng=rng, items=items, outputs=test_set)
+                normals = rng.standard_normal((1000, n))
+                res = ranking_of(tasks, scores, n, normals)
+                hits += int(res.cluster[a] != res.cluster[b])
+            rates.append(hits / seeds)
+        rates_a = np.array(rates)
+        above = np.flatnonzero(rates_a >= 0.8)
+        if above.size == 0:
+            simulated = float("inf")
+        elif above[0] == 0:
+            simulated = float(grid[0])
+        else:
+            i = above[0]
+            x0, x1 = math.log(grid[i - 1]), math.log(grid[i])
+            y0, y1 = rates_a[i - 1], rates_a[i]
+            simulated = math.exp(x0 + (0.8 - y0) * (x1 - x0) / max(y1 - y0, 1e-9))
+        curves[n] = (grid, rates_a, predicted)
+        lines.append(
+            f"{n:7d} {share[a, b]:6.3f} {tie[a, b]:6.3f} {predicted:9.0f} {simulated:9.0f} "
+            f"{simulated / predicted:6.2f}"
+        )
+    return lines, curves
+
+
+# --- plot and main ------------------------------------------------------------------------
+
+
+def plot(runs: dict[str, list[Run]], curves: dict, path: Path, cap: int, batch: int) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2 if curves else 1, figsize=(11 if curves else 6, 4), squeeze=False)
+    ax = axes[0][0]
+    colours = {
+        "balanced": "#1f5fbf",
+        "contested": "#c2410c",
+        "overlap": "#15803d",
+        "lucb": "#7c3aed",
+        "oracle": "#6b7280",
+    }
+    grid = np.arange(batch, cap + batch, batch)
+    for d, rs in runs.items():
+        reached = [np.mean([r.needed is not None and r.needed <= g for r in rs]) for g in grid]
+        ax.plot(grid, reached, color=colours[d], label=d)
+    ax.set_xlabel("judgements")
+    ax.set_ylabel("share of seeds at the true clusters")
+    ax.set_title("Designs on the E2E-fitted simulator")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    if curves:
+        ax = axes[0][1]
+        for n, (grid_n, rates, predicted) in curves.items():
+            line = ax.plot(grid_n / predicted, rates, marker="o", label=f"{n} systems")[0]
+            del line
+        ax.axhline(0.8, color="k", lw=0.8, ls=":")
+        ax.axvline(1.0, color="k", lw=0.8, ls=":")
+        ax.set_xscale("log")
+        ax.set_xlabel("judgements / predicted by the power analysis")
+        ax.set_ylabel("share of seeds separating the pair")
+        ax.set_title("Power analysis against the simulator")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "command", nargs="?", default="all", choices=("all", "check", "designs", "power")
+    )
+    parser.add_argument("--criterion", default="quality", choices=SCORE_COLUMN)
+    parser.add_argument("--campaign", help="fit to this campaign (slug) in the database")
+    parser.add_argument("--criterion-name", help="with --campaign: the criterion (first)")
+    parser.add_argument("--seeds", type=int, default=20)
+    parser.add_argument("--batch", type=int, default=100, help="tasks per batch")
+    parser.add_argument("--reference", type=int, default=None, help="target: balanced size")
+    parser.add_argument("--cap", type=int, default=None, help="judgements at most per run")
+    parser.add_argument("--power-step", type=float, default=0.05, help="quality step, power")
+    parser.add_argument("--power-seeds", type=int, default=40)
+    parser.add_argument("--plot", type=Path, default=DOCS / "adaptive-simulation.png")
+    parser.add_argument(
+        "--quality-scale",
+        type=float,
+        default=1.0,
+        help="multiply the fitted qualities (a what-if: systems further apart)",
+    )
+    parser.add_argument("--no-calibrate", action="store_true", help="keep the fitted output sd")
+    parser.add_argument("--quick", action="store_true", help="smoke run: 4 seeds, 10 power seeds")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.seeds, args.power_seeds = 4, 10
+
+    started = time.perf_counter()
+    if args.campaign:
+        data = load_campaign(args.campaign, args.criterion_name)
+        args.criterion = args.criterion_name or "campaign"
+    else:
+        folder = e2e_folder()
+        if not (folder / f"{args.criterion}.csv").is_file():
+            print("E2E ratings not found (set HUMANEVAL_E2E_DIR): nothing to simulate.")
+            return 0
+        data = load_e2e(folder, args.criterion)
+    sim = fit_simulator(
+        judgement_item=data.item,
+        judgement_worker=data.worker,
+        systems=data.systems,
+        scores=data.scores,
+        n_systems=len(data.labels),
+    )
+    print(
+        f"fit to {len(data)} {args.criterion} judgements: {sim.n_systems} systems, "
+        f"{sim.n_items} items, {sim.n_workers} workers; quality range "
+        f"{np.ptp(sim.quality):.3f}, output sd {sim.interaction:.3f}, judgement sd "
+        f"{sim.judgement_sd:.3f}, worker noise median {np.median(sim.noise):.3f}, flat share "
+        f"{np.average(sim.flat_share, weights=sim.weight):.3f}",
+        flush=True,
+    )
+    if not args.no_calibrate:
+        sim, lines = calibrate(
+            data, sim, factors=(1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0)
+        )
+        print("calibration of the output sd to the workers' agreement:")
+        print("\n".join(lines))
+        print(
+            f"  kept: output sd {sim.interaction:.3f}, worker noise median {np.median(sim.noise):.3f}"
+        )
+        sim, lines = calibrate_spread(data, sim)
+        print("calibration of the quality spread to the real ranking's rank ranges:")
+        print("\n".join(lines))
+        print(f"  kept: quality range {np.ptp(sim.quality):.3f}")
+    if args.quality_scale != 1.0:
+        sim = sim.with_quality(sim.quality * args.quality_scale)
+        print(f"what-if: qualities times {args.quality_scale}")
+    runs: dict[str, list[Run]] = {}
+    curves: dict = {}
+    if args.command in ("all", "check"):
+        print("\n== check: real vs simulated (same tasks, items and workers) ==")
+        print("\n".join(check(data, sim, seeds=min(args.seeds, 10))), flush=True)
+    if args.command in ("all", "designs"):
+        reference = args.reference or len(data)
+        cap = args.cap or 5 * reference
+        lines, runs, info = designs(
+            sim, reference=reference, seeds=args.seeds, batch=args.batch, cap=cap
+        )
+        print(
+            f"\n== designs: judgements to the true clusters ({info['n_target_clusters']} target "
+            f"clusters, from {reference} judgements without noise; {args.seeds} seeds, batches "
+            f"of {args.batch}, cap {cap}) =="
+        )
+        print("\n".join(lines), flush=True)
+    if args.command in ("all", "power"):
+        lines, curves = power(sim, step=args.power_step, seeds=args.power_seeds, sizes=(2, 5, 20))
+        print(
+            f"\n== power: judgements to separate the middle pair (80% power, 95%), step {args.power_step} =="
+        )
+        print("\n".join(lines), flush=True)
+    if runs:
+        plot(
+            runs,
+            curves,
+            args.plot,
+            cap=args.cap or 5 * (args.reference or len(data)),
+            batch=args.batch,
+        )
+        print(
+            f"\nplot: {args.plot.relative_to(REPO) if args.plot.is_relative_to(REPO) else args.plot.name}"
+        )
+    print(f"total {time.perf_counter() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
