@@ -7,7 +7,8 @@ and the ranks derived from them.
 
 Rules that must never break are database constraints, not only code: one output per
 system and item, one judgement per assignment, a worker never holds the same task twice,
-scores are never negative, and so on. Business logic lives in ``services.py``.
+scores are never negative, and so on. Business logic lives in the ``annotations.services`` package (writes, one module per
+entity) and reads in ``annotations.selectors``.
 """
 
 from __future__ import annotations

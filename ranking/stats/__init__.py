@@ -35,13 +35,16 @@ Challenge), ``bootstrap`` (TrueSkill over resampled judgements), ``bradley_terry
 ``rng: numpy.random.Generator``; the same generator gives bit-for-bit the same result.
 
 Module map (private): ``_pairwise`` (judgements to comparisons), ``_trueskill`` (the
-TrueSkill update, batched), ``_wmt14`` (its runs compiled per run, bit for bit the
-same, in ``_wmt14_kernel``: numba, cached on disk, warmed by ``make install``),
-``_bootstrap``, ``_bradley_terry``,
-``_expected_wins`` (the methods; the last two share ``_resample``'s bootstrap
-skeleton, which draws replicates as multinomial weights of the distinct judgement
-outcomes: memory and time grow with the systems, not the judgements), ``_result`` and ``_clusters`` (rank ranges and clusters), ``_stability``,
-``_proportions``, ``_methods`` (names, parameters, the check), ``_compute``.
+TrueSkill update, batched), ``_wmt14`` (the WMT14 procedure; its runs compiled per run,
+bit for bit the same, in ``_wmt14_kernel``: numba, cached on disk, warmed by ``make
+install``; the per-run state both engines share in ``_wmt14_tasks``), ``_bootstrap``,
+``_bradley_terry``, ``_expected_wins`` (the methods; the last two share
+``_resample``'s bootstrap skeleton, which draws replicates as multinomial weights of the
+distinct judgement outcomes: memory and time grow with the systems, not the
+judgements), ``_result`` and ``_clusters`` (rank ranges and clusters), ``_stability``,
+``_proportions``, ``_methods`` (names, parameters, the check), ``_compute``, ``_chunks``
+(a ranking cut into chunks), ``_power`` (power analysis), ``_means`` (mean ratings)
+and ``_adaptive`` (the next batch of an adaptive design: :func:`choose_batch`).
 """
 
 from __future__ import annotations
