@@ -65,8 +65,16 @@ def _paths_named(text: str) -> set[str]:
     return found
 
 
+FILE_SUFFIXES = {"py", "html", "md", "txt", "json", "jsonl", "csv", "tsv"}
+
+
 def _dotted_names(text: str) -> set[str]:
-    return {m.group(1) for m in DOTTED.finditer(text)}
+    """Dotted names, leaving out file names (``common.py`` in a list of parsers)."""
+    return {
+        m.group(1)
+        for m in DOTTED.finditer(text)
+        if m.group(1).rsplit(".", 1)[1] not in FILE_SUFFIXES
+    }
 
 
 def _resolves(dotted: str) -> bool:
@@ -113,7 +121,7 @@ def test_the_path_check_sees_what_it_must() -> None:
         "| `annotations/services/<entity>.py` | `<app>/views/<feature>.py` | "
         "`annotations/urls/{pages,api}.py` |\n"
         "`ranking.stats.check_parameters` and ranking.selectors.runs.DataRule, "
-        "not ``tests/annotations/test_x.py`` as annotations/test_x.py"
+        "not ``tests/annotations/test_x.py`` as annotations/test_x.py; `common.py`"
     )
     assert _paths_named(text) == {
         "ranking/stats/_wmt14.py",
@@ -346,3 +354,48 @@ def test_the_issue_check_sees_what_it_must() -> None:
         "the issue of ties",
     ):
         assert not ISSUE.search(fine), fine
+
+
+def _api_routes() -> list[tuple[str, str]]:
+    """Every route under /api/ served by one of our API modules, as docs/api.md writes
+    it (``<slug>``, ``<id>``, ``<format>``), with the module's path."""
+    from django.urls import URLResolver, get_resolver
+
+    def walk(resolver: URLResolver, prefix: str = ""):
+        for pattern in resolver.url_patterns:
+            if isinstance(pattern, URLResolver):
+                yield from walk(pattern, prefix + str(pattern.pattern))
+            else:
+                yield prefix + str(pattern.pattern), pattern
+
+    routes = []
+    for route, pattern in walk(get_resolver()):
+        view = getattr(pattern.callback, "cls", None) or getattr(
+            pattern.callback, "view_class", None
+        )
+        if (
+            not route.startswith("api/")
+            or view is None
+            or view.__module__.split(".")[0] not in APPS
+        ):
+            continue
+        for typed, plain in (
+            ("<slug:slug>", "<slug>"),
+            ("<int:pk>", "<id>"),
+            ("<str:fmt>", "<format>"),
+        ):
+            route = route.replace(typed, plain)
+        routes.append((f"/{route}", view.__module__.replace(".", "/") + ".py"))
+    return routes
+
+
+def test_the_api_page_lists_every_route_with_its_module() -> None:
+    text = (DOCS / "api.md").read_text()
+    routes = _api_routes()
+    assert len(routes) > 30
+    missing = [
+        f"{route} ({module})"
+        for route, module in routes
+        if not re.search(rf"\| `{re.escape(route)}` \|[^|\n]*\| `{re.escape(module)}` \|", text)
+    ]
+    assert missing == [], f"docs/api.md lacks: {missing}"
