@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml
 	$(PY) -c "from ranking.stats._wmt14 import warm; warm()"
 	touch $(STAMP)
 
-# The worker interface's translations (issue 14): locale/<lang>/LC_MESSAGES/django.po,
+# The worker interface's translations: locale/<lang>/LC_MESSAGES/django.po,
 # compiled to .mo (not in git) whenever a .po is newer. msgfmt comes from Debian's gettext.
 PO := $(wildcard locale/*/LC_MESSAGES/django.po)
 MO := $(PO:.po=.mo)
