@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml
 	$(PY) -c "from ranking.stats._wmt14 import warm; warm()"
 	touch $(STAMP)
 
-# The worker interface's translations (issue 14): locale/<lang>/LC_MESSAGES/django.po,
+# The worker interface's translations: locale/<lang>/LC_MESSAGES/django.po,
 # compiled to .mo (not in git) whenever a .po is newer. msgfmt comes from Debian's gettext.
 PO := $(wildcard locale/*/LC_MESSAGES/django.po)
 MO := $(PO:.po=.mo)
@@ -77,7 +77,7 @@ lint: install
 #   DATABASE_URL=postgres://user@host:5432/humaneval CELERY_BROKER_URL=redis://host:6379/0 \
 #   DJANGO_DEBUG=false DJANGO_SECRET_KEY=... make deploy serve
 # On a machine with systemd, deploy/systemd/ has the same three processes as units.
-# gunicorn: chosen by the load benchmark on 2 cores (see README); WEB_WORKERS x WEB_THREADS
+# gunicorn: chosen by the load benchmark on 2 cores (see docs/benchmarks.md); WEB_WORKERS x WEB_THREADS
 # requests at once, each thread holding one persistent PostgreSQL connection. --preload:
 # the application (every view, see humaneval/wsgi.py) is imported once, before forking.
 WEB_WORKERS ?= 3

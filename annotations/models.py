@@ -7,7 +7,8 @@ and the ranks derived from them.
 
 Rules that must never break are database constraints, not only code: one output per
 system and item, one judgement per assignment, a worker never holds the same task twice,
-scores are never negative, and so on. Business logic lives in ``services.py``.
+scores are never negative, and so on. Business logic lives in the ``annotations.services`` package (writes, one module per
+entity) and reads in ``annotations.selectors``.
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ class Campaign(models.Model):
     )
     stop_failed_workers = models.BooleanField(default=False)
 
-    # Adaptive design (issue 16): after the built tasks, more tasks in batches, their
+    # Adaptive design: after the built tasks, more tasks in batches, their
     # systems chosen where the clusters are undecided (``ranking.services.adaptive``).
     adaptive_design = models.BooleanField(
         default=False,
@@ -671,7 +672,7 @@ class JudgementScore(models.Model):
 # The column a copy is taken from keeps its foreign-key check in the database; the copies
 # have none (db_constraint=False). PostgreSQL checks each foreign key of each new row at
 # commit, about 3 microseconds a check: a 100,000-row WMT import writes 1.1 million copies
-# (issue 9 asks for that import in under 15 s). Every writer sets a copy from the row it
+# (the target for that import is under 15 s). Every writer sets a copy from the row it
 # copies, in the same transaction; Django still deletes along every copy (on_delete); and
 # annotations.selectors.integrity.copies_disagreeing counts copies that disagree or point
 # nowhere (tested after every writer, and checked by the load benchmark after each run).

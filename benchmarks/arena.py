@@ -12,7 +12,7 @@ the pair draws (probability ``--draw``, 0.1). Prints
 - the kernel against a *plain compiled loop* on the same steps (:func:`plain_wmt14`: one
   run at a time, ``math.exp`` / ``math.erfc``, the runs split over as many threads as
   the kernel uses; not bit for bit, the floor a straightforward compiled loop sets) and
-  the ratio kernel / plain loop (issue 13's target: at most 1.2);
+  the ratio kernel / plain loop (the target: at most 1.2);
 - Bradley-Terry with ``--bootstrap`` replicates (1,000), and expected wins likewise;
 - each method's Spearman correlation between the recovered and the true order
   (target >= 0.99), and the peak memory of the process.
@@ -21,7 +21,7 @@ With ``--end-to-end``, then the same through the product, in fresh processes (wa
 time, start-up included): ``--rankings`` (100,000) five-way WMT rankings of the systems
 (ranked by latent quality plus Gumbel noise: 1,000,000 pairwise comparisons) imported by
 ``manage.py import_wmt`` and ranked by ``manage.py rank --runs 200`` on
-``$DATABASE_URL`` (a SQLite file in a temporary folder when unset). Issue 13's target:
+``$DATABASE_URL`` (a SQLite file in a temporary folder when unset). The target:
 import + 200 wmt14 runs in at most 45 s. The campaign is deleted afterwards.
 
     .venv/bin/python benchmarks/arena.py [--comparisons 1000000] [--runs 200]

@@ -1,6 +1,6 @@
 """Benchmark: one ranking run fanned out over 1, then 2, real Celery worker processes.
 
-Issue 13 ("Fan-out"): the same run (method, runs, seed) computed by one worker process and
+Fan-out: the same run (method, runs, seed) computed by one worker process and
 by two must give identical results, and two should be faster. This script:
 
 - uses the PostgreSQL database ``he_fanout`` (created and migrated when missing) and

@@ -5,7 +5,7 @@ outputs) and one of 25 systems x 1,000 items (25,000 outputs), and WMT ranking C
 20,000 and 100,000 rows (five systems per row), imports each into a fresh campaign with
 the platform's own import services, and prints the wall and CPU times and the ratios of the
 large import to the small one measured in the same run (a linear import gives about 5;
-a quadratic one about 25). The targets of issue 9: 25,000 outputs in under 20 s and
+a quadratic one about 25). The targets: 25,000 outputs in under 20 s and
 100,000 WMT rows in under 15 s.
 
 Runs on a SQLite database in the temporary folder and, when ``DATABASE_URL`` is set,

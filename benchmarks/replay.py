@@ -1,4 +1,4 @@
-"""Replay: how many judgements the balanced and the adaptive design need (issue 16).
+"""Replay: how many judgements the balanced and the adaptive design need.
 
 The released E2E ratings (``../shared/e2e`` or ``$HUMANEVAL_E2E_DIR``; read with the csv
 module, never copied) are the *pool* of possible answers: per criterion, every raw

@@ -54,7 +54,7 @@ class RankingRun(models.Model):
         null=True,
         blank=True,
         help_text="Runs per chunk: the run is computed as chunks of this many runs, each a "
-        "Celery task with its own random stream (issue 13). Empty for runs created before "
+        "Celery task with its own random stream. Empty for runs created before "
         "chunking, which are computed as one stream, as they were.",
     )
     fingerprint = models.CharField(max_length=64, blank=True)
@@ -191,7 +191,7 @@ class RankingResult(models.Model):
 
 
 class AdaptiveBatch(models.Model):
-    """One batch of tasks an adaptive campaign added for a criterion, and why (issue 16).
+    """One batch of tasks an adaptive campaign added for a criterion, and why.
 
     Everything the decision read and did is kept: the refit's seed, method and runs, the
     judgements it saw, each system's state (value, sigma, rank range, cluster), the

@@ -8,7 +8,7 @@ fails runs whose heartbeat stopped and re-dispatches lost chunks (silent for
 ``RANKING_CHUNK_LOST_AFTER``) and chunks whose message a dead worker held; a chunk that
 meets a dropped database connection is given back and retried with a backoff.
 
-A chunked run (issue 13) is planned by ``ranking.compute_run`` and computed by one
+A chunked run is planned by ``ranking.compute_run`` and computed by one
 ``ranking.compute_chunk`` per chunk, on however many workers there are; each chunk is
 acknowledged late and rejected back to the queue when its worker dies, like the run.
 """

@@ -1,5 +1,5 @@
-"""Production settings: `check --deploy` is clean with the README's environment, and the
-development defaults stay plain HTTP."""
+"""Production settings: `check --deploy` is clean with the environment docs/deploy.md
+lists, and the development defaults stay plain HTTP."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The worker interface's catalogs (de, fr, es) are complete and up to date (issue 14).
+"""The worker interface's catalogs (de, fr, es) are complete and up to date.
 
 - every message has a translation, none fuzzy, placeholders intact (``msgfmt --check``);
 - the catalogs hold exactly the messages the code marks (``makemessages`` run afresh into

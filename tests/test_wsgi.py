@@ -1,4 +1,4 @@
-"""The production entry point starts warm and light (issue 12: a crowd launch).
+"""The production entry point starts warm and light (for a crowd launch).
 
 A gunicorn worker imports ``humaneval.wsgi`` before it accepts a request: every view is
 imported then (not by the first crowd worker it serves), and scipy.stats, which only the

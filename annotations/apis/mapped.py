@@ -31,7 +31,9 @@ class MappingSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=64)
     title = serializers.CharField(read_only=True)
     builtin = serializers.BooleanField(read_only=True)
-    mapping = serializers.JSONField(help_text="The mapping in its JSON form (see the README).")
+    mapping = serializers.JSONField(
+        help_text="The mapping in its JSON form (see docs/importing.md)."
+    )
 
 
 class RatingsUploadSerializer(serializers.Serializer):

@@ -1,7 +1,7 @@
 """Scores to ranks, the form every judgement is stored in beside its raw scores.
 
 The one rule, used by the annotations side (``JudgementScore.rank``) and by the ranking
-engine (:mod:`ranking.stats.pairwise` re-exports :func:`scores_to_ranks`).
+engine (:mod:`ranking.stats._pairwise` re-exports :func:`scores_to_ranks`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Imports: outputs, finished judgements (E2E RankME exports, WMT rankings), whole E2E.
+"""Imports: outputs, finished judgements (E2E RankME exports, WMT rankings, column-mapped
+rating files), whole E2E.
 
 ``parsers/`` reads each input format into plain dataclasses (pure: no Django models,
 no database). The services here write what the parsers return, one module per thing
@@ -10,11 +11,15 @@ written:
 - ``wmt``: WMT relative rankings (``wmt_import``);
 - ``judgements``: the shared writer of finished judgements
   (``judgements_store_finished``, also used by the demo campaign);
-- ``uploads``: uploaded files read with the size limit (``uploads_read``,
-  ``outputs_upload``, ``outputs_import_uploads``);
+- ``mapped``: rating files of any shape read through a column mapping, and the
+  campaign's saved mappings (``mapped_import``, ``mapped_upload``,
+  ``rating_mapping_save``);
+- ``uploads``: uploaded files read with the size limit, then imported during the
+  request or as a job (``uploads_read``, ``outputs_upload``);
 - ``jobs``: background import jobs (``import_job_create``, ``import_job_run``,
   ``import_jobs_sweep``), dispatched to Celery by task name;
-- ``bulk``: the raw bulk inserter (``executemany`` on SQLite, ``COPY`` on PostgreSQL).
+- ``bulk``: the raw bulk inserter (multi-row ``INSERT`` on SQLite, ``COPY`` on
+  PostgreSQL).
 
 Every service parses its files completely and then writes in one
 ``transaction.atomic``: on any error nothing is written and the error

@@ -2,7 +2,7 @@
 ``INSERT`` statements on SQLite and one streamed ``COPY`` per table on PostgreSQL, no
 model instances (imports are linear).
 
-Where the time goes (issue 9 §3, 100,000 WMT rows = 1.3 million rows in 7 tables):
+Where the time goes (100,000 WMT rows = 1.3 million rows in 7 tables):
 on SQLite, index maintenance and the per-row cost of the statement; on PostgreSQL,
 index maintenance during ``COPY`` and, at commit, one foreign-key trigger per row and
 foreign key, about 3 microseconds each (``SET CONSTRAINTS ALL IMMEDIATE`` only moves

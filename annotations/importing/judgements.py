@@ -27,7 +27,7 @@ from common.errors import DomainError
 
 def _competition_ranks(scores: Sequence[float]) -> list[float]:
     """Rank 1 for the highest score, ties sharing the best rank of their group: the
-    rule of ``annotations.scoring.ranks_from_scores`` (tested equal), in plain Python,
+    rule of ``annotations.core.scoring.ranks_from_scores`` (tested equal), in plain Python,
     which for a judgement's handful of scores is far cheaper than the array version."""
     return [1.0 + sum(other > score for other in scores) for score in scores]
 

@@ -1,5 +1,6 @@
-"""Drop four indexes that composite indexes already cover (issue 9: imports; issue 12:
-hand-outs). Each field's own index is the prefix of another index:
+"""Drop four indexes that composite indexes already cover (each costs every insert of an
+import and every claim of a hand-out). Each field's own index is the prefix of another
+index:
 
 - assignment.worker_id: (worker_id, state); assignment.task_id: (task_id, state);
 - judgement.criterion_id: (criterion_id, submitted_at);

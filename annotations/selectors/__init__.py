@@ -1,1 +1,6 @@
-"""Reads, one module per area. Import from the module: ``from annotations.selectors.campaigns import ...``."""
+"""Reads, one module per entity or feature. Import from the module:
+``from annotations.selectors.campaigns import ...``.
+
+``campaigns``, ``judgements`` (which judgements count: the one rule), ``worker`` (the
+worker's pages), ``monitoring``, ``quality``, ``experts``, ``payments``, ``platforms``,
+``memberships``, ``languages``, ``integrity`` (copies the database does not check)."""

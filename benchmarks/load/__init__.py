@@ -1,1 +1,1 @@
-"""Load benchmark of the crowd-worker hot path (issue 12): ``python -m benchmarks.load``."""
+"""Load benchmark of the crowd-worker hot path (a crowd launch): ``python -m benchmarks.load``."""

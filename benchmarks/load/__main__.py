@@ -1,4 +1,4 @@
-"""Load benchmark of the crowd-worker hot path (issue 12).
+"""Load benchmark of the crowd-worker hot path (a crowd launch).
 
 Builds a campaign on PostgreSQL (the E2E NLG Challenge outputs from ``../shared/e2e``
 when present: 630 items x 21 systems, 6,300 tasks; otherwise, or with ``--items``, a

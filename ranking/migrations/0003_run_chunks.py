@@ -15,7 +15,7 @@ class Migration(migrations.Migration):
             name="chunk_runs",
             field=models.PositiveIntegerField(
                 blank=True,
-                help_text="Runs per chunk: the run is computed as chunks of this many runs, each a Celery task with its own random stream (issue 13). Empty for runs created before chunking, which are computed as one stream, as they were.",
+                help_text="Runs per chunk: the run is computed as chunks of this many runs, each a Celery task with its own random stream. Empty for runs created before chunking, which are computed as one stream, as they were.",
                 null=True,
             ),
         ),

@@ -1,4 +1,4 @@
-"""Reads for the MTG-style table (issue 14): each criterion's mean rating per system and
+"""Reads for the MTG-style table: each criterion's mean rating per system and
 language, with confidence intervals, beside the TrueSkill rank ranges and clusters.
 
 The database adds the ratings up per (system, language): count, sum and sum of squares,

@@ -1,4 +1,4 @@
-"""Reads for power analysis (issue 16): how many judgements separate systems.
+"""Reads for power analysis: how many judgements separate systems.
 
 Two questions, answered from ``ranking.stats``' power functions:
 

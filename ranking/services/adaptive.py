@@ -1,4 +1,4 @@
-"""Adaptive design online (issue 16): when a live campaign's tasks run low, refit the
+"""Adaptive design online: when a live campaign's tasks run low, refit the
 ranking and add a batch of tasks whose systems are chosen where the clusters are
 undecided (``ranking.stats.choose_batch``), and say when the clusters are stable.
 

@@ -2,7 +2,7 @@
 
 Imports numpy, scipy and numba only (never Django); importing it costs numpy alone: scipy
 is imported by the functions that use it and numba when the WMT14 method first runs
-(issue 13: they cost 0.3 s and 0.4 s at every start-up otherwise; see
+(they would cost 0.3 s and 0.4 s at every start-up otherwise; see
 ``tests/ranking/stats/test_lazy_imports.py``). The rest of the project uses what this
 module exports and nothing else; the ``_``-prefixed modules behind it are private
 (their tests import them directly):
@@ -15,7 +15,7 @@ module exports and nothing else; the ``_``-prefixed modules behind it are privat
   (:class:`RankingResult`) and the split-half stability check of the clusters.
 - :func:`compute_chunked`, or :func:`prepare_comparisons`, :func:`compute_chunk` (or
   :func:`compute_chunks`, several in one pass, each with its own numbers) and
-  :func:`merge_chunks` apart (issue 13, fan-out over Celery): a ranking cut into
+  :func:`merge_chunks` apart (fan-out over Celery): a ranking cut into
   chunks of ``chunk_runs`` runs, chunk ``i`` drawing from
   ``SeedSequence(seed).spawn(n)[i]``, merged into the same result whatever computed
   the chunks and in what order (``_chunks``).
@@ -24,14 +24,15 @@ module exports and nothing else; the ``_``-prefixed modules behind it are privat
 - :func:`scores_to_ranks` and :func:`wilson_interval` -- the two helpers other code
   shares: a judgement's scores as ranks, and a proportion's confidence interval.
 - :func:`comparisons_needed`, :func:`pair_share`, :func:`judgements_for` and
-  :func:`pilot_power` -- power analysis (issue 16): the comparisons and judgements that
+  :func:`pilot_power` -- power analysis: the comparisons and judgements that
   separate two systems at a confidence level with a given power (``_power``).
 - :func:`fit_simulator`, :class:`Simulator`, :func:`pair_shares` -- a generative
   simulator of crowd judgements fitted to a campaign's RankME scores, answering any task
   on a RankME, slider or Likert scale (``_simulate``); :func:`choose_batch`'s ``rule``
   (:data:`ADAPTIVE_RULES`) and :func:`overlap_weights` -- adaptive task design.
 - :func:`mean_intervals` -- mean ratings with Student t intervals from counts, sums and
-  sums of squares (``_means``; the MTG-style table of issue 14).
+  sums of squares (``_means``; the MTG-style table: mean rating per criterion, system
+  and language).
 
 Methods: ``wmt14`` (TrueSkill with WMT14 active sampling, as in the E2E NLG
 Challenge), ``bootstrap`` (TrueSkill over resampled judgements), ``bradley_terry`` and
@@ -39,13 +40,16 @@ Challenge), ``bootstrap`` (TrueSkill over resampled judgements), ``bradley_terry
 ``rng: numpy.random.Generator``; the same generator gives bit-for-bit the same result.
 
 Module map (private): ``_pairwise`` (judgements to comparisons), ``_trueskill`` (the
-TrueSkill update, batched), ``_wmt14`` (its runs compiled per run, bit for bit the
-same, in ``_wmt14_kernel``: numba, cached on disk, warmed by ``make install``),
-``_bootstrap``, ``_bradley_terry``,
-``_expected_wins`` (the methods; the last two share ``_resample``'s bootstrap
-skeleton, which draws replicates as multinomial weights of the distinct judgement
-outcomes: memory and time grow with the systems, not the judgements), ``_result`` and ``_clusters`` (rank ranges and clusters), ``_stability``,
-``_proportions``, ``_methods`` (names, parameters, the check), ``_compute``.
+TrueSkill update, batched), ``_wmt14`` (the WMT14 procedure; its runs compiled per run,
+bit for bit the same, in ``_wmt14_kernel``: numba, cached on disk, warmed by ``make
+install``; the per-run state both engines share in ``_wmt14_tasks``), ``_bootstrap``,
+``_bradley_terry``, ``_expected_wins`` (the methods; the last two share
+``_resample``'s bootstrap skeleton, which draws replicates as multinomial weights of the
+distinct judgement outcomes: memory and time grow with the systems, not the
+judgements), ``_result`` and ``_clusters`` (rank ranges and clusters), ``_stability``,
+``_proportions``, ``_methods`` (names, parameters, the check), ``_compute``, ``_chunks``
+(a ranking cut into chunks), ``_power`` (power analysis), ``_means`` (mean ratings)
+and ``_adaptive`` (the next batch of an adaptive design: :func:`choose_batch`).
 """
 
 from __future__ import annotations

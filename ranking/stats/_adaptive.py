@@ -1,4 +1,4 @@
-"""Adaptive task design: which systems the next batch of tasks shows (issue 16).
+"""Adaptive task design: which systems the next batch of tasks shows.
 
 Pure numpy. After each batch of judgements a ranking is refitted; this module reads its
 per-system state (value, uncertainty, rank range) and chooses the systems of the next

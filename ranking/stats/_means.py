@@ -1,4 +1,4 @@
-"""Mean ratings with confidence intervals, from sufficient statistics (issue 14: the
+"""Mean ratings with confidence intervals, from sufficient statistics (the
 MTG-style table, mean 1-5 per criterion, system and language).
 
 A group's ratings arrive as their count, sum and sum of squares (the database adds them

@@ -1,4 +1,4 @@
-"""Power analysis: how many more judgements separate two systems (issue 16).
+"""Power analysis: how many more judgements separate two systems.
 
 Every ranking method here reads judgements as pairwise comparisons (a judgement of k
 outputs gives each pair of its systems one comparison: a win, a loss or a draw). Two

@@ -1,4 +1,4 @@
-"""The Adaptive design page (issue 16): each criterion's batches, why their systems were
+"""The Adaptive design page: each criterion's batches, why their systems were
 chosen, and the stop rule (``/rankings/campaign/<slug>/adaptive/``)."""
 
 from __future__ import annotations

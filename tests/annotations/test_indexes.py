@@ -1,4 +1,4 @@
-"""No index that another index already covers (each one costs every insert: issue 9)."""
+"""No index that another index already covers (each one costs every insert)."""
 
 from __future__ import annotations
 

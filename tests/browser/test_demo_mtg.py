@@ -1,4 +1,4 @@
-"""The multilingual demo campaign `make run` seeds (issue 14), in real Chromium: the
+"""The multilingual demo campaign `make run` seeds, in real Chromium: the
 organizer's MTG-style table and the Languages page, and a Spanish worker's task with the
 Spanish descriptors (screenshots in artifacts/)."""
 

@@ -1,6 +1,6 @@
 """A designer translates a Likert criterion into German on the Languages page, in real
 Chromium; the plan page stops listing what was missing, and a German worker reads the
-translation (issue 14). Screenshots at desktop and phone width in artifacts/."""
+translation. Screenshots at desktop and phone width in artifacts/."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A German worker's whole journey in real Chromium (issue 14): the link asks for
+"""A German worker's whole journey in real Chromium: the link asks for
 German, consent, instructions, a Likert task with German level descriptors, an error,
 the submit, the completion code; at desktop and phone width (screenshots in artifacts/)."""
 

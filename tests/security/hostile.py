@@ -22,7 +22,7 @@ here to a hostile value and add it to HOSTILE_FIELDS** (a new model with such fi
 create a row of it here), so that every page, export and API response showing it is
 checked; a field nobody supplies goes in NOT_SUPPLIED with why. ``test_fields.py`` fails
 on a text or JSON field in neither list, and on a listed field the fixture leaves
-without a hostile value. The README's security section says the same.
+without a hostile value. docs/deploy.md (Hostile strings) says the same.
 """
 
 from __future__ import annotations

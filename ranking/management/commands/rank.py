@@ -37,11 +37,11 @@ class Command(BaseCommand):
 
     It skips Django's system checks (``requires_system_checks = []``): they import every
     URLconf, view and API schema before the command starts: 0.15-0.25 s of a command
-    that otherwise takes about two seconds (issue 13). The checks still run in
+    that otherwise takes about two seconds. The checks still run in
     ``manage.py check`` (the tests run it, ``tests/test_deploy.py``), before ``migrate``
     (``make run`` and ``make serve`` migrate first) and in ``runserver``. The compiled
     WMT14 kernel (numba) is imported and checked only when the method is ``wmt14``.
-    The run's chunks (issue 13) are computed here, one after the other, by the service
+    The run's chunks are computed here, one after the other, by the service
     the Celery chunk tasks call: the numbers are those of the same run fanned out.
     """
 

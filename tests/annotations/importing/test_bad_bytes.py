@@ -1,5 +1,5 @@
 """Files that are not UTF-8 text, empty or too large: a 4xx naming the file, the line
-and the field, nothing written, never a server path (issue 9 §3).
+and the field, nothing written, never a server path.
 
 Each case goes through the importer service (a file on disk, as the CLI reads it) and
 through the web upload view.

@@ -1,5 +1,5 @@
 """Uploads of outputs: refused outside drafts, systems no task shows named, and large
-uploads imported as a background job with progress (issue 9 §3, issue 10 §1-2)."""
+uploads imported as a background job with progress."""
 
 from __future__ import annotations
 
@@ -196,7 +196,7 @@ def test_uploads_read_refuses_too_large_before_reading(settings) -> None:
     assert isinstance(info.value, ImportFileError)
 
 
-# Lost jobs (issue 11 §D): a sweep, as for ranking runs, fails them with a reason.
+# Lost jobs: a sweep, as for ranking runs, fails them with a reason.
 
 
 def _job(campaign, status: str, *, started_ago: float = 0, created_ago: float = 0) -> ImportJob:

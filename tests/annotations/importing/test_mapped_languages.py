@@ -1,4 +1,4 @@
-"""Rating files with a language column (issue 14): a row's outputs take its language,
+"""Rating files with a language column: a row's outputs take its language,
 tasks never mix languages, the campaign gains the languages, and a bad code is refused
 naming file, line and field with nothing written."""
 

@@ -1,5 +1,5 @@
 """The upload page: large uploads as a background job with a progress page, refusals
-outside drafts, systems no built task shows (issue 9 §3, issue 10 §1-2)."""
+outside drafts, systems no built task shows."""
 
 from __future__ import annotations
 
@@ -160,7 +160,7 @@ def test_a_system_the_built_tasks_do_not_show_is_named(client, owner) -> None:
     assert "no task shows late0 yet" in html and "never be judged" in html
 
 
-# The API takes the web page's path (issue 11 §C): the size limit, then a job when large.
+# The API takes the web page's path: the size limit, then a job when large.
 
 
 def _api(user):

@@ -1,5 +1,5 @@
 """The Languages pages: languages and quotas, translations per language, and the plan
-page's list of missing translations (issue 14: designers enter each criterion's question,
+page's list of missing translations (designers enter each criterion's question,
 level descriptors, instructions and consent per language)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Multilingual campaigns end to end (issue 14): import languages, designs that never mix
+"""Multilingual campaigns end to end: import languages, designs that never mix
 them, workers who choose theirs at entry, within its quota, and get tasks in it only."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The worker interface speaks the worker's language (issue 14): every worker-facing
+"""The worker interface speaks the worker's language: every worker-facing
 string is marked for translation, so a German worker's pages share no wording with an
 English worker's apart from the study's own content (names, texts, codes, numbers)."""
 

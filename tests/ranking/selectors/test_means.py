@@ -1,4 +1,4 @@
-"""The MTG-style table (issue 14): mean 1-5 per criterion, system and language with
+"""The MTG-style table: mean 1-5 per criterion, system and language with
 confidence intervals, beside the TrueSkill clusters; page, CSV, API and command."""
 
 from __future__ import annotations

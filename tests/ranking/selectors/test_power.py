@@ -1,4 +1,4 @@
-"""Power analysis reads and the ``power`` command (issue 16, item 3)."""
+"""Power analysis reads and the ``power`` command."""
 
 from __future__ import annotations
 

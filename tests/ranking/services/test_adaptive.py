@@ -1,4 +1,4 @@
-"""Adaptive design online (issue 16, item 2): batches of tasks added to a live campaign
+"""Adaptive design online: batches of tasks added to a live campaign
 where the clusters are undecided, logged and reproducible, every system kept at its
 coverage minimum, handed out like any task, and the stop rule."""
 

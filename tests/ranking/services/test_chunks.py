@@ -1,4 +1,4 @@
-"""Chunked ranking runs (issue 13): one Celery task per chunk, stored in the database,
+"""Chunked ranking runs: one Celery task per chunk, stored in the database,
 merged by the chunk stored last; lost chunks re-dispatched by the sweep; cancel; and the
 runs created before chunking, which still compute as one stream."""
 

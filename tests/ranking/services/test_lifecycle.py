@@ -35,7 +35,7 @@ def planted():
 
 
 def _single_stream(run: RankingRun) -> RankingRun:
-    """A run as created before chunking (issue 13): computed as one stream, in one task;
+    """A run as created before chunking: computed as one stream, in one task;
     tests/ranking/services/test_chunks.py covers the chunked runs."""
     RankingRun.objects.filter(pk=run.pk).update(chunk_runs=None)
     run.refresh_from_db()

@@ -1,4 +1,4 @@
-"""Rankings on a slice of the items and per slice (issue 17 item 3; languages: issue 14)."""
+"""Rankings on a slice of the items and per slice (languages among them)."""
 
 from __future__ import annotations
 

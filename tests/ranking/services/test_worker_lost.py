@@ -173,7 +173,7 @@ def _long_run() -> RankingRun:
     run = ranking_run_create(
         campaign=campaign, criterion=criterion, runs=20_000, seed=3, queue=False
     )
-    # One stream in one task, as runs created before chunking (issue 13) compute;
+    # One stream in one task, as runs created before chunking compute;
     # chunked runs: tests/ranking/services/test_chunks_worker_lost.py.
     RankingRun.objects.filter(pk=run.pk).update(chunk_runs=None)
     run.refresh_from_db()

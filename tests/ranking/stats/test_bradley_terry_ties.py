@@ -14,7 +14,7 @@ from ranking.stats._clusters import ranks_per_run
 from ranking.stats._methods import rank
 from ranking.stats._pairwise import Comparisons, judgements_to_comparisons
 
-README = Path(__file__).resolve().parents[3] / "README.md"
+METHODS = Path(__file__).resolve().parents[3] / "docs" / "methods.md"
 
 
 def test_a_tie_counts_half_a_win_each_side():
@@ -25,13 +25,13 @@ def test_a_tie_counts_half_a_win_each_side():
     )
 
 
-def test_the_docstring_and_readme_say_ties_are_split_and_claim_no_tie_model():
+def test_the_docstring_and_methods_page_say_ties_are_split_and_claim_no_tie_model():
     doc = " ".join((_bradley_terry.__doc__ or "").split())
     assert "half a win to each side" in doc
     # Rao-Kupper is cited only as a model that is not implemented.
     assert "Rao-Kupper (1967) or Davidson (1970) extensions" in doc
     assert "not* implemented" in doc
-    text = README.read_text()
+    text = METHODS.read_text()
     assert "Bradley-Terry counts a tie as half a win for each system" in text
 
 

@@ -1,4 +1,4 @@
-"""Chunked rankings (issue 13, fan-out): chunk seeds, and a merge that is the same result
+"""Chunked rankings (fan-out): chunk seeds, and a merge that is the same result
 whatever computed the chunks, in what order and how many at a time."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Rankings of data drawn from known latent qualities (issue 13).
+"""Rankings of data drawn from known latent qualities.
 
 Arena-like data: one pair per judgement, the pair uniform, ``i`` beating ``j`` with
 probability ``1 / (1 + exp(-(q_i - q_j)))`` unless the pair draws. Two properties:

@@ -1,4 +1,4 @@
-"""ranking.stats keeps scipy and numba out of start-up (issue 13: the ``rank`` command).
+"""ranking.stats keeps scipy and numba out of start-up (the ``rank`` command pays for it).
 
 Importing the package (as Django's start-up does, through the pages and the API) costs
 numpy only: scipy (about 0.3 s) is imported by the functions that use it, and numba (about

@@ -1,4 +1,4 @@
-"""Mean ratings with t intervals from sums (the MTG-style table, issue 14)."""
+"""Mean ratings with t intervals from sums (the MTG-style table)."""
 
 from __future__ import annotations
 
