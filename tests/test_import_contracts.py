@@ -71,3 +71,21 @@ def test_a_new_module_importing_upwards_is_refused(tree: Path) -> None:
     result = lint_imports(tree)
     assert result.returncode != 0
     assert "ranking.selectors_extra" in result.stdout
+
+
+def test_a_service_importing_web_plumbing_is_refused(tree: Path) -> None:
+    module = tree / "annotations" / "services" / "payments.py"
+    module.write_text(
+        module.read_text() + "\nfrom annotations.access.pages import campaign_view  # noqa\n"
+    )
+    result = lint_imports(tree)
+    assert result.returncode != 0
+    assert "annotations.services.payments -> annotations.access.pages" in result.stdout
+
+
+def test_another_apps_selector_importing_an_annotations_form_is_refused(tree: Path) -> None:
+    module = tree / "ranking" / "selectors" / "means.py"
+    module.write_text(module.read_text() + "\nfrom annotations.forms import plan  # noqa\n")
+    result = lint_imports(tree)
+    assert result.returncode != 0
+    assert "ranking.selectors.means -> annotations.forms.plan" in result.stdout

@@ -1,5 +1,5 @@
-"""The base class of API views on one campaign (DRF), apart from ``access`` so that code
-which only checks roles does not load DRF."""
+"""The base class of API views on one campaign (DRF), apart from ``access.campaigns`` so
+that code which only checks roles does not load DRF."""
 
 from __future__ import annotations
 

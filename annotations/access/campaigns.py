@@ -6,10 +6,11 @@ every page and download exports; editors also change the campaign (design, crite
 outputs, life cycle, workers, payment decisions); owners also manage members and
 invitations.
 
-Pages (``views.designer.campaign_view``), the REST API (:class:`CampaignScoped`) and
-ranking's pages and API all go through (the API's base class lives in ``access_api``, so
-that commands and Celery workers that only check roles never load DRF) :func:`campaign_for` / :func:`campaign_check`: a
-campaign outside the user's is a 404, a role too weak a 403.
+Pages (``access.pages.campaign_view``), the REST API (``access.apis.CampaignScoped``) and
+ranking's and reports' pages and APIs all go through :func:`campaign_for` /
+:func:`campaign_check` (the API's base class lives in ``access.apis``, so that commands and
+Celery workers that only check roles never load DRF): a campaign outside the user's is a
+404, a role too weak a 403.
 """
 
 from __future__ import annotations

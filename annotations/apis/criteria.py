@@ -22,8 +22,6 @@ from common.api import (
     ERRORS,
 )
 
-# Criteria, systems, outputs ------------------------------------------------------------------
-
 
 class CriterionListApi(CampaignScoped, generics.ListAPIView):
     serializer_class = CriterionSerializer

@@ -29,8 +29,6 @@ from common.api import (
     validated_query,
 )
 
-# Workers and judgements ----------------------------------------------------------------------
-
 
 class WorkerListApi(CampaignScoped, generics.ListAPIView):
     """Workers with their quality figures. Filters: ``flagged``, ``excluded``, ``platform``."""

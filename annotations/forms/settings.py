@@ -157,7 +157,7 @@ class CampaignDesignForm(forms.ModelForm):
         """The fields as the page shows them: (title, note, bound fields) per group.
 
         Every field of the form is in exactly one group (``tests/annotations/
-        test_forms_designer.py`` checks it): a field the page left out would come back
+        forms/test_settings.py`` checks it): a field the page left out would come back
         empty from the browser and be reset on save."""
         missing = set(self.fields) - {name for _, _, names in SETTINGS_GROUPS for name in names}
         if missing:

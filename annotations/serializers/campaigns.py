@@ -94,7 +94,7 @@ class ProgressSerializer(serializers.Serializer):
     )
 
 
-# Lifecycle, members, payments ---------------------------------------------------------------
+# Lifecycle and cloning ----------------------------------------------------------------------
 
 
 class CloneSerializer(serializers.Serializer):

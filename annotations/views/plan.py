@@ -26,9 +26,6 @@ from common.http import (
 Role = CampaignMembership.Role
 
 
-# Plan, build, life cycle ---------------------------------------------------------------------
-
-
 @campaign_view(Role.VIEWER)
 def campaign_plan(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
     form = PlanForm(request.GET or None)

@@ -38,12 +38,12 @@ def test_the_form_groups_its_bound_fields_with_the_organizers_labels():
 
 def test_a_setting_left_out_of_the_groups_fails_loudly(monkeypatch):
     """The form refuses to be shown without one of its fields (rather than resetting it)."""
-    from annotations.forms import settings as forms_designer
+    from annotations.forms import settings as settings_forms
 
     short = [
         (title, note, [n for n in names if n != "instructions"])
         for title, note, names in SETTINGS_GROUPS
     ]
-    monkeypatch.setattr(forms_designer, "SETTINGS_GROUPS", short)
-    with pytest.raises(forms_designer.SettingsPageIncomplete, match="instructions"):
+    monkeypatch.setattr(settings_forms, "SETTINGS_GROUPS", short)
+    with pytest.raises(settings_forms.SettingsPageIncomplete, match="instructions"):
         CampaignDesignForm().groups()
