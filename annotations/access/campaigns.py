@@ -6,14 +6,19 @@ every page and download exports; editors also change the campaign (design, crite
 outputs, life cycle, workers, payment decisions); owners also manage members and
 invitations.
 
-Pages (``access.pages.campaign_view``), the REST API (``access.apis.CampaignScoped``) and
-ranking's and reports' pages and APIs all go through :func:`campaign_for` /
-:func:`campaign_check` (the API's base class lives in ``access.apis``, so that commands and
-Celery workers that only check roles never load DRF): a campaign outside the user's is a
-404, a role too weak a 403.
+Every page and API of every app asks here, through the request: :func:`request_campaign`
+loads a campaign by slug, :func:`campaign_access` gives the user's role (read once per
+request and kept on it), :func:`campaign_require` refuses a role too weak. The page
+decorator and context are in ``access.pages``, the API base class in ``access.apis`` (apart,
+so that commands and Celery workers that only check roles never load DRF). A campaign
+outside the user's is a 404, a role too weak a 403. :func:`role_of`, :func:`has_role`,
+:func:`campaign_check` and :func:`campaign_for` take a user, for code without a request.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
@@ -89,4 +94,78 @@ def campaign_for(user: User | AnonymousUser, slug: str, role: str) -> Campaign:
     if campaign is None:
         raise Http404(NOT_FOUND)
     campaign_check(user, campaign, role)
+    return campaign
+
+
+# Per request -----------------------------------------------------------------------------
+
+
+class UserRequest(Protocol):
+    """A Django request or a DRF one: anything with the user who asks."""
+
+    @property
+    def user(self) -> Any: ...
+
+
+@dataclass(frozen=True)
+class CampaignAccess:
+    """The user's role in one campaign (None: no role) and what it allows."""
+
+    role: str | None
+
+    def holds(self, role: str) -> bool:
+        """Whether the role is ``role`` or a stronger one."""
+        return self.role is not None and ROLE_ORDER[self.role] >= ROLE_ORDER[role]
+
+    @property
+    def can_design(self) -> bool:
+        return self.holds(CampaignMembership.Role.DESIGNER)
+
+    @property
+    def is_owner(self) -> bool:
+        return self.holds(CampaignMembership.Role.OWNER)
+
+    @property
+    def label(self) -> str:
+        return role_label(self.role)
+
+
+_CACHE = "_campaign_access"
+
+
+def campaign_access(request: UserRequest, campaign: Campaign) -> CampaignAccess:
+    """The requesting user's role in the campaign, read once per request (at most one
+    membership query) and kept on the request."""
+    user = request.user
+    cache: dict[tuple[Any, int], CampaignAccess] | None = getattr(request, _CACHE, None)
+    if cache is None:
+        cache = {}
+        setattr(request, _CACHE, cache)
+    key = (user.pk, campaign.pk)
+    if key not in cache:
+        cache[key] = CampaignAccess(role_of(user, campaign))
+    return cache[key]
+
+
+def campaign_require(
+    request: UserRequest, campaign: Campaign, role: str, *, denied: str = ""
+) -> CampaignAccess:
+    """The requesting user's access to the campaign; ``PermissionDenied`` (a 403,
+    ``denied`` its message) unless they hold ``role`` or a stronger one."""
+    access = campaign_access(request, campaign)
+    if not access.holds(role):
+        raise PermissionDenied(
+            denied or f"This needs the {role} role in campaign '{campaign.slug}'."
+        )
+    return access
+
+
+def request_campaign(request: UserRequest, slug: str, role: str) -> Campaign:
+    """The campaign ``slug`` among the requesting user's, if they hold ``role`` in it: a
+    404 for a campaign they cannot see, a 403 for a role too weak (as :func:`campaign_for`),
+    the role kept on the request for :func:`campaign_access`."""
+    campaign = campaigns_visible_to(request.user).filter(slug=slug).first()
+    if campaign is None:
+        raise Http404(NOT_FOUND)
+    campaign_require(request, campaign, role)
     return campaign

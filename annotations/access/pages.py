@@ -1,4 +1,6 @@
-"""Access for pages: log in, load the campaign by slug among the user's, require a role; the role facts every campaign page shows."""
+"""Access for pages: log in, load the campaign by slug among the user's, require a role;
+the role facts every campaign page shows. Pages of every app import their access from
+here (the checks of ``access.campaigns`` are re-exported)."""
 
 from __future__ import annotations
 
@@ -8,34 +10,41 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import (
-    HttpRequest,
-)
+from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 
 from annotations.access.campaigns import (
-    campaign_for,
-    role_label,
-    role_of,
+    CampaignAccess,
+    campaign_access,
+    campaign_require,
+    campaigns_visible_to,
+    request_campaign,
 )
-from annotations.models import (
-    Campaign,
-    CampaignMembership,
-)
+from annotations.models import Campaign
 
-Role = CampaignMembership.Role
+__all__ = [
+    "CampaignAccess",
+    "campaign_access",
+    "campaign_context",
+    "campaign_require",
+    "campaign_view",
+    "campaigns_visible_to",
+    "request_campaign",
+]
+
 View = Callable[..., HttpResponseBase]
 
 
 def campaign_view(role: str) -> Callable[[View], View]:
-    """Log in, load the campaign by slug among the user's, and require ``role``."""
+    """Log in, load the campaign by slug among the user's, and require ``role``; the view
+    gets the campaign in place of the slug. The role is read once for the request
+    (:func:`~annotations.access.campaigns.campaign_access`)."""
 
     def decorate(view: View) -> View:
         @login_required
         @functools.wraps(view)
         def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponseBase:
-            campaign = campaign_for(request.user, slug, role)
-            request.campaign_role = role_of(request.user, campaign)  # type: ignore[attr-defined]
+            campaign = request_campaign(request, slug, role)
             return view(request, campaign, *args, **kwargs)
 
         return wrapper
@@ -44,13 +53,15 @@ def campaign_view(role: str) -> Callable[[View], View]:
 
 
 def campaign_context(request: HttpRequest, campaign: Campaign, **extra: Any) -> dict[str, Any]:
-    role = getattr(request, "campaign_role", None)
+    """The context every campaign page starts from: the campaign and the user's role in it
+    (``role``, ``can_design``, ``is_owner``, ``role_label``), and the currency."""
+    access = campaign_access(request, campaign)
     return {
         "campaign": campaign,
-        "role": role,
-        "can_design": role in (Role.DESIGNER, Role.OWNER),
-        "is_owner": role == Role.OWNER,
-        "role_label": role_label(role),
+        "role": access.role,
+        "can_design": access.can_design,
+        "is_owner": access.is_owner,
+        "role_label": access.label,
         # Pay and costs are in the platform's currency (Prolific's studies: GBP).
         "currency": settings.PAYMENT_CURRENCY,
         **extra,

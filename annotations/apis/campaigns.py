@@ -23,8 +23,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from annotations.access.apis import CampaignScoped
-from annotations.access.campaigns import campaign_check, campaigns_visible_to
+from annotations.access.apis import CampaignScoped, campaigns_visible_to
 from annotations.importing import jobs as import_jobs
 from annotations.models import (
     Campaign,
@@ -104,7 +103,7 @@ class CampaignDetailApi(CampaignScoped, APIView):
         "paused one is refused (close it first). Archive it instead to keep it read-only.",
     )
     def delete(self, request: Request, slug: str) -> Response:
-        campaign_check(request.user, self.campaign, Role.OWNER, denied="Only owners delete.")
+        self.require(Role.OWNER, denied="Only owners delete.")
         campaign_services.campaign_delete(campaign=self.campaign)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -118,7 +117,7 @@ class CampaignCloneApi(CampaignScoped, APIView):
         data = CloneSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         user = request.user
-        if not user.is_authenticated:  # refused before by campaign_for
+        if not user.is_authenticated:  # refused before by request_campaign
             raise NotAuthenticated()
         clone = campaign_services.campaign_clone(
             campaign=self.campaign, user=user, **data.validated_data

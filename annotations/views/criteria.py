@@ -13,10 +13,7 @@ from django.http import (
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from annotations.access.campaigns import (
-    campaign_check,
-)
-from annotations.access.pages import campaign_context, campaign_view
+from annotations.access.pages import campaign_context, campaign_require, campaign_view
 from annotations.forms.criteria import CriterionForm, CriterionPresetForm
 from annotations.models import (
     Campaign,
@@ -104,7 +101,7 @@ def criteria(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
     if searching:
         form = _standard_search(request, {}, outputs, {})
     if request.method == "POST" and not searching:
-        campaign_check(request.user, campaign, Role.DESIGNER, denied="Viewers cannot add criteria.")
+        campaign_require(request, campaign, Role.DESIGNER, denied="Viewers cannot add criteria.")
         if form.is_valid():
             try:
                 criterion = criteria_services.criterion_define(

@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from annotations.access.pages import campaign_context, campaign_view
+from annotations.access.pages import campaign_access, campaign_context, campaign_view
 from annotations.models import Campaign, CampaignMembership, Criterion
 from annotations.selectors.experts import expert_report, expert_report_csv
 from annotations.services import workers as worker_services
@@ -43,7 +43,7 @@ def campaign_experts(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     workers whose agreement with the experts is below a threshold (POST)."""
     criterion = _criterion(campaign, request.POST.get("criterion") or request.GET.get("criterion"))
     if request.method == "POST":
-        if getattr(request, "campaign_role", None) not in (Role.DESIGNER, Role.OWNER):
+        if not campaign_access(request, campaign).can_design:
             return HttpResponse("Only designers and owners may exclude workers.", status=403)
         if criterion is None:
             raise Http404("This campaign has no criteria.")

@@ -8,8 +8,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from annotations.access.campaigns import campaign_check, has_role
-from annotations.access.pages import campaign_context, campaign_view
+from annotations.access.pages import (
+    campaign_access,
+    campaign_context,
+    campaign_require,
+    campaign_view,
+)
 from annotations.core.languages import LanguageError, direction, language_check
 from annotations.forms.languages import LanguagesForm, TranslationForm, language_name
 from annotations.models import Campaign, CampaignMembership
@@ -30,14 +34,14 @@ def campaign_languages(request: HttpRequest, campaign: Campaign) -> HttpResponse
     """The campaign's languages and quotas (editors change them) and, per language, how
     much of what workers read is translated."""
     form = LanguagesForm(request.POST or None, campaign=campaign)
-    if not has_role(request.user, campaign, Role.DESIGNER):
+    if not campaign_access(request, campaign).can_design:
         # A viewer reads the languages and quotas: inputs they could not save are shown
         # disabled (read-only), with no Save button.
         for field in form.fields.values():
             field.disabled = True
     if request.method == "POST":
-        campaign_check(
-            request.user, campaign, Role.DESIGNER, denied="Viewers cannot change languages."
+        campaign_require(
+            request, campaign, Role.DESIGNER, denied="Viewers cannot change languages."
         )
         if form.is_valid():
             try:
@@ -88,8 +92,8 @@ def campaign_translation(request: HttpRequest, campaign: Campaign, tag: str) -> 
     status = language_selectors.translation_status(campaign=campaign, language=tag)
     form = TranslationForm(request.POST or None, status=status, editable=editable)
     if request.method == "POST":
-        campaign_check(
-            request.user, campaign, Role.DESIGNER, denied="Viewers cannot change translations."
+        campaign_require(
+            request, campaign, Role.DESIGNER, denied="Viewers cannot change translations."
         )
         if form.is_valid():
             texts, criteria = form.translations()

@@ -14,13 +14,13 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
-from annotations.access.campaigns import (
-    ROLE_POWERS,
-    campaign_check,
-    has_role,
-    role_label,
+from annotations.access.campaigns import ROLE_POWERS, role_label
+from annotations.access.pages import (
+    campaign_access,
+    campaign_context,
+    campaign_require,
+    campaign_view,
 )
-from annotations.access.pages import campaign_context, campaign_view
 from annotations.forms.accounts import SignUpForm
 from annotations.forms.invitations import InvitationForm
 from annotations.forms.members import MemberForm
@@ -49,7 +49,7 @@ def campaign_members(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     # The least power by default: adding someone should not make them an owner by accident.
     form = MemberForm(request.POST or None, initial={"role": Role.VIEWER})
     if request.method == "POST":
-        campaign_check(request.user, campaign, Role.OWNER, denied="Only owners manage members.")
+        campaign_require(request, campaign, Role.OWNER, denied="Only owners manage members.")
         if form.is_valid():
             try:
                 membership_services.membership_set(campaign=campaign, **form.cleaned_data)
@@ -70,7 +70,7 @@ def _members_page(
     status: int = 200,
 ) -> HttpResponse:
     """The members page: members with their roles, what each role may do, invitations."""
-    is_owner = has_role(request.user, campaign, Role.OWNER)
+    is_owner = campaign_access(request, campaign).is_owner
     context = campaign_context(
         request,
         campaign,

@@ -11,10 +11,7 @@ from django.http import (
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from annotations.access.campaigns import (
-    campaign_check,
-)
-from annotations.access.pages import campaign_context, campaign_view
+from annotations.access.pages import campaign_context, campaign_require, campaign_view
 from annotations.forms.payments import PaymentDecisionsForm
 from annotations.models import (
     Campaign,
@@ -43,9 +40,7 @@ def campaign_payments(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     form = PaymentDecisionsForm(request.POST or None, workers=[r.worker for r in rows])
     status = 200
     if request.method == "POST":
-        campaign_check(
-            request.user, campaign, Role.DESIGNER, denied="Viewers cannot decide payments."
-        )
+        campaign_require(request, campaign, Role.DESIGNER, denied="Viewers cannot decide payments.")
         if request.POST.get("action") == "accept-suggestions":
             n = payment_services.workers_review_accept_suggestions(
                 campaign=campaign, overwrite=request.POST.get("overwrite") == "1"

@@ -13,11 +13,12 @@ from django.http import (
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from annotations.access.campaigns import (
-    campaign_check,
-    has_role,
+from annotations.access.pages import (
+    campaign_access,
+    campaign_context,
+    campaign_require,
+    campaign_view,
 )
-from annotations.access.pages import campaign_context, campaign_view
 from annotations.forms.settings import CampaignDesignForm
 from annotations.models import (
     Campaign,
@@ -37,9 +38,7 @@ def campaign_settings(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     text (the service refuses them too); every impossible setting is named on its field."""
     fixed = campaign_services.campaign_fixed_fields(campaign=campaign)
     if request.method == "POST":
-        campaign_check(
-            request.user, campaign, Role.DESIGNER, denied="Viewers cannot change settings."
-        )
+        campaign_require(request, campaign, Role.DESIGNER, denied="Viewers cannot change settings.")
         form = CampaignDesignForm(
             request.POST, instance=Campaign.objects.get(pk=campaign.pk), fixed=fixed
         )
@@ -60,7 +59,7 @@ def campaign_settings(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         # A viewer reads every setting as text: no input they could not save.
         shown_fixed = (
             fixed
-            if has_role(request.user, campaign, Role.DESIGNER)
+            if campaign_access(request, campaign).can_design
             else frozenset(CampaignDesignForm.base_fields)
         )
         form = CampaignDesignForm(instance=campaign, fixed=shown_fixed)

@@ -16,8 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from annotations.access.apis import CampaignScoped
-from annotations.access.campaigns import campaign_check, campaigns_visible_to
+from annotations.access.apis import CampaignScoped, campaign_require, campaigns_visible_to
 from annotations.core.slices import MAX_CONDITIONS, too_many_conditions
 from annotations.models import CampaignMembership
 from annotations.selectors.judgements import item_attributes
@@ -285,8 +284,8 @@ class RankingRunScoped(DomainErrorsMixin):
         )
         if run is None:
             raise Http404("No such ranking run among your campaigns.")
-        campaign_check(
-            request.user,
+        campaign_require(
+            request,
             run.campaign,
             CampaignMembership.Role.VIEWER,
             denied="You cannot see this run.",
@@ -295,8 +294,8 @@ class RankingRunScoped(DomainErrorsMixin):
 
     def _designer_run(self, request: Request, pk: int) -> RankingRun:
         run = self._run(request, pk)
-        campaign_check(
-            request.user,
+        campaign_require(
+            request,
             run.campaign,
             CampaignMembership.Role.DESIGNER,
             denied="Changing a ranking run needs the designer role.",

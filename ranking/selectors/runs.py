@@ -16,6 +16,7 @@ from django.db.models import QuerySet
 from annotations.core.slices import describe
 from annotations.models import Campaign, Criterion, Item, Judgement, JudgementScore, System
 from annotations.selectors.judgements import (
+    item_attributes,
     judgements_counted,
     judgements_left_out,
     scores_counted,
@@ -616,3 +617,73 @@ def ranking_runs_by_slice(
         if run is not None:
             found.append(run)
     return found
+
+
+@dataclass(frozen=True)
+class SliceChoice:
+    """What the slices page ranks: a criterion by an item attribute, each asked for or the
+    first one (``error`` names an unknown one)."""
+
+    attributes: dict[str, list[str]]
+    criteria: list[str]
+    criterion_name: str
+    by: str
+    criterion: Criterion | None
+    error: str
+
+    @property
+    def values(self) -> list[str]:
+        return self.attributes.get(self.by, [])
+
+    @property
+    def slices(self) -> list[dict[str, str]]:
+        """All items first, then each value's slice."""
+        return [{}] + [{self.by: value} for value in self.values]
+
+
+def ranking_slice_choice(
+    *, campaign: Campaign, criterion: str | None, by: str | None
+) -> SliceChoice:
+    """The criterion (by name; blank: the first) and the attribute (blank: the first) the
+    slices page ranks, and the error of one the campaign does not have."""
+    attributes = item_attributes(campaign=campaign)
+    criteria = [c.name for c in campaign.criteria.all()]
+    name = criterion or (criteria[0] if criteria else "")
+    by = by or next(iter(attributes), "")
+    found = campaign.criteria.filter(name=name).first()
+    error = ""
+    if found is None and criteria:
+        error = f"Campaign '{campaign.slug}' has no criterion '{name}'."
+    elif by and by not in attributes:
+        error = f"No item of this campaign has the attribute '{by}'."
+    return SliceChoice(
+        attributes=attributes,
+        criteria=criteria,
+        criterion_name=name,
+        by=by,
+        criterion=found,
+        error=error,
+    )
+
+
+def ranking_slices_page(*, choice: SliceChoice) -> dict[str, Any]:
+    """The slices page: the latest finished run on all items and on each value's slice,
+    side by side, and the slices not ranked yet."""
+    table = None
+    missing: list[str] = []
+    if choice.criterion is not None and choice.by and not choice.error:
+        runs = ranking_runs_by_slice(
+            criterion=choice.criterion, attribute=choice.by, values=choice.values
+        )
+        table = ranking_side_by_side(runs=runs) if runs else None
+        shown = {describe(run.where) for run in runs}
+        missing = [describe(w) for w in choice.slices if describe(w) not in shown]
+    return {
+        "attributes": choice.attributes,
+        "criteria": choice.criteria,
+        "criterion_name": choice.criterion_name,
+        "by": choice.by,
+        "error": choice.error,
+        "table": table,
+        "missing": missing,
+    }

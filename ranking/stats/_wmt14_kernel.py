@@ -147,6 +147,223 @@ def _poly(coefs: Any, row: Any, tt: Any, tt2: Any, tt3: Any, sq: Any) -> Any:
     return _fma(coefs[row, 4], sq, acc)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _largest_variance(var: Any, best: Any, a: Any, n: Any, g: Any) -> None:
+    # 1. each run's first system with the largest variance
+    for i in range(g):
+        best[i] = var[0, i]
+        a[i] = 0
+    for j in range(1, n):
+        for i in range(g):
+            x = var[j, i]
+            bi = best[i]
+            larger = x > bi
+            best[i] = x if larger else bi
+            a[i] = j if larger else a[i]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _opponent(
+    mu: Any,
+    a: Any,
+    b: Any,
+    n: Any,
+    g: Any,
+    l0: Any,
+    step: Any,
+    scratch: Any,
+    uniforms: Any,
+    lane_task: Any,
+    complete: Any,
+    mask_table: Any,
+    call: Any,
+    exp_fn: Any,
+    exp_data: Any,
+) -> None:
+    # 2. the opponent: weights exp(-|mu_j - mu_a|), cumulative sums in order
+    mu_a, weights, cumulative, total, threshold = scratch
+    for i in range(g):
+        mu_a[i] = mu[a[i], i]
+    for j in range(n):
+        for i in range(g):
+            weights[j, i] = -abs(mu[j, i] - mu_a[i])
+    _np_exp(weights, cumulative, n * g, call, exp_fn, exp_data)
+    if complete:
+        for i in range(g):
+            cumulative[a[i], i] = 0.0
+    else:
+        for i in range(g):
+            row = lane_task[l0 + i] * n + a[i]
+            for j in range(n):
+                cumulative[j, i] = cumulative[j, i] * mask_table[row, j]
+    for i in range(g):
+        total[i] = 0.0
+        b[i] = 0
+    for j in range(n):
+        for i in range(g):
+            total[i] = total[i] + cumulative[j, i]
+            cumulative[j, i] = total[i]
+    for i in range(g):
+        threshold[i] = uniforms[step, 0, l0 + i] * total[i]
+    for j in range(n):
+        for i in range(g):
+            b[i] += cumulative[j, i] <= threshold[i]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _comparison(
+    var: Any,
+    mu: Any,
+    a: Any,
+    b: Any,
+    n: Any,
+    g: Any,
+    l0: Any,
+    step: Any,
+    lanes: Any,
+    uniforms: Any,
+    lane_task: Any,
+    two_beta2: Any,
+    tau2: Any,
+    has_tau: Any,
+    pair_count: Any,
+    pair_start: Any,
+    games: Any,
+    kind_table: Any,
+    chosen_game: Any,
+) -> bool:
+    # 3. one comparison of the pair: start + floor(u' * count), indices clipped; 4. the
+    # TrueSkill update, as BatchUpdater._update, up to the truncation points. True when
+    # some run must not take the fast formula (some |p| >= 6 or not finite).
+    game, s1v, s2v, s_sum, cc, diff, diff_k, p1, p2 = lanes
+    nn = n * n
+    n_pairs = pair_count.shape[0]
+    n_games = games.shape[1]
+    leave = False
+    for i in range(g):
+        key = lane_task[l0 + i] * nn + a[i] * n + b[i]
+        key = min(max(key, 0), n_pairs - 1)
+        pick = uniforms[step, 1, l0 + i] * float(pair_count[key])
+        chosen = min(max(np.int64(pick) + pair_start[key], 0), n_games - 1)
+        game[i] = chosen
+        chosen_game[l0 + i] = chosen
+        kind = games[2, chosen]
+        x1 = var[games[0, chosen], i]
+        x2 = var[games[1, chosen], i]
+        if has_tau:
+            x1 = x1 + tau2[l0 + i]
+            x2 = x2 + tau2[l0 + i]
+        s1v[i] = x1
+        s2v[i] = x2
+        ss = x1 + x2
+        ss = ss + two_beta2[l0 + i]
+        s_sum[i] = ss
+        c = math.sqrt(ss)
+        cc[i] = c
+        d = mu[games[0, chosen], i] - mu[games[1, chosen], i]
+        dk = d * kind_table[2, kind]
+        diff[i] = d
+        diff_k[i] = dk
+        dd = d if d < dk else dk
+        t1 = (kind_table[3, kind] + dd) / c
+        t2 = (kind_table[4, kind] + dd) / c
+        p1[i] = t1
+        p2[i] = t2
+        if not (abs(t1) < _SAFE and abs(t2) < _SAFE):
+            leave = True
+    return leave
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _erfc_terms(p1: Any, p2: Any, tt1: Any, tt2: Any, q_in: Any, coefs: Any, g: Any) -> None:
+    # the erfc polynomial's exponents at both truncation points (numpy's exp comes next)
+    c_2sqrt2 = _C_2SQRT2
+    for i in range(g):
+        t1 = p1[i]
+        t2 = p2[i]
+        u1 = c_2sqrt2 / (abs(t1) + c_2sqrt2)
+        u2 = c_2sqrt2 / (abs(t2) + c_2sqrt2)
+        u1_2 = u1 * u1
+        u1_3 = u1_2 * u1
+        u2_2 = u2 * u2
+        u2_3 = u2_2 * u2
+        sq1 = t1 * t1
+        sq2 = t2 * t2
+        qa1 = _poly(coefs, 0, u1, u1_2, u1_3, sq1)
+        qe1 = _poly(coefs, 1, u1, u1_2, u1_3, sq1)
+        qb1 = _poly(coefs, 2, u1, u1_2, u1_3, sq1)
+        qc1 = _poly(coefs, 3, u1, u1_2, u1_3, sq1)
+        qa2 = _poly(coefs, 0, u2, u2_2, u2_3, sq2)
+        qe2 = _poly(coefs, 1, u2, u2_2, u2_3, sq2)
+        qb2 = _poly(coefs, 2, u2, u2_2, u2_3, sq2)
+        qc2 = _poly(coefs, 3, u2, u2_2, u2_3, sq2)
+        # A + tt^3 (B + tt^3 C)
+        qc1 = qc1 * u1_3
+        qc1 = qc1 + qb1
+        qc1 = qc1 * u1_3
+        q_in[0, i] = qa1 + qc1
+        qc2 = qc2 * u2_3
+        qc2 = qc2 + qb2
+        qc2 = qc2 * u2_3
+        q_in[1, i] = qa2 + qc2
+        q_in[2, i] = qe1
+        q_in[3, i] = qe2
+        tt1[i] = u1
+        tt2[i] = u2
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _update(
+    var: Any,
+    mu: Any,
+    g: Any,
+    lanes: Any,
+    tt1: Any,
+    tt2: Any,
+    q_out: Any,
+    games: Any,
+    kind_table: Any,
+) -> None:
+    # 4. the rest of the TrueSkill update: v and w from the truncation points' cdf and
+    # pdf, then the two systems' variances and means
+    game, s1v, s2v, s_sum, cc, diff, diff_k, p1, p2 = lanes
+    for i in range(g):
+        chosen = game[i]
+        w = games[0, chosen]
+        lo = games[1, chosen]
+        drawn = kind_table[1, games[2, chosen]]
+        t1 = p1[i]
+        t2 = p2[i]
+        cdf1 = tt1[i] * q_out[0, i]
+        cdf2 = tt2[i] * q_out[1, i]
+        pdf1 = q_out[2, i]
+        pdf2 = q_out[3, i]
+        h0 = 1.0 if t1 > 0.0 else 0.0
+        cdf1 = abs(h0 - cdf1)
+        ppdf1 = t1 * pdf1
+        ppdf2 = t2 * pdf2
+        pdf2 = pdf2 * drawn
+        ppdf2 = ppdf2 * drawn
+        cdf2 = cdf2 * drawn
+        r0 = pdf1 - pdf2
+        r1 = ppdf1 - ppdf2
+        r2 = cdf1 - cdf2
+        big_v = r0 / r2
+        big_w = r1 / r2
+        big_w = big_w + big_v * big_v
+        v = big_v / math.copysign(cc[i], diff_k[i] - diff[i])
+        wv = big_w / s_sum[i]
+        # var_i -= var_i^2 w / c^2;  mu_1 += var_1 v / c;  mu_2 -= var_2 v / c
+        x1 = s1v[i]
+        x2 = s2v[i]
+        m1 = mu[w, i]
+        m2 = mu[lo, i]
+        var[w, i] = x1 - (x1 * wv) * x1
+        var[lo, i] = x2 - (x2 * wv) * x2
+        mu[w, i] = m1 - (-1.0 * v) * x1
+        mu[lo, i] = m2 - (1.0 * v) * x2
+
+
 @njit(cache=True, nogil=True)
 def _run_lanes(
     l0: Any,
@@ -181,12 +398,10 @@ def _run_lanes(
     their updates. They stop together before a step whose fast formula some of them
     must not take (some ``|p| >= 6`` or not finite) or, with ``force_last``, before
     step ``s1 - 1``: ``stop`` gets that step and ``chosen_game`` each run's game there;
-    otherwise ``stop`` gets ``s1``.
+    otherwise ``stop`` gets ``s1``. Each step's parts are helpers compiled into this
+    function (``inline="always"``).
     """
     n = state.shape[1]
-    nn = n * n
-    n_pairs = pair_count.shape[0]
-    n_games = games.shape[1]
     g = l1 - l0
     # contiguous copies of these runs' state (vectorisable loops), written back at the end
     var = np.ascontiguousarray(state[0, :, l0:l1])
@@ -196,173 +411,45 @@ def _run_lanes(
     call[4] = 8
     best = np.empty(g)
     a = np.empty(g, np.int64)
-    mu_a = np.empty(g)
-    weights = np.empty((n, g))
-    cumulative = np.empty((n, g))
-    total = np.empty(g)
-    threshold = np.empty(g)
     b = np.empty(g, np.int64)
-    game = np.empty(g, np.int64)
-    s1v = np.empty(g)
-    s2v = np.empty(g)
-    s_sum = np.empty(g)
-    cc = np.empty(g)
-    diff = np.empty(g)
-    diff_k = np.empty(g)
-    p1 = np.empty(g)
-    p2 = np.empty(g)
+    # the opponent's: mu_a, weights, cumulative, total, threshold
+    scratch = (np.empty(g), np.empty((n, g)), np.empty((n, g)), np.empty(g), np.empty(g))
+    # each run's game, the two variances (with tau), their sum with 2 beta^2, its root,
+    # the mean difference (and times the kind's sign), the two truncation points
+    lanes = (
+        np.empty(g, np.int64),
+        np.empty(g),
+        np.empty(g),
+        np.empty(g),
+        np.empty(g),
+        np.empty(g),
+        np.empty(g),
+        np.empty(g),
+        np.empty(g),
+    )
     tt1 = np.empty(g)
     tt2 = np.empty(g)
     q_in = np.empty((4, g))
     q_out = np.empty((4, g))
-    c_2sqrt2 = _C_2SQRT2
     for i in range(l0, l1):
         stop[i] = s1
     for step in range(s0, s1):
-        # 1. the first system with the largest variance
-        for i in range(g):
-            best[i] = var[0, i]
-            a[i] = 0
-        for j in range(1, n):
-            for i in range(g):
-                x = var[j, i]
-                bi = best[i]
-                larger = x > bi
-                best[i] = x if larger else bi
-                a[i] = j if larger else a[i]
-        # 2. the opponent: weights exp(-|mu_j - mu_a|), cumulative sums in order
-        for i in range(g):
-            mu_a[i] = mu[a[i], i]
-        for j in range(n):
-            for i in range(g):
-                weights[j, i] = -abs(mu[j, i] - mu_a[i])
-        _np_exp(weights, cumulative, n * g, call, exp_fn, exp_data)
-        if complete:
-            for i in range(g):
-                cumulative[a[i], i] = 0.0
-        else:
-            for i in range(g):
-                row = lane_task[l0 + i] * n + a[i]
-                for j in range(n):
-                    cumulative[j, i] = cumulative[j, i] * mask_table[row, j]
-        for i in range(g):
-            total[i] = 0.0
-            b[i] = 0
-        for j in range(n):
-            for i in range(g):
-                total[i] = total[i] + cumulative[j, i]
-                cumulative[j, i] = total[i]
-        for i in range(g):
-            threshold[i] = uniforms[step, 0, l0 + i] * total[i]
-        for j in range(n):
-            for i in range(g):
-                b[i] += cumulative[j, i] <= threshold[i]
-        # 3. one comparison of the pair: start + floor(u' * count), indices clipped
-        leave = False
-        for i in range(g):
-            key = lane_task[l0 + i] * nn + a[i] * n + b[i]
-            key = min(max(key, 0), n_pairs - 1)
-            pick = uniforms[step, 1, l0 + i] * float(pair_count[key])
-            chosen = min(max(np.int64(pick) + pair_start[key], 0), n_games - 1)
-            game[i] = chosen
-            chosen_game[l0 + i] = chosen
-            kind = games[2, chosen]
-            # 4. the TrueSkill update, as BatchUpdater._update: up to the truncation points
-            x1 = var[games[0, chosen], i]
-            x2 = var[games[1, chosen], i]
-            if has_tau:
-                x1 = x1 + tau2[l0 + i]
-                x2 = x2 + tau2[l0 + i]
-            s1v[i] = x1
-            s2v[i] = x2
-            ss = x1 + x2
-            ss = ss + two_beta2[l0 + i]
-            s_sum[i] = ss
-            c = math.sqrt(ss)
-            cc[i] = c
-            d = mu[games[0, chosen], i] - mu[games[1, chosen], i]
-            dk = d * kind_table[2, kind]
-            diff[i] = d
-            diff_k[i] = dk
-            dd = d if d < dk else dk
-            t1 = (kind_table[3, kind] + dd) / c
-            t2 = (kind_table[4, kind] + dd) / c
-            p1[i] = t1
-            p2[i] = t2
-            if not (abs(t1) < _SAFE and abs(t2) < _SAFE):
-                leave = True
+        _largest_variance(var, best, a, n, g)
+        _opponent(
+            mu, a, b, n, g, l0, step, scratch, uniforms, lane_task, complete, mask_table,
+            call, exp_fn, exp_data,
+        )  # fmt: skip
+        leave = _comparison(
+            var, mu, a, b, n, g, l0, step, lanes, uniforms, lane_task, two_beta2, tau2,
+            has_tau, pair_count, pair_start, games, kind_table, chosen_game,
+        )  # fmt: skip
         if leave or (force_last and step == s1 - 1):
             for i in range(l0, l1):
                 stop[i] = step
             break
-        for i in range(g):
-            t1 = p1[i]
-            t2 = p2[i]
-            u1 = c_2sqrt2 / (abs(t1) + c_2sqrt2)
-            u2 = c_2sqrt2 / (abs(t2) + c_2sqrt2)
-            u1_2 = u1 * u1
-            u1_3 = u1_2 * u1
-            u2_2 = u2 * u2
-            u2_3 = u2_2 * u2
-            sq1 = t1 * t1
-            sq2 = t2 * t2
-            qa1 = _poly(coefs, 0, u1, u1_2, u1_3, sq1)
-            qe1 = _poly(coefs, 1, u1, u1_2, u1_3, sq1)
-            qb1 = _poly(coefs, 2, u1, u1_2, u1_3, sq1)
-            qc1 = _poly(coefs, 3, u1, u1_2, u1_3, sq1)
-            qa2 = _poly(coefs, 0, u2, u2_2, u2_3, sq2)
-            qe2 = _poly(coefs, 1, u2, u2_2, u2_3, sq2)
-            qb2 = _poly(coefs, 2, u2, u2_2, u2_3, sq2)
-            qc2 = _poly(coefs, 3, u2, u2_2, u2_3, sq2)
-            # A + tt^3 (B + tt^3 C)
-            qc1 = qc1 * u1_3
-            qc1 = qc1 + qb1
-            qc1 = qc1 * u1_3
-            q_in[0, i] = qa1 + qc1
-            qc2 = qc2 * u2_3
-            qc2 = qc2 + qb2
-            qc2 = qc2 * u2_3
-            q_in[1, i] = qa2 + qc2
-            q_in[2, i] = qe1
-            q_in[3, i] = qe2
-            tt1[i] = u1
-            tt2[i] = u2
+        _erfc_terms(lanes[7], lanes[8], tt1, tt2, q_in, coefs, g)
         _np_exp(q_in, q_out, 4 * g, call, exp_fn, exp_data)
-        for i in range(g):
-            chosen = game[i]
-            w = games[0, chosen]
-            lo = games[1, chosen]
-            drawn = kind_table[1, games[2, chosen]]
-            t1 = p1[i]
-            t2 = p2[i]
-            cdf1 = tt1[i] * q_out[0, i]
-            cdf2 = tt2[i] * q_out[1, i]
-            pdf1 = q_out[2, i]
-            pdf2 = q_out[3, i]
-            h0 = 1.0 if t1 > 0.0 else 0.0
-            cdf1 = abs(h0 - cdf1)
-            ppdf1 = t1 * pdf1
-            ppdf2 = t2 * pdf2
-            pdf2 = pdf2 * drawn
-            ppdf2 = ppdf2 * drawn
-            cdf2 = cdf2 * drawn
-            r0 = pdf1 - pdf2
-            r1 = ppdf1 - ppdf2
-            r2 = cdf1 - cdf2
-            big_v = r0 / r2
-            big_w = r1 / r2
-            big_w = big_w + big_v * big_v
-            v = big_v / math.copysign(cc[i], diff_k[i] - diff[i])
-            wv = big_w / s_sum[i]
-            # var_i -= var_i^2 w / c^2;  mu_1 += var_1 v / c;  mu_2 -= var_2 v / c
-            x1 = s1v[i]
-            x2 = s2v[i]
-            m1 = mu[w, i]
-            m2 = mu[lo, i]
-            var[w, i] = x1 - (x1 * wv) * x1
-            var[lo, i] = x2 - (x2 * wv) * x2
-            mu[w, i] = m1 - (-1.0 * v) * x1
-            mu[lo, i] = m2 - (1.0 * v) * x2
+        _update(var, mu, g, lanes, tt1, tt2, q_out, games, kind_table)
     state[0, :, l0:l1] = var
     state[1, :, l0:l1] = mu
 

@@ -6,14 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from annotations.access.campaigns import campaign_for, has_role, role_of
-from annotations.models import CampaignMembership
+from annotations.access.pages import campaign_context, campaign_require, campaign_view
+from annotations.models import Campaign, CampaignMembership
 from common.errors import DomainError
 from ranking.models import AdaptiveBatch
 from ranking.services import adaptive
@@ -43,15 +41,13 @@ def batch_row(batch: AdaptiveBatch) -> dict[str, Any]:
     }
 
 
-@login_required
+@campaign_view(Role.VIEWER)
 @require_http_methods(["GET", "POST"])
-def campaign_adaptive(request: HttpRequest, slug: str) -> HttpResponse:
+def campaign_adaptive(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     """GET: the batches per criterion and the stop rule. POST (designers, ``criterion``):
     a batch now."""
-    campaign = campaign_for(request.user, slug, Role.VIEWER)
     if request.method == "POST":
-        if not has_role(request.user, campaign, Role.DESIGNER):
-            raise PermissionDenied("Viewers cannot add tasks.")
+        campaign_require(request, campaign, Role.DESIGNER, denied="Viewers cannot add tasks.")
         criterion = campaign.criteria.filter(name=request.POST.get("criterion", "")).first()
         if criterion is None:
             messages.error(request, "Choose one of the campaign's criteria.")
@@ -70,16 +66,13 @@ def campaign_adaptive(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "ranking/adaptive.html",
-        {
-            "campaign": campaign,
-            "role": role_of(request.user, campaign),
-            "can_design": has_role(request.user, campaign, Role.DESIGNER),
-            "problem": adaptive.adaptive_problem(campaign),
-            "statuses": [
-                {"status": s, "rows": [batch_row(b) for b in s.batches]} for s in statuses
-            ],
-            "stable_refits": adaptive.STABLE_REFITS,
-            "refit_runs": adaptive.REFIT_RUNS,
-            "min_share": adaptive.MIN_SHARE,
-        },
+        campaign_context(
+            request,
+            campaign,
+            problem=adaptive.adaptive_problem(campaign),
+            statuses=[{"status": s, "rows": [batch_row(b) for b in s.batches]} for s in statuses],
+            stable_refits=adaptive.STABLE_REFITS,
+            refit_runs=adaptive.REFIT_RUNS,
+            min_share=adaptive.MIN_SHARE,
+        ),
     )

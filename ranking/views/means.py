@@ -4,12 +4,11 @@ confidence intervals, beside the TrueSkill rank ranges (``/rankings/campaign/<sl
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from annotations.access.campaigns import campaign_for, has_role, role_of
-from annotations.models import CampaignMembership
+from annotations.access.pages import campaign_context, campaign_view
+from annotations.models import Campaign, CampaignMembership
 from common.http import file_response
 from ranking.selectors import means as means_selectors
 
@@ -24,12 +23,11 @@ class MeansForm(forms.Form):
     format = forms.ChoiceField(choices=[("", "page"), ("csv", "CSV")], required=False)
 
 
-@login_required
-def campaign_means(request: HttpRequest, slug: str) -> HttpResponse:
+@campaign_view(Role.VIEWER)
+def campaign_means(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     """Each criterion's mean rating per system and language (and pooled), with t
     intervals, and the latest TrueSkill rank ranges on each language's slice;
     ``?format=csv`` downloads it."""
-    campaign = campaign_for(request.user, slug, Role.VIEWER)
     form = MeansForm(request.GET or None)
     values = form.cleaned_data if form.is_bound and form.is_valid() else {}
     confidence = float(values.get("confidence") or 0.95)
@@ -54,18 +52,17 @@ def campaign_means(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "ranking/means.html",
-        {
-            "campaign": campaign,
-            "role": role_of(request.user, campaign),
-            "can_design": has_role(request.user, campaign, Role.DESIGNER),
-            "table": table,
-            "criteria": names,
-            "criterion_name": criterion,
-            "confidence": confidence,
-            "confidence_label": f"{confidence:.0%}",
-            "confidence_choice": values.get("confidence") or "0.95",
-            "multilingual": len(campaign.languages or []) > 1,
-            "error": error,
-        },
+        campaign_context(
+            request,
+            campaign,
+            table=table,
+            criteria=names,
+            criterion_name=criterion,
+            confidence=confidence,
+            confidence_label=f"{confidence:.0%}",
+            confidence_choice=values.get("confidence") or "0.95",
+            multilingual=len(campaign.languages or []) > 1,
+            error=error,
+        ),
         status=400 if error else 200,
     )

@@ -3,35 +3,29 @@ export its result, compare two."""
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 from urllib.parse import urlencode
 
 import numpy as np
-from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from annotations.access.campaigns import (
-    campaign_check,
-    campaign_for,
+from annotations.access.pages import (
+    campaign_context,
+    campaign_require,
+    campaign_view,
     campaigns_visible_to,
-    has_role,
-    role_of,
 )
-from annotations.core.slices import SliceError, describe, parse_where
 from annotations.models import Campaign, CampaignMembership
-from annotations.selectors.judgements import item_attributes
 from common.errors import DomainError
-from common.forms import SiteLabels
 from common.http import HtmxHttpRequest, file_response
-from ranking import stats
 from ranking.exports import runs as exports
+from ranking.forms.runs import PowerForm, RankingRunForm, SlicesForm
 from ranking.models import RankingRun
 from ranking.selectors import power as power_selectors
 from ranking.selectors import runs as selectors
@@ -41,81 +35,10 @@ from ranking.services.runs import (
     ranking_run_delete,
     ranking_run_retry,
     ranking_runs_sweep,
-    ranking_slice_check,
 )
 from ranking.stats import wilson_interval
 
 Role = CampaignMembership.Role
-
-
-class RankingRunForm(SiteLabels, forms.Form):
-    criterion = forms.ChoiceField()
-    method = forms.ChoiceField(
-        choices=RankingRun.Method.choices,
-        initial=RankingRun.Method.WMT14,
-        help_text="The E2E NLG Challenge used TrueSkill with the WMT14 procedure.",
-    )
-    runs = forms.IntegerField(
-        min_value=1,
-        max_value=settings.RANKING_MAX_RUNS,
-        initial=200,
-        help_text=(
-            "Repetitions (TrueSkill runs or bootstrap resamples). More runs give steadier "
-            "rank ranges and take longer; the result says whether they were enough."
-        ),
-    )
-    seed = forms.IntegerField(initial=1, help_text="The same seed gives the same result.")
-    confidence = forms.FloatField(
-        min_value=0.5,
-        max_value=0.999,
-        initial=0.95,
-        help_text="Level of the rank ranges and of the significance clusters.",
-    )
-    exclude_flagged = forms.BooleanField(
-        required=False,
-        initial=True,
-        label="Leave out excluded workers",
-        help_text="Workers excluded on the monitor page.",
-    )
-    where = forms.CharField(
-        required=False,
-        max_length=500,
-        label="Slice",
-        help_text="Rank only the items with these attribute values, e.g. "
-        "challenge_set=scramble, domain=news (blank: every item).",
-    )
-
-    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        criterion = cast(forms.ChoiceField, self.fields["criterion"])
-        criterion.choices = [(c.name, c.name) for c in campaign.criteria.all()]
-        attributes = item_attributes(campaign=campaign)
-        if attributes:
-            self.fields["where"].help_text += " This campaign's attributes: " + "; ".join(
-                f"{name} ({', '.join(values[:6])}{', ...' if len(values) > 6 else ''})"
-                for name, values in attributes.items()
-            )
-
-    def clean_where(self) -> dict[str, str]:
-        text = self.cleaned_data.get("where") or ""
-        try:
-            return parse_where(part for part in text.split(",") if part.strip())
-        except SliceError as exc:
-            raise forms.ValidationError(str(exc)) from exc
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        if not self.errors:
-            try:
-                stats.check_parameters(
-                    data["method"],
-                    runs=data["runs"],
-                    confidence=data["confidence"],
-                    seed=data["seed"],
-                )
-            except stats.ParameterError as exc:
-                self.add_error(exc.field if exc.field in self.fields else None, str(exc))
-        return data
 
 
 def _visible_run(request: HttpRequest, pk: int) -> RankingRun:
@@ -130,18 +53,17 @@ def _visible_run(request: HttpRequest, pk: int) -> RankingRun:
 # Pages ----------------------------------------------------------------------------------------
 
 
-@login_required
+@campaign_view(Role.VIEWER)
 @require_http_methods(["GET", "POST"])
-def campaign_runs(request: HttpRequest, slug: str) -> HttpResponse:
+def campaign_runs(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     """A campaign's ranking runs and the form to start one (designers)."""
-    campaign = campaign_for(request.user, slug, Role.VIEWER)
-    can_design = has_role(request.user, campaign, Role.DESIGNER)
     # Without celery beat (the embedded set-up) lost runs end when someone looks.
     ranking_runs_sweep(campaign=campaign)
     form = RankingRunForm(request.POST or None, campaign=campaign)
     if request.method == "POST":
-        if not can_design:
-            raise PermissionDenied("Viewers cannot start ranking runs.")
+        campaign_require(
+            request, campaign, Role.DESIGNER, denied="Viewers cannot start ranking runs."
+        )
         if form.is_valid():
             data = form.cleaned_data
             try:
@@ -165,14 +87,13 @@ def campaign_runs(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "ranking/campaign_runs.html",
-        {
-            "campaign": campaign,
-            "form": form,
-            "runs": runs,
-            "can_design": can_design,
-            "max_active": settings.RANKING_MAX_ACTIVE_RUNS_PER_USER,
-            "role": role_of(request.user, campaign),
-        },
+        campaign_context(
+            request,
+            campaign,
+            form=form,
+            runs=runs,
+            max_active=settings.RANKING_MAX_ACTIVE_RUNS_PER_USER,
+        ),
     )
 
 
@@ -248,22 +169,18 @@ def run_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     run = _visible_run(request, pk)
     if run.status in RankingRun.ACTIVE and ranking_runs_sweep(campaign=run.campaign):
         run.refresh_from_db()
-    can_design = has_role(request.user, run.campaign, Role.DESIGNER)
+    context = campaign_context(request, run.campaign)
+    context.update(_result_context(run, can_design=bool(context["can_design"])))
     template = "ranking/run_detail.html"
     if request.htmx:
         template += "#run-result"
-    context = {
-        "campaign": run.campaign,
-        "role": role_of(request.user, run.campaign),
-        **_result_context(run, can_design=can_design),
-    }
     return render(request, template, context)
 
 
 def _designer_run(request: HttpRequest, pk: int) -> RankingRun:
     run = _visible_run(request, pk)
-    campaign_check(
-        request.user, run.campaign, Role.DESIGNER, denied="Viewers cannot change ranking runs."
+    campaign_require(
+        request, run.campaign, Role.DESIGNER, denied="Viewers cannot change ranking runs."
     )
     return run
 
@@ -310,13 +227,13 @@ def run_delete(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "ranking/run_delete.html",
-        {
-            "campaign": run.campaign,
-            "role": role_of(request.user, run.campaign),
-            "run": run,
-            "n_results": run.results.count(),
-            "ended": run.status in RankingRun.ENDED,
-        },
+        campaign_context(
+            request,
+            run.campaign,
+            run=run,
+            n_results=run.results.count(),
+            ended=run.status in RankingRun.ENDED,
+        ),
     )
 
 
@@ -357,138 +274,45 @@ def run_compare(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "ranking/compare.html",
-        {
-            "campaign": runs[0].campaign,
-            "role": role_of(request.user, runs[0].campaign),
-            "sides": [_result_context(r) for r in runs],
-        },
+        campaign_context(request, runs[0].campaign, sides=[_result_context(r) for r in runs]),
     )
 
 
-@login_required
+@campaign_view(Role.VIEWER)
 @require_http_methods(["GET", "POST"])
-def campaign_slices(request: HttpRequest, slug: str) -> HttpResponse:
+def campaign_slices(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     """A criterion ranked on every value of an item attribute, beside all items.
 
     GET ``?criterion=&by=``: the latest finished run on all items and on each value's
     slice, side by side (value and rank range per system). POST (designers): start the
     runs that are missing, with the run form's defaults (wmt14, 200 runs, seed 1).
     """
-    campaign = campaign_for(request.user, slug, Role.VIEWER)
-    attributes = item_attributes(campaign=campaign)
-    criteria = [c.name for c in campaign.criteria.all()]
-    source = request.POST if request.method == "POST" else request.GET
-    name = source.get("criterion") or (criteria[0] if criteria else "")
-    by = source.get("by") or (next(iter(attributes), ""))
-    criterion = campaign.criteria.filter(name=name).first()
-    error = ""
-    if criterion is None and criteria:
-        error = f"Campaign '{campaign.slug}' has no criterion '{name}'."
-    elif by and by not in attributes:
-        error = f"No item of this campaign has the attribute '{by}'."
-    values = attributes.get(by, [])
-    if request.method == "POST" and criterion is not None and not error:
-        if not has_role(request.user, campaign, Role.DESIGNER):
-            raise PermissionDenied("Viewers cannot start ranking runs.")
-        have = selectors.ranking_runs_by_slice(criterion=criterion, attribute=by, values=values)
-        done = [run.where for run in have]
-        started, waiting = 0, 0
-        refusal = ""
-        slices: list[dict[str, str]] = [{}] + [{by: value} for value in values]
-        for where in slices:
-            if where in done:
-                continue
-            try:
-                ranking_slice_check(criterion=criterion, where=where)
-            except DomainError:
-                continue  # a value without judgements of this criterion: nothing to rank
-            if refusal:
-                waiting += 1
-                continue
-            try:
-                ranking_run_create(
-                    campaign=campaign, criterion=criterion, user=request.user, where=where
-                )
-            except DomainError as exc:
-                refusal = str(exc)
-                waiting += 1
-            else:
-                started += 1
-        if started:
-            messages.success(
-                request, f"{started} ranking run(s) started; they appear here when done."
-            )
-        if refusal:
-            messages.error(
-                request,
-                f"{waiting} slice(s) not started yet: {refusal} Press the button again once "
-                "the running ones are done.",
-            )
-        if not started and not refusal:
-            messages.success(request, "Every slice already has a finished run.")
+    posted = request.method == "POST"
+    form = SlicesForm(request.POST if posted else request.GET, campaign=campaign)
+    choice = form.choice
+    if posted and choice.criterion is not None and form.is_valid():
+        campaign_require(
+            request, campaign, Role.DESIGNER, denied="Viewers cannot start ranking runs."
+        )
+        for level, text in form.start_missing(user=request.user).messages():
+            messages.add_message(request, level, text)
         return redirect(
             f"{reverse('ranking:campaign-slices', args=[campaign.slug])}?"
-            + urlencode({"criterion": criterion.name, "by": by})
+            + urlencode({"criterion": choice.criterion.name, "by": choice.by})
         )
-    table = None
-    missing: list[str] = []
-    if criterion is not None and by and not error:
-        runs = selectors.ranking_runs_by_slice(criterion=criterion, attribute=by, values=values)
-        table = selectors.ranking_side_by_side(runs=runs) if runs else None
-        shown = {describe(run.where) for run in runs}
-        wanted: list[dict[str, str]] = [{}] + [{by: v} for v in values]
-        missing = [describe(w) for w in wanted if describe(w) not in shown]
     return render(
         request,
         "ranking/slices.html",
-        {
-            "campaign": campaign,
-            "role": role_of(request.user, campaign),
-            "can_design": has_role(request.user, campaign, Role.DESIGNER),
-            "attributes": attributes,
-            "criteria": criteria,
-            "criterion_name": name,
-            "by": by,
-            "error": error,
-            "table": table,
-            "missing": missing,
-        },
-        status=400 if error else 200,
+        campaign_context(request, campaign, **selectors.ranking_slices_page(choice=choice)),
+        status=400 if choice.error else 200,
     )
 
 
-class PowerForm(forms.Form):
-    share = forms.FloatField(
-        min_value=0.51,
-        max_value=0.99,
-        initial=0.6,
-        label="The better system wins",
-        help_text="Share of two systems' comparisons the better one wins (e.g. 0.6).",
-    )
-    draws = forms.FloatField(
-        min_value=0.0, max_value=0.9, initial=0.0, label="Share of draws", required=False
-    )
-    confidence = forms.FloatField(min_value=0.5, max_value=0.999, initial=0.95)
-    power = forms.FloatField(min_value=0.5, max_value=0.99, initial=0.8)
-    pay_per_hour = forms.FloatField(min_value=0, initial=12.0, label="Pay per hour")
-    seconds_per_task = forms.IntegerField(
-        min_value=1, required=False, label="Seconds per task (blank: the pilot's median)"
-    )
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        share, draws = data.get("share"), data.get("draws") or 0.0
-        if share is not None and draws > 2 * (1 - share):
-            self.add_error("draws", "More draws than the share allows (a draw counts half).")
-        return data
-
-
-@login_required
-def campaign_power(request: HttpRequest, slug: str) -> HttpResponse:
+@campaign_view(Role.VIEWER)
+def campaign_power(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     """How many judgements separate systems: a plan from an assumed share, and, for each
     criterion with judgements, what each system and the next still need. Also the panel
     the plan and monitor pages load (``#power-report``)."""
-    campaign = campaign_for(request.user, slug, Role.VIEWER)
     form = PowerForm(request.GET or None)
     values = (
         form.cleaned_data
@@ -520,13 +344,6 @@ def campaign_power(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "ranking/power.html",
-        {
-            "campaign": campaign,
-            "role": role_of(request.user, campaign),
-            "form": form,
-            "plan": plan,
-            "reports": reports,
-            "currency": settings.PAYMENT_CURRENCY,
-        },
+        campaign_context(request, campaign, form=form, plan=plan, reports=reports),
         status=400 if form.errors else 200,
     )

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 from django import forms
 from django.conf import settings
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_http_methods
 
-from annotations.access.campaigns import campaign_for, has_role, role_of
-from annotations.models import CampaignMembership
+from annotations.access.pages import campaign_context, campaign_require, campaign_view
+from annotations.models import Campaign, CampaignMembership
 from common.errors import DomainError
 from common.forms import SiteLabels
 from reports.core.correlation_report import scatter_svg
@@ -35,16 +33,15 @@ class MetricUploadForm(SiteLabels, forms.Form):
     )
 
 
-@login_required
+@campaign_view(Role.VIEWER)
 @require_http_methods(["GET", "POST"])
-def campaign_metrics(request: HttpRequest, slug: str) -> HttpResponse:
+def campaign_metrics(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     """Upload metric scores (editors) and read their correlation with a criterion."""
-    campaign = campaign_for(request.user, slug, Role.VIEWER)
-    can_design = has_role(request.user, campaign, Role.DESIGNER)
     form = MetricUploadForm(request.POST or None, request.FILES or None)
     if request.method == "POST":
-        if not can_design:
-            raise PermissionDenied("Viewers cannot upload metric scores.")
+        campaign_require(
+            request, campaign, Role.DESIGNER, denied="Viewers cannot upload metric scores."
+        )
         if form.is_valid():
             # Files over the one upload limit never get here (common.uploads: a 413).
             upload = form.cleaned_data["file"]
@@ -77,15 +74,14 @@ def campaign_metrics(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "reports/metrics.html",
-        {
-            "campaign": campaign,
-            "role": role_of(request.user, campaign),
-            "can_design": can_design,
-            "form": form,
-            "criteria": criteria,
-            "criterion": chosen,
-            "counts": counts,
-            "report": report,
-            "plots": plots,
-        },
+        campaign_context(
+            request,
+            campaign,
+            form=form,
+            criteria=criteria,
+            criterion=chosen,
+            counts=counts,
+            report=report,
+            plots=plots,
+        ),
     )
