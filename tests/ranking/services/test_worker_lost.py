@@ -38,7 +38,7 @@ from tests.ranking.planted import planted_campaign
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _redis_url() -> str:
