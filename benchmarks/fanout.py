@@ -150,7 +150,7 @@ def main() -> int:
     os.environ["DATABASE_URL"] = DB_URL
     os.environ["CELERY_BROKER_URL"] = BROKER
     os.environ["CELERY_TASK_ALWAYS_EAGER"] = "false"
-    os.environ["HUMANEVAL_RANKING_IN_THREAD"] = "false"
+    os.environ["HUMANEVAL_JOBS_IN_THREAD"] = "false"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "humaneval.settings")
     import django
 
@@ -161,7 +161,8 @@ def main() -> int:
     from humaneval.celery import app
     from ranking import stats
     from ranking.models import RankingRun
-    from ranking.services.runs import ranking_run_compute, ranking_run_create
+    from ranking.services.compute import ranking_run_compute
+    from ranking.services.runs import ranking_run_create
 
     call_command("migrate", verbosity=0)
     app.control.purge()

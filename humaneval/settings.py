@@ -244,14 +244,15 @@ RANKING_TIME_LIMIT = RANKING_SOFT_TIME_LIMIT + 120
 RANKING_STALE_AFTER = env.int("HUMANEVAL_RANKING_STALE_AFTER", default=600)
 RANKING_PENDING_TIMEOUT = env.int("HUMANEVAL_RANKING_PENDING_TIMEOUT", default=6 * 3600)
 # A chunk of a ranking run beats its heartbeat about once a second while it computes: one
-# silent for RANKING_CHUNK_LOST_AFTER seconds lost its worker (SIGKILL, out of memory, the
+# silent for RANKING_LOST_AFTER seconds lost its worker (SIGKILL, out of memory, the
 # database dropped it) and the sweep (every minute) hands it to Celery again. A chunk
-# still queued RANKING_CHUNK_QUEUED_AFTER seconds after it was sent (its message was held
+# still queued RANKING_QUEUED_AFTER seconds after it was sent (its message was held
 # by a worker that died) is sent again, later each time (n x the delay for the n-th); a
 # duplicate message never takes over a chunk that is computing.
-RANKING_CHUNK_LOST_AFTER = env.int("HUMANEVAL_RANKING_CHUNK_LOST_AFTER", default=120)
-RANKING_CHUNK_QUEUED_AFTER = env.int("HUMANEVAL_RANKING_CHUNK_QUEUED_AFTER", default=180)
+RANKING_LOST_AFTER = env.int("HUMANEVAL_RANKING_LOST_AFTER", default=120)
+RANKING_QUEUED_AFTER = env.int("HUMANEVAL_RANKING_QUEUED_AFTER", default=180)
 RANKING_MAX_ATTEMPTS = 3
+RANKING_BEAT_EVERY = 1.0  # a computing chunk writes its heartbeat at most this often
 RANKING_MAX_RUNS = 100_000
 RANKING_MAX_ACTIVE_RUNS_PER_USER = env.int("HUMANEVAL_RANKING_MAX_ACTIVE_RUNS", default=3)
 RANKING_BATCH_RUNS = 2_000
@@ -260,7 +261,7 @@ RANKING_MIN_COMPARISONS = 30  # per system, before clusters and stability are sh
 # Redis redelivers a message unacknowledged this long (a worker lost with its host);
 # longer than the hard time limit, so that a running task is rarely delivered twice (a
 # copy of a chunk's message is skipped while the chunk beats). Lost chunks do not wait
-# for it: the sweep hands them out after RANKING_CHUNK_LOST_AFTER / _QUEUED_AFTER.
+# for it: the sweep hands them out after RANKING_LOST_AFTER / _QUEUED_AFTER.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int(
         "HUMANEVAL_CELERY_VISIBILITY_TIMEOUT", default=RANKING_TIME_LIMIT + 600
@@ -280,9 +281,12 @@ CELERY_BEAT_SCHEDULE = {
     # Adaptive campaigns: a batch of tasks for each criterion whose tasks run low.
     "ranking-adaptive-step": {"task": "ranking.adaptive_step", "schedule": 60.0},
 }
-# Without a broker, ranking runs compute in a background thread of the web process so that
-# their page can show progress (tests switch this off to run them synchronously).
-RANKING_RUNS_IN_THREAD = env.bool("HUMANEVAL_RANKING_IN_THREAD", default=not CELERY_BROKER_URL)
+# Background jobs (common.jobs: ranking runs, import and build jobs): without a broker they
+# run in a background thread of the web process so that their page can show progress
+# (tests switch this off to run them synchronously). Each kind's sweep and heartbeat
+# settings are named <KIND>_STALE_AFTER, _PENDING_TIMEOUT, _LOST_AFTER, _QUEUED_AFTER,
+# _MAX_ATTEMPTS and _BEAT_EVERY (RANKING_..., IMPORT_JOB_...).
+JOBS_IN_THREAD = env.bool("HUMANEVAL_JOBS_IN_THREAD", default=not CELERY_BROKER_URL)
 # Uploads: ONE limit for every upload path (outputs, ratings, mapped and WMT imports, metric
 # scores; web pages and API), HUMANEVAL_UPLOAD_MAX_MB for all files of a request together,
 # enforced while the body streams (common.uploads.LimitedUploadHandler stops reading past
@@ -301,7 +305,6 @@ PAYMENT_CURRENCY = env.str("HUMANEVAL_PAYMENT_CURRENCY", default="GBP")
 # "Build tasks" on the pages runs as a background job (the import jobs' mechanism, with
 # its progress page) when building would make more than this many tasks.
 BUILD_INLINE_MAX_TASKS = env.int("HUMANEVAL_BUILD_INLINE_MAX_TASKS", default=2000)
-IMPORTS_IN_THREAD = env.bool("HUMANEVAL_IMPORTS_IN_THREAD", default=not CELERY_BROKER_URL)
 # Import jobs whose worker was lost are handed out again or failed by a sweep (beat,
 # manage.py sweep_import_jobs): failed when running for longer than IMPORT_JOB_STALE_AFTER
 # or never picked up within IMPORT_JOB_PENDING_TIMEOUT.

@@ -5,7 +5,7 @@ worker process dies (SIGKILL, out of memory), so another worker picks it up; the
 service counts attempts and gives up after ``RANKING_MAX_ATTEMPTS``. Soft and hard time
 limits bound a run's wall time. ``ranking.sweep_runs`` (celery beat, every minute)
 fails runs whose heartbeat stopped and re-dispatches lost chunks (silent for
-``RANKING_CHUNK_LOST_AFTER``) and chunks whose message a dead worker held; a chunk that
+``RANKING_LOST_AFTER``) and chunks whose message a dead worker held; a chunk that
 meets a dropped database connection is given back and retried with a backoff.
 
 A chunked run is planned by ``ranking.compute_run`` and computed by one
@@ -20,7 +20,8 @@ from django.conf import settings
 
 from common.queries import TRANSIENT_DATABASE_ERRORS
 from ranking.models import RankingRun
-from ranking.services.runs import ranking_chunk_compute, ranking_run_compute, ranking_runs_sweep
+from ranking.services.compute import ranking_chunk_compute, ranking_run_compute
+from ranking.services.sweep import ranking_runs_sweep
 
 
 @shared_task(

@@ -23,7 +23,7 @@ def e2e_dir() -> Path:
 @pytest.fixture(autouse=True)
 def _ranking_runs_in_this_thread(settings):
     """Tests see a queued ranking run finish before the request returns."""
-    settings.RANKING_RUNS_IN_THREAD = False
+    settings.JOBS_IN_THREAD = False
 
 
 @pytest.fixture(autouse=True)

@@ -1,21 +1,23 @@
-"""Background import jobs (``ImportJob``): created, run by a Celery task, swept when lost."""
+"""Background import jobs (``ImportJob``): created, run by a Celery task, swept when lost.
+
+The job mechanism (dispatch, heartbeat thread, silence, give-back, durations) is
+``common.jobs``, shared with ranking runs; this module keeps what is an import's own.
+"""
 
 from __future__ import annotations
 
 import functools
 import io
-import threading
 import time
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
-from datetime import timedelta
+from datetime import datetime
 from typing import Any
 
-from celery import Task, current_app
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connections, transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from annotations.importing.outputs import (
@@ -24,6 +26,7 @@ from annotations.importing.outputs import (
     outputs_refuse_unless_draft,
 )
 from annotations.models import Campaign, ImportJob
+from common import jobs
 from common.errors import DomainError, ImportFileError
 from common.queries import TRANSIENT_DATABASE_ERRORS
 
@@ -66,7 +69,7 @@ def import_job_create(
             created_by=user if user is not None and user.is_authenticated else None,
         )
         if queue:
-            transaction.on_commit(lambda: _import_job_dispatch(job.pk))
+            transaction.on_commit(lambda: import_job_dispatch(job.pk))
     return job
 
 
@@ -99,7 +102,7 @@ def job_create(
             created_by=user if user is not None and user.is_authenticated else None,
         )
         if queue:
-            transaction.on_commit(lambda: _import_job_dispatch(job.pk))
+            transaction.on_commit(lambda: import_job_dispatch(job.pk))
     return job
 
 
@@ -121,34 +124,11 @@ def job_active(*, campaign: Campaign, kind: str) -> ImportJob | None:
 RUN_TASK = "annotations.import_job_run"
 
 
-def _run_task() -> Task:
-    return current_app.tasks[RUN_TASK]
-
-
-def _import_job_dispatch(job_id: int) -> None:
-    """Hand a committed job to Celery.
-
-    Without a broker (the embedded set-up) Celery runs tasks in-process; the job then
-    runs in a background thread of the web process (``IMPORTS_IN_THREAD``), so that the
-    page can show its progress, as ranking runs do. ``apply`` keeps a failure in the
-    task's result (the job records it): it never surfaces in the request that queued it.
-    """
-    task = _run_task()
-    if not task.app.conf.task_always_eager:
-        task.delay(job_id)
-    elif settings.IMPORTS_IN_THREAD:
-        threading.Thread(
-            target=_import_job_in_thread, args=(job_id,), name=f"import-job-{job_id}", daemon=True
-        ).start()
-    else:
-        task.apply(args=(job_id,))
-
-
-def _import_job_in_thread(job_id: int) -> None:
-    try:
-        _run_task().apply(args=(job_id,))
-    finally:
-        connections.close_all()
+def import_job_dispatch(job_id: int) -> None:
+    """Hand a committed job to Celery (``common.jobs.dispatch``: without a broker, a
+    thread of the web process runs it, so that its page shows its progress; the job
+    records its own failure, which never surfaces in the request that queued it)."""
+    jobs.dispatch(RUN_TASK, job_id)
 
 
 def _progress_key(job_id: int) -> str:
@@ -207,39 +187,17 @@ class JobLost(Exception):
     """The sweep handed this attempt's job out again: its import is rolled back."""
 
 
-class _Heartbeat:
-    """Beats a running job's heartbeat every ``IMPORT_JOB_BEAT_EVERY`` seconds from a
-    thread of its own (its own connection), whatever the import is doing, so that a job
-    silent for ``IMPORT_JOB_LOST_AFTER`` seconds has lost its process. PostgreSQL only:
-    on SQLite the import holds the one write lock (the embedded set-up keeps the
-    ``IMPORT_JOB_STALE_AFTER`` rule)."""
-
-    def __init__(self, job: ImportJob) -> None:
-        self.job_id, self.attempt = job.pk, job.attempts
-        self.stopped = threading.Event()
-        self.thread: threading.Thread | None = None
-        if connections["default"].vendor == "postgresql":
-            self.thread = threading.Thread(
-                target=self._beat, name=f"import-job-{job.pk}-heartbeat", daemon=True
-            )
-            self.thread.start()
-
-    def _beat(self) -> None:
-        try:
-            while not self.stopped.wait(settings.IMPORT_JOB_BEAT_EVERY):
-                try:
-                    ImportJob.objects.filter(
-                        pk=self.job_id, status=ImportJob.Status.RUNNING, attempts=self.attempt
-                    ).update(heartbeat_at=timezone.now())
-                except TRANSIENT_DATABASE_ERRORS:
-                    connections["default"].close()  # this thread's: reconnect next time
-        finally:
-            connections.close_all()  # this thread's own connection
-
-    def stop(self) -> None:
-        self.stopped.set()
-        if self.thread is not None:
-            self.thread.join(timeout=10)
+def _heartbeat(job: ImportJob) -> jobs.Heartbeat:
+    """Beat a running job's heartbeat every ``IMPORT_JOB_BEAT_EVERY`` seconds from a
+    thread of its own (``common.jobs.Heartbeat``, its own connection), whatever the
+    import is doing, so that a job silent for ``IMPORT_JOB_LOST_AFTER`` seconds has lost
+    its process. PostgreSQL only: on SQLite the import holds the one write lock (the
+    embedded set-up keeps the ``IMPORT_JOB_STALE_AFTER`` rule)."""
+    return jobs.Heartbeat(
+        ImportJob.objects.filter(pk=job.pk, status=ImportJob.Status.RUNNING, attempts=job.attempts),
+        every=settings.IMPORT_JOB_BEAT_EVERY,
+        name=f"import-job-{job.pk}-heartbeat",
+    )
 
 
 def _import_job_claim(job: ImportJob) -> bool:
@@ -247,14 +205,15 @@ def _import_job_claim(job: ImportJob) -> bool:
     messages for one job, one runs it)."""
     now = timezone.now()
     beats = connections["default"].vendor == "postgresql"
-    claimed = ImportJob.objects.filter(pk=job.pk, status=ImportJob.Status.PENDING).update(
+    claimed = jobs.claim(
+        ImportJob.objects.filter(pk=job.pk, status=ImportJob.Status.PENDING),
         status=ImportJob.Status.RUNNING,
         started_at=now,
         heartbeat_at=now if beats else None,
         attempts=F("attempts") + 1,
     )
     job.refresh_from_db()
-    return bool(claimed)
+    return claimed
 
 
 def _import_job_still_ours(job: ImportJob) -> None:
@@ -272,15 +231,12 @@ def _import_job_still_ours(job: ImportJob) -> None:
 def _import_job_give_back(job: ImportJob) -> None:
     """After a transient database error: the job back to pending (nothing of it was
     written), if the database answers; else its heartbeat stops and the sweep does it."""
-    try:
-        connection = connections["default"]
-        if not connection.in_atomic_block:
-            connection.close_if_unusable_or_obsolete()  # a dropped one is never reused
-        ImportJob.objects.filter(
-            pk=job.pk, status=ImportJob.Status.RUNNING, attempts=job.attempts
-        ).update(status=ImportJob.Status.PENDING, heartbeat_at=timezone.now(), rows_done=0)
-    except TRANSIENT_DATABASE_ERRORS:
-        pass
+    jobs.give_back(
+        ImportJob.objects.filter(pk=job.pk, status=ImportJob.Status.RUNNING, attempts=job.attempts),
+        status=ImportJob.Status.PENDING,
+        heartbeat_at=timezone.now(),
+        rows_done=0,
+    )
 
 
 def import_job_run(*, job: ImportJob, runners: Mapping[str, JobRunner] | None = None) -> ImportJob:
@@ -294,13 +250,13 @@ def import_job_run(*, job: ImportJob, runners: Mapping[str, JobRunner] | None = 
     A transient database error (``TRANSIENT_DATABASE_ERRORS``: the connection dropped,
     the server restarted) is not the job's failure: the import is rolled back (one
     transaction), the job given back (pending) and the error re-raised for the task to
-    retry. While it runs, the job's heartbeat beats (:class:`_Heartbeat`); the import
+    retry. While it runs, the job's heartbeat beats (:func:`_heartbeat`); the import
     commits only if the job is still this attempt's (:func:`_import_job_still_ours`).
     """
     if not _import_job_claim(job):
         return job
     progress = _JobProgress(job.pk)
-    heartbeat = _Heartbeat(job)
+    heartbeat = _heartbeat(job)
     ratings: dict[str, Any] | None = None
     results: list[Any] = []
     try:
@@ -381,14 +337,6 @@ def _import_job_finish(job: ImportJob, progress: _JobProgress) -> None:
     )
 
 
-def _duration(seconds: float) -> str:
-    if seconds >= 3600 and seconds % 3600 == 0:
-        return f"{int(seconds // 3600)} h"
-    if seconds >= 60 and seconds % 60 == 0:
-        return f"{int(seconds // 60)} min"
-    return f"{seconds:g} s"
-
-
 def import_jobs_sweep(
     *,
     stale_after: float | None = None,
@@ -401,7 +349,7 @@ def import_jobs_sweep(
     on; return the ids of the jobs failed.
 
     - A running job whose heartbeat has been silent for ``lost_after`` seconds (default
-      ``IMPORT_JOB_LOST_AFTER``; PostgreSQL, :class:`_Heartbeat`) lost its process
+      ``IMPORT_JOB_LOST_AFTER``; PostgreSQL, :func:`_heartbeat`) lost its process
       (SIGKILL, out of memory, a lost node): nothing of it was written (an import is one
       transaction), so it goes back to pending and to the queue, its files still kept;
       a job started ``IMPORT_JOB_MAX_ATTEMPTS`` times is failed with the reason.
@@ -418,23 +366,23 @@ def import_jobs_sweep(
     Failed jobs' stored files are dropped; the designer uploads them again. Each job is
     updated with a conditional UPDATE, so a job that moved on meanwhile is left alone.
     """
-    stale = settings.IMPORT_JOB_STALE_AFTER if stale_after is None else stale_after
-    pending = settings.IMPORT_JOB_PENDING_TIMEOUT if pending_timeout is None else pending_timeout
-    lost = settings.IMPORT_JOB_LOST_AFTER if lost_after is None else lost_after
-    queued = settings.IMPORT_JOB_QUEUED_AFTER if queued_after is None else queued_after
+    timings = jobs.timings("IMPORT_JOB")
+    stale = timings.stale_after if stale_after is None else stale_after
+    pending = timings.pending_timeout if pending_timeout is None else pending_timeout
+    lost = timings.lost_after if lost_after is None else lost_after
+    queued = timings.queued_after if queued_after is None else queued_after
     now = timezone.now()
     base = ImportJob.objects.all()
     if campaign is not None:
         base = base.filter(campaign=campaign)
-    silent = Q(status=ImportJob.Status.RUNNING, heartbeat_at__lt=now - timedelta(seconds=lost))
-    cap = settings.IMPORT_JOB_MAX_ATTEMPTS
-    ended: list[int] = []
+    silent = Q(status=ImportJob.Status.RUNNING) & jobs.silent_since(now=now, after=lost)
+    cap = timings.max_attempts
     for pk in base.filter(silent, attempts__lt=cap).values_list("pk", flat=True):
         if ImportJob.objects.filter(silent, pk=pk, attempts__lt=cap).update(
             status=ImportJob.Status.PENDING, heartbeat_at=now, rows_done=0
         ):
             cache.delete(_progress_key(pk))
-            transaction.on_commit(functools.partial(_import_job_dispatch, pk))
+            transaction.on_commit(functools.partial(import_job_dispatch, pk))
     reasons = [
         (
             silent & Q(attempts__gte=cap),
@@ -443,44 +391,56 @@ def import_jobs_sweep(
             "the files again, perhaps split in smaller ones.",
         ),
         (
-            Q(status=ImportJob.Status.RUNNING, started_at__lt=now - timedelta(seconds=stale)),
-            f"Not finished {_duration(stale)} after it started: the worker importing these "
-            "files was lost (killed, out of memory or restarted). Nothing was imported; "
-            "upload the files again.",
+            Q(status=ImportJob.Status.RUNNING)
+            & jobs.silent_since(now=now, after=stale, field="started_at"),
+            f"Not finished {jobs.duration(stale)} after it started: the worker importing "
+            "these files was lost (killed, out of memory or restarted). Nothing was "
+            "imported; upload the files again.",
         ),
         (
-            Q(status=ImportJob.Status.PENDING, created_at__lt=now - timedelta(seconds=pending)),
-            f"Not started within {_duration(pending)}: no Celery worker picked it up. "
+            Q(status=ImportJob.Status.PENDING)
+            & jobs.silent_since(now=now, after=pending, field="created_at"),
+            f"Not started within {jobs.duration(pending)}: no Celery worker picked it up. "
             "Nothing was imported; check that a worker is running, then upload the files "
             "again.",
         ),
     ]
-    for condition, reason in reasons:
-        for pk, kind in base.filter(condition).values_list("pk", "kind"):
-            text = reason
-            if kind == "build":  # a build is one transaction too: nothing of it was kept
-                text = (
-                    reason.replace("importing these files", "building the tasks")
-                    .replace("Nothing was imported", "No task was built")
-                    .replace("upload the files again", "build the tasks again")
-                    .replace(
-                        "upload the files again, perhaps split in smaller ones",
-                        "build the tasks again",
-                    )
-                )
-            if ImportJob.objects.filter(condition, pk=pk).update(
-                status=ImportJob.Status.FAILED,
-                error=text,
-                data=b"",
-                finished_at=now,
-            ):
-                cache.delete(_progress_key(pk))
-                ended.append(pk)
+    ended = [pk for condition, reason in reasons for pk in _fail(base, condition, reason, now=now)]
     waiting = Q(status=ImportJob.Status.PENDING) & (
-        Q(heartbeat_at__lt=now - timedelta(seconds=queued))
-        | Q(heartbeat_at__isnull=True, created_at__lt=now - timedelta(seconds=queued))
+        jobs.silent_since(now=now, after=queued)
+        | (
+            Q(heartbeat_at__isnull=True)
+            & jobs.silent_since(now=now, after=queued, field="created_at")
+        )
     )
     for pk in base.filter(waiting).values_list("pk", flat=True):
         if ImportJob.objects.filter(waiting, pk=pk).update(heartbeat_at=now):
-            transaction.on_commit(functools.partial(_import_job_dispatch, pk))
+            transaction.on_commit(functools.partial(import_job_dispatch, pk))
     return sorted(ended)
+
+
+def _build_reason(reason: str) -> str:
+    """A sweep's reason for an import, worded for a build (one transaction too: nothing
+    of it was kept)."""
+    return (
+        reason.replace("importing these files", "building the tasks")
+        .replace("Nothing was imported", "No task was built")
+        .replace("upload the files again, perhaps split in smaller ones", "build the tasks again")
+        .replace("upload the files again", "build the tasks again")
+    )
+
+
+def _fail(base: QuerySet[ImportJob], condition: Q, reason: str, *, now: datetime) -> list[int]:
+    """Fail the jobs matching ``condition`` with ``reason`` (their files dropped), each
+    with a conditional UPDATE (a job that moved on meanwhile is left alone)."""
+    failed: list[int] = []
+    for pk, kind in base.filter(condition).values_list("pk", "kind"):
+        if ImportJob.objects.filter(condition, pk=pk).update(
+            status=ImportJob.Status.FAILED,
+            error=_build_reason(reason) if kind == "build" else reason,
+            data=b"",
+            finished_at=now,
+        ):
+            cache.delete(_progress_key(pk))
+            failed.append(pk)
+    return failed

@@ -674,7 +674,7 @@ def mapped_upload(
             options={"files": [upload.name], "mapping": mapping.to_dict(), "experts": experts},
             created_by=user if user is not None and user.is_authenticated else None,
         )
-        transaction.on_commit(lambda: jobs._import_job_dispatch(job.pk))
+        transaction.on_commit(lambda: jobs.import_job_dispatch(job.pk))
     return MappedUploadOutcome(job=job)
 
 

@@ -34,8 +34,8 @@ from ranking.services.runs import (
     ranking_run_create,
     ranking_run_delete,
     ranking_run_retry,
-    ranking_runs_sweep,
 )
+from ranking.services.sweep import ranking_runs_sweep
 from ranking.stats import wilson_interval
 
 Role = CampaignMembership.Role

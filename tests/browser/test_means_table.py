@@ -7,6 +7,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from annotations.models import CampaignMembership
+from ranking.services import compute
 from ranking.services import runs as services
 from tests.browser.conftest import save_screenshot, settled_width, sign_in
 from tests.ranking.selectors.test_means import rated_campaign
@@ -21,7 +22,7 @@ def test_an_organizer_reads_means_per_language_beside_the_ranking(new_page, live
     run = services.ranking_run_create(
         campaign=campaign, criterion=grammar, queue=False, where={"language": "de"}, runs=20
     )
-    services.ranking_run_compute(run=run, fan_out=False)
+    compute.ranking_run_compute(run=run, fan_out=False)
 
     page = new_page(width=1280)
     page.set_default_timeout(60_000)

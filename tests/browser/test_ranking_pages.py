@@ -12,7 +12,8 @@ from django.utils import timezone
 
 from annotations.models import JudgementScore
 from ranking.models import RankingRun
-from ranking.services.runs import ranking_run_compute, ranking_run_create
+from ranking.services.compute import ranking_run_compute
+from ranking.services.runs import ranking_run_create
 from tests.browser.conftest import save_screenshot, settled_width
 from tests.ranking.planted import planted_campaign
 

@@ -29,7 +29,7 @@ LIMIT = 1024 * 1024  # 1.0 MB
 @pytest.fixture
 def world(client: Client, settings: Any) -> tuple[Client, str]:
     settings.IMPORT_UPLOAD_MAX_BYTES = LIMIT
-    settings.IMPORTS_IN_THREAD = False
+    settings.JOBS_IN_THREAD = False
     owner = users()["owner"]
     campaign = campaign_create(slug="pilot", owner=owner)
     CampaignMembership.objects.get_or_create(

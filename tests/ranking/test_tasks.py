@@ -61,19 +61,19 @@ def test_without_a_broker_a_run_computes_in_a_background_thread(settings, monkey
     import threading
 
     from ranking import tasks
-    from ranking.services import runs as services
+    from ranking.services import compute
 
-    settings.RANKING_RUNS_IN_THREAD = True
+    settings.JOBS_IN_THREAD = True
     computed_in = []
 
-    def compute(*, run, **options):
+    def computing(*, run, **options):
         computed_in.append(threading.current_thread().name)
-        return services.ranking_run_compute(run=run, **options)
+        return compute.ranking_run_compute(run=run, **options)
 
-    monkeypatch.setattr(tasks, "ranking_run_compute", compute)
+    monkeypatch.setattr(tasks, "ranking_run_compute", computing)
     campaign, criterion = planted_campaign(strengths=STRENGTHS, n_judgements=30, seed=8)
     run = ranking_run_create(campaign=campaign, criterion=criterion, runs=20, seed=2)
-    name = f"ranking-run-{run.pk}"
+    name = f"ranking.compute_run-{run.pk}"
     for thread in [t for t in threading.enumerate() if t.name == name]:
         thread.join(timeout=60)
     assert computed_in == [name]

@@ -15,7 +15,8 @@ from common.errors import DomainError
 from ranking import stats
 from ranking.exports import runs as exports
 from ranking.exports.runs import side_by_side
-from ranking.services import runs as services
+from ranking.services import compute
+from ranking.services import runs as run_services
 
 
 def _parameter(text: str) -> tuple[str, Any]:
@@ -130,10 +131,10 @@ class Command(BaseCommand):
                 slices += [{**where, by: value} for value in values]
             # Every slice checked before anything is computed: all or nothing.
             for chosen in slices:
-                services.ranking_slice_check(criterion=criterion, where=chosen)
+                run_services.ranking_slice_check(criterion=criterion, where=chosen)
             runs = []
             for chosen in slices:
-                run = services.ranking_run_create(
+                run = run_services.ranking_run_create(
                     campaign=campaign,
                     criterion=criterion,
                     method=options["method"],
@@ -145,7 +146,7 @@ class Command(BaseCommand):
                     queue=False,
                     where=chosen,
                 )
-                services.ranking_run_compute(run=run, fan_out=False)
+                compute.ranking_run_compute(run=run, fan_out=False)
                 runs.append(run)
         except DomainError as exc:
             raise CommandError(str(exc)) from exc

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from ranking.services.runs import ranking_runs_sweep
+from ranking.services.sweep import ranking_runs_sweep
 
 
 class Command(BaseCommand):

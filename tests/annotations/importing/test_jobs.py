@@ -30,7 +30,7 @@ def outputs_csv(systems: int, items: int, *, prefix: str = "s") -> bytes:
 
 @pytest.fixture(autouse=True)
 def _jobs_in_this_thread(settings):
-    settings.IMPORTS_IN_THREAD = False
+    settings.JOBS_IN_THREAD = False
 
 
 @pytest.mark.parametrize("status", ["live", "paused", "closed", "archived"])

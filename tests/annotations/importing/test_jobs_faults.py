@@ -23,14 +23,14 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def _jobs_in_this_thread(settings):
-    settings.IMPORTS_IN_THREAD = False
+    settings.JOBS_IN_THREAD = False
 
 
 @pytest.fixture
 def sent(monkeypatch) -> list[int]:
     """Jobs handed to Celery, recorded instead of sent."""
     ids: list[int] = []
-    monkeypatch.setattr(jobs, "_import_job_dispatch", ids.append)
+    monkeypatch.setattr(jobs, "import_job_dispatch", ids.append)
     return ids
 
 

@@ -48,7 +48,7 @@ def _send(url: str, queue: str, job_id: int) -> None:
 
 def _sweep_sends_to(url: str, queue: str, monkeypatch) -> None:
     """The sweep's messages go to ``queue`` (the test's workers consume queues of their own)."""
-    monkeypatch.setattr(jobs, "_import_job_dispatch", lambda pk: _send(url, queue, pk))
+    monkeypatch.setattr(jobs, "import_job_dispatch", lambda pk: _send(url, queue, pk))
 
 
 def _importing(job: ImportJob) -> Callable[[], bool]:

@@ -125,7 +125,7 @@ def test_api_errors(tmp_path: Path, people_campaign) -> None:
 
 def test_api_large_upload_is_a_job(tmp_path: Path, people_campaign, settings) -> None:
     settings.IMPORT_INLINE_MAX_BYTES = 10
-    settings.IMPORTS_IN_THREAD = False
+    settings.JOBS_IN_THREAD = False
     people, _campaign = people_campaign
     response = _api(people["designer"]).post(
         "/api/campaigns/byo/ratings/",

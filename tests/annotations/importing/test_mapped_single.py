@@ -80,7 +80,8 @@ def test_one_output_per_row_imports_and_means_and_agreement_work(tmp_path: Path)
 
 def test_a_ranking_of_one_output_judgements_says_there_are_no_comparisons(tmp_path: Path) -> None:
     from ranking.models import RankingRun
-    from ranking.services.runs import ranking_run_compute, ranking_run_create
+    from ranking.services.compute import ranking_run_compute
+    from ranking.services.runs import ranking_run_create
 
     campaign = CampaignFactory()
     path = write_csv(tmp_path / "likert.csv", _rows())

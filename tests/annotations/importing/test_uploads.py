@@ -30,7 +30,7 @@ def outputs_csv(systems: int, items: int, *, prefix: str = "s") -> bytes:
 
 @pytest.fixture
 def owner(client, settings):
-    settings.IMPORTS_IN_THREAD = False
+    settings.JOBS_IN_THREAD = False
     people = users()
     client.force_login(people["owner"])
     return people["owner"]

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def _in_process(settings):
-    settings.IMPORTS_IN_THREAD = False
+    settings.JOBS_IN_THREAD = False
 
 
 def _campaign(owner: User, *, setup: str = "together") -> Campaign:

@@ -9,7 +9,8 @@ import io
 import pytest
 from rest_framework.test import APIClient
 
-from ranking.services.runs import ranking_run_compute, ranking_run_create
+from ranking.services.compute import ranking_run_compute
+from ranking.services.runs import ranking_run_create
 from tests.factories import SystemFactory
 from tests.ranking.planted import planted_campaign
 

@@ -13,7 +13,8 @@ from rest_framework.test import APIClient
 from ranking.exports import runs as exports
 from ranking.models import RankingRun
 from ranking.selectors.runs import ranking_data_rule
-from ranking.services.runs import ranking_run_compute, ranking_run_create
+from ranking.services.compute import ranking_run_compute
+from ranking.services.runs import ranking_run_create
 from ranking.stats._result import summarise_runs
 from ranking.stats._stability import cluster_stability
 from tests.annotations.designer_data import judged_campaign, users

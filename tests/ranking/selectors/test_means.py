@@ -22,6 +22,7 @@ from annotations.models import (
 from annotations.services.criteria import criterion_from_preset
 from ranking.models import RankingRun
 from ranking.selectors import means
+from ranking.services import compute
 from ranking.services import runs as services
 from tests.factories import CampaignFactory, ItemFactory, SystemFactory, judgement_of
 
@@ -115,7 +116,7 @@ def test_the_rank_range_of_each_language_stands_beside_its_means():
     run = services.ranking_run_create(
         campaign=campaign, criterion=grammar, queue=False, where={"language": "de"}, runs=20
     )
-    services.ranking_run_compute(run=run, fan_out=False)
+    compute.ranking_run_compute(run=run, fan_out=False)
     block = means.campaign_means(campaign=campaign).criteria[0]
     assert block.runs == {"de": RankingRun.objects.get(pk=run.pk)}
     assert block.cells[("good", "de")].ranked is not None

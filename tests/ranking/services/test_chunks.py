@@ -15,14 +15,11 @@ from django.utils import timezone
 from ranking import stats
 from ranking.models import RankingChunk, RankingRun
 from ranking.selectors import runs as selectors
+from ranking.services import compute
 from ranking.services import runs as services
-from ranking.services.runs import (
-    ranking_chunk_compute,
-    ranking_run_cancel,
-    ranking_run_compute,
-    ranking_run_create,
-    ranking_runs_sweep,
-)
+from ranking.services.compute import ranking_chunk_compute, ranking_run_compute
+from ranking.services.runs import ranking_run_cancel, ranking_run_create
+from ranking.services.sweep import ranking_runs_sweep
 from tests.ranking.planted import planted_campaign
 
 pytestmark = pytest.mark.django_db
@@ -46,7 +43,7 @@ def planted():
 def dispatched(monkeypatch):
     """Chunks handed to Celery, recorded instead of sent: (run id, chunk index)."""
     sent: list[tuple[int, int]] = []
-    monkeypatch.setattr(services, "_dispatch_chunk", lambda r, i, q=None: sent.append((r, i)))
+    monkeypatch.setattr(compute, "ranking_chunk_dispatch", lambda r, i, q=None: sent.append((r, i)))
     return sent
 
 
@@ -148,7 +145,7 @@ def test_a_lost_chunk_is_re_dispatched_by_the_sweep_then_completes(
     ranking_chunk_compute(run_id=run.pk, index=0)
     ranking_chunk_compute(run_id=run.pk, index=2)
     # Chunk 1's worker started it and died (SIGKILL): running, heartbeat stopped.
-    assert services._claim_chunk(run_id=run.pk, index=1) is not None
+    assert compute._claim_chunk(run_id=run.pk, index=1) is not None
     old = timezone.now() - timedelta(hours=1)
     RankingChunk.objects.filter(run=run, index=1).update(heartbeat_at=old)
     RankingRun.objects.filter(pk=run.pk).update(heartbeat_at=old)
@@ -176,10 +173,10 @@ def test_a_chunk_lost_too_often_fails_the_run_with_the_reason(planted, dispatche
     ranking_run_compute(run=run)
     old = timezone.now() - timedelta(hours=1)
     for _ in range(settings.RANKING_MAX_ATTEMPTS - 1):
-        assert services._claim_chunk(run_id=run.pk, index=1) is not None  # then killed
+        assert compute._claim_chunk(run_id=run.pk, index=1) is not None  # then killed
         RankingChunk.objects.filter(run=run, index=1).update(heartbeat_at=old)
         assert ranking_runs_sweep() == []
-    assert services._claim_chunk(run_id=run.pk, index=1) is not None
+    assert compute._claim_chunk(run_id=run.pk, index=1) is not None
     RankingChunk.objects.filter(run=run, index=1).update(heartbeat_at=old)
     assert ranking_runs_sweep() == [run.pk]
     run.refresh_from_db()
@@ -191,13 +188,13 @@ def test_a_queued_chunk_is_sent_again_within_minutes_and_later_each_time(
     planted, dispatched, django_capture_on_commit_callbacks, settings
 ):
     """A chunk whose message a dead worker held (the broker gives it back only after its
-    visibility timeout, 72 minutes) is sent again after RANKING_CHUNK_QUEUED_AFTER, not
+    visibility timeout, 72 minutes) is sent again after RANKING_QUEUED_AFTER, not
     after the 6-hour pending timeout; each further copy waits longer, so a long queue
     does not fill with copies, and copies never count as lost workers."""
     campaign, criterion = planted
     run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
     ranking_run_compute(run=run)
-    after = settings.RANKING_CHUNK_QUEUED_AFTER
+    after = settings.RANKING_QUEUED_AFTER
     assert after <= 300
     sent = timezone.now() - timedelta(seconds=after + 5)
     RankingChunk.objects.filter(run=run).update(heartbeat_at=sent)
@@ -232,13 +229,13 @@ def test_a_silent_running_chunk_is_handed_out_within_minutes(
     planted, dispatched, django_capture_on_commit_callbacks, settings
 ):
     """Its worker was SIGKILLed: the chunk's heartbeat stops, and after
-    RANKING_CHUNK_LOST_AFTER (two minutes, not the ten of a run's stale timeout) the
+    RANKING_LOST_AFTER (two minutes, not the ten of a run's stale timeout) the
     sweep gives it back and sends it again."""
     campaign, criterion = planted
     run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
     ranking_run_compute(run=run)
-    assert services._claim_chunk(run_id=run.pk, index=1) is not None  # then killed
-    lost = settings.RANKING_CHUNK_LOST_AFTER
+    assert compute._claim_chunk(run_id=run.pk, index=1) is not None  # then killed
+    lost = settings.RANKING_LOST_AFTER
     assert lost <= 180 < settings.RANKING_STALE_AFTER
     RankingChunk.objects.filter(run=run, index=1).update(
         heartbeat_at=timezone.now() - timedelta(seconds=lost + 5)
@@ -262,7 +259,7 @@ def test_a_duplicate_message_never_takes_over_a_computing_chunk(planted, dispatc
     campaign, criterion = planted
     run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
     ranking_run_compute(run=run)
-    assert services._claim_chunk(run_id=run.pk, index=0) is not None  # computing now
+    assert compute._claim_chunk(run_id=run.pk, index=0) is not None  # computing now
     assert ranking_chunk_compute(run_id=run.pk, index=0) == "skipped"
     chunk = run.chunks.get(index=0)
     assert chunk.attempts == 1 and chunk.state == RankingChunk.State.RUNNING
@@ -306,9 +303,9 @@ def test_a_pending_run_whose_message_was_lost_is_sent_again(
     campaign, criterion = planted
     run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
     sent: list[int] = []
-    monkeypatch.setattr(services, "_dispatch", sent.append)
+    monkeypatch.setattr(services, "ranking_run_dispatch", sent.append)
     RankingRun.objects.filter(pk=run.pk).update(
-        created_at=timezone.now() - timedelta(seconds=settings.RANKING_CHUNK_QUEUED_AFTER + 5)
+        created_at=timezone.now() - timedelta(seconds=settings.RANKING_QUEUED_AFTER + 5)
     )
     with django_capture_on_commit_callbacks(execute=True):
         assert ranking_runs_sweep() == []
@@ -335,7 +332,7 @@ def test_cancel_stops_a_chunk_at_its_next_progress_report(planted, dispatched, m
     campaign, criterion = planted
     run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
     ranking_run_compute(run=run)
-    real = services._chunk_heartbeat
+    real = compute._chunk_heartbeat
     reports: list[float] = []
 
     def heartbeat(run_, chunk):
@@ -349,7 +346,7 @@ def test_cancel_stops_a_chunk_at_its_next_progress_report(planted, dispatched, m
 
         return cancel_then_beat
 
-    monkeypatch.setattr(services, "_chunk_heartbeat", heartbeat)
+    monkeypatch.setattr(compute, "_chunk_heartbeat", heartbeat)
     assert ranking_chunk_compute(run_id=run.pk, index=0) == "skipped"
     assert len(reports) == 1, "the chunk went on after the cancellation"
     assert not run.chunks.filter(state=RankingChunk.State.DONE).exists()
@@ -429,9 +426,9 @@ def test_a_chunk_beats_its_heartbeat_at_most_once_a_second(
     campaign, criterion = planted
     run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
     ranking_run_compute(run=run)
-    claimed = services._claim_chunk(run_id=run.pk, index=0)
+    claimed = compute._claim_chunk(run_id=run.pk, index=0)
     assert claimed is not None
-    beat = services._chunk_heartbeat(claimed[0], [claimed[1]])
+    beat = compute._chunk_heartbeat(claimed[0], [claimed[1]])
     with django_assert_num_queries(2):  # the chunk's and the run's heartbeat
         beat(0.1)
     with django_assert_num_queries(0):
@@ -461,17 +458,17 @@ def test_the_rank_command_computes_full_chunks_side_by_side_with_the_same_number
     assert _values(run) == _reference(run)
 
 
-def test_chunks_computed_together_stop_when_one_is_taken_over(planted, dispatched, monkeypatch):
+def test_chunks_computed_together_stop_when_one_is_taken_over(planted, dispatched, settings):
     """The heartbeat of chunks computed together stops them all when any one of them was
     handed to a newer attempt (the sweep re-sent it) or the run stopped."""
     campaign, criterion = planted
     run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
     ranking_run_compute(run=run)
-    claimed = [services._claim_chunk(run_id=run.pk, index=i) for i in (0, 1)]
+    claimed = [compute._claim_chunk(run_id=run.pk, index=i) for i in (0, 1)]
     assert all(claimed)
-    monkeypatch.setattr(services, "_BEAT_EVERY", 0.0)
-    beat = services._chunk_heartbeat(run, [c[1] for c in claimed if c])
+    settings.RANKING_BEAT_EVERY = 0.0
+    beat = compute._chunk_heartbeat(run, [c[1] for c in claimed if c])
     beat(0.1)
     RankingChunk.objects.filter(run=run, index=1).update(attempts=F("attempts") + 1)
-    with pytest.raises(services.RunStopped):
+    with pytest.raises(compute.RunStopped):
         beat(0.2)

@@ -5,7 +5,7 @@ with a worker subprocess on a queue of its own, Redis as the broker):
 
 1. the pool process dies mid-chunk: the chunk stops beating; the sweep (celery beat,
    every minute) hands it out again once it has been silent for
-   ``RANKING_CHUNK_LOST_AFTER`` (shortened here) and the run finishes;
+   ``RANKING_LOST_AFTER`` (shortened here) and the run finishes;
 2. the whole worker dies: the sweep re-dispatches the lost chunks to another worker and
    the run finishes, identical to the run computed in this process;
 3. the database terminates every connection mid-chunk: the chunk is given back, its task
@@ -25,8 +25,10 @@ from pathlib import Path
 import pytest
 
 from ranking.models import RankingChunk, RankingRun
-from ranking.services import runs as services
-from ranking.services.runs import ranking_run_compute, ranking_run_create, ranking_runs_sweep
+from ranking.services import compute
+from ranking.services.compute import ranking_run_compute
+from ranking.services.runs import ranking_run_create
+from ranking.services.sweep import ranking_runs_sweep
 from tests.ranking.planted import planted_campaign
 from tests.ranking.services.test_worker_lost import Worker, _wait, broker, worker  # noqa: F401
 
@@ -91,7 +93,7 @@ def _sending_to(url: str, queue: str, monkeypatch) -> Callable[[], None]:
     def send(run_id: int, index: int, queue_: str | None = None) -> None:
         sender.send_task("ranking.compute_chunk", args=[run_id, index], queue=queue)
 
-    monkeypatch.setattr(services, "_dispatch_chunk", send)
+    monkeypatch.setattr(compute, "ranking_chunk_dispatch", send)
     return sender.close
 
 

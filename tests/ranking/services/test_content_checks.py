@@ -9,7 +9,8 @@ from scipy.stats import binomtest
 
 from annotations.models import JudgementScore, Worker
 from ranking.selectors.runs import content_check_counts
-from ranking.services.runs import ranking_run_compute, ranking_run_create
+from ranking.services.compute import ranking_run_compute
+from ranking.services.runs import ranking_run_create
 from tests.ranking.planted import planted_campaign
 
 pytestmark = pytest.mark.django_db

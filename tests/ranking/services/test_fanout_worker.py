@@ -10,7 +10,8 @@ from django.conf import settings
 
 from ranking import stats
 from ranking.models import RankingChunk, RankingRun
-from ranking.services.runs import ranking_run_compute, ranking_run_create
+from ranking.services.compute import ranking_run_compute
+from ranking.services.runs import ranking_run_create
 from tests.ranking.planted import planted_campaign
 
 STRENGTHS = [60.0, 30.0, 0.0, -30.0, -60.0]

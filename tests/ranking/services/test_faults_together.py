@@ -41,8 +41,8 @@ pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)
 #: short leases for this test's worker and beat (production: 120 s, 180 s, 60 s, 60 s)
 FAST = {
     "HUMANEVAL_SWEEP_EVERY": "1",
-    "HUMANEVAL_RANKING_CHUNK_LOST_AFTER": "3",
-    "HUMANEVAL_RANKING_CHUNK_QUEUED_AFTER": "5",
+    "HUMANEVAL_RANKING_LOST_AFTER": "3",
+    "HUMANEVAL_RANKING_QUEUED_AFTER": "5",
     "HUMANEVAL_IMPORT_JOB_LOST_AFTER": "3",
     "HUMANEVAL_IMPORT_JOB_QUEUED_AFTER": "5",
 }

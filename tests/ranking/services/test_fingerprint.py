@@ -13,7 +13,8 @@ from annotations.importing.ratings import ratings_import
 from annotations.models import JudgementScore
 from annotations.services.criteria import criterion_from_preset
 from ranking.selectors.runs import ranking_scores
-from ranking.services.runs import ranking_run_compute, ranking_run_create
+from ranking.services.compute import ranking_run_compute
+from ranking.services.runs import ranking_run_create
 from tests.annotations.importing.conftest import (
     good_quality_rows,
     make_e2e_folder,

@@ -15,7 +15,8 @@ from annotations.models import Worker
 from ranking.exports.runs import parse_csv
 from ranking.models import RankingRun
 from ranking.selectors.runs import ranking_data_rule
-from ranking.services.runs import ranking_run_compute, ranking_run_create
+from ranking.services.compute import ranking_run_compute
+from ranking.services.runs import ranking_run_create
 from ranking.stats._clusters import clusters_from_ranges
 from tests.factories import SystemFactory
 from tests.ranking.planted import planted_campaign

@@ -13,15 +13,15 @@ from django.utils import timezone
 
 from common.errors import DomainError
 from ranking.models import RankingRun
-from ranking.services import runs as services
+from ranking.services import compute
+from ranking.services.compute import ranking_run_compute
 from ranking.services.runs import (
     ranking_run_cancel,
-    ranking_run_compute,
     ranking_run_create,
     ranking_run_delete,
     ranking_run_retry,
-    ranking_runs_sweep,
 )
+from ranking.services.sweep import ranking_runs_sweep
 from tests.ranking.planted import planted_campaign
 
 pytestmark = pytest.mark.django_db
@@ -70,7 +70,7 @@ def test_sweep_fails_a_run_whose_heartbeat_stopped_and_leaves_live_ones(planted,
     lost.refresh_from_db()
     alive.refresh_from_db()
     assert lost.status == RankingRun.Status.FAILED
-    assert "No progress for over 10 minute(s)" in lost.error
+    assert "No progress for over 10 min" in lost.error
     assert "killed, out of memory" in lost.error and "Retry" in lost.error
     assert lost.finished_at is not None
     assert alive.status == RankingRun.Status.RUNNING and alive.error == ""
@@ -86,7 +86,7 @@ def test_sweep_fails_a_run_no_worker_picked_up(planted, settings):
     fresh = RankingRun.objects.create(campaign=campaign, criterion=criterion)
     assert ranking_runs_sweep() == [queued.pk]
     queued.refresh_from_db()
-    assert queued.status == "failed" and "Not started within 1 hour(s)" in queued.error
+    assert queued.status == "failed" and "Not started within 1 h" in queued.error
     assert RankingRun.objects.get(pk=fresh.pk).status == "pending"
 
 
@@ -133,7 +133,7 @@ def test_a_page_view_sweeps_lost_runs_without_beat(planted, client, settings):
     campaign.save(update_fields=["owner"])
     client.force_login(owner)
     html = client.get(f"/rankings/{lost.pk}/").content.decode()
-    assert "No progress for over 10 minute(s)" in html
+    assert "No progress for over 10 min" in html
     assert RankingRun.objects.get(pk=lost.pk).status == "failed"
 
 
@@ -176,7 +176,7 @@ def test_a_sweep_during_the_computation_stops_it(planted, monkeypatch):
     run = _single_stream(
         ranking_run_create(campaign=campaign, criterion=criterion, runs=3000, queue=False)
     )
-    real = services._progress_writer
+    real = compute._progress_writer
 
     def writer(run_, attempt):
         report = real(run_, attempt)
@@ -190,7 +190,7 @@ def test_a_sweep_during_the_computation_stops_it(planted, monkeypatch):
 
         return swept_then_report
 
-    monkeypatch.setattr(services, "_progress_writer", writer)
+    monkeypatch.setattr(compute, "_progress_writer", writer)
     ranking_run_compute(run=run)
     assert run.status == RankingRun.Status.FAILED and "No progress" in run.error
     assert not run.results.exists()
@@ -204,7 +204,7 @@ def test_cancel_stops_the_running_computation_at_its_next_progress_report(plante
     run = _single_stream(
         ranking_run_create(campaign=campaign, criterion=criterion, runs=3000, queue=False)
     )
-    real = services._progress_writer
+    real = compute._progress_writer
     reports = []
 
     def writer(run_, attempt):
@@ -218,7 +218,7 @@ def test_cancel_stops_the_running_computation_at_its_next_progress_report(plante
 
         return cancel_then_report
 
-    monkeypatch.setattr(services, "_progress_writer", writer)
+    monkeypatch.setattr(compute, "_progress_writer", writer)
     ranking_run_compute(run=run)
     assert len(reports) == 1, "the computation went on after the cancellation"
     assert run.status == RankingRun.Status.CANCELLED
@@ -304,7 +304,7 @@ def test_progress_is_runs_done_of_runs_asked_while_it_computes(planted, monkeypa
     run = _single_stream(
         ranking_run_create(campaign=campaign, criterion=criterion, runs=2500, queue=False)
     )
-    real = services._progress_writer
+    real = compute._progress_writer
     seen: list[tuple[int, float, str]] = []
 
     def writer(run_, attempt):
@@ -317,7 +317,7 @@ def test_progress_is_runs_done_of_runs_asked_while_it_computes(planted, monkeypa
 
         return report_and_read
 
-    monkeypatch.setattr(services, "_progress_writer", writer)
+    monkeypatch.setattr(compute, "_progress_writer", writer)
     ranking_run_compute(run=run)
     done = [runs_done for runs_done, _, _ in seen]
     assert all(status == "running" for _, _, status in seen)

@@ -17,7 +17,8 @@ from ranking import stats
 from ranking.exports.runs import parse_csv
 from ranking.models import RankingRun
 from ranking.selectors.runs import ranking_data_rule, ranking_run_rows
-from ranking.services.runs import ranking_run_compute, ranking_run_create
+from ranking.services.compute import ranking_run_compute
+from ranking.services.runs import ranking_run_create
 from tests.factories import SystemFactory
 from tests.ranking.planted import add_judgement, planted_campaign
 

@@ -4,7 +4,8 @@ from annotations.models import Worker
 from common.errors import DomainError
 from ranking.models import RankingRun
 from ranking.selectors.runs import ranking_run_rows, ranking_scores
-from ranking.services.runs import ranking_run_compute, ranking_run_create
+from ranking.services.compute import ranking_run_compute
+from ranking.services.runs import ranking_run_create
 from tests.factories import CriterionFactory
 from tests.ranking.planted import planted_campaign
 

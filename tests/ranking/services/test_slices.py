@@ -11,6 +11,7 @@ from annotations.models import CampaignMembership, Item, Task
 from ranking.exports import runs as exports
 from ranking.models import RankingRun
 from ranking.selectors import runs as selectors
+from ranking.services import compute
 from ranking.services import runs as services
 from tests.ranking.planted import planted_campaign
 
@@ -40,7 +41,7 @@ def test_a_run_on_a_slice_ranks_its_judgements_only_and_reproduces() -> None:
         campaign=campaign, criterion=criterion, queue=False, where={"challenge_set": "a"}
     )
     for run in (full, part, again):
-        services.ranking_run_compute(run=run, fan_out=False)
+        compute.ranking_run_compute(run=run, fan_out=False)
         run.refresh_from_db()
         assert run.status == RankingRun.Status.DONE, run.error
     assert (full.n_judgements, part.n_judgements) == (80, 40)
@@ -59,7 +60,7 @@ def test_a_language_is_a_slice_too() -> None:
         campaign=campaign, criterion=criterion, queue=False, where={"language": "DE"}
     )
     assert run.where == {"language": "de"}
-    services.ranking_run_compute(run=run, fan_out=False)
+    compute.ranking_run_compute(run=run, fan_out=False)
     run.refresh_from_db()
     assert run.n_judgements == 40
 
@@ -193,7 +194,7 @@ def test_the_api_shows_slices_side_by_side(client, django_user_model) -> None:
         run = services.ranking_run_create(
             campaign=campaign, criterion=criterion, queue=False, where=where, runs=20
         )
-        services.ranking_run_compute(run=run, fan_out=False)
+        compute.ranking_run_compute(run=run, fan_out=False)
     url = f"/api/campaigns/{campaign.slug}/rankings/slices/"
     body = client.get(url, {"criterion": criterion.name, "by": "challenge_set"}).json()
     assert [s["slice"] for s in body["slices"]] == ["all items", "challenge_set=b"]

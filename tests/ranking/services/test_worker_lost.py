@@ -32,7 +32,8 @@ from django.conf import settings
 from django.db import connection
 
 from ranking.models import RankingRun
-from ranking.services.runs import ranking_run_create, ranking_runs_sweep
+from ranking.services.runs import ranking_run_create
+from ranking.services.sweep import ranking_runs_sweep
 from tests.ranking.planted import planted_campaign
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
@@ -84,7 +85,7 @@ class Worker:
             "DATABASE_URL": _database_url(),
             "CELERY_BROKER_URL": broker,
             "CELERY_TASK_ALWAYS_EAGER": "false",
-            "HUMANEVAL_RANKING_IN_THREAD": "false",
+            "HUMANEVAL_JOBS_IN_THREAD": "false",
             # Import jobs beat often, so that tests may sweep with a 2-second lease.
             "HUMANEVAL_IMPORT_JOB_BEAT_EVERY": "0.5",
         }
@@ -228,4 +229,4 @@ def test_a_killed_worker_leaves_a_run_the_sweep_ends(broker, worker):
     assert ranking_runs_sweep(stale_after=2) == [run.pk]
     run.refresh_from_db()
     assert run.status == RankingRun.Status.FAILED
-    assert "No progress for over 2 second(s)" in run.error and "Retry" in run.error
+    assert "No progress for over 2 s" in run.error and "Retry" in run.error

@@ -17,7 +17,8 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from ranking.models import RankingRun
-from ranking.services.runs import ranking_run_compute, ranking_run_create
+from ranking.services.compute import ranking_run_compute
+from ranking.services.runs import ranking_run_create
 from ranking.stats._result import summarise_runs
 from ranking.stats._stability import ClusterStability, cluster_stability
 from tests.factories import SystemFactory

@@ -1,0 +1,645 @@
+"""Computing ranking runs: claim a run (or a chunk of it), compute it whole or in
+chunks fanned out to Celery, store the result.
+
+Every progress report beats the run's (and its chunks') heartbeat and stops the
+computation when the run is no longer this attempt's (cancelled, or ended by
+``ranking.services.sweep``).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import time
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q, Sum
+from django.utils import timezone
+
+from annotations.models import Campaign
+from common import jobs
+from common.errors import DomainError
+from common.queries import TRANSIENT_DATABASE_ERRORS
+from ranking import stats
+from ranking.models import RankingChunk, RankingResult, RankingRun
+from ranking.selectors import runs as selectors
+
+
+class RunStopped(Exception):
+    """The run was cancelled or ended by the sweep while it computed: stop quietly."""
+
+
+def _fail_locked(run: RankingRun, *, now: datetime, error: str) -> None:
+    """Fail a run whose row this transaction has locked, saying why."""
+    run.status = RankingRun.Status.FAILED
+    run.error = error
+    run.finished_at = now
+    run.save(update_fields=["status", "error", "finished_at"])
+
+
+@transaction.atomic
+def _claim(*, run_id: int) -> tuple[RankingRun, int] | None:
+    """Mark a run running for a new attempt; None when there is nothing to compute.
+
+    Locks the run's row. A message redelivered for a run that has ended (done,
+    cancelled, or failed by the sweep) computes nothing; a run whose computation was
+    lost ``RANKING_MAX_ATTEMPTS`` times (each time the worker died: killed, out of
+    memory) is failed instead of being tried forever.
+    """
+    run = RankingRun.objects.select_for_update().filter(pk=run_id).first()
+    if run is None or run.status in RankingRun.ENDED:
+        return None
+    now = timezone.now()
+    if run.attempts >= settings.RANKING_MAX_ATTEMPTS:
+        _fail_locked(
+            run,
+            now=now,
+            error=(
+                f"The worker computing this run was lost {run.attempts} times (killed, out "
+                "of memory or restarted) before it finished. Retry it, perhaps with fewer runs."
+            ),
+        )
+        return None
+    run.attempts += 1
+    run.status = RankingRun.Status.RUNNING
+    run.started_at = now
+    run.heartbeat_at = now
+    run.progress = 0.0
+    run.runs_done = 0
+    run.error = ""
+    run.save(
+        update_fields=[
+            "attempts",
+            "status",
+            "started_at",
+            "heartbeat_at",
+            "progress",
+            "runs_done",
+            "error",
+        ]
+    )
+    return run, run.attempts
+
+
+def ranking_run_compute(
+    *, run: RankingRun, fan_out: bool = True, queue: str | None = None
+) -> RankingRun:
+    """Compute a run and store its result; failures are recorded on the run and re-raised.
+
+    A chunked run (``chunk_runs`` set: every run created since issue 13) is planned
+    here, one :class:`RankingChunk` per ``chunk_runs`` runs, and each chunk handed to
+    Celery (``ranking.compute_chunk``, :func:`ranking_chunk_compute`); the chunk stored
+    last merges them all and finishes the run. With ``fan_out=False`` (the ``rank``
+    command) the chunks are computed here, one after the other, by the same service.
+    ``queue``: the Celery queue the chunks go to (the task passes the queue its own
+    message came from); None: the default queue.
+    Runs created before chunking (``chunk_runs`` empty) are computed as one stream,
+    as before, so that they reproduce exactly.
+
+    The result depends only on the judgements (their fingerprint is stored), the method,
+    its parameters and the seed: computing the same run twice gives identical numbers.
+
+    Idempotent under redelivery: an ended run is left as it is. While computing, every
+    progress report updates ``runs_done``, ``progress`` and the heartbeat in one
+    conditional UPDATE that matches only while the run is still running this attempt;
+    when it matches nothing (the run was cancelled, or the sweep failed it, or a newer
+    attempt took over) the computation stops and nothing is stored.
+    """
+    if run.chunk_runs is not None:
+        _compute_chunked(run, fan_out=fan_out, queue=queue)
+        run.refresh_from_db()
+        return run
+    given = run
+    claimed = _claim(run_id=run.pk)
+    if claimed is None:
+        given.refresh_from_db()
+        return given
+    run, attempt = claimed
+    try:
+        _compute_claimed(run, attempt)
+    finally:
+        given.refresh_from_db()
+    return given
+
+
+def _compute_claimed(run: RankingRun, attempt: int) -> None:
+    started = time.perf_counter()
+    try:
+        data = selectors.ranking_scores(
+            criterion=run.criterion, exclude_excluded_workers=run.exclude_flagged, where=run.where
+        )
+        inputs = selectors.ranking_inputs(
+            criterion=run.criterion, exclude_excluded_workers=run.exclude_flagged, where=run.where
+        )
+        if data.n_judgements == 0:
+            raise DomainError(f"Criterion '{run.criterion.name}' has no judgements to rank yet.")
+        _refuse_single_outputs(run, data)
+        try:
+            result = stats.compute(
+                method=run.method,
+                n_systems=len(data.systems),
+                judgement=data.judgement,
+                system=data.system,
+                score=data.score,
+                slot=data.slot,
+                runs=run.runs,
+                confidence=run.confidence,
+                parameters=run.parameters,
+                rng=np.random.default_rng(run.seed),
+                progress=_progress_writer(run, attempt),
+                batch_runs=settings.RANKING_BATCH_RUNS,
+                min_comparisons=_min_comparisons(),
+                max_runs=_max_runs(run.campaign),
+            )
+        except ValueError as exc:  # e.g. fewer than two systems with comparisons
+            raise DomainError(f"Cannot rank '{run.criterion.name}': {exc}") from exc
+        with transaction.atomic():
+            if not _still_ours(run, attempt, lock=True):
+                raise RunStopped()
+            _store_result(run, data, inputs, result, seconds=time.perf_counter() - started)
+    except RunStopped:
+        return
+    except TRANSIENT_DATABASE_ERRORS:
+        # A dropped connection is not the run's failure: the task retries (a new attempt
+        # takes the run over); if the database stays away, the heartbeat stops and the
+        # sweep ends the run with the reason after RANKING_STALE_AFTER.
+        raise
+    except Exception as exc:
+        message = str(exc)
+        if isinstance(exc, SoftTimeLimitExceeded):
+            message = (
+                f"Stopped at the time limit of {settings.RANKING_SOFT_TIME_LIMIT // 60} "
+                f"minutes after {run.runs_done:,} of {run.runs:,} runs; ask for fewer runs."
+            )
+        elif not isinstance(exc, DomainError):
+            message = f"The computation failed ({type(exc).__name__}: {exc})."
+        ended = RankingRun.objects.filter(
+            pk=run.pk, status=RankingRun.Status.RUNNING, attempts=attempt
+        ).update(
+            status=RankingRun.Status.FAILED,
+            error=message,
+            finished_at=timezone.now(),
+            seconds=time.perf_counter() - started,
+        )
+        if ended:
+            raise
+
+
+def _store_result(
+    run: RankingRun,
+    data: selectors.ScoreArrays,
+    inputs: dict[str, Any],
+    result: stats.ComputedRanking,
+    *,
+    seconds: float,
+) -> None:
+    """Store a computed ranking and mark the run done (inside the caller's transaction,
+    with the run's row locked)."""
+    ranked = [data.systems[int(i)] for i in result.ranked]
+    ranked_labels = {s.label for s in ranked}
+    inputs["min_comparisons"] = _min_comparisons()
+    inputs["provisional"] = _provisional(data, ranked_labels)
+    left_apart = ranked_labels | {p["system"] for p in inputs["provisional"]}
+    inputs["unranked"] = [
+        label
+        for label in selectors.ranking_campaign_system_labels(criterion=run.criterion)
+        if label not in left_apart
+    ]
+    inputs["systems_ranked"] = len(ranked)
+    run.results.all().delete()
+    RankingResult.objects.bulk_create(
+        RankingResult(
+            run=run,
+            system=system,
+            value=float(result.value[i]),
+            spread=float(result.spread[i]),
+            rank_lo=int(result.rank_lo[i]),
+            rank_hi=int(result.rank_hi[i]),
+            cluster=int(result.cluster[i]),
+            comparisons=int(result.comparisons[i]),
+        )
+        for i, system in enumerate(ranked)
+    )
+    inputs["judgements_fingerprint"] = data.fingerprint
+    run.fingerprint = selectors.ranking_run_fingerprint(
+        run=run, judgements=data.fingerprint, min_comparisons=inputs["min_comparisons"]
+    )
+    run.n_judgements = data.n_judgements
+    run.n_comparisons = int(result.n_comparisons)
+    run.stability = result.stability
+    run.inputs = inputs
+    run.status = RankingRun.Status.DONE
+    run.progress = 1.0
+    run.runs_done = run.runs
+    run.heartbeat_at = run.finished_at = timezone.now()
+    run.seconds = seconds
+    run.save()
+
+
+def _max_runs(campaign: Campaign) -> int:
+    """The most runs a ranking of this campaign may ask for (:func:`_check_runs`): the
+    stability check never suggests more."""
+    budget = settings.RANKING_MAX_RUN_VALUES // max(campaign.systems.count(), 1)
+    return int(min(settings.RANKING_MAX_RUNS, budget))
+
+
+def _min_comparisons() -> int:
+    """The comparisons a system needs to be ranked (``RANKING_MIN_COMPARISONS``); fewer
+    (but some) make it provisional (:func:`ranking.stats.prepare_comparisons`)."""
+    return int(getattr(settings, "RANKING_MIN_COMPARISONS", 30))
+
+
+def _provisional(data: selectors.ScoreArrays, ranked: set[str]) -> list[dict[str, Any]]:
+    """The systems with comparisons that the ranking left out (fewer than the minimum),
+    each with its number of comparisons in the data, fewest first."""
+    if all(s.label in ranked for s in data.systems):
+        return []
+    counts = stats.system_comparisons(
+        n_systems=len(data.systems),
+        judgement=data.judgement,
+        system=data.system,
+        score=data.score,
+        slot=data.slot,
+    )
+    left = [
+        {"system": s.label, "comparisons": int(n)}
+        for s, n in zip(data.systems, counts, strict=True)
+        if s.label not in ranked and n > 0
+    ]
+    return sorted(left, key=lambda p: (p["comparisons"], p["system"]))
+
+
+# --- Chunked runs (issue 13): one Celery task per chunk, merged by the last one ----------
+
+#: the Celery task that computes one chunk of a chunked run (ranking/tasks.py)
+CHUNK_TASK = "ranking.compute_chunk"
+
+
+def ranking_chunk_dispatch(run_id: int, index: int, queue: str | None = None) -> None:
+    """Hand chunk ``index`` of a running run to Celery (to ``queue`` when given). Without
+    a broker the chunk computes here, in the run's own thread (``thread=False``)."""
+    jobs.dispatch(CHUNK_TASK, run_id, index, queue=queue, thread=False)
+
+
+def _compute_chunked(run: RankingRun, *, fan_out: bool, queue: str | None = None) -> None:
+    indices = _plan(run_id=run.pk)
+    if not indices:
+        return
+    if fan_out:
+        for index in indices:
+            ranking_chunk_dispatch(run.pk, index, queue)
+        return
+    # In this process (the ``rank`` command): the scores read once, every chunk claimed
+    # as a worker claims it, computed side by side where the method allows it (each
+    # chunk's numbers exactly those it has alone) and stored as a worker stores it.
+    data = _load_scores(run)
+    claimed = [c for c in (_claim_chunk(run_id=run.pk, index=i) for i in indices) if c]
+    if claimed:
+        _chunks_compute(claimed[-1][0], [chunk for _, chunk in claimed], data)
+
+
+@transaction.atomic
+def _plan(*, run_id: int) -> list[int]:
+    """Start a chunked run: create its chunks; return the indices of those to dispatch.
+
+    Locks the run's row. A pending run becomes running with a fresh set of chunks (a
+    retried run's old chunks are dropped); a message redelivered for a running run
+    re-dispatches the chunks not done; an ended run computes nothing.
+    """
+    run = RankingRun.objects.select_for_update().filter(pk=run_id).first()
+    if run is None or run.status in RankingRun.ENDED or run.chunk_runs is None:
+        return []
+    now = timezone.now()
+    if run.status == RankingRun.Status.RUNNING and run.chunks.exists():
+        pending = run.chunks.exclude(state=RankingChunk.State.DONE)
+        indices = list(pending.values_list("index", flat=True))
+        # Running chunks keep their heartbeat (a live worker keeps them; a lost one's
+        # silence is what the sweep reads); queued ones count the new message.
+        pending.filter(state=RankingChunk.State.PENDING).update(
+            dispatches=F("dispatches") + 1, heartbeat_at=now
+        )
+        return indices
+    run.chunks.all().delete()
+    sizes = stats.chunk_sizes(run.runs, run.chunk_runs)
+    RankingChunk.objects.bulk_create(
+        RankingChunk(run=run, index=i, runs=size, dispatches=1, heartbeat_at=now)
+        for i, size in enumerate(sizes)
+    )
+    run.attempts += 1
+    run.status = RankingRun.Status.RUNNING
+    run.started_at = run.heartbeat_at = now
+    run.progress = 0.0
+    run.runs_done = 0
+    run.error = ""
+    run.save(
+        update_fields=[
+            "attempts",
+            "status",
+            "started_at",
+            "heartbeat_at",
+            "progress",
+            "runs_done",
+            "error",
+        ]
+    )
+    return list(range(len(sizes)))
+
+
+def _load_scores(run: RankingRun) -> selectors.ScoreArrays:
+    data = selectors.ranking_scores(
+        criterion=run.criterion, exclude_excluded_workers=run.exclude_flagged, where=run.where
+    )
+    if data.n_judgements == 0:
+        raise DomainError(f"Criterion '{run.criterion.name}' has no judgements to rank yet.")
+    return data
+
+
+def _refuse_single_outputs(run: RankingRun, data: selectors.ScoreArrays) -> None:
+    """Judgements of one output each (PlainME tasks, or files imported with one output
+    per row) hold no within-task comparison: say so rather than "too few comparisons"."""
+    if data.judgement.size == data.n_judgements:
+        raise DomainError(
+            f"Cannot rank '{run.criterion.name}': every judgement scores one output alone "
+            "(one output per task, as in PlainME, or one output per imported row), so no "
+            "two systems were compared within a task. Compare the systems' means instead "
+            "(the means table, with its confidence intervals)."
+        )
+
+
+@transaction.atomic
+def _claim_chunk(*, run_id: int, index: int) -> tuple[RankingRun, RankingChunk] | None:
+    """Mark a chunk running for a new attempt; None when there is nothing to compute
+    (run cancelled or ended, chunk done, or chunk lost too often: the run fails).
+
+    Locks the run's row, then the chunk's (always in this order)."""
+    run = (
+        RankingRun.objects.select_for_update().select_related("criterion").filter(pk=run_id).first()
+    )
+    if run is None or run.status != RankingRun.Status.RUNNING:
+        return None
+    chunk = RankingChunk.objects.select_for_update().filter(run=run, index=index).first()
+    if chunk is None or chunk.state == RankingChunk.State.DONE:
+        return None
+    now = timezone.now()
+    lost_after = settings.RANKING_LOST_AFTER
+    if chunk.state == RankingChunk.State.RUNNING and not jobs.silent(
+        chunk.heartbeat_at, now=now, after=lost_after
+    ):
+        # A duplicate message (re-sent while queued, or restored by the broker) while
+        # another worker computes the chunk: that worker keeps it. A chunk whose worker
+        # died stops beating and is handed out again (the sweep, _sweep_chunks).
+        return None
+    if chunk.attempts >= settings.RANKING_MAX_ATTEMPTS:
+        _fail_locked(
+            run,
+            now=now,
+            error=(
+                f"The worker computing chunk {index + 1} of {run.chunks.count()} was lost "
+                f"{chunk.attempts} times (killed, out of memory or restarted) before it "
+                "finished. Retry it, perhaps with fewer runs."
+            ),
+        )
+        return None
+    chunk.attempts += 1
+    chunk.state = RankingChunk.State.RUNNING
+    chunk.heartbeat_at = now
+    chunk.save(update_fields=["attempts", "state", "heartbeat_at"])
+    run.heartbeat_at = now
+    run.save(update_fields=["heartbeat_at"])
+    return run, chunk
+
+
+def _chunk_release(chunk: RankingChunk) -> None:
+    """Give a chunk back (pending) after a transient database error, best effort
+    (``common.jobs.give_back``): when the database is still unreachable the chunk stops
+    beating and the sweep gives it back."""
+    jobs.give_back(
+        RankingChunk.objects.filter(
+            pk=chunk.pk, attempts=chunk.attempts, state=RankingChunk.State.RUNNING
+        ),
+        state=RankingChunk.State.PENDING,
+        heartbeat_at=timezone.now(),
+    )
+
+
+def ranking_chunk_compute(
+    *, run_id: int, index: int, data: selectors.ScoreArrays | None = None
+) -> str:
+    """Compute chunk ``index`` of a chunked run and store it; the last one merges.
+
+    What the ``ranking.compute_chunk`` task calls (``data``: the scores when the caller
+    already read them). Before computing, the chunk checks that its run still runs
+    (a cancelled run's remaining chunks compute nothing); while computing, every
+    progress report beats the chunk's and the run's heartbeat and stops the chunk when
+    the run stopped running or a newer attempt took the chunk over. Storing the
+    result locks the run's row, so exactly one chunk sees all the others done: it
+    merges them (:func:`ranking.stats.merge_chunks`, in index order) and finishes the
+    run. Chunks computed from different judgements (an import in between: their
+    fingerprints differ) fail the run rather than mixing data. Returns what happened:
+    ``computed``, ``merged`` or ``skipped``.
+    """
+    claimed = _claim_chunk(run_id=run_id, index=index)
+    if claimed is None:
+        return "skipped"
+    run, chunk = claimed
+    return _chunks_compute(run, [chunk], data)
+
+
+def _chunks_compute(
+    run: RankingRun, chunks: list[RankingChunk], data: selectors.ScoreArrays | None
+) -> str:
+    """Compute claimed chunks of ``run`` in one pass (:func:`ranking.stats.compute_chunks`:
+    each exactly what it would be alone) and store them one by one, as
+    :func:`ranking_chunk_compute` describes. Returns the last chunk's outcome."""
+    assert run.chunk_runs is not None
+    started = time.perf_counter()
+    try:
+        if data is None:
+            data = _load_scores(run)
+        _refuse_single_outputs(run, data)
+        try:
+            comparisons, ranked = stats.prepare_comparisons(
+                n_systems=len(data.systems),
+                judgement=data.judgement,
+                system=data.system,
+                score=data.score,
+                slot=data.slot,
+                min_comparisons=_min_comparisons(),
+            )
+        except ValueError as exc:
+            raise DomainError(f"Cannot rank '{run.criterion.name}': {exc}") from exc
+        parts = stats.compute_chunks(
+            comparisons,
+            method=run.method,
+            runs=run.runs,
+            chunk_runs=run.chunk_runs,
+            indices=[chunk.index for chunk in chunks],
+            seed=run.seed,
+            confidence=run.confidence,
+            parameters=run.parameters,
+            progress=_chunk_heartbeat(run, chunks),
+        )
+        seconds = (time.perf_counter() - started) / len(chunks)
+        outcome = "computed"
+        for chunk, part in zip(chunks, parts, strict=True):
+            outcome = _chunk_store(run, chunk, part, data, ranked, seconds=seconds)
+        return outcome
+    except RunStopped:
+        return "skipped"
+    except TRANSIENT_DATABASE_ERRORS:
+        # The database dropped the connection or restarted: not the run's fault. The
+        # chunk goes back to pending and the task retries it (ranking.tasks); should the
+        # database stay away, the sweep hands it out again once it is reachable.
+        for chunk in chunks:
+            _chunk_release(chunk)
+        raise
+    except Exception as exc:
+        message = str(exc)
+        if isinstance(exc, SoftTimeLimitExceeded):
+            message = (
+                f"Chunk {chunks[0].index + 1} stopped at the time limit of "
+                f"{settings.RANKING_SOFT_TIME_LIMIT // 60} minutes; ask for fewer runs."
+            )
+        elif not isinstance(exc, DomainError):
+            message = f"The computation failed ({type(exc).__name__}: {exc})."
+        ended = RankingRun.objects.filter(pk=run.pk, status=RankingRun.Status.RUNNING).update(
+            status=RankingRun.Status.FAILED,
+            error=message,
+            finished_at=timezone.now(),
+        )
+        if ended:
+            raise
+        return "skipped"
+
+
+def _chunk_store(
+    run: RankingRun,
+    chunk: RankingChunk,
+    part: stats.ChunkResult,
+    data: selectors.ScoreArrays,
+    ranked: Any,
+    *,
+    seconds: float,
+) -> str:
+    """Store a computed chunk under the run's lock; the chunk that finds all the others
+    done merges them and finishes the run. ``computed`` or ``merged``; RunStopped when
+    the run or the chunk is no longer ours."""
+    assert run.chunk_runs is not None
+    with transaction.atomic():
+        locked = (
+            RankingRun.objects.select_for_update()
+            .select_related("criterion", "campaign")
+            .filter(pk=run.pk, status=RankingRun.Status.RUNNING)
+            .first()
+        )
+        stored = (
+            RankingChunk.objects.select_for_update().filter(pk=chunk.pk).first()
+            if locked is not None
+            else None
+        )
+        if locked is None or stored is None:
+            raise RunStopped()
+        if stored.state != RankingChunk.State.DONE:
+            stored.state = RankingChunk.State.DONE
+            stored.result = part.to_bytes()
+            stored.fingerprint = data.fingerprint
+            stored.seconds = seconds
+            stored.heartbeat_at = timezone.now()
+            stored.save(update_fields=["state", "result", "fingerprint", "seconds", "heartbeat_at"])
+        done = locked.chunks.filter(state=RankingChunk.State.DONE)
+        n_chunks = locked.chunks.count()
+        n_done = done.count()
+        if n_done < n_chunks:
+            locked.progress = n_done / n_chunks
+            locked.runs_done = done.aggregate(total=Sum("runs"))["total"] or 0
+            locked.heartbeat_at = timezone.now()
+            locked.save(update_fields=["progress", "runs_done", "heartbeat_at"])
+            return "computed"
+        rows = list(done.order_by("index").values_list("fingerprint", "result"))
+        if any(fingerprint != data.fingerprint for fingerprint, _ in rows):
+            raise DomainError(
+                "The judgements changed while this run was computed (an import or an "
+                "exclusion in between); retry it to rank the current judgements."
+            )
+        merged = stats.merge_chunks(
+            [stats.ChunkResult.from_bytes(bytes(result or b"")) for _, result in rows],
+            ranked=ranked,
+            runs=locked.runs,
+            chunk_runs=locked.chunk_runs or run.chunk_runs,
+            seed=locked.seed,
+            confidence=locked.confidence,
+            max_runs=_max_runs(locked.campaign),
+        )
+        inputs = selectors.ranking_inputs(
+            criterion=locked.criterion,
+            exclude_excluded_workers=locked.exclude_flagged,
+            where=locked.where,
+        )
+        began = locked.started_at or timezone.now()
+        _store_result(
+            locked,
+            data,
+            inputs,
+            merged,
+            seconds=(timezone.now() - began).total_seconds(),
+        )
+        return "merged"
+
+
+def _chunk_heartbeat(run: RankingRun, chunks: list[RankingChunk]) -> Callable[[float], None]:
+    """Beat the chunks' and the run's heartbeat; stop when any of them is no longer ours.
+
+    Writes at the first report and then at most once per ``RANKING_BEAT_EVERY`` seconds (two
+    UPDATEs per report cost a third of a 200-run E2E ranking otherwise): a cancelled
+    run's chunk stops within that time."""
+    ours = functools.reduce(Q.__or__, (Q(pk=chunk.pk, attempts=chunk.attempts) for chunk in chunks))
+    last = [-math.inf]
+    every = settings.RANKING_BEAT_EVERY
+
+    def report(fraction: float) -> None:
+        if time.monotonic() - last[0] < every:
+            return
+        last[0] = time.monotonic()
+        now = timezone.now()
+        beaten = RankingChunk.objects.filter(ours, state=RankingChunk.State.RUNNING).update(
+            heartbeat_at=now
+        )
+        running = RankingRun.objects.filter(pk=run.pk, status=RankingRun.Status.RUNNING).update(
+            heartbeat_at=now
+        )
+        if not (beaten == len(chunks) and running):
+            raise RunStopped()
+
+    return report
+
+
+def _still_ours(run: RankingRun, attempt: int, *, lock: bool = False) -> bool:
+    qs = RankingRun.objects.filter(pk=run.pk, status=RankingRun.Status.RUNNING, attempts=attempt)
+    if lock:
+        qs = qs.select_for_update()
+    return qs.exists()
+
+
+def _progress_writer(run: RankingRun, attempt: int) -> Callable[[float], None]:
+    """Record progress and the heartbeat; stop the computation when the run is not ours."""
+    runs = run.runs
+
+    def report(fraction: float) -> None:
+        fraction = min(max(fraction, 0.0), 1.0)
+        updated = RankingRun.objects.filter(
+            pk=run.pk, status=RankingRun.Status.RUNNING, attempts=attempt
+        ).update(
+            progress=fraction,
+            runs_done=min(math.floor(fraction * runs), runs),
+            heartbeat_at=timezone.now(),
+        )
+        if not updated:
+            raise RunStopped()
+
+    return report
