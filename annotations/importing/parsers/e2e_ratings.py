@@ -87,20 +87,23 @@ def _metadata_value(column: str, value: str) -> object:
     return value
 
 
-@dataclass(frozen=True)
 class _Row:
-    """One record of the file, read by column name."""
+    """One record of the file, read by column name: ``value(column, required=True)``, the
+    cell stripped (an empty one that is required is an error). A plain function, not a
+    method: every cell is read through it, and a plain function is the cheaper call."""
 
-    file: str
-    line: int
-    record: list[str]
-    index: dict[str, int]
+    __slots__ = ("file", "index", "line", "record", "value")
 
-    def value(self, column: str, *, required: bool = True) -> str:
-        v = self.record[self.index[column]].strip()
-        if required and not v:
-            raise self.error("the value is empty.", column)
-        return v
+    def __init__(self, *, file: str, line: int, record: list[str], index: dict[str, int]) -> None:
+        self.file, self.line, self.record, self.index = file, line, record, index
+
+        def value(column: str, *, required: bool = True) -> str:
+            v = record[index[column]].strip()
+            if required and not v:
+                raise ImportFileError("the value is empty.", file=file, line=line, field=column)
+            return v
+
+        self.value = value
 
     def error(self, message: str, column: str) -> ImportFileError:
         return ImportFileError(message, file=self.file, line=self.line, field=column)

@@ -764,20 +764,32 @@ def _checks(raw: str, *, file: str, line: int, field: str) -> tuple[str, ...]:
 
 
 class _Cells:
-    """One record's cells, read by column, with errors naming the file, line and column."""
+    """One record's cells, read by column, with errors naming the file, line and column.
 
-    __slots__ = ("file", "get", "line")
+    ``value(column, required=True)``: the cell's text; a missing column, or an empty
+    cell that is required, is an error. (A plain function, not a method: a parse calls
+    it for every cell, and a plain function with defaults is the cheaper call.)
+    """
+
+    __slots__ = ("file", "get", "line", "value")
 
     def __init__(self, get: Any, *, file: str, line: int) -> None:
         self.get, self.file, self.line = get, file, line
 
-    def value(self, column: str, *, required: bool = True) -> str:
-        v = self.get(column)
-        if v is None:
-            raise self.error("this column is missing (the mapping reads it).", column)
-        if required and not v:
-            raise self.error("the value is empty.", column)
-        return v
+        def value(column: str, *, required: bool = True) -> str:
+            v = get(column)
+            if v is None:
+                raise ImportFileError(
+                    "this column is missing (the mapping reads it).",
+                    file=file,
+                    line=line,
+                    field=column,
+                )
+            if required and not v:
+                raise ImportFileError("the value is empty.", file=file, line=line, field=column)
+            return v
+
+        self.value = value
 
     def error(self, message: str, column: str) -> ImportFileError:
         return ImportFileError(message, file=self.file, line=self.line, field=column)

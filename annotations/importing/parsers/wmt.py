@@ -76,7 +76,7 @@ class ParsedWMT:
 _RANK_OF = {str(rank): rank for rank in (-1, *range(1, MAX_SYSTEMS + 1))}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Columns:
     """Where the columns used are in a record (None: the file has no such column); only
     these are read (a WMT file has a dozen more per row)."""
@@ -138,20 +138,21 @@ def _row_languages(
     return language, source
 
 
-def _row_ranks(record: list[str], rank_at: list[int], *, file: str, line: int) -> tuple[int, ...]:
-    """The row's ranks (-1: unranked); anything but a rank from 1 to 5 is an error."""
-    ranks = tuple(_RANK_OF.get(record[i].strip(), 0) for i in rank_at)
-    if 0 in ranks:  # not written plainly ("01", "+2") or not a rank at all
-        ranks = tuple(_rank(record[i].strip(), MAX_SYSTEMS) for i in rank_at)
-        if 0 in ranks:
-            i = ranks.index(0)
-            raise ImportFileError(
-                f"'{record[rank_at[i]].strip()}' is not a rank from 1 to {MAX_SYSTEMS} "
-                "(or -1 for unranked).",
-                file=file,
-                line=line,
-                field=f"system{i + 1}rank",
-            )
+def _ranks_unusual(
+    record: list[str], rank_at: list[int], *, file: str, line: int
+) -> tuple[int, ...]:
+    """The row's ranks when some are not written plainly ("01", "+2"); anything but a
+    rank from 1 to 5 (or -1: unranked) is an error."""
+    ranks = tuple(_rank(record[i].strip(), MAX_SYSTEMS) for i in rank_at)
+    if 0 in ranks:
+        i = ranks.index(0)
+        raise ImportFileError(
+            f"'{record[rank_at[i]].strip()}' is not a rank from 1 to {MAX_SYSTEMS} "
+            "(or -1 for unranked).",
+            file=file,
+            line=line,
+            field=f"system{i + 1}rank",
+        )
     return ranks
 
 
@@ -209,7 +210,9 @@ def parse_wmt_csv(path: Path) -> ParsedWMT:
         language, source = _row_languages(record, at, languages, file=file, line=line)
         if at.target_at is not None:
             pairs.add((source, language))
-        ranks = _row_ranks(record, at.rank_at, file=file, line=line)
+        ranks = tuple(_RANK_OF.get(record[i].strip(), 0) for i in at.rank_at)
+        if 0 in ranks:  # not written plainly ("01", "+2") or not a rank at all
+            ranks = _ranks_unusual(record, at.rank_at, file=file, line=line)
         if -1 in ranks:
             skipped += 1
             continue
