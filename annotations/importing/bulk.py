@@ -124,32 +124,11 @@ def bulk_insert(
     assert connection.in_atomic_block, "bulk_insert runs inside the writing transaction"
     meta = model._meta
     named = [cast("models.Field[Any, Any]", meta.get_field(name)) for name in fields]
-    now = timezone.now()
     rest: list[models.Field[Any, Any]] = [
         f for f in meta.concrete_fields if not f.primary_key and f.name not in fields
     ]
-    constants = [
-        json.dumps(f.get_default(), cls=f.encoder)
-        if isinstance(f, models.JSONField) and connection.vendor == "postgresql"
-        else f.get_db_prep_save(
-            now
-            if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
-            else f.get_default(),
-            connection=connection,
-        )
-        for f in rest
-    ]
-    adapters: list[Callable[[Any], Any] | None] = []
-    for f in named:
-        if isinstance(f, models.DateTimeField):
-            # Imported judgements share few distinct times: adapt each once.
-            adapters.append(
-                functools.lru_cache(maxsize=4096)(connection.ops.adapt_datetimefield_value)
-            )
-        elif isinstance(f, models.JSONField):
-            adapters.append(_json_adapter(f, connection))
-        else:
-            adapters.append(None)
+    constants = _constants(rest, connection)
+    adapters = _adapters(named, connection)
     # PostgreSQL numbers rows nobody needs the ids of itself (the column's default).
     drawn = ids or connection.vendor != "postgresql"
     columns = [str(f.column) for f in ((meta.pk,) if drawn else ()) + (*named, *rest)]
@@ -162,70 +141,139 @@ def bulk_insert(
     values = ["%s"] * (1 + len(named)) + (
         cast("list[str]", literals) if inline else ["%s"] * len(constants)
     )
-    sql = f"INSERT INTO {table} ({quoted}) VALUES ({', '.join(values)})"
-    # COPY in CSV form: text is quoted, so "" is an empty text; in nullable columns a
-    # quoted "" (how the csv module writes None) is NULL. JSON goes as its text.
-    nullable = [str(f.column) for f in (*named, *rest) if f.null]
-    copy_sql = "COPY {} ({}) FROM STDIN WITH (FORMAT csv{})".format(
+    new_ids = _allocate_ids(model, len(rows)) if drawn else []
+    chunks = _chunks(
+        rows,
+        new_ids,
+        pairs=[(i, adapt) for i, adapt in enumerate(adapters) if adapt is not None],
+        drawn=drawn,
+        suffix=() if inline else tuple(constants),
+        progress=progress,
+    )
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            nullable = [str(f.column) for f in (*named, *rest) if f.null]
+            _copy(connection, cursor, _copy_sql(connection, table, quoted, nullable), chunks)
+            if len(rows) >= ANALYZE_AFTER_ROWS:
+                transaction.on_commit(
+                    functools.partial(_analyze, connection, table), using=connection.alias
+                )
+        else:
+            width = 1 + len(named) + (0 if inline else len(constants))
+            _insert_sqlite(cursor, f"INSERT INTO {table} ({quoted}) VALUES", values, width, chunks)
+    return new_ids if ids else []
+
+
+def _constants(rest: list[models.Field[Any, Any]], connection: Any) -> list[Any]:
+    """The values of the fields a bulk insert is not given: their defaults (now, for a
+    time set on creation), as the database takes them."""
+    now = timezone.now()
+    return [
+        json.dumps(f.get_default(), cls=f.encoder)
+        if isinstance(f, models.JSONField) and connection.vendor == "postgresql"
+        else f.get_db_prep_save(
+            now
+            if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
+            else f.get_default(),
+            connection=connection,
+        )
+        for f in rest
+    ]
+
+
+def _adapters(
+    named: list[models.Field[Any, Any]], connection: Any
+) -> list[Callable[[Any], Any] | None]:
+    """Per given field, what turns a value into what the database takes (None: as is)."""
+    adapters: list[Callable[[Any], Any] | None] = []
+    for f in named:
+        if isinstance(f, models.DateTimeField):
+            # Imported judgements share few distinct times: adapt each once.
+            adapters.append(
+                functools.lru_cache(maxsize=4096)(connection.ops.adapt_datetimefield_value)
+            )
+        elif isinstance(f, models.JSONField):
+            adapters.append(_json_adapter(f, connection))
+        else:
+            adapters.append(None)
+    return adapters
+
+
+def _chunks(
+    rows: Sequence[Sequence[Any]],
+    new_ids: list[int],
+    *,
+    pairs: list[tuple[int, Callable[[Any], Any]]],
+    drawn: bool,
+    suffix: tuple[Any, ...],
+    progress: Callable[[int], None] | None,
+) -> Iterator[list[tuple[Any, ...]]]:
+    """The parameters of the rows, chunk by chunk; progress after each chunk."""
+    for start in range(0, len(rows), INSERT_CHUNK):
+        chunk = rows[start : start + INSERT_CHUNK]
+        pks = new_ids[start : start + INSERT_CHUNK]
+        if pairs:
+            chunk = [_adapted(row, pairs) for row in chunk]
+        if not drawn:
+            params = [(*row, *suffix) for row in chunk] if suffix else list(map(tuple, chunk))
+        elif suffix:
+            params = [(pk, *row, *suffix) for pk, row in zip(pks, chunk, strict=True)]
+        else:
+            params = [(pk, *row) for pk, row in zip(pks, chunk, strict=True)]
+        yield params
+        if progress is not None:
+            progress(len(params))
+
+
+def _copy_sql(connection: Any, table: str, quoted: str, nullable: list[str]) -> str:
+    """COPY in CSV form: text is quoted, so "" is an empty text; in nullable columns a
+    quoted "" (how the csv module writes None) is NULL. JSON goes as its text."""
+    return "COPY {} ({}) FROM STDIN WITH (FORMAT csv{})".format(
         table,
         quoted,
         ", FORCE_NULL ({})".format(", ".join(connection.ops.quote_name(c) for c in nullable))
         if nullable
         else "",
     )
-    new_ids = _allocate_ids(model, len(rows)) if drawn else []
-    pairs = [(i, adapt) for i, adapt in enumerate(adapters) if adapt is not None]
-    suffix = () if inline else tuple(constants)
 
-    def chunks() -> Iterator[list[tuple[Any, ...]]]:
-        """The parameters of the rows, chunk by chunk; progress after each chunk."""
-        for start in range(0, len(rows), INSERT_CHUNK):
-            chunk = rows[start : start + INSERT_CHUNK]
-            pks = new_ids[start : start + INSERT_CHUNK]
-            if pairs:
-                chunk = [_adapted(row, pairs) for row in chunk]
-            if not drawn:
-                params = [(*row, *suffix) for row in chunk] if suffix else list(map(tuple, chunk))
-            elif suffix:
-                params = [(pk, *row, *suffix) for pk, row in zip(pks, chunk, strict=True)]
-            else:
-                params = [(pk, *row) for pk, row in zip(pks, chunk, strict=True)]
-            yield params
-            if progress is not None:
-                progress(len(params))
 
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            # One COPY per table, fed as it is built: the server parses and indexes
-            # rows while the next chunk is prepared (psycopg2's executemany would be a
-            # round trip per row). The raw cursor's errors are Django's, as every other
-            # query's: a dropped connection is an OperationalError the job retries.
-            with connection.wrap_database_errors:
-                cursor.cursor.copy_expert(copy_sql, _CsvStream(chunks()), size=1 << 20)
-            if len(rows) >= ANALYZE_AFTER_ROWS:
-                transaction.on_commit(
-                    functools.partial(_analyze, connection, table), using=connection.alias
-                )
-        else:
-            # Index pages of a large import stay in memory (the default cache is 2 MB).
-            cursor.execute("PRAGMA cache_size = -262144")
-            # Many rows per INSERT (within the 999 parameters of older SQLite builds):
-            # SQLite then runs one statement per hundred rows, not one per row.
-            width = 1 + len(named) + len(suffix)
-            per = max(1, 999 // width)
-            row_sql = "({})".format(", ".join(values))
-            many_sql = f"INSERT INTO {table} ({quoted}) VALUES " + ", ".join([row_sql] * per)
-            for params in chunks():
-                # Two statements per chunk whatever its size (either may have no rows):
-                # the whole groups of rows, then the rows left over.
-                full = len(params) // per * per
-                flat = list(itertools.chain.from_iterable(params[:full]))
-                step = per * width
-                cursor.executemany(
-                    many_sql, [flat[i : i + step] for i in range(0, full * width, step)]
-                )
-                cursor.executemany(sql, params[full:])
-    return new_ids if ids else []
+def _copy(
+    connection: Any, cursor: Any, copy_sql: str, chunks: Iterator[list[tuple[Any, ...]]]
+) -> None:
+    """PostgreSQL: one COPY per table, fed as it is built: the server parses and indexes
+    rows while the next chunk is prepared (psycopg2's executemany would be a round trip
+    per row). The raw cursor's errors are Django's, as every other query's: a dropped
+    connection is an OperationalError the job retries."""
+    with connection.wrap_database_errors:
+        cursor.cursor.copy_expert(copy_sql, _CsvStream(chunks), size=1 << 20)
+
+
+def _insert_sqlite(
+    cursor: Any,
+    insert: str,
+    values: list[str],
+    width: int,
+    chunks: Iterator[list[tuple[Any, ...]]],
+) -> None:
+    """SQLite: ``insert`` (``INSERT INTO table (columns) VALUES``) of the chunks, many
+    rows per statement; ``values`` are a row's placeholders and literals, ``width`` the
+    number of its parameters."""
+    # Index pages of a large import stay in memory (the default cache is 2 MB).
+    cursor.execute("PRAGMA cache_size = -262144")
+    # Many rows per INSERT (within the 999 parameters of older SQLite builds):
+    # SQLite then runs one statement per hundred rows, not one per row.
+    per = max(1, 999 // width)
+    row_sql = "({})".format(", ".join(values))
+    sql = f"{insert} {row_sql}"
+    many_sql = f"{insert} " + ", ".join([row_sql] * per)
+    for params in chunks:
+        # Two statements per chunk whatever its size (either may have no rows):
+        # the whole groups of rows, then the rows left over.
+        full = len(params) // per * per
+        flat = list(itertools.chain.from_iterable(params[:full]))
+        step = per * width
+        cursor.executemany(many_sql, [flat[i : i + step] for i in range(0, full * width, step)])
+        cursor.executemany(sql, params[full:])
 
 
 def _analyze(connection: Any, table: str) -> None:

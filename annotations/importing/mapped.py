@@ -30,6 +30,7 @@ from annotations.importing.parsers.mapped import (
     CHECK_KEYS,
     FROM_DEFINITION,
     CriterionColumns,
+    MappedRow,
     Mapping,
     MappingError,
     ParsedMapped,
@@ -356,17 +357,12 @@ def _criteria_columns(mapping: Mapping, parsed: ParsedMapped) -> list[CriterionC
     return out
 
 
-def _store(
-    *,
-    campaign: Campaign,
-    mapping: Mapping,
-    parsed: ParsedMapped,
-    source: str,
-    experts: bool,
-    progress: Callable[[int, int], None] | None,
-) -> MappedImported:
-    file = parsed.file
-    judgements_refuse_if_archived(campaign)  # before any criterion, item or output
+def _criteria_store(
+    *, campaign: Campaign, mapping: Mapping, parsed: ParsedMapped, source: str
+) -> tuple[dict[str, Criterion], list[str], list[str]]:
+    """The file's criteria by name, created when the campaign lacks them; the names
+    created, and how each created one got its scale. A criterion that holds the
+    judgements of a file of this name already is an error."""
     criteria: dict[str, Criterion] = {}
     created: list[str] = []
     scales: list[str] = []  # how each criterion created got its scale
@@ -386,10 +382,53 @@ def _store(
             raise ImportFileError(
                 f"criterion '{criterion.name}' of campaign '{campaign.slug}' already holds the "
                 "judgements of a file with this name (imported before?); nothing was written.",
-                file=file,
+                file=parsed.file,
             )
+    return criteria, created, scales
 
-    # Items and outputs: reuse the campaign's, create what is missing from the file.
+
+@dataclass(frozen=True)
+class _OutputsStored:
+    """The campaign's outputs once the file's are stored: (item, system) -> text; and
+    what was added."""
+
+    outputs: dict[tuple[str, str], str]
+    items_created: int
+    outputs_created: int
+    inputs_filled: int
+
+
+def _item_input(
+    *,
+    items: dict[str, str],
+    mapping: Mapping,
+    row: MappedRow,
+    file: str,
+    items_created: set[str],
+    inputs_filled: set[str],
+) -> None:
+    """Take the row's item: new (noted in ``items_created``), an input for an item the
+    campaign has without one (``inputs_filled``), or the same input as the campaign's
+    (another is an error)."""
+    known = items.get(row.item_id)
+    if known is None:
+        items[row.item_id] = row.input
+        items_created.add(row.item_id)
+    elif mapping.input and not known and row.input:
+        items[row.item_id] = row.input
+        inputs_filled.add(row.item_id)
+    elif mapping.input and known and collapse_whitespace(known) != collapse_whitespace(row.input):
+        raise ImportFileError(
+            f"item '{row.item_id}' has another input in the campaign ('{known[:100]}').",
+            file=file,
+            line=row.line,
+            field=mapping.input,
+        )
+
+
+def _outputs_store(*, campaign: Campaign, mapping: Mapping, parsed: ParsedMapped) -> _OutputsStored:
+    """Items and outputs: reuse the campaign's, create what is missing from the file."""
+    file = parsed.file
     items = dict(campaign.items.values_list("external_id", "input"))
     outputs: dict[tuple[str, str], str] = {}
     output_language: dict[tuple[str, str], str] = {}
@@ -404,22 +443,14 @@ def _store(
     # counted in the summary), not dropped.
     inputs_filled: set[str] = set()
     for row in parsed.rows:
-        known = items.get(row.item_id)
-        if known is None:
-            items[row.item_id] = row.input
-            items_created.add(row.item_id)
-        elif mapping.input and not known and row.input:
-            items[row.item_id] = row.input
-            inputs_filled.add(row.item_id)
-        elif (
-            mapping.input and known and collapse_whitespace(known) != collapse_whitespace(row.input)
-        ):
-            raise ImportFileError(
-                f"item '{row.item_id}' has another input in the campaign ('{known[:100]}').",
-                file=file,
-                line=row.line,
-                field=mapping.input,
-            )
+        _item_input(
+            items=items,
+            mapping=mapping,
+            row=row,
+            file=file,
+            items_created=items_created,
+            inputs_filled=inputs_filled,
+        )
         for system, text in zip(row.systems, row.texts, strict=True):
             key = (row.item_id, system)
             had = output_language.get(key) or (missing[key].language if key in missing else "")
@@ -445,7 +476,24 @@ def _store(
     if missing:
         outputs_store(campaign=campaign, rows=list(missing.values()))
         outputs.update({(r.item_id, r.system): r.text for r in missing.values()})
+    return _OutputsStored(
+        outputs=outputs,
+        items_created=len(items_created),
+        outputs_created=len(missing),
+        inputs_filled=len(inputs_filled),
+    )
 
+
+def _finished(
+    *,
+    mapping: Mapping,
+    parsed: ParsedMapped,
+    outputs: dict[tuple[str, str], str],
+    criteria: dict[str, Criterion],
+    source: str,
+) -> tuple[dict[str, list[FinishedJudgement]], int]:
+    """The file's judgements, ready to store, by criterion name; and how many scores
+    were given to a text other than the stored output's."""
     # Files without times get the import's, to the second (as exports write times), so
     # that an export re-imports to the same judgements.
     now = timezone.now().replace(microsecond=0)
@@ -480,6 +528,19 @@ def _store(
                 metadata={**j.metadata, "source": source, "line": j.line},
             )
         )
+    return finished, differing
+
+
+def _finished_store(
+    *,
+    campaign: Campaign,
+    criteria: dict[str, Criterion],
+    finished: dict[str, list[FinishedJudgement]],
+    experts: bool,
+    progress: Callable[[int, int], None] | None,
+) -> int:
+    """Store the judgements criterion by criterion, progress counted over all of them;
+    returns how many were stored."""
     total = sum(len(v) for v in finished.values())
     done = 0
     count = 0
@@ -498,18 +559,41 @@ def _store(
             progress=step,
         )
         done += len(judgements)
+    return count
+
+
+def _store(
+    *,
+    campaign: Campaign,
+    mapping: Mapping,
+    parsed: ParsedMapped,
+    source: str,
+    experts: bool,
+    progress: Callable[[int, int], None] | None,
+) -> MappedImported:
+    judgements_refuse_if_archived(campaign)  # before any criterion, item or output
+    criteria, created, scales = _criteria_store(
+        campaign=campaign, mapping=mapping, parsed=parsed, source=source
+    )
+    stored = _outputs_store(campaign=campaign, mapping=mapping, parsed=parsed)
+    finished, differing = _finished(
+        mapping=mapping, parsed=parsed, outputs=stored.outputs, criteria=criteria, source=source
+    )
+    count = _finished_store(
+        campaign=campaign, criteria=criteria, finished=finished, experts=experts, progress=progress
+    )
     return MappedImported(
-        file=file,
+        file=parsed.file,
         judgements=count,
         skipped=parsed.skipped,
         rows=len(parsed.rows),
         criteria=tuple(criteria),
         criteria_created=tuple(created),
-        items_created=len(items_created),
-        outputs_created=len(missing),
+        items_created=stored.items_created,
+        outputs_created=stored.outputs_created,
         workers=len({j.worker_id for j in parsed.judgements}),
         texts_differing=differing,
-        inputs_filled=len(inputs_filled),
+        inputs_filled=stored.inputs_filled,
         scales=tuple(scales),
         aggregate=sum(j.worker_id == AGGREGATE_WORKER for j in parsed.judgements)
         if not mapping.worker

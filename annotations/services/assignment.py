@@ -1,4 +1,8 @@
-"""Handing out work: worker identity, consent, and the next task for a worker.
+"""Handing out work: the next page (task, or set-up 1 group of tasks) for a worker.
+
+Elsewhere: the worker's identity and consent (``services.sessions``), the places of
+tasks and their counter (``services.places``), time limits (``services.expiry``), drafts
+(``services.drafts``).
 
 Rules kept here (and by database constraints on ``Assignment``):
 
@@ -8,7 +12,8 @@ Rules kept here (and by database constraints on ``Assignment``):
   (repeats for self-consistency are the one, deliberate, exception);
 * a worker gets at most ``tasks_per_worker`` tasks, checks included;
 * an assignment expires ``assignment_timeout_minutes`` after it was handed out and its
-  place goes back to the pool; the same worker coming back in time resumes it;
+  place goes back to the pool; the same worker coming back in time resumes it
+  (``expiry.page_resume``);
 * items come in an order of their own for each worker (a seeded permutation of the
   campaign's tasks, from ``task_seed`` and the worker id), among tasks equally far from
   their judgements per task, and the item just shown is not shown again straight away
@@ -18,11 +23,11 @@ Rules kept here (and by database constraints on ``Assignment``):
   claimed in one transaction, all or none) and ``tasks_per_worker`` counts pages.
 
 Cost: a hand-out does not scan the campaign. ``Task.places_held`` (regular assignments
-active, even overdue, or submitted; set again from the assignments under the task's lock
-at every claim, lowered when assignments expire here) is indexed with the task id, so
-the tasks with the fewest places held are read from a start of the worker's own
-(``_WINDOW`` of them, plus any task with an overdue assignment), counted exactly and
-ordered by the worker's item order. Workers arriving together thus start at different
+active, even overdue, or submitted; set again from the assignments under the task's
+lock at every claim, lowered when assignments expire: ``services.places``) is indexed
+with the task id, so the tasks with the fewest places held are read from a start of the
+worker's own (``_WINDOW`` of them, plus any task with an overdue assignment), counted
+exactly and ordered by the worker's item order. Workers arriving together thus start at different
 tasks. A campaign with fewer candidates than the window is handed out exactly as a full
 scan orders it; if the lookup finds nothing, the full scan (``_regular_candidates``) is
 the fallback, so a place is never missed because a counter is off.
@@ -32,21 +37,20 @@ then candidate task rows with ``SELECT ... FOR UPDATE SKIP LOCKED`` and counts t
 places again after the lock is held (a fresh statement, so it sees every assignment
 committed before the lock was granted). In set-up 1 only the group's lead task (its
 first criterion's) is a candidate; once it is locked the group's other tasks are locked
-in id order and counted too, so two hand-outs never hold parts of one group each. On SQLite the whole transaction is serialised by
-``BEGIN IMMEDIATE`` instead.
+in id order and counted too, so two hand-outs never hold parts of one group each. On
+SQLite the whole transaction is serialised by ``BEGIN IMMEDIATE`` instead.
 """
 
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 import numpy as np
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import (
     BigIntegerField,
     Case,
@@ -59,15 +63,22 @@ from django.db.models import (
     OuterRef,
     Q,
     QuerySet,
-    Subquery,
     Value,
     When,
 )
-from django.db.models.functions import Coalesce, Greatest, Mod
+from django.db.models.functions import Coalesce, Mod
 from django.utils import timezone
 
 from annotations.models import Assignment, Campaign, Task, TaskOutput, Worker
 from annotations.selectors.worker import is_together, pages_done, task_outputs_with_task
+from annotations.services.expiry import page_resume
+from annotations.services.places import (
+    places_held_recount,
+    places_taken,
+    taken_subquery,
+    task_to_lock,
+)
+from annotations.services.quality import attention_task_create
 from common.errors import DomainError
 from common.queries import PreparedInsert, prepared, prepared_update
 
@@ -93,166 +104,9 @@ class CampaignNotOpen(DomainError):
     """The campaign does not hand out work now (draft, paused or closed)."""
 
 
-class SessionElsewhere(DomainError):
-    """A worker with this platform id exists, and the request does not show that it comes
-    from them (their browser's session cookie or their platform session): a platform id is
-    not a secret, so it alone never opens anyone's session."""
-
-
 def _seed(*parts: int) -> list[int]:
     # numpy seeds must be non-negative; task_seed is a signed 64-bit field.
     return [int(p) % (2**63) for p in parts]
-
-
-def holds_place_q(now: datetime, prefix: str = "") -> Q:
-    """Assignments that hold a place in their task at ``now``."""
-    return Q(**{f"{prefix}state": Assignment.State.SUBMITTED}) | (
-        Q(**{f"{prefix}state": Assignment.State.ACTIVE})
-        & (Q(**{f"{prefix}expires_at__isnull": True}) | Q(**{f"{prefix}expires_at__gt": now}))
-    )
-
-
-@prepared(task_id=int, now=datetime, excluding=int)
-def _holding_places(*, task_id: int, now: datetime, excluding: int) -> QuerySet[Assignment, int]:
-    return (
-        Assignment.objects.filter(task_id=task_id, kind=Assignment.Kind.REGULAR)
-        .filter(holds_place_q(now))
-        .exclude(pk=excluding)
-        .order_by()
-        .values_list("pk", flat=True)
-    )
-
-
-def places_taken(task_id: int, now: datetime, *, excluding: int | None = None) -> int:
-    """The places the task's assignments hold at ``now`` (but ``excluding``'s). Counted
-    in Python: a task has a handful; the query is prepared (every hand-out runs it, and
-    a submit whose assignment is overdue). Ids start at 1, so 0 excludes nothing."""
-    return len(_holding_places(task_id=task_id, now=now, excluding=excluding or 0))
-
-
-def _taken_subquery(now: datetime) -> Subquery:
-    """The places the outer task has taken at ``now`` (a correlated count)."""
-    return Subquery(
-        Assignment.objects.filter(task=OuterRef("pk"), kind=Assignment.Kind.REGULAR)
-        .filter(holds_place_q(now))
-        .order_by()
-        .values("task")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-
-
-def _places_held() -> Coalesce:
-    """The places the outer task's regular assignments hold (active, even overdue, or
-    submitted): the value ``Task.places_held`` keeps."""
-    held = (
-        Assignment.objects.filter(
-            task=OuterRef("pk"),
-            kind=Assignment.Kind.REGULAR,
-            state__in=[Assignment.State.ACTIVE, Assignment.State.SUBMITTED],
-        )
-        .order_by()
-        .values("task")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    return Coalesce(Subquery(held), Value(0))
-
-
-def _places_held_recount(task_ids: Sequence[int]) -> None:
-    """Set ``Task.places_held`` of these tasks from their assignments (one statement).
-
-    Called under the tasks' row locks, after a claim: the counter is exact again even if
-    something outside this module (a late submit, a deletion) moved it.
-    """
-    if len(task_ids) == 1:  # set-up 2: one task per hand-out
-        _places_held_recount_one(task_id=task_ids[0])
-    else:
-        Task.objects.filter(pk__in=task_ids).update(places_held=_places_held())
-
-
-@prepared_update(task_id=int)
-def _places_held_recount_one(*, task_id: int) -> tuple[QuerySet[Task], dict[str, Any]]:
-    """``_places_held_recount`` of one task, prepared: every hand-out runs it."""
-    return Task.objects.filter(pk=task_id), {"places_held": _places_held()}
-
-
-@prepared_update(worker_id=int, now=datetime)
-def worker_seen(*, worker_id: int, now: datetime) -> tuple[QuerySet[Worker], dict[str, Any]]:
-    """Stamp the worker's ``last_seen_at`` (prepared: every fetch and submit runs it). An
-    ``UPDATE`` locks the row as ``FOR NO KEY UPDATE`` does."""
-    return Worker.objects.filter(pk=worker_id), {"last_seen_at": now}
-
-
-def _places_held_release(released: Mapping[int, int]) -> None:
-    """Take ``released[task_id]`` places off each task's counter (assignments expired)."""
-    by_count: dict[int, list[int]] = {}
-    for task_id, n in released.items():
-        by_count.setdefault(n, []).append(task_id)
-    for n, task_ids in by_count.items():
-        Task.objects.filter(pk__in=task_ids).update(
-            places_held=Greatest(F("places_held") - n, Value(0))
-        )
-
-
-@transaction.atomic
-def worker_get_or_create(
-    *,
-    campaign: Campaign,
-    platform: str,
-    external_id: str,
-    metadata: dict[str, Any] | None = None,
-    language: str = "",
-    may_return: Callable[[Worker], bool] | None = None,
-) -> Worker:
-    """The campaign's worker with this identity, created on first sight.
-
-    ``metadata`` (e.g. Prolific study and session ids, MTurk HIT and assignment ids) is
-    merged into what is stored; the latest values win. No IP address is stored. A new
-    worker judges in ``language`` (checked by the caller); a known worker keeps theirs.
-
-    ``may_return``: when the worker already existed (also when created by a concurrent
-    request a moment ago), whether this caller may have them; if not, ``SessionElsewhere``
-    and nothing is written. Without it any caller gets the known worker (imports).
-    """
-    external_id = external_id.strip()
-    if not external_id or len(external_id) > 200:
-        raise DomainError("The worker id is missing or too long.")
-    try:
-        with transaction.atomic():
-            worker, created = Worker.objects.get_or_create(
-                campaign=campaign,
-                platform=platform,
-                external_id=external_id,
-                defaults={
-                    "metadata": metadata or {},
-                    "last_seen_at": timezone.now(),
-                    "language": language,
-                },
-            )
-    except IntegrityError:  # two first requests of one worker at once
-        worker, created = (
-            Worker.objects.get(campaign=campaign, platform=platform, external_id=external_id),
-            False,
-        )
-    if not created and may_return is not None and not may_return(worker):
-        raise SessionElsewhere(
-            "This participant id already has a session; it continues only from the browser "
-            "or the platform session it started in."
-        )
-    if not created and metadata and any(worker.metadata.get(k) != v for k, v in metadata.items()):
-        worker.metadata = {**worker.metadata, **metadata}
-        worker.save(update_fields=["metadata"])
-    return worker
-
-
-@transaction.atomic
-def worker_consent(*, worker: Worker) -> Worker:
-    """Record that the worker agreed to the consent text (the first time only)."""
-    if worker.consented_at is None:
-        worker.consented_at = timezone.now()
-        worker.save(update_fields=["consented_at"])
-    return worker
 
 
 def _fraction(x: float) -> float:
@@ -393,7 +247,7 @@ def _regular_candidates(
         qs = qs.filter(criterion_id=lead)
     return (
         qs.filter(~_unseen_q(worker.pk, any_criterion=lead is not None))
-        .annotate(taken=Coalesce(_taken_subquery(now), Value(0)))
+        .annotate(taken=Coalesce(taken_subquery(now), Value(0)))
         .filter(taken__lt=campaign.judgements_per_task)
         .annotate(
             again=Case(When(item_id=avoid_item, then=Value(1)), default=Value(0)),
@@ -574,7 +428,7 @@ def _window(
             row[0]: row
             for row in _candidates(form, **values)
             .filter(pk__in=overdue)
-            .annotate(taken=Coalesce(_taken_subquery(now), Value(0)))
+            .annotate(taken=Coalesce(taken_subquery(now), Value(0)))
             .order_by()
             .values_list(*_WINDOW_FIELDS[:-1], "taken")
         }
@@ -603,21 +457,10 @@ def _group_tasks(task: Task) -> list[Task]:
     )
 
 
-def _task_to_lock(task_id: int, *, skip_locked: bool = False) -> QuerySet[Task]:
-    """The task row alone, to lock (``FOR NO KEY UPDATE``). Without ``order_by()`` the
-    model's ordering would join the criterion and lock its row too: every hand-out of
-    the criterion would then wait for (or skip past) every other."""
-    return (
-        Task.objects.select_for_update(no_key=True, skip_locked=skip_locked, of=("self",))
-        .filter(pk=task_id)
-        .order_by()
-    )
-
-
 @prepared(task_id=int)
 def _task_locked(skip_locked: bool, *, task_id: int) -> QuerySet[Task]:
-    """``_task_to_lock`` with the fields a claim uses (prepared: every hand-out runs it)."""
-    return _task_to_lock(task_id, skip_locked=skip_locked).only(*_TASK_FIELDS)[:1]
+    """``task_to_lock`` with the fields a claim uses (prepared: every hand-out runs it)."""
+    return task_to_lock(task_id, skip_locked=skip_locked).only(*_TASK_FIELDS)[:1]
 
 
 def _lock_if_room(
@@ -734,9 +577,6 @@ def _pick_attention(*, campaign: Campaign, worker: Worker, rng: np.random.Genera
     worker has judged (set-up 2: a worker rating informativeness gets no quality check),
     a prepared check else a fresh copy of one of their criterion's tasks; any criterion
     only when the worker has none yet or their criterion offers no task to copy."""
-    # Imported here: quality builds attention tasks and imports this module's helpers.
-    from annotations.services.quality import attention_task_create
-
     own = Q(
         criterion_id__in=Assignment.objects.filter(worker_id=worker.pk).values("task__criterion_id")
     )
@@ -800,68 +640,6 @@ def _pick_repeat(*, worker: Worker, rng: np.random.Generator) -> Task | None:
     if not done:
         return None
     return Task.objects.get(pk=done[int(rng.integers(0, len(done)))])
-
-
-def _page_key(assignment: Assignment, together: bool) -> tuple[str, int]:
-    """Assignments with one key are one page: a group's in set-up 1, else each alone."""
-    task = assignment.task
-    if (
-        together
-        and task.group is not None
-        and assignment.kind == Assignment.Kind.REGULAR
-        and task.kind == Task.Kind.REGULAR
-    ):
-        return ("group", task.group)
-    return ("assignment", assignment.pk)
-
-
-def _resume(*, worker: Worker, campaign: Campaign, now: datetime) -> Assignment | None:
-    """The worker's unfinished page, renewed if its time ran out but its places are free.
-
-    A page is one assignment, or in set-up 1 the assignments of one group: they are
-    renewed or expired together. Returns the page's first assignment.
-    """
-    active = list(
-        Assignment.objects.filter(worker=worker, state=Assignment.State.ACTIVE)
-        .select_related("task__criterion", "task__item")
-        .order_by("started_at", "id")
-    )
-    pages: dict[tuple[str, int], list[Assignment]] = {}
-    for assignment in active:
-        pages.setdefault(_page_key(assignment, is_together(campaign)), []).append(assignment)
-    found: Assignment | None = None
-    expires_at = now + timedelta(minutes=campaign.assignment_timeout_minutes)
-    for page in pages.values():
-        if found is None and all(a.expires_at is None or a.expires_at > now for a in page):
-            found = page[0]
-            continue
-        room = found is None
-        if room:
-            for assignment in sorted(page, key=lambda a: a.task_id):
-                counts = assignment.kind == Assignment.Kind.REGULAR and (
-                    assignment.task.kind == Task.Kind.REGULAR
-                )
-                if not counts:
-                    continue
-                _task_to_lock(assignment.task_id).first()
-                room = room and (
-                    places_taken(assignment.task_id, now, excluding=assignment.pk)
-                    < campaign.judgements_per_task
-                )
-        released: dict[int, int] = {}
-        for assignment in page:
-            if room:
-                assignment.expires_at = expires_at
-                assignment.save(update_fields=["expires_at"])
-            else:
-                assignment.state = Assignment.State.EXPIRED
-                assignment.save(update_fields=["state"])
-                if assignment.kind == Assignment.Kind.REGULAR:
-                    released[assignment.task_id] = released.get(assignment.task_id, 0) + 1
-        _places_held_release(released)
-        if room:
-            found = page[0]
-    return found
 
 
 def task_next_for(
@@ -942,7 +720,7 @@ def page_next_for(*, worker: Worker, campaign: Campaign, now: datetime | None = 
     together = is_together(campaign)
     submitted = sum(state == Assignment.State.SUBMITTED for state, *_ in mine)
     if any(state == Assignment.State.ACTIVE for state, *_ in mine):
-        resumed = _resume(worker=worker, campaign=campaign, now=now)
+        resumed = page_resume(worker=worker, campaign=campaign, now=now)
         if resumed is not None:
             return NextPage(resumed, None if together else submitted)
     position = pages_done(worker=worker, campaign=campaign) if together else submitted
@@ -987,75 +765,5 @@ def page_next_for(*, worker: Worker, campaign: Campaign, now: datetime | None = 
         for t in tasks
     ]
     if kind == Assignment.Kind.REGULAR:
-        _places_held_recount([t.pk for t in tasks if t.kind == Task.Kind.REGULAR])
+        places_held_recount([t.pk for t in tasks if t.kind == Task.Kind.REGULAR])
     return NextPage(assignments[0], position, outputs if len(tasks) == 1 else None)
-
-
-@transaction.atomic
-def assignments_expire(*, campaign: Campaign | None = None, now: datetime | None = None) -> int:
-    """Mark active assignments whose time ran out as expired; returns how many.
-
-    Not needed for correctness (an overdue assignment stops holding its place at once);
-    it keeps the stored states tidy and is meant for a periodic job.
-    """
-    now = now or timezone.now()
-    qs = Assignment.objects.filter(state=Assignment.State.ACTIVE, expires_at__lte=now)
-    if campaign is not None:
-        qs = qs.filter(task__campaign=campaign)
-    rows = list(
-        qs.select_for_update(no_key=True, of=("self",)).values_list("pk", "task_id", "kind")
-    )
-    Assignment.objects.filter(pk__in=[pk for pk, _, _ in rows]).update(
-        state=Assignment.State.EXPIRED
-    )
-    released: dict[int, int] = {}
-    for _, task_id, kind in rows:
-        if kind == Assignment.Kind.REGULAR:
-            released[task_id] = released.get(task_id, 0) + 1
-    _places_held_release(released)
-    return len(rows)
-
-
-# Form fields a draft may hold: a score, a slider's marks, a tie, a content check, each
-# of one slot, prefixed ``c<criterion id>-`` on a set-up 1 page.
-_DRAFT_FIELD = re.compile(r"^(c[0-9]{1,12}-)?(score|touched|tie|keep|check)_[0-9]{1,4}$")
-_DRAFT_MAX_FIELDS = 400
-_DRAFT_MAX_VALUE = 40
-
-
-def draft_clean(answers: Mapping[str, Sequence[str]]) -> dict[str, str | list[str]]:
-    """The answer fields of a posted form, as stored in ``Assignment.draft``.
-
-    Only answer fields are kept (no tokens, no flags), each value cut to a few dozen
-    characters (a draft only pre-fills the page: the submit checks everything again and
-    a cut value is shown, never recorded); content checks keep their list.
-    """
-    clean: dict[str, str | list[str]] = {}
-    for name, values in answers.items():
-        if len(clean) >= _DRAFT_MAX_FIELDS or not _DRAFT_FIELD.match(name):
-            continue
-        kept = [str(v)[:_DRAFT_MAX_VALUE] for v in values][:10]
-        clean[name] = kept if "check_" in name else (kept[-1] if kept else "")
-    return clean
-
-
-@transaction.atomic
-def assignment_draft_save(*, assignment: Assignment, answers: Mapping[str, Sequence[str]]) -> bool:
-    """Keep the answers typed so far on the assignment's page (autosave).
-
-    Returns False, writing nothing, when the assignment is no longer active (submitted,
-    from this or another tab, or expired). Locks the assignment row (``FOR UPDATE``), so
-    a draft arriving after the submit never lands on a submitted assignment.
-    """
-    locked = (
-        Assignment.objects.select_for_update(no_key=True)
-        .filter(pk=assignment.pk, state=Assignment.State.ACTIVE)
-        .first()
-    )
-    if locked is None:
-        return False
-    draft = draft_clean(answers)
-    if draft != locked.draft:
-        locked.draft = draft
-        locked.save(update_fields=["draft"])
-    return True

@@ -108,6 +108,83 @@ class CampaignSettingsError(DomainError):
         )
 
 
+def _outputs_problem(campaign: Campaign, k: int | None, n_systems: int) -> str | None:
+    """What is wrong with the outputs per task: none, more than the systems, or one
+    (PlainME) under criteria of another scale than magnitude estimation."""
+    if k is None or k < 1:
+        return "must be at least 1."
+    if n_systems and k > n_systems:
+        return f"{k} is more than the {n_systems} systems with outputs; choose at most {n_systems}."
+    if k == 1 and campaign.pk:
+        others = list(
+            campaign.criteria.exclude(scale=Criterion.Scale.MAGNITUDE).values_list(
+                "name", flat=True
+            )
+        )
+        if others:
+            return (
+                "1 output per task (plain magnitude estimation) needs magnitude-estimation "
+                f"criteria; {', '.join(others)} use{'s' if len(others) == 1 else ''} another "
+                "scale. Choose 2 or more, or change the scale."
+            )
+    return None
+
+
+def _adaptive_problem(campaign: Campaign, k: int | None, n_systems: int) -> str | None:
+    """Why adaptive batches cannot work with these settings (None: they can)."""
+    if campaign.setup == Campaign.Setup.TOGETHER:
+        return (
+            "adaptive batches choose systems per criterion; set-up 1 shows every "
+            "criterion of an item on one page. Choose set-up 2 (separate) for it."
+        )
+    if k is not None and k < 2:
+        return (
+            "adaptive batches choose which systems to compare: it needs 2 or more outputs per task."
+        )
+    if n_systems and n_systems < 3:
+        return "with 2 systems every task shows both: there is nothing to choose."
+    return None
+
+
+def _share_problems(campaign: Campaign, tasks: int | None) -> dict[str, str]:
+    """The shares (attention checks, repeats, quality threshold) out of [0, 1], and
+    checks and repeats that leave a worker no real task."""
+    problems: dict[str, str] = {}
+    for name in ("attention_check_rate", "repeat_rate", "quality_threshold"):
+        value = getattr(campaign, name)
+        if value is None or not 0 <= value <= 1:
+            problems[name] = "must be between 0 and 1 (a share: 0.1 is one task in ten)."
+    checks, repeats = campaign.attention_check_rate or 0, campaign.repeat_rate or 0
+    if "attention_check_rate" in problems or "repeat_rate" in problems:
+        return problems
+    real = 1 - checks - repeats
+    if real <= 1e-9:
+        problems["repeat_rate"] = (
+            f"attention checks ({checks:.0%}) and repeats ({repeats:.0%}) together take "
+            "every task: no real task would be left. Keep their sum below 100%."
+        )
+    elif tasks and tasks >= 1 and tasks * real < 1:
+        problems["repeat_rate"] = (
+            f"with {tasks} task{'s' if tasks != 1 else ''} per worker, attention checks "
+            f"({checks:.0%}) and repeats ({repeats:.0%}) leave no real task for a worker. "
+            "Lower the shares or give workers more tasks."
+        )
+    return problems
+
+
+def _timeout_problem(campaign: Campaign) -> str | None:
+    """A task's time limit below a minute or below the minimum time per task."""
+    timeout = campaign.assignment_timeout_minutes
+    if timeout is None or timeout < 1:
+        return "must be at least 1 minute."
+    if campaign.min_seconds_per_task and timeout * 60 < campaign.min_seconds_per_task:
+        return (
+            f"{timeout} minute{'s' if timeout != 1 else ''} is shorter than the minimum time "
+            f"per task ({campaign.min_seconds_per_task} s): no worker could submit in time."
+        )
+    return None
+
+
 def campaign_settings_problems(*, campaign: Campaign) -> dict[str, str]:
     """What makes the campaign's settings impossible, by field (empty when they work).
 
@@ -118,82 +195,28 @@ def campaign_settings_problems(*, campaign: Campaign) -> dict[str, str]:
     one task, and real tasks among the checks and repeats; and a task's time limit must
     leave the minimum time per task.
     """
-    problems: dict[str, str] = {}
+    found: dict[str, str | None] = {}
     k = campaign.outputs_per_task
     n_systems = campaign.systems.count() if campaign.pk else 0
-    if k is None or k < 1:
-        problems["outputs_per_task"] = "must be at least 1."
-    elif n_systems and k > n_systems:
-        problems["outputs_per_task"] = (
-            f"{k} is more than the {n_systems} systems with outputs; choose at most {n_systems}."
-        )
-    elif k == 1 and campaign.pk:
-        others = list(
-            campaign.criteria.exclude(scale=Criterion.Scale.MAGNITUDE).values_list(
-                "name", flat=True
-            )
-        )
-        if others:
-            problems["outputs_per_task"] = (
-                "1 output per task (plain magnitude estimation) needs magnitude-estimation "
-                f"criteria; {', '.join(others)} use{'s' if len(others) == 1 else ''} another "
-                "scale. Choose 2 or more, or change the scale."
-            )
+    found["outputs_per_task"] = _outputs_problem(campaign, k, n_systems)
     if campaign.adaptive_design:
-        if campaign.setup == Campaign.Setup.TOGETHER:
-            problems["adaptive_design"] = (
-                "adaptive batches choose systems per criterion; set-up 1 shows every "
-                "criterion of an item on one page. Choose set-up 2 (separate) for it."
-            )
-        elif k is not None and k < 2:
-            problems["adaptive_design"] = (
-                "adaptive batches choose which systems to compare: it needs 2 or more "
-                "outputs per task."
-            )
-        elif n_systems and n_systems < 3:
-            problems["adaptive_design"] = (
-                "with 2 systems every task shows both: there is nothing to choose."
-            )
+        found["adaptive_design"] = _adaptive_problem(campaign, k, n_systems)
     batch = campaign.adaptive_batch_tasks
     if batch is None or not 1 <= batch <= 10_000:
-        problems["adaptive_batch_tasks"] = "must be between 1 and 10,000 tasks."
+        found["adaptive_batch_tasks"] = "must be between 1 and 10,000 tasks."
     if campaign.judgements_per_task is None or campaign.judgements_per_task < 1:
-        problems["judgements_per_task"] = "must be at least 1: every task needs a judge."
+        found["judgements_per_task"] = "must be at least 1: every task needs a judge."
     tasks = campaign.tasks_per_worker
     if tasks is None or tasks < 1:
-        problems["tasks_per_worker"] = "must be at least 1: a worker needs a task to do."
-    for name in ("attention_check_rate", "repeat_rate", "quality_threshold"):
-        value = getattr(campaign, name)
-        if value is None or not 0 <= value <= 1:
-            problems[name] = "must be between 0 and 1 (a share: 0.1 is one task in ten)."
-    checks, repeats = campaign.attention_check_rate or 0, campaign.repeat_rate or 0
-    if "attention_check_rate" not in problems and "repeat_rate" not in problems:
-        real = 1 - checks - repeats
-        if real <= 1e-9:
-            problems["repeat_rate"] = (
-                f"attention checks ({checks:.0%}) and repeats ({repeats:.0%}) together take "
-                "every task: no real task would be left. Keep their sum below 100%."
-            )
-        elif tasks and tasks >= 1 and tasks * real < 1:
-            problems["repeat_rate"] = (
-                f"with {tasks} task{'s' if tasks != 1 else ''} per worker, attention checks "
-                f"({checks:.0%}) and repeats ({repeats:.0%}) leave no real task for a worker. "
-                "Lower the shares or give workers more tasks."
-            )
+        found["tasks_per_worker"] = "must be at least 1: a worker needs a task to do."
+    found.update(_share_problems(campaign, tasks))
     if not (campaign.accept_prolific or campaign.accept_mturk or campaign.accept_link):
-        problems["accept_prolific"] = (
+        found["accept_prolific"] = (
             "accept at least one platform (Prolific, MTurk or the plain link): "
             "otherwise no worker can start."
         )
-    timeout = campaign.assignment_timeout_minutes
-    if timeout is None or timeout < 1:
-        problems["assignment_timeout_minutes"] = "must be at least 1 minute."
-    elif campaign.min_seconds_per_task and timeout * 60 < campaign.min_seconds_per_task:
-        problems["assignment_timeout_minutes"] = (
-            f"{timeout} minute{'s' if timeout != 1 else ''} is shorter than the minimum time "
-            f"per task ({campaign.min_seconds_per_task} s): no worker could submit in time."
-        )
-    return problems
+    found["assignment_timeout_minutes"] = _timeout_problem(campaign)
+    return {field: reason for field, reason in found.items() if reason is not None}
 
 
 def campaign_settings_check(*, campaign: Campaign) -> None:
@@ -474,24 +497,9 @@ class OutputsStored:
     identical_groups: int
 
 
-def outputs_store(*, campaign: Campaign, rows: Iterable[OutputRow]) -> OutputsStored:
-    """Add systems, items and outputs to a campaign in bulk (call inside a transaction).
-
-    Existing systems and items are reused; an output that exists already is an error,
-    so importing the same file twice cannot silently double anything.
-    """
-    rows = list(rows)
-    systems = {s.label: s for s in campaign.systems.all()}
-    items = {i.external_id: i for i in campaign.items.all()}
-    # Languages: the row's, else the campaign's first; an item's is its first output's.
-    # The campaign holds every language brought.
-    default = (campaign.languages or ["en"])[0]
-    campaign_languages_add(
-        campaign=campaign, languages=[r.language or default for r in rows], first=not items
-    )
-    item_language: dict[str, str] = {}
-    for r in rows:
-        item_language.setdefault(r.item_id, r.language or default)
+def _systems_add(campaign: Campaign, rows: list[OutputRow], systems: dict[str, System]) -> int:
+    """Create the rows' systems the campaign lacks and add them to ``systems`` (by label);
+    returns how many were new."""
     new_systems = [
         System(campaign=campaign, label=lbl)
         for lbl in dict.fromkeys(r.system for r in rows)
@@ -501,14 +509,21 @@ def outputs_store(*, campaign: Campaign, rows: Iterable[OutputRow]) -> OutputsSt
     systems.update(
         {s.label: s for s in campaign.systems.filter(label__in=[s.label for s in new_systems])}
     )
+    return len(new_systems)
+
+
+def _items_new(
+    campaign: Campaign,
+    rows: list[OutputRow],
+    items: dict[str, Item],
+    attributes: dict[str, dict[str, str]],
+    item_language: dict[str, str],
+) -> list[Item]:
+    """The rows' items the campaign does not have yet (unsaved), in the rows' order,
+    placed after its existing ones."""
     next_pos = len(items)
     new_items: list[Item] = []
     new_item_ids: set[str] = set()  # a set, not a scan of new_items: linear imports
-    # Attributes per item, merged over its rows (the parsers made them consistent).
-    attributes: dict[str, dict[str, str]] = {}
-    for r in rows:
-        if r.attributes:
-            attributes.setdefault(r.item_id, {}).update(r.attributes)
     for r in rows:
         if r.item_id not in items and r.item_id not in new_item_ids:
             new_item_ids.add(r.item_id)
@@ -523,8 +538,14 @@ def outputs_store(*, campaign: Campaign, rows: Iterable[OutputRow]) -> OutputsSt
                 )
             )
             next_pos += 1
-    # Items that exist already gain the attributes they lack; a different value for one
-    # they have is an error (the import is then rolled back).
+    return new_items
+
+
+def _items_gaining_attributes(
+    items: dict[str, Item], attributes: dict[str, dict[str, str]]
+) -> list[Item]:
+    """Items that exist already, with the attributes they lack added (unsaved); a
+    different value for one they have is an error (the import is then rolled back)."""
     changed_items: list[Item] = []
     for item_id, attrs in attributes.items():
         item = items.get(item_id)
@@ -542,14 +563,18 @@ def outputs_store(*, campaign: Campaign, rows: Iterable[OutputRow]) -> OutputsSt
         if any(k not in item.attributes for k in attrs):
             item.attributes = {**item.attributes, **attrs}
             changed_items.append(item)
-    Item.objects.bulk_update(changed_items, ["attributes"], batch_size=2000)
-    Item.objects.bulk_create(new_items)
-    items.update(
-        {
-            i.external_id: i
-            for i in campaign.items.filter(external_id__in=[i.external_id for i in new_items])
-        }
-    )
+    return changed_items
+
+
+def _outputs_new(
+    campaign: Campaign,
+    rows: list[OutputRow],
+    items: dict[str, Item],
+    systems: dict[str, System],
+    default: str,
+) -> list[Output]:
+    """The rows' outputs (unsaved); one the campaign has already, or two of one item and
+    system, is an error."""
     existing = set(
         Output.objects.filter(item__campaign=campaign).values_list(
             "item__external_id", "system__label"
@@ -569,10 +594,49 @@ def outputs_store(*, campaign: Campaign, rows: Iterable[OutputRow]) -> OutputsSt
                 language=r.language or default,
             )
         )
+    return outputs
+
+
+def outputs_store(*, campaign: Campaign, rows: Iterable[OutputRow]) -> OutputsStored:
+    """Add systems, items and outputs to a campaign in bulk (call inside a transaction).
+
+    Existing systems and items are reused; an output that exists already is an error,
+    so importing the same file twice cannot silently double anything.
+    """
+    rows = list(rows)
+    systems = {s.label: s for s in campaign.systems.all()}
+    items = {i.external_id: i for i in campaign.items.all()}
+    # Languages: the row's, else the campaign's first; an item's is its first output's.
+    # The campaign holds every language brought.
+    default = (campaign.languages or ["en"])[0]
+    campaign_languages_add(
+        campaign=campaign, languages=[r.language or default for r in rows], first=not items
+    )
+    item_language: dict[str, str] = {}
+    for r in rows:
+        item_language.setdefault(r.item_id, r.language or default)
+    n_new_systems = _systems_add(campaign, rows, systems)
+    # Attributes per item, merged over its rows (the parsers made them consistent).
+    attributes: dict[str, dict[str, str]] = {}
+    for r in rows:
+        if r.attributes:
+            attributes.setdefault(r.item_id, {}).update(r.attributes)
+    new_items = _items_new(campaign, rows, items, attributes, item_language)
+    Item.objects.bulk_update(
+        _items_gaining_attributes(items, attributes), ["attributes"], batch_size=2000
+    )
+    Item.objects.bulk_create(new_items)
+    items.update(
+        {
+            i.external_id: i
+            for i in campaign.items.filter(external_id__in=[i.external_id for i in new_items])
+        }
+    )
+    outputs = _outputs_new(campaign, rows, items, systems, default)
     Output.objects.bulk_create(outputs, batch_size=2000)
     groups = outputs_detect_identical(campaign=campaign)
     return OutputsStored(
-        systems=len(new_systems),
+        systems=n_new_systems,
         items=len(new_items),
         outputs=len(outputs),
         identical_groups=groups,

@@ -24,8 +24,9 @@ from annotations.models import (
     TaskOutput,
     Worker,
 )
-from annotations.services.assignment import places_taken, worker_seen
 from annotations.services.criteria import checks_ticked_clean
+from annotations.services.places import places_taken
+from annotations.services.sessions import worker_seen
 from common.errors import DomainError
 from common.queries import PreparedInsert, prepared, prepared_update
 

@@ -15,8 +15,8 @@ from django.db import transaction
 
 from annotations.models import Campaign, Worker
 from annotations.selectors import platforms as platform_selectors
-from annotations.services import assignment as assignment_services
 from annotations.services import languages as language_services
+from annotations.services import sessions as session_services
 
 
 def worker_returning(
@@ -41,7 +41,7 @@ def worker_returning(
     if not platform_selectors.arrival_continues(
         worker=known, arrival=arrival, session_worker_id=session_worker_id
     ):
-        raise assignment_services.SessionElsewhere(
+        raise session_services.SessionElsewhere(
             "This participant id already has a session; it continues only from the browser "
             "or the platform session it started in."
         )
@@ -51,7 +51,7 @@ def worker_returning(
         and platform_selectors.arrival_proves_platform_session(worker=known, arrival=arrival)
         and any(known.metadata.get(k) != v for k, v in metadata.items())
     ):
-        known = assignment_services.worker_get_or_create(
+        known = session_services.worker_get_or_create(
             campaign=campaign,
             platform=arrival.platform,
             external_id=arrival.external_id,
@@ -88,7 +88,7 @@ def worker_enrol(
     with language_services.language_quota_held(
         campaign=campaign, language=tag, platform=platform, external_id=external_id
     ):
-        worker = assignment_services.worker_get_or_create(
+        worker = session_services.worker_get_or_create(
             campaign=campaign,
             platform=platform,
             external_id=external_id,
@@ -98,5 +98,5 @@ def worker_enrol(
                 worker=known, arrival=arrival, session_worker_id=session_worker_id
             ),
         )
-        worker = assignment_services.worker_consent(worker=worker)
+        worker = session_services.worker_consent(worker=worker)
     return worker

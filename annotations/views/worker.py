@@ -41,8 +41,10 @@ from annotations.models import Assignment, Campaign, CampaignMembership, Criteri
 from annotations.selectors import platforms as platform_selectors
 from annotations.selectors import worker as worker_selectors
 from annotations.services import assignment as assignment_services
+from annotations.services import drafts as draft_services
 from annotations.services import judgements as judgement_services
 from annotations.services import platforms as platform_services
+from annotations.services import sessions as session_services
 from annotations.services.judgements import max_magnitude
 from annotations.services.languages import LanguageQuotaFull, language_quota_full
 from common.errors import DomainError
@@ -275,7 +277,7 @@ def entry(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             arrival=arrival,
             session_worker_id=_session_cookie_worker_id(request, campaign),
         )
-    except assignment_services.SessionElsewhere:
+    except session_services.SessionElsewhere:
         return _problem(request, "session-elsewhere", campaign, status=403)
     if known is not None:
         # This browser may come back by itself from now on (another device that came
@@ -397,7 +399,7 @@ def _start(
         )
     except LanguageQuotaFull:
         return _problem(request, "language-full", campaign, status=409)
-    except assignment_services.SessionElsewhere:
+    except session_services.SessionElsewhere:
         return _problem(request, "session-elsewhere", campaign, status=403)
     except DomainError:
         return _problem(request, "bad-link", campaign, status=400)
@@ -661,7 +663,7 @@ def consent(request: HttpRequest, campaign: Campaign, worker: Worker, token: str
     form = ConsentForm(request.POST)
     if not form.is_valid():
         return _consent_page(request, campaign, worker, token, form, status=400)
-    assignment_services.worker_consent(worker=worker)
+    session_services.worker_consent(worker=worker)
     return redirect(_session_url(campaign, worker))
 
 
@@ -1032,7 +1034,7 @@ def draft(
     # A NUL or a lone surrogate in a field never gets here: the request-bounds middleware
     # (common.middleware) refuses it in every web form, multipart ones included.
     answers = {name: request.POST.getlist(name) for name in request.POST}
-    if not assignment_services.assignment_draft_save(assignment=assignment, answers=answers):
+    if not draft_services.assignment_draft_save(assignment=assignment, answers=answers):
         return HttpResponse(str(DRAFT_TOO_LATE), status=409, content_type="text/plain")
     return HttpResponse(status=204)
 

@@ -420,8 +420,9 @@ def run_handout(args: argparse.Namespace) -> None:
     from django.test.utils import CaptureQueriesContext
 
     from annotations.models import Campaign, Worker
-    from annotations.services.assignment import task_next_for, worker_consent
+    from annotations.services.assignment import task_next_for
     from annotations.services.judgements import judgement_submit
+    from annotations.services.sessions import worker_consent
 
     sizes = {"6k": 600, "60k": 6000}  # items x 21 systems x 2 criteria / 5 per task x ...
     figures: dict[str, float] = {}

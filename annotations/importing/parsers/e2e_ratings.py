@@ -87,15 +87,39 @@ def _metadata_value(column: str, value: str) -> object:
     return value
 
 
-def parse_e2e_ratings(path: Path) -> ParsedRatings:
-    table = CsvTable(path)
-    file, header_line, names = table.file, table.header_line, table.names
-    criterion = next((c for c, prefix in SCORE_PREFIXES.items() if f"{prefix}1" in names), None)
+class _Row:
+    """One record of the file, read by column name: ``value(column, required=True)``, the
+    cell stripped (an empty one that is required is an error). A plain function, not a
+    method: every cell is read through it, and a plain function is the cheaper call."""
+
+    __slots__ = ("file", "index", "line", "record", "value")
+
+    def __init__(self, *, file: str, line: int, record: list[str], index: dict[str, int]) -> None:
+        self.file, self.line, self.record, self.index = file, line, record, index
+
+        def value(column: str, *, required: bool = True) -> str:
+            v = record[index[column]].strip()
+            if required and not v:
+                raise ImportFileError("the value is empty.", file=file, line=line, field=column)
+            return v
+
+        self.value = value
+
+    def error(self, message: str, column: str) -> ImportFileError:
+        return ImportFileError(message, file=self.file, line=self.line, field=column)
+
+
+def _criterion_of(table: CsvTable) -> tuple[str, str]:
+    """The criterion the file rates, recognised by its score columns, and their prefix;
+    every column read is required."""
+    criterion = next(
+        (c for c, prefix in SCORE_PREFIXES.items() if f"{prefix}1" in table.names), None
+    )
     if criterion is None:
         raise ImportFileError(
             "no score columns: expected quality1..quality5 or natur1..natur5.",
-            file=file,
-            line=header_line,
+            file=table.file,
+            line=table.header_line,
             field="quality1",
         )
     prefix = SCORE_PREFIXES[criterion]
@@ -105,142 +129,141 @@ def parse_e2e_ratings(path: Path) -> ParsedRatings:
         if criterion == "quality":
             required.append(f"check{k}")
     table.require(required)
-    index = table.index
+    return criterion, prefix
+
+
+def _mr_id(row: _Row) -> int:
+    try:
+        mr_id = int(row.value("mr_id"))
+    except ValueError:
+        mr_id = 0
+    if mr_id < 1:
+        raise row.error(f"'{row.value('mr_id')}' is not a positive whole number.", "mr_id")
+    return mr_id
+
+
+def _times(row: _Row) -> tuple[datetime, datetime]:
+    """When the judgement started and was submitted (not before it started)."""
+    file, line = row.file, row.line
+    started = parse_utc(
+        row.value("_started_at"), fmt=TIME_FORMAT, file=file, line=line, field="_started_at"
+    )
+    submitted = parse_utc(
+        row.value("_created_at"), fmt=TIME_FORMAT, file=file, line=line, field="_created_at"
+    )
+    if submitted < started:
+        raise row.error("the submit time is before the start time (_started_at).", "_created_at")
+    return started, submitted
+
+
+def _score(row: _Row, column: str) -> float:
+    raw = row.value(column)
+    try:
+        score = float(raw)
+    except ValueError:
+        score = math.nan
+    if not math.isfinite(score) or score < 0:
+        raise row.error(f"'{raw}' is not a non-negative number.", column)
+    return score
+
+
+def _slot_coverage(row: _Row, k: int) -> str:
+    raw = row.value(f"check{k}")
+    try:
+        return _coverage(raw)
+    except ValueError:
+        raise row.error(
+            f"'{raw}' is not a coverage label (ok, missing, added).", f"check{k}"
+        ) from None
+
+
+def _slot_twins(row: _Row, k: int) -> tuple[int, ...]:
+    """The (0-based) other slots whose text duplicates slot ``k``'s."""
+    raw = row.value(f"dupl_ref{k}", required=False)
+    try:
+        digits = str(int(float(raw))) if raw else ""
+    except ValueError:
+        digits = "x"
+    if not all(d in "12345" and int(d) != k for d in digits):
+        raise row.error(f"'{raw}' does not name other slots 1..5.", f"dupl_ref{k}")
+    return tuple(int(d) - 1 for d in digits)
+
+
+def _unit_refuse_other(first: ImportedJudgement, judgement: ImportedJudgement, row: _Row) -> None:
+    """A later judgement of a unit must show what its first showed (MR, systems, texts)."""
+    for attr, column in (("mr_id", "mr_id"), ("systems", "sys"), ("texts", "ref")):
+        if getattr(first, attr) != getattr(judgement, attr):
+            field = column
+            if attr != "mr_id":
+                k = next(
+                    i
+                    for i, (a, b) in enumerate(
+                        zip(getattr(first, attr), getattr(judgement, attr), strict=True)
+                    )
+                    if a != b
+                )
+                field = f"{column}{k + 1}"
+            raise row.error(
+                f"unit {judgement.unit_id} showed something else on line {first.line}.", field
+            )
+
+
+def _judgement(row: _Row, *, criterion: str, prefix: str, judgement_id: str) -> ImportedJudgement:
+    """The row's judgement, every value checked."""
+    mr_id = _mr_id(row)
+    started, submitted = _times(row)
+    systems, texts, scores, coverage, twins = [], [], [], [], []
+    for k in range(1, SLOTS + 1):
+        systems.append(row.value(f"sys{k}"))
+        texts.append(row.value(f"ref{k}"))
+        scores.append(_score(row, f"{prefix}{k}"))
+        coverage.append(_slot_coverage(row, k) if criterion == "quality" else "")
+        twins.append(_slot_twins(row, k))
+    for k, system in enumerate(systems, start=1):
+        if systems.index(system) != k - 1:
+            raise row.error(f"system '{system}' appears twice in the row.", f"sys{k}")
+    return ImportedJudgement(
+        line=row.line,
+        unit_id=row.value("_unit_id"),
+        judgement_id=judgement_id,
+        worker_id=row.value("_worker_id"),
+        worker_metadata={
+            c: _metadata_value(c, row.value(c, required=False))
+            for c in WORKER_METADATA_COLUMNS
+            if c in row.index
+        },
+        mr=row.value("mr"),
+        mr_id=mr_id,
+        systems=tuple(systems),
+        texts=tuple(texts),
+        scores=tuple(scores),
+        coverage=tuple(coverage),
+        twins=tuple(twins),
+        started_at=started,
+        submitted_at=submitted,
+    )
+
+
+def parse_e2e_ratings(path: Path) -> ParsedRatings:
+    table = CsvTable(path)
+    file, header_line = table.file, table.header_line
+    criterion, prefix = _criterion_of(table)
     judgements: list[ImportedJudgement] = []
     seen_ids: dict[str, int] = {}
     units: dict[str, ImportedJudgement] = {}
     for line, record in table.records():
-
-        def value(column: str, *, required: bool = True, line: int = line, record=record) -> str:
-            v = record[index[column]].strip()
-            if required and not v:
-                raise ImportFileError("the value is empty.", file=file, line=line, field=column)
-            return v
-
-        judgement_id = value("_id")
+        row = _Row(file=file, line=line, record=record, index=table.index)
+        judgement_id = row.value("_id")
         if judgement_id in seen_ids:
-            raise ImportFileError(
+            raise row.error(
                 f"the judgement id {judgement_id} already appears on line {seen_ids[judgement_id]}.",
-                file=file,
-                line=line,
-                field="_id",
+                "_id",
             )
         seen_ids[judgement_id] = line
-        try:
-            mr_id = int(value("mr_id"))
-        except ValueError:
-            mr_id = 0
-        if mr_id < 1:
-            raise ImportFileError(
-                f"'{value('mr_id')}' is not a positive whole number.",
-                file=file,
-                line=line,
-                field="mr_id",
-            )
-        started = parse_utc(
-            value("_started_at"), fmt=TIME_FORMAT, file=file, line=line, field="_started_at"
-        )
-        submitted = parse_utc(
-            value("_created_at"), fmt=TIME_FORMAT, file=file, line=line, field="_created_at"
-        )
-        if submitted < started:
-            raise ImportFileError(
-                "the submit time is before the start time (_started_at).",
-                file=file,
-                line=line,
-                field="_created_at",
-            )
-        systems, texts, scores, coverage, twins = [], [], [], [], []
-        for k in range(1, SLOTS + 1):
-            systems.append(value(f"sys{k}"))
-            texts.append(value(f"ref{k}"))
-            raw = value(f"{prefix}{k}")
-            try:
-                score = float(raw)
-            except ValueError:
-                score = math.nan
-            if not math.isfinite(score) or score < 0:
-                raise ImportFileError(
-                    f"'{raw}' is not a non-negative number.",
-                    file=file,
-                    line=line,
-                    field=f"{prefix}{k}",
-                )
-            scores.append(score)
-            if criterion == "quality":
-                raw = value(f"check{k}")
-                try:
-                    coverage.append(_coverage(raw))
-                except ValueError:
-                    raise ImportFileError(
-                        f"'{raw}' is not a coverage label (ok, missing, added).",
-                        file=file,
-                        line=line,
-                        field=f"check{k}",
-                    ) from None
-            else:
-                coverage.append("")
-            raw = value(f"dupl_ref{k}", required=False)
-            try:
-                digits = str(int(float(raw))) if raw else ""
-            except ValueError:
-                digits = "x"
-            if not all(d in "12345" and int(d) != k for d in digits):
-                raise ImportFileError(
-                    f"'{raw}' does not name other slots 1..5.",
-                    file=file,
-                    line=line,
-                    field=f"dupl_ref{k}",
-                )
-            twins.append(tuple(int(d) - 1 for d in digits))
-        for k, system in enumerate(systems, start=1):
-            if systems.index(system) != k - 1:
-                raise ImportFileError(
-                    f"system '{system}' appears twice in the row.",
-                    file=file,
-                    line=line,
-                    field=f"sys{k}",
-                )
-        judgement = ImportedJudgement(
-            line=line,
-            unit_id=value("_unit_id"),
-            judgement_id=judgement_id,
-            worker_id=value("_worker_id"),
-            worker_metadata={
-                c: _metadata_value(c, value(c, required=False))
-                for c in WORKER_METADATA_COLUMNS
-                if c in index
-            },
-            mr=value("mr"),
-            mr_id=mr_id,
-            systems=tuple(systems),
-            texts=tuple(texts),
-            scores=tuple(scores),
-            coverage=tuple(coverage),
-            twins=tuple(twins),
-            started_at=started,
-            submitted_at=submitted,
-        )
+        judgement = _judgement(row, criterion=criterion, prefix=prefix, judgement_id=judgement_id)
         first = units.setdefault(judgement.unit_id, judgement)
         if first is not judgement:
-            for attr, column in (("mr_id", "mr_id"), ("systems", "sys"), ("texts", "ref")):
-                if getattr(first, attr) != getattr(judgement, attr):
-                    field = column
-                    if attr != "mr_id":
-                        k = next(
-                            i
-                            for i, (a, b) in enumerate(
-                                zip(getattr(first, attr), getattr(judgement, attr), strict=True)
-                            )
-                            if a != b
-                        )
-                        field = f"{column}{k + 1}"
-                    raise ImportFileError(
-                        f"unit {judgement.unit_id} showed something else on line {first.line}.",
-                        file=file,
-                        line=line,
-                        field=field,
-                    )
+            _unit_refuse_other(first, judgement, row)
         judgements.append(judgement)
     if not judgements:
         raise ImportFileError(

@@ -195,22 +195,25 @@ def _levels(value: Any, *, field: str) -> tuple[int, ...]:
     return tuple(sorted(levels))
 
 
-def mapping_from_dict(data: MappingType[str, Any]) -> Mapping:
-    """A mapping from its JSON form, checked; a wrong setting is a :class:`MappingError`."""
-    if not isinstance(data, MappingType):
-        raise MappingError("a mapping is a JSON object.", field="mapping")
-    known = {*_STR_FIELDS, "criteria", "slots", "first", "metadata", "skip_values", "columns"}
-    for key in data:
-        if key not in known:
-            raise MappingError(f"unknown setting (known: {', '.join(sorted(known))}).", field=key)
-    values: dict[str, Any] = {}
+_CRITERION_KEYS = ("name", "score", "ranks", "scale", "checks", "coverage", "rank", "levels")
+
+
+def _system_constant(data: MappingType[str, Any]) -> MappingType[str, Any]:
+    """``data`` with a constant system (``"system": {"value": "explainer"}``) moved to
+    ``system_value``."""
     system = data.get("system", "")
-    if isinstance(system, MappingType):  # a constant: {"value": "explainer"}
-        if set(system) != {"value"} or not isinstance(system["value"], str):
-            raise MappingError('a constant system is written {"value": "label"}.', field="system")
-        if data.get("system_value"):
-            raise MappingError("give the constant system once.", field="system_value")
-        data = {**data, "system": "", "system_value": system["value"]}
+    if not isinstance(system, MappingType):
+        return data
+    if set(system) != {"value"} or not isinstance(system["value"], str):
+        raise MappingError('a constant system is written {"value": "label"}.', field="system")
+    if data.get("system_value"):
+        raise MappingError("give the constant system once.", field="system_value")
+    return {**data, "system": "", "system_value": system["value"]}
+
+
+def _setting_values(data: MappingType[str, Any]) -> dict[str, Any]:
+    """The mapping's settings but its criteria: texts, whole numbers, lists of texts."""
+    values: dict[str, Any] = {}
     for key in _STR_FIELDS:
         value = data.get(key, "")
         if not isinstance(value, str):
@@ -230,48 +233,50 @@ def mapping_from_dict(data: MappingType[str, Any]) -> Mapping:
         if not isinstance(value, list) or not all(isinstance(v, str | int) for v in value):
             raise MappingError("expected a list of texts.", field=key)
         values[key] = tuple(str(v).strip() for v in value if str(v).strip())
+    return values
+
+
+def _criterion_from_dict(c: Any, where: str) -> CriterionColumns:
+    """One criterion of a mapping from its JSON form (``where``: its place, for errors)."""
+    if not isinstance(c, MappingType):
+        raise MappingError("expected an object with name and score.", field=where)
+    for key in c:
+        if key not in _CRITERION_KEYS:
+            raise MappingError("unknown setting.", field=f"{where}.{key}")
+    name, score, scale, checks, coverage, rank = (
+        str(c.get(k, "")).strip() for k in ("name", "score", "scale", "checks", "coverage", "rank")
+    )
+    ranks = c.get("ranks", False)
+    if not isinstance(ranks, bool):
+        raise MappingError("expected true or false.", field=f"{where}.ranks")
+    levels = _levels(c.get("levels", []), field=f"{where}.levels")
+    return CriterionColumns(
+        name=name,
+        score=score,
+        ranks=ranks,
+        scale=scale,
+        checks=checks,
+        coverage=coverage,
+        rank=rank,
+        levels=levels,
+    )
+
+
+def mapping_from_dict(data: MappingType[str, Any]) -> Mapping:
+    """A mapping from its JSON form, checked; a wrong setting is a :class:`MappingError`."""
+    if not isinstance(data, MappingType):
+        raise MappingError("a mapping is a JSON object.", field="mapping")
+    known = {*_STR_FIELDS, "criteria", "slots", "first", "metadata", "skip_values", "columns"}
+    for key in data:
+        if key not in known:
+            raise MappingError(f"unknown setting (known: {', '.join(sorted(known))}).", field=key)
+    values = _setting_values(_system_constant(data))
     criteria = data.get("criteria")
     if not isinstance(criteria, list) or not criteria:
         raise MappingError(
             "at least one criterion (name and score pattern) is needed.", field="criteria"
         )
-    parsed = []
-    for n, c in enumerate(criteria):
-        where = f"criteria[{n}]"
-        if not isinstance(c, MappingType):
-            raise MappingError("expected an object with name and score.", field=where)
-        for key in c:
-            if key not in (
-                "name",
-                "score",
-                "ranks",
-                "scale",
-                "checks",
-                "coverage",
-                "rank",
-                "levels",
-            ):
-                raise MappingError("unknown setting.", field=f"{where}.{key}")
-        name, score, scale, checks, coverage, rank = (
-            str(c.get(k, "")).strip()
-            for k in ("name", "score", "scale", "checks", "coverage", "rank")
-        )
-        ranks = c.get("ranks", False)
-        if not isinstance(ranks, bool):
-            raise MappingError("expected true or false.", field=f"{where}.ranks")
-        levels = _levels(c.get("levels", []), field=f"{where}.levels")
-        parsed.append(
-            CriterionColumns(
-                name=name,
-                score=score,
-                ranks=ranks,
-                scale=scale,
-                checks=checks,
-                coverage=coverage,
-                rank=rank,
-                levels=levels,
-            )
-        )
+    parsed = [_criterion_from_dict(c, f"criteria[{n}]") for n, c in enumerate(criteria)]
     mapping = Mapping(criteria=tuple(parsed), **values)
     mapping_check(mapping)
     return mapping
@@ -287,8 +292,8 @@ def mapping_single_slot(mapping: Mapping) -> bool:
     )
 
 
-def mapping_check(mapping: Mapping) -> None:
-    """The mapping's own rules, before any file is read."""
+def _check_system(mapping: Mapping) -> None:
+    """The format, the item column, and a system column or a constant system."""
     if mapping.format not in FORMATS:
         raise MappingError(
             f"'{mapping.format}' is not one of {', '.join(FORMATS)}.", field="format"
@@ -308,7 +313,10 @@ def mapping_check(mapping: Mapping) -> None:
         raise MappingError(
             "a constant system means one output per row: set slots to 1.", field="slots"
         )
-    single = mapping_single_slot(mapping)
+
+
+def _check_patterns(mapping: Mapping, single: bool) -> None:
+    """Per-slot patterns hold ``{i}`` (unless one output per row); per-row columns never."""
     for key in ("system", "output"):
         pattern = getattr(mapping, key)
         if pattern and "{i}" not in pattern and not single:
@@ -323,6 +331,11 @@ def mapping_check(mapping: Mapping) -> None:
     for key, column in per_row:
         if "{i}" in column:
             raise MappingError("a per-row column cannot hold {i}.", field=key)
+
+
+def _check_layout(mapping: Mapping) -> None:
+    """The number of slots, the columns of a file without a header, the first slot's
+    number, and a time format when times are read."""
     if mapping.slots != 0 and not MIN_SLOTS <= mapping.slots <= MAX_SLOTS:
         raise MappingError(
             f"{mapping.slots} outputs per row: expected {MIN_SLOTS} to {MAX_SLOTS} (0 = as "
@@ -340,55 +353,72 @@ def mapping_check(mapping: Mapping) -> None:
             f"give the time format: '{TIME_ISO}', '{TIME_EPOCH}' or a strptime pattern.",
             field="time_format",
         )
+
+
+def _check_criterion_name(mapping: Mapping, c: CriterionColumns, where: str) -> None:
+    """A criterion's name: a name, or ``*`` (the file's definition gives it)."""
+    if c.name == FROM_DEFINITION:
+        if not mapping.definition or len(mapping.criteria) != 1:
+            raise MappingError(
+                f"'{FROM_DEFINITION}' (the name the file gives) needs the 'definition' "
+                "column and a single criterion.",
+                field=f"{where}.name",
+            )
+    elif not _NAME.match(c.name):
+        raise MappingError(
+            f"'{c.name}' is not a criterion name (lower-case letters, digits, _ and -).",
+            field=f"{where}.name",
+        )
+
+
+def _check_criterion(c: CriterionColumns, where: str, single: bool) -> None:
+    """A criterion's columns and scale (its name is ``_check_criterion_name``'s)."""
+    if not c.score:
+        raise MappingError("give the score column.", field=f"{where}.score")
+    if "{i}" not in c.score and not single:
+        raise MappingError(
+            f"the score pattern '{c.score}' lacks {{i}} (the slot number); without it, "
+            "set slots to 1 (one output per row).",
+            field=f"{where}.score",
+        )
+    if c.rank and c.ranks:
+        raise MappingError(
+            "either the scores are ranks (ranks) or the ranks have a column (rank).",
+            field=f"{where}.rank",
+        )
+    for key in ("checks", "coverage", "rank"):
+        pattern = getattr(c, key)
+        if pattern and "{i}" not in pattern and not single:
+            raise MappingError(
+                f"the pattern '{pattern}' lacks {{i}} (the slot number).",
+                field=f"{where}.{key}",
+            )
+    if c.scale not in ("", "likert", "magnitude", "slider"):
+        raise MappingError(
+            f"'{c.scale}' is not a scale (likert, magnitude, slider).",
+            field=f"{where}.scale",
+        )
+    if c.levels and (c.scale not in ("", "likert") or c.ranks or len(c.levels) < 2):
+        raise MappingError(
+            "levels are those of a Likert scale: at least two whole numbers.",
+            field=f"{where}.levels",
+        )
+
+
+def mapping_check(mapping: Mapping) -> None:
+    """The mapping's own rules, before any file is read."""
+    _check_system(mapping)
+    single = mapping_single_slot(mapping)
+    _check_patterns(mapping, single)
+    _check_layout(mapping)
     names: set[str] = set()
     for n, c in enumerate(mapping.criteria):
-        if c.name == FROM_DEFINITION:
-            if not mapping.definition or len(mapping.criteria) != 1:
-                raise MappingError(
-                    f"'{FROM_DEFINITION}' (the name the file gives) needs the 'definition' "
-                    "column and a single criterion.",
-                    field=f"criteria[{n}].name",
-                )
-        elif not _NAME.match(c.name):
-            raise MappingError(
-                f"'{c.name}' is not a criterion name (lower-case letters, digits, _ and -).",
-                field=f"criteria[{n}].name",
-            )
+        where = f"criteria[{n}]"
+        _check_criterion_name(mapping, c, where)
         if c.name in names:
-            raise MappingError(
-                f"criterion '{c.name}' is mapped twice.", field=f"criteria[{n}].name"
-            )
+            raise MappingError(f"criterion '{c.name}' is mapped twice.", field=f"{where}.name")
         names.add(c.name)
-        if not c.score:
-            raise MappingError("give the score column.", field=f"criteria[{n}].score")
-        if "{i}" not in c.score and not single:
-            raise MappingError(
-                f"the score pattern '{c.score}' lacks {{i}} (the slot number); without it, "
-                "set slots to 1 (one output per row).",
-                field=f"criteria[{n}].score",
-            )
-        if c.rank and c.ranks:
-            raise MappingError(
-                "either the scores are ranks (ranks) or the ranks have a column (rank).",
-                field=f"criteria[{n}].rank",
-            )
-        for key in ("checks", "coverage", "rank"):
-            pattern = getattr(c, key)
-            if pattern and "{i}" not in pattern and not single:
-                raise MappingError(
-                    f"the pattern '{pattern}' lacks {{i}} (the slot number).",
-                    field=f"criteria[{n}].{key}",
-                )
-        if c.scale not in ("", "likert", "magnitude", "slider"):
-            raise MappingError(
-                f"'{c.scale}' is not a scale (likert, magnitude, slider).",
-                field=f"criteria[{n}].scale",
-            )
-        if c.levels and (c.scale not in ("", "likert") or c.ranks or len(c.levels) < 2):
-            raise MappingError(
-                "levels are those of a Likert scale: at least two whole numbers.",
-                field=f"criteria[{n}].levels",
-            )
+        _check_criterion(c, where, single)
 
 
 # --------------------------------------------------------------------------------------
@@ -733,6 +763,206 @@ def _checks(raw: str, *, file: str, line: int, field: str) -> tuple[str, ...]:
     return tuple(key for key in CHECK_KEYS if key in keys)
 
 
+class _Cells:
+    """One record's cells, read by column, with errors naming the file, line and column.
+
+    ``value(column, required=True)``: the cell's text; a missing column, or an empty
+    cell that is required, is an error. (A plain function, not a method: a parse calls
+    it for every cell, and a plain function with defaults is the cheaper call.)
+    """
+
+    __slots__ = ("file", "get", "line", "value")
+
+    def __init__(self, get: Any, *, file: str, line: int) -> None:
+        self.get, self.file, self.line = get, file, line
+
+        def value(column: str, *, required: bool = True) -> str:
+            v = get(column)
+            if v is None:
+                raise ImportFileError(
+                    "this column is missing (the mapping reads it).",
+                    file=file,
+                    line=line,
+                    field=column,
+                )
+            if required and not v:
+                raise ImportFileError("the value is empty.", file=file, line=line, field=column)
+            return v
+
+        self.value = value
+
+    def error(self, message: str, column: str) -> ImportFileError:
+        return ImportFileError(message, file=self.file, line=self.line, field=column)
+
+
+def _row_times(cells: _Cells, mapping: Mapping) -> tuple[datetime | None, datetime | None]:
+    """When the judgement started and was submitted; one of them stands for both when the
+    mapping reads only one."""
+    times: list[datetime | None] = []
+    for key in ("started_at", "submitted_at"):
+        column = getattr(mapping, key)
+        times.append(
+            _time(
+                cells.value(column),
+                fmt=mapping.time_format,
+                file=cells.file,
+                line=cells.line,
+                field=column,
+            )
+            if column
+            else None
+        )
+    started, submitted = times
+    if started is None:
+        started = submitted
+    if submitted is None:
+        submitted = started
+    if started is not None and submitted is not None and submitted < started:
+        raise cells.error("the submit time is before the start time.", mapping.submitted_at)
+    return started, submitted
+
+
+def _row_metadata(cells: _Cells, mapping: Mapping) -> dict[str, Any]:
+    """The JSON metadata cell's object, then the metadata columns."""
+    metadata: dict[str, Any] = {}
+    if mapping.metadata_json:
+        raw = cells.value(mapping.metadata_json, required=False)
+        if raw:
+            metadata.update(
+                _json_cell(raw, file=cells.file, line=cells.line, field=mapping.metadata_json)
+            )
+    metadata.update({column: cells.value(column, required=False) for column in mapping.metadata})
+    return metadata
+
+
+def _row_definition(cells: _Cells, mapping: Mapping) -> dict[str, Any] | None:
+    """The row's criterion definition (None: the mapping reads none, or the cell is empty)."""
+    if not mapping.definition:
+        return None
+    raw = cells.value(mapping.definition, required=False)
+    if not raw:
+        return None
+    return _definition(raw, file=cells.file, line=cells.line, field=mapping.definition)
+
+
+def _row_outputs(cells: _Cells, mapping: Mapping, k: int) -> tuple[list[str], list[str], list[int]]:
+    """The row's systems, texts and slot numbers, up to the first empty system cell."""
+    systems: list[str] = []
+    texts: list[str] = []
+    slot_numbers: list[int] = []
+    for i in range(mapping.first, mapping.first + k):
+        column = mapping.column(mapping.system, i)
+        system = mapping.system_value or cells.get(column)
+        if system is None:
+            if mapping.slots == 0 and mapping.format == "jsonl" and len(systems) >= 1:
+                break  # nested slots: the row's list ended
+            cells.value(column)
+        if not system:
+            break  # the row's outputs end here (exports pad narrower judgements)
+        if system in systems:
+            raise cells.error(f"system '{system}' appears twice in the row.", column)
+        systems.append(system)
+        texts.append(
+            cells.value(mapping.column(mapping.output, i), required=False) if mapping.output else ""
+        )
+        slot_numbers.append(i)
+    if not systems:
+        raise cells.error(
+            "the row has no outputs (the first system cell is empty).",
+            mapping.column(mapping.system, mapping.first),
+        )
+    return systems, texts, slot_numbers
+
+
+def _criterion_name(
+    cells: _Cells,
+    mapping: Mapping,
+    criterion: CriterionColumns,
+    definition: dict[str, Any] | None,
+    definitions: dict[str, tuple[dict[str, Any], int]],
+) -> str:
+    """The criterion's name (``*``: the row's definition's); a definition other than an
+    earlier row's for the same criterion is an error."""
+    name = criterion.name
+    if name == FROM_DEFINITION:
+        if definition is None:
+            raise cells.error(
+                "the row gives no criterion definition: name the criterion in the "
+                f"mapping instead of '{FROM_DEFINITION}'.",
+                mapping.definition,
+            )
+        name = definition["name"]
+    if definition is not None:
+        known = definitions.setdefault(name, (definition, cells.line))
+        if {**known[0], "name": name} != {**definition, "name": name}:
+            raise cells.error(
+                f"criterion '{name}' is defined otherwise than on line {known[1]}.",
+                mapping.definition,
+            )
+    return name
+
+
+def _scores(
+    cells: _Cells, criterion: CriterionColumns, raws: list[tuple[str, str]], n: int
+) -> tuple[list[float], list[float | None]]:
+    """The scores of the row's ``n`` outputs, and their ranks when the scores are ranks
+    (a rank r becomes the score n + 1 - r)."""
+    scores: list[float] = []
+    ranks: list[float | None] = []
+    for column, raw in raws:
+        if not raw:
+            raise cells.error("the value is empty.", column)
+        number = _number(raw, file=cells.file, line=cells.line, field=column)
+        if criterion.ranks:
+            if not (number.is_integer() and 1 <= number <= n):
+                raise cells.error(f"'{raw}' is not a rank from 1 to {n}.", column)
+            scores.append(float(n + 1 - number))
+            ranks.append(number)
+        else:
+            scores.append(number)
+            ranks.append(None)
+    return scores, ranks
+
+
+def _rank_column(
+    cells: _Cells, mapping: Mapping, criterion: CriterionColumns, slot_numbers: list[int]
+) -> list[float | None]:
+    """The ranks of the criterion's rank columns (kept as given beside the scores)."""
+    ranks: list[float | None] = []
+    for i in slot_numbers:
+        column = mapping.column(criterion.rank, i)
+        raw = cells.value(column)
+        rank = _number(raw, file=cells.file, line=cells.line, field=column)
+        if not (rank.is_integer() and rank >= 1):
+            raise cells.error(f"'{raw}' is not a rank (1 = best).", column)
+        ranks.append(rank)
+    return ranks
+
+
+def _slot_extras(
+    cells: _Cells, mapping: Mapping, criterion: CriterionColumns, slot_numbers: list[int]
+) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
+    """The criterion's content checks and coverage labels per slot (() when not mapped)."""
+    checks: tuple[tuple[str, ...], ...] = ()
+    if criterion.checks:
+        checks = tuple(
+            _checks(
+                cells.value(mapping.column(criterion.checks, i), required=False),
+                file=cells.file,
+                line=cells.line,
+                field=mapping.column(criterion.checks, i),
+            )
+            for i in slot_numbers
+        )
+    coverage: tuple[str, ...] = ()
+    if criterion.coverage:
+        coverage = tuple(
+            cells.value(mapping.column(criterion.coverage, i), required=False)[:32]
+            for i in slot_numbers
+        )
+    return checks, coverage
+
+
 def _parse_row(
     mapping: Mapping,
     k: int,
@@ -742,16 +972,8 @@ def _parse_row(
     languages: dict[str, str],
     definitions: dict[str, tuple[dict[str, Any], int]] | None = None,
 ) -> MappedRow | None:
-    def value(column: str, *, required: bool = True) -> str:
-        v = get(column)
-        if v is None:
-            raise ImportFileError(
-                "this column is missing (the mapping reads it).", file=file, line=line, field=column
-            )
-        if required and not v:
-            raise ImportFileError("the value is empty.", file=file, line=line, field=column)
-        return v
-
+    cells = _Cells(get, file=file, line=line)
+    value = cells.value
     item_id = value(mapping.item)
     worker_id = value(mapping.worker) if mapping.worker else AGGREGATE_WORKER
     input_text = value(mapping.input, required=False) if mapping.input else ""
@@ -763,91 +985,16 @@ def _parse_row(
         if mapping.language
         else ""
     )
-    times: list[datetime | None] = []
-    for key in ("started_at", "submitted_at"):
-        column = getattr(mapping, key)
-        times.append(
-            _time(value(column), fmt=mapping.time_format, file=file, line=line, field=column)
-            if column
-            else None
-        )
-    started, submitted = times
-    if started is None:
-        started = submitted
-    if submitted is None:
-        submitted = started
-    if started is not None and submitted is not None and submitted < started:
-        raise ImportFileError(
-            "the submit time is before the start time.",
-            file=file,
-            line=line,
-            field=mapping.submitted_at,
-        )
-    metadata: dict[str, Any] = {}
-    if mapping.metadata_json:
-        raw = value(mapping.metadata_json, required=False)
-        if raw:
-            metadata.update(_json_cell(raw, file=file, line=line, field=mapping.metadata_json))
-    metadata.update({column: value(column, required=False) for column in mapping.metadata})
-    definition: dict[str, Any] | None = None
-    if mapping.definition:
-        raw = value(mapping.definition, required=False)
-        if raw:
-            definition = _definition(raw, file=file, line=line, field=mapping.definition)
-    systems: list[str] = []
-    texts: list[str] = []
-    slot_numbers: list[int] = []
-    for i in range(mapping.first, mapping.first + k):
-        column = mapping.column(mapping.system, i)
-        system = mapping.system_value or get(column)
-        if system is None:
-            if mapping.slots == 0 and mapping.format == "jsonl" and len(systems) >= 1:
-                break  # nested slots: the row's list ended
-            value(column)
-        if not system:
-            break  # the row's outputs end here (exports pad narrower judgements)
-        if system in systems:
-            raise ImportFileError(
-                f"system '{system}' appears twice in the row.", file=file, line=line, field=column
-            )
-        systems.append(system)
-        texts.append(
-            value(mapping.column(mapping.output, i), required=False) if mapping.output else ""
-        )
-        slot_numbers.append(i)
-    if not systems:
-        raise ImportFileError(
-            "the row has no outputs (the first system cell is empty).",
-            file=file,
-            line=line,
-            field=mapping.column(mapping.system, mapping.first),
-        )
+    started, submitted = _row_times(cells, mapping)
+    metadata = _row_metadata(cells, mapping)
+    definition = _row_definition(cells, mapping)
+    systems, texts, slot_numbers = _row_outputs(cells, mapping, k)
     judgements: list[MappedJudgement] = []
     skipped: list[str] = []
-    n = len(systems)
     if definitions is None:
         definitions = {}
     for criterion in mapping.criteria:
-        name = criterion.name
-        if name == FROM_DEFINITION:
-            if definition is None:
-                raise ImportFileError(
-                    "the row gives no criterion definition: name the criterion in the "
-                    f"mapping instead of '{FROM_DEFINITION}'.",
-                    file=file,
-                    line=line,
-                    field=mapping.definition,
-                )
-            name = definition["name"]
-        if definition is not None:
-            known = definitions.setdefault(name, (definition, line))
-            if {**known[0], "name": name} != {**definition, "name": name}:
-                raise ImportFileError(
-                    f"criterion '{name}' is defined otherwise than on line {known[1]}.",
-                    file=file,
-                    line=line,
-                    field=mapping.definition,
-                )
+        name = _criterion_name(cells, mapping, criterion, definition, definitions)
         raws = [
             (
                 mapping.column(criterion.score, i),
@@ -858,50 +1005,10 @@ def _parse_row(
         if any(raw in mapping.skip_values for _, raw in raws):
             skipped.append(name)
             continue
-        scores: list[float] = []
-        ranks: list[float | None] = []
-        for column, raw in raws:
-            if not raw:
-                raise ImportFileError("the value is empty.", file=file, line=line, field=column)
-            number = _number(raw, file=file, line=line, field=column)
-            if criterion.ranks:
-                if not (number.is_integer() and 1 <= number <= n):
-                    raise ImportFileError(
-                        f"'{raw}' is not a rank from 1 to {n}.", file=file, line=line, field=column
-                    )
-                scores.append(float(n + 1 - number))
-                ranks.append(number)
-            else:
-                scores.append(number)
-                ranks.append(None)
+        scores, ranks = _scores(cells, criterion, raws, len(systems))
         if criterion.rank:
-            ranks = []
-            for i in slot_numbers:
-                column = mapping.column(criterion.rank, i)
-                raw = value(column)
-                rank = _number(raw, file=file, line=line, field=column)
-                if not (rank.is_integer() and rank >= 1):
-                    raise ImportFileError(
-                        f"'{raw}' is not a rank (1 = best).", file=file, line=line, field=column
-                    )
-                ranks.append(rank)
-        checks: tuple[tuple[str, ...], ...] = ()
-        if criterion.checks:
-            checks = tuple(
-                _checks(
-                    value(mapping.column(criterion.checks, i), required=False),
-                    file=file,
-                    line=line,
-                    field=mapping.column(criterion.checks, i),
-                )
-                for i in slot_numbers
-            )
-        coverage: tuple[str, ...] = ()
-        if criterion.coverage:
-            coverage = tuple(
-                value(mapping.column(criterion.coverage, i), required=False)[:32]
-                for i in slot_numbers
-            )
+            ranks = _rank_column(cells, mapping, criterion, slot_numbers)
+        checks, coverage = _slot_extras(cells, mapping, criterion, slot_numbers)
         judgements.append(
             MappedJudgement(
                 line=line,

@@ -30,7 +30,7 @@ The files carry no output texts and no times.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from annotations.importing.parsers.common import CsvTable, row_language
@@ -70,9 +70,34 @@ class ParsedWMT:
     skipped_unranked: int
 
 
-def parse_wmt_csv(path: Path) -> ParsedWMT:
-    table = CsvTable(path)
-    file, header_line, names = table.file, table.header_line, table.names
+# A rank as WMT writes it plainly (others go through ``_rank``). Pairwise rows (WMT15-16)
+# keep the ranks of the five-way ranking they were cut from: ranks up to 5 are read in
+# any row, and re-ranked within a row of fewer.
+_RANK_OF = {str(rank): rank for rank in (-1, *range(1, MAX_SYSTEMS + 1))}
+
+
+@dataclass(frozen=True, slots=True)
+class _Columns:
+    """Where the columns used are in a record (None: the file has no such column); only
+    these are read (a WMT file has a dozen more per row)."""
+
+    k: int  # systems per row
+    judge: str  # the judge column's name
+    segment_at: int
+    judge_at: int
+    ranking_at: int | None
+    system_at: list[int]
+    rank_at: list[int]
+    src_index_at: int | None
+    document_at: int | None
+    number_at: list[int | None]
+    target_at: int | None
+    source_at: int | None
+
+
+def _columns(table: CsvTable) -> _Columns:
+    """The header's columns (the required ones checked), and k from the system columns."""
+    names = table.names
     judge_column = next((c for c in JUDGE_COLUMNS if c in names), JUDGE_COLUMNS[0])
     table.require(("segmentId", judge_column, "system1Id", "system1rank", "system2Id"))
     table.require(("system2rank",))
@@ -80,102 +105,139 @@ def parse_wmt_csv(path: Path) -> ParsedWMT:
     while k < MAX_SYSTEMS and f"system{k + 1}Id" in names:
         k += 1
     table.require(f"system{i}rank" for i in range(1, k + 1))
-    # Only the columns used are read (a WMT file has a dozen more per row).
-    segment_at, judge_at = table.index["segmentId"], table.index[judge_column]
-    ranking_at = table.index.get("rankingID")
-    system_at = [table.index[f"system{i}Id"] for i in range(1, k + 1)]
-    rank_at = [table.index[f"system{i}rank"] for i in range(1, k + 1)]
-    # Pairwise rows (WMT15-16) keep the ranks of the five-way ranking they were cut
-    # from: ranks up to 5 are read in any row, and re-ranked within a row of fewer.
-    top = MAX_SYSTEMS
-    rank_of = {str(rank): rank for rank in (-1, *range(1, top + 1))}
-    src_index_at = table.index.get("srcIndex")
-    document_at = table.index.get("documentId")
-    number_at = [table.index.get(f"system{i}Number") for i in range(1, k + 1)]
-    target_at = table.index.get("trglang")
-    source_at = table.index.get("srclang")
+    index = table.index
+    return _Columns(
+        k=k,
+        judge=judge_column,
+        segment_at=index["segmentId"],
+        judge_at=index[judge_column],
+        ranking_at=index.get("rankingID"),
+        system_at=[index[f"system{i}Id"] for i in range(1, k + 1)],
+        rank_at=[index[f"system{i}rank"] for i in range(1, k + 1)],
+        src_index_at=index.get("srcIndex"),
+        document_at=index.get("documentId"),
+        number_at=[index.get(f"system{i}Number") for i in range(1, k + 1)],
+        target_at=index.get("trglang"),
+        source_at=index.get("srclang"),
+    )
+
+
+def _row_languages(
+    record: list[str], at: _Columns, languages: dict[str, str], *, file: str, line: int
+) -> tuple[str, str]:
+    """The row's target and source languages ("" when the file has no such column)."""
+    language = source = ""
+    if at.target_at is not None:
+        language = row_language(
+            record[at.target_at], languages, file=file, line=line, field="trglang", names=True
+        )
+    if at.source_at is not None:
+        source = row_language(
+            record[at.source_at], languages, file=file, line=line, field="srclang", names=True
+        )
+    return language, source
+
+
+def _ranks_unusual(
+    record: list[str], rank_at: list[int], *, file: str, line: int
+) -> tuple[int, ...]:
+    """The row's ranks when some are not written plainly ("01", "+2"); anything but a
+    rank from 1 to 5 (or -1: unranked) is an error."""
+    ranks = tuple(_rank(record[i].strip(), MAX_SYSTEMS) for i in rank_at)
+    if 0 in ranks:
+        i = ranks.index(0)
+        raise ImportFileError(
+            f"'{record[rank_at[i]].strip()}' is not a rank from 1 to {MAX_SYSTEMS} "
+            "(or -1 for unranked).",
+            file=file,
+            line=line,
+            field=f"system{i + 1}rank",
+        )
+    return ranks
+
+
+def _ranking(
+    record: list[str],
+    at: _Columns,
+    *,
+    file: str,
+    line: int,
+    segment: str,
+    judge: str,
+    ranks: tuple[int, ...],
+    language: str,
+    source: str,
+) -> WMTRanking:
+    """A ranked row (its systems checked: none empty, none twice)."""
+    systems = tuple(record[i].strip() for i in at.system_at)
+    if not all(systems) or len(set(systems)) < at.k:
+        _refuse_systems(systems, file=file, line=line)
+    written: tuple[int, ...] = ()
+    if max(ranks) > at.k:  # a pair cut from a five-way ranking: rank within the row
+        written = ranks
+        ranks = tuple(1 + sum(other < rank for other in ranks) for rank in ranks)
+    numbers = tuple(_given(record[i]) if i is not None else "" for i in at.number_at)
+    return WMTRanking(
+        line=line,
+        segment_id=segment,
+        judge_id=judge,
+        systems=systems,
+        ranks=ranks,
+        language=language,
+        ranking_id=record[at.ranking_at].strip() if at.ranking_at is not None else "",
+        ranks_written=written,
+        source_language=source,
+        src_index=_given(record[at.src_index_at]) if at.src_index_at is not None else "",
+        document_id=_given(record[at.document_at]) if at.document_at is not None else "",
+        system_numbers=numbers if any(numbers) else (),
+    )
+
+
+def parse_wmt_csv(path: Path) -> ParsedWMT:
+    table = CsvTable(path)
+    file, header_line = table.file, table.header_line
+    at = _columns(table)
     languages: dict[str, str] = {}  # as written -> checked
     rankings: list[WMTRanking] = []
     pairs: set[tuple[str, str]] = set()
     sources: list[str] = []  # per ranking, its srclang as written
     skipped = 0
     for line, record in table.records():
-        segment, judge = record[segment_at].strip(), record[judge_at].strip()
-        for column, value in (("segmentId", segment), (judge_column, judge)):
+        segment, judge = record[at.segment_at].strip(), record[at.judge_at].strip()
+        for column, value in (("segmentId", segment), (at.judge, judge)):
             if not value:
                 raise ImportFileError("the value is empty.", file=file, line=line, field=column)
-        language = source = ""
-        if target_at is not None:
-            language = row_language(
-                record[target_at], languages, file=file, line=line, field="trglang", names=True
-            )
-        if source_at is not None:
-            source = row_language(
-                record[source_at], languages, file=file, line=line, field="srclang", names=True
-            )
-        if target_at is not None:
+        language, source = _row_languages(record, at, languages, file=file, line=line)
+        if at.target_at is not None:
             pairs.add((source, language))
-        ranks = tuple(rank_of.get(record[i].strip(), 0) for i in rank_at)
+        ranks = tuple(_RANK_OF.get(record[i].strip(), 0) for i in at.rank_at)
         if 0 in ranks:  # not written plainly ("01", "+2") or not a rank at all
-            ranks = tuple(_rank(record[i].strip(), top) for i in rank_at)
-            if 0 in ranks:
-                i = ranks.index(0)
-                raise ImportFileError(
-                    f"'{record[rank_at[i]].strip()}' is not a rank from 1 to {top} "
-                    "(or -1 for unranked).",
-                    file=file,
-                    line=line,
-                    field=f"system{i + 1}rank",
-                )
+            ranks = _ranks_unusual(record, at.rank_at, file=file, line=line)
         if -1 in ranks:
             skipped += 1
             continue
-        systems = tuple(record[i].strip() for i in system_at)
-        if not all(systems) or len(set(systems)) < k:
-            _refuse_systems(systems, file=file, line=line)
-        written: tuple[int, ...] = ()
-        if max(ranks) > k:  # a pair cut from a five-way ranking: rank within the row
-            written = ranks
-            ranks = tuple(1 + sum(other < rank for other in ranks) for rank in ranks)
-        sources.append(source)
-        numbers = tuple(_given(record[i]) if i is not None else "" for i in number_at)
         rankings.append(
-            WMTRanking(
+            _ranking(
+                record,
+                at,
+                file=file,
                 line=line,
-                segment_id=segment,
-                judge_id=judge,
-                systems=systems,
+                segment=segment,
+                judge=judge,
                 ranks=ranks,
                 language=language,
-                ranking_id=record[ranking_at].strip() if ranking_at is not None else "",
-                ranks_written=written,
-                source_language=source,
-                src_index=_given(record[src_index_at]) if src_index_at is not None else "",
-                document_id=_given(record[document_at]) if document_at is not None else "",
-                system_numbers=numbers if any(numbers) else (),
+                source=source,
             )
         )
+        sources.append(source)
     if not rankings and not skipped:
         raise ImportFileError("the file has a header but no rankings.", file=file, line=header_line)
     if len(pairs) > 1:  # segment ids repeat across language pairs: name items by pair
         rankings = [
-            WMTRanking(
-                line=r.line,
-                segment_id=f"{source or 'und'}-{r.language or 'und'}:{r.segment_id}",
-                judge_id=r.judge_id,
-                systems=r.systems,
-                ranks=r.ranks,
-                language=r.language,
-                ranking_id=r.ranking_id,
-                ranks_written=r.ranks_written,
-                source_language=r.source_language,
-                src_index=r.src_index,
-                document_id=r.document_id,
-                system_numbers=r.system_numbers,
-            )
+            replace(r, segment_id=f"{source or 'und'}-{r.language or 'und'}:{r.segment_id}")
             for r, source in zip(rankings, sources, strict=True)
         ]
-    return ParsedWMT(file=file, systems_per_row=k, rankings=rankings, skipped_unranked=skipped)
+    return ParsedWMT(file=file, systems_per_row=at.k, rankings=rankings, skipped_unranked=skipped)
 
 
 def _given(raw: str) -> str:

@@ -17,13 +17,13 @@ from annotations.models import Assignment, Campaign, Judgement, JudgementScore, 
 from annotations.services.assignment import (
     CampaignNotOpen,
     _pick_repeat,
-    assignments_expire,
     page_next_for,
     session_plan,
     task_next_for,
-    worker_get_or_create,
 )
+from annotations.services.expiry import assignments_expire
 from annotations.services.judgements import judgement_submit
+from annotations.services.sessions import worker_get_or_create
 from tests.factories import (
     AssignmentFactory,
     CampaignFactory,
@@ -617,7 +617,7 @@ def test_the_same_item_is_not_shown_twice_in_a_row_when_another_is_left(
 
 
 def test_draft_keeps_answer_fields_only_and_stops_once_submitted():
-    from annotations.services.assignment import assignment_draft_save
+    from annotations.services.drafts import assignment_draft_save
 
     campaign = live_campaign()
     task_with_outputs(campaign=campaign)

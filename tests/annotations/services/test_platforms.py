@@ -9,7 +9,7 @@ from django.utils import timezone
 from annotations.models import Campaign, Worker
 from annotations.selectors.platforms import Arrival
 from annotations.services import platforms as platform_services
-from annotations.services.assignment import SessionElsewhere
+from annotations.services.sessions import SessionElsewhere
 from tests.factories import CampaignFactory, WorkerFactory
 
 pytestmark = pytest.mark.django_db

@@ -1,0 +1,57 @@
+"""Drafts: the answers a worker has typed so far on a page, kept on the assignment
+(autosave) so that a refresh or another tab pre-fills the page. A draft is never a
+judgement: the submit checks and records the answers on its own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from django.db import transaction
+
+from annotations.models import Assignment
+
+# Form fields a draft may hold: a score, a slider's marks, a tie, a content check, each
+# of one slot, prefixed ``c<criterion id>-`` on a set-up 1 page.
+_DRAFT_FIELD = re.compile(r"^(c[0-9]{1,12}-)?(score|touched|tie|keep|check)_[0-9]{1,4}$")
+_DRAFT_MAX_FIELDS = 400
+_DRAFT_MAX_VALUE = 40
+
+
+def draft_clean(answers: Mapping[str, Sequence[str]]) -> dict[str, str | list[str]]:
+    """The answer fields of a posted form, as stored in ``Assignment.draft``.
+
+    Only answer fields are kept (no tokens, no flags), each value cut to a few dozen
+    characters (a draft only pre-fills the page: the submit checks everything again and
+    a cut value is shown, never recorded); content checks keep their list.
+    """
+    clean: dict[str, str | list[str]] = {}
+    for name, values in answers.items():
+        if len(clean) >= _DRAFT_MAX_FIELDS or not _DRAFT_FIELD.match(name):
+            continue
+        kept = [str(v)[:_DRAFT_MAX_VALUE] for v in values][:10]
+        clean[name] = kept if "check_" in name else (kept[-1] if kept else "")
+    return clean
+
+
+@transaction.atomic
+def assignment_draft_save(*, assignment: Assignment, answers: Mapping[str, Sequence[str]]) -> bool:
+    """Keep the answers typed so far on the assignment's page (autosave).
+
+    Returns False, writing nothing, when the assignment is no longer active (submitted,
+    from this or another tab, or expired). Locks the assignment row (``FOR UPDATE``), so
+    a draft arriving after the submit never lands on a submitted assignment.
+    """
+    locked = (
+        Assignment.objects.select_for_update(no_key=True)
+        .filter(pk=assignment.pk, state=Assignment.State.ACTIVE)
+        .first()
+    )
+    if locked is None:
+        return False
+    draft = draft_clean(answers)
+    if draft != locked.draft:
+        locked.draft = draft
+        locked.save(update_fields=["draft"])
+    return True
