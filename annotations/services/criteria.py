@@ -47,11 +47,13 @@ def _likert(descriptors: list[str]) -> dict[str, Any]:
 # Criterion presets: name -> fields of a Criterion. MTG's 1-5 scales follow the
 # grammaticality / fluency / relevance descriptors common in meaning-to-text evaluation.
 CRITERION_PRESETS: dict[str, dict[str, Any]] = {
+    # E2E's quality task asked the checklist too (RankME set-ups 1 and 2).
     "quality": {
         "question": E2E_QUALITY_QUESTION,
         "show_input": True,
         "scale": Criterion.Scale.MAGNITUDE,
         "scale_settings": {"standard": 100, "max_digits": 6},
+        "content_checks": ["added", "missing", "perfect"],
     },
     "naturalness": {
         "question": E2E_NATURALNESS_QUESTION,
@@ -254,7 +256,38 @@ def checks_ticked_clean(
             }
             continue
         clean[slot] = [k for k in CONTENT_CHECKS if k in keys]
+    for slot in slots:
+        problem = checklist_problem(offered=offered, ticked=clean.get(slot, []))
+        if problem and slot not in errors:
+            errors[slot] = problem
     return clean, errors
+
+
+def checklist_problem(*, offered: Iterable[str], ticked: Iterable[str]) -> str:
+    """What breaks RankME's checklist rules in one output's ticks ("" when nothing).
+
+    The rules hold when "reflects the input perfectly" is offered (so that every output
+    has a true statement to tick): each output gets at least one tick, and "perfectly"
+    cannot go with "contains information not in the input" or "misses information from
+    the input" (a contradiction is refused, not stored). Every interface (the pages, the
+    REST API) submits through the service that applies them.
+    """
+    if "perfect" not in set(offered):
+        return ""
+    ticked = set(ticked)
+    if not ticked:
+        return gettext("tick at least one statement about this output.")
+    if "perfect" in ticked and ticked & {"added", "missing"}:
+        # The sentences as the worker reads them beside the boxes.
+        other = (
+            gettext("It contains information not in the input")
+            if "added" in ticked
+            else gettext("It misses information from the input")
+        )
+        return gettext(
+            "“%(perfect)s” cannot be ticked together with “%(other)s”; untick one."
+        ) % {"perfect": gettext("It reflects the input perfectly"), "other": other}
+    return ""
 
 
 def _standard_outputs(*, campaign: Campaign, query: str = "") -> Any:
