@@ -36,7 +36,7 @@ def test_plan_says_comparisons_per_criterion_and_costs_in_a_currency(client, set
     assert "all 3 criteria together" in html and "Per criterion" in html
     per = [int(v.replace(",", "")) for v in re.findall(r"data-per-criterion>([\d,]+)<", html)]
     assert per and all(v > 0 for v in per)
-    assert re.search(r"data-cost>[\d.,]+ GBP<", html)
+    assert re.search(r"data-cost>£[\d.,]+<", html)
     assert "Pay per hour (GBP)" in html
 
 
