@@ -284,9 +284,10 @@ def checklist_problem(*, offered: Iterable[str], ticked: Iterable[str]) -> str:
             if "added" in ticked
             else gettext("It misses information from the input")
         )
-        return gettext(
-            "“%(perfect)s” cannot be ticked together with “%(other)s”; untick one."
-        ) % {"perfect": gettext("It reflects the input perfectly"), "other": other}
+        return gettext("“%(perfect)s” cannot be ticked together with “%(other)s”; untick one.") % {
+            "perfect": gettext("It reflects the input perfectly"),
+            "other": other,
+        }
     return ""
 
 
