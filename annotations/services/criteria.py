@@ -405,17 +405,43 @@ def criterion_define(
     )
 
 
+def setup_input_conflict(*, campaign: Campaign) -> str:
+    """Set-up 1 shows every criterion of an item on one page, under one input: a
+    criterion that hides the input (RankME judges naturalness without it) would be
+    judged with it in view beside criteria that show it. Says so ("" when no conflict).
+    """
+    if campaign.setup != Campaign.Setup.TOGETHER:
+        return ""
+    criteria = list(campaign.criteria.order_by("position", "name"))
+    hidden = [c.name for c in criteria if not c.show_input]
+    shown = [c.name for c in criteria if c.show_input]
+    if not hidden or not shown:
+        return ""
+    return (
+        f"Set-up 1 shows all criteria of an item on one page, with the input when any of "
+        f"them shows it: {', '.join(hidden)} hide{'s' if len(hidden) == 1 else ''} the input "
+        f"but {', '.join(shown)} show{'s' if len(shown) == 1 else ''} it, so "
+        f"{', '.join(hidden)} would be judged with the input in view. Use set-up 2 (one "
+        "criterion per task; RankME judges naturalness without the input), or show the "
+        "input for every criterion."
+    )
+
+
 def criterion_launch_problems(*, campaign: Campaign) -> list[str]:
     """Why the campaign's criteria are not ready for workers (empty when they are).
 
-    A magnitude criterion needs a standard: workers relate every score to it.
+    A magnitude criterion needs a standard: workers relate every score to it. A set-up 1
+    page shows one input: criteria that hide it cannot share a page with criteria that
+    show it (``setup_input_conflict``).
     """
-    return [
+    problems = [
         f"Criterion '{c.name}' uses magnitude estimation but has no standard: choose the "
         "standard output workers relate their scores to on its criterion page."
         for c in campaign.criteria.order_by("position", "name")
         if c.scale == Criterion.Scale.MAGNITUDE and not c.standard_text.strip()
     ]
+    conflict = setup_input_conflict(campaign=campaign)
+    return [*problems, conflict] if conflict else problems
 
 
 def criteria_check_launchable(*, campaign: Campaign) -> None:

@@ -504,5 +504,10 @@ def campaign_design_preset_apply(*, campaign: Campaign, preset: str) -> Campaign
     have = set(campaign.criteria.values_list("name", flat=True))
     for name in chosen.criteria:
         if name not in have:
-            criterion_from_preset(campaign=campaign, preset=name)
+            criterion = criterion_from_preset(campaign=campaign, preset=name)
+            if chosen.setup == Campaign.Setup.TOGETHER and not criterion.show_input:
+                # RankME's set-up 1 page shows the input to all its criteria (set-up 2
+                # is the one that judges naturalness without it): said, not hidden.
+                criterion.show_input = True
+                criterion.save(update_fields=["show_input"])
     return campaign

@@ -131,6 +131,7 @@ def criteria(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
     )
     if request.htmx and request.method == "GET":
         return render(request, "annotations/designer/criteria.html#criterion-form", context)
+    context["input_conflict"] = criteria_services.setup_input_conflict(campaign=campaign)
     context["criteria"] = campaign.criteria.annotate(
         has_tasks=Exists(Task.objects.filter(criterion=OuterRef("pk")))
     )
