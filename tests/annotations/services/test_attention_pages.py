@@ -34,6 +34,17 @@ def test_no_attention_check_before_the_workers_first_task(seed, worker_id, n, at
         assert plan[0] == "regular", plan
 
 
+def _ticks(page, degraded: int | None = None):
+    """Content checks as a careful worker ticks them: the copy misses information."""
+    return {
+        a.criterion_id: {
+            s: (["missing"] if s == degraded else ["perfect"]) for s in a.display_order
+        }
+        for a in page
+        if a.criterion.content_checks
+    }
+
+
 def _attention_page(campaign: Campaign):
     for _ in range(40):
         worker = WorkerFactory(campaign=campaign)
@@ -44,6 +55,7 @@ def _attention_page(campaign: Campaign):
             judgements_submit_page(
                 assignments=page,
                 scores={a.criterion_id: {s: 100 + 10 * s for s in a.display_order} for a in page},
+                checks=_ticks(page),
             )
     raise AssertionError("no worker got an attention check")
 
@@ -76,6 +88,7 @@ def test_set_up_1_attention_check_is_a_page_of_every_criterion():
         scores={
             a.criterion_id: {s: 10 if s == degraded else 100 for s in a.display_order} for a in page
         },
+        checks=_ticks(page, degraded),
     )
     checks = WorkerCheck.objects.filter(worker=worker, kind=WorkerCheck.Kind.ATTENTION)
     assert [c.passed for c in checks] == [True]

@@ -34,7 +34,9 @@ def test_a_magnitude_criterion_form_shows_no_likert_levels(world):
         url,
         {"action": "show-scale", "scale": "likert", "question": "How good?", "name": "good"},
     ).text
-    assert "Likert levels:</label>" in posted and "The standard (magnitude estimation)" not in posted
+    assert (
+        "Likert levels:</label>" in posted and "The standard (magnitude estimation)" not in posted
+    )
     assert "How good?</textarea>" in posted
     assert not campaign.criteria.filter(name="good").exists()
     assert 'value="show-scale"' in posted and 'hx-vals=\'{"action": "show-scale"}\'' in posted

@@ -100,4 +100,4 @@ def test_the_power_page_costs_are_in_the_currency(client, settings):
     campaign = judged_campaign(owner=people["owner"], n_items=2, n_workers=1)
     client.force_login(people["owner"])
     html = client.get(reverse("ranking:campaign-power", args=[campaign.slug])).text
-    assert re.search(r"[\d.,]+ USD</strong>", html) and "USD an hour" in html
+    assert re.search(r"\$[\d.,]+</strong>", html) and re.search(r"at \$[\d.,]+ an hour", html)
