@@ -61,7 +61,20 @@ def _drop(text: str, rng: np.random.Generator) -> str:
         start = int(rng.integers(0, len(words) - n + 1))
         return " ".join(words[:start] + words[start + n :])
     i = int(rng.integers(0, len(parts)))
-    return " ".join(parts[:i] + parts[i + 1 :])
+    return _tidy(text, " ".join(parts[:i] + parts[i + 1 :]))
+
+
+def _tidy(original: str, copy: str) -> str:
+    """``copy`` begun and ended as ``original`` is: a clause left out of the start or
+    the end leaves no lower-case opening or dangling comma for a glance to catch."""
+    if copy and original[:1].isupper():
+        copy = copy[:1].upper() + copy[1:]
+    end = original.rstrip()[-1:]
+    if end in ".!?" and copy.rstrip()[-1:] in {",", ";", ":"}:
+        copy = copy.rstrip()[:-1] + end
+    elif end in ".!?" and copy.rstrip()[-1:] not in {".", "!", "?"}:
+        copy = copy.rstrip() + end
+    return copy
 
 
 def _repeat(text: str, rng: np.random.Generator) -> str:
@@ -102,6 +115,12 @@ def degrade(text: str, *, rng: np.random.Generator, method: str | None = None) -
     return Degraded(text=f"{original} {original}", method="repeat")
 
 
+def _bare_words(text: str) -> list[str]:
+    """The words of ``text`` without case or surrounding punctuation (what ``_tidy``
+    may change)."""
+    return [w.strip(".,;:!?").casefold() for w in text.split()]
+
+
 def drops_content(original: str, copy: str) -> bool:
     """Whether ``copy`` leaves words of ``original`` out (what ``drop`` does).
 
@@ -115,7 +134,7 @@ def drops_content(original: str, copy: str) -> bool:
     >>> drops_content("Cotto is a pub.", "pub. a is Cotto")
     False
     """
-    words, kept = original.split(), copy.split()
+    words, kept = _bare_words(original), _bare_words(copy)
     if len(kept) >= len(words):
         return False
     remaining = iter(words)

@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from annotations.models import Criterion
-from annotations.services.criteria import CONTENT_CHECKS
+from annotations.services.criteria import CONTENT_CHECKS, checklist_problem
 from annotations.services.judgements import max_magnitude
 
 _WHOLE = re.compile(r"^[0-9]+$")
@@ -152,35 +152,19 @@ class ScoresForm(forms.Form):
         return data
 
     def _clean_checks(self) -> None:
-        """RankME's checklist rules, when "reflects the input perfectly" is offered (so that
-        every output has a true statement to tick): each output gets at least one tick,
-        and "perfectly" cannot go with "contains information not in the input" or
-        "misses information from the input" (a contradiction is refused, not stored)."""
-        offered = set(self.criterion.content_checks or [])
-        if "perfect" not in offered:
-            return
+        """RankME's checklist rules (``services.criteria.checklist_problem``, which the
+        submit service applies too), said here beside the output's boxes."""
+        offered = self.criterion.content_checks or []
         for slot, letter in self.letters.items():
             name = f"check_{slot}"
             if self.has_error(name):
                 continue
-            ticked = set(self.cleaned_checks.get(slot, []))
-            if not ticked:
-                message = gettext("tick at least one statement about this output.")
-            elif "perfect" in ticked and ticked & {"added", "missing"}:
-                # The sentences as the worker reads them beside the boxes.
-                other = (
-                    gettext("It contains information not in the input")
-                    if "added" in ticked
-                    else gettext("It misses information from the input")
+            message = checklist_problem(offered=offered, ticked=self.cleaned_checks.get(slot, []))
+            if message:
+                self.add_error(
+                    name,
+                    gettext("Output %(letter)s: %(error)s") % {"letter": letter, "error": message},
                 )
-                message = gettext(
-                    "“%(perfect)s” cannot be ticked together with “%(other)s”; untick one."
-                ) % {"perfect": gettext("It reflects the input perfectly"), "other": other}
-            else:
-                continue
-            self.add_error(
-                name, gettext("Output %(letter)s: %(error)s") % {"letter": letter, "error": message}
-            )
 
     def _clean_slider(self, data: dict[str, Any], scores: dict[int, float]) -> None:
         ties = {}

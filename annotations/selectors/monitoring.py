@@ -454,8 +454,15 @@ def campaign_judgements(*, campaign: Campaign) -> dict[int, dict]:
             else:
                 kind = "attention" if tkind == Task.Kind.ATTENTION else "other"
             # The page it was shown on (``selectors.worker.pages_done``'s rule): in set-up 1
-            # a regular task's group, else the judgement's own page.
-            grouped = together and group is not None and tkind == Task.Kind.REGULAR
+            # a regular task's or an attention check's group, else the judgement's own page.
+            grouped = (
+                together
+                and group is not None
+                and (
+                    (tkind == Task.Kind.REGULAR and kind == "counted")
+                    or (tkind == Task.Kind.ATTENTION and kind == "attention")
+                )
+            )
             j = judgements[jid] = {
                 "worker": wid,
                 "task": tid,
@@ -464,7 +471,7 @@ def campaign_judgements(*, campaign: Campaign) -> dict[int, dict]:
                 "seconds": seconds,
                 "regular": {},
                 "kind": kind,
-                "page": ("group", group) if grouped and kind == "counted" else ("judgement", jid),
+                "page": (f"group-{tkind}", group) if grouped else ("judgement", jid),
             }
             if kind == "counted":
                 counted.append(j)

@@ -263,8 +263,8 @@ def pages_done(*, worker: Worker, campaign: Campaign) -> int:
     if not is_together(campaign):
         return rows.count()
     keys = {
-        ("group", group)
-        if group is not None and kind == Assignment.Kind.REGULAR and task_kind == Task.Kind.REGULAR
+        (f"group-{task_kind}", group)
+        if group is not None and kind == Assignment.Kind.REGULAR
         else ("assignment", pk)
         for pk, kind, group, task_kind in rows.values_list(
             "pk", "kind", "task__group", "task__kind"
@@ -286,7 +286,6 @@ def page_assignments(*, assignment: Assignment) -> list[Assignment]:
         not is_together(campaign)
         or task.group is None
         or assignment.kind != Assignment.Kind.REGULAR
-        or task.kind != Task.Kind.REGULAR
     ):
         return [assignment]
     siblings = list(
@@ -294,7 +293,7 @@ def page_assignments(*, assignment: Assignment) -> list[Assignment]:
             worker_id=assignment.worker_id,
             kind=Assignment.Kind.REGULAR,
             task__campaign_id=campaign.pk,
-            task__kind=Task.Kind.REGULAR,
+            task__kind=task.kind,
             task__group=task.group,
         )
         .select_related("task__campaign", "task__criterion", "task__item")

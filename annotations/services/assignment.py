@@ -146,7 +146,12 @@ def session_plan(*, campaign: Campaign, worker: Worker) -> list[str]:
     )
     for p in repeat_at:
         plan[int(p)] = KIND_REPEAT
-    free = np.array([i for i in range(n) if plan[i] == KIND_REGULAR], dtype=np.int64)
+    # Not the first task when there are others: a check is a copy of a task of the
+    # worker's own criteria, which the worker has none of before their first task.
+    free = np.array(
+        [i for i in range(n) if plan[i] == KIND_REGULAR and (i or n_attention >= n - n_repeat)],
+        dtype=np.int64,
+    )
     attention_at: Iterable[np.integer] = (
         rng.choice(free, size=n_attention, replace=False) if n_attention else []
     )
@@ -450,7 +455,7 @@ def _group_tasks(task: Task) -> list[Task]:
     """Set-up 1: the other tasks of ``task``'s group, locked in id order (``FOR UPDATE``)."""
     return list(
         Task.objects.select_for_update(no_key=True)
-        .filter(campaign_id=task.campaign_id, group=task.group, kind=Task.Kind.REGULAR)
+        .filter(campaign_id=task.campaign_id, group=task.group, kind=task.kind)
         .exclude(pk=task.pk)
         .only("pk", "campaign_id", "criterion_id", "item_id", "kind", "group")
         .order_by("id")
@@ -580,7 +585,11 @@ def _pick_attention(*, campaign: Campaign, worker: Worker, rng: np.random.Genera
     own = Q(
         criterion_id__in=Assignment.objects.filter(worker_id=worker.pk).values("task__criterion_id")
     )
-    for criteria in (own, Q()):
+    lead = lead_criterion_id(campaign) if is_together(campaign) else None
+    if lead is not None:
+        # Set-up 1: a check is a page of every criterion, stood for by its lead's task.
+        own = Q(criterion_id=lead)
+    for criteria in (own, Q()) if lead is None else (own,):
         pool = list(
             _in_language(
                 Task.objects.filter(criteria, campaign=campaign, kind=Task.Kind.ATTENTION),
@@ -735,7 +744,11 @@ def page_next_for(*, worker: Worker, campaign: Campaign, now: datetime | None = 
         kind = Assignment.Kind.REPEAT if task is not None else kind
     elif plan[position] == KIND_ATTENTION:
         task = _pick_attention(campaign=campaign, worker=worker, rng=rng)
-    tasks: list[Task] | None = [task] if task is not None else None
+    tasks: list[Task] | None = None
+    if task is not None:
+        tasks = [task]
+        if together and task.group is not None and task.kind == Task.Kind.ATTENTION:
+            tasks += _group_tasks(task)
     if tasks is None:
         last_item = max(mine, key=lambda row: (row[2], row[3]))[1] if mine else None
         tasks = _claim_regular(campaign=campaign, worker=worker, now=now, avoid_item=last_item)

@@ -34,7 +34,7 @@ from common.errors import DomainError
 # Slugs that would collide with designer pages under /campaigns/.
 RESERVED_SLUGS = frozenset({"new", "account"})
 
-# A campaign's settings, in the order the design page shows them (``task_seed`` last:
+# A campaign's settings, in the order the settings page shows them (``task_seed`` last:
 # building the tasks sets it, the page does not show it). The one list of them: the
 # design form, the REST serializers, ``campaign_settings_update`` and clones read it.
 SETTINGS_ORDER: tuple[str, ...] = (
@@ -65,7 +65,7 @@ SETTINGS_ORDER: tuple[str, ...] = (
     "task_seed",
 )
 SETTINGS_FIELDS = frozenset(SETTINGS_ORDER)
-# The settings the design page edits (the seed is the tasks' own).
+# The settings the settings page edits (the seed is the tasks' own).
 SETTINGS_ON_PAGE: tuple[str, ...] = tuple(f for f in SETTINGS_ORDER if f != "task_seed")
 # Settings that shape the task design: they change only while the campaign is a draft.
 DESIGN_FIELDS = frozenset(

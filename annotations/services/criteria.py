@@ -47,11 +47,13 @@ def _likert(descriptors: list[str]) -> dict[str, Any]:
 # Criterion presets: name -> fields of a Criterion. MTG's 1-5 scales follow the
 # grammaticality / fluency / relevance descriptors common in meaning-to-text evaluation.
 CRITERION_PRESETS: dict[str, dict[str, Any]] = {
+    # E2E's quality task asked the checklist too (RankME set-ups 1 and 2).
     "quality": {
         "question": E2E_QUALITY_QUESTION,
         "show_input": True,
         "scale": Criterion.Scale.MAGNITUDE,
         "scale_settings": {"standard": 100, "max_digits": 6},
+        "content_checks": ["added", "missing", "perfect"],
     },
     "naturalness": {
         "question": E2E_NATURALNESS_QUESTION,
@@ -254,7 +256,39 @@ def checks_ticked_clean(
             }
             continue
         clean[slot] = [k for k in CONTENT_CHECKS if k in keys]
+    for slot in slots:
+        problem = checklist_problem(offered=offered, ticked=clean.get(slot, []))
+        if problem and slot not in errors:
+            errors[slot] = problem
     return clean, errors
+
+
+def checklist_problem(*, offered: Iterable[str], ticked: Iterable[str]) -> str:
+    """What breaks RankME's checklist rules in one output's ticks ("" when nothing).
+
+    The rules hold when "reflects the input perfectly" is offered (so that every output
+    has a true statement to tick): each output gets at least one tick, and "perfectly"
+    cannot go with "contains information not in the input" or "misses information from
+    the input" (a contradiction is refused, not stored). Every interface (the pages, the
+    REST API) submits through the service that applies them.
+    """
+    if "perfect" not in set(offered):
+        return ""
+    ticked = set(ticked)
+    if not ticked:
+        return gettext("tick at least one statement about this output.")
+    if "perfect" in ticked and ticked & {"added", "missing"}:
+        # The sentences as the worker reads them beside the boxes.
+        other = (
+            gettext("It contains information not in the input")
+            if "added" in ticked
+            else gettext("It misses information from the input")
+        )
+        return gettext("“%(perfect)s” cannot be ticked together with “%(other)s”; untick one.") % {
+            "perfect": gettext("It reflects the input perfectly"),
+            "other": other,
+        }
+    return ""
 
 
 def _standard_outputs(*, campaign: Campaign, query: str = "") -> Any:
@@ -371,17 +405,43 @@ def criterion_define(
     )
 
 
+def setup_input_conflict(*, campaign: Campaign) -> str:
+    """Set-up 1 shows every criterion of an item on one page, under one input: a
+    criterion that hides the input (RankME judges naturalness without it) would be
+    judged with it in view beside criteria that show it. Says so ("" when no conflict).
+    """
+    if campaign.setup != Campaign.Setup.TOGETHER:
+        return ""
+    criteria = list(campaign.criteria.order_by("position", "name"))
+    hidden = [c.name for c in criteria if not c.show_input]
+    shown = [c.name for c in criteria if c.show_input]
+    if not hidden or not shown:
+        return ""
+    return (
+        f"Set-up 1 shows all criteria of an item on one page, with the input when any of "
+        f"them shows it: {', '.join(hidden)} hide{'s' if len(hidden) == 1 else ''} the input "
+        f"but {', '.join(shown)} show{'s' if len(shown) == 1 else ''} it, so "
+        f"{', '.join(hidden)} would be judged with the input in view. Use set-up 2 (one "
+        "criterion per task; RankME judges naturalness without the input), or show the "
+        "input for every criterion."
+    )
+
+
 def criterion_launch_problems(*, campaign: Campaign) -> list[str]:
     """Why the campaign's criteria are not ready for workers (empty when they are).
 
-    A magnitude criterion needs a standard: workers relate every score to it.
+    A magnitude criterion needs a standard: workers relate every score to it. A set-up 1
+    page shows one input: criteria that hide it cannot share a page with criteria that
+    show it (``setup_input_conflict``).
     """
-    return [
+    problems = [
         f"Criterion '{c.name}' uses magnitude estimation but has no standard: choose the "
         "standard output workers relate their scores to on its criterion page."
         for c in campaign.criteria.order_by("position", "name")
         if c.scale == Criterion.Scale.MAGNITUDE and not c.standard_text.strip()
     ]
+    conflict = setup_input_conflict(campaign=campaign)
+    return [*problems, conflict] if conflict else problems
 
 
 def criteria_check_launchable(*, campaign: Campaign) -> None:

@@ -23,13 +23,8 @@ from annotations.services.places import places_held_release, places_taken, task_
 def _page_key(assignment: Assignment, together: bool) -> tuple[str, int]:
     """Assignments with one key are one page: a group's in set-up 1, else each alone."""
     task = assignment.task
-    if (
-        together
-        and task.group is not None
-        and assignment.kind == Assignment.Kind.REGULAR
-        and task.kind == Task.Kind.REGULAR
-    ):
-        return ("group", task.group)
+    if together and task.group is not None and assignment.kind == Assignment.Kind.REGULAR:
+        return (f"group-{task.kind}", task.group)
     return ("assignment", assignment.pk)
 
 

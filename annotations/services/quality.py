@@ -61,6 +61,17 @@ def pairwise_agreement(first: Sequence[float], second: Sequence[float]) -> float
     return float(same) / len(pairs)
 
 
+def _group_of(task: Task) -> list[Task]:
+    """The tasks shown on one page with ``task``: its group's (set-up 1), else itself."""
+    if task.group is None:
+        return [task]
+    return list(
+        Task.objects.filter(campaign_id=task.campaign_id, kind=task.kind, group=task.group)
+        .order_by("criterion__position", "criterion__name", "criterion_id", "id")
+        .select_related("criterion")
+    )
+
+
 @transaction.atomic
 def attention_task_create(*, task: Task, rng: np.random.Generator) -> Task:
     """An attention-check copy of ``task``: one slot's outputs replaced by a degraded copy.
@@ -68,7 +79,14 @@ def attention_task_create(*, task: Task, rng: np.random.Generator) -> Task:
     The copy is made from the output of another slot (its ``TaskOutput`` has
     ``role=degraded``, that output as ``output`` and the degraded ``text``); the source
     slot stays in the task so the worker sees the original beside its copy.
+
+    A check looks like the worker's other pages: in set-up 1 (a task of a group) every
+    task of the group is copied, each with the same degraded slot, and the copies share
+    a group of their own (numbered by the first copy's id; attention groups are told
+    apart from the design's by their kind), so the check is a page of every criterion.
+    Returns the copy of ``task``.
     """
+    group = _group_of(task)
     task_outputs = list(task.task_outputs.select_related("output").order_by("slot", "id"))
     slots = sorted({to.slot for to in task_outputs})
     if len(slots) < 2:
@@ -76,30 +94,57 @@ def attention_task_create(*, task: Task, rng: np.random.Generator) -> Task:
     source_slot, target_slot = (slots[int(i)] for i in rng.choice(len(slots), 2, replace=False))
     source = next(to for to in task_outputs if to.slot == source_slot)
     copy = degrade(source.shown_text, rng=rng)
-    check = Task.objects.create(
-        campaign_id=task.campaign_id,
-        criterion_id=task.criterion_id,
-        item_id=task.item_id,
-        language=task.language,
-        kind=Task.Kind.ATTENTION,
-        number=task.number,
+    checks = Task.objects.bulk_create(
+        [
+            Task(
+                campaign_id=member.campaign_id,
+                criterion_id=member.criterion_id,
+                item_id=member.item_id,
+                language=member.language,
+                kind=Task.Kind.ATTENTION,
+                number=member.number,
+            )
+            for member in group
+        ]
     )
-    rows = [
-        TaskOutput(task=check, output_id=to.output_id, slot=to.slot, role=to.role, text=to.text)
-        for to in task_outputs
-        if to.slot != target_slot
-    ]
-    rows.append(
-        TaskOutput(
-            task=check,
-            output_id=source.output_id,
-            slot=target_slot,
-            role=TaskOutput.Role.DEGRADED,
-            text=copy.text,
+    if task.group is not None:
+        for check in checks:
+            check.group = checks[0].pk
+        Task.objects.filter(pk__in=[c.pk for c in checks]).update(group=checks[0].pk)
+    rows = []
+    for member, check in zip(group, checks, strict=True):
+        outputs = task_outputs if member.pk == task.pk else member.task_outputs.order_by("slot")
+        rows += [
+            TaskOutput(task=check, output_id=to.output_id, slot=to.slot, role=to.role, text=to.text)
+            for to in outputs
+            if to.slot != target_slot
+        ]
+        rows.append(
+            TaskOutput(
+                task=check,
+                output_id=source.output_id,
+                slot=target_slot,
+                role=TaskOutput.Role.DEGRADED,
+                text=copy.text,
+            )
         )
-    )
     TaskOutput.objects.bulk_create(rows)
-    return check
+    return checks[[m.pk for m in group].index(task.pk)]
+
+
+def _checked_on_page(task: Task) -> bool:
+    """Whether a judgement of the attention task ``task`` is checked: always in set-up 2;
+    in set-up 1 only the page's first criterion's (a dropped clause may leave a sentence
+    natural, so the page is one check, rated on the criterion a page leads with)."""
+    if task.group is None:
+        return True
+    first = (
+        Task.objects.filter(campaign_id=task.campaign_id, kind=task.kind, group=task.group)
+        .order_by("criterion__position", "criterion__name", "criterion_id", "id")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    return first == task.pk
 
 
 def _slot_scores(judgement: Judgement) -> dict[int, float]:
@@ -222,7 +267,7 @@ def quality_after_judgement(
     """
     assignment = judgement.assignment
     checks: list[WorkerCheck | None] = []
-    if judgement.task.kind == Task.Kind.ATTENTION:
+    if judgement.task.kind == Task.Kind.ATTENTION and _checked_on_page(judgement.task):
         checks.append(_check_attention(judgement, scores))
     if assignment.kind == Assignment.Kind.REPEAT:
         checks.append(_check_repeat(judgement, assignment))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from django.db import transaction
 
-from annotations.core.design import balance_of, default_tasks_per_item, design_tasks
+from annotations.core.design import Design, balance_of, default_tasks_per_item, design_tasks
 from annotations.models import Assignment, Campaign, Criterion, Output, Task, TaskOutput
 from annotations.services.campaigns import campaign_settings_check, campaign_settings_update
 from annotations.services.criteria import criterion_from_preset
@@ -165,17 +165,82 @@ def tasks_build(
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     _refuse_unless_draft(campaign)
     k = int(campaign.outputs_per_task)
-    if tasks_per_item is not None and tasks_per_item < 1:
-        raise DomainError("tasks per item: must be at least 1.")
-    if seed is not None and not 0 <= seed < SEED_LIMIT:
-        raise DomainError(f"seed: must be between 0 and {SEED_LIMIT - 1}.")
+    _check_arguments(tasks_per_item=tasks_per_item, seed=seed)
     chosen = _chosen_criteria(campaign, criteria)
     if campaign.setup == Campaign.Setup.TOGETHER and len(chosen) != campaign.criteria.count():
         raise DomainError(
             f"Campaign '{campaign.slug}' shows all criteria of an item on one page "
             "(set-up 1): build the tasks of all its criteria together."
         )
+    systems, items = _systems_and_items(campaign)
+    deleted = _existing_tasks_delete(campaign=campaign, chosen=chosen, rebuild=rebuild)
+    if seed is None:
+        seed = _seed_for(campaign=campaign, chosen=chosen)
+    grid = _output_grid(campaign=campaign, chosen=chosen, systems=systems, items=items)
 
+    together = campaign.setup == Campaign.Setup.TOGETHER
+    shared = (
+        design_tasks(
+            grid.available,
+            k=k,
+            rng=np.random.default_rng(_criterion_seed(seed, TOGETHER_STREAM)),
+            tasks_per_item=tasks_per_item,
+        )
+        if together
+        else None
+    )
+    reports = []
+    steps = 2 * len(chosen)
+    if progress is not None:
+        progress(0, steps)
+    for step, criterion in enumerate(chosen):
+        design = (
+            shared
+            if shared is not None
+            else design_tasks(
+                grid.available,
+                k=k,
+                rng=np.random.default_rng(_criterion_seed(seed, criterion.name)),
+                tasks_per_item=tasks_per_item,
+            )
+        )
+        if progress is not None:
+            progress(2 * step + 1, steps)
+        reports.append(
+            _design_write(
+                campaign=campaign,
+                criterion=criterion,
+                design=design,
+                grid=grid,
+                together=together,
+                systems=systems,
+            )
+        )
+        if progress is not None:
+            progress(2 * step + 2, steps)
+
+    campaign.task_seed = seed
+    campaign.save(update_fields=["task_seed", "updated_at"])
+    return DesignReport(
+        campaign=campaign.slug,
+        seed=seed,
+        k=min(k, len(systems)),
+        tasks_per_item=tasks_per_item or default_tasks_per_item(len(systems), k),
+        deleted_tasks=deleted,
+        criteria=tuple(reports),
+    )
+
+
+def _check_arguments(*, tasks_per_item: int | None, seed: int | None) -> None:
+    if tasks_per_item is not None and tasks_per_item < 1:
+        raise DomainError("tasks per item: must be at least 1.")
+    if seed is not None and not 0 <= seed < SEED_LIMIT:
+        raise DomainError(f"seed: must be between 0 and {SEED_LIMIT - 1}.")
+
+
+def _systems_and_items(campaign: Campaign) -> tuple[list[tuple[int, str]], list[int]]:
+    """The campaign's systems (id, label) and item ids, refused when there is nothing to
+    compare."""
     systems = list(campaign.systems.order_by("label").values_list("id", "label"))
     if len(systems) < 2:
         raise DomainError(
@@ -185,40 +250,60 @@ def tasks_build(
     items = list(campaign.items.order_by("position", "id").values_list("id", flat=True))
     if not items:
         raise DomainError(f"Campaign '{campaign.slug}' has no items: upload outputs first.")
+    return systems, items
 
+
+def _existing_tasks_delete(*, campaign: Campaign, chosen: list[Criterion], rebuild: bool) -> int:
+    """Delete the chosen criteria's design tasks when rebuilding; how many went. Refused
+    without ``rebuild`` and when any of them was handed out."""
     existing = Task.objects.filter(campaign=campaign, criterion__in=chosen, kind__in=DESIGN_KINDS)
-    deleted = 0
-    if existing.exists():
-        names = ", ".join(
-            sorted(set(existing.values_list("criterion__name", flat=True).distinct()))
+    if not existing.exists():
+        return 0
+    names = ", ".join(sorted(set(existing.values_list("criterion__name", flat=True).distinct())))
+    if not rebuild:
+        raise DomainError(
+            f"Campaign '{campaign.slug}' already has tasks for {names}; "
+            "rebuild them explicitly (--rebuild) to replace them."
         )
-        if not rebuild:
-            raise DomainError(
-                f"Campaign '{campaign.slug}' already has tasks for {names}; "
-                "rebuild them explicitly (--rebuild) to replace them."
-            )
-        held = Assignment.objects.filter(task__in=existing).count()
-        if held:
-            raise DomainError(
-                f"Cannot rebuild the tasks of {names}: {held} assignment(s) were handed out "
-                "on them already."
-            )
-        deleted = existing.count()
-        existing.delete()
+    held = Assignment.objects.filter(task__in=existing).count()
+    if held:
+        raise DomainError(
+            f"Cannot rebuild the tasks of {names}: {held} assignment(s) were handed out "
+            "on them already."
+        )
+    deleted = existing.count()
+    existing.delete()
+    return deleted
 
-    if seed is None:
-        others = (
-            Task.objects.filter(campaign=campaign, kind__in=DESIGN_KINDS)
-            .exclude(criterion__in=chosen)
-            .exists()
-        )
-        seed = (
-            int(campaign.task_seed)
-            if others
-            else int(np.random.SeedSequence().generate_state(1, np.uint64)[0]) % SEED_LIMIT
-        )
 
-    system_index = {pk: i for i, (pk, _) in enumerate(systems)}
+def _seed_for(*, campaign: Campaign, chosen: list[Criterion]) -> int:
+    """The stored seed when other criteria have tasks (one seed describes the
+    campaign), else a fresh one."""
+    others = (
+        Task.objects.filter(campaign=campaign, kind__in=DESIGN_KINDS)
+        .exclude(criterion__in=chosen)
+        .exists()
+    )
+    if others:
+        return int(campaign.task_seed)
+    return int(np.random.SeedSequence().generate_state(1, np.uint64)[0]) % SEED_LIMIT
+
+
+@dataclass(frozen=True)
+class _OutputGrid:
+    """The design's input: ``rows`` (item id, language) by systems; ``output_id[i, s]``
+    (-1: none) and ``group_id[i, s]`` (outputs sharing a text share one)."""
+
+    rows: list[tuple[int, str]]
+    output_id: np.ndarray
+    group_id: np.ndarray
+
+    @property
+    def available(self) -> np.ndarray:
+        return self.output_id >= 0
+
+
+def _excluded_standards(chosen: list[Criterion]) -> set[int]:
     # RankME's standard stood outside the rated set: an uploaded output chosen as a
     # criterion's standard (and the outputs sharing its text) is shown above every task,
     # never rated as one of the outputs of a task built after it was chosen.
@@ -229,6 +314,17 @@ def tasks_build(
                 "canonical_id", flat=True
             )
         )
+    return standards
+
+
+def _output_grid(
+    *,
+    campaign: Campaign,
+    chosen: list[Criterion],
+    systems: list[tuple[int, str]],
+    items: list[int],
+) -> _OutputGrid:
+    standards = _excluded_standards(chosen)
     outputs = list(
         Output.objects.filter(item__campaign=campaign)
         .exclude(pk__in=standards)
@@ -250,102 +346,71 @@ def tasks_build(
         )
     ]
     row_index = {row: n for n, row in enumerate(rows)}
+    system_index = {pk: i for i, (pk, _) in enumerate(systems)}
     output_id = np.full((len(rows), len(systems)), -1, dtype=np.int64)
-    # Outputs sharing a text share a group: the first output of the group's id.
     group_id = np.full((len(rows), len(systems)), -1, dtype=np.int64)
+    merge = campaign.merge_identical_outputs
     for pk, item_id, system_id, canonical_id, language in outputs:
         i, s = row_index[item_id, language], system_index[system_id]
         output_id[i, s] = pk
-        group_id[i, s] = canonical_id if campaign.merge_identical_outputs and canonical_id else pk
-    available = output_id >= 0
-    per_item = tasks_per_item or default_tasks_per_item(len(systems), k)
+        group_id[i, s] = canonical_id if merge and canonical_id else pk
+    return _OutputGrid(rows=rows, output_id=output_id, group_id=group_id)
 
-    together = campaign.setup == Campaign.Setup.TOGETHER
-    shared = (
-        design_tasks(
-            available,
-            k=k,
-            rng=np.random.default_rng(_criterion_seed(seed, TOGETHER_STREAM)),
-            tasks_per_item=tasks_per_item,
-        )
-        if together
-        else None
-    )
-    reports = []
-    steps = 2 * len(chosen)
-    if progress is not None:
-        progress(0, steps)
-    for step, criterion in enumerate(chosen):
-        design = (
-            shared
-            if shared is not None
-            else design_tasks(
-                available,
-                k=k,
-                rng=np.random.default_rng(_criterion_seed(seed, criterion.name)),
-                tasks_per_item=tasks_per_item,
-            )
-        )
-        if progress is not None:
-            progress(2 * step + 1, steps)
-        tasks = [
-            Task(
-                campaign=campaign,
-                criterion=criterion,
-                item_id=rows[int(i)][0],
-                language=rows[int(i)][1] or (campaign.languages or ["en"])[0],
-                kind=Task.Kind.REGULAR,
-                number=n + 1,
-                # Set-up 1: the n-th designed task of every criterion is one page.
-                group=n + 1 if together else None,
-            )
-            for n, i in enumerate(design.task_item)
-        ]
-        Task.objects.bulk_create(tasks, batch_size=BATCH_SIZE)
-        task_outputs: list[TaskOutput] = []
-        merged = 0
-        for task, row, i in zip(tasks, design.tasks, design.task_item, strict=True):
-            slots: dict[int, int] = {}
-            for s in row[row >= 0]:
-                group = int(group_id[i, s])
-                if group in slots:
-                    merged += 1
-                slot = slots.setdefault(group, len(slots))
-                task_outputs.append(
-                    TaskOutput(task_id=task.pk, output_id=int(output_id[i, s]), slot=slot)
-                )
-        TaskOutput.objects.bulk_create(task_outputs, batch_size=BATCH_SIZE)
-        if progress is not None:
-            progress(2 * step + 2, steps)
-        balance = balance_of(design)
-        reports.append(
-            CriterionDesign(
-                criterion=criterion.name,
-                tasks=len(tasks),
-                task_outputs=len(task_outputs),
-                merged_outputs=merged,
-                skipped_items=int(design.skipped_items.size),
-                systems=tuple(label for _, label in systems),
-                counts=tuple(int(c) for c in balance.counts),
-                pairs=tuple(tuple(int(p) for p in row) for row in balance.pairs),
-                count_min=balance.count_min,
-                count_max=balance.count_max,
-                pair_min=balance.pair_min,
-                pair_max=balance.pair_max,
-                pair_mean=balance.pair_mean,
-                pair_std=balance.pair_std,
-            )
-        )
 
-    campaign.task_seed = seed
-    campaign.save(update_fields=["task_seed", "updated_at"])
-    return DesignReport(
-        campaign=campaign.slug,
-        seed=seed,
-        k=min(k, len(systems)),
-        tasks_per_item=per_item,
-        deleted_tasks=deleted,
-        criteria=tuple(reports),
+def _design_write(
+    *,
+    campaign: Campaign,
+    criterion: Criterion,
+    design: Design,
+    grid: _OutputGrid,
+    together: bool,
+    systems: list[tuple[int, str]],
+) -> CriterionDesign:
+    """Write one criterion's tasks and their output slots from ``design``."""
+    default_language = (campaign.languages or ["en"])[0]
+    tasks = [
+        Task(
+            campaign=campaign,
+            criterion=criterion,
+            item_id=grid.rows[int(i)][0],
+            language=grid.rows[int(i)][1] or default_language,
+            kind=Task.Kind.REGULAR,
+            number=n + 1,
+            # Set-up 1: the n-th designed task of every criterion is one page.
+            group=n + 1 if together else None,
+        )
+        for n, i in enumerate(design.task_item)
+    ]
+    Task.objects.bulk_create(tasks, batch_size=BATCH_SIZE)
+    task_outputs: list[TaskOutput] = []
+    merged = 0
+    for task, row, i in zip(tasks, design.tasks, design.task_item, strict=True):
+        slots: dict[int, int] = {}
+        for s in row[row >= 0]:
+            group = int(grid.group_id[i, s])
+            if group in slots:
+                merged += 1
+            slot = slots.setdefault(group, len(slots))
+            task_outputs.append(
+                TaskOutput(task_id=task.pk, output_id=int(grid.output_id[i, s]), slot=slot)
+            )
+    TaskOutput.objects.bulk_create(task_outputs, batch_size=BATCH_SIZE)
+    balance = balance_of(design)
+    return CriterionDesign(
+        criterion=criterion.name,
+        tasks=len(tasks),
+        task_outputs=len(task_outputs),
+        merged_outputs=merged,
+        skipped_items=int(design.skipped_items.size),
+        systems=tuple(label for _, label in systems),
+        counts=tuple(int(c) for c in balance.counts),
+        pairs=tuple(tuple(int(p) for p in row) for row in balance.pairs),
+        count_min=balance.count_min,
+        count_max=balance.count_max,
+        pair_min=balance.pair_min,
+        pair_max=balance.pair_max,
+        pair_mean=balance.pair_mean,
+        pair_std=balance.pair_std,
     )
 
 
@@ -439,5 +504,10 @@ def campaign_design_preset_apply(*, campaign: Campaign, preset: str) -> Campaign
     have = set(campaign.criteria.values_list("name", flat=True))
     for name in chosen.criteria:
         if name not in have:
-            criterion_from_preset(campaign=campaign, preset=name)
+            criterion = criterion_from_preset(campaign=campaign, preset=name)
+            if chosen.setup == Campaign.Setup.TOGETHER and not criterion.show_input:
+                # RankME's set-up 1 page shows the input to all its criteria (set-up 2
+                # is the one that judges naturalness without it): said, not hidden.
+                criterion.show_input = True
+                criterion.save(update_fields=["show_input"])
     return campaign

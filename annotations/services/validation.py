@@ -8,7 +8,7 @@ from django.db import models
 
 from common.errors import DomainError
 
-# Settings as the design page names them (for messages outside the form).
+# Settings as the settings page names them (for messages outside the form).
 SETTING_NAMES: dict[str, str] = {
     "outputs_per_task": "Outputs per task",
     "judgements_per_task": "Judgements per task",

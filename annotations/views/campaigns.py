@@ -71,11 +71,19 @@ def campaign_detail(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             next_step = "launch"
     elif campaign.status == Campaign.Status.PAUSED:
         next_step = "launch"
+    # Building (and so launching) needs outputs and criteria: the buttons say why not.
+    missing = [
+        what
+        for what, there in (("upload system outputs", systems), ("add a criterion", criteria))
+        if not there.exists()
+    ]
+    blocked = f"First {' and '.join(missing)}." if missing else ""
     context = campaign_context(
         request,
         campaign,
         plan=plan,
         next_step=next_step,
+        blocked=blocked if campaign.status == Campaign.Status.DRAFT else "",
         totals=monitoring.campaign_totals(campaign=campaign),
         criteria=criteria,
         systems=systems,

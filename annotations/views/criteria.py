@@ -22,6 +22,7 @@ from annotations.models import (
     Output,
     Task,
 )
+from annotations.selectors import criteria as criteria_selectors
 from annotations.services import criteria as criteria_services
 from common.errors import DomainError
 from common.http import (
@@ -36,6 +37,10 @@ Role = CampaignMembership.Role
 
 
 STANDARD_SEARCH = "search-standard"  # the criterion form's action that only searches
+# The criterion form's action that shows the chosen scale's fields (unsaved): the button
+# a page without JavaScript posts; with htmx, changing the scale posts it.
+SHOW_SCALE = "show-scale"
+REDRAW = (STANDARD_SEARCH, SHOW_SCALE)
 
 
 def _standard_picker(
@@ -97,7 +102,7 @@ def criteria(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
     form = CriterionForm(
         request.POST or None, outputs=outputs, initial=CriterionForm.initial_for_preset(preset)
     )
-    searching = request.method == "POST" and request.POST.get("action") == STANDARD_SEARCH
+    searching = request.method == "POST" and request.POST.get("action") in REDRAW
     if searching:
         form = _standard_search(request, {}, outputs, {})
     if request.method == "POST" and not searching:
@@ -123,6 +128,7 @@ def criteria(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
     )
     if request.htmx and request.method == "GET":
         return render(request, "annotations/designer/criteria.html#criterion-form", context)
+    context["input_conflict"] = criteria_services.setup_input_conflict(campaign=campaign)
     context["criteria"] = campaign.criteria.annotate(
         has_tasks=Exists(Task.objects.filter(criterion=OuterRef("pk")))
     )
@@ -142,7 +148,7 @@ def criterion_edit(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> Htt
         outputs=outputs,
         initial=CriterionForm.initial_for(criterion),
     )
-    searching = request.method == "POST" and request.POST.get("action") == STANDARD_SEARCH
+    searching = request.method == "POST" and request.POST.get("action") in REDRAW
     if searching:
         form = _standard_search(
             request, {"editing": True}, outputs, CriterionForm.initial_for(criterion)
@@ -164,7 +170,13 @@ def criterion_edit(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> Htt
         request,
         "annotations/designer/criterion_edit.html",
         campaign_context(
-            request, campaign, form=form, criterion=criterion, outputs=outputs, **picker
+            request,
+            campaign,
+            form=form,
+            criterion=criterion,
+            outputs=outputs,
+            standard_rated=criteria_selectors.standard_rated_tasks(criterion=criterion),
+            **picker,
         ),
     )
 

@@ -81,8 +81,25 @@ def _members_page(
         role_powers=[(Role(r).label, text) for r, text in ROLE_POWERS.items()],
         now=timezone.now(),
         max_age_days=settings.INVITATION_MAX_AGE_DAYS,
+        invitation_link=request.session.pop(INVITATION_LINK_KEY, None) if is_owner else None,
     )
     return render(request, "annotations/designer/members.html", context, status=status)
+
+
+INVITATION_LINK_KEY = "invitation_link"
+#: Email backends that send nothing anybody receives (Django's console, file and dummy).
+NO_MAIL_BACKENDS = frozenset(
+    {
+        "django.core.mail.backends.console.EmailBackend",
+        "django.core.mail.backends.filebased.EmailBackend",
+        "django.core.mail.backends.dummy.EmailBackend",
+    }
+)
+
+
+def mail_is_sent() -> bool:
+    """Whether an email reaches its recipient (not when the backend only prints it)."""
+    return settings.EMAIL_BACKEND not in NO_MAIL_BACKENDS
 
 
 @campaign_view(Role.OWNER)
@@ -91,22 +108,35 @@ def member_invite(request: AuthenticatedHttpRequest, campaign: Campaign) -> Http
     """Email an invitation link (the console shows it unless email is configured)."""
     form = InvitationForm(request.POST)
     if form.is_valid():
+        links: list[str] = []
+
+        def link_for(token: str) -> str:
+            links.append(
+                request.build_absolute_uri(reverse("annotations:invitation", args=[token]))
+            )
+            return links[-1]
+
         try:
             invitation = membership_services.invitation_create(
-                campaign=campaign,
-                invited_by=request.user,
-                link_for=lambda token: request.build_absolute_uri(
-                    reverse("annotations:invitation", args=[token])
-                ),
-                **form.cleaned_data,
+                campaign=campaign, invited_by=request.user, link_for=link_for, **form.cleaned_data
             )
         except DomainError as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(
-                request,
-                f"Invitation sent to {invitation.email} as {role_label(invitation.role).lower()}.",
-            )
+            role = role_label(invitation.role).lower()
+            if mail_is_sent():
+                messages.success(request, f"Invitation sent to {invitation.email} as {role}.")
+            else:
+                # The link is shown once, on the next page only (the token is not stored).
+                request.session[INVITATION_LINK_KEY] = {
+                    "email": invitation.email,
+                    "link": links[-1],
+                }
+                messages.info(
+                    request,
+                    f"Invitation of {invitation.email} as {role} made, but no email was sent: "
+                    "this server has no mail set up. Give them the link below.",
+                )
             return redirect("annotations:designer-members", slug=campaign.slug)
     return _members_page(request, campaign, invite_form=form, status=400)
 

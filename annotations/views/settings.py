@@ -25,6 +25,7 @@ from annotations.models import (
     CampaignMembership,
 )
 from annotations.services import campaigns as campaign_services
+from annotations.services import criteria as criteria_services
 from annotations.services.campaigns import CampaignSettingsError
 from common.errors import DomainError
 
@@ -78,6 +79,7 @@ def campaign_settings(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             groups=groups,
             locked=locked,
             design_fields=fixed,
+            input_conflict=criteria_services.setup_input_conflict(campaign=campaign),
         ),
     )
 

@@ -167,6 +167,20 @@ def ranking_run_fingerprint(*, run: RankingRun, judgements: str, min_comparisons
     return hashlib.sha256(json.dumps(described, sort_keys=True).encode()).hexdigest()
 
 
+def ranking_parameters_used(*, run: RankingRun) -> dict[str, Any]:
+    """The method's parameters the run computed with, defaults included: as stored when
+    it finished, else the method's defaults with the run's own over them (None: worked
+    out from the data, as WMT14's steps are)."""
+    used = (run.inputs or {}).get("parameters_used")
+    if isinstance(used, dict):
+        return dict(used)
+    try:
+        defaults = stats.method_parameters(run.method)
+    except stats.ParameterError:
+        defaults = {}
+    return {**defaults, **(run.parameters or {})}
+
+
 def ranking_inputs(
     *,
     criterion: Criterion,
@@ -543,7 +557,7 @@ def ranking_run_meta(*, run: RankingRun) -> dict[str, Any]:
         "slice": describe(run.where),
         "ranking_run": run.pk,
         "method": run.method,
-        "parameters": run.parameters,
+        "parameters": ranking_parameters_used(run=run),
         "runs": run.runs,
         "seed": run.seed,
         "confidence": run.confidence,

@@ -77,10 +77,10 @@ def open_places(*, criterion: Criterion) -> int:
 def adaptive_problem(campaign: Campaign) -> str:
     """Why the campaign cannot get an adaptive batch now ("" when it can)."""
     if not campaign.adaptive_design:
-        return "Adaptive design is off for this campaign (Design page)."
+        return "Adaptive design is off for this campaign (Settings page)."
     if campaign.status != Campaign.Status.LIVE:
         return "Batches are added only while the campaign is live."
-    # The design's rules are the settings' own (the Design page shows the same words).
+    # The design's rules are the settings' own (the Settings page shows the same words).
     rule = campaign_settings_problems(campaign=campaign).get("adaptive_design", "")
     if rule:
         return f"Adaptive design cannot run: {rule}"

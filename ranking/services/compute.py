@@ -9,6 +9,7 @@ computation when the run is no longer this attempt's (cancelled, or ended by
 from __future__ import annotations
 
 import functools
+import json
 import math
 import time
 from collections.abc import Callable
@@ -204,6 +205,8 @@ def _store_result(
     ranked = [data.systems[int(i)] for i in result.ranked]
     ranked_labels = {s.label for s in ranked}
     inputs["min_comparisons"] = _min_comparisons()
+    # The parameters as computed with, defaults included (what the exports write).
+    inputs["parameters_used"] = json.loads(json.dumps(result.result.params, default=float))
     inputs["provisional"] = _provisional(data, ranked_labels)
     left_apart = ranked_labels | {p["system"] for p in inputs["provisional"]}
     inputs["unranked"] = [

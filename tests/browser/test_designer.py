@@ -82,7 +82,7 @@ def test_designer_sets_up_previews_builds_and_launches(
     page.get_by_label("Expected seconds per task").fill("90")
     # exact: the power panel (loaded by htmx) has its own "Recalculate the judgements needed"
     page.get_by_role("button", name="Recalculate", exact=True).click()
-    page.locator("#plan-result", has_text="at 15.00 GBP an hour").wait_for()
+    page.locator("#plan-result", has_text="at £15.00 an hour").wait_for()
     # 4 items x 1 task x 2 criteria x 3 judgements = 24 judgements.
     assert "24" in page.locator("#plan-result dl").inner_text()
     # Not launchable yet: nothing for workers to agree to. The plan says so and links
@@ -201,7 +201,7 @@ def test_whole_designer_journey_at_phone_and_desktop_width(
     check("02-criteria")
 
     # An impossible design is refused beside its field, in words.
-    nav.get_by_role("link", name="Design").click()
+    nav.get_by_role("link", name="Settings").click()
     page.get_by_label("Outputs per task").fill("7")
     page.locator("#id_attention_check_rate").fill("0.6")
     page.locator("#id_repeat_rate").fill("0.4")

@@ -60,5 +60,5 @@ def test_next_step_primary_upload_closed_pages_labelled(new_page, live_server):
     assert workers.get_by_text("(4 counted)").first.is_visible()
 
     page.goto(live_server.url + f"/campaigns/{judged.slug}/plan/")
-    assert page.locator("[data-cost]").inner_text().endswith(" GBP")
+    assert page.locator("[data-cost]").inner_text().startswith("£")
     assert page.get_by_label("Pay per hour (GBP)").is_visible()

@@ -32,7 +32,8 @@ def together_campaign() -> Campaign:
     quality = criterion_from_preset(campaign=campaign, preset="quality")
     quality.standard_input = "name[Loch Fyne], eatType[restaurant], food[French]"
     quality.standard_text = "Loch Fyne is a French restaurant."
-    quality.save(update_fields=["standard_input", "standard_text"])
+    quality.content_checks = []  # the page's layout and refusals, not the checklist
+    quality.save(update_fields=["standard_input", "standard_text", "content_checks"])
     Criterion.objects.create(
         campaign=campaign,
         name="fluency",

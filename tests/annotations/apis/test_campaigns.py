@@ -260,6 +260,8 @@ def test_schema_validates_and_docs_render(world):
         assert any(p.replace("{pk}", "{id}") == path for p in paths), path
     docs = client.get("/api/docs/")
     assert docs.status_code == 200 and b"swagger" in docs.content.lower()
+    # A way back to the site from the API's documentation.
+    assert b'<a href="/">' in docs.content and b"Back to humaneval" in docs.content
 
 
 # The error contract: one JSON shape, documented; bad query values are 400s -----------------

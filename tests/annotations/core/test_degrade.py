@@ -62,3 +62,22 @@ def test_an_unnamed_degradation_is_never_an_obvious_scramble():
     assert methods == {"drop", "repeat"}
     # asked for by name, it still scrambles
     assert degrade(text, rng=np.random.default_rng(0), method="shuffle").method == "shuffle"
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_dropped_clause_leaves_the_sentence_begun_and_ended_as_before(seed):
+    # A copy ending in a comma or starting in lower case stands out at a glance.
+    text = "Cotto is a pub near the river, it serves Italian food, and it is cheap."
+    copy = degrade(text, rng=np.random.default_rng(seed), method="drop").text
+    assert copy != text
+    assert copy[0].isupper(), copy
+    assert copy.endswith("."), copy
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_tidied_drop_still_counts_as_missing_content(seed):
+    from annotations.core.degrade import drops_content
+
+    text = "Cotto is a pub near the river, it serves Italian food, and it is cheap."
+    copy = degrade(text, rng=np.random.default_rng(seed), method="drop").text
+    assert drops_content(text, copy)

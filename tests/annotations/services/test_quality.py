@@ -151,6 +151,9 @@ def _submit_check(campaign, check, copy_slot, original_slot, ticked):
     worker = WorkerFactory(campaign=campaign)
     scores = {0: 100, 1: 100, 2: 100}
     scores[copy_slot], scores[original_slot] = 20, 150  # the copy is rated lower: good
+    if "perfect" in (check.criterion.content_checks or []):
+        # The checklist wants a tick for every output: the others reflect the input.
+        ticked = {slot: ticked.get(slot, ["perfect"]) for slot in scores}
     judgement_submit(assignment=_assign(worker, check), scores=scores, checks=ticked)
     return WorkerCheck.objects.get(worker=worker)
 

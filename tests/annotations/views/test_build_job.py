@@ -77,6 +77,12 @@ def test_a_large_build_answers_at_once_with_a_job_page_that_shows_the_result(
     assert Task.objects.count() == 120
     done = client.get(url).text
     assert "Tasks built" in done and "Built 120 tasks" in done
+    # The page under the job's address says the build is over, heading and title too;
+    # so does the part the polling swaps in.
+    assert "Building the tasks" not in done
+    assert "The tasks are built</h2>" in done and "<title>Tasks built ·" in done
+    polled = client.get(url, headers={"HX-Request": "true"}).text
+    assert "The tasks are built</h2>" in polled and "Building the tasks" not in polled
 
 
 def test_a_build_that_cannot_start_is_refused_at_once(client, settings):

@@ -36,7 +36,7 @@ def test_plan_says_comparisons_per_criterion_and_costs_in_a_currency(client, set
     assert "all 3 criteria together" in html and "Per criterion" in html
     per = [int(v.replace(",", "")) for v in re.findall(r"data-per-criterion>([\d,]+)<", html)]
     assert per and all(v > 0 for v in per)
-    assert re.search(r"data-cost>[\d.,]+ GBP<", html)
+    assert re.search(r"data-cost>£[\d.,]+<", html)
     assert "Pay per hour (GBP)" in html
 
 
@@ -100,4 +100,4 @@ def test_the_power_page_costs_are_in_the_currency(client, settings):
     campaign = judged_campaign(owner=people["owner"], n_items=2, n_workers=1)
     client.force_login(people["owner"])
     html = client.get(reverse("ranking:campaign-power", args=[campaign.slug])).text
-    assert re.search(r"[\d.,]+ USD</strong>", html) and "USD an hour" in html
+    assert re.search(r"\$[\d.,]+</strong>", html) and re.search(r"at \$[\d.,]+ an hour", html)

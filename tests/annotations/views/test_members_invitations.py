@@ -310,3 +310,25 @@ def test_an_account_made_from_an_invitation_has_the_invited_address(client, worl
     )
     assert response.status_code == 302
     assert User.objects.get(username="kim").email == "Kim@Example.org"
+
+
+def test_without_real_mail_the_page_gives_the_invitation_link_instead_of_saying_sent(
+    client, world, settings
+):
+    people, campaign = world
+    settings.EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+    client.force_login(people["owner"])
+    page = client.get(_invite(client, campaign, email="console@example.org")["Location"]).text
+    assert "Invitation sent" not in page and "no email was sent" in page
+    link = re.search(
+        r'data-invitation-link>.*?value="(http://testserver/invitations/[^"]+)"', page, re.S
+    )
+    assert link, page
+    invitation = CampaignInvitation.objects.get(email="console@example.org")
+    assert invitation.token == token_digest(link.group(1).rstrip("/").rsplit("/", 1)[1])
+    # Shown once: the next visit no longer has it.
+    assert "data-invitation-link" not in client.get(_members(campaign)).text
+    # With real mail, the page says sent and shows no link.
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    page = client.get(_invite(client, campaign, email="mail@example.org")["Location"]).text
+    assert "Invitation sent to mail@example.org" in page and "data-invitation-link" not in page

@@ -92,7 +92,12 @@ def test_two_judgements_give_no_clusters_and_no_stability_verdict(client):
         "% No clusters: Too few comparisons: 4 system(s) have fewer than 30 "
         "(RANKING\\_MIN\\_COMPARISONS); collect more judgements for them"
     ) in latex
-    assert "In order of value; no clusters. Too few comparisons: 4 system(s)" in html
+    # The reasons are said once, in the box above the table; rows carry a mark it explains.
+    assert "In order of value; no clusters (the reasons are above)." in html
+    assert html.count("(RANKING_MIN_COMPARISONS)") == 0 and html.count("have fewer than 30") == 1
+    assert html.count("marks a system with fewer than 30 comparisons") == 1
+    assert html.count('class="thin-mark"') == 4
+    assert html.count('<span class="muted small">(few comparisons)</span>') == 0
     markdown = _export(api, run, "markdown").splitlines()
     assert all(line.startswith("|  |") for line in markdown if "| s" in line)  # no cluster no.
     assert json.loads(_export(api, run, "json"))["data_rule"]["met"] is False
@@ -195,7 +200,8 @@ def test_every_export_records_which_judgements_it_used():
     assert run.inputs["excluded_workers"] == ["w0"]
     data = json.loads(_export(api, run, "json"))
     assert data["seed"] == 17 and data["method"] == "wmt14" and data["runs"] == 30
-    assert data["parameters"] == {"draw_probability": 0.1}
+    # The parameters computed with: the one given, and the defaults beside it.
+    assert data["parameters"]["draw_probability"] == 0.1 and "sigma0" in data["parameters"]
     assert data["judgements"] == 40 and data["judgements_total"] == 50
     assert data["left_out"] == {"attention_checks": 0, "repeats": 0, "excluded_workers": 10}
     assert data["excluded_workers"] == ["w0"] and data["fingerprint"] == run.fingerprint

@@ -1,0 +1,62 @@
+"""The criterion form shows the chosen scale's fields only, and says when the standard
+is also among the outputs workers rate."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from annotations.models import Campaign, Output, TaskOutput
+from annotations.services.criteria import criterion_from_preset, criterion_rankme_set
+from tests.annotations.designer_data import judged_campaign, users
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def world(client):
+    people = users()
+    campaign = judged_campaign(owner=people["owner"], n_items=2, n_workers=0)
+    Campaign.objects.filter(pk=campaign.pk).update(status="draft")
+    client.force_login(people["owner"])
+    return client, campaign
+
+
+def test_a_magnitude_criterion_form_shows_no_likert_levels(world):
+    client, campaign = world
+    url = reverse("annotations:designer-criteria", args=[campaign.slug])
+    html = client.get(url, {"preset": "naturalness"}).text
+    assert 'name="standard_text"' in html and "Likert levels:</label>" not in html
+    html = client.get(url, {"preset": "grammar"}).text
+    assert "Likert levels:</label>" in html and "The standard (magnitude estimation)" not in html
+    # Without JavaScript: the button redraws the form for the scale chosen, unsaved.
+    posted = client.post(
+        url,
+        {"action": "show-scale", "scale": "likert", "question": "How good?", "name": "good"},
+    ).text
+    assert (
+        "Likert levels:</label>" in posted and "The standard (magnitude estimation)" not in posted
+    )
+    assert "How good?</textarea>" in posted
+    assert not campaign.criteria.filter(name="good").exists()
+    assert 'value="show-scale"' in posted and 'hx-vals=\'{"action": "show-scale"}\'' in posted
+
+
+def test_the_criterion_page_warns_when_its_standard_is_rated_in_its_tasks(world):
+    client, campaign = world
+    quality = campaign.criteria.get(name="quality")
+    rated = TaskOutput.objects.filter(task__criterion=quality).first().output
+    # Chosen after its tasks were built (an older build, the admin): it is rated too.
+    type(quality).objects.filter(pk=quality.pk).update(
+        standard_output=rated, standard_text=rated.text
+    )
+    url = reverse("annotations:designer-criterion", args=[campaign.slug, quality.pk])
+    html = client.get(url).text
+    assert "data-standard-rated" in html and "Rebuild the tasks" in html
+    # A criterion whose standard is in no task: said to be left out, no warning.
+    other = criterion_from_preset(campaign=campaign, preset="naturalness")
+    criterion_rankme_set(criterion=other, standard_output=Output.objects.first())
+    html = client.get(
+        reverse("annotations:designer-criterion", args=[campaign.slug, other.pk])
+    ).text
+    assert "data-standard-rated" not in html and "data-standard-excluded" in html
