@@ -14,14 +14,6 @@ REPO = Path(__file__).resolve().parent.parent
 ROOTS = ("annotations", "ranking", "reports", "common", "humaneval")
 MAX_COMPLEXITY = 30  # the top of radon's grade D
 
-# Functions being split in parallel work right now, left out until that work is merged
-# (then this is emptied): "path::function", or a folder ending in "/" for all of it.
-PENDING: frozenset[str] = frozenset(
-    {
-        "annotations/services/tasks.py::tasks_build",
-    }
-)
-
 
 def _functions(blocks: list[Function | Class], prefix: str = "") -> Iterator[tuple[str, Function]]:
     """Every function of radon's blocks, with its dotted name: methods as
@@ -45,12 +37,6 @@ def too_complex(source: str) -> list[tuple[str, int, int]]:
     ]
 
 
-def _pending(path: str, name: str) -> bool:
-    return f"{path}::{name}" in PENDING or any(
-        entry.endswith("/") and path.startswith(entry) for entry in PENDING
-    )
-
-
 def test_no_function_is_more_complex_than_grade_d() -> None:
     found = []
     for root in ROOTS:
@@ -59,8 +45,7 @@ def test_no_function_is_more_complex_than_grade_d() -> None:
             if "migrations" in file.relative_to(REPO).parts:
                 continue
             for name, line, complexity in too_complex(file.read_text(encoding="utf-8")):
-                if not _pending(path, name):
-                    found.append(f"{path}:{line} {name} (complexity {complexity})")
+                found.append(f"{path}:{line} {name} (complexity {complexity})")
     assert found == [], (
         f"functions above cyclomatic complexity {MAX_COMPLEXITY} (radon grade E or F); "
         "split them along their seams:\n" + "\n".join(found)
@@ -88,9 +73,3 @@ def test_the_check_finds_a_complex_function_method_and_closure() -> None:
     )
     found = {name: complexity for name, _, complexity in too_complex(source)}
     assert found == {name: MAX_COMPLEXITY + 1 for name in ("plain", "Box.method", "outer.inner")}
-
-
-def test_pending_names_files_and_folders() -> None:
-    assert _pending("ranking/services/runs.py", "anything")
-    assert _pending("annotations/services/tasks.py", "tasks_build")
-    assert not _pending("annotations/services/tasks.py", "tasks_other")

@@ -93,7 +93,7 @@ def ranking_run_compute(
 ) -> RankingRun:
     """Compute a run and store its result; failures are recorded on the run and re-raised.
 
-    A chunked run (``chunk_runs`` set: every run created since issue 13) is planned
+    A chunked run (``chunk_runs`` set: every run created since chunking came) is planned
     here, one :class:`RankingChunk` per ``chunk_runs`` runs, and each chunk handed to
     Celery (``ranking.compute_chunk``, :func:`ranking_chunk_compute`); the chunk stored
     last merges them all and finishes the run. With ``fan_out=False`` (the ``rank``
@@ -278,7 +278,7 @@ def _provisional(data: selectors.ScoreArrays, ranked: set[str]) -> list[dict[str
     return sorted(left, key=lambda p: (p["comparisons"], p["system"]))
 
 
-# --- Chunked runs (issue 13): one Celery task per chunk, merged by the last one ----------
+# --- Chunked runs: one Celery task per chunk, merged by the last one ----------
 
 #: the Celery task that computes one chunk of a chunked run (ranking/tasks.py)
 CHUNK_TASK = "ranking.compute_chunk"
