@@ -45,7 +45,9 @@ def test_a_magnitude_criterion_form_shows_no_likert_levels(world):
 def test_the_criterion_page_warns_when_its_standard_is_rated_in_its_tasks(world):
     client, campaign = world
     quality = campaign.criteria.get(name="quality")
-    rated = TaskOutput.objects.filter(task__criterion=quality).first().output
+    first = TaskOutput.objects.filter(task__criterion=quality).first()
+    assert first is not None
+    rated = first.output
     # Chosen after its tasks were built (an older build, the admin): it is rated too.
     type(quality).objects.filter(pk=quality.pk).update(
         standard_output=rated, standard_text=rated.text

@@ -46,7 +46,9 @@ def test_plan_says_how_often_each_output_is_judged_and_the_cost_formatted(client
     ).text
     assert "judged once per criterion" not in html
     assert "every output judged 3 times per criterion" in html
-    cost = re.search(r"data-cost>([^<]+)<", html).group(1)
+    found = re.search(r"data-cost>([^<]+)<", html)
+    assert found is not None
+    cost = found.group(1)
     assert re.fullmatch(r"£\d{1,3}(,\d{3})*\.\d\d", cost), cost
     assert "GBP" not in cost
 
@@ -81,9 +83,13 @@ def test_build_and_launch_are_disabled_on_an_empty_draft_with_the_reason(client)
     client.force_login(people["owner"])
     html = client.get(reverse("annotations:designer-campaign", args=[campaign.slug])).text
     for label in ("Build tasks", "Launch"):
-        button = re.search(r"(<button[^>]*>)\s*" + label + r"\s*</button>", html).group(1)
+        match = re.search(r"(<button[^>]*>)\s*" + label + r"\s*</button>", html)
+        assert match is not None
+        button = match.group(1)
         assert "disabled" in button and 'aria-describedby="actions-blocked"' in button
-    reason = re.search(r'id="actions-blocked"[^>]*>([^<]+)<', html).group(1)
+    blocked = re.search(r'id="actions-blocked"[^>]*>([^<]+)<', html)
+    assert blocked is not None
+    reason = blocked.group(1)
     assert "upload system outputs" in reason and "add a criterion" in reason
     ready = judged_campaign(owner=people["owner"], slug="ready", n_items=2, n_workers=0)
     Campaign.objects.filter(pk=ready.pk).update(status="draft")

@@ -141,15 +141,20 @@ def test_a_rejected_worker_is_said_to_still_count_unless_excluded(client, world)
 
     people, campaign = world
     rejected = Worker.objects.filter(campaign=campaign, excluded=False).first()
+    assert rejected is not None
     Worker.objects.filter(pk=rejected.pk).update(review="rejected")
     Worker.objects.filter(campaign=campaign, excluded=True).update(review="rejected")
     client.force_login(people["owner"])
     html = client.get(_url(campaign)).text
     assert "still count in the rankings" in html
-    row = re.search(rf'<tr id="pay-{rejected.pk}">.*?</tr>', html, re.S).group(0)
+    found = re.search(rf'<tr id="pay-{rejected.pk}">.*?</tr>', html, re.S)
+    assert found is not None
+    row = found.group(0)
     assert "rejected, still counted" in row
     monitor = reverse("annotations:designer-monitor", args=[campaign.slug])
     assert f'href="{monitor}#worker-{rejected.pk}"' in row
     excluded = Worker.objects.get(campaign=campaign, excluded=True)
-    row = re.search(rf'<tr id="pay-{excluded.pk}">.*?</tr>', html, re.S).group(0)
+    found = re.search(rf'<tr id="pay-{excluded.pk}">.*?</tr>', html, re.S)
+    assert found is not None
+    row = found.group(0)
     assert "still counted" not in row
