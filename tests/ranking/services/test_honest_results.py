@@ -211,7 +211,8 @@ def test_every_export_records_which_judgements_it_used():
     assert heads["judgements used"] == "40" and heads["judgements stored"] == "50"
     assert heads["excluded workers"] == "w0" and heads["seed"] == "17"
     assert heads["judgements left out"] == "attention checks 0, repeats 0, excluded workers 10"
-    assert heads["parameters"] == '{"draw_probability": 0.1}'
+    # The sidecar names the same parameters as the JSON: the one given and the defaults.
+    assert json.loads(heads["parameters"]) == data["parameters"]
     assert heads["fingerprint of the judgements"] == run.inputs["judgements_fingerprint"]
     assert heads["fingerprint (judgements, criterion, method, parameters, runs, seed)"] == (
         run.fingerprint
