@@ -233,10 +233,17 @@ class Criterion(models.Model):
         "Output", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     content_checks = models.JSONField(default=list, blank=True)
+    example = models.TextField(
+        blank=True,
+        help_text=(
+            "The worked example on the workers' instructions (Markdown). Empty: one "
+            "generated from the standard (magnitude criteria)."
+        ),
+    )
     translations = models.JSONField(
         default=dict,
         blank=True,
-        help_text="Language -> {question, levels (Likert descriptors), standard_text}.",
+        help_text="Language -> {question, levels (Likert descriptors), standard_text, example}.",
     )
 
     class Meta:
@@ -454,6 +461,17 @@ class Worker(models.Model):
     metadata = models.JSONField(default=dict, blank=True)
     language = models.CharField(
         max_length=LANGUAGE_MAX, blank=True, help_text="The language the worker judges in."
+    )
+    criterion = models.ForeignKey(
+        Criterion,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text=(
+            "Set-up 2 with several criteria: the one criterion this worker judges, chosen "
+            "when they arrive (their instructions explain it alone). Empty: any."
+        ),
     )
     consented_at = models.DateTimeField(null=True, blank=True)
     flagged = models.BooleanField(default=False)

@@ -13,6 +13,7 @@ from annotations.models import (
     Campaign,
     CampaignMembership,
 )
+from annotations.selectors import criteria as criteria_selectors
 
 Role = CampaignMembership.Role
 
@@ -23,6 +24,7 @@ def campaign_preview_intro(request: HttpRequest, campaign: Campaign) -> HttpResp
     its Start button leads to the task preview (which works before tasks are built)."""
     from annotations.forms.worker import ConsentForm
 
+    criteria = criteria_selectors.criteria_in_order(campaign=campaign)
     return render(
         request,
         "annotations/worker/consent.html",
@@ -31,6 +33,9 @@ def campaign_preview_intro(request: HttpRequest, campaign: Campaign) -> HttpResp
             "form": ConsentForm(),
             "preview": True,
             "progress": None,
-            "criteria": list(campaign.criteria.order_by("position", "name")),
+            "criteria": criteria,
+            "explained": [(c, criteria_selectors.example_for(c)) for c in criteria],
+            # set-up 2 with several criteria: a worker reads one of these, not all
+            "one_each": campaign.setup == Campaign.Setup.SEPARATE and len(criteria) > 1,
         },
     )
