@@ -79,10 +79,12 @@ from ._methods import METHODS, ParameterError, check_parameters, method_paramete
 from ._pairwise import scores_to_ranks
 from ._power import (
     PairPower,
+    SIMULATED_RATIOS,
     comparisons_needed,
     judgements_for,
     pair_share,
     pilot_power,
+    simulated_ratio,
 )
 from ._proportions import wilson_interval
 from ._result import RankingResult
@@ -106,6 +108,8 @@ __all__ = [
     "check_parameters",
     "chunk_sizes",
     "comparisons_needed",
+    "SIMULATED_RATIOS",
+    "simulated_ratio",
     "compute",
     "compute_chunk",
     "compute_chunked",
