@@ -78,8 +78,8 @@ from ._means import MeanIntervals, mean_intervals
 from ._methods import METHODS, ParameterError, check_parameters, method_parameters
 from ._pairwise import scores_to_ranks
 from ._power import (
-    PairPower,
     SIMULATED_RATIOS,
+    PairPower,
     comparisons_needed,
     judgements_for,
     pair_share,
@@ -98,6 +98,7 @@ __all__ = [
     "MAX_RUNS",
     "METHODS",
     "SCALES",
+    "SIMULATED_RATIOS",
     "ChunkResult",
     "ComputedRanking",
     "MeanIntervals",
@@ -108,8 +109,6 @@ __all__ = [
     "check_parameters",
     "chunk_sizes",
     "comparisons_needed",
-    "SIMULATED_RATIOS",
-    "simulated_ratio",
     "compute",
     "compute_chunk",
     "compute_chunked",
@@ -126,6 +125,7 @@ __all__ = [
     "prepare_comparisons",
     "range_coverage",
     "scores_to_ranks",
+    "simulated_ratio",
     "stability_reasons",
     "system_comparisons",
     "wilson_interval",

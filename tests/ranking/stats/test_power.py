@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from statistics import NormalDist
 
@@ -102,7 +103,7 @@ def test_the_simulated_ratio_is_the_measured_one_and_interpolated_between() -> N
     for n, ratio in SIMULATED_RATIOS.items():
         assert simulated_ratio(n) == pytest.approx(ratio)
     between = [simulated_ratio(n) for n in range(2, 21)]
-    assert all(a >= b for a, b in zip(between, between[1:], strict=False))
+    assert all(a >= b for a, b in itertools.pairwise(between))
     assert simulated_ratio(100) == pytest.approx(SIMULATED_RATIOS[20])
     with pytest.raises(ValueError):
         simulated_ratio(1)

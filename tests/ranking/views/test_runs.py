@@ -196,6 +196,10 @@ def test_the_power_plan_says_how_far_off_the_simulator_found_it(client):
     client.force_login(people["owner"])
     html = client.get(reverse("ranking:campaign-power", args=[campaign.slug])).text
     assert "data-power-checked" in html
-    assert "1.26× this figure with 2 systems" in html and "0.25× this figure with 20" in html
+    assert (
+        "1.26\u00d7 this figure with 2 systems" in html and "0.25\u00d7 this figure with 20" in html
+    )
     systems = campaign.systems.count()
-    assert f"For {systems} systems expect about <strong>{simulated_ratio(systems):.2f}×" in html
+    assert (
+        f"For {systems} systems expect about <strong>{simulated_ratio(systems):.2f}\u00d7" in html
+    )
