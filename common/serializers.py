@@ -7,21 +7,17 @@ from typing import Any
 from django.db import models
 from rest_framework import serializers
 
+from common.nul import nul_message, nul_path
 
-def _no_nul(value: object, where: str = "") -> None:
-    """JSON may not carry NUL characters (PostgreSQL's jsonb refuses them)."""
-    if isinstance(value, str):
-        if "\x00" in value:
-            raise serializers.ValidationError(
-                f"Null characters are not allowed{f' (in {where})' if where else ''}."
-            )
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            _no_nul(key, where)
-            _no_nul(item, f"{where}.{key}" if where else str(key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            _no_nul(item, f"{where}[{index}]")
+
+def _refuse_nul(value: object) -> None:
+    """JSON may not carry NUL characters (PostgreSQL's jsonb refuses them): a 400 naming
+    where, found by the one NUL walker (``common.nul``) the file importers use too."""
+    where = nul_path(value)
+    if where is not None:
+        raise serializers.ValidationError(
+            nul_message(f"The value at '{where}'" if where else "The value")
+        )
 
 
 class JSONObjectField(serializers.JSONField):
@@ -31,7 +27,7 @@ class JSONObjectField(serializers.JSONField):
         value = super().to_internal_value(data)
         if value is None and not self.allow_null:  # "null" sent as form data
             self.fail("null")
-        _no_nul(value)
+        _refuse_nul(value)
         return value
 
 

@@ -99,6 +99,21 @@ def test_an_api_module_defines_no_serializer(app: str) -> None:
     assert defined == {}, f"serializers in API modules (move them to {app}/serializers/)"
 
 
+@pytest.mark.parametrize("app", APPS)
+def test_routes_import_their_interfaces_by_their_own_names(app: str) -> None:
+    # ``from ranking.apis import means, power``, never ``power as apis_power``: a module
+    # has one name wherever it is routed.
+    aliased = [
+        f"{module.name}: {node.module}.{alias.name} as {alias.asname}"
+        for module in sorted((REPO / app / "urls").glob("*.py"))
+        for node in ast.walk(ast.parse(module.read_text()))
+        if isinstance(node, ast.ImportFrom) and node.module in (f"{app}.apis", f"{app}.views")
+        for alias in node.names
+        if alias.asname is not None
+    ]
+    assert aliased == [], f"{app}/urls/ imports interfaces under other names: {aliased}"
+
+
 def test_the_serializer_finder_finds_serializers() -> None:
     source = """
 from rest_framework import serializers
