@@ -156,6 +156,7 @@ class RankingResultApi(RankingRunScoped, APIView):
                     "provisional": meta["provisional"],
                     "data_rule": meta["data_rule"],
                     "coverage": meta["coverage"],
+                    "content_checks": selectors.content_check_summary(run=run),
                 }
             ).data
         )

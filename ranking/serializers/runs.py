@@ -193,6 +193,25 @@ class ProvisionalSerializer(serializers.Serializer):
     comparisons = serializers.IntegerField()
 
 
+class CheckCellSerializer(serializers.Serializer):
+    ticked = serializers.IntegerField(help_text="Outputs of the system with the check ticked.")
+    rate = serializers.FloatField(help_text="ticked / outputs.")
+    lo = serializers.FloatField(help_text="Wilson interval, low end.")
+    hi = serializers.FloatField(help_text="Wilson interval, high end.")
+
+
+class CheckRowSerializer(serializers.Serializer):
+    system = serializers.CharField()
+    outputs = serializers.IntegerField(help_text="The system's outputs judged.")
+    cells = CheckCellSerializer(many=True, help_text="One per check, in the order of checks.")
+
+
+class ContentChecksSerializer(serializers.Serializer):
+    checks = serializers.ListField(child=serializers.CharField())
+    confidence = serializers.FloatField(help_text="Level of the Wilson intervals.")
+    rows = CheckRowSerializer(many=True)
+
+
 class RankingResultSerializer(serializers.Serializer):
     run = RankingRunSerializer()
     rows = RankingRowSerializer(many=True)
@@ -208,6 +227,12 @@ class RankingResultSerializer(serializers.Serializer):
     coverage = CoverageSerializer(
         help_text="The share of the runs the rank ranges actually keep (the trim at each "
         "end rounds up, so 100 runs at 0.95 keep 94%), beside the level asked."
+    )
+    content_checks = ContentChecksSerializer(
+        allow_null=True,
+        help_text="Per system, the share of its outputs on which workers ticked each content "
+        "check, with a Wilson interval, on the judgements the run ranks (as its page shows); "
+        "null when the criterion has no content checks.",
     )
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlencode
 
-import numpy as np
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -36,7 +35,6 @@ from ranking.services.runs import (
     ranking_run_retry,
 )
 from ranking.services.sweep import ranking_runs_sweep
-from ranking.stats import wilson_interval
 
 Role = CampaignMembership.Role
 
@@ -105,37 +103,6 @@ def run_is_stable(run: RankingRun) -> bool | None:
     return bool(stability["stable"]) if "stable" in stability else None
 
 
-def content_check_summary(run: RankingRun) -> dict[str, Any] | None:
-    """Per system, the share of its outputs on which workers ticked each content check,
-    with a 95% Wilson interval; None when the criterion has no content checks."""
-    counts = selectors.content_check_counts(
-        criterion=run.criterion, exclude_excluded_workers=run.exclude_flagged, where=run.where
-    )
-    if counts is None:
-        return None
-    trials = np.asarray(counts.outputs, dtype=np.int64)
-    ticked = np.asarray(counts.ticked, dtype=np.int64).reshape(len(counts.systems), -1)
-    rows = []
-    for i, system in enumerate(counts.systems):
-        lo, hi = wilson_interval(ticked[i], np.full(ticked.shape[1], trials[i]))
-        rows.append(
-            {
-                "system": system,
-                "outputs": int(trials[i]),
-                "cells": [
-                    {
-                        "ticked": int(ticked[i, j]),
-                        "rate": float(ticked[i, j] / trials[i]),
-                        "lo": float(lo[j]),
-                        "hi": float(hi[j]),
-                    }
-                    for j in range(ticked.shape[1])
-                ],
-            }
-        )
-    return {"checks": counts.checks, "rows": rows}
-
-
 def _result_context(run: RankingRun, *, can_design: bool = False) -> dict[str, Any]:
     done = run.status == RankingRun.Status.DONE
     rule = selectors.ranking_data_rule(run=run) if done else None
@@ -152,7 +119,7 @@ def _result_context(run: RankingRun, *, can_design: bool = False) -> dict[str, A
         "formats": list(exports.FORMATS),
         "stable": stable,
         "can_design": can_design,
-        "checks": content_check_summary(run) if done else None,
+        "checks": selectors.content_check_summary(run=run) if done else None,
         "coverage": selectors.ranking_run_coverage(run=run) if done else None,
         # A one-click rerun with the suggested number of runs when the result is unstable.
         "rerun_runs": (
