@@ -1,4 +1,5 @@
-"""DRF serializer parts every API uses: JSON columns that refuse what the database would refuse."""
+"""DRF serializer parts every API uses: JSON columns that refuse what the database would
+refuse, and bounded numbers that answer as the pages' forms do."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 from django.db import models
 from rest_framework import serializers
 
+from common.forms import NOT_A_NUMBER
 from common.nul import nul_message, nul_path
 
 
@@ -38,3 +40,13 @@ class ApiModelSerializer(serializers.ModelSerializer):
         **serializers.ModelSerializer.serializer_field_mapping,
         models.JSONField: JSONObjectField,
     }
+
+
+def bounded_number(bounds: tuple[float, float], **kwargs: Any) -> serializers.FloatField:
+    """The API twin of ``common.forms.bounded_number``: a number from ``low`` to ``high``
+    inclusive, refused with the same messages as the page's field of the same bounds
+    (DRF's and Django's range messages are the same words; not a number: ``NOT_A_NUMBER``)."""
+    low, high = bounds
+    return serializers.FloatField(
+        min_value=low, max_value=high, error_messages={"invalid": NOT_A_NUMBER}, **kwargs
+    )

@@ -45,6 +45,13 @@ class Row:
         )
 
 
+#: The confidence levels the ranking pages and APIs take (a run's rank ranges, the means
+#: table, power analysis), inclusive: each page's form and its API's serializer are built
+#: from these bounds. The statistics take any level strictly between 0 and 1; below 1/2 an
+#: interval covers less than it leaves out, and 0.999 is already an extreme level.
+CONFIDENCE_RANGE = (0.5, 0.999)
+
+
 @dataclass(frozen=True)
 class ScoreArrays:
     """Every score a ranking uses, one entry per (judgement, output).

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ranking.views import adaptive, means, runs
+from ranking.views import adaptive, means, power, runs
 
 app_name = "ranking"
 
@@ -15,7 +15,7 @@ urlpatterns = [
         name="campaign-adaptive",
     ),
     path("campaign/<slug:slug>/means/", means.campaign_means, name="campaign-means"),
-    path("campaign/<slug:slug>/power/", runs.campaign_power, name="campaign-power"),
+    path("campaign/<slug:slug>/power/", power.campaign_power, name="campaign-power"),
     path("compare/", runs.run_compare, name="compare"),
     path("<int:pk>/", runs.run_detail, name="run"),
     path("<int:pk>/cancel/", runs.run_cancel, name="run-cancel"),

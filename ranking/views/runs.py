@@ -1,5 +1,5 @@
 """Ranking pages: start a run, follow its progress, cancel, retry or delete it, read and
-export its result, compare two."""
+export its result, compare two, rank a criterion on each slice."""
 
 from __future__ import annotations
 
@@ -24,9 +24,8 @@ from annotations.models import Campaign, CampaignMembership
 from common.errors import DomainError
 from common.http import HtmxHttpRequest, file_response
 from ranking.exports import runs as exports
-from ranking.forms.runs import PowerForm, RankingRunForm, SlicesForm
+from ranking.forms.runs import RankingRunForm, SlicesForm
 from ranking.models import RankingRun
-from ranking.selectors import power as power_selectors
 from ranking.selectors import runs as selectors
 from ranking.services.runs import (
     ranking_run_cancel,
@@ -272,45 +271,4 @@ def campaign_slices(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         "ranking/slices.html",
         campaign_context(request, campaign, **selectors.ranking_slices_page(choice=choice)),
         status=400 if choice.error else 200,
-    )
-
-
-@campaign_view(Role.VIEWER)
-def campaign_power(request: HttpRequest, campaign: Campaign) -> HttpResponse:
-    """How many judgements separate systems: a plan from an assumed share, and, for each
-    criterion with judgements, what each system and the next still need. Also the panel
-    the plan and monitor pages load (``#power-report``)."""
-    form = PowerForm(request.GET or None)
-    values = (
-        form.cleaned_data
-        if form.is_bound and form.is_valid()
-        else {name: field.initial for name, field in form.fields.items()}
-    )
-    plan = None
-    if not form.errors:
-        plan = power_selectors.campaign_power_plan(
-            campaign=campaign,
-            share=values["share"],
-            draws=values.get("draws") or 0.0,
-            confidence=values["confidence"],
-            power=values["power"],
-            pay_per_hour=values["pay_per_hour"],
-            seconds_per_task=values.get("seconds_per_task"),
-        )
-    reports = []
-    for criterion in campaign.criteria.all():
-        report = power_selectors.criterion_power(
-            criterion=criterion,
-            confidence=values["confidence"],
-            power=values["power"],
-            pay_per_hour=values["pay_per_hour"],
-            seconds_per_task=values.get("seconds_per_task"),
-        )
-        if report is not None:
-            reports.append(report)
-    return render(
-        request,
-        "ranking/power.html",
-        campaign_context(request, campaign, form=form, plan=plan, reports=reports),
-        status=400 if form.errors else 200,
     )
