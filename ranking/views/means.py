@@ -30,7 +30,9 @@ def campaign_means(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         error = f"Campaign '{campaign.slug}' has no criterion '{criterion}'."
     if form.errors:
         # Worded as the API's error (``field: message``), the same bounds and messages.
-        error = "; ".join(f"{name}: {' '.join(errors)}" for name, errors in form.errors.items())
+        error = "; ".join(
+            f"{name}: {' '.join(map(str, errors))}" for name, errors in form.errors.items()
+        )
     table = None
     if not error:
         table = means_selectors.campaign_means(
