@@ -14,7 +14,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection, connections
 from django.utils import timezone
 
-from annotations.importing.parsers.common import OutputRow
+from annotations.core.outputs import OutputRow
 from annotations.models import (
     Assignment,
     Campaign,
