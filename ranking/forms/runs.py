@@ -14,7 +14,7 @@ from annotations.core.slices import SliceError, parse_where
 from annotations.models import Campaign
 from annotations.selectors.judgements import item_attributes
 from common.errors import DomainError
-from common.forms import SiteLabels
+from common.forms import SiteLabels, bounded_number
 from ranking import stats
 from ranking.models import RankingRun
 from ranking.selectors import runs as selectors
@@ -39,9 +39,8 @@ class RankingRunForm(SiteLabels, forms.Form):
         ),
     )
     seed = forms.IntegerField(initial=1, help_text="The same seed gives the same result.")
-    confidence = forms.FloatField(
-        min_value=CONFIDENCE_RANGE[0],
-        max_value=CONFIDENCE_RANGE[1],
+    confidence = bounded_number(
+        CONFIDENCE_RANGE,
         initial=0.95,
         help_text="Level of the rank ranges and of the significance clusters.",
     )

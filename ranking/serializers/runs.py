@@ -11,8 +11,10 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from annotations.core.slices import MAX_CONDITIONS, too_many_conditions
+from common.serializers import bounded_number
 from ranking import stats
 from ranking.models import RankingRun
+from ranking.selectors.runs import CONFIDENCE_RANGE
 
 _EXCLUDED_HELP = (
     "Leave out the judgements of workers marked excluded (on the monitor, or by the quality "
@@ -62,6 +64,13 @@ class RankingRunSerializer(serializers.ModelSerializer):
         help_text="Rank a slice: item attribute (or 'language') -> value, e.g. "
         '{"challenge_set": "scramble"}; every condition must hold (at most '
         f"{MAX_CONDITIONS}). Empty: every item.",
+    )
+    # the run page's bounds (``CONFIDENCE_RANGE``), refused with the page's messages
+    confidence = bounded_number(
+        CONFIDENCE_RANGE,
+        required=False,
+        default=0.95,
+        help_text="Level of the rank ranges and of the significance clusters.",
     )
     result_url = serializers.SerializerMethodField()
 

@@ -11,6 +11,7 @@ from annotations.models import Campaign, CampaignMembership
 from common.http import file_response
 from ranking.forms.means import MeansForm
 from ranking.selectors import means as means_selectors
+from ranking.selectors.runs import CONFIDENCE_RANGE
 
 Role = CampaignMembership.Role
 
@@ -56,6 +57,7 @@ def campaign_means(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             confidence=confidence,
             confidence_label=f"{confidence:.0%}",
             confidence_choice=f"{confidence:g}",
+            confidence_range=CONFIDENCE_RANGE,
             multilingual=len(campaign.languages or []) > 1,
             error=error,
         ),

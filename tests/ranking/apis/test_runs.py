@@ -197,3 +197,26 @@ def test_the_result_gives_the_content_check_summary_the_page_shows():
     criterion.content_checks = []
     criterion.save(update_fields=["content_checks"])
     assert client.get(f"/api/rankings/{run.pk}/result/").json()["content_checks"] is None
+
+
+@pytest.mark.parametrize(
+    ("confidence", "accepted"), [(0.3, False), (0.5, True), (0.999, True), (0.9995, False)]
+)
+def test_a_runs_confidence_has_the_run_pages_bounds(
+    api, django_capture_on_commit_callbacks, confidence, accepted
+):
+    from django.core.exceptions import ValidationError
+
+    from ranking.forms.runs import RankingRunForm
+
+    client, campaign = api
+    with django_capture_on_commit_callbacks(execute=False):
+        answer = _post(client, campaign, runs=10, confidence=confidence)
+    assert (answer.status_code == 201) is accepted, answer.content
+    field = RankingRunForm.base_fields["confidence"]
+    page_ok = True
+    try:
+        field.clean(str(confidence))
+    except ValidationError:
+        page_ok = False
+    assert page_ok is accepted

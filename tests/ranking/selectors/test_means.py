@@ -236,6 +236,11 @@ def test_the_page_and_the_api_accept_and_refuse_the_same_confidence(
     assert (page.status_code, api.status_code) == ((200, 200) if accepted else (400, 400))
     if accepted:
         assert page.context["confidence"] == api.json()["confidence"] == float(confidence)
+        # the form shows the level asked for, whichever it is (not only 90/95/99%)
+        assert (
+            f'name="confidence" min="0.5" max="0.999" step="any" value="{float(confidence):g}"'
+            in (page.content.decode())
+        )
     else:
         assert page.context["error"] == api.json()["detail"]
         assert api.json()["detail"].startswith("confidence: ")
