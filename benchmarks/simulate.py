@@ -38,7 +38,11 @@ not wrong). A design runs in batches of ``--batch`` tasks (refit after each batc
 its clusters are right at three refits in a row, or ``--cap`` judgements (5 times the
 reference); *judgements needed* is the count at the first of those three (the cap when
 never). *Wrong refits* is the share of refits whose clusters draw a wrong boundary,
-and *ever wrong* the share of seeds with one such refit before stopping. Designs:
+and *ever wrong* the share of seeds with one such refit before stopping. *Stop*: the
+production stop rule (``ranking.services.adaptive``: the clusters equal at three refits
+in a row), the median judgements at which it first holds, and the share of seeds whose
+clusters are then right (*stop right*) or draw a wrong boundary (*stop wrong*): what an
+organizer who closes the campaign when told would report. Designs:
 ``balanced`` (``annotations.core.design.design_tasks``), ``contested``
 (``choose_batch``, today's rule), ``overlap`` (``choose_batch(rule="overlap")``:
 pairwise uncertainty sampling), ``lucb`` (``choose_batch(rule="lucb")``: LUCB-style
@@ -547,6 +551,12 @@ class Run:
     right: list[bool] = field(default_factory=list)
     wrong: list[bool] = field(default_factory=list)
     needed: int | None = None
+    #: the production stop rule (``ranking.services.adaptive``: the clusters equal at
+    #: ``streak`` refits in a row): the judgements then, and whether those clusters were
+    #: right / drew a wrong boundary (None: never stable before the cap)
+    stopped: int | None = None
+    stopped_right: bool | None = None
+    stopped_wrong: bool | None = None
 
 
 def oracle_shares(truth: Truth) -> FloatArray:
@@ -643,6 +653,7 @@ def run_design(
     state = None
     done = 0
     good = 0
+    recent: list[tuple[int, ...]] = []
     while done < cap:
         if planned is not None:
             tasks, items = planned[done : done + batch], planned_items[done : done + batch]
@@ -678,12 +689,17 @@ def run_design(
             continue
         state = bt_normal(wins, draws, normals)
         right, wrong = right_and_wrong(state.cluster, truth)
-        run.judgements.append(done)
-        run.right.append(right)
-        run.wrong.append(wrong)
-        good = good + 1 if right else 0
-        if good == streak:
-            run.needed = run.judgements[-streak]
+        recent = [*recent[-(streak - 1) :], tuple(int(c) for c in state.cluster)]
+        if run.stopped is None and len(recent) == streak and len(set(recent)) == 1:
+            run.stopped, run.stopped_right, run.stopped_wrong = done, right, wrong
+        if run.needed is None:  # the refits until the true clusters are reached
+            run.judgements.append(done)
+            run.right.append(right)
+            run.wrong.append(wrong)
+            good = good + 1 if right else 0
+            if good == streak:
+                run.needed = run.judgements[-streak]
+        if run.needed is not None and run.stopped is not None:
             break
     return run
 
@@ -705,7 +721,8 @@ def designs(
             runs[d].append(run_design(sim, d, truth=truth, seed=seed, batch=batch, cap=cap))
     lines = [
         f"{'design':<10} {'median':>7} {'IQR':>13} {'ratio':>6} {'paired':>7} {'reached':>8} "
-        f"{'wrong refits':>12} {'ever wrong':>10}"
+        f"{'wrong refits':>12} {'ever wrong':>10} {'stop':>6} {'stop right':>10} "
+        f"{'stop wrong':>10}"
     ]
     needed = {
         d: np.array([r.needed if r.needed is not None else cap for r in runs[d]], dtype=float)
@@ -719,9 +736,13 @@ def designs(
         reached = np.mean([r.needed is not None for r in runs[d]])
         wrong = np.mean(np.concatenate([r.wrong for r in runs[d]]))
         ever = np.mean([any(r.wrong) for r in runs[d]])
+        stops = [r.stopped if r.stopped is not None else cap for r in runs[d]]
+        stop_right = np.mean([bool(r.stopped_right) for r in runs[d]])
+        stop_wrong = np.mean([bool(r.stopped_wrong) for r in runs[d]])
         lines.append(
             f"{d:<10} {med:7.0f} {q1:6.0f}-{q3:6.0f} {med / base:6.2f} {paired:7.2f} "
-            f"{reached:8.2f} {wrong:12.3f} {ever:10.2f}"
+            f"{reached:8.2f} {wrong:12.3f} {ever:10.2f} {np.median(stops):6.0f} "
+            f"{stop_right:10.2f} {stop_wrong:10.2f}"
         )
     return lines, runs, info
 

@@ -62,3 +62,23 @@ def test_krippendorff_alpha_perfect_and_chance() -> None:
     assert krippendorff_interval(unit, systems, same) == 1.0
     noise = np.random.default_rng(2).random((100, 3))
     assert abs(krippendorff_interval(unit, systems, noise)) < 0.2
+
+
+def test_a_run_records_the_production_stop_rule_and_whether_it_stopped_right() -> None:
+    """The stop rule an organizer is told about (clusters equal at three refits in a
+    row) is recorded beside the judgements needed, with whether its clusters are right
+    or wrong, for every design."""
+    from benchmarks.simulate import make_truth, run_design
+    from tests.ranking.stats.test_simulate import make
+
+    sim = make(n_systems=6, n_items=40, n_workers=20).with_quality(
+        np.array([0.6, 0.3, 0.2, 0.0, -0.1, -0.5])
+    )
+    truth = make_truth(sim, reference=600, judgements=100_000)
+    for design in ("balanced", "contested"):
+        run = run_design(sim, design, truth=truth, seed=0, batch=20, cap=1200)
+        assert run.stopped is not None and run.stopped % 20 == 0
+        assert run.stopped_right is not None and run.stopped_wrong is not None
+        assert not (run.stopped_right and run.stopped_wrong)
+        if run.needed is not None:
+            assert run.judgements[-1] - run.needed == 2 * 20  # refits kept until reached
