@@ -40,6 +40,7 @@ from common.limits import (
     refused_character,
     upload_too_large,
 )
+from common.unicode import BIDI_CONTROLS
 
 FORM_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded")
 
@@ -197,7 +198,7 @@ def _signed_in(request: HttpRequest) -> bool:
 #: U+2066-U+2069): a name holding one reorders the text after it on the page ("Trojan
 #: Source", CVE-2021-42574). The site's own markup has none; the exports drop them too
 #: (``annotations.core.export_safety``).
-_BIDI_CONTROLS = {cp: None for cp in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
+_BIDI_CONTROLS = dict.fromkeys(BIDI_CONTROLS)
 _BIDI_BYTES = tuple(chr(cp).encode() for cp in _BIDI_CONTROLS)
 
 

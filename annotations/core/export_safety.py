@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from common.unicode import BIDI_CLASS
+
 # OWASP "CSV Injection": a cell that starts with one of these is read as a formula.
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 # A plain number is data, not a formula, even when it starts with a sign.
@@ -34,7 +36,7 @@ _NEWLINES = re.compile(r"\r\n|\r|\n")
 # stops on a NUL, a terminal obeys escapes), DEL, and the Unicode bidirectional
 # embeddings, overrides and isolates (they reorder the text that follows them: "Trojan
 # Source", CVE-2021-42574).
-_INVISIBLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
+_INVISIBLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f" + BIDI_CLASS + "]")
 # Markdown's specials (CommonMark lets any ASCII punctuation be backslash-escaped), with
 # HTML's three (&, <, >) written as entities instead, which every Markdown renderer
 # passes through as text.
