@@ -21,8 +21,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from annotations.access.workers import worker_token
 from annotations.models import Assignment, Campaign, Worker
-from annotations.views.worker import worker_token
 from tests.annotations.designer_data import judged_campaign
 from tests.factories import CampaignFactory
 

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from annotations.forms.worker import ScoresForm
+from annotations.forms.judgements import ScoresForm
 from annotations.models import Campaign, Criterion
 from annotations.services.campaigns import campaign_launch
 from annotations.services.criteria import criterion_launch_problems, criterion_rankme_set

@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
+from annotations.access.workers import worker_token
 from annotations.models import (
     Assignment,
     Campaign,
@@ -16,7 +17,6 @@ from annotations.models import (
     Judgement,
     Worker,
 )
-from annotations.views.worker import worker_token
 from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
 
 pytestmark = pytest.mark.django_db

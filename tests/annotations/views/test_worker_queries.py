@@ -13,6 +13,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from annotations.access.workers import worker_token
 from annotations.models import (
     Assignment,
     Campaign,
@@ -23,7 +24,6 @@ from annotations.models import (
     WorkerCheck,
 )
 from annotations.services import assignment as assignment_services
-from annotations.views.worker import worker_token
 from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
 
 pytestmark = pytest.mark.django_db

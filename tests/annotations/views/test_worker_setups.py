@@ -9,12 +9,12 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from annotations.access.workers import worker_token
 from annotations.models import Assignment, Campaign, Judgement, JudgementScore, Worker
 from annotations.selectors.worker import page_assignments
 from annotations.services.campaigns import OutputRow, outputs_store
 from annotations.services.criteria import criterion_from_preset
 from annotations.services.tasks import tasks_build
-from annotations.views.worker import worker_token
 from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
 
 pytestmark = pytest.mark.django_db

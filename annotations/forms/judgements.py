@@ -1,4 +1,4 @@
-"""Forms: the shape of input (the 400s). Domain rules stay in the services."""
+"""The task page's form: the scores of a task (the 400s). Domain rules stay in the services."""
 
 from __future__ import annotations
 
@@ -18,14 +18,6 @@ _WHOLE = re.compile(r"^[0-9]+$")
 
 # Where every slider starts (the middle); the page renders it, the form checks against it.
 SLIDER_START = 50
-
-
-class ConsentForm(forms.Form):
-    agree = forms.BooleanField(
-        required=True,
-        label=_("I have read the information above and agree to take part."),
-        error_messages={"required": _("Please tick the box to agree before you start.")},
-    )
 
 
 class ScoresForm(forms.Form):
