@@ -1,5 +1,6 @@
-"""Worker pages of the study's set-ups: all criteria on one page (set-up 1), PlainME,
-autosaved drafts and a task submitted from a second tab."""
+"""The task page in the study's set-ups (``annotations.views.judgements``): all criteria on
+one page (set-up 1), one criterion per page, PlainME, and a task submitted from a second
+tab."""
 
 from __future__ import annotations
 
@@ -12,39 +13,10 @@ from django.utils import timezone
 from annotations.access.workers import worker_token
 from annotations.models import Assignment, Campaign, Judgement, JudgementScore, Worker
 from annotations.selectors.worker import page_assignments
-from annotations.services.campaigns import OutputRow, outputs_store
-from annotations.services.criteria import criterion_from_preset
-from annotations.services.tasks import tasks_build
+from tests.annotations.setups_data import built
 from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
 
 pytestmark = pytest.mark.django_db
-
-
-def built(
-    *, setup: str = "together", k: int = 3, criteria=("quality", "naturalness"), **fields
-) -> Campaign:
-    campaign = CampaignFactory(setup=setup, outputs_per_task=k, **fields)
-    for preset in criteria:
-        criterion_from_preset(campaign=campaign, preset=preset)
-    # The quality preset's checklist is not what these page tests are about.
-    campaign.criteria.update(content_checks=[])
-    outputs_store(
-        campaign=campaign,
-        rows=[
-            OutputRow(
-                item_id=f"mr{i}",
-                input="name[Cotto], eatType[coffee shop]",
-                system=f"sys{s}",
-                text=f"Cotto text {i} of system {s}.",
-            )
-            for i in range(2)
-            for s in range(3)
-        ],
-    )
-    tasks_build(campaign=campaign, seed=1)
-    Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.LIVE)
-    campaign.refresh_from_db()
-    return campaign
 
 
 def consented(campaign: Campaign) -> Worker:
@@ -216,48 +188,7 @@ def test_plainme_page_shows_one_output_and_records_its_score(client):
     assert (score.score, score.rank) == (150.0, 1.0)
 
 
-# Drafts and second tabs -----------------------------------------------------------------------
-
-
-def test_draft_is_saved_and_prefills_the_page_after_a_reload(client):
-    campaign = CampaignFactory(status=Campaign.Status.LIVE)
-    task_with_outputs(campaign=campaign, criterion=CriterionFactory(campaign=campaign))
-    worker = consented(campaign)
-    client.get(session_url(campaign, worker))
-    a = _lead(worker)
-    saved = client.post(_draft_url(campaign, worker, a), {"score_0": "123", "score_2": "45"})
-    assert saved.status_code == 204
-    html = client.get(session_url(campaign, worker)).content.decode()
-    assert re.search(r'name="score_0"[^>]*value="123"', html)
-    assert re.search(r'name="score_2"[^>]*value="45"', html)
-    assert re.search(r'name="score_1"[^>]*value=""', html)
-
-
-def test_together_draft_prefills_every_criterion(client):
-    campaign = built()
-    worker = consented(campaign)
-    client.get(session_url(campaign, worker))
-    lead = _lead(worker)
-    natural = page_assignments(assignment=lead)[1]
-    name = f"c{natural.criterion_id}-score_{natural.display_order[0]}"
-    assert client.post(_draft_url(campaign, worker, lead), {name: "77"}).status_code == 204
-    html = client.get(session_url(campaign, worker)).content.decode()
-    assert re.search(rf'name="{name}"[^>]*value="77"', html)
-
-
-def test_draft_needs_the_workers_token(client):
-    campaign = CampaignFactory(status=Campaign.Status.LIVE)
-    task_with_outputs(campaign=campaign)
-    worker = consented(campaign)
-    client.get(session_url(campaign, worker))
-    a = _lead(worker)
-    other = consented(campaign)
-    forged = reverse("annotations:worker-draft", args=[campaign.slug, "1:forged", a.pk])
-    assert client.post(forged, {"score_0": "1"}).status_code == 404
-    wrong = reverse("annotations:worker-draft", args=[campaign.slug, worker_token(other), a.pk])
-    assert client.post(wrong, {"score_0": "1"}).status_code == 404
-    a.refresh_from_db()
-    assert a.draft == {}
+# Second tabs ------------------------------------------------------------------------------------
 
 
 def test_second_tab_submitting_the_same_task_gets_a_clear_message(client):
@@ -299,80 +230,3 @@ def test_second_tab_with_htmx_is_redirected_with_the_message(client):
     client.post(_submit_url(campaign, worker, a), answers)
     again = client.post(_submit_url(campaign, worker, a), answers, headers={"HX-Request": "true"})
     assert again.headers["HX-Redirect"].endswith("?already=1")
-
-
-# The designer's side: choosing the set-up, and what the plan says ---------------------------
-
-
-def _owner_client(client) -> tuple[object, Campaign]:
-    from django.contrib.auth import get_user_model
-
-    from annotations.services.campaigns import campaign_start
-
-    owner = get_user_model().objects.create_user("setup-owner", password="pw-1234567")
-    campaign = campaign_start(user=owner, slug="setups", name="Set-ups")
-    for preset in ("quality", "naturalness"):
-        criterion_from_preset(campaign=campaign, preset=preset)
-    campaign.criteria.update(content_checks=[])
-    outputs_store(
-        campaign=campaign,
-        rows=[
-            OutputRow(item_id=f"i{i}", input="name[Aromi]", system=f"s{s}", text=f"T {i} {s}.")
-            for i in range(2)
-            for s in range(4)
-        ],
-    )
-    client.force_login(owner)
-    return client, campaign
-
-
-def test_designer_chooses_the_set_up_in_the_design_form_and_it_is_fixed_once_built(client):
-    client, campaign = _owner_client(client)
-    url = reverse("annotations:designer-settings", args=[campaign.slug])
-    form = client.get(url).context["form"]
-    assert "setup" in form.fields
-    data = {
-        name: value
-        for name, value in form.initial.items()
-        if name in form.fields and value is not None and value is not False
-    }
-    data.update(setup="together", outputs_per_task=3)
-    response = client.post(url, data)
-    assert response.status_code == 302, response.context["form"].errors
-    campaign.refresh_from_db()
-    assert campaign.setup == "together"
-    tasks_build(campaign=campaign, seed=0)
-    page = client.get(url)
-    assert page.context["form"].fields["setup"].disabled  # shown, not editable
-    data["setup"] = "separate"
-    client.post(url, data)
-    campaign.refresh_from_db()
-    assert campaign.setup == "together"
-
-
-def test_plan_page_says_plainme_gives_no_comparisons_and_explains_pages(client):
-    client, campaign = _owner_client(client)
-    url = reverse("annotations:designer-plan", args=[campaign.slug])
-    html = client.get(url).content.decode()
-    assert "data-plainme-note" not in html and "data-setup-note" not in html
-    Campaign.objects.filter(pk=campaign.pk).update(outputs_per_task=1, setup="together")
-    html = client.get(url).content.decode()
-    assert "no within-task comparisons" in html
-    assert "one page holds 2 tasks" in html
-
-
-def test_designer_preview_of_a_together_campaign_is_the_one_page_workers_see(client):
-    client, campaign = _owner_client(client)
-    Campaign.objects.filter(pk=campaign.pk).update(setup="together", outputs_per_task=2)
-    campaign.refresh_from_db()
-    tasks_build(campaign=campaign, seed=0)
-    url = reverse("annotations:worker-preview", args=[campaign.slug])
-    html = client.get(url).content.decode()
-    assert 'id="together-form"' in html and "Nothing you do here is recorded" in html
-    names = set(re.findall(r'name="(c\d+-score_\d+)"', html))
-    assert len(names) == 2 * 2  # two criteria x two outputs
-    checked = client.post(url, dict.fromkeys(names, "100"))
-    assert checked.status_code == 200 and b"All answers are valid" in checked.content
-    refused = client.post(url, {sorted(names)[0]: "100"})
-    assert refused.status_code == 400
-    assert not Judgement.objects.exists() and not Assignment.objects.exists()

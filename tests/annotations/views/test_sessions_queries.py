@@ -1,4 +1,5 @@
-"""The worker's hot requests pin their SQL statement count (entry, consent, fetch, submit).
+"""A worker's session pins the SQL statement count of its hot requests (entry, consent,
+the fetch of a task); the submit's are in test_judgements_queries.py.
 
 A crowd worker's fetch and submit are the requests the site serves most; each statement
 costs its compilation as well as its round trip. The counts are exact so that a rise
@@ -17,11 +18,7 @@ from annotations.access.workers import worker_token
 from annotations.models import (
     Assignment,
     Campaign,
-    Judgement,
-    Task,
-    TaskOutput,
     Worker,
-    WorkerCheck,
 )
 from annotations.services import assignment as assignment_services
 from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
@@ -38,10 +35,6 @@ CONSENT = 4
 FETCH_NEW = 20
 FETCH_NEXT = 19
 FETCH_CLAIMED = 7
-SUBMIT = 9
-# All outputs scored alike: the uniform-scoring check reads the worker's recent judgements.
-SUBMIT_UNIFORM = 10
-SUBMIT_ATTENTION = 12
 
 
 @pytest.fixture(autouse=True)
@@ -142,42 +135,3 @@ def test_fetch_of_a_second_task_after_a_submit(client, django_assert_num_queries
     with django_assert_num_queries(FETCH_NEXT):
         page = client.get(url)
     assert page.status_code == 200 and b"Task 2 of 3" in page.content
-
-
-def test_submit(client, django_assert_num_queries):
-    campaign = _campaign()
-    worker = _consented(campaign)
-    client.get(_session_url(campaign, worker))
-    assignment = Assignment.objects.get(worker=worker)
-    with django_assert_num_queries(SUBMIT):
-        response = client.post(_submit_url(campaign, worker, assignment), _scores(assignment))
-    assert response.status_code == 303
-    assert Judgement.objects.filter(worker=worker).count() == 1
-
-
-def test_submit_of_uniform_scores_reads_the_recent_judgements(client, django_assert_num_queries):
-    campaign = _campaign()
-    worker = _consented(campaign)
-    client.get(_session_url(campaign, worker))
-    assignment = Assignment.objects.get(worker=worker)
-    scores = {f"score_{s}": "100" for s in assignment.display_order}
-    with django_assert_num_queries(SUBMIT_UNIFORM):
-        response = client.post(_submit_url(campaign, worker, assignment), scores)
-    assert response.status_code == 303
-
-
-def test_submit_of_an_attention_check(client, django_assert_num_queries):
-    campaign = _campaign(attention_check_rate=1.0)
-    worker = _consented(campaign)
-    client.get(_session_url(campaign, worker))
-    assignment = Assignment.objects.select_related("task").get(worker=worker)
-    assert assignment.task.kind == Task.Kind.ATTENTION
-    # The copy scored below its original: the check passes (a failed one would add the
-    # worker's flag, whichever slot the seeded copy landed in).
-    copy = TaskOutput.objects.get(task=assignment.task, role=TaskOutput.Role.DEGRADED).slot
-    scores = {f"score_{s}": "50" if s == copy else "200" for s in assignment.display_order}
-    with django_assert_num_queries(SUBMIT_ATTENTION):
-        response = client.post(_submit_url(campaign, worker, assignment), scores)
-    assert response.status_code == 303
-    check = WorkerCheck.objects.get(worker=worker, kind=WorkerCheck.Kind.ATTENTION)
-    assert check.passed

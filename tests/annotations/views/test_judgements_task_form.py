@@ -1,4 +1,5 @@
-"""The task form: sliders without JavaScript, errors tied to their fields, resubmits."""
+"""The task page's form (``annotations.views.judgements``): sliders without JavaScript,
+errors tied to their fields, resubmits."""
 
 from __future__ import annotations
 

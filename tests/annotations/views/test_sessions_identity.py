@@ -1,8 +1,10 @@
-"""Worker identity: link cookies cannot be forged, a returning worker resumes, MTurk stop page.
+"""Worker identity (``annotations.views.sessions``): link cookies cannot be forged, a
+returning worker resumes, MTurk stop page.
 
 Also: no worker row before consent (crawlers, link previewers), unexpanded platform
-placeholders refused, and worker forms that post without any cookie (MTurk's iframe in a
-browser that blocks third-party cookies) while a forged or missing token is refused.
+placeholders refused, and a platform id alone opens no one's session. How worker pages
+authenticate by their signed token (no CSRF cookie, never cached) is in
+tests/annotations/access/test_workers.py.
 """
 
 from __future__ import annotations
@@ -111,24 +113,6 @@ def test_forged_link_cookie_gives_a_new_anonymous_identity(campaign, forge):
     assert Worker.objects.filter(platform="link").count() == 2
 
 
-def test_forged_session_token_is_refused(campaign):
-    worker = WorkerFactory(campaign=campaign, consented_at=timezone.now())
-    token = worker_token(worker)
-    other_pk = str(worker.pk + 1)
-    forged = other_pk + token[len(str(worker.pk)) :]
-    response = Client().get(reverse("annotations:worker-session", args=[campaign.slug, forged]))
-    assert response.status_code == 404
-    assert b"This link does not work" in response.content
-    assert Assignment.objects.count() == 0
-
-
-def test_token_of_another_campaign_is_refused(campaign):
-    other = CampaignFactory(status=Campaign.Status.LIVE)
-    worker = WorkerFactory(campaign=other, consented_at=timezone.now())
-    url = reverse("annotations:worker-session", args=[campaign.slug, worker_token(worker)])
-    assert Client().get(url).status_code == 404
-
-
 def test_prolific_worker_in_another_browser_resumes_the_same_assignment(campaign):
     entry = f"/w/{campaign.slug}/?PROLIFIC_PID=pid-7&STUDY_ID=s&SESSION_ID=x"
     first_browser, second_browser = Client(), Client()
@@ -216,9 +200,6 @@ def test_an_empty_platform_id_is_refused_not_taken_for_a_plain_link(campaign, qu
     assert b"This link does not work" in response.content
     assert b'name="identity"' not in response.content
     assert Worker.objects.count() == 0
-
-
-# --- No worker before consent -------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -312,155 +293,6 @@ def test_unexpanded_placeholders_are_refused_with_a_clear_page(campaign, query):
     assert Worker.objects.count() == 0
 
 
-# --- Worker forms without cookies (third-party iframe), CSRF by signed token --------
-
-
-def _valid(a: Assignment) -> dict[str, str]:
-    return {f"score_{s}": str(100 + 10 * i) for i, s in enumerate(a.display_order)}
-
-
-def test_whole_mturk_flow_posts_without_any_cookie_and_submits_to_turk_submit_to(campaign):
-    """Each request from a fresh client (no cookie ever sent back) with CSRF checks on.
-
-    That is what a browser blocking third-party cookies does inside MTurk's iframe.
-    """
-
-    def cookieless() -> Client:
-        return Client(enforce_csrf_checks=True)
-
-    query = (
-        "?workerId=AWORKER1&assignmentId=ASSIGN1&hitId=HIT1"
-        "&turkSubmitTo=https%3A%2F%2Fworkersandbox.mturk.com"
-    )
-    page = cookieless().get(f"/w/{campaign.slug}/{query}")
-    assert page.status_code == 200 and Worker.objects.count() == 0
-    started = cookieless().post(
-        _start_url(campaign), {"agree": "on", "identity": _identity(page.content)}
-    )
-    assert started.status_code == 303
-    session = started["Location"]
-    worker = Worker.objects.get()
-    assert worker.metadata["assignment_id"] == "ASSIGN1"
-    for _ in range(campaign.tasks_per_worker):
-        html = cookieless().get(session).content.decode()
-        found = re.search(r'id="task-form"[^>]*action="([^"]+)"', html)
-        assert found, html[:500]
-        action = found.group(1)
-        a = Assignment.objects.get(worker=worker, state="active")
-        posted = cookieless().post(action, _valid(a))
-        assert posted.status_code == 303, posted.content[:300]
-    assert Judgement.objects.filter(worker=worker).count() == campaign.tasks_per_worker
-    done = cookieless().get(session).content.decode()
-    assert 'action="https://workersandbox.mturk.com/mturk/externalSubmit"' in done
-    assert 'name="assignmentId" value="ASSIGN1"' in done
-    assert f'name="completionCode" value="{campaign.completion_code}"' in done
-
-
-def test_worker_pages_set_no_csrf_cookie(campaign):
-    """Worker pages authenticate by the signed token, so they never ask for Django's CSRF
-    token: asking would set the ``csrftoken`` cookie, a needless third-party cookie inside
-    MTurk's iframe. Error pages under /w/ do not either."""
-    Campaign.objects.filter(pk=campaign.pk).update(accept_mturk=True)
-    responses = []
-
-    def fresh() -> Client:
-        return Client(enforce_csrf_checks=True)
-
-    page = fresh().get(f"/w/{campaign.slug}/?workerId=AW1&assignmentId=A1&hitId=H1")
-    responses.append(page)
-    started = fresh().post(
-        _start_url(campaign), {"agree": "on", "identity": _identity(page.content)}
-    )
-    responses.append(started)
-    session = started["Location"]
-    for _ in range(campaign.tasks_per_worker):
-        task = fresh().get(session)
-        responses.append(task)
-        assert b"csrfmiddlewaretoken" not in task.content and b"X-CSRFToken" not in task.content
-        action = re.search(r'id="task-form"[^>]*action="([^"]+)"', task.content.decode())
-        assert action
-        worker = Worker.objects.get()
-        responses.append(
-            fresh().post(
-                action.group(1), _valid(Assignment.objects.get(worker=worker, state="active"))
-            )
-        )
-    responses.append(fresh().get(session))  # the end page
-    responses.append(fresh().get(f"/w/{campaign.slug}/?assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE"))
-    responses.append(fresh().get("/w/no-such-study/"))
-    responses.append(fresh().get(f"/w/{campaign.slug}/s/mistyped/extra/"))
-    assert [r.status_code for r in responses] == [200, 303, 200, 303, 200, 303, 200, 200, 404, 404]
-    assert all("csrftoken" not in r.cookies for r in responses)
-    assert Judgement.objects.count() == campaign.tasks_per_worker
-
-
-def test_designer_pages_and_preview_still_carry_the_csrf_token(campaign):
-    from django.contrib.auth import get_user_model
-
-    owner = get_user_model().objects.create_user("owner", password="pw-123456")
-    Campaign.objects.filter(pk=campaign.pk).update(owner=owner)
-    client = Client(enforce_csrf_checks=True)
-    client.force_login(owner)
-    preview = client.get(reverse("annotations:worker-preview", args=[campaign.slug]))
-    assert b"csrfmiddlewaretoken" in preview.content and b"X-CSRFToken" in preview.content
-    assert "csrftoken" in preview.cookies
-    token = preview.cookies["csrftoken"].value
-    checked = client.post(
-        reverse("annotations:worker-preview", args=[campaign.slug]),
-        {"score_0": "100", "csrfmiddlewaretoken": token},
-    )
-    assert checked.status_code in (200, 400)  # the form's verdict, not a CSRF refusal
-    home = client.get("/")
-    assert b"X-CSRFToken" in home.content
-
-
-def test_consent_of_an_existing_worker_posts_without_cookie(campaign):
-    worker = WorkerFactory(campaign=campaign)
-    url = reverse("annotations:worker-consent", args=[campaign.slug, worker_token(worker)])
-    response = Client(enforce_csrf_checks=True).post(url, {"agree": "on"})
-    assert response.status_code == 302
-    worker.refresh_from_db()
-    assert worker.consented_at is not None
-
-
-@pytest.mark.parametrize(
-    "token",
-    [
-        pytest.param(lambda w: str(w.pk), id="unsigned"),
-        pytest.param(lambda w: worker_token(w)[:-1] + "x", id="tampered"),
-        pytest.param(lambda w: signing.Signer(salt="x").sign(str(w.pk)), id="other-salt"),
-    ],
-)
-def test_cookieless_posts_with_a_forged_token_are_refused(campaign, token):
-    worker = WorkerFactory(campaign=campaign, consented_at=timezone.now())
-    session = reverse("annotations:worker-session", args=[campaign.slug, worker_token(worker)])
-    Client().get(session)
-    a = Assignment.objects.get(worker=worker)
-    client = Client(enforce_csrf_checks=True)
-    forged = token(worker)
-    submit = reverse("annotations:worker-submit", args=[campaign.slug, forged, a.pk])
-    assert client.post(submit, _valid(a)).status_code == 404
-    fresh = WorkerFactory(campaign=campaign)
-    consent = reverse("annotations:worker-consent", args=[campaign.slug, token(fresh)])
-    assert client.post(consent, {"agree": "on"}).status_code == 404
-    assert Judgement.objects.count() == 0
-    fresh.refresh_from_db()
-    assert fresh.consented_at is None
-
-
-def test_designer_preview_still_needs_the_csrf_cookie(campaign):
-    """Pages with a cookie-based login keep Django's CSRF check."""
-    from django.contrib.auth import get_user_model
-
-    owner = get_user_model().objects.create_user("owner", password="pw-123456")
-    Campaign.objects.filter(pk=campaign.pk).update(owner=owner)
-    client = Client(enforce_csrf_checks=True)
-    client.force_login(owner)
-    url = reverse("annotations:worker-preview", args=[campaign.slug])
-    assert client.get(url).status_code == 200
-    assert client.post(url, {"score_0": "100"}).status_code == 403
-
-
 @pytest.mark.parametrize(
     "query",
     [
@@ -483,45 +315,12 @@ def test_mturk_preview_records_nothing_and_offers_no_form_to_post(campaign, quer
     assert Judgement.objects.count() == 0
 
 
-def test_worker_pages_are_never_cached(campaign):
-    """Every worker page shows the session's state under a URL with the worker's token:
-    ``Cache-Control: no-store`` keeps it out of browser and proxy caches, so the back
-    button asks the server again."""
-    client = Client()
-    responses = [client.get(f"/w/{campaign.slug}/?PROLIFIC_PID=p-cache&STUDY_ID=s&SESSION_ID=x")]
-    responses.append(
-        client.post(
-            _start_url(campaign), {"agree": "on", "identity": _identity(responses[0].content)}
-        )
-    )
-    session = responses[-1]["Location"]
-    responses.append(client.get(session))  # the task page
-    assignment = Assignment.objects.get(worker__external_id="p-cache", state="active")
-    token = session.rstrip("/").rsplit("/", 1)[-1]
-    responses.append(
-        client.post(
-            reverse("annotations:worker-draft", args=[campaign.slug, token, assignment.pk]),
-            {"score_0": "120"},
-        )
-    )
-    action = re.search(r'id="task-form"[^>]*action="([^"]+)"', responses[2].content.decode())
-    assert action
-    responses.append(client.post(action.group(1), {"score_0": "oops"}))  # re-shown, 400
-    responses.append(client.post(action.group(1), _valid(assignment)))
-    responses.append(
-        client.post(
-            reverse("annotations:worker-consent", args=[campaign.slug, token]), {"agree": "on"}
-        )
-    )
-    responses.append(client.get(f"/w/{campaign.slug}/?PROLIFIC_PID=p-cache&STUDY_ID=s"))
-    assert [r.status_code for r in responses] == [200, 303, 200, 204, 400, 303, 302, 302]
-    for response in responses:
-        assert "no-store" in response["Cache-Control"], response.request["PATH_INFO"]
-
-
 # --- A platform id alone opens no one's session ----------------------------------------
 
+
 VICTIM_PROLIFIC = "?PROLIFIC_PID=5f1e2d3c4b5a69788796a5b4&STUDY_ID=st-1&SESSION_ID=sess-victim"
+
+
 VICTIM_MTURK = (
     "?workerId=AVICTIM1&assignmentId=ASG-VICTIM&hitId=HIT1"
     "&turkSubmitTo=https%3A%2F%2Fworkersandbox.mturk.com"
@@ -689,21 +488,3 @@ def test_the_session_elsewhere_page_speaks_the_workers_language(campaign):
     assert (
         "Mit dieser Teilnehmer-ID wurde diese Studie bereits begonnen" in response.content.decode()
     )
-
-
-def test_a_workers_token_does_not_reach_another_workers_assignment(campaign):
-    """Assignment ids are sequential numbers: with their own valid token, a worker who
-    posts to another worker's assignment id records nothing there and autosaves nothing."""
-    alice, bob = (WorkerFactory(campaign=campaign, consented_at=timezone.now()) for _ in "ab")
-    for w in (alice, bob):
-        Client().get(reverse("annotations:worker-session", args=[campaign.slug, worker_token(w)]))
-    bobs = Assignment.objects.get(worker=bob)
-    mine = worker_token(alice)
-    submit = reverse("annotations:worker-submit", args=[campaign.slug, mine, bobs.pk])
-    response = Client().post(submit, _valid(bobs))
-    assert response.status_code == 303 and "/s/" + mine in response["Location"]
-    draft = reverse("annotations:worker-draft", args=[campaign.slug, mine, bobs.pk])
-    assert Client().post(draft, {"score_0": "5"}).status_code == 404
-    bobs.refresh_from_db()
-    assert bobs.state == "active" and not bobs.draft
-    assert Judgement.objects.count() == 0
