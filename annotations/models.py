@@ -801,7 +801,7 @@ class CampaignInvitation(models.Model):
 class RatingMapping(models.Model):
     """A column mapping for rating imports saved under a name in a campaign (a preset of
     its own, next to the built-in ones); ``mapping`` is its JSON form
-    (``annotations.importing.parsers.mapped``)."""
+    (``annotations.importing.parsers.mapped.mapping``)."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="rating_mappings")
     name = models.SlugField(max_length=64)
