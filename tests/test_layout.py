@@ -35,6 +35,8 @@ LAYERS = {
     "management",
     "templatetags",
     "migrations",
+    # models grown past one module: a package, one module per entity
+    "models",
 }
 
 

@@ -24,15 +24,16 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def campaign() -> Campaign:
-    c = CampaignFactory(status=Campaign.Status.LIVE, tasks_per_worker=2, completion_code="DONE42")
+def live_campaign() -> Campaign:
+    c = CampaignFactory(status=Campaign.Status.LIVE, tasks_per_worker=2)
     crit = CriterionFactory(campaign=c)
     for _ in range(3):
         task_with_outputs(campaign=c, criterion=crit)
     return c
 
 
-def test_designer_preview_requires_view_permission_and_records_nothing(client, campaign):
+def test_designer_preview_requires_view_permission_and_records_nothing(client, live_campaign):
+    campaign = live_campaign
     url = reverse("annotations:worker-preview", args=[campaign.slug])
     assert client.get(url).status_code == 302  # to login
     user = get_user_model().objects.create_user("ann", password="pw-123456")
