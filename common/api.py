@@ -4,10 +4,12 @@ documents it on every operation, pagination and query validation.
 Every error has one JSON shape, ``{"detail", "code", "fields"?}`` (import errors add
 ``file``, ``line`` and ``field``), made by :func:`exception_handler` and documented on every
 operation by :class:`ApiSchema`; bad query parameters (``?page=0``) are 400s like bad bodies.
+:func:`plain` turns a service's dataclass report into a response body.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -302,3 +304,18 @@ def validated_query(serializer_class: type[Serializer], request: Request) -> dic
     data = serializer_class(data=request.query_params.dict())
     data.is_valid(raise_exception=True)
     return dict(data.validated_data)
+
+
+def plain(value: Any) -> Any:
+    """A service's report (dataclasses, dicts, lists and tuples of them) as JSON-friendly
+    data: dataclasses and dicts become objects with string keys, tuples lists, numbers,
+    strings, booleans and None stay, anything else becomes its string."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {k: plain(v) for k, v in dataclasses.asdict(value).items()}
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    if isinstance(value, int | float | str | bool) or value is None:
+        return value
+    return str(value)

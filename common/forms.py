@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
+
+#: What a page's form and an API's serializer both say of a value that is not a number
+#: (``common.serializers.bounded_number`` says it too).
+NOT_A_NUMBER = "Enter a number."
+
 
 class SiteLabels:
     """Labels as the site writes them everywhere: without Django's trailing colon.
@@ -15,3 +21,14 @@ class SiteLabels:
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
+
+
+def bounded_number(bounds: tuple[float, float], **kwargs: Any) -> forms.FloatField:
+    """A number field from ``low`` to ``high`` inclusive (``bounds``), refusing what is not
+    a finite number with :data:`NOT_A_NUMBER`; its API twin is
+    ``common.serializers.bounded_number``: built from the same bounds, the two accept and
+    refuse the same values with the same messages."""
+    low, high = bounds
+    return forms.FloatField(
+        min_value=low, max_value=high, error_messages={"invalid": NOT_A_NUMBER}, **kwargs
+    )

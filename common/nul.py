@@ -4,9 +4,10 @@ PostgreSQL stores no NUL (U+0000) in text or jsonb: one that reached a query was
 and on SQLite it was stored only to break exports later. Requests are checked by
 ``common.limits`` (query strings, form bodies and paths in
 ``common.middleware.RequestBoundsMiddleware``, API JSON bodies in ``common.parsers``);
-this module serves the file parsers (the importers, naming the file, line and field),
-which are pure cores and may not import ``common.limits`` (it reads Django's settings).
-Pure: no Django.
+this module is the one walker that finds a NUL inside a decoded JSON value, for the file
+parsers (the importers, naming the file, line and field: pure cores, which may not import
+``common.limits``, it reads Django's settings) and for the JSON columns of the API's
+serializers (``common.serializers``). Pure: no Django.
 """
 
 from __future__ import annotations

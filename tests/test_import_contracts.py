@@ -89,3 +89,14 @@ def test_another_apps_selector_importing_an_annotations_form_is_refused(tree: Pa
     result = lint_imports(tree)
     assert result.returncode != 0
     assert "ranking.selectors.means -> annotations.forms.plan" in result.stdout
+
+
+def test_a_service_importing_an_importer_is_refused(tree: Path) -> None:
+    # Imports call the services; the reverse import made the two packages a circle.
+    module = tree / "annotations" / "services" / "demo.py"
+    module.write_text(
+        module.read_text() + "\nfrom annotations.importing.outputs import outputs_import  # noqa\n"
+    )
+    result = lint_imports(tree)
+    assert result.returncode != 0
+    assert "annotations.services.demo -> annotations.importing.outputs" in result.stdout

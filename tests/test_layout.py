@@ -3,11 +3,14 @@
 Each app (annotations, ranking, reports) has a package per layer and a module per entity
 or feature inside it; only Django's and Celery's own names stay flat modules. A file
 such as ``views_means.py`` or ``apis_power.py`` beside the packages breaks the rule, and
-so does an import circle anywhere in the project's own modules.
+so does a serializer written inside an API module (it belongs in
+``<app>/serializers/<feature>.py``) or an import circle anywhere in the project's own
+modules.
 """
 
 from __future__ import annotations
 
+import ast
 import sys
 from pathlib import Path
 
@@ -62,6 +65,72 @@ def test_a_feature_has_the_same_name_in_every_layer() -> None:
         assert apis <= names, (
             f"{app}: API modules without a page, service or selector: {sorted(apis - names)}"
         )
+
+
+def _serializer_classes(source: str) -> list[str]:
+    """Classes of a module that subclass a DRF serializer: a base named ``...Serializer``
+    (``Serializer``, ``serializers.ModelSerializer``, ``ApiModelSerializer``), or a class
+    of the same module that does."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        for base in node.bases:
+            name = (
+                base.id
+                if isinstance(base, ast.Name)
+                else base.attr
+                if isinstance(base, ast.Attribute)
+                else ""
+            )
+            if name.endswith("Serializer") or name in found:
+                found.append(node.name)
+                break
+    return found
+
+
+@pytest.mark.parametrize("app", APPS)
+def test_an_api_module_defines_no_serializer(app: str) -> None:
+    # The shape of an API's input and output lives in serializers/<feature>.py, beside
+    # the forms, below the interfaces (the import contracts place it there).
+    defined = {
+        f"{app}/apis/{module.name}": classes
+        for module in sorted((REPO / app / "apis").glob("*.py"))
+        if (classes := _serializer_classes(module.read_text()))
+    }
+    assert defined == {}, f"serializers in API modules (move them to {app}/serializers/)"
+
+
+@pytest.mark.parametrize("app", APPS)
+def test_routes_import_their_interfaces_by_their_own_names(app: str) -> None:
+    # ``from ranking.apis import means, power``, never ``power as apis_power``: a module
+    # has one name wherever it is routed.
+    aliased = [
+        f"{module.name}: {node.module}.{alias.name} as {alias.asname}"
+        for module in sorted((REPO / app / "urls").glob("*.py"))
+        for node in ast.walk(ast.parse(module.read_text()))
+        if isinstance(node, ast.ImportFrom) and node.module in (f"{app}.apis", f"{app}.views")
+        for alias in node.names
+        if alias.asname is not None
+    ]
+    assert aliased == [], f"{app}/urls/ imports interfaces under other names: {aliased}"
+
+
+def test_the_serializer_finder_finds_serializers() -> None:
+    source = """
+from rest_framework import serializers
+from rest_framework.serializers import Serializer
+from common.serializers import ApiModelSerializer
+
+class Query(serializers.Serializer): ...
+class Run(serializers.ModelSerializer): ...
+class Plain(Serializer): ...
+class Campaign(ApiModelSerializer): ...
+class Narrower(Query): ...
+class Field(serializers.BooleanField): ...
+class Api(CampaignScoped, APIView): ...
+"""
+    assert _serializer_classes(source) == ["Query", "Run", "Plain", "Campaign", "Narrower"]
 
 
 def _circles(graph: grimp.ImportGraph) -> list[list[str]]:

@@ -45,6 +45,7 @@ from common.api import (
     ERRORS,
     DomainErrorsMixin,
     Pagination,
+    plain,
     validated_query,
 )
 
@@ -179,22 +180,7 @@ class CampaignBuildApi(CampaignScoped, APIView):
                 status=status.HTTP_202_ACCEPTED,
             )
         report = task_services.campaign_tasks_build(campaign=self.campaign, seed=seed)
-        return Response(_plain(report))
-
-
-def _plain(value: Any) -> Any:
-    """A dataclass report as JSON-friendly data."""
-    import dataclasses
-
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {k: _plain(v) for k, v in dataclasses.asdict(value).items()}
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, int | float | str | bool) or value is None:
-        return value
-    return str(value)
+        return Response(plain(report))
 
 
 class CampaignProgressApi(CampaignScoped, APIView):

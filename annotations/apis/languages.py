@@ -14,23 +14,15 @@ from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from annotations.access.apis import CampaignScoped
 from annotations.models import Campaign
 from annotations.selectors.languages import TranslationText, translations_needed
+from annotations.serializers.languages import LanguagesUpdateSerializer
 from annotations.services.languages import campaign_languages_set
 from common.api import ERRORS
-
-
-class LanguagesUpdateSerializer(serializers.Serializer):
-    languages = serializers.ListField(child=serializers.CharField(max_length=35), required=False)
-    quotas = serializers.DictField(
-        child=serializers.IntegerField(min_value=0, allow_null=True), required=False
-    )
-    translations = serializers.DictField(child=serializers.DictField(), required=False)
 
 
 def languages_body(campaign: Campaign) -> dict[str, Any]:

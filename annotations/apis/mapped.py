@@ -8,7 +8,7 @@ from typing import Any
 
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -23,36 +23,9 @@ from annotations.importing.mapped import (
 from annotations.importing.parsers.mapped import Mapping, ParsedMapped
 from annotations.importing.parsers.presets import PRESETS
 from annotations.importing.uploads import UploadTooLargeError, uploads_read
+from annotations.serializers.mapped import MappingSerializer, RatingsUploadSerializer
 from common.api import ERRORS, ErrorSerializer, error_body
 from common.errors import DomainError
-
-
-class MappingSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=64)
-    title = serializers.CharField(read_only=True)
-    builtin = serializers.BooleanField(read_only=True)
-    mapping = serializers.JSONField(
-        help_text="The mapping in its JSON form (see docs/importing.md)."
-    )
-
-
-class RatingsUploadSerializer(serializers.Serializer):
-    file = serializers.FileField(help_text="A CSV, TSV or JSONL rating file.")
-    mapping = serializers.CharField(
-        required=False, allow_blank=True, help_text="A built-in or saved preset's name."
-    )
-    mapping_json = serializers.CharField(
-        required=False, allow_blank=True, help_text="A mapping in its JSON form (instead)."
-    )
-    preview = serializers.IntegerField(
-        required=False, min_value=0, max_value=50, default=0, help_text="Only parse N rows."
-    )
-    experts = serializers.BooleanField(required=False, default=False)
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if bool(attrs.get("mapping")) == bool(attrs.get("mapping_json")):
-            raise serializers.ValidationError("Give either mapping (a name) or mapping_json.")
-        return attrs
 
 
 def preview_body(parsed: ParsedMapped) -> dict[str, Any]:

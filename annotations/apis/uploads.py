@@ -11,7 +11,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotations.access.apis import CampaignScoped
-from annotations.apis.campaigns import _plain
 from annotations.importing.uploads import UploadTooLargeError, outputs_upload
 from annotations.models import (
     System,
@@ -26,6 +25,7 @@ from common.api import (
     ErrorSerializer,
     Pagination,
     error_body,
+    plain,
 )
 
 
@@ -71,7 +71,7 @@ class OutputUploadApi(CampaignScoped, APIView):
                 {"job": outcome.job.pk, "status": outcome.job.status, "url": page},
                 status=status.HTTP_202_ACCEPTED,
             )
-        rows = [{**_plain(r), "file": str(r.file).rsplit("/", 1)[-1]} for r in outcome.results]
+        rows = [{**plain(r), "file": str(r.file).rsplit("/", 1)[-1]} for r in outcome.results]
         return Response(
             OutputsImportedSerializer(rows, many=True).data, status=status.HTTP_201_CREATED
         )

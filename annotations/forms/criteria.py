@@ -91,6 +91,17 @@ class CriterionForm(forms.Form):
         label="Standard's text (written in)",
         help_text="Used when no uploaded output is chosen above.",
     )
+    example = forms.CharField(
+        required=False,
+        max_length=20_000,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        label="Worked example",
+        help_text=(
+            "Shown under the criterion on the workers' instructions (Markdown). Leave it "
+            "empty for the example generated from the standard, as shown on the campaign's "
+            "worker preview."
+        ),
+    )
     content_checks = forms.MultipleChoiceField(
         required=False,
         choices=list(CONTENT_CHECKS.items()),
@@ -168,6 +179,7 @@ class CriterionForm(forms.Form):
             "question": data["question"],
             "show_input": bool(data.get("show_input")),
             "scale": data["scale"],
+            "example": data.get("example") or "",
         }
         if not self.editing:
             fields["name"] = data["name"]
@@ -214,6 +226,7 @@ class CriterionForm(forms.Form):
             "standard_input": criterion.standard_input,
             "standard_text": criterion.standard_text,
             "content_checks": list(criterion.content_checks or []),
+            "example": criterion.example,
         }
 
     @staticmethod

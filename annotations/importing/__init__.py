@@ -9,17 +9,18 @@ written:
 - ``ratings``: E2E RankME ratings and a whole E2E folder (``ratings_import``,
   ``e2e_import``);
 - ``wmt``: WMT relative rankings (``wmt_import``);
-- ``judgements``: the shared writer of finished judgements
-  (``judgements_store_finished``, also used by the demo campaign);
 - ``mapped``: rating files of any shape read through a column mapping, and the
   campaign's saved mappings (``mapped_import``, ``mapped_upload``,
   ``rating_mapping_save``);
 - ``uploads``: uploaded files read with the size limit, then imported during the
   request or as a job (``uploads_read``, ``outputs_upload``);
 - ``jobs``: background import jobs (``import_job_create``, ``import_job_run``,
-  ``import_jobs_sweep``), dispatched to Celery by task name;
-- ``bulk``: the raw bulk inserter (multi-row ``INSERT`` on SQLite, ``COPY`` on
-  PostgreSQL).
+  ``import_jobs_sweep``), dispatched to Celery by task name.
+
+The importers sit above the services and call them: the campaign and criterion services,
+the shared writer of finished judgements (``annotations.services.finished_judgements``,
+which the demo campaigns use too) and the raw bulk inserter
+(``annotations.services.bulk``); no service imports an importer (the layer contract).
 
 Every service parses its files completely and then writes in one
 ``transaction.atomic``: on any error nothing is written and the error

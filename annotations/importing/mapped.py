@@ -16,15 +16,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from annotations.core.outputs import OutputRow
 from annotations.importing import jobs
-from annotations.importing.judgements import (
-    FinishedJudgement,
-    FinishedScore,
-    judgements_refuse_if_archived,
-    judgements_store_finished,
-)
 from annotations.importing.outputs import Upload
-from annotations.importing.parsers.common import OutputRow, collapse_whitespace
+from annotations.importing.parsers.common import collapse_whitespace
 from annotations.importing.parsers.mapped import ParsedMapped, parse_mapped, preview_mapped
 from annotations.importing.parsers.mapped.cells import CHECK_KEYS
 from annotations.importing.parsers.mapped.mapping import (
@@ -40,6 +35,12 @@ from annotations.importing.parsers.presets import PRESETS, preset_mapping
 from annotations.models import Campaign, Criterion, ImportJob, Judgement, Output, RatingMapping
 from annotations.services.campaigns import outputs_store
 from annotations.services.criteria import CRITERION_PRESETS, criterion_from_preset
+from annotations.services.finished_judgements import (
+    FinishedJudgement,
+    FinishedScore,
+    judgements_refuse_if_archived,
+    judgements_store_finished,
+)
 from common.errors import DomainError, ImportFileError
 
 #: ImportJob.kind of a mapped ratings import run in the background

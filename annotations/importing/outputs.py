@@ -12,8 +12,8 @@ from pathlib import Path
 from django.db import transaction
 
 from annotations.core.languages import LanguageError, language_check
-from annotations.importing.bulk import BATCH_SIZE, bulk_insert
-from annotations.importing.parsers.common import OutputRow, ParsedOutputs, collapse_whitespace
+from annotations.core.outputs import OutputRow
+from annotations.importing.parsers.common import ParsedOutputs, collapse_whitespace
 from annotations.importing.parsers.e2e_outputs import (
     PARTICIPANTS_FILE,
     parse_e2e_outputs,
@@ -23,6 +23,7 @@ from annotations.importing.parsers.e2e_outputs import (
 from annotations.importing.parsers.generic_csv import parse_outputs_csv
 from annotations.importing.parsers.generic_jsonl import parse_outputs_jsonl
 from annotations.models import Campaign, Item, Output, System
+from annotations.services.bulk import BATCH_SIZE, bulk_insert
 from annotations.services.campaigns import outputs_detect_identical
 from annotations.services.languages import campaign_languages_add
 from common.errors import DomainError, ImportFileError

@@ -9,13 +9,9 @@ from typing import Any
 
 from django.db import transaction
 
-from annotations.importing.judgements import (
-    FinishedJudgement,
-    FinishedScore,
-    judgements_store_finished,
-)
+from annotations.core.outputs import OutputRow
 from annotations.importing.outputs import outputs_check_against, systems_name
-from annotations.importing.parsers.common import OutputRow, collapse_whitespace
+from annotations.importing.parsers.common import collapse_whitespace
 from annotations.importing.parsers.e2e_outputs import (
     PARTICIPANTS_FILE,
     parse_e2e_outputs,
@@ -25,6 +21,11 @@ from annotations.importing.parsers.e2e_ratings import ParsedRatings, parse_e2e_r
 from annotations.models import Campaign, Criterion, Judgement, Output, Task, Worker
 from annotations.services.campaigns import campaign_get_or_create, outputs_store
 from annotations.services.criteria import criterion_from_preset
+from annotations.services.finished_judgements import (
+    FinishedJudgement,
+    FinishedScore,
+    judgements_store_finished,
+)
 from common.errors import DomainError, ImportFileError
 
 E2E_RATING_FILES = {"quality": "quality.csv", "naturalness": "naturalness.csv"}

@@ -9,16 +9,16 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from annotations.importing.bulk import BATCH_SIZE, bulk_insert, gc_paused
-from annotations.importing.judgements import (
+from annotations.importing.parsers.wmt import ParsedWMT, WMTRanking, parse_wmt_csv
+from annotations.models import Campaign, Criterion, Item, Judgement, Output, System
+from annotations.services.bulk import BATCH_SIZE, bulk_insert, gc_paused
+from annotations.services.criteria import CRITERION_PRESETS, criterion_from_preset
+from annotations.services.finished_judgements import (
     FinishedJudgement,
     FinishedScore,
     judgements_refuse_if_archived,
     judgements_store_finished,
 )
-from annotations.importing.parsers.wmt import ParsedWMT, WMTRanking, parse_wmt_csv
-from annotations.models import Campaign, Criterion, Item, Judgement, Output, System
-from annotations.services.criteria import CRITERION_PRESETS, criterion_from_preset
 from annotations.services.languages import campaign_languages_add
 from common.errors import ImportFileError
 

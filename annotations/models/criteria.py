@@ -42,10 +42,17 @@ class Criterion(models.Model):
         "Output", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     content_checks = models.JSONField(default=list, blank=True)
+    example = models.TextField(
+        blank=True,
+        help_text=(
+            "The worked example on the workers' instructions (Markdown). Empty: one "
+            "generated from the standard (magnitude criteria)."
+        ),
+    )
     translations = models.JSONField(
         default=dict,
         blank=True,
-        help_text="Language -> {question, levels (Likert descriptors), standard_text}.",
+        help_text="Language -> {question, levels (Likert descriptors), standard_text, example}.",
     )
 
     class Meta:

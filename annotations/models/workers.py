@@ -6,6 +6,7 @@ from django.db import models
 from django.db.models import Q
 
 from annotations.models.campaigns import LANGUAGE_MAX, Campaign
+from annotations.models.criteria import Criterion
 
 
 class Worker(models.Model):
@@ -23,6 +24,17 @@ class Worker(models.Model):
     metadata = models.JSONField(default=dict, blank=True)
     language = models.CharField(
         max_length=LANGUAGE_MAX, blank=True, help_text="The language the worker judges in."
+    )
+    criterion = models.ForeignKey(
+        Criterion,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text=(
+            "Set-up 2 with several criteria: the one criterion this worker judges, chosen "
+            "when they arrive (their instructions explain it alone). Empty: any."
+        ),
     )
     consented_at = models.DateTimeField(null=True, blank=True)
     flagged = models.BooleanField(default=False)

@@ -1,10 +1,16 @@
-"""Reads about criteria for the designer's pages."""
+"""Reads about criteria: for the designer's pages, and what a worker's instructions
+explain (which criterion a new worker judges, the worked example)."""
 
 from __future__ import annotations
 
-from django.db.models import Q
+from dataclasses import dataclass
 
-from annotations.models import Criterion, Output, Task, TaskOutput
+import numpy as np
+from django.db.models import Count, Q
+
+from annotations.core.examples import ExampleRow, worked_example
+from annotations.models import Campaign, Criterion, Output, Task, TaskOutput, Worker
+from annotations.selectors.worker import is_together
 
 
 def standard_rated_tasks(*, criterion: Criterion) -> int:
@@ -27,3 +33,91 @@ def standard_rated_tasks(*, criterion: Criterion) -> int:
         .distinct()
         .count()
     )
+
+
+def criteria_in_order(*, campaign: Campaign) -> list[Criterion]:
+    """The campaign's criteria in the order workers and designers see them."""
+    return list(campaign.criteria.order_by("position", "name"))
+
+
+def criterion_for_newcomer(
+    *, campaign: Campaign, criteria: list[Criterion] | None = None
+) -> int | None:
+    """Set-up 2 with several criteria: the criterion a new worker will judge, the one
+    with the fewest workers per task so far (ties: the first in the campaign's order).
+
+    One criterion per worker, as RankME's set-up 2 rated each criterion in a study of
+    its own: the worker's instructions explain the criterion they judge and no other.
+    None in set-up 1 (every page has every criterion), with one criterion, or before
+    any task is built (any criterion, as before)."""
+    if is_together(campaign):
+        return None
+    if criteria is None:
+        criteria = criteria_in_order(campaign=campaign)
+    order = [c.pk for c in criteria]
+    if len(order) < 2:
+        return None
+    tasks = dict(
+        Task.objects.filter(campaign=campaign, kind=Task.Kind.REGULAR)
+        .order_by()
+        .values("criterion_id")
+        .annotate(n=Count("id"))
+        .values_list("criterion_id", "n")
+    )
+    workers = dict(
+        Worker.objects.filter(campaign=campaign, criterion__isnull=False)
+        .order_by()
+        .values("criterion_id")
+        .annotate(n=Count("id"))
+        .values_list("criterion_id", "n")
+    )
+    open_ = [pk for pk in order if tasks.get(pk)]
+    if not open_:
+        return None
+    return min(open_, key=lambda pk: (workers.get(pk, 0) / tasks[pk], order.index(pk)))
+
+
+def criteria_explained(
+    *,
+    campaign: Campaign,
+    worker: Worker | None = None,
+    criterion_id: int | None = None,
+    criteria: list[Criterion] | None = None,
+) -> list[Criterion]:
+    """The criteria a worker's instructions explain: the one they judge (their own, or
+    ``criterion_id`` chosen for a worker not yet created), else all of the campaign's
+    (``criteria``, when read already)."""
+    if criteria is None:
+        criteria = criteria_in_order(campaign=campaign)
+    own = worker.criterion_id if worker is not None else criterion_id
+    mine = [c for c in criteria if c.pk == own]
+    return mine or criteria
+
+
+@dataclass(frozen=True)
+class Example:
+    """A criterion's worked example: the designer's own text (Markdown), or the rows
+    generated from the standard (:func:`annotations.core.examples.worked_example`)."""
+
+    markdown: str
+    rows: tuple[ExampleRow, ...]
+
+    def __bool__(self) -> bool:
+        return bool(self.markdown or self.rows)
+
+
+def example_for(criterion: Criterion) -> Example:
+    """The worked example shown under ``criterion`` on the worker's instructions (as the
+    worker reads the criterion: pass it through ``criterion_in_language`` first). The
+    generated one is seeded by the criterion's id, so it is the same on every page."""
+    if criterion.example.strip():
+        return Example(markdown=criterion.example, rows=())
+    if criterion.scale != Criterion.Scale.MAGNITUDE:
+        return Example(markdown="", rows=())
+    rows = worked_example(
+        standard_text=criterion.standard_text,
+        standard=criterion.standard,
+        content_checks=list(criterion.content_checks or []),
+        rng=np.random.default_rng(criterion.pk or 0),
+    )
+    return Example(markdown="", rows=tuple(rows))

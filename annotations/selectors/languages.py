@@ -121,6 +121,10 @@ def criterion_texts(criterion: Criterion) -> list[tuple[str, str, str]]:
                 criterion.standard_text,
             )
         )
+    if criterion.example.strip():
+        texts.append(
+            (f"c{criterion.pk}-example", f"{criterion.name}: worked example", criterion.example)
+        )
     if criterion.scale == Criterion.Scale.LIKERT:
         for i, level in enumerate(criterion.likert_levels, start=1):
             described = _level_text(level)

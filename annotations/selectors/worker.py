@@ -94,6 +94,7 @@ def criterion_in_language(criterion: Criterion, language: str) -> Criterion:
     shown = copy.copy(criterion)
     shown.question = given.get("question") or criterion.question
     shown.standard_text = given.get("standard_text") or criterion.standard_text
+    shown.example = given.get("example") or criterion.example
     levels = given.get("levels") or []
     if levels and criterion.likert_levels:
         translated = []

@@ -55,11 +55,18 @@ class CriterionSerializer(ApiModelSerializer):
             "standard_input",
             "standard_text",
             "content_checks",
+            "example",
         ]
         read_only_fields = ["id"]
         extra_kwargs = {
             "name": {"required": False, "validators": []},
             "question": {"required": False},
+            "example": {
+                "required": False,
+                "max_length": 20_000,
+                "help_text": "The worked example on the workers' instructions (Markdown); "
+                "empty: one generated from the standard (magnitude criteria).",
+            },
         }
 
     @staticmethod

@@ -511,7 +511,10 @@ def _claim_regular(
     that finds nothing, the scan of the whole campaign (``_claim_by_scan``), so a free
     place is never missed even if ``Task.places_held`` is off.
     """
-    lead = lead_criterion_id(campaign) if is_together(campaign) else None
+    # Set-up 1: the group's lead task stands for its page. Set-up 2: a worker given one
+    # criterion on arrival (``Worker.criterion``) gets that criterion's tasks only; the
+    # same filter serves both (the worker then sees each item once either way).
+    lead = lead_criterion_id(campaign) if is_together(campaign) else worker.criterion_id
     parts = [
         _Candidates(
             campaign_id=campaign.pk,
@@ -585,9 +588,10 @@ def _pick_attention(*, campaign: Campaign, worker: Worker, rng: np.random.Genera
     own = Q(
         criterion_id__in=Assignment.objects.filter(worker_id=worker.pk).values("task__criterion_id")
     )
-    lead = lead_criterion_id(campaign) if is_together(campaign) else None
+    lead = lead_criterion_id(campaign) if is_together(campaign) else worker.criterion_id
     if lead is not None:
         # Set-up 1: a check is a page of every criterion, stood for by its lead's task.
+        # Set-up 2 with a criterion per worker: a check of that criterion only.
         own = Q(criterion_id=lead)
     for criteria in (own, Q()) if lead is None else (own,):
         pool = list(

@@ -2,8 +2,9 @@
 REST API, CLI, importers, admin's slug rule) goes through these, so a rule written here
 holds on all of them.
 
-Still here and not about campaigns: the bulk writes of systems, items and outputs
-(``outputs_store``, ...: ``annotations.importing``'s to take).
+Also here, not about campaigns alone: the bulk writes of systems, items and outputs
+(``outputs_store``, ...), which the importers (``annotations.importing``, above) and the
+demo campaigns both call.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from annotations.importing.parsers.common import OutputRow
+from annotations.core.outputs import OutputRow
 from annotations.models import (
     Campaign,
     CampaignMembership,

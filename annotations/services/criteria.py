@@ -132,7 +132,7 @@ def criterion_from_preset(*, campaign: Campaign, preset: str, name: str = "") ->
 # The fields ``criterion_create`` and ``criterion_update`` take (the RankME parts go
 # through ``criterion_rankme_set``).
 CRITERION_FIELDS = frozenset(
-    {"name", "question", "show_input", "scale", "scale_settings", "position"}
+    {"name", "question", "show_input", "scale", "scale_settings", "position", "example"}
 )
 
 # Key -> what the worker reads beside the box, in the order shown.

@@ -28,11 +28,6 @@ from annotations.core.demo import (
     simulated_scores,
     simulated_workers,
 )
-from annotations.importing.judgements import (
-    FinishedJudgement,
-    FinishedScore,
-    judgements_store_finished,
-)
 from annotations.models import (
     Campaign,
     CampaignMembership,
@@ -49,6 +44,11 @@ from annotations.services.campaigns import (
     outputs_store,
 )
 from annotations.services.criteria import criterion_from_preset, criterion_rankme_set
+from annotations.services.finished_judgements import (
+    FinishedJudgement,
+    FinishedScore,
+    judgements_store_finished,
+)
 from annotations.services.tasks import tasks_build
 
 DEMO_SLUG = "demo"

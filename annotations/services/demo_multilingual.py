@@ -25,10 +25,6 @@ from annotations.core.demo_multilingual import (
     multilingual_items,
     simulated_likert,
 )
-from annotations.importing.judgements import (
-    FinishedJudgement,
-    judgements_store_finished,
-)
 from annotations.models import Campaign, Criterion, Judgement, Output, System, Task, Worker
 from annotations.services.campaigns import (
     OutputRow,
@@ -38,6 +34,10 @@ from annotations.services.campaigns import (
 )
 from annotations.services.criteria import criterion_from_preset
 from annotations.services.demo import DemoSeeded, simulated_judgement
+from annotations.services.finished_judgements import (
+    FinishedJudgement,
+    judgements_store_finished,
+)
 from annotations.services.languages import campaign_translations_update
 from annotations.services.tasks import tasks_build
 

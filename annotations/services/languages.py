@@ -187,7 +187,7 @@ def campaign_translations_update(
 ) -> Campaign:
     """Save what workers judging in ``language`` read: the campaign's ``texts``
     (description, instructions, consent_text) and, per criterion id, its ``question``,
-    ``standard_text`` and ``levels`` (one descriptor per Likert level). A blank text
+    ``standard_text``, ``example`` and ``levels`` (one descriptor per Likert level). A blank text
     removes a translation (workers then read the original). Refused for the campaign's
     first language (its texts are the originals), a language the campaign lacks, an
     ended campaign, a criterion of another campaign or a wrong number of levels;
@@ -232,12 +232,12 @@ def campaign_translations_update(
 
 def _criterion_translation_set(criterion: Criterion, tag: str, fields: Mapping[str, Any]) -> None:
     where = criterion.name
-    unknown = sorted(set(fields) - {"question", "standard_text", "levels"})
+    unknown = sorted(set(fields) - {"question", "standard_text", "example", "levels"})
     if unknown:
         raise DomainError(f"{where}: unknown texts {', '.join(unknown)}.")
     given = dict(criterion.translations or {})
     mine = dict(given.get(tag, {}))
-    for name in ("question", "standard_text"):
+    for name in ("question", "standard_text", "example"):
         if name in fields:
             mine[name] = _text(fields[name], f"{where}: {name.replace('_', ' ')}")
     if "levels" in fields:

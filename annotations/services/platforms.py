@@ -68,6 +68,7 @@ def worker_enrol(
     external_id: str,
     metadata: dict[str, Any],
     language: str = "",
+    criterion_id: int | None = None,
     session_worker_id: int | None = None,
 ) -> Worker:
     """Create (or find) the campaign's worker with this identity and record consent.
@@ -79,7 +80,8 @@ def worker_enrol(
     (``platform_selectors.arrival_continues``, as in ``worker_returning``): someone else
     with their platform id (a consent page opened before the worker consented) gets
     ``SessionElsewhere`` and nothing is written. A new worker judges in ``language`` if
-    the campaign has it, else in the campaign's first language. Raises ``DomainError``
+    the campaign has it, else in the campaign's first language, and the criterion
+    ``criterion_id`` when given (set-up 2: the one their instructions explained). Raises ``DomainError``
     for a missing or overlong id and ``LanguageQuotaFull`` (nothing written) when that
     language admits no more workers.
     """
@@ -94,6 +96,7 @@ def worker_enrol(
             external_id=external_id,
             metadata=metadata,
             language=tag,
+            criterion_id=criterion_id,
             may_return=lambda known: platform_selectors.arrival_continues(
                 worker=known, arrival=arrival, session_worker_id=session_worker_id
             ),

@@ -41,13 +41,16 @@ def worker_get_or_create(
     external_id: str,
     metadata: dict[str, Any] | None = None,
     language: str = "",
+    criterion_id: int | None = None,
     may_return: Callable[[Worker], bool] | None = None,
 ) -> Worker:
     """The campaign's worker with this identity, created on first sight.
 
     ``metadata`` (e.g. Prolific study and session ids, MTurk HIT and assignment ids) is
     merged into what is stored; the latest values win. No IP address is stored. A new
-    worker judges in ``language`` (checked by the caller); a known worker keeps theirs.
+    worker judges in ``language`` (checked by the caller) and, in set-up 2, the criterion
+    ``criterion_id`` (one of the campaign's, chosen when they arrived:
+    ``criteria_selectors.criterion_for_newcomer``); a known worker keeps theirs.
 
     ``may_return``: when the worker already existed (also when created by a concurrent
     request a moment ago), whether this caller may have them; if not, ``SessionElsewhere``
@@ -66,6 +69,11 @@ def worker_get_or_create(
                     "metadata": metadata or {},
                     "last_seen_at": timezone.now(),
                     "language": language,
+                    "criterion_id": (
+                        criterion_id
+                        if criterion_id and campaign.criteria.filter(pk=criterion_id).exists()
+                        else None
+                    ),
                 },
             )
     except IntegrityError:  # two first requests of one worker at once

@@ -8,16 +8,14 @@ from annotations.apis import (
     criteria,
     experts,
     judgements,
+    languages,
+    mapped,
     members,
     payments,
     tokens,
     uploads,
     workers,
 )
-from annotations.apis import (
-    languages as apis_languages,
-)
-from annotations.apis import mapped as apis_mapped
 
 urlpatterns = [
     path("auth/token/", tokens.TokenApi.as_view(), name="api-token"),
@@ -33,17 +31,15 @@ urlpatterns = [
     ),
     path(
         "campaigns/<slug:slug>/languages/",
-        apis_languages.CampaignLanguagesApi.as_view(),
+        languages.CampaignLanguagesApi.as_view(),
         name="api-languages",
     ),
     path("campaigns/<slug:slug>/systems/", uploads.SystemListApi.as_view(), name="api-systems"),
     path("campaigns/<slug:slug>/outputs/", uploads.OutputUploadApi.as_view(), name="api-outputs"),
-    path(
-        "campaigns/<slug:slug>/ratings/", apis_mapped.RatingsUploadApi.as_view(), name="api-ratings"
-    ),
+    path("campaigns/<slug:slug>/ratings/", mapped.RatingsUploadApi.as_view(), name="api-ratings"),
     path(
         "campaigns/<slug:slug>/rating-mappings/",
-        apis_mapped.RatingMappingListApi.as_view(),
+        mapped.RatingMappingListApi.as_view(),
         name="api-rating-mappings",
     ),
     path("campaigns/<slug:slug>/build/", campaigns.CampaignBuildApi.as_view(), name="api-build"),

@@ -17,6 +17,7 @@ from annotations.access.workers import problem_page
 from annotations.forms.judgements import ScoresForm
 from annotations.forms.sessions import ConsentForm
 from annotations.models import Assignment, Campaign, CampaignMembership, Task
+from annotations.selectors import criteria as criteria_selectors
 from annotations.selectors import worker as worker_selectors
 from annotations.views.judgements import render_task, render_together
 from common.http import HtmxHttpRequest
@@ -28,6 +29,7 @@ Role = CampaignMembership.Role
 def campaign_preview_intro(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     """The worker's consent and instructions page as workers see it. Records nothing;
     its Start button leads to the task preview (which works before tasks are built)."""
+    criteria = criteria_selectors.criteria_in_order(campaign=campaign)
     return render(
         request,
         "annotations/shared/consent.html",
@@ -36,7 +38,10 @@ def campaign_preview_intro(request: HttpRequest, campaign: Campaign) -> HttpResp
             "form": ConsentForm(),
             "preview": True,
             "progress": None,
-            "criteria": list(campaign.criteria.order_by("position", "name")),
+            "criteria": criteria,
+            "explained": [(c, criteria_selectors.example_for(c)) for c in criteria],
+            # set-up 2 with several criteria: a worker reads one of these, not all
+            "one_each": campaign.setup == Campaign.Setup.SEPARATE and len(criteria) > 1,
         },
     )
 

@@ -35,6 +35,7 @@ from annotations.access.workers import (
 from annotations.core.languages import interface_language, worker_language
 from annotations.forms.sessions import ConsentForm
 from annotations.models import Campaign, Criterion, Worker
+from annotations.selectors import criteria as criteria_selectors
 from annotations.selectors import platforms as platform_selectors
 from annotations.selectors import worker as worker_selectors
 from annotations.services import assignment as assignment_services
@@ -96,6 +97,8 @@ def entry(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     # consent post checks again, under the campaign row's lock).
     if language_quota_full(campaign=campaign, language=language):
         return problem_page(request, "language-full", campaign, status=409)
+    criteria = criteria_selectors.criteria_in_order(campaign=campaign)
+    criterion_id = criteria_selectors.criterion_for_newcomer(campaign=campaign, criteria=criteria)
     identity = signing.dumps(
         {
             "c": campaign.pk,
@@ -103,11 +106,21 @@ def entry(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             "x": arrival.external_id,
             "m": arrival.metadata,
             "l": language,
+            # set-up 2: the one criterion this worker will judge, explained alone below
+            "k": criterion_id,
         },
         salt=_IDENTITY_SALT,
     )
     return _consent_page(
-        request, campaign, None, "", ConsentForm(), identity=identity, language=language
+        request,
+        campaign,
+        None,
+        "",
+        ConsentForm(),
+        identity=identity,
+        language=language,
+        criterion_id=criterion_id,
+        criteria=criteria,
     )
 
 
@@ -189,6 +202,7 @@ def _start(
             status=400,
             identity=signed,
             language=str(identity.get("l", "")),
+            criterion_id=_signed_criterion(identity),
         )
     try:
         worker = platform_services.worker_enrol(
@@ -197,6 +211,7 @@ def _start(
             external_id=identity["x"],
             metadata=identity["m"],
             language=str(identity.get("l", "")),
+            criterion_id=_signed_criterion(identity),
             session_worker_id=_session_cookie_worker_id(request, campaign),
         )
     except LanguageQuotaFull:
@@ -221,6 +236,12 @@ def _start(
             secure=request.is_secure(),
         )
     return response
+
+
+def _signed_criterion(identity: dict[str, Any]) -> int | None:
+    """The criterion the entry page chose for this worker (``k``), if any."""
+    value = identity.get("k")
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _mturk_preview(request: HttpRequest, campaign: Campaign) -> HttpResponse:
@@ -285,15 +306,21 @@ def _consent_page(
     status: int = 200,
     identity: str = "",
     language: str = "",
+    criterion_id: int | None = None,
+    criteria: list[Criterion] | None = None,
 ) -> HttpResponse:
-    """Consent and instructions, with a worked example of each scale the campaign uses.
+    """Consent and instructions: the criteria the worker judges (set-up 2: their one
+    criterion, ``criterion_id`` before they exist), each with its scale and worked
+    example.
 
     For a worker not yet created (``worker`` None) the form posts the signed ``identity``
     to ``start``; for an existing worker it posts to their session's consent URL. The
     designer's texts are shown in the worker's language where translated.
     """
     language = language or (worker.language if worker is not None else "")
-    criteria = list(campaign.criteria.order_by("position", "name"))
+    criteria = criteria_selectors.criteria_explained(
+        campaign=campaign, worker=worker, criterion_id=criterion_id, criteria=criteria
+    )
     if language and language != (campaign.languages or ["en"])[0]:
         campaign = worker_selectors.campaign_in_language(campaign, language)
         criteria = [worker_selectors.criterion_in_language(c, language) for c in criteria]
@@ -319,6 +346,7 @@ def _consent_page(
                 else worker_selectors.Progress(done=0, total=campaign.tasks_per_worker)
             ),
             "criteria": criteria,
+            "explained": [(c, criteria_selectors.example_for(c)) for c in criteria],
             "scales": scales,
             "likert_example": likert.likert_levels if likert else [],
         },

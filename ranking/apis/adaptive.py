@@ -8,7 +8,7 @@ from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -16,6 +16,7 @@ from annotations.access.apis import CampaignScoped
 from common.api import ERRORS
 from common.errors import DomainError
 from ranking.models import AdaptiveBatch
+from ranking.serializers.adaptive import AdaptiveBatchRequest
 from ranking.services import adaptive
 
 
@@ -35,10 +36,6 @@ def batch_body(batch: AdaptiveBatch) -> dict[str, Any]:
         "state": batch.state,
         "decision": batch.decision,
     }
-
-
-class AdaptiveBatchRequest(serializers.Serializer):
-    criterion = serializers.CharField(max_length=64)
 
 
 class AdaptiveApi(CampaignScoped):

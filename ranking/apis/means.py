@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -14,11 +13,7 @@ from annotations.access.apis import CampaignScoped
 from common.api import ERRORS, validated_query
 from common.errors import DomainError
 from ranking.selectors import means as means_selectors
-
-
-class MeansQuery(serializers.Serializer):
-    criterion = serializers.CharField(required=False, max_length=64)
-    confidence = serializers.FloatField(min_value=0.5, max_value=0.999, default=0.95)
+from ranking.serializers.means import MeansQuery
 
 
 class MeansApi(CampaignScoped):

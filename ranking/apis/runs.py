@@ -3,231 +3,32 @@ read the result, export it."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from django.conf import settings
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
-from rest_framework import generics, serializers, status
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotations.access.apis import CampaignScoped, campaign_require, campaigns_visible_to
-from annotations.core.slices import MAX_CONDITIONS, too_many_conditions
 from annotations.models import CampaignMembership
 from annotations.selectors.judgements import item_attributes
 from common.api import ERRORS, DomainErrorsMixin, Pagination, validated_query
 from common.errors import DomainError
-from ranking import stats
 from ranking.exports import runs as exports
 from ranking.models import RankingRun
 from ranking.selectors import runs as selectors
+from ranking.serializers.runs import RankingResultSerializer, RankingRunSerializer, SlicesQuery
 from ranking.services.runs import (
     ranking_run_cancel,
     ranking_run_create,
     ranking_run_delete,
     ranking_run_retry,
 )
-
-_EXCLUDED_HELP = (
-    "Leave out the judgements of workers marked excluded (on the monitor, or by the quality "
-    "checks). Flagged workers are NOT left out: flagging only marks a worker for review. "
-    "Default true."
-)
-
-
-def _as_bool(value: Any) -> bool | None:
-    """A boolean as DRF reads one, or None when it is not one (the field says so)."""
-    try:
-        return serializers.BooleanField().to_internal_value(value)
-    except serializers.ValidationError:
-        return None
-
-
-@extend_schema_field(
-    {
-        "type": "boolean",
-        "deprecated": True,
-        "description": "Deprecated alias of exclude_excluded_workers, kept for old clients: "
-        "despite its name it leaves out EXCLUDED workers, not flagged ones. Give one of the "
-        "two; giving both with different values is a 400.",
-    }
-)
-class _DeprecatedExcludeFlagged(serializers.BooleanField):
-    pass
-
-
-class RankingRunSerializer(serializers.ModelSerializer):
-    campaign = serializers.CharField(source="campaign.slug", read_only=True)
-    # The model's column is ``exclude_flagged``; what it does is leave out excluded workers.
-    exclude_excluded_workers = serializers.BooleanField(
-        source="exclude_flagged", required=False, help_text=_EXCLUDED_HELP
-    )
-    exclude_flagged = _DeprecatedExcludeFlagged(required=False)
-    criterion = serializers.CharField(source="criterion.name")
-    runs = serializers.IntegerField(
-        min_value=1,
-        max_value=settings.RANKING_MAX_RUNS,
-        default=200,
-        help_text=f"Runs or bootstrap replicates, 1 to {settings.RANKING_MAX_RUNS:,}.",
-    )
-    where = serializers.DictField(
-        child=serializers.CharField(max_length=200, allow_blank=False),
-        required=False,
-        help_text="Rank a slice: item attribute (or 'language') -> value, e.g. "
-        '{"challenge_set": "scramble"}; every condition must hold (at most '
-        f"{MAX_CONDITIONS}). Empty: every item.",
-    )
-    result_url = serializers.SerializerMethodField()
-
-    class Meta:
-        model = RankingRun
-        fields = [
-            "id",
-            "campaign",
-            "criterion",
-            "method",
-            "runs",
-            "seed",
-            "confidence",
-            "exclude_excluded_workers",
-            "exclude_flagged",
-            "parameters",
-            "where",
-            "status",
-            "progress",
-            "runs_done",
-            "heartbeat_at",
-            "attempts",
-            "error",
-            "stability",
-            "n_judgements",
-            "n_comparisons",
-            "fingerprint",
-            "inputs",
-            "created_at",
-            "started_at",
-            "finished_at",
-            "seconds",
-            "result_url",
-        ]
-        read_only_fields = [
-            f
-            for f in fields
-            if f
-            not in (
-                "criterion",
-                "method",
-                "runs",
-                "seed",
-                "confidence",
-                "exclude_excluded_workers",
-                "exclude_flagged",
-                "parameters",
-                "where",
-            )
-        ]
-
-    def to_internal_value(self, data: Any) -> Any:
-        # ``exclude_flagged`` is the deprecated name of ``exclude_excluded_workers``: both
-        # write one column, so only one of them is validated.
-        if isinstance(data, Mapping) and "exclude_flagged" in data:
-            data = dict(data.items())
-            alias = data.pop("exclude_flagged")
-            if "exclude_excluded_workers" not in data:
-                data["exclude_excluded_workers"] = alias
-            elif _as_bool(alias) != _as_bool(data["exclude_excluded_workers"]):
-                raise serializers.ValidationError(
-                    {
-                        "exclude_flagged": [
-                            "exclude_flagged is a deprecated alias of exclude_excluded_workers "
-                            "and says the opposite here: give only exclude_excluded_workers."
-                        ]
-                    }
-                )
-        # Count the conditions before DictField validates each (a 400 naming the limit).
-        where = data.get("where") if isinstance(data, Mapping) else None
-        if isinstance(where, Mapping) and len(where) > MAX_CONDITIONS:
-            raise serializers.ValidationError({"where": [str(too_many_conditions())]})
-        return super().to_internal_value(data)
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        # The one check of a ranking request (ranking.stats.check_parameters), for the
-        # fields given; the service checks the whole request again.
-        method = attrs.get("method", RankingRun.Method.WMT14)
-        try:
-            stats.check_parameters(
-                method,
-                attrs.get("parameters") or {},
-                runs=attrs.get("runs"),
-                confidence=attrs.get("confidence"),
-                seed=attrs.get("seed"),
-            )
-        except stats.ParameterError as exc:
-            raise serializers.ValidationError({exc.field: [str(exc)]}) from exc
-        return attrs
-
-    def get_result_url(self, run: RankingRun) -> str:
-        return f"/api/rankings/{run.pk}/result/"
-
-
-class RankingRowSerializer(serializers.Serializer):
-    system = serializers.CharField()
-    value = serializers.FloatField()
-    spread = serializers.FloatField()
-    rank_lo = serializers.IntegerField()
-    rank_hi = serializers.IntegerField()
-    cluster = serializers.IntegerField(
-        allow_null=True,
-        help_text="Significance cluster (1 = best); null when the minimum-data rule is not "
-        "met (see data_rule).",
-    )
-    comparisons = serializers.IntegerField()
-
-
-class DataRuleSerializer(serializers.Serializer):
-    min_comparisons = serializers.IntegerField()
-    met = serializers.BooleanField(help_text="Whether clusters and stability can be trusted.")
-    problems = serializers.ListField(child=serializers.CharField())
-    no_clusters = serializers.CharField(
-        help_text="Which part of the rule failed (too few comparisons, or the split-half "
-        "check) and what to do; empty when it is met."
-    )
-
-
-class CoverageSerializer(serializers.Serializer):
-    runs_kept = serializers.IntegerField()
-    runs = serializers.IntegerField()
-    coverage = serializers.FloatField()
-    confidence_asked = serializers.FloatField()
-    text = serializers.CharField()
-
-
-class ProvisionalSerializer(serializers.Serializer):
-    system = serializers.CharField()
-    comparisons = serializers.IntegerField()
-
-
-class RankingResultSerializer(serializers.Serializer):
-    run = RankingRunSerializer()
-    rows = RankingRowSerializer(many=True)
-    unranked = serializers.ListField(
-        child=serializers.CharField(), help_text="Systems without any comparison."
-    )
-    provisional = ProvisionalSerializer(
-        many=True,
-        help_text="Systems with fewer than data_rule.min_comparisons comparisons: left out "
-        "of the ranking (the rows are computed without them), listed with their count.",
-    )
-    data_rule = DataRuleSerializer()
-    coverage = CoverageSerializer(
-        help_text="The share of the runs the rank ranges actually keep (the trim at each "
-        "end rounds up, so 100 runs at 0.95 keep 94%), beside the level asked."
-    )
 
 
 class CampaignRankingRunsApi(CampaignScoped, generics.ListAPIView):
@@ -355,6 +156,7 @@ class RankingResultApi(RankingRunScoped, APIView):
                     "provisional": meta["provisional"],
                     "data_rule": meta["data_rule"],
                     "coverage": meta["coverage"],
+                    "content_checks": selectors.content_check_summary(run=run),
                 }
             ).data
         )
@@ -382,11 +184,6 @@ class RankingExportApi(RankingRunScoped, APIView):
         run = self._run(request, pk)
         text = exports.run_export(run=run, fmt=fmt)
         return HttpResponse(text, content_type=exports.EXPORT_TYPES[fmt][0])
-
-
-class SlicesQuery(serializers.Serializer):
-    criterion = serializers.CharField()
-    by = serializers.CharField(max_length=40)
 
 
 class CampaignRankingSlicesApi(CampaignScoped, APIView):

@@ -1,5 +1,4 @@
-"""Forms of the ranking pages: start a run, rank a criterion on each slice, plan the
-judgements that separate systems."""
+"""Forms of the ranking run pages: start a run, rank a criterion on each slice."""
 
 from __future__ import annotations
 
@@ -19,6 +18,7 @@ from common.forms import SiteLabels
 from ranking import stats
 from ranking.models import RankingRun
 from ranking.selectors import runs as selectors
+from ranking.selectors.runs import CONFIDENCE_RANGE
 from ranking.services.runs import ranking_run_create, ranking_slice_check
 
 
@@ -40,8 +40,8 @@ class RankingRunForm(SiteLabels, forms.Form):
     )
     seed = forms.IntegerField(initial=1, help_text="The same seed gives the same result.")
     confidence = forms.FloatField(
-        min_value=0.5,
-        max_value=0.999,
+        min_value=CONFIDENCE_RANGE[0],
+        max_value=CONFIDENCE_RANGE[1],
         initial=0.95,
         help_text="Level of the rank ranges and of the significance clusters.",
     )
@@ -175,29 +175,3 @@ class SlicesForm(forms.Form):
             else:
                 started += 1
         return SlicesStarted(started=started, waiting=waiting, refusal=refusal)
-
-
-class PowerForm(forms.Form):
-    share = forms.FloatField(
-        min_value=0.51,
-        max_value=0.99,
-        initial=0.6,
-        label="The better system wins",
-        help_text="Share of two systems' comparisons the better one wins (e.g. 0.6).",
-    )
-    draws = forms.FloatField(
-        min_value=0.0, max_value=0.9, initial=0.0, label="Share of draws", required=False
-    )
-    confidence = forms.FloatField(min_value=0.5, max_value=0.999, initial=0.95)
-    power = forms.FloatField(min_value=0.5, max_value=0.99, initial=0.8)
-    pay_per_hour = forms.FloatField(min_value=0, initial=12.0, label="Pay per hour")
-    seconds_per_task = forms.IntegerField(
-        min_value=1, required=False, label="Seconds per task (blank: the pilot's median)"
-    )
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        share, draws = data.get("share"), data.get("draws") or 0.0
-        if share is not None and draws > 2 * (1 - share):
-            self.add_error("draws", "More draws than the share allows (a draw counts half).")
-        return data

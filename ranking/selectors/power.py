@@ -22,6 +22,27 @@ from annotations.models import Campaign, Criterion
 from ranking import stats
 from ranking.selectors.runs import ranking_scores
 
+# A power question's inputs and their bounds, inclusive, defined once: the power page's form
+# (ranking/forms/power.py) and the API's query (ranking/serializers/power.py) are built
+# from these, ranking.selectors.runs.CONFIDENCE_RANGE and power_draws_problem, so both accept and refuse the
+# same values with the same messages. The better system's share lies above 1/2 (at 1/2
+# no number of judgements separates two systems; below it the other one is the better)
+# and below 1 (a system that always wins leaves nothing to plan); a power below 1/2
+# plans to miss the difference more often than to find it.
+SHARE_RANGE = (0.51, 0.99)
+DRAWS_RANGE = (0.0, 1.0)  # and at most twice the worse system's share: power_draws_problem
+POWER_RANGE = (0.5, 0.99)
+PAY_PER_HOUR_RANGE = (0.0, 10_000.0)
+SECONDS_PER_TASK_RANGE = (1.0, 86_400.0)
+
+
+def power_draws_problem(*, share: float, draws: float) -> str | None:
+    """Why ``draws`` cannot go with ``share``, or None: a draw counts half to each system,
+    so the draws are at most twice the worse system's share (``ranking.stats``' rule)."""
+    if draws > 2 * min(share, 1 - share) + 1e-12:
+        return "More draws than the share allows (a draw counts half to each)."
+    return None
+
 
 @dataclass(frozen=True)
 class PowerPair:
@@ -85,6 +106,18 @@ class PowerPlan:
     cost: float
     seconds_per_task: float
     pay_per_hour: float
+    #: simulated / predicted for this many systems (``stats.simulated_ratio``)
+    simulated_ratio: float = 1.0
+
+    @property
+    def measured(self) -> list[tuple[int, float]]:
+        """(systems, simulated / predicted) as measured on the simulator."""
+        return sorted(stats.SIMULATED_RATIOS.items())
+
+    @property
+    def judgements_simulated(self) -> float:
+        """What the simulator fitted to E2E needed where this plan says ``judgements``."""
+        return self.judgements * self.simulated_ratio
 
 
 def _seconds(criterion: Criterion | None, campaign: Campaign) -> float:
@@ -145,6 +178,7 @@ def campaign_power_plan(
         cost=cost,
         seconds_per_task=seconds,
         pay_per_hour=pay_per_hour,
+        simulated_ratio=stats.simulated_ratio(systems),
     )
 
 

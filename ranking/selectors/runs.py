@@ -45,6 +45,13 @@ class Row:
         )
 
 
+#: The confidence levels the ranking pages and APIs take (a run's rank ranges, the means
+#: table, power analysis), inclusive: each page's form and its API's serializer are built
+#: from these bounds. The statistics take any level strictly between 0 and 1; below 1/2 an
+#: interval covers less than it leaves out, and 0.999 is already an extreme level.
+CONFIDENCE_RANGE = (0.5, 0.999)
+
+
 @dataclass(frozen=True)
 class ScoreArrays:
     """Every score a ranking uses, one entry per (judgement, output).
@@ -500,6 +507,68 @@ def content_check_counts(
         outputs=[outputs[s] for s in systems],
         ticked=[[ticked[(s, c)] for c in checks] for s in systems],
     )
+
+
+@dataclass(frozen=True)
+class CheckCell:
+    """How often one content check was ticked on one system's outputs: the share and its
+    Wilson interval."""
+
+    ticked: int
+    rate: float
+    lo: float
+    hi: float
+
+
+@dataclass(frozen=True)
+class CheckRow:
+    system: str
+    outputs: int  # outputs judged (the trials)
+    cells: list[CheckCell]  # one per check, in ``CheckSummary.checks`` order
+
+
+@dataclass(frozen=True)
+class CheckSummary:
+    """A run's content checks per system, as its result page (and API) show them."""
+
+    checks: list[str]
+    confidence: float
+    rows: list[CheckRow]
+
+
+def content_check_summary(*, run: RankingRun, confidence: float = 0.95) -> CheckSummary | None:
+    """Per system, the share of its outputs on which workers ticked each content check,
+    with a Wilson interval (``ranking.stats.wilson_interval``, 95% by default), on the
+    judgements the run ranks (its slice, its exclusions); None when the criterion has no
+    content checks."""
+    counts = content_check_counts(
+        criterion=run.criterion, exclude_excluded_workers=run.exclude_flagged, where=run.where
+    )
+    if counts is None:
+        return None
+    trials = np.asarray(counts.outputs, dtype=np.int64)
+    ticked = np.asarray(counts.ticked, dtype=np.int64).reshape(len(counts.systems), -1)
+    rows = []
+    for i, system in enumerate(counts.systems):
+        lo, hi = stats.wilson_interval(
+            ticked[i], np.full(ticked.shape[1], trials[i]), confidence=confidence
+        )
+        rows.append(
+            CheckRow(
+                system=system,
+                outputs=int(trials[i]),
+                cells=[
+                    CheckCell(
+                        ticked=int(ticked[i, j]),
+                        rate=float(ticked[i, j] / trials[i]),
+                        lo=float(lo[j]),
+                        hi=float(hi[j]),
+                    )
+                    for j in range(ticked.shape[1])
+                ],
+            )
+        )
+    return CheckSummary(checks=counts.checks, confidence=confidence, rows=rows)
 
 
 def ranking_run_rows(*, run: RankingRun) -> list[Row]:

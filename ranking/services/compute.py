@@ -67,10 +67,15 @@ def _claim(*, run_id: int) -> tuple[RankingRun, int] | None:
             ),
         )
         return None
+    _start_attempt(run, now=now)
+    return run, run.attempts
+
+
+def _start_attempt(run: RankingRun, *, now: datetime) -> None:
+    """Mark a claimed run as running a new attempt, from no progress (row locked)."""
     run.attempts += 1
     run.status = RankingRun.Status.RUNNING
-    run.started_at = now
-    run.heartbeat_at = now
+    run.started_at = run.heartbeat_at = now
     run.progress = 0.0
     run.runs_done = 0
     run.error = ""
@@ -85,7 +90,6 @@ def _claim(*, run_id: int) -> tuple[RankingRun, int] | None:
             "error",
         ]
     )
-    return run, run.attempts
 
 
 def ranking_run_compute(
@@ -334,23 +338,7 @@ def _plan(*, run_id: int) -> list[int]:
         RankingChunk(run=run, index=i, runs=size, dispatches=1, heartbeat_at=now)
         for i, size in enumerate(sizes)
     )
-    run.attempts += 1
-    run.status = RankingRun.Status.RUNNING
-    run.started_at = run.heartbeat_at = now
-    run.progress = 0.0
-    run.runs_done = 0
-    run.error = ""
-    run.save(
-        update_fields=[
-            "attempts",
-            "status",
-            "started_at",
-            "heartbeat_at",
-            "progress",
-            "runs_done",
-            "error",
-        ]
-    )
+    _start_attempt(run, now=now)
     return list(range(len(sizes)))
 
 

@@ -78,11 +78,13 @@ from ._means import MeanIntervals, mean_intervals
 from ._methods import METHODS, ParameterError, check_parameters, method_parameters
 from ._pairwise import scores_to_ranks
 from ._power import (
+    SIMULATED_RATIOS,
     PairPower,
     comparisons_needed,
     judgements_for,
     pair_share,
     pilot_power,
+    simulated_ratio,
 )
 from ._proportions import wilson_interval
 from ._result import RankingResult
@@ -96,6 +98,7 @@ __all__ = [
     "MAX_RUNS",
     "METHODS",
     "SCALES",
+    "SIMULATED_RATIOS",
     "ChunkResult",
     "ComputedRanking",
     "MeanIntervals",
@@ -122,6 +125,7 @@ __all__ = [
     "prepare_comparisons",
     "range_coverage",
     "scores_to_ranks",
+    "simulated_ratio",
     "stability_reasons",
     "system_comparisons",
     "wilson_interval",

@@ -13,11 +13,12 @@ The rule, in three steps (every step is logged in the returned :class:`AdaptiveB
    worst rank of the system at ``p`` is better than the best rank of every system
    below. The gap's *overlap* is the number of ranks shared across it,
    ``o_p = rank_hi[order[p]] - min(rank_lo[order[p+1:]]) + 1`` (``o_p <= 0``: a
-   boundary). A gap is *contested* when ``-margin < o_p <= margin``: a boundary that
-   is barely there (the ranges touch), or one that a little more data may open (they
-   share ``margin`` ranks or fewer); except a touching boundary between two systems
-   both pinned to a single rank, which is settled. Gaps far on either side are settled
-   too (clear boundaries, or deep ties that more judgements would hardly change).
+   boundary). A gap is *contested* when ``0 < o_p <= margin``: no boundary yet, but
+   the ranges across it share ``margin`` ranks or fewer (two systems that swap places
+   share two), so a little more data may open one. Every other gap is settled: a
+   boundary already drawn (``o_p <= 0``; if later data close it again, the next
+   batch sees it as contested), or a deep tie that more judgements would hardly
+   change (``o_p > margin``).
 2. *Quotas.* The batch has ``n_tasks * k`` slots. Every system first gets its coverage
    minimum, ``floor(min_share * n_tasks * k / n_systems)`` slots (``min_share = 1``
    is the balanced design's share); the rest go to the *boundary systems* (the two
@@ -165,7 +166,7 @@ class AdaptiveBatch:
 
 
 def contested_gaps(
-    value: ArrayLike, rank_lo: ArrayLike, rank_hi: ArrayLike, *, margin: int = 1
+    value: ArrayLike, rank_lo: ArrayLike, rank_hi: ArrayLike, *, margin: int = 2
 ) -> tuple[IntArray, IntArray, IntArray]:
     """The contested gaps of a ranking and how many of them each system touches.
 
@@ -174,8 +175,9 @@ def contested_gaps(
     value : array_like of float, shape (n_systems,)
     rank_lo, rank_hi : array_like of int, shape (n_systems,)
         Rank ranges (1 = best), as :class:`~ranking.stats.RankingResult` holds them.
-    margin : int, default 1
-        A gap is contested when its overlap lies in ``(-margin, margin]``.
+    margin : int, default 2
+        A gap is contested when its overlap lies in ``(0, margin]``: unresolved, and
+        its ranges share at most ``margin`` ranks.
 
     Returns
     -------
@@ -196,9 +198,7 @@ def contested_gaps(
         return np.empty(0, np.int64), np.empty(0, np.int64), touches
     below = np.minimum.accumulate(lo[order][::-1])[::-1]  # best rank at or below p
     overlap = hi[order][:-1] - below[1:] + 1
-    pinned = (lo == hi)[order]
-    settled = (overlap <= 0) & pinned[:-1] & pinned[1:]
-    gaps = np.flatnonzero((overlap > -margin) & (overlap <= margin) & ~settled)
+    gaps = np.flatnonzero((overlap > 0) & (overlap <= margin))
     gaps = gaps.astype(np.int64)
     for p in gaps:
         crossing = (lo <= p + 1) & (hi >= p + 2)
@@ -268,7 +268,7 @@ def choose_batch(
     k: int,
     rng: np.random.Generator,
     min_share: float = 0.3,
-    margin: int = 1,
+    margin: int = 2,
     rule: str = "contested",
 ) -> AdaptiveBatch:
     """Choose the systems of the next ``n_tasks`` tasks of ``k`` outputs each.
@@ -292,7 +292,7 @@ def choose_batch(
     min_share : float, default 0.3
         Coverage minimum as a share of the balanced ``n_tasks * k / n_systems`` slots
         (0: none, 1: the balanced design).
-    margin : int, default 1
+    margin : int, default 2
         How close to a boundary a gap must be to be contested (see
         :func:`contested_gaps`).
     rule : str, default "contested"
@@ -328,31 +328,60 @@ def choose_batch(
     if rule == "lucb":
         return _choose_lucb(values, sigmas, rank_lo, rank_hi, n_tasks, k, rng, min_share, margin)
 
+    gaps, overlap, touches = contested_gaps(values, rank_lo, rank_hi, margin=margin)
+    priority = touches.astype(np.float64) * _sigma_weight(sigmas)
+    return _allocate(
+        priority=priority,
+        sigmas=sigmas,
+        n_tasks=n_tasks,
+        k=k,
+        min_share=min_share,
+        rng=rng,
+        gaps=gaps,
+        overlap=overlap,
+    )
+
+
+def _sigma_weight(sigmas: FloatArray) -> FloatArray:
+    """Sigma, floored so that a system with zero spread can still take leftovers."""
+    return np.maximum(sigmas, 1e-9 + 1e-3 * float(sigmas.max(initial=0.0)))
+
+
+def _allocate(
+    *,
+    priority: FloatArray,
+    sigmas: FloatArray,
+    n_tasks: int,
+    k: int,
+    min_share: float,
+    rng: np.random.Generator,
+    gaps: IntArray,
+    overlap: IntArray,
+) -> AdaptiveBatch:
+    """Quotas and tasks shared by the ``contested`` and ``lucb`` rules.
+
+    Every system gets its coverage minimum; the slots left go by ``priority`` (the
+    rule's boundary demand), what those systems cannot take by sigma; the quotas are
+    then dealt into tasks (:func:`_deal`).
+    """
+    n = priority.shape[0]
     slots = n_tasks * k
     minimum = min(int(np.floor(min_share * slots / n)), n_tasks)
-    gaps, overlap, touches = contested_gaps(values, rank_lo, rank_hi, margin=margin)
     cap = np.full(n, n_tasks, dtype=np.int64)
     quota = np.full(n, minimum, dtype=np.int64)
-    # sigma, floored so that a system with zero spread can still take leftovers
-    weight = np.maximum(sigmas, 1e-9 + 1e-3 * float(sigmas.max(initial=0.0)))
-    priority = touches.astype(np.float64) * weight
+    weight = _sigma_weight(sigmas)
     extra = _apportion(priority, slots - int(quota.sum()), cap - quota, priority)
     quota += extra
     fill = _apportion(weight, slots - int(quota.sum()), cap - quota, weight)
     quota += fill
-    boundary = np.flatnonzero(touches > 0)
+    boundary = np.flatnonzero(priority > 0)
     boundary = boundary[np.lexsort((boundary, -priority[boundary]))].astype(np.int64)
-
     # why a system is in the batch: boundary slots, else leftover slots by its
     # uncertainty, else its coverage minimum alone
-    def reason(i: int) -> str:
-        if extra[i] > 0:
-            return "boundary"
-        if fill[i] > 0:
-            return "uncertainty"
-        return "coverage"
-
-    reasons = [reason(i) for i in range(n)]
+    reasons = [
+        "boundary" if extra[i] > 0 else "uncertainty" if fill[i] > 0 else "coverage"
+        for i in range(n)
+    ]
     tasks, choices = _deal(quota, n_tasks, k, rng, reasons)
     return AdaptiveBatch(
         tasks=tasks,
@@ -505,10 +534,6 @@ def _choose_lucb(
     n = values.shape[0]
     order = value_order(values)
     promising = lucb_gaps(values, sigmas, rank_lo, rank_hi, width=LUCB_WIDTH, promise=LUCB_PROMISE)
-    slots = n_tasks * k
-    minimum = min(int(np.floor(min_share * slots / n)), n_tasks)
-    cap = np.full(n, n_tasks, dtype=np.int64)
-    quota = np.full(n, minimum, dtype=np.int64)
     demand = np.zeros(n)
     if promising:
         # each system's closest rival across a promising gap: it needs data in
@@ -522,25 +547,14 @@ def _choose_lucb(
         smallest = min(float(values[order[p]] - values[order[p + 1]]) for p, _ in promising)
         floor = max(0.5 * smallest, 1e-12)
         demand = 1.0 / np.maximum(closest, floor) ** 2
-    weight = np.maximum(sigmas, 1e-9 + 1e-3 * float(sigmas.max(initial=0.0)))
-    extra = _apportion(demand, slots - int(quota.sum()), cap - quota, demand)
-    quota += extra
-    fill = _apportion(weight, slots - int(quota.sum()), cap - quota, weight)
-    quota += fill
-    reasons = [
-        "boundary" if extra[i] > 0 else "uncertainty" if fill[i] > 0 else "coverage"
-        for i in range(n)
-    ]
-    tasks, choices = _deal(quota, n_tasks, k, rng, reasons)
     gaps, overlap, _ = contested_gaps(values, rank_lo, rank_hi, margin=margin)
-    boundary = np.flatnonzero(demand > 0)
-    boundary = boundary[np.lexsort((boundary, -demand[boundary]))].astype(np.int64)
-    return AdaptiveBatch(
-        tasks=tasks,
-        quota=quota,
-        minimum=minimum,
+    return _allocate(
+        priority=demand,
+        sigmas=sigmas,
+        n_tasks=n_tasks,
+        k=k,
+        min_share=min_share,
+        rng=rng,
         gaps=gaps,
         overlap=overlap,
-        boundary=boundary,
-        choices=tuple(choices),
     )

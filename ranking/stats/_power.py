@@ -31,12 +31,23 @@ import numpy as np
 from ._pairwise import Comparisons
 
 __all__ = [
+    "SIMULATED_RATIOS",
     "PairPower",
     "comparisons_needed",
     "judgements_for",
     "pair_share",
     "pilot_power",
+    "simulated_ratio",
 ]
+
+#: How far off the planning figure is: the balanced campaign size at which the ranking's
+#: clusters put the middle pair of ``n`` equally spaced systems apart in 80% of the
+#: seeds, over the size :func:`judgements_for` predicts for that pair, measured by
+#: ``benchmarks/simulate.py power`` on the simulator fitted to the E2E quality ratings
+#: (docs/adaptive-simulation.md). With two systems the clusters need more than the test
+#: (1.26: a boundary needs the whole rank range, not a significant difference); with
+#: many, far fewer (the pair is also linked through every other system's comparisons).
+SIMULATED_RATIOS: dict[int, float] = {2: 1.26, 5: 0.65, 20: 0.25}
 
 
 @dataclass(frozen=True)
@@ -111,6 +122,17 @@ def judgements_for(comparisons: float, *, n_systems: int, k: int) -> float:
     if math.isinf(comparisons):
         return math.inf
     return float(math.ceil(comparisons / pair_share(n_systems, k)))
+
+
+def simulated_ratio(n_systems: int) -> float:
+    """:data:`SIMULATED_RATIOS` at ``n_systems``: interpolated on log-log scales between
+    the measured sizes, held at the nearest measured size beyond them."""
+    if n_systems < 2:
+        raise ValueError("a ranking needs at least two systems")
+    sizes = sorted(SIMULATED_RATIOS)
+    logs = np.log(np.asarray(sizes, dtype=np.float64))
+    ratios = np.log(np.asarray([SIMULATED_RATIOS[n] for n in sizes], dtype=np.float64))
+    return float(np.exp(np.interp(math.log(n_systems), logs, ratios)))
 
 
 def pilot_power(

@@ -3,24 +3,16 @@ confidence intervals, beside the TrueSkill rank ranges (``/rankings/campaign/<sl
 
 from __future__ import annotations
 
-from django import forms
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from annotations.access.pages import campaign_context, campaign_view
 from annotations.models import Campaign, CampaignMembership
 from common.http import file_response
+from ranking.forms.means import MeansForm
 from ranking.selectors import means as means_selectors
 
 Role = CampaignMembership.Role
-
-
-class MeansForm(forms.Form):
-    criterion = forms.CharField(required=False, max_length=64)
-    confidence = forms.ChoiceField(
-        choices=[("0.9", "90%"), ("0.95", "95%"), ("0.99", "99%")], initial="0.95", required=False
-    )
-    format = forms.ChoiceField(choices=[("", "page"), ("csv", "CSV")], required=False)
 
 
 @campaign_view(Role.VIEWER)
@@ -30,14 +22,17 @@ def campaign_means(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     ``?format=csv`` downloads it."""
     form = MeansForm(request.GET or None)
     values = form.cleaned_data if form.is_bound and form.is_valid() else {}
-    confidence = float(values.get("confidence") or 0.95)
+    confidence = values.get("confidence") or 0.95
     criterion = values.get("criterion") or ""
     names = list(campaign.criteria.order_by("position", "pk").values_list("name", flat=True))
     error = ""
     if criterion and criterion not in names:
         error = f"Campaign '{campaign.slug}' has no criterion '{criterion}'."
     if form.errors:
-        error = "Choose a confidence of 90%, 95% or 99%."
+        # Worded as the API's error (``field: message``), the same bounds and messages.
+        error = "; ".join(
+            f"{name}: {' '.join(map(str, errors))}" for name, errors in form.errors.items()
+        )
     table = None
     if not error:
         table = means_selectors.campaign_means(
@@ -60,7 +55,7 @@ def campaign_means(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             criterion_name=criterion,
             confidence=confidence,
             confidence_label=f"{confidence:.0%}",
-            confidence_choice=values.get("confidence") or "0.95",
+            confidence_choice=f"{confidence:g}",
             multilingual=len(campaign.languages or []) > 1,
             error=error,
         ),

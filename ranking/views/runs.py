@@ -1,12 +1,11 @@
 """Ranking pages: start a run, follow its progress, cancel, retry or delete it, read and
-export its result, compare two."""
+export its result, compare two, rank a criterion on each slice."""
 
 from __future__ import annotations
 
 from typing import Any
 from urllib.parse import urlencode
 
-import numpy as np
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -25,9 +24,8 @@ from annotations.models import Campaign, CampaignMembership
 from common.errors import DomainError
 from common.http import HtmxHttpRequest, file_response
 from ranking.exports import runs as exports
-from ranking.forms.runs import PowerForm, RankingRunForm, SlicesForm
+from ranking.forms.runs import RankingRunForm, SlicesForm
 from ranking.models import RankingRun
-from ranking.selectors import power as power_selectors
 from ranking.selectors import runs as selectors
 from ranking.services.runs import (
     ranking_run_cancel,
@@ -36,7 +34,6 @@ from ranking.services.runs import (
     ranking_run_retry,
 )
 from ranking.services.sweep import ranking_runs_sweep
-from ranking.stats import wilson_interval
 
 Role = CampaignMembership.Role
 
@@ -105,37 +102,6 @@ def run_is_stable(run: RankingRun) -> bool | None:
     return bool(stability["stable"]) if "stable" in stability else None
 
 
-def content_check_summary(run: RankingRun) -> dict[str, Any] | None:
-    """Per system, the share of its outputs on which workers ticked each content check,
-    with a 95% Wilson interval; None when the criterion has no content checks."""
-    counts = selectors.content_check_counts(
-        criterion=run.criterion, exclude_excluded_workers=run.exclude_flagged, where=run.where
-    )
-    if counts is None:
-        return None
-    trials = np.asarray(counts.outputs, dtype=np.int64)
-    ticked = np.asarray(counts.ticked, dtype=np.int64).reshape(len(counts.systems), -1)
-    rows = []
-    for i, system in enumerate(counts.systems):
-        lo, hi = wilson_interval(ticked[i], np.full(ticked.shape[1], trials[i]))
-        rows.append(
-            {
-                "system": system,
-                "outputs": int(trials[i]),
-                "cells": [
-                    {
-                        "ticked": int(ticked[i, j]),
-                        "rate": float(ticked[i, j] / trials[i]),
-                        "lo": float(lo[j]),
-                        "hi": float(hi[j]),
-                    }
-                    for j in range(ticked.shape[1])
-                ],
-            }
-        )
-    return {"checks": counts.checks, "rows": rows}
-
-
 def _result_context(run: RankingRun, *, can_design: bool = False) -> dict[str, Any]:
     done = run.status == RankingRun.Status.DONE
     rule = selectors.ranking_data_rule(run=run) if done else None
@@ -152,7 +118,7 @@ def _result_context(run: RankingRun, *, can_design: bool = False) -> dict[str, A
         "formats": list(exports.FORMATS),
         "stable": stable,
         "can_design": can_design,
-        "checks": content_check_summary(run) if done else None,
+        "checks": selectors.content_check_summary(run=run) if done else None,
         "coverage": selectors.ranking_run_coverage(run=run) if done else None,
         # A one-click rerun with the suggested number of runs when the result is unstable.
         "rerun_runs": (
@@ -305,45 +271,4 @@ def campaign_slices(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         "ranking/slices.html",
         campaign_context(request, campaign, **selectors.ranking_slices_page(choice=choice)),
         status=400 if choice.error else 200,
-    )
-
-
-@campaign_view(Role.VIEWER)
-def campaign_power(request: HttpRequest, campaign: Campaign) -> HttpResponse:
-    """How many judgements separate systems: a plan from an assumed share, and, for each
-    criterion with judgements, what each system and the next still need. Also the panel
-    the plan and monitor pages load (``#power-report``)."""
-    form = PowerForm(request.GET or None)
-    values = (
-        form.cleaned_data
-        if form.is_bound and form.is_valid()
-        else {name: field.initial for name, field in form.fields.items()}
-    )
-    plan = None
-    if not form.errors:
-        plan = power_selectors.campaign_power_plan(
-            campaign=campaign,
-            share=values["share"],
-            draws=values.get("draws") or 0.0,
-            confidence=values["confidence"],
-            power=values["power"],
-            pay_per_hour=values["pay_per_hour"],
-            seconds_per_task=values.get("seconds_per_task"),
-        )
-    reports = []
-    for criterion in campaign.criteria.all():
-        report = power_selectors.criterion_power(
-            criterion=criterion,
-            confidence=values["confidence"],
-            power=values["power"],
-            pay_per_hour=values["pay_per_hour"],
-            seconds_per_task=values.get("seconds_per_task"),
-        )
-        if report is not None:
-            reports.append(report)
-    return render(
-        request,
-        "ranking/power.html",
-        campaign_context(request, campaign, form=form, plan=plan, reports=reports),
-        status=400 if form.errors else 200,
     )

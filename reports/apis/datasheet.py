@@ -6,18 +6,14 @@ from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from annotations.access.apis import CampaignScoped
 from common.api import ERRORS
 from reports.selectors.datasheet import datasheet_for
+from reports.serializers.datasheet import DatasheetAnswersSerializer
 from reports.services.datasheet import datasheet_answers_update
-
-
-class DatasheetAnswersSerializer(serializers.Serializer):
-    answers = serializers.DictField(child=serializers.CharField(allow_blank=True, max_length=5000))
 
 
 class CampaignDatasheetApi(CampaignScoped):

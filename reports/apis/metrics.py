@@ -8,7 +8,7 @@ from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -17,20 +17,9 @@ from common.api import ERRORS, validated_query
 from common.errors import DomainError
 from common.parsers import MultiPartParser
 from reports.core.correlation_report import report_json
-from reports.selectors.metrics import HUMAN_SOURCES, metric_correlations
+from reports.selectors.metrics import metric_correlations
+from reports.serializers.metrics import CorrelationQuery, MetricUploadSerializer
 from reports.services.metrics import metric_scores_import
-
-
-class CorrelationQuery(serializers.Serializer):
-    criterion = serializers.CharField()
-    resamples = serializers.IntegerField(min_value=1, max_value=2000, default=200)
-    seed = serializers.IntegerField(min_value=0, default=1)
-    confidence = serializers.FloatField(min_value=0.5, max_value=0.999, default=0.95)
-    human = serializers.ChoiceField(choices=HUMAN_SOURCES, default="mean")
-
-
-class MetricUploadSerializer(serializers.Serializer):
-    file = serializers.FileField(max_length=200, allow_empty_file=True)
 
 
 class MetricCorrelationsApi(CampaignScoped):

@@ -2,16 +2,17 @@
 
 from django.urls import path
 
-urlpatterns: list = []
-from reports.apis import metrics as apis_metrics  # noqa: E402
+from reports.apis import datasheet, metrics
 
-urlpatterns += [
+urlpatterns = [
     path(
         "campaigns/<slug:slug>/metrics/",
-        apis_metrics.MetricCorrelationsApi.as_view(),
+        metrics.MetricCorrelationsApi.as_view(),
         name="api-metric-correlations",
-    )
+    ),
+    path(
+        "campaigns/<slug:slug>/datasheet/",
+        datasheet.CampaignDatasheetApi.as_view(),
+        name="api-datasheet",
+    ),
 ]
-from reports.apis import datasheet as apis_datasheet  # noqa: E402
-
-urlpatterns += [path("campaigns/<slug:slug>/datasheet/", apis_datasheet.CampaignDatasheetApi.as_view(), name="api-datasheet")]  # fmt: skip

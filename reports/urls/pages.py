@@ -2,12 +2,12 @@
 
 from django.urls import path
 
+from reports.views import datasheet, metrics
+
 app_name = "reports"
 
-urlpatterns: list = []
-from reports.views import metrics as metrics_views  # noqa: E402
-
-urlpatterns += [path("metrics/", metrics_views.campaign_metrics, name="metrics")]
-from reports.views import datasheet as datasheet_views  # noqa: E402
-
-urlpatterns += [path("datasheet/", datasheet_views.datasheet_page, name="datasheet"), path("datasheet/<str:fmt>/", datasheet_views.datasheet_download, name="datasheet-download")]  # fmt: skip
+urlpatterns = [
+    path("metrics/", metrics.campaign_metrics, name="metrics"),
+    path("datasheet/", datasheet.datasheet_page, name="datasheet"),
+    path("datasheet/<str:fmt>/", datasheet.datasheet_download, name="datasheet-download"),
+]

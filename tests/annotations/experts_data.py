@@ -7,12 +7,12 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
-from annotations.importing.judgements import (
+from annotations.models import Campaign, Criterion
+from annotations.services.finished_judgements import (
     FinishedJudgement,
     FinishedScore,
     judgements_store_finished,
 )
-from annotations.models import Campaign, Criterion
 from tests.factories import (
     CampaignFactory,
     CriterionFactory,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from annotations.core.scoring import ranks_from_scores
@@ -127,3 +128,33 @@ def add_judgement(
         )
     )
     return judgement
+
+
+def checked_campaign() -> tuple[Campaign, Criterion, User]:
+    """Four systems in every judgement (20 judgements); s0 ticked "perfect" 8 times, s3
+    ticked "missing" 15 times and "added" 5 times; a worker's ticks are excluded."""
+    campaign, criterion = planted_campaign(strengths=[60, 20, -20, -60], n_judgements=20, k=4)
+    criterion.content_checks = ["added", "missing", "perfect"]
+    criterion.save(update_fields=["content_checks"])
+    scores = JudgementScore.objects.filter(judgement__criterion=criterion).order_by("judgement_id")
+    s0 = list(
+        scores.filter(output__system__label="s0").exclude(judgement__worker__external_id="w4")
+    )
+    s3 = list(
+        scores.filter(output__system__label="s3").exclude(judgement__worker__external_id="w4")
+    )
+    assert len(s0) == len(s3) == 16
+    for score in s0[:8]:
+        score.checks = ["perfect"]
+    for i, score in enumerate(s3):
+        score.checks = ["missing", "added"] if i < 5 else ["missing"] if i < 15 else []
+    JudgementScore.objects.bulk_update(s0 + s3, ["checks"])
+    # An excluded worker ticked everything everywhere: left out like in the ranking.
+    Worker.objects.filter(campaign=campaign, external_id="w4").update(excluded=True)
+    JudgementScore.objects.filter(judgement__worker__external_id="w4").update(
+        checks=["added", "missing", "perfect"]
+    )
+    owner = User.objects.create_user("checker")
+    campaign.owner = owner
+    campaign.save(update_fields=["owner"])
+    return campaign, criterion, owner

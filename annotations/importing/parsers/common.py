@@ -12,22 +12,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from annotations.core.languages import LanguageError, language_check, language_from_code_or_name
+from annotations.core.outputs import OutputRow
 from common.errors import ImportFileError
 from common.nul import nul_message, nul_path
-
-
-@dataclass(frozen=True)
-class OutputRow:
-    """One output to store: the item's external id and input, the system, the text, and
-    the item's attributes as (name, value) pairs (``core.slices``)."""
-
-    item_id: str
-    input: str
-    system: str
-    text: str
-    attributes: tuple[tuple[str, str], ...] = ()
-    language: str = ""  # BCP 47, checked; "" = the file's, else the campaign's first
-
 
 _LINE_END = re.compile(r"\r+\n?")
 

@@ -26,8 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from annotations.core.outputs import OutputRow
 from annotations.importing.parsers.common import (
-    OutputRow,
     ParsedOutputs,
     collapse_whitespace,
     csv_records,

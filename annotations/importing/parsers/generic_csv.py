@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from annotations.core.outputs import OutputRow
 from annotations.core.slices import SliceError, attribute_name_check
 from annotations.importing.parsers.common import (
     CsvTable,
-    OutputRow,
     ParsedOutputs,
     outputs_check_consistent,
     reserved_attribute_check,

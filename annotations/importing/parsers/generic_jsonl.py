@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from annotations.core.outputs import OutputRow
 from annotations.core.slices import SliceError, attribute_name_check, attribute_value_check
 from annotations.importing.parsers.common import (
-    OutputRow,
     ParsedOutputs,
     outputs_check_consistent,
     read_text,

@@ -8,6 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ranking.selectors import means as means_selectors
+from ranking.selectors.runs import CONFIDENCE_RANGE
 
 
 class Command(BaseCommand):
@@ -32,8 +33,9 @@ class Command(BaseCommand):
         name = options["criterion"]
         if name and not campaign.criteria.filter(name=name).exists():
             raise CommandError(f"Campaign '{campaign.slug}' has no criterion '{name}'.")
-        if not 0.5 <= options["confidence"] < 1:
-            raise CommandError("--confidence is between 0.5 and 1, e.g. 0.95.")
+        low, high = CONFIDENCE_RANGE
+        if not low <= options["confidence"] <= high:
+            raise CommandError(f"--confidence is between {low} and {high}, e.g. 0.95.")
         table = means_selectors.campaign_means(
             campaign=campaign, confidence=options["confidence"], criterion=name
         )

@@ -309,6 +309,28 @@ def test_null_json_setting_and_nul_characters_are_400s(designer_api):
     assert "Null characters" in body["fields"]["scale_settings"][0]
 
 
+@pytest.mark.parametrize(
+    ("sent", "where"),
+    [
+        ('{"a": "x\\u0000"}', "The value at 'a'"),
+        ('{"a\\u0000": 1}', "The value at 'a\\0'"),
+        ('{"a": [1, {"b": "\\u0000"}]}', "The value at 'a[1].b'"),
+        ('"\\u0000"', "The value contains"),
+    ],
+)
+def test_a_nul_inside_a_json_column_sent_as_form_data_is_a_400_naming_where(
+    designer_api, sent, where
+):
+    # Form data carries the JSON as text (the \u0000 escape passes the body check); the
+    # JSON column's field finds the NUL with the one walker of common.nul.
+    client, campaign, _ = designer_api
+    crit = campaign.criteria.get()
+    url = f"/api/campaigns/{campaign.slug}/criteria/{crit.pk}/"
+    body = _error(client.patch(url, {"scale_settings": sent}, format="multipart"), 400, "invalid")
+    (message,) = body["fields"]["scale_settings"]
+    assert message.startswith(where) and "NUL character (U+0000)" in message, message
+
+
 def test_unmatched_api_paths_are_json_404s(designer_api):
     client, campaign, _ = designer_api
     for method, url in [

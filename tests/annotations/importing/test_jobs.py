@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 from django.core.cache import cache
 
-from annotations.importing import bulk, jobs, uploads
+from annotations.importing import jobs, uploads
 from annotations.importing.jobs import import_job_create, import_job_progress, import_job_run
 from annotations.importing.outputs import Upload, outputs_import, outputs_import_uploads
 from annotations.models import Campaign, ImportJob, Output
+from annotations.services import bulk
 from common.errors import DomainError, ImportFileError
 from tests.annotations.importing.conftest import model_counts
 from tests.factories import CampaignFactory, CriterionFactory

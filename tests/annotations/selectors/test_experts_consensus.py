@@ -17,13 +17,13 @@ import numpy as np
 import pytest
 from rest_framework.test import APIClient
 
-from annotations.importing.judgements import (
+from annotations.models import Criterion, JudgementScore
+from annotations.selectors.experts import expert_report, expert_report_csv
+from annotations.services.finished_judgements import (
     FinishedJudgement,
     FinishedScore,
     judgements_store_finished,
 )
-from annotations.models import Criterion, JudgementScore
-from annotations.selectors.experts import expert_report, expert_report_csv
 from tests.factories import (
     CampaignFactory,
     CriterionFactory,

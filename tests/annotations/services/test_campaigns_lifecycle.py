@@ -478,7 +478,7 @@ def test_tasks_build_itself_refuses_a_campaign_that_is_not_a_draft():
 
 
 def test_a_clone_keeps_languages_translations_attributes_and_output_languages():
-    from annotations.importing.parsers.common import OutputRow
+    from annotations.core.outputs import OutputRow
 
     user = User.objects.create(username="mtg-round-2")
     campaign = campaign_services.campaign_create(slug="mtg-1", outputs_per_task=2)

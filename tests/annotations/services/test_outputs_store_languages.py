@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from annotations.importing.parsers.common import OutputRow
+from annotations.core.outputs import OutputRow
 from annotations.models import Item, Output
 from annotations.services.campaigns import outputs_store
 from tests.factories import CampaignFactory

@@ -62,3 +62,30 @@ def test_the_criterion_page_warns_when_its_standard_is_rated_in_its_tasks(world)
         reverse("annotations:designer-criterion", args=[campaign.slug, other.pk])
     ).text
     assert "data-standard-rated" not in html and "data-standard-excluded" in html
+
+
+def test_the_designer_writes_the_worked_example_on_the_criterion_form_and_the_api(world):
+    client, campaign = world
+    other = criterion_from_preset(campaign=campaign, preset="naturalness")
+    url = reverse("annotations:designer-criterion", args=[campaign.slug, other.pk])
+    html = client.get(url).text
+    assert 'name="example"' in html and "generated from the standard" in html
+    form = {
+        "question": other.question,
+        "scale": "magnitude",
+        "standard": 100,
+        "standard_output": "",
+        "standard_text": "Cotto is a pub, near the river.",
+        "example": "A text **better** than the standard: 130.",
+    }
+    assert client.post(url, form).status_code == 302
+    other.refresh_from_db()
+    assert other.example == "A text **better** than the standard: 130."
+    preview = client.get(reverse("annotations:designer-preview-intro", args=[campaign.slug]))
+    assert "<strong>better</strong> than the standard: 130." in preview.text
+    api = f"/api/campaigns/{campaign.slug}/criteria/{other.pk}/"
+    assert client.get(api).json()["example"] == other.example
+    changed = client.patch(api, {"example": ""}, content_type="application/json")
+    assert changed.status_code == 200, changed.content
+    other.refresh_from_db()
+    assert other.example == ""

@@ -8,7 +8,11 @@ import pytest
 from rest_framework.test import APIClient
 
 from ranking.models import RankingRun
+from ranking.selectors.runs import content_check_summary
+from ranking.services.compute import ranking_run_compute
+from ranking.services.runs import ranking_run_create
 from tests.annotations.designer_data import judged_campaign, users
+from tests.ranking.planted import checked_campaign
 
 pytestmark = pytest.mark.django_db
 
@@ -163,3 +167,33 @@ def test_parameters_are_checked_by_the_one_check_before_anything_is_stored(api):
         assert response.status_code == 400, fields
         assert any(message in m for m in response.json()["fields"][field]), response.json()
     assert not RankingRun.objects.exists()
+
+
+def test_the_result_gives_the_content_check_summary_the_page_shows():
+    campaign, criterion, owner = checked_campaign()
+    run = ranking_run_compute(
+        run=ranking_run_create(campaign=campaign, criterion=criterion, runs=20, queue=False)
+    )
+    client = APIClient()
+    client.force_authenticate(owner)
+    body = client.get(f"/api/rankings/{run.pk}/result/").json()["content_checks"]
+    summary = content_check_summary(run=run)
+    assert summary is not None
+    assert body == {
+        "checks": ["added", "missing", "perfect"],
+        "confidence": 0.95,
+        "rows": [
+            {
+                "system": row.system,
+                "outputs": row.outputs,
+                "cells": [
+                    {"ticked": c.ticked, "rate": c.rate, "lo": c.lo, "hi": c.hi} for c in row.cells
+                ],
+            }
+            for row in summary.rows
+        ],
+    }
+    assert body["rows"][3]["cells"][1]["ticked"] == 15
+    criterion.content_checks = []
+    criterion.save(update_fields=["content_checks"])
+    assert client.get(f"/api/rankings/{run.pk}/result/").json()["content_checks"] is None

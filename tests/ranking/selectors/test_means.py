@@ -205,3 +205,37 @@ def test_intervals_stay_on_the_scale():
         assert 1.0 <= cell.low <= cell.mean <= cell.high <= 5.0, (system, language)
         cut += cell.low == 1.0 or cell.high == 5.0
     assert cut  # some interval reached past the scale and was cut
+
+
+@pytest.mark.parametrize(
+    ("confidence", "accepted"),
+    [
+        ("0.49", False),
+        ("0.5", True),
+        ("0.8", True),
+        ("0.9", True),
+        ("0.95", True),
+        ("0.99", True),
+        ("0.999", True),
+        ("0.9995", False),
+        ("1", False),
+        ("95", False),
+        ("abc", False),
+        ("nan", False),
+    ],
+)
+def test_the_page_and_the_api_accept_and_refuse_the_same_confidence(
+    client, django_user_model, confidence: str, accepted: bool
+) -> None:
+    # Both are built from ranking.selectors.runs.CONFIDENCE_RANGE; the page says what is
+    # wrong in the API's words (``field: message``).
+    campaign, _, _ = rated_campaign(n=2)
+    client.force_login(_member(django_user_model, campaign))
+    page = client.get(f"/rankings/campaign/{campaign.slug}/means/", {"confidence": confidence})
+    api = client.get(f"/api/campaigns/{campaign.slug}/means/", {"confidence": confidence})
+    assert (page.status_code, api.status_code) == ((200, 200) if accepted else (400, 400))
+    if accepted:
+        assert page.context["confidence"] == api.json()["confidence"] == float(confidence)
+    else:
+        assert page.context["error"] == api.json()["detail"]
+        assert api.json()["detail"].startswith("confidence: ")

@@ -120,3 +120,100 @@ def test_the_power_page_answers_and_the_plan_and_monitor_load_it(client, django_
     ):
         body = client.get(page_url).content.decode()
         assert f'hx-get="{url}"' in body and 'id="power-panel"' in body
+
+
+# The page's form and the API's query are built from the selector's bounds: each value
+# below, at or around a bound, gets the same answer (and message) from both. True: accepted.
+POWER_INPUTS = {"share": "0.6", "draws": "0", "confidence": "0.95", "power": "0.8"}
+POWER_CASES = [
+    ("share", "0", False),
+    ("share", "0.5", False),  # no number of judgements separates two level systems
+    ("share", "0.509", False),
+    ("share", "0.51", True),
+    ("share", "0.99", True),
+    ("share", "0.991", False),
+    ("share", "1", False),
+    ("share", "abc", False),
+    ("share", "nan", False),
+    ("draws", "-0.01", False),
+    ("draws", "0", True),
+    ("draws", "0.8", True),  # at 0.6 a draw counts half to each: at most 2 x 0.4
+    ("draws", "0.81", False),
+    ("draws", "0.95", False),
+    ("draws", "1", False),
+    ("draws", "1.01", False),
+    ("confidence", "0.49", False),
+    ("confidence", "0.5", True),
+    ("confidence", "0.999", True),
+    ("confidence", "0.9995", False),
+    ("confidence", "1", False),
+    ("power", "0.05", False),
+    ("power", "0.49", False),
+    ("power", "0.5", True),
+    ("power", "0.99", True),
+    ("power", "0.995", False),
+    ("pay_per_hour", "-0.01", False),
+    ("pay_per_hour", "0", True),
+    ("pay_per_hour", "10000", True),
+    ("pay_per_hour", "10000.5", False),
+    ("seconds_per_task", "0.5", False),
+    ("seconds_per_task", "1", True),
+    ("seconds_per_task", "90.5", True),
+    ("seconds_per_task", "86400", True),
+    ("seconds_per_task", "86401", False),
+    ("seconds_per_task", "inf", False),
+]
+
+
+@pytest.fixture
+def power_urls(client, django_user_model) -> tuple[str, str]:
+    from annotations.models import CampaignMembership
+
+    campaign = CampaignFactory(outputs_per_task=3, judgements_per_task=1)
+    for i in range(3):
+        SystemFactory(campaign=campaign, label=f"s{i}")
+    user = django_user_model.objects.create_user("viewer", password="pw-123456789")
+    CampaignMembership.objects.create(campaign=campaign, user=user, role="viewer")
+    client.force_login(user)
+    return (
+        f"/rankings/campaign/{campaign.slug}/power/",
+        f"/api/campaigns/{campaign.slug}/power/",
+    )
+
+
+@pytest.mark.parametrize(("field", "value", "accepted"), POWER_CASES)
+def test_the_page_and_the_api_accept_and_refuse_the_same_power_inputs(
+    client, power_urls, field: str, value: str, accepted: bool
+) -> None:
+    page_url, api_url = power_urls
+    query = {"pay_per_hour": "12", **POWER_INPUTS, field: value}
+    page = client.get(page_url, query)
+    api = client.get(api_url, query)
+    assert (page.status_code, api.status_code) == ((200, 200) if accepted else (400, 400)), (
+        page.status_code,
+        api.content,
+    )
+    if not accepted:
+        page_errors = page.context["form"].errors
+        api_errors = api.json()["fields"]
+        assert list(page_errors) == list(api_errors) == [field]
+        assert page_errors[field] == api_errors[field]
+
+
+def test_the_bounds_are_the_selectors() -> None:
+    from ranking.forms.power import PowerForm
+    from ranking.serializers.power import PowerQuery
+
+    form, query = PowerForm(), PowerQuery()
+    for name, bounds in (
+        ("share", power.SHARE_RANGE),
+        ("draws", power.DRAWS_RANGE),
+        ("power", power.POWER_RANGE),
+        ("pay_per_hour", power.PAY_PER_HOUR_RANGE),
+        ("seconds_per_task", power.SECONDS_PER_TASK_RANGE),
+    ):
+        page_field, api_field = form.fields[name], query.fields[name]
+        assert (page_field.min_value, page_field.max_value) == bounds  # type: ignore[attr-defined]
+        assert (api_field.min_value, api_field.max_value) == bounds  # type: ignore[attr-defined]
+    assert power.power_draws_problem(share=0.9, draws=0.2) is None
+    assert power.power_draws_problem(share=0.9, draws=0.21) is not None

@@ -14,7 +14,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection, connections
 from django.utils import timezone
 
-from annotations.importing.parsers.common import OutputRow
+from annotations.core.outputs import OutputRow
 from annotations.models import (
     Assignment,
     Campaign,
@@ -375,7 +375,11 @@ def test_batches_and_hand_outs_at_once_keep_every_invariant_on_postgresql():
                 a = task_next_for(worker=worker, campaign=campaign)
                 if a is None:
                     break
-                judgement_submit(assignment=a, scores={s: 50 + 7 * s for s in a.display_order})
+                judgement_submit(
+                    assignment=a,
+                    scores={s: 50 + 7 * s for s in a.display_order},
+                    checks={s: ["missing"] for s in a.display_order},
+                )
                 submitted.append(a.pk)
         except BaseException as error:
             errors.append(error)

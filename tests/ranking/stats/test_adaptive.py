@@ -17,8 +17,9 @@ from ranking.stats._adaptive import contested_gaps
 
 def settled_state(n: int = 12) -> dict[str, Any]:
     """Systems 0..n-1 in value order, every range a single rank except 5 and 6, which
-    share ranks 6-7: the boundaries 4 | 5 and 6 | 7 touch the shared ranks (contested),
-    the others lie between systems pinned to one rank each (settled)."""
+    share ranks 6-7: the gap 5 | 6 is open (the two may swap: contested), the
+    boundaries 4 | 5 and 6 | 7 are drawn (the ranges touch: settled), and so are all
+    the others."""
     lo = np.arange(1, n + 1)
     hi = lo.copy()
     lo[6], hi[5] = 6, 7
@@ -30,17 +31,44 @@ def settled_state(n: int = 12) -> dict[str, Any]:
     }
 
 
-def test_contested_gaps_finds_the_overlap_at_the_boundary() -> None:
+def test_contested_gaps_are_the_open_ones_near_a_boundary() -> None:
     state = settled_state()
     gaps, overlap, touches = contested_gaps(
-        state["value"], state["rank_lo"], state["rank_hi"], margin=1
+        state["value"], state["rank_lo"], state["rank_hi"], margin=2
     )
-    assert overlap[5] == 2  # systems 5 and 6 share ranks 6 and 7: a tie, not contested
     assert overlap.tolist() == [0] * 5 + [2] + [0] * 5
-    assert gaps.tolist() == [4, 6]
-    assert np.flatnonzero(touches).tolist() == [4, 5, 6, 7]
-    wider, _, _ = contested_gaps(state["value"], state["rank_lo"], state["rank_hi"], margin=2)
-    assert wider.tolist() == [4, 5, 6]
+    assert gaps.tolist() == [5]
+    assert np.flatnonzero(touches).tolist() == [5, 6]
+    narrower, _, _ = contested_gaps(state["value"], state["rank_lo"], state["rank_hi"], margin=1)
+    assert narrower.tolist() == []
+
+
+def test_a_drawn_boundary_is_not_contested_and_gets_no_boundary_slots() -> None:
+    """The defect: a boundary already drawn (ranges touching, overlap 0) beside
+    systems not pinned to one rank counted as contested, and the rule put its two
+    systems into every task while the open gap above got coverage only."""
+    n = 8
+    # 0 | 1 open (ranks 1-2 shared); 2-4 tie on ranks 3-5 and touch 5-7 (ranks 6-8)
+    lo = np.array([1, 1, 3, 3, 3, 6, 6, 6])
+    hi = np.array([2, 2, 5, 5, 5, 8, 8, 8])
+    value = np.linspace(1.0, 0.0, n)
+    gaps, overlap, _ = contested_gaps(value, lo, hi)
+    assert overlap[4] == 0 and 4 not in gaps.tolist()
+    assert gaps.tolist() == [0]
+    batch = choose_batch(
+        value=value,
+        sigma=np.full(n, 0.1),
+        rank_lo=lo,
+        rank_hi=hi,
+        n_tasks=20,
+        k=2,
+        rng=np.random.default_rng(1),
+        min_share=0.0,
+    )
+    counts = np.bincount(batch.tasks.reshape(-1), minlength=n)
+    assert batch.boundary.tolist() == [0, 1]
+    assert counts[0] == counts[1] == 20
+    assert counts[[4, 5]].max() == 0
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -71,14 +99,15 @@ def test_every_system_gets_its_coverage_minimum(min_share: float) -> None:
     assert batch.minimum == minimum
     counts = np.bincount(batch.tasks.reshape(-1), minlength=n)
     assert counts.min() >= minimum
-    if min_share == 1.0:  # the balanced share: nothing left to favour anyone with
-        assert counts.max() - counts.min() <= 1
+    if min_share == 1.0:  # the balanced share: only the rounding remainder is favoured
+        assert counts.min() == minimum
+        assert counts.sum() - n * minimum < n
 
 
 def test_boundary_systems_are_favoured_over_settled_ones() -> None:
     batch = choose_batch(n_tasks=30, k=4, rng=np.random.default_rng(5), **settled_state())
     counts = np.bincount(batch.tasks.reshape(-1), minlength=12)
-    boundary = [4, 5, 6, 7]
+    boundary = [5, 6]
     assert set(batch.boundary.tolist()) == set(boundary)
     assert counts[boundary].min() > np.delete(counts, boundary).max()
     reasons = {
@@ -93,9 +122,13 @@ def test_boundary_systems_are_favoured_over_settled_ones() -> None:
 def test_among_boundary_systems_the_largest_sigma_gets_most() -> None:
     state = settled_state()
     state["sigma"] = state["sigma"].copy()
-    state["sigma"][6] = 0.4  # system 6 less certain than the other boundary systems
-    batch = choose_batch(n_tasks=40, k=2, rng=np.random.default_rng(5), min_share=0.0, **state)
-    assert batch.boundary.tolist() == [6, 4, 5, 7]
+    # ranks 5-8 shared by systems 4-7: three open gaps; system 6 the least certain
+    state["rank_lo"][4:8], state["rank_hi"][4:8] = 5, 8
+    state["sigma"][6] = 0.4
+    batch = choose_batch(
+        n_tasks=40, k=2, rng=np.random.default_rng(5), min_share=0.0, margin=4, **state
+    )
+    assert batch.boundary[0] == 6 and set(batch.boundary.tolist()) == {4, 5, 6, 7}
     counts = np.bincount(batch.tasks.reshape(-1), minlength=12)
     assert counts[6] == 40  # in every task
     assert counts[6] > counts[[4, 5, 7]].max()

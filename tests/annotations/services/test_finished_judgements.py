@@ -1,4 +1,4 @@
-"""The shared bulk writer of finished judgements (annotations.importing.judgements)."""
+"""The shared bulk writer of finished judgements (annotations.services.finished_judgements)."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from annotations.importing.judgements import (
+from annotations.models import Judgement, JudgementScore, Task, TaskOutput, Worker
+from annotations.services.finished_judgements import (
     FinishedJudgement,
     FinishedScore,
     judgements_store_finished,
 )
-from annotations.models import Judgement, JudgementScore, Task, TaskOutput, Worker
 from common.errors import DomainError
 from tests.factories import (
     CampaignFactory,
@@ -98,7 +98,7 @@ def test_fast_ranks_follow_the_engine_rule() -> None:
     import numpy as np
 
     from annotations.core.scoring import ranks_from_scores
-    from annotations.importing.judgements import _competition_ranks
+    from annotations.services.finished_judgements import _competition_ranks
 
     rng = np.random.default_rng(3)
     for _ in range(300):

@@ -1,4 +1,7 @@
-"""The shared writer of finished judgements (rating importers, WMT, the demo campaign)."""
+"""The shared writer of finished judgements (rating importers, WMT, the demo campaigns).
+
+A service: the importers (``annotations.importing``) call it from above, and so do the
+demo campaigns beside it."""
 
 from __future__ import annotations
 
@@ -10,7 +13,6 @@ from typing import Any, NamedTuple
 from django.db import transaction
 from django.db.models import Max
 
-from annotations.importing.bulk import BATCH_SIZE, bulk_insert
 from annotations.models import (
     Assignment,
     Campaign,
@@ -22,6 +24,7 @@ from annotations.models import (
     TaskOutput,
     Worker,
 )
+from annotations.services.bulk import BATCH_SIZE, bulk_insert
 from common.errors import DomainError
 
 

@@ -1,4 +1,4 @@
-"""The raw bulk inserter (annotations.importing.bulk.bulk_insert)."""
+"""The raw bulk inserter (annotations.services.bulk.bulk_insert)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from annotations.importing.bulk import bulk_insert
 from annotations.models import Item, System
+from annotations.services.bulk import bulk_insert
 from tests.factories import CampaignFactory
 
 pytestmark = pytest.mark.django_db
@@ -50,7 +50,7 @@ def test_a_table_that_took_many_rows_is_analysed_once_the_import_commits(
     to autovacuum. Fewer rows than the threshold schedule nothing."""
     if connection.vendor != "postgresql":
         pytest.skip("ANALYZE after COPY is PostgreSQL's (SQLite's INSERTs need no statistics)")
-    from annotations.importing import bulk
+    from annotations.services import bulk
 
     monkeypatch.setattr(bulk, "ANALYZE_AFTER_ROWS", 300)
     campaign = CampaignFactory()

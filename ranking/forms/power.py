@@ -1,0 +1,47 @@
+"""The power page's form: the question "how many judgements separate two systems?"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from common.forms import bounded_number
+from ranking.selectors.power import (
+    DRAWS_RANGE,
+    PAY_PER_HOUR_RANGE,
+    POWER_RANGE,
+    SECONDS_PER_TASK_RANGE,
+    SHARE_RANGE,
+    power_draws_problem,
+)
+from ranking.selectors.runs import CONFIDENCE_RANGE
+
+
+class PowerForm(forms.Form):
+    """The bounds are the selector's, as the API's (``ranking.serializers.power``)."""
+
+    share = bounded_number(
+        SHARE_RANGE,
+        initial=0.6,
+        label="The better system wins",
+        help_text="Share of two systems' comparisons the better one wins (e.g. 0.6).",
+    )
+    draws = bounded_number(DRAWS_RANGE, initial=0.0, label="Share of draws", required=False)
+    confidence = bounded_number(CONFIDENCE_RANGE, initial=0.95)
+    power = bounded_number(POWER_RANGE, initial=0.8)
+    pay_per_hour = bounded_number(PAY_PER_HOUR_RANGE, initial=12.0, label="Pay per hour")
+    seconds_per_task = bounded_number(
+        SECONDS_PER_TASK_RANGE,
+        required=False,
+        label="Seconds per task (blank: the pilot's median)",
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        # Once every field is valid, as the API's serializer checks it.
+        if not self.errors:
+            problem = power_draws_problem(share=data["share"], draws=data.get("draws") or 0.0)
+            if problem:
+                self.add_error("draws", problem)
+        return data

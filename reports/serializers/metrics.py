@@ -1,0 +1,19 @@
+"""REST serializers of metric-human correlation: the report's query, the upload."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from reports.selectors.metrics import HUMAN_SOURCES
+
+
+class CorrelationQuery(serializers.Serializer):
+    criterion = serializers.CharField()
+    resamples = serializers.IntegerField(min_value=1, max_value=2000, default=200)
+    seed = serializers.IntegerField(min_value=0, default=1)
+    confidence = serializers.FloatField(min_value=0.5, max_value=0.999, default=0.95)
+    human = serializers.ChoiceField(choices=HUMAN_SOURCES, default="mean")
+
+
+class MetricUploadSerializer(serializers.Serializer):
+    file = serializers.FileField(max_length=200, allow_empty_file=True)

@@ -1,0 +1,52 @@
+"""The worked example generated from a magnitude criterion's standard."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from annotations.core.degrade import drops_content
+from annotations.core.examples import worked_example
+
+STANDARD = "Cotto is a coffee shop near The Bakers, and it serves Italian food."
+
+
+def test_the_example_scores_the_standard_and_two_worse_copies_of_it() -> None:
+    rows = worked_example(
+        standard_text=STANDARD,
+        standard=100,
+        content_checks=["added", "missing", "perfect"],
+        rng=np.random.default_rng(3),
+    )
+    assert [(r.reason, r.score) for r in rows] == [("same", 100), ("missing", 70), ("repeated", 90)]
+    assert rows[0].text == STANDARD
+    assert drops_content(STANDARD, rows[1].text)
+    assert len(rows[2].text.split()) > len(STANDARD.split())
+    assert [r.checks for r in rows] == [("perfect",), ("missing",), ("perfect",)]
+
+
+def test_scores_follow_the_standard_and_only_offered_checks_are_ticked() -> None:
+    rows = worked_example(
+        standard_text=STANDARD, standard=50, content_checks=[], rng=np.random.default_rng(0)
+    )
+    assert [r.score for r in rows] == [50, 35, 45]
+    assert all(r.checks == () for r in rows)
+
+
+def test_the_same_seed_gives_the_same_example() -> None:
+    a = worked_example(
+        standard_text=STANDARD, standard=100, content_checks=[], rng=np.random.default_rng(9)
+    )
+    b = worked_example(
+        standard_text=STANDARD, standard=100, content_checks=[], rng=np.random.default_rng(9)
+    )
+    assert a == b
+
+
+def test_no_example_from_a_standard_without_two_clauses() -> None:
+    for text in ("", "   ", "Cotto.", "Cotto serves coffee"):
+        assert (
+            worked_example(
+                standard_text=text, standard=100, content_checks=[], rng=np.random.default_rng(1)
+            )
+            == []
+        )
