@@ -55,7 +55,7 @@ def error_response(
         return JsonResponse(error_body(detail=detail, code=code, **extra), status=status)
     response = render(request, f"{status}.html", {"detail": detail, **extra}, status=status)
     if request.path_info.startswith(WORKER_PATHS):
-        # What annotations.views.worker.framable_by_crowd_platforms sets on worker pages.
+        # What annotations.access.workers.framable_by_crowd_platforms sets on worker pages.
         response.xframe_options_exempt = True  # type: ignore[attr-defined]
         frame = list(settings.WORKER_FRAME_ANCESTORS) or ["'none'"]
         response._csp_replace = {"frame-ancestors": frame}  # type: ignore[attr-defined]

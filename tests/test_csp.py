@@ -17,8 +17,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from annotations.access.workers import worker_token
 from annotations.models import Assignment, Campaign, Worker
-from annotations.views.worker import worker_token
 from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,7 @@
   a temporary folder finds nothing new): a marked string without a translation fails here.
 
 That every worker-facing string is marked at all is checked by rendering the worker
-pages in German (tests/annotations/views/test_worker_i18n.py).
+pages in German (tests/annotations/views/test_sessions_i18n.py).
 """
 
 from __future__ import annotations

@@ -38,6 +38,8 @@ LAYERS = {
     "management",
     "templatetags",
     "migrations",
+    # models grown past one module: a package, one module per entity
+    "models",
 }
 
 
@@ -195,3 +197,39 @@ def test_the_circle_finder_finds_a_circle() -> None:
     graph.add_import(importer="a.y", imported="a.x")
     graph.add_import(importer="a.z", imported="a.x")
     assert _circles(graph) == [["a.x", "a.y"]]
+
+
+# A module longer than this is split along its own seams (a module per feature, as the
+# layout asks); generated migrations are not looked at.
+MAX_MODULE_LINES = 800
+SIZED_ROOTS = (*APPS, "common")
+
+
+def _modules_too_long(root: Path, roots: tuple[str, ...]) -> list[str]:
+    """``path: lines`` of each production module of ``roots`` above the limit."""
+    found = []
+    for name in roots:
+        for path in sorted((root / name).rglob("*.py")):
+            if "migrations" in path.relative_to(root).parts:
+                continue
+            lines = len(path.read_text(encoding="utf-8").splitlines())
+            if lines > MAX_MODULE_LINES:
+                found.append(f"{path.relative_to(root)}: {lines}")
+    return found
+
+
+def test_no_production_module_is_longer_than_the_limit() -> None:
+    too_long = _modules_too_long(REPO, SIZED_ROOTS)
+    assert too_long == [], f"modules over {MAX_MODULE_LINES} lines: {too_long}"
+
+
+def test_the_size_check_sees_long_modules_and_skips_migrations(tmp_path: Path) -> None:
+    long = "x = 1\n" * (MAX_MODULE_LINES + 1)
+    for relative, text in (
+        ("app/views/long.py", long),
+        ("app/views/short.py", "x = 1\n" * MAX_MODULE_LINES),
+        ("app/migrations/0001_initial.py", long),
+    ):
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(text)
+    assert _modules_too_long(tmp_path, ("app",)) == [f"app/views/long.py: {MAX_MODULE_LINES + 1}"]

@@ -20,7 +20,7 @@ SCRIPT = """
 import json, sys
 import humaneval.wsgi
 print(json.dumps({
-    "views": sorted(m for m in ("annotations.views.worker", "annotations.apis",
+    "views": sorted(m for m in ("annotations.views.judgements", "annotations.apis",
                                 "ranking.views.runs", "reports.views") if m in sys.modules),
     "scipy.stats": "scipy.stats" in sys.modules,
 }))
@@ -31,7 +31,7 @@ def test_the_wsgi_application_imports_every_view_and_not_scipy_stats():
     seen = fresh_interpreter_json(SCRIPT, DJANGO_SETTINGS_MODULE="humaneval.settings")
     assert seen["views"] == [
         "annotations.apis",
-        "annotations.views.worker",
+        "annotations.views.judgements",
         "ranking.views.runs",
         "reports.views",
     ]

@@ -7,7 +7,7 @@ from typing import Any
 
 from django import forms
 
-from annotations.importing.parsers.mapped import FORMATS
+from annotations.importing.parsers.mapped.mapping import FORMATS
 
 _TEXT = {"autocomplete": "off", "spellcheck": "false"}
 

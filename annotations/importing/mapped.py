@@ -1,5 +1,5 @@
 """Imports of column-mapped rating files (any platform's export, read through a
-:class:`~annotations.importing.parsers.mapped.Mapping`), and the campaign's saved
+:class:`~annotations.importing.parsers.mapped.mapping.Mapping`), and the campaign's saved
 mappings (``RatingMapping``)."""
 
 from __future__ import annotations
@@ -20,20 +20,17 @@ from annotations.core.outputs import OutputRow
 from annotations.importing import jobs
 from annotations.importing.outputs import Upload
 from annotations.importing.parsers.common import collapse_whitespace
-from annotations.importing.parsers.mapped import (
-    AGGREGATE_WORKER,
-    CHECK_KEYS,
+from annotations.importing.parsers.mapped import ParsedMapped, parse_mapped, preview_mapped
+from annotations.importing.parsers.mapped.cells import CHECK_KEYS
+from annotations.importing.parsers.mapped.mapping import (
     FROM_DEFINITION,
     CriterionColumns,
-    MappedRow,
     Mapping,
     MappingError,
-    ParsedMapped,
-    file_columns,
     mapping_from_dict,
-    parse_mapped,
-    preview_mapped,
 )
+from annotations.importing.parsers.mapped.rows import AGGREGATE_WORKER, MappedRow
+from annotations.importing.parsers.mapped.source import file_columns
 from annotations.importing.parsers.presets import PRESETS, preset_mapping
 from annotations.models import Campaign, Criterion, ImportJob, Judgement, Output, RatingMapping
 from annotations.services.campaigns import outputs_store

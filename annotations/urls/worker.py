@@ -2,22 +2,22 @@
 
 from django.urls import path
 
-from annotations.views import worker
+from annotations.views import drafts, judgements, preview, sessions
 
 urlpatterns = [
-    path("<slug:slug>/", worker.entry, name="worker-entry"),
-    path("<slug:slug>/preview/", worker.preview, name="worker-preview"),
-    path("<slug:slug>/start/", worker.start, name="worker-start"),
-    path("<slug:slug>/s/<str:token>/", worker.session, name="worker-session"),
-    path("<slug:slug>/s/<str:token>/consent/", worker.consent, name="worker-consent"),
+    path("<slug:slug>/", sessions.entry, name="worker-entry"),
+    path("<slug:slug>/preview/", preview.campaign_preview_task, name="worker-preview"),
+    path("<slug:slug>/start/", sessions.start, name="worker-start"),
+    path("<slug:slug>/s/<str:token>/", sessions.session, name="worker-session"),
+    path("<slug:slug>/s/<str:token>/consent/", sessions.consent, name="worker-consent"),
     path(
         "<slug:slug>/s/<str:token>/task/<int:assignment_id>/",
-        worker.submit,
+        judgements.submit,
         name="worker-submit",
     ),
     path(
         "<slug:slug>/s/<str:token>/task/<int:assignment_id>/draft/",
-        worker.draft,
+        drafts.draft,
         name="worker-draft",
     ),
 ]

@@ -16,7 +16,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.views import defaults
 
-from annotations.views.worker import framable_by_crowd_platforms
+from annotations.access.workers import framable_by_crowd_platforms
 
 WORKER_PATHS = "/w/"
 

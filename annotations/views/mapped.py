@@ -22,7 +22,7 @@ from annotations.importing.mapped import (
     mapping_parse,
     rating_mapping_save,
 )
-from annotations.importing.parsers.mapped import header_problems
+from annotations.importing.parsers.mapped.header import header_problems
 from annotations.importing.parsers.presets import PRESETS
 from annotations.importing.uploads import UploadTooLargeError, uploads_read
 from annotations.models import Campaign, CampaignMembership

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
+from annotations.access.workers import worker_token
 from annotations.models import Assignment, Campaign, Judgement, Worker
-from annotations.views.worker import worker_token
 from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -11,8 +11,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from annotations.access.workers import worker_token
 from annotations.models import Campaign
-from annotations.views.worker import worker_token
 from tests.browser.conftest import save_screenshot
 from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
 

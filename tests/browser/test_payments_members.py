@@ -128,8 +128,8 @@ def test_screened_out_worker_and_password_reset_pages_at_phone_width(new_page, l
     from django.urls import reverse
     from django.utils import timezone
 
+    from annotations.access.workers import worker_token
     from annotations.models import Campaign, Worker
-    from annotations.views.worker import worker_token
     from tests.factories import CampaignFactory, task_with_outputs
 
     campaign = CampaignFactory(

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+from annotations.access.workers import worker_token
 from annotations.models import Campaign, Task
-from annotations.views.worker import worker_token
 from tests.browser.conftest import save_screenshot, settled_width
 from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
 

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from annotations.forms.worker import SLIDER_START
+from annotations.access.workers import worker_token
+from annotations.forms.judgements import SLIDER_START
 from annotations.models import Assignment, Campaign, Judgement, Worker
-from annotations.views.worker import worker_token
 from tests.browser.conftest import save_screenshot, settled_width, wait_until
 from tests.browser.test_worker_session import PROLIFIC, fill_valid, make_campaign
 from tests.factories import WorkerFactory

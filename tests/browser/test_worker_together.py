@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
+from annotations.access.workers import worker_token
 from annotations.models import Campaign, Criterion, Judgement, JudgementScore, Worker
 from annotations.services.campaigns import OutputRow, outputs_store
 from annotations.services.criteria import CRITERION_PRESETS, criterion_from_preset
 from annotations.services.tasks import tasks_build
-from annotations.views.worker import worker_token
 from tests.factories import CampaignFactory, WorkerFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -60,7 +60,8 @@ def test_a_metric_file_with_a_huge_number_names_the_line():
 
 
 def test_a_mapped_jsonl_file_with_a_huge_number_names_the_line(tmp_path):
-    from annotations.importing.parsers.mapped import mapping_from_dict, parse_mapped
+    from annotations.importing.parsers.mapped import parse_mapped
+    from annotations.importing.parsers.mapped.mapping import mapping_from_dict
 
     path = tmp_path / "r.jsonl"
     good = {"w": "1", "i": "x", "s1": "a", "s2": "b", "q1": 1, "q2": 2}

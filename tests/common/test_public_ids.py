@@ -5,7 +5,7 @@ GET and POST alike. New URLs are covered as they are added: the list is read fro
 URL configuration, and a URL with an argument this test cannot fill in fails it.
 
 Worker pages (``/w/...``) are public by design and authenticated by their signed token
-(tests/annotations/views/test_worker_identity.py); the invitation link by its secret
+(tests/annotations/access/test_workers.py); the invitation link by its secret
 token (tests/annotations/views/test_members_invitations.py).
 """
 

@@ -23,7 +23,7 @@ from django.contrib import admin
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from annotations.views.worker import worker_token
+from annotations.access.workers import worker_token
 from tests.security import inert
 from tests.security.hostile import (
     INVITATION_TOKEN,

@@ -21,8 +21,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from annotations.access.workers import worker_token
 from annotations.models import Assignment, Campaign, Worker
-from annotations.views.worker import worker_token
 from tests.annotations.designer_data import judged_campaign
 from tests.factories import CampaignFactory
 
@@ -161,7 +161,8 @@ def test_a_metric_file_with_a_nul_names_the_line_and_field():
 
 
 def test_a_mapped_rating_file_with_a_nul_names_the_line_and_field(tmp_path):
-    from annotations.importing.parsers.mapped import mapping_from_dict, parse_mapped
+    from annotations.importing.parsers.mapped import parse_mapped
+    from annotations.importing.parsers.mapped.mapping import mapping_from_dict
     from common.errors import ImportFileError
 
     path = tmp_path / "r.jsonl"

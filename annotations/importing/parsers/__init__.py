@@ -1,4 +1,5 @@
-"""Parsers, one module per input format: a file in, plain dataclasses out.
+"""Parsers, one module per input format (a package, ``mapped``, for column-mapped rating
+files): a file in, plain dataclasses out.
 
 A parser reads a file into frozen dataclasses (``OutputRow``, ``ImportedJudgement``,
 ``WMTRanking``, ...) and raises ``common.errors.ImportFileError`` naming the file, the

@@ -100,7 +100,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from annotations.importing.parsers.mapped import Mapping, MappingError, mapping_from_dict
+from annotations.importing.parsers.mapped.mapping import Mapping, MappingError, mapping_from_dict
 
 E2E_TIME = "%m/%d/%Y %H:%M:%S"
 #: Appraise's ``get_system_data(extended_csv=True)`` fields, in order (it writes no header)

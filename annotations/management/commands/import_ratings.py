@@ -16,7 +16,8 @@ from annotations.importing.mapped import (
     mapping_parse,
     mapping_resolve,
 )
-from annotations.importing.parsers.mapped import Mapping, preview_mapped
+from annotations.importing.parsers.mapped import preview_mapped
+from annotations.importing.parsers.mapped.mapping import Mapping
 from annotations.importing.parsers.presets import PRESETS, mapping_renamed
 from annotations.models import Campaign
 from annotations.services.campaigns import campaign_get_or_create

@@ -1,10 +1,12 @@
-"""Fixtures of the importer tests: small files written into tmp_path, model counts."""
+"""Fixtures and helpers of the importer tests: small files written into tmp_path, model
+counts, a three-output rating file and its mapping."""
 
 from __future__ import annotations
 
 import csv
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.apps import apps
@@ -183,3 +185,35 @@ def make_e2e_folder(root: Path, *, ratings: bool = True) -> Path:
 @pytest.fixture
 def e2e_folder(tmp_path: Path) -> Path:
     return make_e2e_folder(tmp_path / "e2e")
+
+
+# A CSV of three outputs per row judged on two criteria, and its column mapping.
+HEADER = ["judge", "seg", "src", "team1", "team2", "team3", "hyp1", "hyp2", "hyp3"] + [
+    f"{c}{i}" for c in ("flu", "ade") for i in (1, 2, 3)
+]
+
+
+def three_slot_mapping(**changes: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "format": "csv",
+        "worker": "judge",
+        "item": "seg",
+        "input": "src",
+        "slots": 3,
+        "system": "team{i}",
+        "output": "hyp{i}",
+        "criteria": [
+            {"name": "fluency", "score": "flu{i}"},
+            {"name": "adequacy", "score": "ade{i}"},
+        ],
+    }
+    data.update(changes)
+    return data
+
+
+def rows3() -> list[list[str]]:
+    return [
+        list(HEADER),
+        ["w1", "s1", "a source", "A", "B", "C", "ta", "tb", "tc", "1", "2", "3", "4", "5", "5"],
+        ["w2", "s1", "a source", "C", "A", "B", "tc", "ta", "tb", "3", "3", "1", "2", "2", "2.5"],
+    ]

@@ -24,7 +24,7 @@ from annotations.importing.mapped import (
     rating_mapping_save,
 )
 from annotations.importing.outputs import Upload
-from annotations.importing.parsers.mapped import mapping_from_dict
+from annotations.importing.parsers.mapped.mapping import mapping_from_dict
 from annotations.importing.parsers.presets import mapping_renamed, preset_mapping
 from annotations.models import (
     Campaign,
@@ -39,8 +39,7 @@ from annotations.models import (
 from annotations.services.criteria import CRITERION_PRESETS
 from annotations.tasks import RUNNERS
 from common.errors import DomainError, ImportFileError
-from tests.annotations.importing.conftest import write_csv
-from tests.annotations.importing.test_mapped_parser import rows3, three_slot_mapping
+from tests.annotations.importing.conftest import rows3, three_slot_mapping, write_csv
 from tests.annotations.importing.test_mapped_presets import FILES
 from tests.factories import CampaignFactory, CriterionFactory, OutputFactory
 

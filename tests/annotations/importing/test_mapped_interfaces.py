@@ -16,8 +16,7 @@ from annotations.importing.mapped import mapped_import, mapping_parse
 from annotations.models import Campaign, CampaignMembership, ImportJob, Judgement, RatingMapping
 from annotations.services.campaigns import campaign_create
 from tests.annotations.designer_data import add_member
-from tests.annotations.importing.conftest import write_csv
-from tests.annotations.importing.test_mapped_parser import rows3, three_slot_mapping
+from tests.annotations.importing.conftest import rows3, three_slot_mapping, write_csv
 from tests.annotations.importing.test_mapped_presets import FILES
 
 pytestmark = pytest.mark.django_db

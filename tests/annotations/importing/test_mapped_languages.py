@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from annotations.importing.mapped import mapped_import
-from annotations.importing.parsers.mapped import mapping_from_dict
+from annotations.importing.parsers.mapped.mapping import mapping_from_dict
 from annotations.models import Item, Output, Task
 from common.errors import ImportFileError
 from tests.annotations.importing.conftest import write_csv

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from annotations.importing.parsers.mapped import AGGREGATE_WORKER, parse_mapped
+from annotations.importing.parsers.mapped import parse_mapped
+from annotations.importing.parsers.mapped.rows import AGGREGATE_WORKER
 from annotations.importing.parsers.presets import (
     PRESETS,
     mapping_renamed,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from annotations.importing.mapped import mapped_import, mapping_parse
-from annotations.importing.parsers.mapped import MappingError, mapping_from_dict
+from annotations.importing.parsers.mapped.mapping import MappingError, mapping_from_dict
 from annotations.models import Criterion, Judgement, JudgementScore
 from annotations.selectors.monitoring import criterion_agreement
 from common.errors import DomainError

@@ -221,7 +221,7 @@ def test_a_constant_system_imports_a_file_without_a_system_column(tmp_path, syst
 
 
 def test_a_constant_and_a_column_system_together_are_refused():
-    from annotations.importing.parsers.mapped import MappingError, mapping_from_dict
+    from annotations.importing.parsers.mapped.mapping import MappingError, mapping_from_dict
 
     with pytest.raises(MappingError) as err:
         mapping_from_dict(

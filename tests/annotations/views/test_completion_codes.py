@@ -8,8 +8,8 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import timezone
 
+from annotations.access.workers import worker_token
 from annotations.models import Assignment, Campaign, Worker
-from annotations.views.worker import worker_token
 from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
 
 pytestmark = pytest.mark.django_db

@@ -207,7 +207,7 @@ def _german_task(*, language: str = "de"):
 
 
 def test_a_german_task_shows_the_translated_question_and_marks_its_texts(client) -> None:
-    from annotations.views.worker import worker_token
+    from annotations.access.workers import worker_token
 
     campaign, _ = _german_task()
     worker = WorkerFactory(campaign=campaign, language="de", consented_at="2026-01-01T00:00Z")
@@ -221,7 +221,7 @@ def test_a_german_task_shows_the_translated_question_and_marks_its_texts(client)
 
 
 def test_an_arabic_task_is_written_right_to_left(client) -> None:
-    from annotations.views.worker import worker_token
+    from annotations.access.workers import worker_token
 
     campaign, _ = _german_task(language="ar")
     worker = WorkerFactory(campaign=campaign, language="ar", consented_at="2026-01-01T00:00Z")
@@ -279,7 +279,7 @@ def test_progress_per_language_on_the_monitor(client, django_user_model, tmp_pat
 
 
 def test_the_task_page_folds_the_instructions_in_the_workers_language(client) -> None:
-    from annotations.views.worker import worker_token
+    from annotations.access.workers import worker_token
 
     campaign, _ = _german_task()
     worker = WorkerFactory(campaign=campaign, language="de", consented_at="2026-01-01T00:00Z")

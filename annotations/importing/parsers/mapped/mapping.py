@@ -1,0 +1,374 @@
+"""The mapping of a rating file: which column means what (see the package's docstring
+for the format), in its JSON form or as a :class:`Mapping`, and its own rules, checked
+before any file is read. Pure: no Django."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping as MappingType
+from dataclasses import asdict, dataclass
+from typing import Any
+
+FORMATS = ("csv", "tsv", "jsonl")
+MIN_SLOTS, MAX_SLOTS = 1, 10
+#: The mapping's optional one-column-per-row fields (besides ``item``), in the order a
+#: file's columns are checked.
+PER_ROW_FIELDS: tuple[str, ...] = (
+    "worker",
+    "input",
+    "unit",
+    "language",
+    "started_at",
+    "submitted_at",
+    "definition",
+    "metadata_json",
+)
+#: time formats besides strptime patterns: ISO 8601, or seconds since 1970 (UTC)
+TIME_ISO, TIME_EPOCH = "iso", "epoch"
+#: a criterion's name: lower-case letters, digits, _ and -
+CRITERION_NAME = re.compile(r"^[a-z0-9_-]{1,64}$")
+
+
+class MappingError(ValueError):
+    """The mapping itself is wrong (before any file is read); ``field`` names the setting."""
+
+    def __init__(self, message: str, *, field: str) -> None:
+        self.field = field
+        super().__init__(f"mapping, field '{field}': {message}")
+
+
+@dataclass(frozen=True)
+class CriterionColumns:
+    """One criterion of a mapping: its name, its score pattern, and how to read it.
+
+    ``scale`` (``likert``, ``magnitude``, ``slider`` or "" for "whatever the campaign
+    has") is used to create the criterion when the campaign lacks it, and checked
+    against it when it exists.
+    """
+
+    name: str
+    score: str
+    ranks: bool = False
+    scale: str = ""
+    checks: str = ""  # content checks per slot (pattern)
+    coverage: str = ""  # coverage labels per slot, kept as written (pattern)
+    rank: str = ""  # ranks per slot kept as given beside the scores (pattern)
+    #: the Likert levels (whole numbers) of a criterion the import creates, instead of
+    #: levels inferred from the scores
+    levels: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Mapping:
+    """Which column means what in a rating file (see the module docstring)."""
+
+    format: str
+    item: str
+    system: str
+    criteria: tuple[CriterionColumns, ...]
+    worker: str = ""
+    input: str = ""
+    output: str = ""
+    unit: str = ""
+    language: str = ""
+    slots: int = 0
+    first: int = 1
+    started_at: str = ""
+    submitted_at: str = ""
+    time_format: str = ""
+    metadata: tuple[str, ...] = ()
+    skip_values: tuple[str, ...] = ()
+    definition: str = ""  # a column holding the criterion's definition (JSON)
+    metadata_json: str = ""  # a column holding a JSON object of metadata
+    #: a CSV/TSV file without a header line: its columns' names, in order
+    columns: tuple[str, ...] = ()
+    #: the one system of every row when the file has no system column (one output per
+    #: row); JSON: ``"system": {"value": "explainer"}`` or ``"system_value"``
+    system_value: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form; settings that are optional and unset are left out."""
+        data = asdict(self)
+        for key in ("definition", "metadata_json", "columns", "system_value"):
+            if not data[key]:
+                del data[key]
+        if "columns" in data:
+            data["columns"] = list(self.columns)
+        data["criteria"] = [
+            {
+                k: list(v) if k == "levels" else v
+                for k, v in asdict(c).items()
+                if v or k not in ("checks", "coverage", "rank", "levels")
+            }
+            for c in self.criteria
+        ]
+        data["metadata"] = list(self.metadata)
+        data["skip_values"] = list(self.skip_values)
+        return data
+
+    def column(self, pattern: str, i: int) -> str:
+        return pattern.replace("{i}", str(i))
+
+
+_STR_FIELDS = (
+    "format",
+    "item",
+    "system",
+    "worker",
+    "input",
+    "language",
+    "output",
+    "unit",
+    "started_at",
+    "submitted_at",
+    "time_format",
+    "definition",
+    "metadata_json",
+    "system_value",
+)
+#: a criterion named so takes the name its ``definition`` column gives
+FROM_DEFINITION = "*"
+#: RankME's ``check{i}`` answers -> the platform's content checks
+
+
+def _levels(value: Any, *, field: str) -> tuple[int, ...]:
+    """A criterion's Likert levels: a list of whole numbers (or their comma-separated
+    text), sorted."""
+    if isinstance(value, str):
+        value = [v.strip() for v in value.split(",") if v.strip()]
+    if not isinstance(value, list):
+        raise MappingError("expected a list of whole numbers.", field=field)
+    levels: set[int] = set()
+    for v in value:
+        if isinstance(v, str) and re.fullmatch(r"-?\d+", v):
+            v = int(v)
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise MappingError(f"'{v}' is not a whole number.", field=field)
+        levels.add(v)
+    return tuple(sorted(levels))
+
+
+_CRITERION_KEYS = ("name", "score", "ranks", "scale", "checks", "coverage", "rank", "levels")
+
+
+def _system_constant(data: MappingType[str, Any]) -> MappingType[str, Any]:
+    """``data`` with a constant system (``"system": {"value": "explainer"}``) moved to
+    ``system_value``."""
+    system = data.get("system", "")
+    if not isinstance(system, MappingType):
+        return data
+    if set(system) != {"value"} or not isinstance(system["value"], str):
+        raise MappingError('a constant system is written {"value": "label"}.', field="system")
+    if data.get("system_value"):
+        raise MappingError("give the constant system once.", field="system_value")
+    return {**data, "system": "", "system_value": system["value"]}
+
+
+def _setting_values(data: MappingType[str, Any]) -> dict[str, Any]:
+    """The mapping's settings but its criteria: texts, whole numbers, lists of texts."""
+    values: dict[str, Any] = {}
+    for key in _STR_FIELDS:
+        value = data.get(key, "")
+        if not isinstance(value, str):
+            raise MappingError("expected a text.", field=key)
+        values[key] = value.strip()
+    for key in ("slots", "first"):
+        value = data.get(key, 0 if key == "slots" else 1)
+        if isinstance(value, str) and value.strip().isdigit():
+            value = int(value)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise MappingError("expected a whole number.", field=key)
+        values[key] = value
+    for key in ("metadata", "skip_values", "columns"):
+        value = data.get(key, [])
+        if isinstance(value, str):
+            value = [v for v in value.split(",")]
+        if not isinstance(value, list) or not all(isinstance(v, str | int) for v in value):
+            raise MappingError("expected a list of texts.", field=key)
+        values[key] = tuple(str(v).strip() for v in value if str(v).strip())
+    return values
+
+
+def _criterion_from_dict(c: Any, where: str) -> CriterionColumns:
+    """One criterion of a mapping from its JSON form (``where``: its place, for errors)."""
+    if not isinstance(c, MappingType):
+        raise MappingError("expected an object with name and score.", field=where)
+    for key in c:
+        if key not in _CRITERION_KEYS:
+            raise MappingError("unknown setting.", field=f"{where}.{key}")
+    name, score, scale, checks, coverage, rank = (
+        str(c.get(k, "")).strip() for k in ("name", "score", "scale", "checks", "coverage", "rank")
+    )
+    ranks = c.get("ranks", False)
+    if not isinstance(ranks, bool):
+        raise MappingError("expected true or false.", field=f"{where}.ranks")
+    levels = _levels(c.get("levels", []), field=f"{where}.levels")
+    return CriterionColumns(
+        name=name,
+        score=score,
+        ranks=ranks,
+        scale=scale,
+        checks=checks,
+        coverage=coverage,
+        rank=rank,
+        levels=levels,
+    )
+
+
+def mapping_from_dict(data: MappingType[str, Any]) -> Mapping:
+    """A mapping from its JSON form, checked; a wrong setting is a :class:`MappingError`."""
+    if not isinstance(data, MappingType):
+        raise MappingError("a mapping is a JSON object.", field="mapping")
+    known = {*_STR_FIELDS, "criteria", "slots", "first", "metadata", "skip_values", "columns"}
+    for key in data:
+        if key not in known:
+            raise MappingError(f"unknown setting (known: {', '.join(sorted(known))}).", field=key)
+    values = _setting_values(_system_constant(data))
+    criteria = data.get("criteria")
+    if not isinstance(criteria, list) or not criteria:
+        raise MappingError(
+            "at least one criterion (name and score pattern) is needed.", field="criteria"
+        )
+    parsed = [_criterion_from_dict(c, f"criteria[{n}]") for n, c in enumerate(criteria)]
+    mapping = Mapping(criteria=tuple(parsed), **values)
+    mapping_check(mapping)
+    return mapping
+
+
+def mapping_single_slot(mapping: Mapping) -> bool:
+    """One output per row: ``slots`` is 1, or the system pattern names one column (no
+    ``{i}``) and ``slots`` is 0 or 1, or the system is a constant."""
+    return (
+        mapping.slots == 1
+        or (mapping.slots == 0 and "{i}" not in mapping.system)
+        or bool(mapping.system_value)
+    )
+
+
+def _check_system(mapping: Mapping) -> None:
+    """The format, the item column, and a system column or a constant system."""
+    if mapping.format not in FORMATS:
+        raise MappingError(
+            f"'{mapping.format}' is not one of {', '.join(FORMATS)}.", field="format"
+        )
+    if not mapping.item:
+        raise MappingError("this column is required.", field="item")
+    if not mapping.system and not mapping.system_value:
+        raise MappingError(
+            'this column is required (or a constant system: {"value": "label"}).',
+            field="system",
+        )
+    if mapping.system and mapping.system_value:
+        raise MappingError(
+            "either a system column or a constant system, not both.", field="system_value"
+        )
+    if mapping.system_value and mapping.slots not in (0, 1):
+        raise MappingError(
+            "a constant system means one output per row: set slots to 1.", field="slots"
+        )
+
+
+def _check_patterns(mapping: Mapping, single: bool) -> None:
+    """Per-slot patterns hold ``{i}`` (unless one output per row); per-row columns never."""
+    for key in ("system", "output"):
+        pattern = getattr(mapping, key)
+        if pattern and "{i}" not in pattern and not single:
+            raise MappingError(
+                f"the pattern '{pattern}' lacks {{i}} (the slot number); without it, set "
+                "slots to 1 (one output per row).",
+                field=key,
+            )
+    per_row = [(key, getattr(mapping, key)) for key in ("item", *PER_ROW_FIELDS)] + [
+        ("metadata", column) for column in mapping.metadata
+    ]
+    for key, column in per_row:
+        if "{i}" in column:
+            raise MappingError("a per-row column cannot hold {i}.", field=key)
+
+
+def _check_layout(mapping: Mapping) -> None:
+    """The number of slots, the columns of a file without a header, the first slot's
+    number, and a time format when times are read."""
+    if mapping.slots != 0 and not MIN_SLOTS <= mapping.slots <= MAX_SLOTS:
+        raise MappingError(
+            f"{mapping.slots} outputs per row: expected {MIN_SLOTS} to {MAX_SLOTS} (0 = as "
+            "many as the header has).",
+            field="slots",
+        )
+    if mapping.columns and mapping.format == "jsonl":
+        raise MappingError("a JSONL file names its keys itself.", field="columns")
+    if len(set(mapping.columns)) < len(mapping.columns):
+        raise MappingError("a column is named twice.", field="columns")
+    if mapping.first not in (0, 1):
+        raise MappingError("slots are numbered from 1 or from 0.", field="first")
+    if (mapping.started_at or mapping.submitted_at) and not mapping.time_format:
+        raise MappingError(
+            f"give the time format: '{TIME_ISO}', '{TIME_EPOCH}' or a strptime pattern.",
+            field="time_format",
+        )
+
+
+def _check_criterion_name(mapping: Mapping, c: CriterionColumns, where: str) -> None:
+    """A criterion's name: a name, or ``*`` (the file's definition gives it)."""
+    if c.name == FROM_DEFINITION:
+        if not mapping.definition or len(mapping.criteria) != 1:
+            raise MappingError(
+                f"'{FROM_DEFINITION}' (the name the file gives) needs the 'definition' "
+                "column and a single criterion.",
+                field=f"{where}.name",
+            )
+    elif not CRITERION_NAME.match(c.name):
+        raise MappingError(
+            f"'{c.name}' is not a criterion name (lower-case letters, digits, _ and -).",
+            field=f"{where}.name",
+        )
+
+
+def _check_criterion(c: CriterionColumns, where: str, single: bool) -> None:
+    """A criterion's columns and scale (its name is ``_check_criterion_name``'s)."""
+    if not c.score:
+        raise MappingError("give the score column.", field=f"{where}.score")
+    if "{i}" not in c.score and not single:
+        raise MappingError(
+            f"the score pattern '{c.score}' lacks {{i}} (the slot number); without it, "
+            "set slots to 1 (one output per row).",
+            field=f"{where}.score",
+        )
+    if c.rank and c.ranks:
+        raise MappingError(
+            "either the scores are ranks (ranks) or the ranks have a column (rank).",
+            field=f"{where}.rank",
+        )
+    for key in ("checks", "coverage", "rank"):
+        pattern = getattr(c, key)
+        if pattern and "{i}" not in pattern and not single:
+            raise MappingError(
+                f"the pattern '{pattern}' lacks {{i}} (the slot number).",
+                field=f"{where}.{key}",
+            )
+    if c.scale not in ("", "likert", "magnitude", "slider"):
+        raise MappingError(
+            f"'{c.scale}' is not a scale (likert, magnitude, slider).",
+            field=f"{where}.scale",
+        )
+    if c.levels and (c.scale not in ("", "likert") or c.ranks or len(c.levels) < 2):
+        raise MappingError(
+            "levels are those of a Likert scale: at least two whole numbers.",
+            field=f"{where}.levels",
+        )
+
+
+def mapping_check(mapping: Mapping) -> None:
+    """The mapping's own rules, before any file is read."""
+    _check_system(mapping)
+    single = mapping_single_slot(mapping)
+    _check_patterns(mapping, single)
+    _check_layout(mapping)
+    names: set[str] = set()
+    for n, c in enumerate(mapping.criteria):
+        where = f"criteria[{n}]"
+        _check_criterion_name(mapping, c, where)
+        if c.name in names:
+            raise MappingError(f"criterion '{c.name}' is mapped twice.", field=f"{where}.name")
+        names.add(c.name)
+        _check_criterion(c, where, single)

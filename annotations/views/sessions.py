@@ -1,0 +1,421 @@
+"""A crowd worker's session: entry from Prolific, MTurk or a link; consent; the session's
+page; the completion and stop pages.
+
+A worker's pages live under ``/w/<slug>/s/<token>/``, the token being the signed worker
+id (``annotations.access.workers``): the pages then work inside MTurk's iframe (where
+cookies may be blocked) and in any browser the worker opens them in. Link workers are
+recognised by a signed cookie.
+
+A worker row is created only when consent is given: the entry page (a GET, which link
+previewers and crawlers also make) shows the consent form carrying the identity read
+from the link, signed; the consent POST creates the worker. The session's page shows
+consent, the task in hand (``annotations.views.judgements``) or the end.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core import signing
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import translation
+from django.views.decorators.http import require_http_methods
+
+from annotations.access.workers import (
+    live_campaign_view,
+    problem_page,
+    worker_form_view,
+    worker_page,
+    worker_session_url,
+    worker_session_view,
+)
+from annotations.core.languages import interface_language, worker_language
+from annotations.forms.sessions import ConsentForm
+from annotations.models import Campaign, Criterion, Worker
+from annotations.selectors import criteria as criteria_selectors
+from annotations.selectors import platforms as platform_selectors
+from annotations.selectors import worker as worker_selectors
+from annotations.services import assignment as assignment_services
+from annotations.services import platforms as platform_services
+from annotations.services import sessions as session_services
+from annotations.services.languages import LanguageQuotaFull, language_quota_full
+from annotations.views import judgements as judgement_views
+from common.errors import DomainError
+from common.http import HtmxHttpRequest
+
+_LINK_COOKIE_SALT = "humaneval.worker.link"
+_SESSION_COOKIE_SALT = "humaneval.worker.returning"
+_IDENTITY_SALT = "humaneval.worker.identity"
+# How long a consent page may stay open before its signed identity is refused.
+_IDENTITY_MAX_AGE = 60 * 60 * 24 * 7
+
+
+@worker_page
+@require_http_methods(["GET"])
+@live_campaign_view
+def entry(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+    """``/w/<slug>/``: recognise the worker (Prolific, MTurk or link) and send them on.
+
+    A known worker goes on to their session. Anyone else sees the consent page, which
+    carries their identity signed; nothing is written until they agree (``start``).
+    """
+    arrival = platform_selectors.arrival_from(
+        campaign=campaign,
+        params=request.GET,
+        link_worker_id=request.get_signed_cookie(
+            _link_cookie_name(campaign), default="", salt=_LINK_COOKIE_SALT
+        )
+        or "",
+    )
+    if arrival == "mturk-preview":
+        return _mturk_preview(request, campaign)
+    if isinstance(arrival, str):  # "placeholder" or "bad-link"
+        return problem_page(request, arrival, campaign, status=400)
+    try:
+        known = platform_services.worker_returning(
+            campaign=campaign,
+            arrival=arrival,
+            session_worker_id=_session_cookie_worker_id(request, campaign),
+        )
+    except session_services.SessionElsewhere:
+        return problem_page(request, "session-elsewhere", campaign, status=403)
+    if known is not None:
+        # This browser may come back by itself from now on (another device that came
+        # through the same platform session, say).
+        return _remember_session(request, redirect(worker_session_url(campaign, known)), known)
+    # The language the worker judges in: the campaign's (one language), else ?lang=,
+    # else the browser's; fixed at consent (``worker_enrol``).
+    language = worker_language(
+        campaign.languages or ["en"],
+        requested=request.GET.get("lang", "")[:40],
+        accept_language=request.headers.get("Accept-Language", "")[:500],
+    )
+    # A full language is said before the worker reads consent and instructions (the
+    # consent post checks again, under the campaign row's lock).
+    if language_quota_full(campaign=campaign, language=language):
+        return problem_page(request, "language-full", campaign, status=409)
+    criteria = criteria_selectors.criteria_in_order(campaign=campaign)
+    criterion_id = criteria_selectors.criterion_for_newcomer(campaign=campaign, criteria=criteria)
+    identity = signing.dumps(
+        {
+            "c": campaign.pk,
+            "p": arrival.platform,
+            "x": arrival.external_id,
+            "m": arrival.metadata,
+            "l": language,
+            # set-up 2: the one criterion this worker will judge, explained alone below
+            "k": criterion_id,
+        },
+        salt=_IDENTITY_SALT,
+    )
+    return _consent_page(
+        request,
+        campaign,
+        None,
+        "",
+        ConsentForm(),
+        identity=identity,
+        language=language,
+        criterion_id=criterion_id,
+        criteria=criteria,
+    )
+
+
+def _link_cookie_name(campaign: Campaign) -> str:
+    return f"hew_{campaign.pk}"
+
+
+def _session_cookie_worker_id(request: HttpRequest, campaign: Campaign) -> int | None:
+    """The worker whose session this browser started (its signed cookie), if any. No query."""
+    value = request.get_signed_cookie(f"hews_{campaign.pk}", default="", salt=_SESSION_COOKIE_SALT)
+    return int(value) if value and value.isdigit() else None
+
+
+def _remember_session(request: HttpRequest, response: HttpResponse, worker: Worker) -> HttpResponse:
+    """Let this browser come back to the worker's session from the entry link: the
+    signed worker id in a cookie of its own (a platform id alone never opens a session).
+    Inside a third-party iframe the browser may drop it; the platform's own session
+    (``SESSION_ID``, ``assignmentId``) then proves the worker instead."""
+    response.set_signed_cookie(
+        f"hews_{worker.campaign_id}",
+        str(worker.pk),
+        salt=_SESSION_COOKIE_SALT,
+        max_age=settings.WORKER_COOKIE_MAX_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure(),
+    )
+    return response
+
+
+def _identity_from(campaign: Campaign, signed: str) -> dict[str, Any] | None:
+    """The identity the entry page signed for this campaign, or None if forged or stale."""
+    try:
+        identity = signing.loads(signed, salt=_IDENTITY_SALT, max_age=_IDENTITY_MAX_AGE)
+    except signing.BadSignature:
+        return None
+    if not isinstance(identity, dict) or identity.get("c") != campaign.pk:
+        return None
+    return identity
+
+
+@worker_form_view
+@require_http_methods(["GET", "POST"])
+@live_campaign_view
+def start(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+    """Consent of a new worker: create the worker from the signed identity, then go on.
+
+    CSRF: see ``worker_form_view``; here the credential is the identity the entry page
+    signed (campaign, platform, id), refused if missing, forged or for another campaign.
+
+    A GET (the address bar after a refused consent, reloaded or bookmarked) is sent on
+    to the study's entry page (which sends a returning worker on to their session)
+    rather than a bare 405.
+    """
+    if request.method == "GET":
+        entry_url = reverse("annotations:worker-entry", args=[campaign.slug])
+        query = request.META.get("QUERY_STRING", "")[:2000]
+        return redirect(f"{entry_url}?{query}" if query else entry_url)
+    signed = request.POST.get("identity", "")
+    identity = _identity_from(campaign, signed)
+    if identity is None:
+        return problem_page(request, "bad-link", campaign, status=400)
+    # The language chosen on the entry page (signed with the identity) speaks on.
+    with translation.override(interface_language(str(identity.get("l") or "en"))):
+        return _start(request, campaign, identity, signed)
+
+
+def _start(
+    request: HttpRequest, campaign: Campaign, identity: dict[str, Any], signed: str
+) -> HttpResponse:
+    form = ConsentForm(request.POST)
+    if not form.is_valid():
+        return _consent_page(
+            request,
+            campaign,
+            None,
+            "",
+            form,
+            status=400,
+            identity=signed,
+            language=str(identity.get("l", "")),
+            criterion_id=_signed_criterion(identity),
+        )
+    try:
+        worker = platform_services.worker_enrol(
+            campaign=campaign,
+            platform=identity["p"],
+            external_id=identity["x"],
+            metadata=identity["m"],
+            language=str(identity.get("l", "")),
+            criterion_id=_signed_criterion(identity),
+            session_worker_id=_session_cookie_worker_id(request, campaign),
+        )
+    except LanguageQuotaFull:
+        return problem_page(request, "language-full", campaign, status=409)
+    except session_services.SessionElsewhere:
+        return problem_page(request, "session-elsewhere", campaign, status=403)
+    except DomainError:
+        return problem_page(request, "bad-link", campaign, status=400)
+    response = _remember_session(
+        request, HttpResponseRedirect(worker_session_url(campaign, worker), status=303), worker
+    )
+    if worker.platform == Worker.Platform.LINK:
+        # Lets the same browser come back to its session from the plain link. Inside a
+        # third-party iframe the browser may drop it; the session URL does not need it.
+        response.set_signed_cookie(
+            _link_cookie_name(campaign),
+            worker.external_id,
+            salt=_LINK_COOKIE_SALT,
+            max_age=settings.WORKER_COOKIE_MAX_AGE,
+            httponly=True,
+            samesite="Lax",
+            secure=request.is_secure(),
+        )
+    return response
+
+
+def _signed_criterion(identity: dict[str, Any]) -> int | None:
+    """The criterion the entry page chose for this worker (``k``), if any."""
+    value = identity.get("k")
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _mturk_preview(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+    """What an MTurk worker sees before accepting the HIT. Records nothing.
+
+    In the language the worker would judge in (as the entry page chooses it): a task in
+    that language, and the campaign's texts as the designer translated them, so that the
+    description, instructions and example are not English under German buttons."""
+    languages = campaign.languages or ["en"]
+    language = worker_language(
+        languages,
+        requested=request.GET.get("lang", "")[:40],
+        accept_language=request.headers.get("Accept-Language", "")[:500],
+    )
+    task = worker_selectors.preview_task(campaign=campaign, language=language)
+    page = worker_selectors.task_page_preview(task=task) if task else None
+    shown = campaign
+    if language != languages[0]:
+        shown = worker_selectors.campaign_in_language(campaign, language)
+    return render(
+        request, "annotations/sessions/mturk_preview.html", {"campaign": shown, "page": page}
+    )
+
+
+@worker_page
+@worker_session_view()
+def session(
+    request: HtmxHttpRequest, campaign: Campaign, worker: Worker, token: str
+) -> HttpResponse:
+    """The worker's current page: consent, the current task, the stop page or the end."""
+    if worker.stopped:
+        return _stopped(request, campaign, worker)
+    if worker.consented_at is None:
+        return _consent_page(request, campaign, worker, token, ConsentForm())
+    found = assignment_services.page_next_for(worker=worker, campaign=campaign)
+    assignment = found.assignment
+    progress = (
+        worker_selectors.Progress(done=found.pages_done, total=campaign.tasks_per_worker)
+        if found.pages_done is not None
+        else worker_selectors.worker_progress(worker=worker, campaign=campaign)
+    )
+    if assignment is None:
+        worker.refresh_from_db(fields=["stopped"])
+        if worker.stopped:
+            return _stopped(request, campaign, worker)
+        if progress.done == 0:
+            # Turned away before any task: Prolific and MTurk count this as screened out.
+            return _screened_out(request, campaign, worker)
+        return _done(request, campaign, worker)
+    return judgement_views.task_in_hand(
+        request, campaign, token, assignment, found.task_outputs, progress
+    )
+
+
+def _consent_page(
+    request: HttpRequest,
+    campaign: Campaign,
+    worker: Worker | None,
+    token: str,
+    form: ConsentForm,
+    *,
+    status: int = 200,
+    identity: str = "",
+    language: str = "",
+    criterion_id: int | None = None,
+    criteria: list[Criterion] | None = None,
+) -> HttpResponse:
+    """Consent and instructions: the criteria the worker judges (set-up 2: their one
+    criterion, ``criterion_id`` before they exist), each with its scale and worked
+    example.
+
+    For a worker not yet created (``worker`` None) the form posts the signed ``identity``
+    to ``start``; for an existing worker it posts to their session's consent URL. The
+    designer's texts are shown in the worker's language where translated.
+    """
+    language = language or (worker.language if worker is not None else "")
+    criteria = criteria_selectors.criteria_explained(
+        campaign=campaign, worker=worker, criterion_id=criterion_id, criteria=criteria
+    )
+    if language and language != (campaign.languages or ["en"])[0]:
+        campaign = worker_selectors.campaign_in_language(campaign, language)
+        criteria = [worker_selectors.criterion_in_language(c, language) for c in criteria]
+    scales = list(dict.fromkeys(c.scale for c in criteria))
+    likert = next((c for c in criteria if c.scale == Criterion.Scale.LIKERT), None)
+    return render(
+        request,
+        "annotations/shared/consent.html",
+        {
+            "campaign": campaign,
+            "worker": worker,
+            "form": form,
+            "token": token,
+            "identity": identity,
+            "consent_action": (
+                reverse("annotations:worker-consent", args=[campaign.slug, token])
+                if worker is not None
+                else _start_action(request, campaign)
+            ),
+            "progress": (
+                worker_selectors.worker_progress(worker=worker, campaign=campaign)
+                if worker is not None
+                else worker_selectors.Progress(done=0, total=campaign.tasks_per_worker)
+            ),
+            "criteria": criteria,
+            "explained": [(c, criteria_selectors.example_for(c)) for c in criteria],
+            "scales": scales,
+            "likert_example": likert.likert_levels if likert else [],
+        },
+        status=status,
+    )
+
+
+def _start_action(request: HttpRequest, campaign: Campaign) -> str:
+    """Where a new worker's consent posts: ``start``, with the entry's query string (the
+    platform's parameters), so that the address left in the bar after a refused consent
+    leads back to the same entry when reloaded (``start`` sends a GET on to the entry)."""
+    url = reverse("annotations:worker-start", args=[campaign.slug])
+    query = request.META.get("QUERY_STRING", "")[:2000]
+    return f"{url}?{query}" if query else url
+
+
+@worker_form_view
+@require_http_methods(["GET", "POST"])
+@worker_session_view()
+def consent(request: HttpRequest, campaign: Campaign, worker: Worker, token: str) -> HttpResponse:
+    """Consent of an existing worker (CSRF: see ``worker_form_view``; the URL's token).
+
+    A GET (the address left after a refused consent, reloaded) goes on to the session."""
+    if request.method == "GET":
+        return redirect(worker_session_url(campaign, worker))
+    form = ConsentForm(request.POST)
+    if not form.is_valid():
+        return _consent_page(request, campaign, worker, token, form, status=400)
+    session_services.worker_consent(worker=worker)
+    return redirect(worker_session_url(campaign, worker))
+
+
+def _done(request: HttpRequest, campaign: Campaign, worker: Worker) -> HttpResponse:
+    return _final_page(request, campaign, worker, "done.html", campaign.completion_code)
+
+
+def _stopped(request: HttpRequest, campaign: Campaign, worker: Worker) -> HttpResponse:
+    return _final_page(request, campaign, worker, "stopped.html", campaign.failed_check_code)
+
+
+def _screened_out(request: HttpRequest, campaign: Campaign, worker: Worker) -> HttpResponse:
+    return _final_page(request, campaign, worker, "screened_out.html", campaign.screened_out_code)
+
+
+def _final_page(
+    request: HttpRequest, campaign: Campaign, worker: Worker, template: str, code: str
+) -> HttpResponse:
+    """The completion or stop page with its code and the way back to the worker's platform."""
+    prolific_url = None
+    if worker.platform == Worker.Platform.PROLIFIC:
+        # A page with a button back to Prolific (its completion URL with the code) rather
+        # than an HTTP 302 or a timed redirect: the worker first sees that the work is
+        # saved and the code itself, so if Prolific's page does not load (a blocked
+        # redirect, a privacy extension) they can still enter the code there by hand; and
+        # no page moves on by itself before it is read (WCAG 2.2.1, axe "meta-refresh").
+        # tests/browser/test_worker_session.py follows the button to app.prolific.com.
+        prolific_url = platform_selectors.prolific_completion_url(code)
+    return render(
+        request,
+        f"annotations/sessions/{template}",
+        {
+            "campaign": campaign,
+            "worker": worker,
+            "code": code,
+            "progress": worker_selectors.worker_progress(worker=worker, campaign=campaign),
+            "mturk_submit_url": platform_selectors.mturk_submit_url(
+                worker.metadata.get("turk_submit_to", "")
+            ),
+            "mturk_assignment_id": worker.metadata.get("assignment_id", ""),
+            "prolific_url": prolific_url,
+        },
+    )

@@ -1,0 +1,41 @@
+"""The mapping's own rules (``annotations.importing.parsers.mapped.mapping``): a wrong
+setting is refused naming it, before any file is read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from annotations.importing.parsers.mapped.mapping import MappingError, mapping_from_dict
+from tests.annotations.importing.conftest import three_slot_mapping
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"format": "xlsx"}, "format"),
+        ({"slots": -1}, "slots"),
+        ({"slots": 11}, "slots"),
+        ({"first": 2}, "first"),
+        ({"system": "team"}, "system"),
+        ({"output": "hyp"}, "output"),
+        ({"item": ""}, "item"),
+        ({"worker": "judge{i}"}, "worker"),
+        ({"criteria": []}, "criteria"),
+        ({"criteria": [{"name": "Flu ency", "score": "flu{i}"}]}, "criteria[0].name"),
+        ({"criteria": [{"name": "f", "score": "flu"}]}, "criteria[0].score"),
+        ({"criteria": [{"name": "f", "score": "f{i}", "scale": "stars"}]}, "criteria[0].scale"),
+        (
+            {"criteria": [{"name": "f", "score": "f{i}"}, {"name": "f", "score": "g{i}"}]},
+            "criteria[1].name",
+        ),
+        ({"started_at": "t"}, "time_format"),
+        ({"colour": "red"}, "colour"),
+    ],
+)
+def test_mapping_refused(changes: dict[str, Any], field: str) -> None:
+    with pytest.raises(MappingError) as err:
+        mapping_from_dict(three_slot_mapping(**changes))
+    assert err.value.field == field
+    assert field in str(err.value)

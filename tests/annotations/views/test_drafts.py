@@ -1,0 +1,79 @@
+"""Autosaved drafts (``annotations.views.drafts``): kept, filled back in after a reload, in
+every criterion of a set-up 1 page, and only with the worker's own token."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from annotations.access.workers import worker_token
+from annotations.models import Assignment, Campaign, Worker
+from annotations.selectors.worker import page_assignments
+from tests.annotations.setups_data import built
+from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
+
+pytestmark = pytest.mark.django_db
+
+
+def consented(campaign: Campaign) -> Worker:
+    return WorkerFactory(campaign=campaign, consented_at=timezone.now())
+
+
+def session_url(campaign: Campaign, worker: Worker) -> str:
+    return reverse("annotations:worker-session", args=[campaign.slug, worker_token(worker)])
+
+
+def _lead(worker: Worker) -> Assignment:
+    assignment = Assignment.objects.filter(worker=worker, state="active").order_by("id").first()
+    assert assignment is not None
+    return assignment
+
+
+def _draft_url(campaign: Campaign, worker: Worker, assignment: Assignment) -> str:
+    return reverse(
+        "annotations:worker-draft", args=[campaign.slug, worker_token(worker), assignment.pk]
+    )
+
+
+def test_draft_is_saved_and_prefills_the_page_after_a_reload(client):
+    campaign = CampaignFactory(status=Campaign.Status.LIVE)
+    task_with_outputs(campaign=campaign, criterion=CriterionFactory(campaign=campaign))
+    worker = consented(campaign)
+    client.get(session_url(campaign, worker))
+    a = _lead(worker)
+    saved = client.post(_draft_url(campaign, worker, a), {"score_0": "123", "score_2": "45"})
+    assert saved.status_code == 204
+    html = client.get(session_url(campaign, worker)).content.decode()
+    assert re.search(r'name="score_0"[^>]*value="123"', html)
+    assert re.search(r'name="score_2"[^>]*value="45"', html)
+    assert re.search(r'name="score_1"[^>]*value=""', html)
+
+
+def test_together_draft_prefills_every_criterion(client):
+    campaign = built()
+    worker = consented(campaign)
+    client.get(session_url(campaign, worker))
+    lead = _lead(worker)
+    natural = page_assignments(assignment=lead)[1]
+    name = f"c{natural.criterion_id}-score_{natural.display_order[0]}"
+    assert client.post(_draft_url(campaign, worker, lead), {name: "77"}).status_code == 204
+    html = client.get(session_url(campaign, worker)).content.decode()
+    assert re.search(rf'name="{name}"[^>]*value="77"', html)
+
+
+def test_draft_needs_the_workers_token(client):
+    campaign = CampaignFactory(status=Campaign.Status.LIVE)
+    task_with_outputs(campaign=campaign)
+    worker = consented(campaign)
+    client.get(session_url(campaign, worker))
+    a = _lead(worker)
+    other = consented(campaign)
+    forged = reverse("annotations:worker-draft", args=[campaign.slug, "1:forged", a.pk])
+    assert client.post(forged, {"score_0": "1"}).status_code == 404
+    wrong = reverse("annotations:worker-draft", args=[campaign.slug, worker_token(other), a.pk])
+    assert client.post(wrong, {"score_0": "1"}).status_code == 404
+    a.refresh_from_db()
+    assert a.draft == {}

@@ -1,0 +1,490 @@
+"""Worker identity (``annotations.views.sessions``): link cookies cannot be forged, a
+returning worker resumes, MTurk stop page.
+
+Also: no worker row before consent (crawlers, link previewers), unexpanded platform
+placeholders refused, and a platform id alone opens no one's session. How worker pages
+authenticate by their signed token (no CSRF cookie, never cached) is in
+tests/annotations/access/test_workers.py.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core import signing
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from annotations.access.workers import worker_token
+from annotations.models import Assignment, Campaign, Judgement, Worker
+from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def campaign() -> Campaign:
+    c = CampaignFactory(status=Campaign.Status.LIVE, tasks_per_worker=2)
+    crit = CriterionFactory(campaign=c)
+    for _ in range(3):
+        task_with_outputs(campaign=c, criterion=crit)
+    return c
+
+
+def _cookie_name(campaign: Campaign) -> str:
+    return f"hew_{campaign.pk}"
+
+
+def _identity(html: bytes) -> str:
+    found = re.search(rb'name="identity" value="([^"]+)"', html)
+    assert found, "the consent page carries no signed identity"
+    return found.group(1).decode()
+
+
+def _start_url(campaign: Campaign) -> str:
+    return reverse("annotations:worker-start", args=[campaign.slug])
+
+
+def _enter(client: Client, campaign: Campaign, query: str = "") -> str:
+    """Open the entry link, agree if asked, and return the worker's session URL."""
+    response = client.get(f"/w/{campaign.slug}/{query}")
+    if response.status_code == 200:
+        response = client.post(
+            _start_url(campaign), {"agree": "on", "identity": _identity(response.content)}
+        )
+    assert response.status_code in (302, 303)
+    return response["Location"]
+
+
+def test_link_worker_keeps_identity_with_the_cookie_it_was_given(campaign):
+    alice = Client()
+    first = _enter(alice, campaign)
+    assert _enter(alice, campaign) == first
+    assert Worker.objects.filter(platform="link").count() == 1
+
+
+@pytest.mark.parametrize(
+    "forge",
+    [
+        pytest.param(lambda signed, raw, name: raw, id="unsigned-id"),
+        pytest.param(
+            lambda signed, raw, name: signed[:-1] + ("A" if signed[-1] != "A" else "B"),
+            id="tampered-signature",
+        ),
+        pytest.param(lambda signed, raw, name: signed.replace(raw, raw[::-1]), id="swapped-id"),
+        pytest.param(
+            lambda signed, raw, name: signing.get_cookie_signer(salt=name + "other").sign(raw),
+            id="other-salt",
+        ),
+        pytest.param(
+            lambda signed, raw, name: signing.Signer(salt="humaneval.worker.session").sign(raw),
+            id="session-token-signer",
+        ),
+    ],
+)
+def test_forged_link_cookie_gives_a_new_anonymous_identity(campaign, forge):
+    alice = Client()
+    alice_url = _enter(alice, campaign)
+    alice_worker = Worker.objects.get(platform="link")
+    name = _cookie_name(campaign)
+    signed = alice.cookies[name].value
+
+    mallory = Client()
+    forged = forge(signed, alice_worker.external_id, name)
+    assert forged != signed
+    mallory.cookies[name] = forged
+    consent_page = mallory.get(f"/w/{campaign.slug}/")
+    assert consent_page.status_code == 200  # not recognised: a new person, asked to consent
+    assert Worker.objects.filter(platform="link").count() == 1
+    response = mallory.post(
+        _start_url(campaign), {"agree": "on", "identity": _identity(consent_page.content)}
+    )
+
+    assert response.status_code == 303
+    assert response["Location"] != alice_url
+    assert Worker.objects.filter(platform="link").count() == 2
+    mallory_worker = Worker.objects.exclude(pk=alice_worker.pk).get()
+    assert mallory_worker.external_id != alice_worker.external_id
+    # The forged cookie was replaced by a valid one: the new identity sticks.
+    assert response.cookies[name].value not in (forged, signed)
+    assert _enter(mallory, campaign) == response["Location"]
+    assert Worker.objects.filter(platform="link").count() == 2
+
+
+def test_prolific_worker_in_another_browser_resumes_the_same_assignment(campaign):
+    entry = f"/w/{campaign.slug}/?PROLIFIC_PID=pid-7&STUDY_ID=s&SESSION_ID=x"
+    first_browser, second_browser = Client(), Client()
+    session = _enter(first_browser, campaign, entry.removeprefix(f"/w/{campaign.slug}/"))
+    page_one = first_browser.get(session)
+    assignment = Assignment.objects.get()
+    assert b"Task 1 of 2" in page_one.content
+
+    # Another browser, no cookies: the same identity from Prolific's parameters.
+    assert second_browser.get(entry)["Location"] == session
+    page_two = second_browser.get(session)
+    assert b"Task 1 of 2" in page_two.content
+    action = reverse(
+        "annotations:worker-submit", args=[campaign.slug, session.split("/")[4], assignment.pk]
+    )
+    assert f'action="{action}"'.encode() in page_two.content
+    assert Assignment.objects.count() == 1
+    assert Worker.objects.count() == 1
+
+
+def test_stopped_mturk_worker_can_submit_the_hit_with_the_failed_check_code(campaign):
+    worker = WorkerFactory(
+        campaign=campaign,
+        platform="mturk",
+        consented_at=timezone.now(),
+        stopped=True,
+        metadata={"assignment_id": "A7", "turk_submit_to": "https://workersandbox.mturk.com"},
+    )
+    html = (
+        Client()
+        .get(reverse("annotations:worker-session", args=[campaign.slug, worker_token(worker)]))
+        .content.decode()
+    )
+    assert 'action="https://workersandbox.mturk.com/mturk/externalSubmit"' in html
+    assert 'name="assignmentId" value="A7"' in html
+    assert f'name="completionCode" value="{campaign.failed_check_code}"' in html
+    assert campaign.completion_code not in html
+
+
+def test_mturk_submit_url_never_points_outside_mturk(campaign):
+    worker = WorkerFactory(
+        campaign=campaign,
+        platform="mturk",
+        consented_at=timezone.now(),
+        stopped=True,
+        metadata={"assignment_id": "A7", "turk_submit_to": "https://evil.example.com"},
+    )
+    html = (
+        Client()
+        .get(reverse("annotations:worker-session", args=[campaign.slug, worker_token(worker)]))
+        .content.decode()
+    )
+    assert 'action="https://www.mturk.com/mturk/externalSubmit"' in html
+    assert "evil.example.com" not in html
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "PROLIFIC_PID=p1&STUDY_ID=s",
+        "workerId=W1&assignmentId=A1&hitId=H1",
+        "assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=H1",
+    ],
+)
+def test_platform_links_into_a_link_only_campaign_record_nothing(campaign, query):
+    Campaign.objects.filter(pk=campaign.pk).update(accept_prolific=False, accept_mturk=False)
+    response = Client().get(f"/w/{campaign.slug}/?{query}")
+    assert response.status_code == 400
+    assert b"This link does not work" in response.content
+    assert Worker.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["PROLIFIC_PID=&STUDY_ID=s&SESSION_ID=x", "workerId=&assignmentId=A1&hitId=H1"],
+    ids=["prolific", "mturk"],
+)
+def test_an_empty_platform_id_is_refused_not_taken_for_a_plain_link(campaign, query):
+    """The campaign takes every platform; a Prolific or MTurk link whose id came empty
+    says the link does not work instead of enrolling an anonymous plain-link worker."""
+    Campaign.objects.filter(pk=campaign.pk).update(accept_mturk=True, accept_link=True)
+    client = Client()
+    response = client.get(f"/w/{campaign.slug}/?{query}")
+    assert response.status_code == 400
+    assert b"This link does not work" in response.content
+    assert b'name="identity"' not in response.content
+    assert Worker.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "",
+        "?PROLIFIC_PID=5f1e2d3c4b5a69788796a5b4&STUDY_ID=s&SESSION_ID=x",
+        "?workerId=A1B2C3&assignmentId=A1&hitId=H1&turkSubmitTo=https://www.mturk.com",
+    ],
+    ids=["link", "prolific", "mturk"],
+)
+def test_plain_gets_of_an_entry_link_create_no_worker(campaign, query):
+    """A link previewer or crawler fetches the link (twice); nothing is recorded."""
+    for _ in range(2):
+        response = Client().get(f"/w/{campaign.slug}/{query}")
+        assert response.status_code == 200
+        assert b'name="agree"' in response.content
+        assert "hew_" not in "".join(response.cookies)  # no link identity handed out either
+    assert Worker.objects.count() == 0 and Assignment.objects.count() == 0
+
+
+def test_consent_creates_the_worker_once_and_a_refusal_creates_none(campaign):
+    client = Client()
+    page = client.get(f"/w/{campaign.slug}/?PROLIFIC_PID=pid-1&STUDY_ID=s&SESSION_ID=x")
+    identity = _identity(page.content)
+    refused = client.post(_start_url(campaign), {"identity": identity})
+    assert refused.status_code == 400 and b"tick the box" in refused.content
+    assert _identity(refused.content) == identity  # the form keeps the identity
+    assert Worker.objects.count() == 0
+    first = client.post(_start_url(campaign), {"identity": identity, "agree": "on"})
+    second = client.post(_start_url(campaign), {"identity": identity, "agree": "on"})
+    worker = Worker.objects.get()
+    assert first["Location"] == second["Location"]
+    assert (worker.platform, worker.external_id) == ("prolific", "pid-1")
+    assert worker.consented_at is not None
+
+
+@pytest.mark.parametrize(
+    "identity",
+    [
+        pytest.param(lambda good, campaign: "", id="missing"),
+        pytest.param(lambda good, campaign: good[:-2] + "xx", id="tampered"),
+        pytest.param(
+            lambda good, campaign: signing.dumps(
+                {"c": campaign.pk, "p": "prolific", "x": "chosen-by-me", "m": {}},
+                salt="another.salt",
+            ),
+            id="other-salt",
+        ),
+        pytest.param(
+            lambda good, campaign: signing.dumps(
+                {"c": campaign.pk + 1000, "p": "prolific", "x": "p", "m": {}},
+                salt="humaneval.worker.identity",
+            ),
+            id="other-campaign",
+        ),
+    ],
+)
+def test_start_refuses_a_missing_or_forged_identity(campaign, identity):
+    good = _identity(Client().get(f"/w/{campaign.slug}/?PROLIFIC_PID=p1").content)
+    response = Client(enforce_csrf_checks=True).post(
+        _start_url(campaign), {"agree": "on", "identity": identity(good, campaign)}
+    )
+    assert response.status_code == 400
+    assert b"This link does not work" in response.content
+    assert Worker.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}",
+        "PROLIFIC_PID=%PROLIFIC_PID%",
+        "PROLIFIC_PID=5f1e2d3c4b5a69788796a5b4&STUDY_ID={{%STUDY_ID%}}",
+        "workerId=${workerId}&assignmentId=${assignmentId}&hitId=H1",
+        "workerId={{workerId}}&assignmentId=A1",
+    ],
+)
+def test_unexpanded_placeholders_are_refused_with_a_clear_page(campaign, query):
+    from urllib.parse import quote
+
+    url = f"/w/{campaign.slug}/?" + "&".join(
+        f"{k}={quote(v, safe='')}" for k, v in (pair.split("=", 1) for pair in query.split("&"))
+    )
+    response = Client().get(url)
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "This study link was not filled in" in html
+    assert "{{%PROLIFIC_PID%}}" in html  # shows what a placeholder looks like
+    assert 'name="agree"' not in html
+    assert Worker.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=H1&turkSubmitTo=https://www.mturk.com",
+        "assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=H1&workerId=AW9",
+    ],
+    ids=["plain-preview", "preview-with-worker-id"],
+)
+def test_mturk_preview_records_nothing_and_offers_no_form_to_post(campaign, query):
+    Campaign.objects.filter(pk=campaign.pk).update(accept_mturk=True)
+    client = Client()
+    for _ in range(2):
+        response = client.get(f"/w/{campaign.slug}/?{query}")
+        assert response.status_code == 200
+        html = response.content.decode()
+        assert "Accept the HIT to start" in html
+        assert 'name="identity"' not in html and 'name="agree"' not in html
+        assert "X-Frame-Options" not in response  # shown in MTurk's frame
+    assert Worker.objects.count() == 0 and Assignment.objects.count() == 0
+    assert Judgement.objects.count() == 0
+
+
+# --- A platform id alone opens no one's session ----------------------------------------
+
+
+VICTIM_PROLIFIC = "?PROLIFIC_PID=5f1e2d3c4b5a69788796a5b4&STUDY_ID=st-1&SESSION_ID=sess-victim"
+
+
+VICTIM_MTURK = (
+    "?workerId=AVICTIM1&assignmentId=ASG-VICTIM&hitId=HIT1"
+    "&turkSubmitTo=https%3A%2F%2Fworkersandbox.mturk.com"
+)
+
+
+def _assert_turned_away(response, victim: Worker) -> None:
+    """The stranger's page: says the id has a session elsewhere; no token, no redirect,
+    no cookie that would open it."""
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert "This participant id has already started this study" in html
+    assert "same Prolific or MTurk session" in html
+    assert worker_token(victim) not in html and "/s/" not in html
+    assert "Location" not in response
+    assert not any(name.startswith("hews_") for name in response.cookies)
+    assert 'name="identity"' not in html
+
+
+@pytest.mark.parametrize(
+    ("victim_query", "stranger_query", "secret_key", "secret_value"),
+    [
+        pytest.param(
+            VICTIM_PROLIFIC,
+            "?PROLIFIC_PID=5f1e2d3c4b5a69788796a5b4",
+            "session_id",
+            "sess-victim",
+            id="prolific-id-only",
+        ),
+        pytest.param(
+            VICTIM_PROLIFIC,
+            "?PROLIFIC_PID=5f1e2d3c4b5a69788796a5b4&STUDY_ID=st-1&SESSION_ID=guessed",
+            "session_id",
+            "sess-victim",
+            id="prolific-other-session",
+        ),
+        pytest.param(
+            VICTIM_MTURK,
+            "?workerId=AVICTIM1&assignmentId=ASG-STRANGER&hitId=HIT1"
+            "&turkSubmitTo=https%3A%2F%2Fwww.mturk.com",
+            "assignment_id",
+            "ASG-VICTIM",
+            id="mturk-other-assignment",
+        ),
+    ],
+)
+def test_a_stranger_with_a_workers_platform_id_gets_no_session_and_changes_nothing(
+    campaign, victim_query, stranger_query, secret_key, secret_value
+):
+    Campaign.objects.filter(pk=campaign.pk).update(accept_mturk=True)
+    victim_browser = Client()
+    victim_session = _enter(victim_browser, campaign, victim_query)
+    victim = Worker.objects.get()
+    victim_browser.get(victim_session)  # a task in hand
+    stored = dict(victim.metadata)
+    assert stored[secret_key] == secret_value
+
+    response = Client().get(f"/w/{campaign.slug}/{stranger_query}")
+
+    _assert_turned_away(response, victim)
+    victim.refresh_from_db()
+    assert victim.metadata == stored  # assignmentId, turkSubmitTo: untouched
+    assert Worker.objects.count() == 1 and Assignment.objects.count() == 1
+    # The worker themselves still continues from their browser.
+    assert _enter(victim_browser, campaign, victim_query) == victim_session
+
+
+def test_a_consent_page_a_stranger_opened_first_does_not_open_the_workers_session(campaign):
+    """The stranger opens the consent page with the worker's id before the worker
+    consents (its signed identity is valid for days); once the worker has a session,
+    posting it is turned away: the worker is created once, for the worker."""
+    stranger = Client()
+    early = stranger.get(f"/w/{campaign.slug}/?PROLIFIC_PID=pid-v&STUDY_ID=st&SESSION_ID=guess")
+    assert early.status_code == 200
+    victim_session = _enter(Client(), campaign, "?PROLIFIC_PID=pid-v&STUDY_ID=st&SESSION_ID=real")
+    victim = Worker.objects.get()
+
+    response = stranger.post(
+        _start_url(campaign), {"agree": "on", "identity": _identity(early.content)}
+    )
+
+    _assert_turned_away(response, victim)
+    assert victim_session.endswith(f"/s/{worker_token(victim)}/")
+    victim.refresh_from_db()
+    assert victim.metadata["session_id"] == "real"
+    assert Worker.objects.count() == 1
+
+
+def test_a_double_click_on_consent_still_gives_one_session(campaign):
+    """The same consent page posted twice (no cookie yet sent back: two fresh clients)
+    carries the same platform session: the same worker, no refusal."""
+    page = Client().get(f"/w/{campaign.slug}/?PROLIFIC_PID=pid-dbl&STUDY_ID=s&SESSION_ID=x")
+    identity = _identity(page.content)
+    first = Client().post(_start_url(campaign), {"agree": "on", "identity": identity})
+    second = Client().post(_start_url(campaign), {"agree": "on", "identity": identity})
+    assert first.status_code == second.status_code == 303
+    assert first["Location"] == second["Location"]
+    assert Worker.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        pytest.param("?PROLIFIC_PID=pid-back&STUDY_ID=st", id="prolific-without-session-id"),
+        pytest.param("?PROLIFIC_PID=pid-back&STUDY_ID=st&SESSION_ID=new", id="prolific-new"),
+    ],
+)
+def test_the_same_browser_comes_back_by_its_cookie_and_changes_nothing_stored(campaign, query):
+    browser = Client()
+    session = _enter(browser, campaign, "?PROLIFIC_PID=pid-back&STUDY_ID=st&SESSION_ID=first")
+    worker = Worker.objects.get()
+    response = browser.get(f"/w/{campaign.slug}/{query}")
+    assert response.status_code == 302 and response["Location"] == session
+    worker.refresh_from_db()
+    # A cookie proves the browser, not the link: a cross-site page could send any link.
+    assert worker.metadata["session_id"] == "first"
+
+
+def test_the_same_platform_session_on_another_device_continues_and_is_remembered(campaign):
+    Campaign.objects.filter(pk=campaign.pk).update(accept_mturk=True)
+    session = _enter(Client(), campaign, VICTIM_MTURK)
+    phone = Client()
+    response = phone.get(f"/w/{campaign.slug}/{VICTIM_MTURK}")
+    assert response.status_code == 302 and response["Location"] == session
+    # The phone now holds its own proof: it comes back even without MTurk's parameters.
+    assert phone.get(f"/w/{campaign.slug}/?workerId=AVICTIM1&assignmentId=other").status_code == 302
+    assert Worker.objects.get().metadata["assignment_id"] == "ASG-VICTIM"
+
+
+@pytest.mark.parametrize(
+    "forge",
+    [
+        pytest.param(lambda v, s: str(v.pk), id="unsigned"),
+        pytest.param(
+            lambda v, s: signing.get_cookie_signer(salt=f"hews_{v.campaign_id}x").sign(str(v.pk)),
+            id="other-salt",
+        ),
+        pytest.param(lambda v, s: s.replace(str(s.split(":")[0]), str(v.pk), 1), id="swapped"),
+        pytest.param(lambda v, s: worker_token(v), id="session-token"),
+    ],
+)
+def test_a_forged_or_foreign_session_cookie_opens_nothing(campaign, forge):
+    """The stranger's own (valid) cookie names their own worker; rewritten to name the
+    victim it no longer verifies."""
+    _enter(Client(), campaign, "?PROLIFIC_PID=victim&STUDY_ID=s&SESSION_ID=v")
+    victim = Worker.objects.get()
+    stranger = Client()
+    _enter(stranger, campaign, "?PROLIFIC_PID=stranger&STUDY_ID=s&SESSION_ID=m")
+    name = f"hews_{campaign.pk}"
+    own = stranger.cookies[name].value
+    # Their own valid cookie does not open another's session either.
+    _assert_turned_away(stranger.get(f"/w/{campaign.slug}/?PROLIFIC_PID=victim"), victim)
+    stranger.cookies[name] = forge(victim, own)
+    _assert_turned_away(stranger.get(f"/w/{campaign.slug}/?PROLIFIC_PID=victim"), victim)
+
+
+def test_the_session_elsewhere_page_speaks_the_workers_language(campaign):
+    Campaign.objects.filter(pk=campaign.pk).update(languages=["de"])
+    _enter(Client(), campaign, VICTIM_PROLIFIC)
+    response = Client().get(
+        f"/w/{campaign.slug}/?PROLIFIC_PID=5f1e2d3c4b5a69788796a5b4&lang=de",
+        HTTP_ACCEPT_LANGUAGE="de",
+    )
+    assert response.status_code == 403
+    assert (
+        "Mit dieser Teilnehmer-ID wurde diese Studie bereits begonnen" in response.content.decode()
+    )
