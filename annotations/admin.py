@@ -236,6 +236,7 @@ class WorkerAdmin(admin.ModelAdmin):
     search_fields = ("external_id",)
     list_editable = ("flagged", "excluded")
     autocomplete_fields = ("campaign",)
+    raw_id_fields = ("criterion",)
 
 
 @admin.register(Assignment)

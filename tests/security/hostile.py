@@ -139,6 +139,9 @@ def hostile_world() -> HostileWorld:
         campaign=campaign,
         name=hostile(1, 64),
         question=hostile(6),
+        # the designer's own worked example (the magnitude one's is generated from its
+        # hostile standard text)
+        example=hostile(9),
         scale=Criterion.Scale.LIKERT,
         position=1,
         scale_settings={
@@ -366,6 +369,7 @@ HOSTILE_FIELDS = frozenset(
         "annotations.Criterion.scale_settings",
         "annotations.Criterion.standard_input",
         "annotations.Criterion.standard_text",
+        "annotations.Criterion.example",
         "annotations.Criterion.translations",
         "annotations.System.label",
         "annotations.System.name",
