@@ -58,7 +58,7 @@ from ranking.selectors.runs import ranking_scores
 REFIT_METHOD = "wmt14"
 REFIT_RUNS = 64
 MIN_SHARE = 0.3
-MARGIN = 2
+MARGIN = 3
 STABLE_REFITS = 3
 
 

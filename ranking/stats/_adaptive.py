@@ -166,7 +166,7 @@ class AdaptiveBatch:
 
 
 def contested_gaps(
-    value: ArrayLike, rank_lo: ArrayLike, rank_hi: ArrayLike, *, margin: int = 2
+    value: ArrayLike, rank_lo: ArrayLike, rank_hi: ArrayLike, *, margin: int = 3
 ) -> tuple[IntArray, IntArray, IntArray]:
     """The contested gaps of a ranking and how many of them each system touches.
 
@@ -175,7 +175,7 @@ def contested_gaps(
     value : array_like of float, shape (n_systems,)
     rank_lo, rank_hi : array_like of int, shape (n_systems,)
         Rank ranges (1 = best), as :class:`~ranking.stats.RankingResult` holds them.
-    margin : int, default 2
+    margin : int, default 3
         A gap is contested when its overlap lies in ``(0, margin]``: unresolved, and
         its ranges share at most ``margin`` ranks.
 
@@ -268,7 +268,7 @@ def choose_batch(
     k: int,
     rng: np.random.Generator,
     min_share: float = 0.3,
-    margin: int = 2,
+    margin: int = 3,
     rule: str = "contested",
 ) -> AdaptiveBatch:
     """Choose the systems of the next ``n_tasks`` tasks of ``k`` outputs each.
@@ -292,7 +292,7 @@ def choose_batch(
     min_share : float, default 0.3
         Coverage minimum as a share of the balanced ``n_tasks * k / n_systems`` slots
         (0: none, 1: the balanced design).
-    margin : int, default 2
+    margin : int, default 3
         How close to a boundary a gap must be to be contested (see
         :func:`contested_gaps`).
     rule : str, default "contested"

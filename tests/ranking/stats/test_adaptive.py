@@ -52,7 +52,7 @@ def test_a_drawn_boundary_is_not_contested_and_gets_no_boundary_slots() -> None:
     lo = np.array([1, 1, 3, 3, 3, 6, 6, 6])
     hi = np.array([2, 2, 5, 5, 5, 8, 8, 8])
     value = np.linspace(1.0, 0.0, n)
-    gaps, overlap, _ = contested_gaps(value, lo, hi)
+    gaps, overlap, _ = contested_gaps(value, lo, hi, margin=2)
     assert overlap[4] == 0 and 4 not in gaps.tolist()
     assert gaps.tolist() == [0]
     batch = choose_batch(
@@ -64,6 +64,7 @@ def test_a_drawn_boundary_is_not_contested_and_gets_no_boundary_slots() -> None:
         k=2,
         rng=np.random.default_rng(1),
         min_share=0.0,
+        margin=2,
     )
     counts = np.bincount(batch.tasks.reshape(-1), minlength=n)
     assert batch.boundary.tolist() == [0, 1]
