@@ -1,11 +1,10 @@
-"""The crowd-versus-experts page, its CSV, the monitor's panel, marking experts, and the
-API, as organizers use them."""
+"""The crowd-versus-experts page (annotations/views/experts.py) and its CSV, as organizers
+use them."""
 
 from __future__ import annotations
 
 import pytest
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from annotations.models import CampaignMembership, Worker
 from tests.annotations.designer_data import users
@@ -72,45 +71,3 @@ def test_csv_download(client, world):
         .splitlines()[1]
         .startswith("quality,alpha_with_expert_consensus,careless,80,")
     )
-
-
-def test_monitor_offers_the_report_and_workers_can_be_marked_experts(client, world):
-    people, campaign, _ = world
-    client.force_login(people["designer"])
-    monitor = client.get(reverse("annotations:designer-monitor", args=[campaign.slug]))
-    page = monitor.content.decode()
-    assert 'id="experts-panel"' in page
-    assert reverse("annotations:designer-experts", args=[campaign.slug]) in page
-    careful = Worker.objects.get(external_id="careful")
-    mark = reverse("annotations:designer-worker-mark", args=[campaign.slug, careful.pk])
-    client.post(mark, {"action": "expert"})
-    assert Worker.objects.get(pk=careful.pk).expert
-    row = client.post(mark, {"action": "unexpert"}, HTTP_HX_REQUEST="true").content.decode()
-    assert not Worker.objects.get(pk=careful.pk).expert
-    assert ">Expert<" in row  # the button offers to mark them again
-
-
-def test_api_reports_marks_and_excludes(world):
-    people, campaign, _ = world
-    api = APIClient()
-    api.force_authenticate(people["designer"])
-    base = f"/api/campaigns/{campaign.slug}/experts/"
-    report = api.get(base, {"criterion": "quality"}).json()
-    assert report["experts"] == 2
-    assert [w["worker"] for w in report["workers"]] == ["careless", "careful"]
-    assert report["spearman"]["value"] == pytest.approx(1.0)
-    assert report["workers"][0]["alpha"]["low"] <= report["workers"][0]["alpha"]["value"]
-    assert api.get(base, {"criterion": "nope"}).status_code == 404
-    refused = api.post(base, {"criterion": "quality", "threshold": 5}, format="json")
-    assert refused.status_code == 400 and "threshold" in str(refused.json())
-    done = api.post(base, {"criterion": "quality", "threshold": 0.5}, format="json")
-    assert [w["external_id"] for w in done.json()] == ["careless"]
-    careful = Worker.objects.get(external_id="careful")
-    patched = api.patch(
-        f"/api/campaigns/{campaign.slug}/workers/{careful.pk}/", {"expert": True}, format="json"
-    )
-    assert patched.json()["expert"] is True
-    viewer = APIClient()
-    viewer.force_authenticate(people["viewer"])
-    assert viewer.get(base, {"criterion": "quality"}).status_code == 200
-    assert viewer.post(base, {"criterion": "quality", "threshold": 0.5}).status_code == 403

@@ -4,7 +4,6 @@ or screened out (turned away before any task because none can be given to them).
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import timezone
 
@@ -13,6 +12,7 @@ from annotations.models import Assignment, Campaign, Worker
 from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
 
 pytestmark = pytest.mark.django_db
+
 
 CODES = {"completion_code": "DONE42", "failed_check_code": "FAIL13", "screened_out_code": "SCRN77"}
 
@@ -86,25 +86,3 @@ def test_worker_arriving_after_every_judgement_is_in_is_screened_out(client):
     assert 'name="completionCode" value="SCRN77"' in html
     # The worker who finished still reads the completion code, not the screened-out one.
     assert _codes_in(client.get(_session(c, first)).content.decode()) == {"DONE42"}
-
-
-def test_screened_out_code_is_a_campaign_setting(client):
-    owner = User.objects.create(username="owner")
-    c = CampaignFactory(owner=owner)
-    client.force_login(owner)
-    url = reverse("annotations:designer-settings", args=[c.slug])
-    page = client.get(url).content.decode()
-    assert 'name="screened_out_code"' in page and "Screened-out code" in page
-    from annotations.forms.settings import CampaignDesignForm
-
-    data = {
-        name: value
-        for name, value in CampaignDesignForm(instance=c).initial.items()
-        if value is not None and name in CampaignDesignForm.base_fields
-    }
-    data = {k: v for k, v in data.items() if v is not False}
-    data["screened_out_code"] = "NEWSCREEN"
-    response = client.post(url, data)
-    assert response.status_code == 302, response.content.decode()[:2000]
-    c.refresh_from_db()
-    assert c.screened_out_code == "NEWSCREEN"

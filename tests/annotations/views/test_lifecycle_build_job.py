@@ -3,19 +3,14 @@ mechanism: ``annotations.importing.jobs``) with a progress page, not inside the 
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
-from django.utils import timezone
-from rest_framework.test import APIClient
 
-from annotations.importing.jobs import import_jobs_sweep
 from annotations.models import Campaign, ImportJob, Task
-from annotations.services.campaigns import OutputRow, campaign_create, outputs_store
+from annotations.services.campaigns import campaign_create, outputs_store
 from annotations.services.criteria import criterion_from_preset, criterion_rankme_set
-from annotations.services.tasks import campaign_tasks_build
+from tests.annotations.large_campaign import _campaign
 
 pytestmark = pytest.mark.django_db
 
@@ -23,32 +18,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _in_process(settings):
     settings.JOBS_IN_THREAD = False
-
-
-def _campaign(owner: User, *, setup: str = "together") -> Campaign:
-    campaign = campaign_create(slug="big", name="Big", owner=owner, outputs_per_task=3, setup=setup)
-    for preset in ("quality", "naturalness", "informativeness"):
-        criterion = criterion_from_preset(campaign=campaign, preset=preset)
-        criterion_rankme_set(criterion=criterion, standard_input="x", standard_text="y")
-    outputs_store(
-        campaign=campaign,
-        rows=[
-            OutputRow(item_id=f"{i}", input=f"name[P{i}]", system=f"s{s}", text=f"P{i} s{s}.")
-            for i in range(20)
-            for s in range(6)
-        ],
-    )
-    return campaign
-
-
-def test_build_reports_progress_two_steps_a_criterion():
-    campaign = _campaign(User.objects.create(username="o"), setup="separate")
-    steps: list[tuple[int, int]] = []
-    report = campaign_tasks_build(
-        campaign=campaign, seed=1, progress=lambda d, t: steps.append((d, t))
-    )
-    assert steps == [(n, 6) for n in range(7)]
-    assert sum(c.tasks for c in report.criteria) == Task.objects.count() == 3 * 20 * 2
 
 
 def test_a_large_build_answers_at_once_with_a_job_page_that_shows_the_result(
@@ -93,32 +62,6 @@ def test_a_build_that_cannot_start_is_refused_at_once(client, settings):
     client.force_login(owner)
     response = client.post(reverse("annotations:designer-build", args=[campaign.slug]), follow=True)
     assert "Outputs per task" in response.text and not ImportJob.objects.exists()
-
-
-def test_the_api_answers_202_with_the_job(settings, django_capture_on_commit_callbacks):
-    owner = User.objects.create(username="owner")
-    campaign = _campaign(owner)
-    settings.BUILD_INLINE_MAX_TASKS = 100
-    client = APIClient()
-    client.force_authenticate(owner)
-    with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(f"/api/campaigns/{campaign.slug}/build/", {"seed": 4}, format="json")
-    assert response.status_code == 202, response.content
-    job = ImportJob.objects.get(pk=response.json()["job"])
-    assert job.status == ImportJob.Status.DONE and job.summary["seed"] == 4
-    assert Campaign.objects.get(pk=campaign.pk).task_seed == 4
-
-
-def test_a_lost_build_is_failed_by_the_sweep_with_its_own_words():
-    owner = User.objects.create(username="owner")
-    campaign = _campaign(owner)
-    job = ImportJob.objects.create(
-        campaign=campaign, kind="build", filename="the tasks", status=ImportJob.Status.RUNNING
-    )
-    ImportJob.objects.filter(pk=job.pk).update(started_at=timezone.now() - timedelta(hours=2))
-    assert import_jobs_sweep(stale_after=60) == [job.pk]
-    job.refresh_from_db()
-    assert "building the tasks was lost" in job.error and "build the tasks again" in job.error
 
 
 def test_the_e2e_set_up_1_build_answers_at_once_and_the_plan_counts_pages(

@@ -8,7 +8,6 @@ from django.urls import reverse
 from annotations.models import Campaign
 from annotations.services.campaigns import campaign_launch
 from annotations.services.criteria import criterion_from_preset, criterion_rankme_set
-from annotations.services.tasks import campaign_design_preset_apply
 from common.errors import DomainError
 from tests.annotations.designer_data import judged_campaign, users
 
@@ -34,12 +33,3 @@ def test_set_up_1_with_naturalness_hiding_the_input_is_warned_and_refused(client
     Campaign.objects.filter(pk=campaign.pk).update(setup="separate")
     html = client.get(reverse("annotations:designer-criteria", args=[campaign.slug])).text
     assert "data-input-conflict" not in html
-
-
-def test_the_set_up_1_preset_shows_the_input_to_every_criterion():
-    people = users()
-    from annotations.services.campaigns import campaign_create
-
-    campaign = campaign_create(slug="one", name="One", owner=people["owner"])
-    campaign_design_preset_apply(campaign=campaign, preset="rankme-together")
-    assert all(campaign.criteria.values_list("show_input", flat=True))

@@ -1,0 +1,31 @@
+"""The API's build answers 202 with the job."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from rest_framework.test import APIClient
+
+from annotations.models import Campaign, ImportJob
+from tests.annotations.large_campaign import _campaign
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _in_process(settings):
+    settings.JOBS_IN_THREAD = False
+
+
+def test_the_api_answers_202_with_the_job(settings, django_capture_on_commit_callbacks):
+    owner = User.objects.create(username="owner")
+    campaign = _campaign(owner)
+    settings.BUILD_INLINE_MAX_TASKS = 100
+    client = APIClient()
+    client.force_authenticate(owner)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/api/campaigns/{campaign.slug}/build/", {"seed": 4}, format="json")
+    assert response.status_code == 202, response.content
+    job = ImportJob.objects.get(pk=response.json()["job"])
+    assert job.status == ImportJob.Status.DONE and job.summary["seed"] == 4
+    assert Campaign.objects.get(pk=campaign.pk).task_seed == 4

@@ -1,0 +1,24 @@
+"""The API refuses impossible settings in the page's words."""
+
+from __future__ import annotations
+
+from tests.annotations.draft_campaign import _draft
+
+# The same rules through the API ------------------------------------------------------------
+
+
+def test_api_refuses_impossible_settings_in_the_same_words(people):
+    from rest_framework.test import APIClient
+
+    campaign = _draft(people["owner"])
+    client = APIClient()
+    client.force_authenticate(people["owner"])
+    url = f"/api/campaigns/{campaign.slug}/"
+    response = client.patch(url, {"outputs_per_task": 7, "tasks_per_worker": 0}, format="json")
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert "Outputs per task: 7 is more than the 6 systems" in body
+    assert "Tasks per worker: must be at least 1" in body
+    assert "constraint" not in body.lower()
+    campaign.refresh_from_db()
+    assert (campaign.outputs_per_task, campaign.tasks_per_worker) == (5, 10)

@@ -1,0 +1,51 @@
+"""The experts API (annotations/apis/experts.py) reports, marks and excludes."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from annotations.models import CampaignMembership, Worker
+from tests.annotations.designer_data import users
+from tests.annotations.experts_data import experts_campaign
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def world(db):
+    people = users()
+    campaign, criterion = experts_campaign()
+    for name, role in (
+        ("owner", CampaignMembership.Role.OWNER),
+        ("designer", CampaignMembership.Role.DESIGNER),
+        ("viewer", CampaignMembership.Role.VIEWER),
+    ):
+        CampaignMembership.objects.create(campaign=campaign, user=people[name], role=role)
+    return people, campaign, criterion
+
+
+def test_api_reports_marks_and_excludes(world):
+    people, campaign, _ = world
+    api = APIClient()
+    api.force_authenticate(people["designer"])
+    base = f"/api/campaigns/{campaign.slug}/experts/"
+    report = api.get(base, {"criterion": "quality"}).json()
+    assert report["experts"] == 2
+    assert [w["worker"] for w in report["workers"]] == ["careless", "careful"]
+    assert report["spearman"]["value"] == pytest.approx(1.0)
+    assert report["workers"][0]["alpha"]["low"] <= report["workers"][0]["alpha"]["value"]
+    assert api.get(base, {"criterion": "nope"}).status_code == 404
+    refused = api.post(base, {"criterion": "quality", "threshold": 5}, format="json")
+    assert refused.status_code == 400 and "threshold" in str(refused.json())
+    done = api.post(base, {"criterion": "quality", "threshold": 0.5}, format="json")
+    assert [w["external_id"] for w in done.json()] == ["careless"]
+    careful = Worker.objects.get(external_id="careful")
+    patched = api.patch(
+        f"/api/campaigns/{campaign.slug}/workers/{careful.pk}/", {"expert": True}, format="json"
+    )
+    assert patched.json()["expert"] is True
+    viewer = APIClient()
+    viewer.force_authenticate(people["viewer"])
+    assert viewer.get(base, {"criterion": "quality"}).status_code == 200
+    assert viewer.post(base, {"criterion": "quality", "threshold": 0.5}).status_code == 403

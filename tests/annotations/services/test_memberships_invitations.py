@@ -1,0 +1,52 @@
+"""Accepting an invitation (annotations/services/memberships.py): never lowers a role, never for another address."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+
+from annotations.models import CampaignInvitation, CampaignMembership
+from annotations.services.memberships import invitation_accept, token_digest
+from tests.annotations.designer_data import add_member, judged_campaign, users
+
+pytestmark = pytest.mark.django_db
+
+
+Role = CampaignMembership.Role
+
+
+@pytest.fixture
+def world(settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    people = users()
+    campaign = judged_campaign(owner=people["owner"], n_workers=1)
+    add_member(campaign, people["designer"], Role.DESIGNER)
+    add_member(campaign, people["viewer"], Role.VIEWER)
+    return people, campaign
+
+
+def test_accepting_never_lowers_a_role(world):
+    people, campaign = world
+    User.objects.filter(pk=people["designer"].pk).update(email="d@example.org")
+    people["designer"].refresh_from_db()
+    invitation = CampaignInvitation.objects.create(
+        campaign=campaign, email="d@example.org", role="viewer", token=token_digest("tok")
+    )
+    membership = invitation_accept(token="tok", user=people["designer"])
+    assert membership.role == Role.DESIGNER
+    invitation.refresh_from_db()
+    assert invitation.accepted_at is not None
+
+
+def test_the_service_refuses_another_address_and_changes_nothing(world):
+    from annotations.services.memberships import InvitationRefused
+
+    people, campaign = world
+    CampaignInvitation.objects.create(
+        campaign=campaign, email="kim@example.org", role="owner", token=token_digest("tok")
+    )
+    with pytest.raises(InvitationRefused) as refused:
+        invitation_accept(token="tok", user=people["viewer"])
+    assert refused.value.reason == "other-account"
+    assert CampaignMembership.objects.get(campaign=campaign, user=people["viewer"]).role == "viewer"
+    assert CampaignInvitation.objects.get().accepted_at is None

@@ -1,0 +1,44 @@
+"""What a new designer read wrongly on the plan page: how often an output is judged, the cost."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from annotations.services.campaigns import campaign_create
+from tests.annotations.designer_data import users
+
+pytestmark = pytest.mark.django_db
+
+
+def test_plan_says_how_often_each_output_is_judged_and_the_cost_formatted(client, settings):
+    settings.PAYMENT_CURRENCY = "GBP"
+    people = users()
+    campaign = campaign_create(
+        slug="plan", name="Plan", owner=people["owner"], judgements_per_task=3
+    )
+    from annotations.services.campaigns import OutputRow, outputs_store
+    from annotations.services.criteria import criterion_from_preset
+
+    criterion_from_preset(campaign=campaign, preset="naturalness")
+    outputs_store(
+        campaign=campaign,
+        rows=[
+            OutputRow(item_id=str(i), input="x", system=f"s{s}", text=f"t {i} {s}")
+            for i in range(400)
+            for s in range(5)
+        ],
+    )
+    client.force_login(people["owner"])
+    html = client.get(
+        reverse("annotations:designer-plan", args=[campaign.slug]), {"pay_per_hour": "12"}
+    ).text
+    assert "judged once per criterion" not in html
+    assert "every output judged 3 times per criterion" in html
+    found = re.search(r"data-cost>([^<]+)<", html)
+    assert found is not None
+    cost = found.group(1)
+    assert re.fullmatch(r"£\d{1,3}(,\d{3})*\.\d\d", cost), cost
+    assert "GBP" not in cost

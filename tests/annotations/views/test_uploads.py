@@ -1,0 +1,49 @@
+"""The upload page (annotations/views/uploads.py): files in, errors named, nothing half-written."""
+
+from __future__ import annotations
+
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from annotations.models import Output
+from tests.annotations.views.new_campaign import _campaign
+
+GOOD_CSV = (
+    "item_id,input,system,output\n"
+    "mr1,name[Aromi],sysA,Aromi is a pub.\n"
+    "mr1,name[Aromi],sysB,There is a pub called Aromi.\n"
+    "mr2,name[Cotto],sysA,Cotto is a coffee shop.\n"
+    "mr2,name[Cotto],sysB,Cotto sells coffee.\n"
+)
+
+
+def test_upload_csv_imports_outputs(owner_client):
+    campaign = _campaign(owner_client)
+    upload = SimpleUploadedFile("outputs.csv", GOOD_CSV.encode(), content_type="text/csv")
+    response = owner_client.post(
+        reverse("annotations:designer-upload", args=[campaign.slug]), {"files": [upload]}
+    )
+    assert response.status_code == 302
+    assert Output.objects.filter(item__campaign=campaign).count() == 4
+    assert sorted(campaign.systems.values_list("label", flat=True)) == ["sysA", "sysB"]
+
+
+def test_upload_error_names_file_line_field_and_writes_nothing(owner_client):
+    campaign = _campaign(owner_client)
+    good = SimpleUploadedFile("a-good.csv", GOOD_CSV.encode())
+    bad = SimpleUploadedFile(
+        "b-bad.csv",
+        b"item_id,input,system,output\nmr9,name[X],sysC,Fine.\nmr9,name[X],,No system\n",
+    )
+    response = owner_client.post(
+        reverse("annotations:designer-upload", args=[campaign.slug]), {"files": [good, bad]}
+    )
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "b-bad.csv" in html
+    assert '<td class="num">3</td>' in html
+    assert "<code>system</code>" in html
+    assert "Nothing was imported" in html
+    # The good file was not kept either.
+    assert not Output.objects.filter(item__campaign=campaign).exists()
+    assert not campaign.systems.exists()

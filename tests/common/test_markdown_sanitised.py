@@ -1,0 +1,37 @@
+"""Designer Markdown (common/markdown.py) keeps structure and drops anything active."""
+
+from __future__ import annotations
+
+import pytest
+
+from common.markdown import render_markdown
+from tests.annotations.markdown_data import ATTACKS
+
+
+def test_markdown_keeps_headings_lists_and_links():
+    html = render_markdown(ATTACKS)
+    assert "<h1>Before you start</h1>" in html
+    assert "<li>read <strong>every</strong> text</li>" in html
+    assert '<a href="https://example.org/help"' in html and 'target="_blank"' in html
+    assert 'rel="noopener noreferrer nofollow"' in html
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "<script",
+        'alert("x")',
+        "onerror",
+        'href="javascript:',
+        "onclick",
+        "style=",
+        "<iframe",
+        "<img",
+    ],
+)
+def test_markdown_strips_scripts_handlers_and_javascript_links(bad):
+    assert bad not in render_markdown(ATTACKS)
+
+
+def test_markdown_of_nothing_is_nothing():
+    assert render_markdown("") == "" and render_markdown("  \n") == ""
