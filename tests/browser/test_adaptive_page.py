@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from annotations.models import Campaign, CampaignMembership
 from ranking.models import AdaptiveBatch
 from tests.browser.conftest import save_screenshot, settled_width, sign_in
-from tests.ranking.services.test_adaptive import adaptive_campaign, judge_all
+from tests.ranking.adaptive_data import adaptive_campaign, judge_all
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

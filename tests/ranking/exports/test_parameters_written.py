@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 
 from ranking.stats import method_parameters
 from tests.ranking.planted import planted_campaign
-from tests.ranking.services.test_honest_results import _export, _owned, _rank
+from tests.ranking.ranked_runs import _export, _owned, _rank
 
 pytestmark = pytest.mark.django_db
 

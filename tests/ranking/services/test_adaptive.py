@@ -4,17 +4,13 @@ coverage minimum, handed out like any task, and the stop rule."""
 
 from __future__ import annotations
 
-import io
 import threading
 from collections import Counter
 
-import numpy as np
 import pytest
-from django.core.management import CommandError, call_command
 from django.db import connection, connections
 from django.utils import timezone
 
-from annotations.core.outputs import OutputRow
 from annotations.models import (
     Assignment,
     Campaign,
@@ -26,81 +22,19 @@ from annotations.services.assignment import task_next_for
 from annotations.services.campaigns import (
     CampaignSettingsError,
     campaign_create,
-    campaign_launch,
     campaign_settings_problems,
     campaign_settings_update,
-    outputs_store,
 )
-from annotations.services.criteria import criterion_from_preset
-from annotations.services.tasks import tasks_build
 from common.errors import DomainError
 from ranking.models import AdaptiveBatch
 from ranking.services import adaptive
-from ranking.tasks import adaptive_step_task
-from tests.factories import judgement_of
+from tests.ranking.adaptive_data import adaptive_campaign, judge_all
 
 pytestmark = pytest.mark.django_db
 
+
 # Two clear tiers and a contested pair in the middle.
 STRENGTHS = {"s0": 80, "s1": 78, "s2": 20, "s3": 0, "s4": -60, "s5": -62}
-
-
-def adaptive_campaign(
-    *, slug: str = "adapt", items: int = 30, languages: tuple[str, ...] = ("en",), batch: int = 20
-) -> Campaign:
-    campaign = campaign_create(
-        slug=slug,
-        outputs_per_task=3,
-        judgements_per_task=1,
-        tasks_per_worker=50,
-        adaptive_design=True,
-        adaptive_batch_tasks=batch,
-        consent_text="You may stop at any time.",
-    )
-    criterion_from_preset(campaign=campaign, preset="quality")
-    outputs_store(
-        campaign=campaign,
-        rows=[
-            OutputRow(
-                item_id=f"{tag}-{i}",
-                input=f"mr {i}",
-                system=label,
-                text=f"{label} says {i} in {tag}",
-                language=tag,
-            )
-            for tag in languages
-            for i in range(items)
-            for label in STRENGTHS
-        ],
-    )
-    campaign.refresh_from_db()
-    from annotations.models import Output
-    from annotations.services.criteria import criterion_rankme_set
-
-    criterion_rankme_set(
-        criterion=campaign.criteria.get(),
-        standard_output=Output.objects.filter(item__campaign=campaign).first(),
-    )
-    tasks_build(campaign=campaign, seed=5, tasks_per_item=1)
-    return campaign_launch(campaign=campaign)
-
-
-def judge_all(campaign: Campaign, *, seed: int = 0) -> int:
-    """Every open regular task judged once by a simulated worker (scores from STRENGTHS)."""
-    rng = np.random.default_rng(seed)
-    worker, _ = Worker.objects.get_or_create(
-        campaign=campaign,
-        platform="link",
-        external_id=f"sim{seed}",
-        defaults={"consented_at": timezone.now()},
-    )
-    done = 0
-    for task in Task.objects.filter(campaign=campaign, kind=Task.Kind.REGULAR, places_held=0):
-        labels = task.task_outputs.order_by("slot").values_list("output__system__label", flat=True)
-        scores = [max(1.0, 100 + STRENGTHS[label] + rng.normal(0, 10)) for label in labels]
-        judgement_of(task, worker, scores)
-        done += 1
-    return done
 
 
 def test_no_batch_while_tasks_are_open_and_one_when_they_run_low():
@@ -279,72 +213,6 @@ def test_why_a_campaign_cannot_get_a_batch_is_the_design_pages_rule():
     assert "no systems" in adaptive.adaptive_problem(campaign)
 
 
-def test_the_command_and_the_beat_task():
-    campaign = adaptive_campaign()
-    judge_all(campaign)
-    ids = adaptive_step_task()
-    assert AdaptiveBatch.objects.filter(pk__in=ids).count() == 1
-    out = io.StringIO()
-    call_command("adaptive_step", campaign.slug, "--force", stdout=out)
-    assert "batch 2, 20 tasks from 30 judgements" in out.getvalue()
-    assert AdaptiveBatch.objects.get(number=2).trigger == "manual"
-    out = io.StringIO()
-    call_command("adaptive_step", stdout=out)
-    assert "No batch needed" in out.getvalue()
-    with pytest.raises(CommandError, match="no criterion"):
-        call_command("adaptive_step", campaign.slug, "--criterion", "nope")
-    with pytest.raises(CommandError, match="need a campaign"):
-        call_command("adaptive_step", "--force")
-
-
-def _member(django_user_model, campaign, role):
-    user = django_user_model.objects.create_user(f"u-{role}", password="pw-123456789")
-    from annotations.models import CampaignMembership
-
-    CampaignMembership.objects.create(campaign=campaign, user=user, role=role)
-    return user
-
-
-def test_the_page_shows_batches_and_designers_add_one(client, django_user_model):
-    campaign = adaptive_campaign()
-    judge_all(campaign)
-    url = f"/rankings/campaign/{campaign.slug}/adaptive/"
-    client.force_login(_member(django_user_model, campaign, "viewer"))
-    body = client.get(url).content.decode()
-    assert "No batch yet" in body and "Add a batch" not in body
-    assert client.post(url, {"criterion": "quality"}).status_code == 403
-    client.force_login(_member(django_user_model, campaign, "designer"))
-    response = client.post(url, {"criterion": "quality"})
-    assert response.status_code == 302
-    body = client.get(url).content.decode()
-    assert "#1" in body and "manual" in body and "Batch 1 of quality: 20 tasks added." in body
-    assert client.post(url, {"criterion": "nope"}).status_code == 302
-    assert AdaptiveBatch.objects.count() == 1
-    assert "Adaptive design" in client.get(f"/rankings/campaign/{campaign.slug}/").content.decode()
-
-
-def test_the_api(client, django_user_model):
-    campaign = adaptive_campaign()
-    judge_all(campaign)
-    url = f"/api/campaigns/{campaign.slug}/adaptive/"
-    client.force_login(_member(django_user_model, campaign, "viewer"))
-    assert client.get(url).json()["criteria"][0]["open_places"] == 0
-    assert (
-        client.post(url, {"criterion": "quality"}, content_type="application/json").status_code
-        == 403
-    )
-    client.force_login(_member(django_user_model, campaign, "designer"))
-    made = client.post(url, {"criterion": "quality"}, content_type="application/json")
-    assert made.status_code == 201 and made.json()["tasks"] == 20
-    body = client.get(url).json()
-    assert body["criteria"][0]["batches"][0]["number"] == 1
-    bad = client.post(url, {"criterion": "nope"}, content_type="application/json")
-    assert bad.status_code == 400 and "nope" in bad.content.decode()
-    Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.CLOSED)
-    closed = client.post(url, {"criterion": "quality"}, content_type="application/json")
-    assert closed.status_code == 400 and "live" in closed.content.decode()
-
-
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.skipif(
     connection.vendor != "postgresql",
@@ -416,17 +284,6 @@ def test_batches_and_hand_outs_at_once_keep_every_invariant_on_postgresql():
             Assignment.objects.filter(worker=worker).values_list("task__item_id", flat=True)
         )
         assert len(items) == len(set(items))
-
-
-def test_the_monitor_and_plan_pages_say_adaptive_design_is_on(client, django_user_model):
-    campaign = adaptive_campaign()
-    client.force_login(_member(django_user_model, campaign, "viewer"))
-    for page in ("monitor", "plan"):
-        body = client.get(f"/campaigns/{campaign.slug}/{page}/").content.decode()
-        assert "data-adaptive-note" in body, page
-    Campaign.objects.filter(pk=campaign.pk).update(adaptive_design=False)
-    body = client.get(f"/campaigns/{campaign.slug}/monitor/").content.decode()
-    assert "data-adaptive-note" not in body
 
 
 def test_before_any_judgement_a_batch_is_balanced():

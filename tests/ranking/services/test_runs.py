@@ -77,7 +77,7 @@ def test_excluded_workers_leave_the_ranking_when_the_run_says_so():
 def test_a_criterion_without_judgements_is_refused_then_fails_clearly_if_they_go():
     campaign, criterion = planted_campaign(strengths=STRENGTHS[:3], n_judgements=5, seed=5)
     empty = CriterionFactory(campaign=campaign, name="naturalness")
-    # Refused before anything is stored (tests/ranking/services/test_no_judgements_refused.py).
+    # Refused before anything is stored (tests/ranking/views/test_runs_no_judgements.py).
     with pytest.raises(DomainError, match="no judgements to rank yet"):
         ranking_run_create(campaign=campaign, criterion=empty, queue=False)
     assert not RankingRun.objects.exists()

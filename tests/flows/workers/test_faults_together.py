@@ -25,16 +25,15 @@ from annotations.importing.jobs import RUN_TASK, import_job_create
 from annotations.importing.outputs import Upload
 from annotations.models import ImportJob, Output
 from ranking.models import RankingChunk, RankingRun
-from tests.annotations.importing.test_jobs import outputs_csv
+from tests.annotations.import_jobs import outputs_csv
 from tests.factories import CampaignFactory
-from tests.ranking.services.test_chunks_worker_lost import _chunked_run, _in_process, _values
-from tests.ranking.services.test_worker_lost import (
+from tests.flows.workers.processes import (
     ROOT,
     Worker,
     _database_url,
     _wait,
-    broker,  # noqa: F401
 )
+from tests.flows.workers.test_ranking_chunks_worker_lost import _chunked_run, _in_process, _values
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
 
@@ -115,7 +114,7 @@ class Shape:
 
 
 @pytest.fixture
-def shape(broker: str, tmp_path: Path) -> Iterator[Shape]:  # noqa: F811
+def shape(broker: str, tmp_path: Path) -> Iterator[Shape]:
     started = Shape(broker, tmp_path)
     try:
         yield started

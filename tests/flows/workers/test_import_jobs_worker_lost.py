@@ -1,8 +1,8 @@
 """An import job whose Celery worker dies, or whose database connections are terminated,
 ends within minutes, its files imported exactly once.
 
-Real worker processes (the fixtures of tests/ranking/services/test_worker_lost.py: PostgreSQL
-shared with a worker subprocess on a queue of its own, Redis as the broker). The sweep
+Real worker processes (the fixtures of tests/flows/workers/conftest.py: PostgreSQL shared
+with a worker subprocess on a queue of its own, Redis as the broker). The sweep
 is what celery beat runs, called here in a loop with a 2-second lease; every wait is on
 a condition, bounded.
 """
@@ -20,9 +20,9 @@ from annotations.importing import jobs
 from annotations.importing.jobs import import_job_create, import_jobs_sweep
 from annotations.importing.outputs import Upload
 from annotations.models import ImportJob, Output
-from tests.annotations.importing.test_jobs import outputs_csv
+from tests.annotations.import_jobs import outputs_csv
 from tests.factories import CampaignFactory
-from tests.ranking.services.test_worker_lost import Worker, _wait, broker, worker  # noqa: F401
+from tests.flows.workers.processes import Worker, _wait
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
 
@@ -77,8 +77,8 @@ def _imported_once(job: ImportJob) -> None:
 
 
 def test_a_killed_worker_s_import_is_handed_to_another_worker(
-    broker,  # noqa: F811
-    worker,  # noqa: F811
+    broker,
+    worker,
     tmp_path: Path,
     monkeypatch,
 ):
@@ -96,7 +96,7 @@ def test_a_killed_worker_s_import_is_handed_to_another_worker(
     assert job.attempts == 2
 
 
-def test_a_killed_pool_process_s_import_runs_again(broker, worker, monkeypatch):  # noqa: F811
+def test_a_killed_pool_process_s_import_runs_again(broker, worker, monkeypatch):
     job = _job()
     _sweep_sends_to(broker, worker.queue, monkeypatch)
     _send(broker, worker.queue, job.pk)
@@ -111,8 +111,8 @@ def test_a_killed_pool_process_s_import_runs_again(broker, worker, monkeypatch):
 
 
 def test_terminated_database_connections_mid_import_end_in_a_finished_job(
-    broker,  # noqa: F811
-    worker,  # noqa: F811
+    broker,
+    worker,
 ):
     """pg_terminate_backend on every connection of the worker mid-import (a database
     restart, a failover): the import is rolled back, the job given back and the task

@@ -1,30 +1,24 @@
-"""Chunked ranking runs: one Celery task per chunk, stored in the database,
-merged by the chunk stored last; lost chunks re-dispatched by the sweep; cancel; and the
-runs created before chunking, which still compute as one stream."""
+"""Chunked ranking runs (ranking/services/compute.py): one Celery task per chunk, stored in
+the database, merged by the chunk stored last; cancel; and the runs created before
+chunking, which still compute as one stream."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import numpy as np
 import pytest
-from django.core.management import call_command
 from django.db.models import F
-from django.utils import timezone
 
 from ranking import stats
 from ranking.models import RankingChunk, RankingRun
 from ranking.selectors import runs as selectors
 from ranking.services import compute
-from ranking.services import runs as services
 from ranking.services.compute import ranking_chunk_compute, ranking_run_compute
 from ranking.services.runs import ranking_run_cancel, ranking_run_create
-from ranking.services.sweep import ranking_runs_sweep
-from tests.ranking.planted import planted_campaign
+from tests.ranking.chunked_runs import _reference, _values
 
 pytestmark = pytest.mark.django_db
 
-STRENGTHS = [60.0, 30.0, 0.0, -30.0, -60.0]
+
 RUNS = 60  # three chunks of 25, 25 and 10 runs
 
 
@@ -32,54 +26,6 @@ RUNS = 60  # three chunks of 25, 25 and 10 runs
 def chunks_of_25(monkeypatch):
     """New runs store chunks of 25 runs here, whatever the default."""
     monkeypatch.setattr(stats, "DEFAULT_CHUNK_RUNS", 25)
-
-
-@pytest.fixture
-def planted():
-    return planted_campaign(strengths=STRENGTHS, n_judgements=50, seed=21)
-
-
-@pytest.fixture
-def dispatched(monkeypatch):
-    """Chunks handed to Celery, recorded instead of sent: (run id, chunk index)."""
-    sent: list[tuple[int, int]] = []
-    monkeypatch.setattr(compute, "ranking_chunk_dispatch", lambda r, i, q=None: sent.append((r, i)))
-    return sent
-
-
-def _values(run: RankingRun) -> dict[str, tuple[float, float, int, int, int]]:
-    return {
-        r.system.label: (r.value, r.spread, r.rank_lo, r.rank_hi, r.cluster)
-        for r in run.results.select_related("system")
-    }
-
-
-def _reference(run: RankingRun) -> dict[str, tuple[float, float, int, int, int]]:
-    """The pure in-process computation of the same run (ranking.stats.compute_chunked)."""
-    data = selectors.ranking_scores(criterion=run.criterion)
-    result = stats.compute_chunked(
-        method=run.method,
-        n_systems=len(data.systems),
-        judgement=data.judgement,
-        system=data.system,
-        score=data.score,
-        slot=data.slot,
-        runs=run.runs,
-        chunk_runs=run.chunk_runs or 0,
-        seed=run.seed,
-        confidence=run.confidence,
-        parameters=run.parameters,
-    )
-    return {
-        data.systems[int(s)].label: (
-            float(result.value[i]),
-            float(result.spread[i]),
-            int(result.rank_lo[i]),
-            int(result.rank_hi[i]),
-            int(result.cluster[i]),
-        )
-        for i, s in enumerate(result.ranked)
-    }
 
 
 def test_a_new_run_stores_its_chunk_size_and_is_computed_in_chunks(
@@ -136,122 +82,6 @@ def test_progress_counts_chunks_done_and_runs_done(planted, dispatched):
     assert (run.progress, run.runs_done) == (pytest.approx(2 / 3), 35)
 
 
-def test_a_lost_chunk_is_re_dispatched_by_the_sweep_then_completes(
-    planted, dispatched, django_capture_on_commit_callbacks
-):
-    campaign, criterion = planted
-    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
-    ranking_run_compute(run=run)
-    ranking_chunk_compute(run_id=run.pk, index=0)
-    ranking_chunk_compute(run_id=run.pk, index=2)
-    # Chunk 1's worker started it and died (SIGKILL): running, heartbeat stopped.
-    assert compute._claim_chunk(run_id=run.pk, index=1) is not None
-    old = timezone.now() - timedelta(hours=1)
-    RankingChunk.objects.filter(run=run, index=1).update(heartbeat_at=old)
-    RankingRun.objects.filter(pk=run.pk).update(heartbeat_at=old)
-    dispatched.clear()
-    with django_capture_on_commit_callbacks(execute=True):
-        assert ranking_runs_sweep() == []  # nothing failed...
-    assert dispatched == [(run.pk, 1)]  # ...chunk 1 handed to Celery again
-    chunk = run.chunks.get(index=1)
-    assert chunk.state == RankingChunk.State.PENDING and chunk.dispatches == 2
-    run.refresh_from_db()
-    assert run.status == RankingRun.Status.RUNNING
-    dispatched.clear()
-    with django_capture_on_commit_callbacks(execute=True):
-        assert ranking_runs_sweep() == []
-    assert dispatched == []  # fresh heartbeat: left alone
-    assert ranking_chunk_compute(run_id=run.pk, index=1) == "merged"
-    run.refresh_from_db()
-    assert run.status == RankingRun.Status.DONE
-    assert _values(run) == _reference(run)
-
-
-def test_a_chunk_lost_too_often_fails_the_run_with_the_reason(planted, dispatched, settings):
-    campaign, criterion = planted
-    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
-    ranking_run_compute(run=run)
-    old = timezone.now() - timedelta(hours=1)
-    for _ in range(settings.RANKING_MAX_ATTEMPTS - 1):
-        assert compute._claim_chunk(run_id=run.pk, index=1) is not None  # then killed
-        RankingChunk.objects.filter(run=run, index=1).update(heartbeat_at=old)
-        assert ranking_runs_sweep() == []
-    assert compute._claim_chunk(run_id=run.pk, index=1) is not None
-    RankingChunk.objects.filter(run=run, index=1).update(heartbeat_at=old)
-    assert ranking_runs_sweep() == [run.pk]
-    run.refresh_from_db()
-    assert run.status == RankingRun.Status.FAILED
-    assert f"Chunk 2 of this run was lost {settings.RANKING_MAX_ATTEMPTS} times" in run.error
-
-
-def test_a_queued_chunk_is_sent_again_within_minutes_and_later_each_time(
-    planted, dispatched, django_capture_on_commit_callbacks, settings
-):
-    """A chunk whose message a dead worker held (the broker gives it back only after its
-    visibility timeout, 72 minutes) is sent again after RANKING_QUEUED_AFTER, not
-    after the 6-hour pending timeout; each further copy waits longer, so a long queue
-    does not fill with copies, and copies never count as lost workers."""
-    campaign, criterion = planted
-    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
-    ranking_run_compute(run=run)
-    after = settings.RANKING_QUEUED_AFTER
-    assert after <= 300
-    sent = timezone.now() - timedelta(seconds=after + 5)
-    RankingChunk.objects.filter(run=run).update(heartbeat_at=sent)
-    dispatched.clear()
-    with django_capture_on_commit_callbacks(execute=True):
-        assert ranking_runs_sweep() == []
-    assert sorted(dispatched) == [(run.pk, 0), (run.pk, 1), (run.pk, 2)]
-    assert set(run.chunks.values_list("dispatches", flat=True)) == {2}
-    # The second copy waits twice as long.
-    RankingChunk.objects.filter(run=run).update(
-        heartbeat_at=timezone.now() - timedelta(seconds=after + 5)
-    )
-    dispatched.clear()
-    with django_capture_on_commit_callbacks(execute=True):
-        assert ranking_runs_sweep() == []
-    assert dispatched == []
-    RankingChunk.objects.filter(run=run).update(
-        heartbeat_at=timezone.now() - timedelta(seconds=2 * after + 5)
-    )
-    with django_capture_on_commit_callbacks(execute=True):
-        assert ranking_runs_sweep() == []
-    assert len(dispatched) == 3
-    # Copies are not lost workers: the chunks still compute and the run finishes.
-    for index in range(3):
-        ranking_chunk_compute(run_id=run.pk, index=index)
-    run.refresh_from_db()
-    assert run.status == RankingRun.Status.DONE, run.error
-    assert _values(run) == _reference(run)
-
-
-def test_a_silent_running_chunk_is_handed_out_within_minutes(
-    planted, dispatched, django_capture_on_commit_callbacks, settings
-):
-    """Its worker was SIGKILLed: the chunk's heartbeat stops, and after
-    RANKING_LOST_AFTER (two minutes, not the ten of a run's stale timeout) the
-    sweep gives it back and sends it again."""
-    campaign, criterion = planted
-    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
-    ranking_run_compute(run=run)
-    assert compute._claim_chunk(run_id=run.pk, index=1) is not None  # then killed
-    lost = settings.RANKING_LOST_AFTER
-    assert lost <= 180 < settings.RANKING_STALE_AFTER
-    RankingChunk.objects.filter(run=run, index=1).update(
-        heartbeat_at=timezone.now() - timedelta(seconds=lost + 5)
-    )
-    dispatched.clear()
-    with django_capture_on_commit_callbacks(execute=True):
-        assert ranking_runs_sweep() == []
-    assert (run.pk, 1) in dispatched
-    assert run.chunks.get(index=1).state == RankingChunk.State.PENDING
-    for index in range(3):
-        ranking_chunk_compute(run_id=run.pk, index=index)
-    run.refresh_from_db()
-    assert run.status == RankingRun.Status.DONE, run.error
-    assert _values(run) == _reference(run)
-
-
 def test_a_duplicate_message_never_takes_over_a_computing_chunk(planted, dispatched):
     """A copy of a chunk's message (sent again while it was queued, or given back by the
     broker) arriving while another worker computes it is skipped: that worker keeps it,
@@ -295,24 +125,6 @@ def test_a_dropped_database_connection_gives_the_chunk_back_without_failing_the_
     run.refresh_from_db()
     assert run.status == RankingRun.Status.DONE, run.error
     assert _values(run) == _reference(run)
-
-
-def test_a_pending_run_whose_message_was_lost_is_sent_again(
-    planted, monkeypatch, django_capture_on_commit_callbacks, settings
-):
-    campaign, criterion = planted
-    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
-    sent: list[int] = []
-    monkeypatch.setattr(services, "ranking_run_dispatch", sent.append)
-    RankingRun.objects.filter(pk=run.pk).update(
-        created_at=timezone.now() - timedelta(seconds=settings.RANKING_QUEUED_AFTER + 5)
-    )
-    with django_capture_on_commit_callbacks(execute=True):
-        assert ranking_runs_sweep() == []
-    assert sent == [run.pk]
-    with django_capture_on_commit_callbacks(execute=True):
-        assert ranking_runs_sweep() == []
-    assert sent == [run.pk]  # not again until another delay has passed
 
 
 def test_cancel_mid_run_stops_the_remaining_chunks(planted, dispatched):
@@ -377,18 +189,6 @@ def test_judgements_changed_between_chunks_fail_the_run(planted, dispatched):
     assert not run.results.exists()
 
 
-def test_a_retried_run_gets_fresh_chunks_and_the_same_numbers(planted, dispatched):
-    campaign, criterion = planted
-    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
-    ranking_run_compute(run=run, fan_out=False)
-    first = _values(run)
-    RankingRun.objects.filter(pk=run.pk).update(status=RankingRun.Status.FAILED)
-    run.refresh_from_db()
-    services.ranking_run_retry(run=run)
-    ranking_run_compute(run=run, fan_out=False)
-    assert run.status == RankingRun.Status.DONE and _values(run) == first
-
-
 def test_runs_created_before_chunking_still_compute_as_one_stream(planted):
     campaign, criterion = planted
     run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
@@ -411,15 +211,6 @@ def test_runs_created_before_chunking_still_compute_as_one_stream(planted):
     assert [by_label[data.systems[int(s)].label] for s in single.ranked] == list(single.value)
 
 
-def test_the_rank_command_computes_the_chunks_in_process(planted, dispatched, capsys):
-    campaign, criterion = planted
-    call_command("rank", campaign.slug, "--criterion", criterion.name, "--runs", str(RUNS))
-    assert dispatched == [], "the command must not hand chunks to Celery"
-    run = RankingRun.objects.get(campaign=campaign)
-    assert run.status == RankingRun.Status.DONE and run.chunks.count() == 3
-    assert _values(run) == _reference(run)
-
-
 def test_a_chunk_beats_its_heartbeat_at_most_once_a_second(
     planted, dispatched, django_assert_num_queries
 ):
@@ -433,29 +224,6 @@ def test_a_chunk_beats_its_heartbeat_at_most_once_a_second(
         beat(0.1)
     with django_assert_num_queries(0):
         beat(0.2)
-
-
-def test_the_rank_command_computes_full_chunks_side_by_side_with_the_same_numbers(
-    planted, dispatched, monkeypatch
-):
-    """Chunks of 40 (the default): the full ones in one compiled pass where the kernel
-    serves, the short one alone; stored per chunk, equal to the pure computation."""
-    monkeypatch.setattr(stats, "DEFAULT_CHUNK_RUNS", 40)
-    together: list[list[int]] = []
-    real = stats.compute_chunks
-
-    def spy(comparisons, **kw):  # type: ignore[no-untyped-def]
-        together.append(list(kw["indices"]))
-        return real(comparisons, **kw)
-
-    monkeypatch.setattr(stats, "compute_chunks", spy)
-    campaign, criterion = planted
-    call_command("rank", campaign.slug, "--criterion", criterion.name, "--runs", "100")
-    run = RankingRun.objects.get(campaign=campaign)
-    assert run.status == RankingRun.Status.DONE and run.runs_done == 100
-    assert together == [[0, 1, 2]]
-    assert [c.runs for c in run.chunks.order_by("index")] == [40, 40, 20]
-    assert _values(run) == _reference(run)
 
 
 def test_chunks_computed_together_stop_when_one_is_taken_over(planted, dispatched, settings):

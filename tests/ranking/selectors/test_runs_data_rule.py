@@ -1,5 +1,6 @@
-"""Honest results on thin data: unranked systems are listed, clusters and the stability
-verdict only under the minimum-data rule; every export records what it rests on."""
+"""Honest results on thin data (the data rule of ranking/selectors/runs.py): unranked
+systems are listed, clusters and the stability verdict only under the minimum-data rule,
+alike on the page, in the API and in every export."""
 
 from __future__ import annotations
 
@@ -8,20 +9,16 @@ import io
 import json
 
 import pytest
-from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from annotations.models import Worker
 from ranking.exports.runs import parse_csv
-from ranking.models import RankingRun
 from ranking.selectors.runs import ranking_data_rule
-from ranking.services.compute import ranking_run_compute
-from ranking.services.runs import ranking_run_create
-from ranking.stats._clusters import clusters_from_ranges
 from tests.factories import SystemFactory
 from tests.ranking.planted import planted_campaign
+from tests.ranking.ranked_runs import _export, _owned, _rank
 
 pytestmark = pytest.mark.django_db
+
 
 FORMATS = ("table", "json", "csv", "latex", "markdown")
 
@@ -42,24 +39,6 @@ def _clusters_everywhere(client, api, run) -> dict[str, list[int | None]]:
             for row in sorted(criterion["systems"], key=lambda r: r["system"])
         ],
     }
-
-
-def _owned(campaign) -> User:
-    owner = User.objects.create_user(f"owner-{campaign.pk}")
-    campaign.owner = owner
-    campaign.save(update_fields=["owner"])
-    return owner
-
-
-def _rank(campaign, criterion, **kwargs) -> RankingRun:
-    run = ranking_run_create(campaign=campaign, criterion=criterion, queue=False, **kwargs)
-    return ranking_run_compute(run=run)
-
-
-def _export(client, run, fmt: str) -> str:
-    response = client.get(f"/api/rankings/{run.pk}/export/{fmt}/")
-    assert response.status_code == 200, response.content
-    return response.content.decode()
 
 
 def test_two_judgements_give_no_clusters_and_no_stability_verdict(client):
@@ -187,93 +166,3 @@ def test_systems_without_comparisons_are_listed_as_unranked_not_dropped(client):
         assert "zeta" in _export(api, run, fmt), fmt
     rows = list(csv.reader(io.StringIO(_export(api, run, "csv"))))
     assert ["unranked", "", "zeta", "", "", "", "", "0"] in rows
-
-
-def test_every_export_records_which_judgements_it_used():
-    campaign, criterion = planted_campaign(strengths=[60, 20, -20, -60], n_judgements=50, k=4)
-    Worker.objects.filter(campaign=campaign, external_id="w0").update(excluded=True)
-    api = APIClient()
-    api.force_authenticate(_owned(campaign))
-    run = _rank(campaign, criterion, runs=30, seed=17, parameters={"draw_probability": 0.1})
-    assert run.inputs["judgements_total"] == 50 and run.inputs["judgements_used"] == 40
-    assert run.inputs["left_out"]["excluded_workers"] == 10
-    assert run.inputs["excluded_workers"] == ["w0"]
-    data = json.loads(_export(api, run, "json"))
-    assert data["seed"] == 17 and data["method"] == "wmt14" and data["runs"] == 30
-    # The parameters computed with: the one given, and the defaults beside it.
-    assert data["parameters"]["draw_probability"] == 0.1 and "sigma0" in data["parameters"]
-    assert data["judgements"] == 40 and data["judgements_total"] == 50
-    assert data["left_out"] == {"attention_checks": 0, "repeats": 0, "excluded_workers": 10}
-    assert data["excluded_workers"] == ["w0"] and data["fingerprint"] == run.fingerprint
-    sidecar = list(csv.reader(io.StringIO(_export(api, run, "provenance"))))
-    assert sidecar[0] == ["field", "value"]
-    heads = dict(sidecar[1:])
-    assert heads["judgements used"] == "40" and heads["judgements stored"] == "50"
-    assert heads["excluded workers"] == "w0" and heads["seed"] == "17"
-    assert heads["judgements left out"] == "attention checks 0, repeats 0, excluded workers 10"
-    # The sidecar names the same parameters as the JSON: the one given and the defaults.
-    assert json.loads(heads["parameters"]) == data["parameters"]
-    assert heads["fingerprint of the judgements"] == run.inputs["judgements_fingerprint"]
-    assert heads["fingerprint (judgements, criterion, method, parameters, runs, seed)"] == (
-        run.fingerprint
-    )
-    for fmt in ("table", "latex", "markdown"):
-        text = _export(api, run, fmt)
-        for needle in (
-            "judgements used: 40",
-            "judgements stored: 50",
-            "excluded workers",
-            "w0",
-            "seed",
-            "17",
-            "draw",
-            "0.1",
-            "wmt14",
-            run.fingerprint,
-            "minimum-data rule",
-        ):
-            assert needle in text, (fmt, needle)
-
-
-def test_exports_of_a_stored_run_escape_campaign_and_system_names():
-    campaign, criterion = planted_campaign(strengths=[60, 20, -20], n_judgements=20, k=3)
-    campaign.name = r"\input{/etc/passwd}"
-    campaign.save(update_fields=["name"])
-    campaign.systems.filter(label="s0").update(label=r"\input{/etc/passwd}")
-    campaign.systems.filter(label="s1").update(label="=1+1")
-    campaign.systems.filter(label="s2").update(label="a|b")
-    api = APIClient()
-    api.force_authenticate(_owned(campaign))
-    run = _rank(campaign, criterion, runs=20, seed=1)
-    latex = _export(api, run, "latex")
-    assert r"\input" not in latex and r"\textbackslash{}input\{/etc/passwd\}" in latex
-    cells = [c for row in csv.reader(io.StringIO(_export(api, run, "csv"))) for c in row]
-    assert "'=1+1" in cells and "=1+1" not in cells
-    assert r"a\|b" in _export(api, run, "markdown")
-
-
-CLUSTER_TRUTH = "each rule separates every system above it from every system below it"
-
-
-def test_the_cluster_caption_says_what_a_cluster_boundary_means_and_no_more(client):
-    """Statistician's review: the caption said systems in one cluster "cannot be told
-    apart from each other", false under WMT's chaining rule (a cluster can hold systems
-    whose own ranges do not overlap, e.g. ranges 1-2 and 4-6 chained by 2-4). What holds:
-    a boundary separates everything above it from everything below it."""
-    # The chaining counterexample, on the rule itself: 1-2 and 4-6 share cluster 1.
-    assert list(clusters_from_ranges([4, 3, 2, 1], [1, 2, 4, 7], [2, 4, 6, 8])) == [1, 1, 1, 2]
-    campaign, criterion = planted_campaign(
-        strengths=[150, 0, -150], n_judgements=60, seed=3, k=3, noise=5
-    )
-    client.force_login(_owned(campaign))
-    run = _rank(campaign, criterion, runs=200, seed=1)
-    assert ranking_data_rule(run=run).met
-    html = client.get(f"/rankings/{run.pk}/").content.decode()
-    assert CLUSTER_TRUTH in html and "some of them may still differ" in html
-    assert "told apart" not in html and "cannot be distinguished" not in html
-    # No clusters shown: no sentence about them.
-    thin, thin_criterion = planted_campaign(strengths=[60, 20, -20, -60], n_judgements=2, k=4)
-    client.force_login(_owned(thin))
-    thin_run = _rank(thin, thin_criterion, runs=50, seed=1)
-    html = client.get(f"/rankings/{thin_run.pk}/").content.decode()
-    assert CLUSTER_TRUTH not in html and "told apart" not in html

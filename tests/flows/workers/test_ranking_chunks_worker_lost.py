@@ -1,7 +1,7 @@
 """A chunked ranking run whose Celery worker dies still finishes, with the same numbers.
 
-Like tests/ranking/services/test_worker_lost.py (whose worker fixtures these reuse: PostgreSQL shared
-with a worker subprocess on a queue of its own, Redis as the broker):
+Like tests/flows/workers/test_ranking_run_worker_lost.py (the same worker fixtures:
+PostgreSQL shared with a worker subprocess on a queue of its own, Redis as the broker):
 
 1. the pool process dies mid-chunk: the chunk stops beating; the sweep (celery beat,
    every minute) hands it out again once it has been silent for
@@ -29,8 +29,8 @@ from ranking.services import compute
 from ranking.services.compute import ranking_run_compute
 from ranking.services.runs import ranking_run_create
 from ranking.services.sweep import ranking_runs_sweep
+from tests.flows.workers.processes import Worker, _wait
 from tests.ranking.planted import planted_campaign
-from tests.ranking.services.test_worker_lost import Worker, _wait, broker, worker  # noqa: F401
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
 
@@ -119,7 +119,7 @@ def _swept_until_ended(run: RankingRun) -> Callable[[], bool]:
     return check
 
 
-def test_a_killed_pool_process_s_chunk_is_handed_out_again(broker, worker, monkeypatch):  # noqa: F811
+def test_a_killed_pool_process_s_chunk_is_handed_out_again(broker, worker, monkeypatch):
     run = _chunked_run()
     close = _sending_to(broker, worker.queue, monkeypatch)
     worker.send(broker, run.pk)
@@ -139,8 +139,8 @@ def test_a_killed_pool_process_s_chunk_is_handed_out_again(broker, worker, monke
 
 
 def test_a_killed_worker_s_chunks_are_re_dispatched_by_the_sweep(
-    broker,  # noqa: F811
-    worker,  # noqa: F811
+    broker,
+    worker,
     tmp_path: Path,
     monkeypatch,
 ):
@@ -165,8 +165,8 @@ def test_a_killed_worker_s_chunks_are_re_dispatched_by_the_sweep(
 
 
 def test_terminated_database_connections_mid_chunk_end_in_a_finished_run(
-    broker,  # noqa: F811
-    worker,  # noqa: F811
+    broker,
+    worker,
 ):
     """pg_terminate_backend on every connection of the worker mid-chunk (a database
     restart, a failover): the chunk is given back and its task retried with a backoff;

@@ -1,0 +1,90 @@
+"""A run's life cycle (ranking/services/runs.py): cancel, retry, delete, and the caps on what is queued."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+
+from common.errors import DomainError
+from ranking.models import RankingRun
+from ranking.services.compute import ranking_run_compute
+from ranking.services.runs import (
+    ranking_run_cancel,
+    ranking_run_create,
+    ranking_run_delete,
+    ranking_run_retry,
+)
+from ranking.services.sweep import ranking_runs_sweep
+from tests.ranking.planted import planted_campaign
+from tests.ranking.running_runs import _running
+
+pytestmark = pytest.mark.django_db
+
+
+STRENGTHS = [60.0, 20.0, -20.0, -60.0]
+
+
+@pytest.fixture
+def planted():
+    return planted_campaign(strengths=STRENGTHS, n_judgements=40, seed=11, k=4)
+
+
+def test_only_active_runs_can_be_cancelled_and_only_ended_runs_deleted(planted):
+    campaign, criterion = planted
+    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=20, queue=False)
+    with pytest.raises(DomainError, match="cancel it before deleting it"):
+        ranking_run_delete(run=run)
+    ranking_run_compute(run=run)
+    with pytest.raises(DomainError, match="only a queued or running run can be cancelled"):
+        ranking_run_cancel(run=run)
+    assert run.results.count() == len(STRENGTHS)
+    ranking_run_delete(run=run)
+    assert not RankingRun.objects.filter(pk=run.pk).exists()
+
+
+def test_a_failed_run_can_be_retried_and_then_finishes(planted, django_capture_on_commit_callbacks):
+    campaign, criterion = planted
+    lost = _running(campaign, criterion, heartbeat_ago=5000, runs=25, seed=4)
+    ranking_runs_sweep()
+    lost.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        ranking_run_retry(run=lost)
+    lost.refresh_from_db()
+    assert lost.status == RankingRun.Status.DONE and lost.error == ""
+    assert lost.runs_done == 25 and lost.attempts == 1
+    with pytest.raises(DomainError, match="only a failed or cancelled run can be retried"):
+        ranking_run_retry(run=lost)
+
+
+# Bounded inputs ------------------------------------------------------------------------------
+
+
+def test_runs_are_capped_like_the_web_form(planted, settings):
+    campaign, criterion = planted
+    with pytest.raises(DomainError, match=r"at most 100,000 runs per ranking \(asked: 100,001\)"):
+        ranking_run_create(campaign=campaign, criterion=criterion, runs=100_001, queue=False)
+    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=100_000, queue=False)
+    assert run.runs == 100_000
+
+
+def test_memory_budget_refuses_runs_times_systems_beyond_it(planted, settings):
+    campaign, criterion = planted
+    settings.RANKING_MAX_RUN_VALUES = 40_000  # 4 systems: at most 10,000 runs
+    with pytest.raises(DomainError, match="ask for at most 10,000 runs"):
+        ranking_run_create(campaign=campaign, criterion=criterion, runs=10_001, queue=False)
+    ranking_run_create(campaign=campaign, criterion=criterion, runs=10_000, queue=False)
+
+
+def test_one_designer_cannot_queue_unbounded_runs(planted, settings):
+    campaign, criterion = planted
+    settings.RANKING_MAX_ACTIVE_RUNS_PER_USER = 2
+    designer = User.objects.create_user("busy")
+    other = User.objects.create_user("other")
+    first = ranking_run_create(campaign=campaign, criterion=criterion, user=designer, queue=False)
+    ranking_run_create(campaign=campaign, criterion=criterion, user=designer, queue=False)
+    with pytest.raises(DomainError, match=r"already have 2 ranking run\(s\) queued or running"):
+        ranking_run_create(campaign=campaign, criterion=criterion, user=designer, queue=False)
+    # Others are not affected, and a finished run frees a place.
+    ranking_run_create(campaign=campaign, criterion=criterion, user=other, queue=False)
+    ranking_run_compute(run=first)
+    ranking_run_create(campaign=campaign, criterion=criterion, user=designer, queue=False)

@@ -1,0 +1,28 @@
+"""The adaptive design page (ranking/views/adaptive.py): batches shown, designers add one."""
+
+from __future__ import annotations
+
+import pytest
+
+from ranking.models import AdaptiveBatch
+from tests.ranking.adaptive_data import _member, adaptive_campaign, judge_all
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_page_shows_batches_and_designers_add_one(client, django_user_model):
+    campaign = adaptive_campaign()
+    judge_all(campaign)
+    url = f"/rankings/campaign/{campaign.slug}/adaptive/"
+    client.force_login(_member(django_user_model, campaign, "viewer"))
+    body = client.get(url).content.decode()
+    assert "No batch yet" in body and "Add a batch" not in body
+    assert client.post(url, {"criterion": "quality"}).status_code == 403
+    client.force_login(_member(django_user_model, campaign, "designer"))
+    response = client.post(url, {"criterion": "quality"})
+    assert response.status_code == 302
+    body = client.get(url).content.decode()
+    assert "#1" in body and "manual" in body and "Batch 1 of quality: 20 tasks added." in body
+    assert client.post(url, {"criterion": "nope"}).status_code == 302
+    assert AdaptiveBatch.objects.count() == 1
+    assert "Adaptive design" in client.get(f"/rankings/campaign/{campaign.slug}/").content.decode()
