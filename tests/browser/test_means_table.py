@@ -10,7 +10,7 @@ from annotations.models import CampaignMembership
 from ranking.services import compute
 from ranking.services import runs as services
 from tests.browser.conftest import save_screenshot, settled_width, sign_in
-from tests.ranking.selectors.test_means import rated_campaign
+from tests.ranking.means_data import rated_campaign
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

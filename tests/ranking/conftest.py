@@ -7,7 +7,7 @@ import pytest
 from annotations.services.criteria import criterion_from_preset
 from ranking.services import compute
 from tests.annotations.designer_data import judged_campaign, users
-from tests.ranking.planted import planted_campaign
+from tests.ranking.planted import checked_campaign, planted_campaign
 
 STRENGTHS = [60.0, 30.0, 0.0, -30.0, -60.0]
 
@@ -32,3 +32,8 @@ def campaign():
     campaign = judged_campaign(owner=people["owner"], n_items=4)
     criterion_from_preset(campaign=campaign, preset="naturalness")  # no judgements
     return campaign
+
+
+@pytest.fixture
+def checked():
+    return checked_campaign()

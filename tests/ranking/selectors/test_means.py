@@ -3,20 +3,12 @@ confidence intervals, beside the TrueSkill clusters; page, CSV, API and command.
 
 from __future__ import annotations
 
-import io
-
 import numpy as np
 import pytest
-from django.core.management import CommandError, call_command
 from scipy import stats as scipy_stats
 
 from annotations.models import (
-    Campaign,
-    CampaignMembership,
-    Criterion,
-    Output,
     Task,
-    TaskOutput,
     Worker,
 )
 from annotations.services.criteria import criterion_from_preset
@@ -24,54 +16,10 @@ from ranking.models import RankingRun
 from ranking.selectors import means
 from ranking.services import compute
 from ranking.services import runs as services
-from tests.factories import CampaignFactory, ItemFactory, SystemFactory, judgement_of
+from tests.factories import CampaignFactory
+from tests.ranking.means_data import _member, rated_campaign
 
 pytestmark = pytest.mark.django_db
-
-# Planted mean ratings per language and system (workers add noise of +-1 level).
-PLANTED = {"de": {"good": 4.5, "weak": 2.0}, "fr": {"good": 3.0, "weak": 3.5}}
-
-
-def _judge(campaign, criterion, worker, language, scores, n):
-    item = ItemFactory(campaign=campaign, external_id=f"{language}-{n}", language=language)
-    task = Task.objects.create(
-        campaign=campaign, criterion=criterion, item=item, kind="imported", language=language
-    )
-    for slot, system in enumerate(scores):
-        output = Output.objects.create(
-            item=item, system=system, text=f"{system.label} {n}", language=language
-        )
-        TaskOutput.objects.create(task=task, output=output, slot=slot)
-    judgement_of(task, worker, list(scores.values()), kind="imported")
-
-
-def rated_campaign(n: int = 30, seed: int = 3):
-    """Two systems rated 1-5 on grammar in de and fr; returns the campaign, criterion and
-    every rating given, by (system, language)."""
-    rng = np.random.default_rng(seed)
-    campaign = CampaignFactory(languages=["de", "fr"])
-    grammar = criterion_from_preset(campaign=campaign, preset="grammar")
-    systems = {label: SystemFactory(campaign=campaign, label=label) for label in ("good", "weak")}
-    workers = {
-        tag: [
-            Worker.objects.create(
-                campaign=campaign, platform="imported", external_id=f"{tag}{i}", language=tag
-            )
-            for i in range(4)
-        ]
-        for tag in PLANTED
-    }
-    given: dict[tuple[str, str], list[float]] = {}
-    for tag, planted in PLANTED.items():
-        for j in range(n):
-            scores = {
-                systems[label]: float(np.clip(round(mean + rng.normal(0, 1)), 1, 5))
-                for label, mean in planted.items()
-            }
-            for system, value in scores.items():
-                given.setdefault((system.label, tag), []).append(value)
-            _judge(campaign, grammar, workers[tag][j % 4], tag, scores, j)
-    return campaign, grammar, given
 
 
 def _interval(values):
@@ -129,71 +77,6 @@ def test_a_one_language_campaign_has_one_column_and_no_ratings_no_rows():
     criterion_from_preset(campaign=campaign, preset="fluency")
     block = means.campaign_means(campaign=campaign).criteria[0]
     assert block.systems == [] and block.columns == [means.ALL]
-
-
-def _member(django_user_model, campaign, role="viewer"):
-    user = django_user_model.objects.create_user(f"u-{role}", password="pw-123456789")
-    CampaignMembership.objects.create(campaign=campaign, user=user, role=role)
-    return user
-
-
-def test_the_page_and_its_csv(client, django_user_model):
-    campaign, _, given = rated_campaign(n=6)
-    System = campaign.systems.model
-    System.objects.filter(campaign=campaign, label="weak").update(label="=HYPERLINK(1)")
-    client.force_login(_member(django_user_model, campaign))
-    url = f"/rankings/campaign/{campaign.slug}/means/"
-    body = client.get(url).content.decode()
-    assert 'data-criterion="grammar"' in body and 'data-column="de"' in body
-    assert f"{np.mean(given[('good', 'de')]):.2f}" in body
-    assert "Start a ranking run" not in body  # viewers
-    assert "data-magnitude-note" not in body  # a Likert scale has its bounds
-    csv_text = client.get(url + "?format=csv").content.decode()
-    lines = csv_text.splitlines()
-    assert lines[0].startswith("criterion,confidence,system,language,ratings,mean,ci_low,ci_high")
-    assert any(line.startswith("grammar,0.95,good,all,12,") for line in lines)
-    assert "'=HYPERLINK(1)" in csv_text and ",=HYPERLINK" not in csv_text
-    assert client.get(url + "?criterion=nope").status_code == 400
-    assert client.get(url + "?confidence=2").status_code == 400
-
-
-def test_outsiders_see_nothing(client, django_user_model):
-    campaign, _, _ = rated_campaign(n=2)
-    outsider = django_user_model.objects.create_user("out", password="pw-123456789")
-    client.force_login(outsider)
-    assert client.get(f"/rankings/campaign/{campaign.slug}/means/").status_code == 404
-    assert client.get(f"/api/campaigns/{campaign.slug}/means/").status_code == 404
-
-
-def test_the_api(client, django_user_model):
-    campaign, _, given = rated_campaign(n=6)
-    client.force_login(_member(django_user_model, campaign))
-    data = client.get(f"/api/campaigns/{campaign.slug}/means/?confidence=0.9").json()
-    (block,) = data["criteria"]
-    assert block["columns"] == ["de", "fr", "all"]
-    good = next(s for s in block["systems"] if s["system"] == "good")
-    assert good["cells"]["de"]["mean"] == pytest.approx(np.mean(given[("good", "de")]), abs=1e-6)
-    assert good["cells"]["de"]["ratings"] == 6
-    assert good["cells"]["de"]["rank_range"] is None
-    bad = client.get(f"/api/campaigns/{campaign.slug}/means/?criterion=nope")
-    assert bad.status_code == 400 and "nope" in bad.content.decode()
-    assert client.get(f"/api/campaigns/{campaign.slug}/means/?confidence=7").status_code == 400
-
-
-def test_the_command():
-    campaign, _, given = rated_campaign(n=6)
-    out = io.StringIO()
-    call_command("means", campaign.slug, stdout=out)
-    text = out.getvalue()
-    assert "grammar (24 ratings)" in text and f"{np.mean(given[('good', 'fr')]):.2f}" in text
-    out = io.StringIO()
-    call_command("means", campaign.slug, "--csv", stdout=out)
-    assert out.getvalue().splitlines()[0].startswith("criterion,confidence,system,language")
-    with pytest.raises(CommandError, match="no criterion"):
-        call_command("means", campaign.slug, "--criterion", "nope")
-    with pytest.raises(CommandError, match="no campaign"):
-        call_command("means", "nope")
-    assert Campaign.objects.count() == 1 and Criterion.objects.count() == 1
 
 
 def test_intervals_stay_on_the_scale():

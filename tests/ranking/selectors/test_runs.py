@@ -10,14 +10,8 @@ from scipy.stats import binomtest
 from ranking.selectors.runs import content_check_counts, content_check_summary
 from ranking.services.compute import ranking_run_compute
 from ranking.services.runs import ranking_run_create
-from tests.ranking.planted import checked_campaign
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def checked():
-    return checked_campaign()
 
 
 def test_selector_counts_ticks_per_system_and_check(checked):
@@ -73,34 +67,3 @@ def test_summary_at_another_confidence_level(checked):
     cell = summary.rows[3].cells[1]  # s3 "missing": 15 of 16
     ci = binomtest(15, 16).proportion_ci(confidence_level=0.99, method="wilson")
     assert (cell.lo, cell.hi) == (pytest.approx(ci.low), pytest.approx(ci.high))
-
-
-def _percent(x: float) -> str:
-    return f"{round(100 * x)}"
-
-
-def test_ranking_page_shows_rates_with_wilson_intervals(checked, client):
-    campaign, criterion, owner = checked
-    run = ranking_run_compute(
-        run=ranking_run_create(campaign=campaign, criterion=criterion, runs=20, queue=False)
-    )
-    client.force_login(owner)
-    html = client.get(f"/rankings/{run.pk}/").content.decode()
-    assert "Content checks" in html and "95% Wilson interval" in html
-    for ticked, expected_rate in ((8, "50"), (15, "94"), (5, "31"), (0, "0")):
-        ci = binomtest(ticked, 16).proportion_ci(confidence_level=0.95, method="wilson")
-        cell = f'title="{ticked} of 16">{expected_rate}% <span class="muted small">[{_percent(ci.low)}&ndash;{_percent(ci.high)}%]</span>'
-        assert cell in html, cell
-
-
-def test_no_summary_without_content_checks(checked, client):
-    campaign, criterion, owner = checked
-    criterion.content_checks = []
-    criterion.save(update_fields=["content_checks"])
-    assert content_check_counts(criterion=criterion) is None
-    assert content_check_summary(run=_run(campaign, criterion)) is None
-    run = ranking_run_compute(
-        run=ranking_run_create(campaign=campaign, criterion=criterion, runs=20, queue=False)
-    )
-    client.force_login(owner)
-    assert "Content checks" not in client.get(f"/rankings/{run.pk}/").content.decode()

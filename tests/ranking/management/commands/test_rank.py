@@ -146,7 +146,7 @@ def test_e2e_naturalness_at_200_runs_names_the_split_half_check(e2e_dir):
     assert "suggested" not in table
 
 
-DOC = Path(__file__).resolve().parents[3] / "docs" / "reproducing-e2e.md"
+DOC = Path(__file__).resolve().parents[4] / "docs" / "reproducing-e2e.md"
 
 
 def _doc_platform_table(criterion: str) -> dict[str, tuple[float, str]]:
@@ -189,7 +189,7 @@ def test_the_reproducing_doc_states_what_the_platform_prints(e2e_dir):
     assert "about 700" not in text and "--runs 700" not in text
 
 
-METHODS = Path(__file__).resolve().parents[3] / "docs" / "methods.md"
+METHODS = Path(__file__).resolve().parents[4] / "docs" / "methods.md"
 
 
 def test_the_methods_page_says_what_of_table_11_does_not_reproduce():

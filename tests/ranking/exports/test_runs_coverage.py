@@ -1,0 +1,32 @@
+"""The page, the API and the exports state the coverage the rank ranges kept."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from ranking.exports import runs as exports
+from ranking.services.compute import ranking_run_compute
+from ranking.services.runs import ranking_run_create
+from tests.annotations.designer_data import judged_campaign, users
+
+
+@pytest.mark.django_db
+def test_page_api_and_exports_state_the_coverage_kept(client):
+    people = users()
+    campaign = judged_campaign(owner=people["owner"], n_items=6)
+    run = ranking_run_compute(
+        run=ranking_run_create(
+            campaign=campaign, criterion=campaign.criteria.get(), queue=False, runs=100
+        )
+    )
+    client.force_login(people["owner"])
+    html = client.get(reverse("ranking:run", args=[run.pk])).content.decode()
+    assert "the rank ranges keep 94 of 100 runs (94.0%; 95.0% asked)" in html
+    api = APIClient()
+    api.force_authenticate(people["owner"])
+    coverage = api.get(f"/api/rankings/{run.pk}/result/").json()["coverage"]
+    assert coverage["runs_kept"] == 94 and coverage["coverage"] == pytest.approx(0.94)
+    for fmt in ("table", "latex", "markdown", "provenance"):
+        assert "keep 94 of 100 runs" in exports.run_export(run=run, fmt=fmt), fmt

@@ -1,0 +1,33 @@
+"""The ``means`` command."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from django.core.management import CommandError, call_command
+
+from annotations.models import (
+    Campaign,
+    Criterion,
+)
+from tests.ranking.means_data import rated_campaign
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_command():
+    campaign, _, given = rated_campaign(n=6)
+    out = io.StringIO()
+    call_command("means", campaign.slug, stdout=out)
+    text = out.getvalue()
+    assert "grammar (24 ratings)" in text and f"{np.mean(given[('good', 'fr')]):.2f}" in text
+    out = io.StringIO()
+    call_command("means", campaign.slug, "--csv", stdout=out)
+    assert out.getvalue().splitlines()[0].startswith("criterion,confidence,system,language")
+    with pytest.raises(CommandError, match="no criterion"):
+        call_command("means", campaign.slug, "--criterion", "nope")
+    with pytest.raises(CommandError, match="no campaign"):
+        call_command("means", "nope")
+    assert Campaign.objects.count() == 1 and Criterion.objects.count() == 1

@@ -1,0 +1,29 @@
+"""The ``power`` command prints both answers and refuses bad input."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from tests.ranking.planted import planted_campaign
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_command_prints_both_answers_and_refuses_bad_input() -> None:
+    campaign, criterion = planted_campaign(strengths=[40.0, 0.0, 0.0], n_judgements=60, k=3)
+    out = StringIO()
+    call_command("power", campaign.slug, "--share", "0.6", stdout=out)
+    assert "194 comparisons of the pair" in out.getvalue()
+    out = StringIO()
+    call_command("power", campaign.slug, "--criterion", criterion.name, stdout=out)
+    text = out.getvalue()
+    assert "s0 vs " in text and "resolved" in text
+    with pytest.raises(CommandError, match="no campaign"):
+        call_command("power", "nope", "--share", "0.6")
+    with pytest.raises(CommandError, match="confidence"):
+        call_command("power", campaign.slug, "--share", "0.6", "--confidence", "2")
+    with pytest.raises(CommandError, match="--criterion"):
+        call_command("power", campaign.slug)
