@@ -1,4 +1,4 @@
-"""The metric-human correlation page and its API."""
+"""The metric-human correlation page (reports/views/metrics.py)."""
 
 from __future__ import annotations
 
@@ -8,26 +8,12 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from annotations.models import CampaignMembership
 from reports.models import MetricScore
-from tests.annotations.designer_data import add_member, users
-from tests.ranking.planted import planted_campaign
 
 pytestmark = pytest.mark.django_db
 
+
 GOOD = b"system,metric,score\ns0,len,3\ns1,len,2\ns2,len,1\ns3,len,0\n"
-
-
-@pytest.fixture
-def world():
-    people = users()
-    campaign, _criterion = planted_campaign(
-        strengths=[60, 20, -20, -60], n_judgements=12, seed=3, k=4
-    )
-    campaign.owner = people["owner"]
-    campaign.save(update_fields=["owner"])
-    add_member(campaign, people["viewer"], CampaignMembership.Role.VIEWER)
-    return people, campaign
 
 
 def _upload(client, campaign, data, name="m.csv"):
@@ -82,27 +68,3 @@ def test_campaign_page_links_to_the_metrics_page(client, world):
     client.force_login(people["owner"])
     page = client.get(reverse("annotations:designer-campaign", args=[campaign.slug]))
     assert reverse("reports:metrics", args=[campaign.slug]).encode() in page.content
-
-
-def test_api_upload_then_correlations(client, world):
-    people, campaign = world
-    client.force_login(people["owner"])
-    url = reverse("api-metric-correlations", args=[campaign.slug])
-    response = client.post(url, {"file": SimpleUploadedFile("m.csv", GOOD)})
-    assert response.status_code == 201
-    assert response.json()["metrics"] == [
-        {"metric": "len", "segment_scores": 0, "system_scores": 4}
-    ]
-    data = client.get(url, {"criterion": "quality", "resamples": 50}).json()
-    by = {(c["level"], c["method"]): c for c in data["metrics"][0]["correlations"]}
-    assert by[("system", "spearman")]["value"] == 1.0
-    assert data["bootstrap"]["resamples"] == 50
-    bad = client.post(
-        url, {"file": SimpleUploadedFile("b.csv", b"system,metric,score\ns0,len,x\n")}
-    )
-    assert bad.status_code == 400
-    assert (bad.json()["file"], bad.json()["line"], bad.json()["field"]) == ("b.csv", 2, "score")
-    assert client.get(url, {"criterion": "nope"}).status_code == 400
-    client.force_login(people["viewer"])
-    assert client.get(url, {"criterion": "quality"}).status_code == 200
-    assert client.post(url, {"file": SimpleUploadedFile("m.csv", GOOD)}).status_code == 403

@@ -1,0 +1,36 @@
+"""The metrics API (reports/apis/metrics.py): upload, then the correlations."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+
+GOOD = b"system,metric,score\ns0,len,3\ns1,len,2\ns2,len,1\ns3,len,0\n"
+
+
+def test_api_upload_then_correlations(client, world):
+    people, campaign = world
+    client.force_login(people["owner"])
+    url = reverse("api-metric-correlations", args=[campaign.slug])
+    response = client.post(url, {"file": SimpleUploadedFile("m.csv", GOOD)})
+    assert response.status_code == 201
+    assert response.json()["metrics"] == [
+        {"metric": "len", "segment_scores": 0, "system_scores": 4}
+    ]
+    data = client.get(url, {"criterion": "quality", "resamples": 50}).json()
+    by = {(c["level"], c["method"]): c for c in data["metrics"][0]["correlations"]}
+    assert by[("system", "spearman")]["value"] == 1.0
+    assert data["bootstrap"]["resamples"] == 50
+    bad = client.post(
+        url, {"file": SimpleUploadedFile("b.csv", b"system,metric,score\ns0,len,x\n")}
+    )
+    assert bad.status_code == 400
+    assert (bad.json()["file"], bad.json()["line"], bad.json()["field"]) == ("b.csv", 2, "score")
+    assert client.get(url, {"criterion": "nope"}).status_code == 400
+    client.force_login(people["viewer"])
+    assert client.get(url, {"criterion": "quality"}).status_code == 200
+    assert client.post(url, {"file": SimpleUploadedFile("m.csv", GOOD)}).status_code == 403
