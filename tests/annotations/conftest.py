@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from annotations.models import CampaignMembership
+from annotations.models import Campaign, CampaignMembership
 from annotations.services.criteria import criterion_from_preset
-from tests.annotations.designer_data import add_member, users
+from tests.annotations.designer_data import add_member, judged_campaign, users
 from tests.factories import CampaignFactory
 
 
@@ -40,3 +40,12 @@ def world(db):
     grammar = criterion_from_preset(campaign=campaign, preset="grammar")
     quality = criterion_from_preset(campaign=campaign, preset="quality")
     return people, campaign, grammar, quality
+
+
+@pytest.fixture
+def campaign() -> Campaign:
+    # Three Prolific workers (PID0000..PID0002) who each judged 4 tasks.
+    c = judged_campaign(n_workers=3)
+    c.quality_threshold = 0.5
+    c.save(update_fields=["quality_threshold"])
+    return c

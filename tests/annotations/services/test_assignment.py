@@ -23,7 +23,7 @@ from annotations.services.assignment import (
 )
 from annotations.services.expiry import assignments_expire
 from annotations.services.judgements import judgement_submit
-from annotations.services.sessions import worker_get_or_create
+from tests.annotations.built_campaigns import _page, _scores, built_campaign, live_campaign
 from tests.factories import (
     AssignmentFactory,
     CampaignFactory,
@@ -33,24 +33,6 @@ from tests.factories import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def live_campaign(**fields) -> Campaign:
-    return CampaignFactory(status=Campaign.Status.LIVE, **fields)
-
-
-def test_worker_get_or_create_is_stable_and_merges_metadata():
-    campaign = live_campaign()
-    first = worker_get_or_create(
-        campaign=campaign, platform="prolific", external_id="P1", metadata={"study_id": "S"}
-    )
-    again = worker_get_or_create(
-        campaign=campaign, platform="prolific", external_id="P1", metadata={"session_id": "X"}
-    )
-    assert first.pk == again.pk
-    again.refresh_from_db()
-    assert again.metadata == {"study_id": "S", "session_id": "X"}
-    assert Worker.objects.count() == 1
 
 
 def test_task_is_never_given_beyond_judgements_per_task():
@@ -299,56 +281,6 @@ def test_display_order_is_randomised_per_assignment_and_stable_on_resume():
     assert {o[0] for o in orders} == {0, 1, 2, 3, 4}
 
 
-# Set-up 1 ("together"): a group of tasks is one page --------------------------------------
-
-
-def built_campaign(
-    n_systems: int = 4,
-    n_items: int = 3,
-    *,
-    k: int = 2,
-    criteria: tuple[str, ...] = ("quality", "naturalness"),
-    seed: int = 7,
-    **fields,
-) -> Campaign:
-    from annotations.services.campaigns import OutputRow, outputs_store
-    from annotations.services.criteria import criterion_from_preset
-    from annotations.services.tasks import tasks_build
-
-    campaign = CampaignFactory(outputs_per_task=k, **fields)
-    for preset in criteria:
-        criterion_from_preset(campaign=campaign, preset=preset)
-    outputs_store(
-        campaign=campaign,
-        rows=[
-            OutputRow(
-                item_id=f"mr{i:03d}",
-                input=f"name[Place {i}]",
-                system=f"sys{s}",
-                text=f"Place {i} by system {s}.",
-            )
-            for i in range(n_items)
-            for s in range(n_systems)
-        ],
-    )
-    # The quality preset's checklist is not what these hand-out tests are about.
-    campaign.criteria.update(content_checks=[])
-    tasks_build(campaign=campaign, seed=seed)
-    campaign.status = Campaign.Status.LIVE
-    campaign.save(update_fields=["status"])
-    return campaign
-
-
-def _page(assignment: Assignment) -> list[Assignment]:
-    from annotations.selectors.worker import page_assignments
-
-    return page_assignments(assignment=Assignment.objects.get(pk=assignment.pk))
-
-
-def _scores(page: list[Assignment]) -> dict[int, dict[int, float]]:
-    return {a.criterion_id: {s: 100 + 10 * s for s in a.display_order} for a in page}
-
-
 def test_together_hands_out_every_criterion_of_a_group_at_once():
     campaign = built_campaign(setup="together", judgements_per_task=1, tasks_per_worker=2)
     worker = WorkerFactory(campaign=campaign)
@@ -423,47 +355,6 @@ def test_together_expired_page_is_renewed_or_given_away_as_a_whole():
     assert taken is not None and taken.task.group == lead.task.group
     assert task_next_for(worker=first, campaign=campaign, now=latest) is None
     assert Assignment.objects.filter(worker=first, state="expired").count() == 2
-
-
-def test_page_submit_is_all_or_nothing_with_errors_per_criterion_and_slot():
-    from annotations.services.judgements import InvalidPageScores, judgements_submit_page
-
-    campaign = built_campaign(setup="together")
-    lead = task_next_for(worker=WorkerFactory(campaign=campaign), campaign=campaign)
-    assert lead is not None
-    page = _page(lead)
-    quality, natural = page
-    scores = _scores(page)
-    partial: dict[int, dict[int, float]] = {
-        quality.criterion_id: scores[quality.criterion_id],
-        natural.criterion_id: {0: 5},
-    }
-    with pytest.raises(InvalidPageScores) as refused:
-        judgements_submit_page(assignments=page, scores=partial)
-    assert refused.value.errors == {natural.criterion_id: {1: "Give this output a score."}}
-    assert not Judgement.objects.exists() and not JudgementScore.objects.exists()
-    assert set(Assignment.objects.values_list("state", flat=True)) == {"active"}
-
-    made = judgements_submit_page(assignments=page, scores=scores)
-    assert [j.criterion_id for j in made] == [quality.criterion_id, natural.criterion_id]
-    # Submitting the page again (a double click, a second tab) writes nothing new.
-    again = judgements_submit_page(assignments=page, scores=scores)
-    assert [j.pk for j in again] == [j.pk for j in made]
-    assert Judgement.objects.count() == 2 and JudgementScore.objects.count() == 4
-
-
-def test_page_submit_refused_too_fast_writes_nothing():
-    from annotations.services.judgements import TooFast, judgements_submit_page
-
-    campaign = built_campaign(setup="together", min_seconds_per_task=30)
-    lead = task_next_for(worker=WorkerFactory(campaign=campaign), campaign=campaign)
-    assert lead is not None
-    page = _page(lead)
-    with pytest.raises(TooFast):
-        judgements_submit_page(assignments=page, scores=_scores(page))
-    assert not Judgement.objects.exists()
-    judgements_submit_page(assignments=page, scores=_scores(page), acknowledge_too_fast=True)
-    assert Judgement.objects.filter(too_fast=True).count() == 2
 
 
 @pytest.mark.django_db(transaction=True)
@@ -613,39 +504,6 @@ def test_the_same_item_is_not_shown_twice_in_a_row_when_another_is_left(
                 last[worker.pk] = a.item_id
                 judgement_submit(assignment=a, scores={s: 100 for s in a.display_order})
         transaction.set_rollback(True)
-
-
-# Drafts (autosave) --------------------------------------------------------------------------
-
-
-def test_draft_keeps_answer_fields_only_and_stops_once_submitted():
-    from annotations.services.drafts import assignment_draft_save
-
-    campaign = live_campaign()
-    task_with_outputs(campaign=campaign)
-    a = task_next_for(worker=WorkerFactory(campaign=campaign), campaign=campaign)
-    assert a is not None
-    posted = {
-        "score_0": ["120"],
-        "score_1": ["9" * 100],
-        "c12-score_2": ["7"],
-        "check_0": ["missing", "added"],
-        "csrfmiddlewaretoken": ["secret"],
-        "js": ["1"],
-        "score_x": ["1"],
-    }
-    assert assignment_draft_save(assignment=a, answers=posted) is True
-    a.refresh_from_db()
-    assert a.draft == {
-        "score_0": "120",
-        "score_1": "9" * 40,
-        "c12-score_2": "7",
-        "check_0": ["missing", "added"],
-    }
-    judgement_submit(assignment=a, scores={0: 1, 1: 2, 2: 3})
-    assert assignment_draft_save(assignment=a, answers={"score_0": ["5"]}) is False
-    a.refresh_from_db()
-    assert a.draft["score_0"] == "120"
 
 
 # Crowd scale: 200 clients at once on PostgreSQL -------------------------------------------

@@ -13,15 +13,12 @@ from annotations.models import (
     Criterion,
     Judgement,
     Output,
-    Task,
     Worker,
 )
 from annotations.selectors.campaigns import campaign_contents
-from annotations.selectors.monitoring import campaign_plan, campaign_progress, campaign_totals
 from annotations.services import campaigns as campaign_services
 from annotations.services import criteria as criteria_services
 from annotations.services import tasks as task_services
-from annotations.services import workers as worker_services
 from annotations.services.campaigns import (
     CampaignSettingsError,
     OutputRow,
@@ -34,6 +31,7 @@ from common.errors import DomainError
 from tests.annotations.designer_data import judged_campaign
 
 pytestmark = pytest.mark.django_db
+
 
 SIX = ("s1", "s2", "s3", "s4", "s5", "s6")
 
@@ -184,67 +182,6 @@ def test_design_fields_are_fixed_once_tasks_are_built_and_almost_all_once_closed
     campaign_services.campaign_settings_update(campaign=campaign, name="Round 1 (done)")
     campaign.refresh_from_db()
     assert (campaign.name, campaign.instructions) == ("Round 1 (done)", "Read *carefully*.")
-
-
-# The plan equals what building produces -------------------------------------------------------
-
-
-def _ragged(slug: str, k: int) -> Campaign:
-    """6 systems, 10 items; systems s5 and s6 lack outputs for most items, item 9 has
-    one output only (it cannot be compared) and item 8 two."""
-    campaign = campaign_create(slug=slug, outputs_per_task=k, judgements_per_task=3)
-    rows = []
-    for i in range(10):
-        systems: tuple[str, ...] = SIX if i % 3 == 0 else SIX[:4]
-        if i == 8:
-            systems = SIX[:2]
-        if i == 9:
-            systems = SIX[:1]
-        rows += [OutputRow(item_id=f"i{i}", input="x", system=s, text=f"{s}{i}") for s in systems]
-    outputs_store(campaign=campaign, rows=rows)
-    criterion_from_preset(campaign=campaign, preset="quality")
-    criterion_from_preset(campaign=campaign, preset="naturalness")
-    return campaign
-
-
-@pytest.mark.parametrize("k", [1, 2, 3, 5, 6])
-def test_plan_before_building_equals_the_built_tasks(k):
-    campaign = _ragged(f"ragged-{k}", k)
-    estimate = campaign_plan(campaign=campaign, pay_per_hour=12, seconds_per_task=60)
-    assert not estimate.built
-    report = tasks_build(campaign=campaign, seed=3)
-    built = campaign_plan(campaign=campaign, pay_per_hour=12, seconds_per_task=60)
-    assert built.built
-    assert estimate.tasks == built.tasks == report.tasks
-    assert Task.objects.filter(campaign=campaign, kind="regular").count() == estimate.tasks
-    assert (estimate.judgements, estimate.workers, estimate.cost) == (
-        built.judgements,
-        built.workers,
-        built.cost,
-    )
-    # Comparisons: the same total; per system, each within one task per item and criterion.
-    est = {s.label: s.comparisons for s in estimate.per_system}
-    got = {s.label: s.comparisons for s in built.per_system}
-    assert sum(est.values()) == pytest.approx(sum(got.values()), abs=len(SIX))
-    slack = 10 * 2 * (k - 1) * 3
-    assert all(abs(est[label] - got[label]) <= slack for label in SIX)
-
-
-def test_plan_of_the_old_estimate_case_is_exact():
-    # 5 systems with outputs for 3 of 6 items each way: the old estimate assumed every
-    # system on every item (6 items x ceil(6/5) x 2 criteria = 24 tasks).
-    campaign = _ragged("ragged", 5)
-    estimate = campaign_plan(campaign=campaign)
-    tasks_build(campaign=campaign, seed=9)
-    assert campaign_plan(campaign=campaign).tasks == estimate.tasks
-
-
-def test_totals_count_imported_and_collected_judgements_once():
-    campaign = judged_campaign()
-    progress = campaign_progress(campaign=campaign)
-    totals = campaign_totals(campaign=campaign)
-    assert totals.planned == sum(p.planned for p in progress) == 12
-    assert totals.done == 12 and totals.imported == 0 and totals.to_collect == 12
 
 
 # Life cycle --------------------------------------------------------------------------------
@@ -427,23 +364,6 @@ def test_clone_refuses_a_taken_or_reserved_slug():
         with pytest.raises(DomainError):
             campaign_services.campaign_clone(campaign=campaign, user=user, slug=slug)
     assert Campaign.objects.count() == 1
-
-
-def test_exclude_a_worker_with_a_reason_and_undo():
-    campaign = judged_campaign()
-    worker = campaign.workers.order_by("id").first()
-    assert worker is not None
-    with pytest.raises(DomainError, match="Say why"):
-        worker_services.worker_exclude(worker=worker, reason="   ")
-    worker.refresh_from_db()
-    assert not worker.excluded
-    worker_services.worker_exclude(worker=worker, reason="Same score for every output")
-    worker.refresh_from_db()
-    assert worker.excluded and worker.exclusion_reason == "Same score for every output"
-    assert worker.judgements.count() == 4  # judgements stay stored
-    worker_services.worker_include(worker=worker)
-    worker.refresh_from_db()
-    assert not worker.excluded and worker.exclusion_reason == ""
 
 
 def test_criteria_of_the_clone_are_editable_while_the_original_is_not():

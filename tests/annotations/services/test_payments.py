@@ -1,162 +1,23 @@
-"""The payment step: suggestions from the quality checks, the organizer's decisions and
-bonuses, and the exact bytes of the Prolific and MTurk bulk files."""
+"""Payment decisions and bonuses (annotations/services/payments.py): saved, refused naming
+worker and field, all or nothing, suggestions accepted."""
 
 from __future__ import annotations
 
 from decimal import Decimal
 
 import pytest
-from django.contrib.auth.models import User
-from rest_framework.test import APIClient
 
-from annotations.models import Assignment, Campaign, Worker, WorkerCheck
-from annotations.selectors.payments import (
-    DEFAULT_REJECT_REASON,
-    mturk_review_csv,
-    payment_export,
-    payment_rows,
-    payment_summary,
-    prolific_approve_text,
-    prolific_bonus_csv,
-)
-from annotations.selectors.quality import quality_verdict
+from annotations.models import Worker
 from annotations.services.payments import (
     Decision,
     workers_review_accept_suggestions,
     workers_review_update,
 )
-from annotations.services.quality import worker_quality_update
 from common.errors import DomainError
 from tests.annotations.designer_data import judged_campaign
+from tests.annotations.payments_data import _checks, _worker
 
 pytestmark = pytest.mark.django_db
-
-
-def _checks(worker: Worker, kind: str, results: list[bool]) -> None:
-    """One WorkerCheck per result, each on one of the worker's assignments."""
-    assignments = list(Assignment.objects.filter(worker=worker).order_by("pk"))
-    taken = set(
-        WorkerCheck.objects.filter(worker=worker, kind=kind).values_list("assignment_id", flat=True)
-    )
-    free = [a for a in assignments if a.pk not in taken]
-    assert len(free) >= len(results)
-    WorkerCheck.objects.bulk_create(
-        WorkerCheck(worker=worker, assignment=a, kind=kind, passed=p)
-        for a, p in zip(free, results, strict=False)
-    )
-
-
-@pytest.fixture
-def campaign() -> Campaign:
-    # Three Prolific workers (PID0000..PID0002) who each judged 4 tasks.
-    c = judged_campaign(n_workers=3)
-    c.quality_threshold = 0.5
-    c.save(update_fields=["quality_threshold"])
-    return c
-
-
-def _row(campaign: Campaign, external_id: str):
-    return next(r for r in payment_rows(campaign=campaign) if r.worker.external_id == external_id)
-
-
-def _worker(campaign: Campaign, external_id: str) -> Worker:
-    return campaign.workers.get(external_id=external_id)
-
-
-# Suggestions ----------------------------------------------------------------------------------
-
-
-def test_worker_who_passed_the_checks_is_suggested_for_approval(campaign):
-    _checks(_worker(campaign, "PID0000"), "attention", [True, True])
-    row = _row(campaign, "PID0000")
-    assert (row.suggestion, row.attention_passed, row.attention_checks) == ("approved", 2, 2)
-    assert row.tasks_done == 4
-    assert row.reason == "Passed 2 of 2 quality checks."
-
-
-def test_attention_pass_rate_below_the_threshold_is_suggested_for_rejection(campaign):
-    _checks(_worker(campaign, "PID0001"), "attention", [True, False, False])
-    row = _row(campaign, "PID0001")
-    assert row.suggestion == "rejected"
-    assert row.reason == "Passed 1 of 3 attention checks, below the campaign's 50%."
-    assert row.failed_kinds == ("attention",)
-
-
-def test_the_campaign_threshold_decides(campaign):
-    _checks(_worker(campaign, "PID0001"), "attention", [True, False, False])
-    campaign.quality_threshold = 0.3
-    campaign.save(update_fields=["quality_threshold"])
-    assert _row(campaign, "PID0001").suggestion == "approved"
-
-
-def test_workers_the_quality_service_flags_are_suggested_for_rejection(campaign):
-    # Repeats are rated on their own by the one rule (selectors.quality.quality_verdict),
-    # which flags the worker and gives the payment page its reason.
-    worker = _worker(campaign, "PID0002")
-    _checks(worker, "repeat", [False, False, True])
-    worker_quality_update(worker=worker)
-    worker.refresh_from_db()
-    assert worker.flagged
-    row = _row(campaign, "PID0002")
-    assert row.suggestion == "rejected"
-    assert row.reason == "Passed 1 of 3 repeated tasks, below the campaign's 50%."
-
-
-def test_excluded_and_stopped_workers_are_suggested_for_rejection(campaign):
-    Worker.objects.filter(external_id="PID0000").update(
-        excluded=True, exclusion_reason="Copied the same text everywhere"
-    )
-    _checks(_worker(campaign, "PID0001"), "attention", [False, False])
-    Worker.objects.filter(external_id="PID0001").update(stopped=True)
-    assert _row(campaign, "PID0000").reason == "Excluded: Copied the same text everywhere"
-    assert _row(campaign, "PID0000").suggestion == "rejected"
-    assert _row(campaign, "PID0001").suggestion == "rejected"
-    assert _row(campaign, "PID0001").reason.startswith("Stopped by the quality checks")
-
-
-NO_CHECKS = "No quality checks: decide by hand."
-
-
-def test_a_worker_with_no_quality_checks_is_not_presented_as_having_passed(campaign):
-    """Review: imported workers with no checks at all read "Approve - No quality check
-    failed" on payments and "No quality check yet." in the workers API. One verdict
-    and one reason, from the one rule: nothing checked, nothing passed; decide."""
-    row = _row(campaign, "PID0000")  # 4 tasks done, no WorkerCheck at all
-    assert row.checks == 0 and row.tasks_done == 4
-    assert (row.suggestion, row.reason) == ("", NO_CHECKS)
-    assert quality_verdict(None, threshold=0.5).reason == NO_CHECKS
-    owner = User.objects.create_user("payments-owner")
-    campaign.owner = owner
-    campaign.save(update_fields=["owner"])
-    api = APIClient()
-    api.force_authenticate(owner)
-    workers = api.get(f"/api/campaigns/{campaign.slug}/workers/").json()
-    workers = workers.get("results", workers) if isinstance(workers, dict) else workers
-    entry = next(w for w in workers if w["worker"]["external_id"] == "PID0000")
-    assert entry["quality_reason"] == row.reason and entry["below_quality_threshold"] is False
-    # Checked and passed: approval, with the counts.
-    _checks(_worker(campaign, "PID0000"), "attention", [True, True])
-    row = _row(campaign, "PID0000")
-    assert (row.suggestion, row.reason) == ("approved", "Passed 2 of 2 quality checks.")
-
-
-def test_a_flagged_or_stopped_worker_with_no_checks_says_so(campaign):
-    Worker.objects.filter(external_id="PID0000").update(flagged=True)
-    Worker.objects.filter(external_id="PID0001").update(stopped=True)
-    flagged, stopped = _row(campaign, "PID0000"), _row(campaign, "PID0001")
-    assert (flagged.suggestion, flagged.reason) == (
-        "rejected",
-        "Flagged by hand (no quality checks).",
-    )
-    assert stopped.reason == "Stopped by hand (no quality checks)."
-    _checks(_worker(campaign, "PID0000"), "repeat", [True, False, True])
-    assert _row(campaign, "PID0000").reason == "Flagged (1 of 3 quality checks failed)."
-
-
-def test_worker_without_a_finished_task_gets_no_suggestion(campaign):
-    Worker.objects.create(campaign=campaign, platform="prolific", external_id="IDLE")
-    row = _row(campaign, "IDLE")
-    assert (row.suggestion, row.tasks_done) == ("", 0)
 
 
 # Decisions ------------------------------------------------------------------------------------
@@ -234,88 +95,3 @@ def test_accepting_suggestions_fills_undecided_workers_only(campaign):
     assert workers_review_accept_suggestions(campaign=campaign) == 0
     assert workers_review_accept_suggestions(campaign=campaign, overwrite=True) == 1
     assert _worker(campaign, "PID0002").review == "approved"
-
-
-def test_summary_counts_decisions_and_bonuses(campaign):
-    Worker.objects.filter(external_id="PID0000").update(review="approved", bonus=Decimal("1.25"))
-    Worker.objects.filter(external_id="PID0001").update(review="rejected", bonus=Decimal("0.50"))
-    _checks(_worker(campaign, "PID0001"), "attention", [True, True])
-    summary = payment_summary(rows=payment_rows(campaign=campaign))
-    assert (summary.workers, summary.approved, summary.rejected, summary.undecided) == (3, 1, 1, 1)
-    assert summary.bonus_total == Decimal("1.75")
-    # PID0001 passed every check yet was rejected: against the suggestion.
-    assert summary.disagreeing == 1
-
-
-# Bulk files: exact bytes ------------------------------------------------------------------------
-
-
-@pytest.fixture
-def decided() -> Campaign:
-    c = judged_campaign(slug="paid", n_workers=0)
-    rows = [
-        ("prolific", "5f0c1a2b3c4d5e6f7a8b9c0d", "approved", "1.50", {}),
-        ("prolific", "60ffe5c8371090c7041d43f8", "rejected", "0", {}),
-        ("prolific", '=HYPERLINK("http://x")', "approved", "0.25", {}),
-        ("prolific", "6100aaaaaaaaaaaaaaaaaaaa", "", "2", {}),
-        ("mturk", "A1B2C3", "approved", "3", {"assignment_id": "3AS1", "hit_id": "3HIT"}),
-        ("mturk", "A9Z8", "rejected", "0", {"assignment_id": "3AS2", "hit_id": "3HIT"}),
-        ("mturk", "-W3", "rejected", "0", {"assignment_id": "3AS3", "hit_id": "3HIT"}),
-        ("mturk", "NOASSIGN", "approved", "0", {}),
-        ("mturk", "UNDECIDED", "", "0", {"assignment_id": "3AS4", "hit_id": "3HIT"}),
-        ("link", "abc", "approved", "5", {}),
-    ]
-    for platform, pid, review, bonus, metadata in rows:
-        Worker.objects.create(
-            campaign=c,
-            platform=platform,
-            external_id=pid,
-            review=review,
-            bonus=Decimal(bonus),
-            metadata=metadata,
-        )
-    Worker.objects.filter(external_id="A9Z8").update(
-        excluded=True, exclusion_reason='Answered "100" everywhere,\nwithout reading'
-    )
-    return c
-
-
-def test_prolific_bulk_approve_is_approved_ids_one_a_line(decided):
-    assert prolific_approve_text(campaign=decided).encode() == (
-        b'5f0c1a2b3c4d5e6f7a8b9c0d\n\'=HYPERLINK("http://x")\n'
-    )
-    assert payment_export(campaign=decided, fmt="prolific-approve") == (
-        prolific_approve_text(campaign=decided)
-    )
-
-
-def test_prolific_bonus_csv_is_participant_and_amount_lines(decided):
-    assert prolific_bonus_csv(campaign=decided).encode() == (
-        b"5f0c1a2b3c4d5e6f7a8b9c0d,1.50\n"
-        b"6100aaaaaaaaaaaaaaaaaaaa,2.00\n"
-        b'"\'=HYPERLINK(""http://x"")",0.25\n'
-    )
-
-
-def test_mturk_review_csv_has_mturk_columns_x_and_reasons(decided):
-    expected = (
-        b"HITId,AssignmentId,WorkerId,Approve,Reject\r\n"
-        b"3HIT,3AS3,'-W3,," + DEFAULT_REJECT_REASON.encode() + b"\r\n"
-        b"3HIT,3AS1,A1B2C3,x,\r\n"
-        b'3HIT,3AS2,A9Z8,,"Answered ""100"" everywhere, without reading"\r\n'
-    )
-    assert mturk_review_csv(campaign=decided).encode() == expected
-
-
-def test_mturk_file_uses_the_suggestion_reason_when_there_is_one(decided):
-    worker = decided.workers.get(external_id="-W3")
-    worker.flagged = True
-    worker.save(update_fields=["flagged"])
-    text = payment_export(campaign=decided, fmt="mturk-review")
-    assert "3HIT,3AS3,'-W3,,Flagged by hand (no quality checks).\r\n" in text
-    assert "0 of 0" not in text
-
-
-def test_unknown_export_is_refused(decided):
-    with pytest.raises(DomainError, match="Unknown payment export 'xlsx'"):
-        payment_export(campaign=decided, fmt="xlsx")

@@ -1,11 +1,10 @@
-"""build_tasks, seed_demo and ensure_admin."""
+"""The ``build_tasks`` command prints the balance, refuses what cannot be built, and names the way out."""
 
 from __future__ import annotations
 
 from io import StringIO
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from annotations.models import Campaign, Task
@@ -76,43 +75,6 @@ def test_build_tasks_errors():
         _run("build_tasks", "toy", "--criterion", "fluency")
 
 
-def test_seed_demo_says_what_it_made_then_that_it_was_there():
-    first = _run("seed_demo")
-    assert first.startswith("Created demo campaign 'demo'")
-    assert "6 systems, 40 items, 240 outputs, 158 tasks, 192 judgements (simulated)" in first
-    second = _run("seed_demo")
-    assert second.startswith("Already there: demo campaign 'demo'")
-    assert Campaign.objects.filter(slug="demo").count() == 1
-
-
-def test_ensure_admin_prints_url_and_credentials_and_adopts_the_demo(
-    settings, tmp_path, monkeypatch
-):
-    monkeypatch.delenv("HUMANEVAL_ADMIN_PASSWORD", raising=False)
-    settings.BASE_DIR = tmp_path
-    _run("seed_demo")
-    out = _run("ensure_admin")
-    password = (tmp_path / ".admin-password").read_text().strip()
-    assert "http://127.0.0.1:8000/admin/" in out
-    assert "username: admin" in out and f"password: {password}" in out
-    assert "now the owner of campaign 'demo'" in out
-    assert "now the owner of campaign 'demo-mtg'" in out
-    owner = Campaign.objects.get(slug="demo-mtg").owner
-    assert owner is not None and owner.username == "admin"
-    assert get_user_model().objects.get(username="admin").check_password(password)
-    again = _run("ensure_admin")
-    assert again.startswith("Admin account exists") and f"password: {password}" in again
-    assert "owner" not in again
-
-
-def test_ensure_admin_with_the_password_in_the_environment(settings, tmp_path, monkeypatch):
-    monkeypatch.setenv("HUMANEVAL_ADMIN_PASSWORD", "from-env-123")
-    settings.BASE_DIR = tmp_path
-    out = _run("ensure_admin")
-    assert "password: from-env-123" in out
-    assert not (tmp_path / ".admin-password").exists()
-
-
 # -- the rules of the web path hold on the command line too ------------------------------
 
 
@@ -124,13 +86,3 @@ def test_build_tasks_refuses_a_campaign_that_is_not_a_draft(status):
     with pytest.raises(CommandError, match="only while the campaign is a draft"):
         _run("build_tasks", "toy", "--seed", "1")
     assert not Task.objects.filter(campaign=campaign).exists()
-
-
-@pytest.mark.parametrize("slug", ["new", "account"])
-def test_import_outputs_refuses_a_reserved_slug(tmp_path, slug):
-    # /campaigns/new/ is the designer's page: the CLI could create a campaign shadowing it.
-    path = tmp_path / "outputs.csv"
-    path.write_text("item_id,input,system,output\nmr1,name[A],sys1,A is here.\n")
-    with pytest.raises(CommandError, match="reserved"):
-        _run("import_outputs", str(path), "--campaign", slug)
-    assert not Campaign.objects.filter(slug=slug).exists()

@@ -10,7 +10,7 @@ from annotations.models import Assignment, Campaign, Task, WorkerCheck
 from annotations.selectors.worker import page_assignments, worker_progress
 from annotations.services.assignment import session_plan, task_next_for
 from annotations.services.judgements import judgements_submit_page
-from tests.annotations.services.test_assignment import built_campaign
+from tests.annotations.built_campaigns import built_campaign
 from tests.factories import WorkerFactory
 
 pytestmark = pytest.mark.django_db

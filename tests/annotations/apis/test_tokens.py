@@ -1,0 +1,24 @@
+"""The token endpoint (annotations/apis/tokens.py); the campaign list shows one's own."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.annotations.designer_data import judged_campaign
+
+pytestmark = pytest.mark.django_db
+
+
+def test_token_endpoint_and_campaign_list_only_shows_own(world):
+    people, campaign, _ = world
+    people["viewer"].set_password("secret-pass-1")
+    people["viewer"].save()
+    client = APIClient()
+    token = client.post(
+        "/api/auth/token/", {"username": "viewer", "password": "secret-pass-1"}, format="json"
+    ).json()["token"]
+    judged_campaign(owner=people["outsider"], slug="other", n_items=1, n_workers=1)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    body = client.get("/api/campaigns/").json()
+    assert body["count"] == 1 and body["results"][0]["slug"] == campaign.slug
