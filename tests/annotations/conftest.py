@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
-import pytest
+from collections.abc import Callable
+from pathlib import Path
 
-from annotations.models import Campaign, CampaignMembership
+import pytest
+from django.contrib.auth.models import User
+
+from annotations.models import (
+    Campaign,
+    CampaignMembership,
+)
+from annotations.services.campaigns import campaign_create
 from annotations.services.criteria import criterion_from_preset
 from tests.annotations.designer_data import add_member, judged_campaign, users
+from tests.annotations.importing.conftest import make_e2e_folder, model_counts
 from tests.factories import CampaignFactory
 
 
@@ -49,3 +58,33 @@ def campaign() -> Campaign:
     c.quality_threshold = 0.5
     c.save(update_fields=["quality_threshold"])
     return c
+
+
+@pytest.fixture
+def owner(client, settings):
+    settings.JOBS_IN_THREAD = False
+    people = users()
+    client.force_login(people["owner"])
+    return people["owner"]
+
+
+Role = CampaignMembership.Role
+
+
+@pytest.fixture
+def people_campaign() -> tuple[dict[str, User], Campaign]:
+    people = {n: User.objects.create(username=n) for n in ("owner", "designer", "viewer")}
+    campaign = campaign_create(slug="byo", name="Bring your own", owner=people["owner"])
+    add_member(campaign, people["designer"], Role.DESIGNER)
+    add_member(campaign, people["viewer"], Role.VIEWER)
+    return people, campaign
+
+
+@pytest.fixture
+def counts() -> Callable[[], dict[str, int]]:
+    return model_counts
+
+
+@pytest.fixture
+def e2e_folder(tmp_path: Path) -> Path:
+    return make_e2e_folder(tmp_path / "e2e")

@@ -34,7 +34,7 @@ def _login_campaign(new_page, live_server, settings, *, js: bool = True, width: 
 
 
 def _mturk_file(tmp_path: Path) -> Path:
-    from tests.annotations.importing.test_mapped_presets import mturk_file
+    from tests.annotations.importing.parsers.test_presets import mturk_file
 
     return mturk_file(tmp_path)
 

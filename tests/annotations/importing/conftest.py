@@ -1,14 +1,13 @@
-"""Fixtures and helpers of the importer tests: small files written into tmp_path, model
-counts, a three-output rating file and its mapping."""
+"""Helpers of the importer tests: small files written into tmp_path, model counts, a
+three-output rating file and its mapping (the fixtures built on them are in
+tests/annotations/conftest.py)."""
 
 from __future__ import annotations
 
 import csv
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 from django.apps import apps
 
 SYSTEMS = ["alpha", "beta1", "beta2", "gamma", "delta"]
@@ -31,11 +30,6 @@ def model_counts() -> dict[str, int]:
         m.__name__: m._default_manager.count()
         for m in apps.get_app_config("annotations").get_models()
     }
-
-
-@pytest.fixture
-def counts() -> Callable[[], dict[str, int]]:
-    return model_counts
 
 
 def write_tsv(path: Path, rows: list[list[str]]) -> Path:
@@ -180,11 +174,6 @@ def make_e2e_folder(root: Path, *, ratings: bool = True) -> Path:
         write_ratings(root / "quality.csv", good_quality_rows())
         write_ratings(root / "naturalness.csv", good_natur_rows(), criterion="naturalness")
     return root
-
-
-@pytest.fixture
-def e2e_folder(tmp_path: Path) -> Path:
-    return make_e2e_folder(tmp_path / "e2e")
 
 
 # A CSV of three outputs per row judged on two criteria, and its column mapping.

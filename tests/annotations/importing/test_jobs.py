@@ -6,64 +6,24 @@ from __future__ import annotations
 import pytest
 from django.core.cache import cache
 
-from annotations.importing import jobs, uploads
+from annotations.importing import jobs
 from annotations.importing.jobs import import_job_create, import_job_progress, import_job_run
-from annotations.importing.outputs import Upload, outputs_import, outputs_import_uploads
+from annotations.importing.outputs import Upload
 from annotations.models import Campaign, ImportJob, Output
 from annotations.services import bulk
-from common.errors import DomainError, ImportFileError
+from tests.annotations.import_jobs import _job, outputs_csv
 from tests.annotations.importing.conftest import model_counts
-from tests.factories import CampaignFactory, CriterionFactory
+from tests.factories import CampaignFactory
 
 pytestmark = pytest.mark.django_db
 
+
 HEADER = "item_id,input,system,output\n"
-
-
-def outputs_csv(systems: int, items: int, *, prefix: str = "s") -> bytes:
-    rows = [
-        f"m{i},name[Place {i}],{prefix}{s},{prefix}{s} says something about place {i}.\n"
-        for i in range(items)
-        for s in range(systems)
-    ]
-    return (HEADER + "".join(rows)).encode()
 
 
 @pytest.fixture(autouse=True)
 def _jobs_in_this_thread(settings):
     settings.JOBS_IN_THREAD = False
-
-
-@pytest.mark.parametrize("status", ["live", "paused", "closed", "archived"])
-def test_outputs_into_a_campaign_past_draft_are_refused(tmp_path, status) -> None:
-    campaign = CampaignFactory(status=status)
-    path = tmp_path / "o.csv"
-    path.write_bytes(outputs_csv(2, 2))
-    before = model_counts()
-    with pytest.raises(DomainError, match=f"is {status}: outputs can only be added to a draft"):
-        outputs_import(campaign=campaign, path=path)
-    with pytest.raises(DomainError, match="only be added to a draft"):
-        outputs_import_uploads(campaign=campaign, uploads=[Upload("o.csv", path.read_bytes())])
-    with pytest.raises(DomainError, match="only be added to a draft"):
-        import_job_create(campaign=campaign, uploads=[Upload("o.csv", path.read_bytes())])
-    assert model_counts() == before
-
-
-def test_a_new_system_no_built_task_shows_is_named(tmp_path) -> None:
-    from annotations.models import Task
-
-    campaign = CampaignFactory()
-    criterion = CriterionFactory(campaign=campaign)
-    first = outputs_import_uploads(campaign=campaign, uploads=[Upload("a.csv", outputs_csv(2, 2))])
-    assert first[0].systems_not_in_tasks == ()
-    item = campaign.items.first()
-    assert item is not None
-    Task.objects.create(campaign=campaign, criterion=criterion, item=item, number=1)
-    (result,) = outputs_import_uploads(
-        campaign=campaign, uploads=[Upload("b.csv", outputs_csv(1, 2, prefix="new"))]
-    )
-    assert result.systems_not_in_tasks == ("new0",)
-    assert result.file == "b.csv"
 
 
 def test_job_imports_and_records_the_summary(django_capture_on_commit_callbacks) -> None:
@@ -181,41 +141,7 @@ def test_progress_of_a_running_job_comes_from_the_cache() -> None:
     assert import_job_progress(job=job) == (0, 0)
 
 
-def test_uploads_read_refuses_too_large_before_reading(settings) -> None:
-    settings.IMPORT_UPLOAD_MAX_BYTES = 100
-
-    class Big:
-        name = "/home/me/big.csv"
-        size = 101
-
-        def chunks(self):  # pragma: no cover - must not be read
-            raise AssertionError("read")
-
-    with pytest.raises(uploads.UploadTooLargeError) as info:
-        uploads.uploads_read(files=[Big()])
-    assert info.value.file == "big.csv"
-    assert isinstance(info.value, ImportFileError)
-
-
 # Lost jobs: a sweep, as for ranking runs, fails them with a reason.
-
-
-def _job(campaign, status: str, *, started_ago: float = 0, created_ago: float = 0) -> ImportJob:
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    job = import_job_create(
-        campaign=campaign, uploads=[Upload("a.csv", outputs_csv(1, 1))], queue=False
-    )
-    now = timezone.now()
-    ImportJob.objects.filter(pk=job.pk).update(
-        status=status,
-        created_at=now - timedelta(seconds=created_ago),
-        started_at=now - timedelta(seconds=started_ago) if status == "running" else None,
-    )
-    job.refresh_from_db()
-    return job
 
 
 def test_sweep_fails_running_jobs_past_the_limit_and_pending_jobs_never_picked_up(
@@ -256,25 +182,6 @@ def test_sweep_limits_to_a_campaign_and_takes_explicit_limits() -> None:
     b.refresh_from_db()
     assert b.status == ImportJob.Status.RUNNING
     assert import_jobs_sweep(stale_after=600) == []
-
-
-def test_sweep_command_and_beat_entry(settings) -> None:
-    from io import StringIO
-
-    from django.core.management import call_command
-
-    from annotations.tasks import import_jobs_sweep_task
-
-    job = _job(CampaignFactory(), "running", started_ago=120)
-    out = StringIO()
-    call_command("sweep_import_jobs", "--stale-after", "60", stdout=out)
-    assert out.getvalue().strip() == f"Failed 1 lost import job(s): {job.pk}."
-    out = StringIO()
-    call_command("sweep_import_jobs", stdout=out)
-    assert out.getvalue().strip() == "No lost import jobs."
-    entry = settings.CELERY_BEAT_SCHEDULE["annotations-sweep-import-jobs"]
-    assert entry["task"] == import_jobs_sweep_task.name == "annotations.sweep_import_jobs"
-    assert import_jobs_sweep_task.apply().get() == []
 
 
 def test_a_job_is_dispatched_by_task_name(django_capture_on_commit_callbacks) -> None:

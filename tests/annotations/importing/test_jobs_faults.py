@@ -15,7 +15,7 @@ from annotations.importing import jobs
 from annotations.importing.jobs import import_job_create, import_job_run, import_jobs_sweep
 from annotations.importing.outputs import Upload
 from annotations.models import ImportJob, Output
-from tests.annotations.importing.test_jobs import outputs_csv
+from tests.annotations.import_jobs import outputs_csv
 from tests.factories import CampaignFactory
 
 pytestmark = pytest.mark.django_db
@@ -111,13 +111,6 @@ def test_a_dropped_database_connection_gives_the_job_back(monkeypatch) -> None:
     job = import_job_run(job=job)
     assert job.status == ImportJob.Status.DONE, job.error
     assert _outputs(job) == 12
-
-
-def test_the_task_retries_a_transient_database_error() -> None:
-    from annotations.tasks import import_job_run_task
-
-    assert OperationalError in getattr(import_job_run_task, "autoretry_for", ())
-    assert import_job_run_task.max_retries and getattr(import_job_run_task, "retry_backoff", 0)
 
 
 @pytest.mark.django_db(transaction=True)

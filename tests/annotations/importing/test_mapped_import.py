@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from io import StringIO
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.management import CommandError, call_command
 
 from annotations.exports.judgements import export_lines
 from annotations.importing.jobs import import_job_run
@@ -40,7 +38,7 @@ from annotations.services.criteria import CRITERION_PRESETS
 from annotations.tasks import RUNNERS
 from common.errors import DomainError, ImportFileError
 from tests.annotations.importing.conftest import rows3, three_slot_mapping, write_csv
-from tests.annotations.importing.test_mapped_presets import FILES
+from tests.annotations.importing.parsers.test_presets import FILES
 from tests.factories import CampaignFactory, CriterionFactory, OutputFactory
 
 pytestmark = pytest.mark.django_db
@@ -267,81 +265,6 @@ def test_failing_job_records_the_place(tmp_path: Path, settings: Any) -> None:
         "reason": job.summary["reason"],
     }
     assert not Judgement.objects.exists()
-
-
-# --------------------------------------------------------------------------------------
-# The command
-
-
-def test_command_with_preset_and_json_file(tmp_path: Path) -> None:
-    out = StringIO()
-    path = FILES["mturk"](tmp_path)
-    call_command(
-        "import_ratings", str(path), "--mapping", "mturk", "--campaign", "turk", stdout=out
-    )
-    assert "judgements:            2 (rating)" in out.getvalue()
-    campaign = Campaign.objects.get(slug="turk")
-    assert Judgement.objects.filter(criterion__campaign=campaign).count() == 2
-    mapping_file = tmp_path / "m.json"
-    mapping_file.write_text(json.dumps(three_slot_mapping()), encoding="utf-8")
-    call_command(
-        "import_ratings",
-        str(write_csv(tmp_path / "r.csv", rows3())),
-        "--mapping",
-        str(mapping_file),
-        "--campaign",
-        "turk",
-        stdout=StringIO(),
-    )
-    assert Judgement.objects.filter(criterion__campaign=campaign).count() == 6
-
-
-def test_command_criterion_renamed(tmp_path: Path) -> None:
-    call_command(
-        "import_ratings",
-        str(FILES["potato"](tmp_path)),
-        "--mapping",
-        "potato",
-        "--campaign",
-        "pot",
-        "--criterion",
-        "coherence",
-        "--experts",
-        stdout=StringIO(),
-    )
-    campaign = Campaign.objects.get(slug="pot")
-    assert list(campaign.criteria.values_list("name", flat=True)) == ["coherence"]
-    assert set(campaign.workers.values_list("expert", flat=True)) == {True}
-
-
-def test_command_preview_writes_nothing(
-    tmp_path: Path, counts: Callable[[], dict[str, int]]
-) -> None:
-    out = StringIO()
-    before = counts()
-    call_command(
-        "import_ratings",
-        str(FILES["wmt"](tmp_path)),
-        "--mapping",
-        "wmt",
-        "--campaign",
-        "x",
-        "--preview",
-        "1",
-        stdout=out,
-    )
-    assert counts() == before
-    assert "line 2: item 7, worker w1, ranking: a=3, b=1, c=2" in out.getvalue()
-
-
-def test_command_errors(tmp_path: Path, counts: Callable[[], dict[str, int]]) -> None:
-    before = counts()
-    with pytest.raises(CommandError, match="no mapping 'nope'"):
-        call_command("import_ratings", "x.csv", "--mapping", "nope", "--campaign", "c")
-    path = write_csv(tmp_path / "r.csv", [["a"], ["b"]])
-    with pytest.raises(CommandError, match=r"line 1, field 'segmentId'"):
-        call_command("import_ratings", str(path), "--mapping", "wmt", "--campaign", "c")
-    assert counts() == before
 
 
 # --------------------------------------------------------------------------------------

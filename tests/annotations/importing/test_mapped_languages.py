@@ -18,6 +18,7 @@ from tests.factories import CampaignFactory
 
 pytestmark = pytest.mark.django_db
 
+
 HEADER = ["worker", "item", "lang", "sys1", "out1", "fluency1", "sys2", "out2", "fluency2"]
 
 
@@ -104,8 +105,3 @@ def test_an_existing_output_in_another_language_is_refused(tmp_path: Path) -> No
             mapping=mapping_from_dict(MAPPING),
         )
     assert (err.value.line, err.value.field) == (2, "lang")
-
-
-def test_a_per_row_language_column_cannot_be_a_slot_pattern() -> None:
-    with pytest.raises(ValueError, match="per-row column"):
-        mapping_from_dict({**MAPPING, "language": "lang{i}"})

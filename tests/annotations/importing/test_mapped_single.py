@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from annotations.importing.mapped import mapped_import, mapping_parse
-from annotations.importing.parsers.mapped.mapping import MappingError, mapping_from_dict
 from annotations.models import Criterion, Judgement, JudgementScore
 from annotations.selectors.monitoring import criterion_agreement
 from common.errors import DomainError
@@ -16,6 +15,7 @@ from tests.annotations.importing.conftest import write_csv
 from tests.factories import CampaignFactory
 
 pytestmark = pytest.mark.django_db
+
 
 HEADER = ["_unit_id", "_worker_id", "mr_id", "mr", "team", "ref", "quality"]
 
@@ -52,14 +52,6 @@ MAPPING = {
     "output": "ref",
     "criteria": [{"name": "quality", "score": "quality", "scale": "likert"}],
 }
-
-
-def test_a_mapping_without_slot_numbers_has_one_slot() -> None:
-    mapping = mapping_from_dict({**MAPPING, "slots": 0})
-    assert mapping.system == "team"
-    with pytest.raises(MappingError) as err:
-        mapping_from_dict({**MAPPING, "slots": 3})
-    assert err.value.field == "system" and "slots to 1" in str(err.value)
 
 
 def test_one_output_per_row_imports_and_means_and_agreement_work(tmp_path: Path) -> None:

@@ -11,21 +11,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from django.core.management import CommandError, call_command
 
 from annotations.importing.wmt import wmt_import
 from annotations.models import Campaign, Item, Judgement, Output
 from common.errors import ImportFileError
 from tests.annotations.importing.conftest import write_csv
+from tests.annotations.importing.wmt_files import FIVE_WAY, SYSTEMS, five_way
 from tests.factories import CampaignFactory
 
 pytestmark = pytest.mark.django_db
 
-FIVE_WAY = (
-    ["srclang", "trglang", "srcIndex", "documentId", "segmentId", "judgeId"]
-    + [f"system{i}{part}" for i in range(1, 6) for part in ("Number", "Id")]
-    + [f"system{i}rank" for i in range(1, 6)]
-)
+
 PAIRWISE_15 = [
     "srclang",
     "trglang",
@@ -38,19 +34,9 @@ PAIRWISE_15 = [
     "system2rank",
     "rankingID",
 ]
+
+
 PAIRWISE_16 = [c.replace("judgeID", "judgeId") for c in PAIRWISE_15]
-SYSTEMS = [
-    "newstest2013.fr-en.KIT.2658",
-    "newstest2013.fr-en.online-B",
-    "uedin.2838",
-    "JHU.2684",
-    "DCU.2828",
-]
-
-
-def five_way(src: str, trg: str, segment: int, judge: str, ranks: list[int]) -> list[str]:
-    pairs = [v for system in SYSTEMS for v in ("-1", system)]
-    return [src, trg, str(segment), "-1", str(segment), judge, *pairs, *map(str, ranks)]
 
 
 def pairwise(
@@ -186,17 +172,3 @@ def test_what_cannot_be_a_language_is_refused_naming_value_file_and_line(tmp_pat
     assert "'Elvish'" in message and "bad.csv" in message
     assert "line 3" in message and "srclang" in message
     assert not Item.objects.filter(campaign=campaign).exists()
-
-
-def test_the_command_imports_a_wmt13_file_with_names(tmp_path: Path, capsys) -> None:
-    path = write_csv(
-        tmp_path / "wmt13.csv",
-        [FIVE_WAY, five_way("Spanish", "English", 9, "r1", [1, 2, 3, 4, 5])],
-    )
-    call_command("import_wmt", str(path), "--campaign", "wmt13")
-    assert "judgements:                   1" in capsys.readouterr().out
-    bad = write_csv(
-        tmp_path / "bad.csv", [FIVE_WAY, five_way("Spanish", "Nowhere", 9, "r1", [1, 2, 3, 4, 5])]
-    )
-    with pytest.raises(CommandError, match="'Nowhere'"):
-        call_command("import_wmt", str(bad), "--campaign", "wmt13b")

@@ -1,5 +1,5 @@
-"""Defects found importing public releases (WMT13 fr-en, RankME's CrowdFlower CSVs, the
-HANNA user study): each test writes the small file it needs."""
+"""Defects found importing public releases (RankME's CrowdFlower CSVs, the HANNA user study)
+through a mapping (annotations/importing/mapped.py): each test writes the small file it needs."""
 
 from __future__ import annotations
 
@@ -14,24 +14,10 @@ from annotations.importing.mapped import mapped_import, mapping_parse, mapping_r
 from annotations.models import Criterion, Item, Judgement, JudgementScore
 from common.errors import ImportFileError
 from tests.annotations.importing.conftest import model_counts, write_csv
+from tests.annotations.importing.releases import FLUENCY, HANNA_LIKE, ROWS
 from tests.factories import CampaignFactory
 
 pytestmark = pytest.mark.django_db
-
-FLUENCY = {
-    "format": "csv",
-    "worker": "worker",
-    "item": "item",
-    "slots": 1,
-    "system": "system",
-    "output": "output",
-    "criteria": [{"name": "fluency", "score": "score", "scale": "likert"}],
-}
-ROWS = [
-    ["worker", "item", "system", "output", "score"],
-    ["w1", "1", "A", "hello", "3"],
-    ["w2", "1", "A", "hello world", "4"],
-]
 
 
 def _import(campaign: Any, path: Path, mapping: dict[str, Any]) -> Any:
@@ -190,15 +176,6 @@ def test_an_input_fills_an_item_that_has_none_and_the_summary_says_so(tmp_path):
     assert result.inputs_filled == 1 and result.summary()["inputs_filled"] == 1
 
 
-# 6. A constant system; the 'aggregate' worker said ------------------------------------
-
-HANNA_LIKE = [
-    ["story_id", "worker", "story", "relevance"],
-    ["s1", "u1", "Once upon", "4"],
-    ["s2", "u1", "A dragon", "2"],
-]
-
-
 @pytest.mark.parametrize(
     "system", [{"system": {"value": "explainer"}}, {"system_value": "explainer"}]
 )
@@ -218,67 +195,6 @@ def test_a_constant_system_imports_a_file_without_a_system_column(tmp_path, syst
     assert result.judgements == 2
     labels = set(JudgementScore.objects.values_list("output__system__label", flat=True))
     assert labels == {"explainer"}
-
-
-def test_a_constant_and_a_column_system_together_are_refused():
-    from annotations.importing.parsers.mapped.mapping import MappingError, mapping_from_dict
-
-    with pytest.raises(MappingError) as err:
-        mapping_from_dict(
-            {
-                "format": "csv",
-                "item": "i",
-                "system": "s",
-                "system_value": "x",
-                "criteria": [{"name": "q", "score": "q"}],
-            }
-        )
-    assert err.value.field == "system_value"
-    with pytest.raises(MappingError) as err:
-        mapping_from_dict({"format": "csv", "item": "i", "criteria": [{"name": "q", "score": "q"}]})
-    assert err.value.field == "system"
-
-
-def test_the_summary_says_when_judgements_were_given_the_aggregate_worker(tmp_path, capsys):
-    from django.core.management import call_command
-
-    mapping_file = tmp_path / "m.json"
-    mapping_file.write_text(json.dumps({**FLUENCY, "worker": ""}), encoding="utf-8")
-    call_command(
-        "import_ratings",
-        str(write_csv(tmp_path / "a.csv", ROWS[:2])),
-        mapping=str(mapping_file),
-        campaign="agg",
-    )
-    out = capsys.readouterr().out
-    assert "'aggregate'" in out and "no worker column" in out
-
-
-def test_the_import_page_says_when_judgements_were_given_the_aggregate_worker(tmp_path):
-    from django.contrib.auth.models import User
-    from django.core.files.uploadedfile import SimpleUploadedFile
-    from django.test import Client
-
-    from annotations.services.campaigns import campaign_create
-
-    owner = User.objects.create(username="owner")
-    campaign_create(slug="agg", name="Aggregated", owner=owner)
-    client = Client()
-    client.force_login(owner)
-    data = {
-        "format": "csv",
-        "item": "item",
-        "slots": "1",
-        "first": "1",
-        "system": "system",
-        "output": "output",
-        "criteria": "fluency: score",
-        "action": "import",
-        "file": SimpleUploadedFile("a.csv", write_csv(tmp_path / "a.csv", ROWS).read_bytes()),
-    }
-    response = client.post("/campaigns/agg/ratings/import/", data, follow=True)
-    assert response.status_code == 200
-    assert "no worker column" in response.content.decode()
 
 
 # 7. Scales inferred: said, chosen by the mapping; no content checks added -------------
@@ -330,130 +246,24 @@ def test_the_informativeness_preset_adds_no_content_checks_to_an_import_without_
     assert any("criterion preset 'informativeness'" in n for n in result.notes())
 
 
-# 8. 'texts differing' explained; 9. the page's k ----------------------------------------
-
-
-def test_the_summary_explains_texts_differing(tmp_path, capsys):
-    from django.core.management import call_command
-
-    mapping_file = tmp_path / "m.json"
-    mapping_file.write_text(json.dumps(FLUENCY), encoding="utf-8")
-    call_command(
-        "import_ratings",
-        str(write_csv(tmp_path / "a.csv", ROWS)),
-        mapping=str(mapping_file),
-        campaign="texts",
-    )
-    out = capsys.readouterr().out
-    line = next(x for x in out.splitlines() if "texts differing" in x)
-    assert "1 (" in line and "stored text" in line
-
-
-def test_the_import_page_says_one_to_ten_outputs_per_row():
-    from django.contrib.auth.models import User
-    from django.test import Client
-
-    from annotations.services.campaigns import campaign_create
-
-    owner = User.objects.create(username="owner")
-    campaign_create(slug="k", name="k", owner=owner)
-    client = Client()
-    client.force_login(owner)
-    html = client.get("/campaigns/k/ratings/import/").content.decode()
-    assert "k outputs (1 to 10) per row" in html and "2 to 10" not in html
-    assert "1-10" in html  # the Slots field says the same
-
-
-# 4. The WMT export writes the file's own ids back --------------------------------------
-
-WMT_HEADER = (
-    ["srclang", "trglang", "srcIndex", "documentId", "segmentId", "judgeId"]
-    + [f"system{i}{part}" for i in range(1, 6) for part in ("Number", "Id")]
-    + [f"system{i}rank" for i in range(1, 6)]
-)
-WMT_SYSTEMS = ["KIT.2658", "online-B", "uedin.2838", "JHU.2684", "DCU.2828"]
-
-
-def _wmt13(tmp_path: Path) -> Path:
-    def row(index: str, document: str, segment: str, judge: str, numbers: list[str]) -> list[str]:
-        pairs = [v for n, s in zip(numbers, WMT_SYSTEMS, strict=True) for v in (n, s)]
-        return [
-            "French",
-            "English",
-            index,
-            document,
-            segment,
-            judge,
-            *pairs,
-            "1",
-            "2",
-            "3",
-            "4",
-            "5",
-        ]
-
-    rows = [
-        WMT_HEADER,
-        row("1417", "newstest2013-doc12", "1417", "judge7", ["12", "3", "9", "1", "5"]),
-        row("88", "-1", "88", "judge8", ["-1"] * 5),
-    ]
-    return write_csv(tmp_path / "wmt13-fr-en.csv", rows)
-
-
-def test_import_wmt_keeps_srcindex_documentid_srclang_and_the_export_writes_them(tmp_path):
-    import csv
-    import io
-
-    from annotations.exports.judgements import wmt_lines
-    from annotations.importing.wmt import wmt_import
-
-    campaign = CampaignFactory()
-    wmt_import(campaign=campaign, path=_wmt13(tmp_path))
-    meta = {
-        j.task.item.external_id: j.metadata for j in Judgement.objects.select_related("task__item")
-    }
-    assert meta["1417"]["srclang"] == "fr" and meta["1417"]["srcIndex"] == "1417"
-    assert meta["1417"]["documentId"] == "newstest2013-doc12"
-    assert meta["1417"]["systemNumbers"]["KIT.2658"] == "12"
-    assert meta["88"]["srclang"] == "fr" and "documentId" not in meta["88"]
-    criterion = campaign.criteria.get()
-    exported = list(csv.DictReader(io.StringIO("".join(wmt_lines(criterion=criterion)))))
-    by_segment = {r["segmentId"]: r for r in exported}
-    first = by_segment["1417"]
-    assert (first["srclang"], first["trglang"], first["srcIndex"], first["documentId"]) == (
-        "fr",
-        "en",
-        "1417",
-        "newstest2013-doc12",
-    )
-    numbers = {first[f"system{i}Id"]: first[f"system{i}Number"] for i in range(1, 6)}
-    assert numbers == dict(zip(WMT_SYSTEMS, ["12", "3", "9", "1", "5"], strict=True))
-    second = by_segment["88"]
-    assert (second["srcIndex"], second["documentId"], second["system1Number"]) == ("88", "-1", "-1")
-
-    # Re-imported, the export keeps them again.
-    path = tmp_path / "again.csv"
-    path.write_text("".join(wmt_lines(criterion=criterion)), encoding="utf-8")
-    other = CampaignFactory()
-    wmt_import(campaign=other, path=path)
-    again = {
-        j.task.item.external_id: j.metadata
-        for j in Judgement.objects.filter(criterion__campaign=other).select_related("task__item")
-    }
-    for key in ("srclang", "srcIndex", "documentId", "systemNumbers"):
-        assert again["1417"][key] == meta["1417"][key]
-
-
 # 5. Presets for the RankME paper's release (jeknov/RankME), headers as released --------
 
 CF = ["_created_at", "_channel", "_trust", "_worker_id", "_country", "_region", "_city"]
+
+
 MR = "name[Blue Spice], eatType[coffee shop], area[city centre]"
+
+
 REFS = [
     "Blue Spice is a coffee shop in the city centre.",
     "Blue Spice is a pub in the city centre.",
     "Blue Spice is a coffee shop in the city centre.",
 ]
+
+
 TEAMS = ["slug2slug", "sheffield_v2", "baseline"]
+
+
 WHO = ["11/21/2017 22:16:54", "instagc", "0.9249", "22150704", "USA", "MN", "Lindstrom"]
 
 
@@ -562,14 +372,6 @@ def test_rankme_plain_and_likert_presets_read_one_output_per_row(tmp_path):
     assert Item.objects.get(campaign=campaign).external_id == MR
 
 
-def test_the_e2e_presets_say_which_release_they_fit():
-    from annotations.importing.parsers.presets import PRESETS
-
-    for name in ("e2e-quality", "e2e-naturalness"):
-        title = PRESETS[name][0]
-        assert "E2E NLG Challenge" in title and "not the RankME paper's release" in title
-
-
 def test_a_rankme_setup1_import_round_trips_through_the_jsonl_export(tmp_path):
     from annotations.importing.parsers.presets import mapping_renamed, preset_mapping
 
@@ -607,70 +409,3 @@ def test_a_rankme_setup1_import_round_trips_through_the_jsonl_export(tmp_path):
             mapping=mapping_renamed(preset_mapping("humaneval-jsonl"), criterion.name),
         )
     assert len(stored(first)) == 18 and stored(second) == stored(first)
-
-
-def test_the_preview_says_which_scale_would_be_inferred_and_from_what(tmp_path, capsys):
-    from django.contrib.auth.models import User
-    from django.core.files.uploadedfile import SimpleUploadedFile
-    from django.core.management import call_command
-    from django.test import Client
-
-    from annotations.services.campaigns import campaign_create
-
-    rows = [["worker", "item", "system", "answer"], ["w1", "1", "A", "0"], ["w2", "1", "A", "1"]]
-    path = write_csv(tmp_path / "q.csv", rows)
-    owner = User.objects.create(username="owner")
-    campaign_create(slug="prev", name="Preview", owner=owner)
-    client = Client()
-    client.force_login(owner)
-    data = {
-        "format": "csv",
-        "worker": "worker",
-        "item": "item",
-        "slots": "1",
-        "first": "1",
-        "system": "system",
-        "criteria": "yesno: answer\nfluency: answer",
-        "action": "preview",
-        "file": SimpleUploadedFile("q.csv", path.read_bytes()),
-    }
-    html = client.post("/campaigns/prev/ratings/import/", data).content.decode()
-    assert 'id="preview-scales"' in html
-    assert "yesno: new, likert (levels 0, 1) inferred from the 2 rows shown" in html
-    assert "fluency: new, likert from the criterion preset" in html
-
-    mapping_file = tmp_path / "m.json"
-    mapping = {**FLUENCY, "output": "", "criteria": [{"name": "yesno", "score": "answer"}]}
-    mapping_file.write_text(json.dumps(mapping), encoding="utf-8")
-    call_command("import_ratings", str(path), mapping=str(mapping_file), campaign="prev", preview=5)
-    assert "scale of yesno: new, likert (levels 0, 1) inferred" in capsys.readouterr().out
-    assert not Judgement.objects.exists()
-
-
-def test_the_import_page_takes_a_constant_system(tmp_path):
-    from django.contrib.auth.models import User
-    from django.core.files.uploadedfile import SimpleUploadedFile
-    from django.test import Client
-
-    from annotations.services.campaigns import campaign_create
-
-    owner = User.objects.create(username="owner")
-    campaign = campaign_create(slug="hanna", name="HANNA", owner=owner)
-    client = Client()
-    client.force_login(owner)
-    data = {
-        "format": "csv",
-        "worker": "worker",
-        "item": "story_id",
-        "output": "story",
-        "slots": "1",
-        "first": "1",
-        "system": "",
-        "system_value": "explainer",
-        "criteria": "relevance: relevance",
-        "action": "import",
-        "file": SimpleUploadedFile("h.csv", write_csv(tmp_path / "h.csv", HANNA_LIKE).read_bytes()),
-    }
-    response = client.post("/campaigns/hanna/ratings/import/", data)
-    assert response.status_code == 302, response.content.decode()[-2000:]
-    assert set(campaign.systems.values_list("label", flat=True)) == {"explainer"}

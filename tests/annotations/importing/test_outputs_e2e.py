@@ -1,3 +1,5 @@
+"""An E2E-style folder imported (annotations/importing/outputs.py): all or nothing."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -5,14 +7,9 @@ from pathlib import Path
 import pytest
 
 from annotations.importing.outputs import outputs_import
-from annotations.importing.parsers.e2e_outputs import (
-    Participant,
-    parse_e2e_outputs,
-    participant_for,
-)
 from annotations.models import Item, Output, System
 from common.errors import ImportFileError
-from tests.annotations.importing.conftest import MRS, SYSTEMS, make_e2e_folder, output_text
+from tests.annotations.importing.conftest import MRS, make_e2e_folder
 from tests.factories import CampaignFactory
 
 pytestmark = pytest.mark.django_db
@@ -35,46 +32,6 @@ def test_good_folder(tmp_path: Path) -> None:
     gamma = Output.objects.get(item__external_id="1", system__label="gamma")
     # files are read in label order, so delta's output came first
     assert gamma.canonical == Output.objects.get(item__external_id="1", system__label="delta")
-
-
-def test_released_quirks_are_accepted(tmp_path: Path) -> None:
-    """BOM, CR CR LF line ends, quoted fields, and MRs and outputs in single quotes."""
-    folder = tmp_path / "e2e"
-    folder.mkdir()
-    (folder / "a.tsv").write_bytes(
-        (
-            "\ufeffMR\toutput\r\r\n"
-            + "".join(f'"{mr}"\t{output_text("a", n)}\r\r\n' for n, mr in enumerate(MRS, 1))
-        ).encode()
-    )
-    (folder / "b.tsv").write_text(
-        "MR\toutput\n" + "".join(f"'{mr}'\t'B {n}.'\n" for n, mr in enumerate(MRS, 1)),
-        encoding="utf-8",
-    )
-    parsed = parse_e2e_outputs(folder)
-    texts = {(r.system, r.item_id): r.text for r in parsed.rows}
-    assert texts[("b", "2")] == "B 2."
-    assert texts[("a", "1")] == output_text("a", 1)
-    assert {r.input for r in parsed.rows} == set(MRS)
-    assert [line for _, line in parsed.where[:2]] == [2, 3]
-
-
-def test_participant_prefix_match() -> None:
-    participants = [
-        Participant("tr", "TR", ""),
-        Participant("slug", "Slug", ""),
-        Participant("forge", "F", ""),
-    ]
-
-    def label(system_id: str) -> str | None:
-        participant = participant_for(system_id, participants)
-        return participant.label if participant is not None else None
-
-    assert label("tr2") == "tr"
-    assert label("slug-alt") == "slug"
-    assert label("forge3") == "forge"
-    assert participant_for("trx", participants) is None
-    assert participant_for("tuda", participants) is None
 
 
 def _folder_with(tmp_path: Path, name: str, content: str) -> Path:
@@ -123,13 +80,3 @@ def test_bad_participants_writes_nothing(tmp_path: Path, counts) -> None:
         "label",
     )
     assert counts() == before
-
-
-def test_empty_folder(tmp_path: Path) -> None:
-    with pytest.raises(ImportFileError, match=r"no <system>\.tsv"):
-        parse_e2e_outputs(tmp_path)
-
-
-def test_systems_are_the_file_names(tmp_path: Path) -> None:
-    parsed = parse_e2e_outputs(make_e2e_folder(tmp_path / "e2e", ratings=False))
-    assert sorted({r.system for r in parsed.rows}) == sorted(SYSTEMS)

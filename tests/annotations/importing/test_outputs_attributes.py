@@ -1,5 +1,4 @@
-"""Item attributes from import (``attr:<name>`` CSV columns, a JSONL ``attributes``
-object), then judgements, scores and agreement on a slice of the items."""
+"""Item attributes (``attr:<name>`` columns and keys) imported with the outputs, and their errors."""
 
 from __future__ import annotations
 
@@ -10,12 +9,13 @@ import pytest
 
 from annotations.importing.outputs import outputs_import
 from annotations.models import Item
-from annotations.selectors.judgements import item_attributes, judgements_counted
+from annotations.selectors.judgements import item_attributes
 from common.errors import ImportFileError
 from tests.annotations.importing.conftest import write_csv
 from tests.factories import CampaignFactory
 
 pytestmark = pytest.mark.django_db
+
 
 HEADER = ["item_id", "input", "system", "output", "attr:challenge_set", "attr:domain"]
 
@@ -109,64 +109,3 @@ def test_a_second_file_adds_attributes_but_may_not_change_one(tmp_path: Path, co
     with pytest.raises(ImportFileError, match=r"line 2.*already has domain 'news', not 'chat'"):
         outputs_import(campaign=campaign, path=write_csv(tmp_path / "c.csv", clash))
     assert counts() == before
-
-
-def test_counted_judgements_of_a_slice(tmp_path: Path) -> None:
-    from tests.annotations.experts_data import experts_campaign
-
-    campaign, criterion = experts_campaign()
-    Item.objects.filter(campaign=campaign, external_id__in=["i0", "i1", "i2"]).update(
-        attributes={"challenge_set": "scramble"}
-    )
-    every = judgements_counted(criterion=criterion).count()
-    sliced = judgements_counted(criterion=criterion, where={"challenge_set": "scramble"})
-    # Three items judged by four workers (two experts, careful, careless).
-    assert sliced.count() == 12 < every
-    assert set(sliced.values_list("task__item__external_id", flat=True)) == {"i0", "i1", "i2"}
-    assert judgements_counted(criterion=criterion, where={"challenge_set": "nope"}).count() == 0
-
-
-def test_exports_of_a_slice_from_the_command_the_page_and_the_api(client, capsys) -> None:
-    from django.core.management import CommandError, call_command
-    from rest_framework.test import APIClient
-
-    from annotations.models import CampaignMembership
-    from tests.annotations.designer_data import users
-    from tests.annotations.experts_data import experts_campaign
-
-    campaign, _criterion = experts_campaign()
-    Item.objects.filter(campaign=campaign, external_id__in=["i0", "i1"]).update(
-        attributes={"challenge_set": "scramble"}
-    )
-    call_command(
-        "export_judgements",
-        campaign.slug,
-        "-c",
-        "quality",
-        "-f",
-        "jsonl",
-        "--where",
-        "challenge_set=scramble",
-    )
-    lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 8 and {json.loads(x)["item_id"] for x in lines} == {"i0", "i1"}
-    with pytest.raises(CommandError, match="write attribute=value"):
-        call_command("export_judgements", campaign.slug, "-c", "quality", "--where", "nope")
-
-    viewer = users()["viewer"]
-    CampaignMembership.objects.create(campaign=campaign, user=viewer, role="viewer")
-    client.force_login(viewer)
-    url = f"/campaigns/{campaign.slug}/export/?criterion=quality&format=jsonl"
-    page = b"".join(client.get(url + "&where=challenge_set=scramble").streaming_content)
-    assert len(page.splitlines()) == 8
-    assert client.get(url + "&where=Bad=1").status_code == 400
-
-    api = APIClient()
-    api.force_authenticate(viewer)
-    base = f"/api/campaigns/{campaign.slug}/export/"
-    response = api.get(
-        base, {"criterion": "quality", "fmt": "jsonl", "where": "challenge_set=scramble"}
-    )
-    assert len(response.getvalue().splitlines()) == 8
-    bad = api.get(base, {"criterion": "quality", "where": "challenge_set"})
-    assert bad.status_code == 400 and "where" in str(bad.json())

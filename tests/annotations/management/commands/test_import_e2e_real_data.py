@@ -62,8 +62,8 @@ def test_released_quality_ratings_round_trip_and_read_their_checks(e2e_dir: Path
     from annotations.exports.judgements import export_lines
     from annotations.importing.mapped import mapped_import
     from annotations.importing.parsers.presets import preset_mapping
-    from tests.annotations.importing.test_corpus_round_trip import snapshot
     from tests.factories import CampaignFactory
+    from tests.flows.test_corpus_round_trip import snapshot
 
     call_command("import_e2e", str(e2e_dir), campaign="e2e", stdout=StringIO())
     quality = Criterion.objects.get(campaign__slug="e2e", name="quality")

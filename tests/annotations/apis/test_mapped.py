@@ -1,0 +1,151 @@
+"""Mapped ratings through the API (annotations/apis/mapped.py): import, preview, errors, jobs, saved mappings."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from rest_framework.test import APIClient
+
+from annotations.models import ImportJob, Judgement, RatingMapping
+from tests.annotations.importing.conftest import rows3, three_slot_mapping, write_csv
+from tests.annotations.importing.parsers.test_presets import FILES
+
+pytestmark = pytest.mark.django_db
+
+
+def _csv(tmp_path: Path, rows: list[list[str]] | None = None) -> bytes:
+    return write_csv(tmp_path / "r.csv", rows or rows3()).read_bytes()
+
+
+# --------------------------------------------------------------------------------------
+# API
+
+
+def _api(user: User) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+def test_api_import_with_json_mapping(tmp_path: Path, people_campaign) -> None:
+    people, campaign = people_campaign
+    response = _api(people["designer"]).post(
+        "/api/campaigns/byo/ratings/",
+        {
+            "file": SimpleUploadedFile("mine.csv", _csv(tmp_path)),
+            "mapping_json": json.dumps(three_slot_mapping()),
+        },
+        format="multipart",
+    )
+    assert response.status_code == 201, response.content
+    assert response.json()["judgements"] == 4 and response.json()["file"] == "mine.csv"
+    assert Judgement.objects.filter(criterion__campaign=campaign).count() == 4
+
+
+def test_api_preview_writes_nothing(tmp_path: Path, people_campaign) -> None:
+    people, _campaign = people_campaign
+    response = _api(people["designer"]).post(
+        "/api/campaigns/byo/ratings/",
+        {
+            "file": SimpleUploadedFile("w.csv", FILES["wmt"](tmp_path).read_bytes()),
+            "mapping": "wmt",
+            "preview": 1,
+        },
+        format="multipart",
+    )
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["slots"] == 3 and len(body["judgements"]) == 1
+    assert [o["system"] for o in body["judgements"][0]["outputs"]] == ["a", "b", "c"]
+    assert not Judgement.objects.exists()
+
+
+def test_api_errors(tmp_path: Path, people_campaign) -> None:
+    people, _campaign = people_campaign
+    rows = rows3()
+    rows[2][3] = ""  # team1 empty: the row has no outputs
+    client = _api(people["designer"])
+    response = client.post(
+        "/api/campaigns/byo/ratings/",
+        {
+            "file": SimpleUploadedFile("mine.csv", _csv(tmp_path, rows)),
+            "mapping_json": json.dumps(three_slot_mapping()),
+        },
+        format="multipart",
+    )
+    assert response.status_code == 400
+    body = response.json()
+    assert (body["code"], body["file"], body["line"], body["field"]) == (
+        "import_error",
+        "mine.csv",
+        3,
+        "team1",
+    )
+    assert "/tmp" not in json.dumps(body)
+    response = client.post(
+        "/api/campaigns/byo/ratings/",
+        {"file": SimpleUploadedFile("m.csv", b"a\n"), "mapping": "nope"},
+        format="multipart",
+    )
+    assert response.status_code == 400 and "no mapping 'nope'" in response.json()["detail"]
+    response = client.post(
+        "/api/campaigns/byo/ratings/",
+        {"file": SimpleUploadedFile("m.csv", b"a\n")},
+        format="multipart",
+    )
+    assert response.status_code == 400
+    viewer = _api(people["viewer"]).post(
+        "/api/campaigns/byo/ratings/",
+        {"file": SimpleUploadedFile("m.csv", b"a\n"), "mapping": "wmt"},
+        format="multipart",
+    )
+    assert viewer.status_code == 403
+    assert not Judgement.objects.exists()
+
+
+def test_api_large_upload_is_a_job(tmp_path: Path, people_campaign, settings) -> None:
+    settings.IMPORT_INLINE_MAX_BYTES = 10
+    settings.JOBS_IN_THREAD = False
+    people, _campaign = people_campaign
+    response = _api(people["designer"]).post(
+        "/api/campaigns/byo/ratings/",
+        {
+            "file": SimpleUploadedFile("mine.csv", _csv(tmp_path)),
+            "mapping_json": json.dumps(three_slot_mapping()),
+        },
+        format="multipart",
+    )
+    assert response.status_code == 202, response.content
+    job = ImportJob.objects.get(pk=response.json()["job"])
+    assert job.kind == "ratings" and job.options["mapping"]["system"] == "team{i}"
+
+
+def test_api_mappings(people_campaign) -> None:
+    people, campaign = people_campaign
+    client = _api(people["designer"])
+    response = client.post(
+        "/api/campaigns/byo/rating-mappings/",
+        {"name": "mine", "mapping": three_slot_mapping()},
+        format="json",
+    )
+    assert response.status_code == 201, response.content
+    assert RatingMapping.objects.get(campaign=campaign).name == "mine"
+    listed = _api(people["viewer"]).get("/api/campaigns/byo/rating-mappings/").json()
+    assert [m["name"] for m in listed][-1] == "mine" and listed[0]["builtin"] is True
+    assert {"mturk", "wmt", "potato"} <= {m["name"] for m in listed}
+    bad = client.post(
+        "/api/campaigns/byo/rating-mappings/",
+        {"name": "bad", "mapping": three_slot_mapping(slots=11)},
+        format="json",
+    )
+    assert bad.status_code == 400 and "slots" in bad.json()["detail"]
+    assert (
+        _api(people["viewer"])
+        .post("/api/campaigns/byo/rating-mappings/", {"name": "x", "mapping": {}}, format="json")
+        .status_code
+        == 403
+    )
