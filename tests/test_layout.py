@@ -233,3 +233,90 @@ def test_the_size_check_sees_long_modules_and_skips_migrations(tmp_path: Path) -
         (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / relative).write_text(text)
     assert _modules_too_long(tmp_path, ("app",)) == [f"app/views/long.py: {MAX_MODULE_LINES + 1}"]
+
+
+# Tests mirror the source tree ------------------------------------------------------------------
+
+# The roots a test file may mirror: the apps, the plumbing they share, the benchmarks' code.
+TESTED_ROOTS = (*APPS, "common", "benchmarks")
+# Tests that exercise a whole flow across modules (browser walks, hostile strings on every
+# page, benchmarks run as tests) live here, outside the mirror.
+FLOWS = "flows"
+
+
+def _tested_module(test: Path, source: Path) -> str | None:
+    """The module ``test`` (``tests/<root>/[<package>/...]test_<x>.py``) tests, or None.
+
+    ``<x>`` is the module's name or the module's name, an underscore and an aspect
+    (``test_compute_chunks.py`` tests ``compute.py``); a private module of ranking's pure
+    core is named without its underscore (``tests/ranking/stats/test_wmt14.py`` tests
+    ``ranking/stats/_wmt14.py``); a package is tested as a whole under its own name
+    (``tests/annotations/test_models.py`` tests ``annotations/models/``). The longest
+    name that fits wins.
+    """
+    folder = source.joinpath(*test.parent.parts)
+    if not (folder / "__init__.py").exists():
+        return None
+    x = test.stem.removeprefix("test_")
+    names = {p.stem.lstrip("_") for p in folder.glob("*.py") if p.stem != "__init__"}
+    # A package is tested as a whole by a file of its name beside its tests' folder.
+    names |= {p.parent.name for p in folder.glob("*/__init__.py")}
+    fits = [n for n in names if x == n or x.startswith(n + "_")]
+    if not fits:
+        return None
+    return "/".join((*test.parent.parts, max(fits, key=len)))
+
+
+def _tests_off_the_mirror(tests: Path, source: Path) -> list[str]:
+    """Test files of ``tests`` that name no module of ``source`` by the mirror rule.
+
+    Left out: the top-level ``tests/test_*.py`` (about the whole repository), the flows
+    folder, and files that are not tests (``conftest.py``, helpers, factories).
+    """
+    off = []
+    for path in sorted(tests.rglob("test_*.py")):
+        relative = path.relative_to(tests)
+        if len(relative.parts) == 1 or relative.parts[0] == FLOWS:
+            continue
+        if relative.parts[0] not in TESTED_ROOTS or _tested_module(relative, source) is None:
+            off.append(relative.as_posix())
+    return off
+
+
+def test_tests_mirror_the_source_tree() -> None:
+    """``tests/<app>/<layer>/[<package>/]test_<module>[_<aspect>].py`` tests
+    ``<app>/<layer>/[<package>/]<module>.py`` (docs/architecture.md, "Tests")."""
+    off = _tests_off_the_mirror(REPO / "tests", REPO)
+    assert off == [], f"test files that mirror no module (rename or move them): {off}"
+
+
+def test_the_mirror_check_finds_a_test_named_after_no_module(tmp_path: Path) -> None:
+    for name in ("app/__init__.py", "app/views/__init__.py", "app/views/campaigns.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    tests = tmp_path / "tests"
+    for name in (
+        "test_whole_repo.py",
+        "flows/test_walk.py",
+        "app/conftest.py",
+        "app/views/test_campaigns.py",
+        "app/views/test_campaigns_clone.py",
+        "app/views/test_designer.py",
+        "app/views/test_campaign.py",
+        "app/services/test_campaigns.py",
+        "browser/test_pages.py",
+    ):
+        (tests / name).parent.mkdir(parents=True, exist_ok=True)
+        (tests / name).write_text("")
+    global TESTED_ROOTS
+    saved, TESTED_ROOTS = TESTED_ROOTS, ("app",)
+    try:
+        off = _tests_off_the_mirror(tests, tmp_path)
+    finally:
+        TESTED_ROOTS = saved
+    assert off == [
+        "app/services/test_campaigns.py",
+        "app/views/test_campaign.py",
+        "app/views/test_designer.py",
+        "browser/test_pages.py",
+    ]

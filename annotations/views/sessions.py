@@ -402,7 +402,7 @@ def _final_page(
         # saved and the code itself, so if Prolific's page does not load (a blocked
         # redirect, a privacy extension) they can still enter the code there by hand; and
         # no page moves on by itself before it is read (WCAG 2.2.1, axe "meta-refresh").
-        # tests/browser/test_worker_session.py follows the button to app.prolific.com.
+        # tests/flows/browser/test_worker_session.py follows the button to app.prolific.com.
         prolific_url = platform_selectors.prolific_completion_url(code)
     return render(
         request,

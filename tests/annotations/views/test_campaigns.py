@@ -44,7 +44,7 @@ def test_overview_shows_platform_links_and_preview(owner_client, people):
 def test_whole_forms_write_labels_as_the_site_does_and_suggest_the_slug(owner_client):
     """Forms a template renders whole (``as_div``) have labels without Django's colon,
     like every hand-written form of the site; the slug follows the name (the script
-    reads ``data-slug-from``; tests/browser/test_designer_forms.py types it)."""
+    reads ``data-slug-from``; tests/flows/browser/test_designer_forms.py types it)."""
     campaign = _campaign(owner_client)
     pages = {
         "new": reverse("annotations:designer-new"),

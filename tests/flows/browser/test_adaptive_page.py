@@ -1,0 +1,45 @@
+"""Adaptive design in real Chromium: a designer turns it on, adds batches, and reads why
+each batch's systems were chosen and whether the clusters are stable (screenshots)."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+
+from annotations.models import Campaign, CampaignMembership
+from ranking.models import AdaptiveBatch
+from tests.flows.browser.conftest import save_screenshot, settled_width, sign_in
+from tests.ranking.adaptive_data import adaptive_campaign, judge_all
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_designer_adds_batches_and_reads_the_stop_rule(new_page, live_server):
+    campaign = adaptive_campaign(items=40, batch=10)
+    Campaign.objects.filter(pk=campaign.pk).update(adaptive_design=False)
+    judge_all(campaign)
+    owner = User.objects.create_user("ad-owner", password="pw-ad-owner")
+    CampaignMembership.objects.create(campaign=campaign, user=owner, role="owner")
+
+    page = new_page(width=1280)
+    page.set_default_timeout(60_000)
+    sign_in(page, live_server.url, "ad-owner", "pw-ad-owner")
+    page.goto(live_server.url + f"/campaigns/{campaign.slug}/settings/")
+    page.get_by_label("Adaptive design").check()
+    page.get_by_label("Adaptive batch tasks").fill("10")
+    page.get_by_role("button", name="Save settings").click()
+    page.get_by_text("Settings saved.").wait_for()
+    page.goto(live_server.url + f"/rankings/campaign/{campaign.slug}/")
+    page.get_by_role("link", name="Adaptive design").click()
+    for _ in range(3):
+        page.get_by_role("button", name="Add a batch of quality tasks now").click()
+        page.wait_for_load_state("load")
+    assert AdaptiveBatch.objects.count() == 3
+    rows = page.locator("table tbody tr")
+    assert rows.count() == 3 and "#3" in rows.first.inner_text()
+    stable = AdaptiveBatch.objects.get(number=3).stable
+    assert page.locator("[data-stable]").count() == (1 if stable else 0)
+    save_screenshot(page, "adaptive-1280")
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert settled_width(page, 390) <= 390
+    save_screenshot(page, "adaptive-390")
