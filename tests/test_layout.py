@@ -11,6 +11,7 @@ modules.
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -319,4 +320,114 @@ def test_the_mirror_check_finds_a_test_named_after_no_module(tmp_path: Path) -> 
         "app/views/test_campaign.py",
         "app/views/test_designer.py",
         "browser/test_pages.py",
+    ]
+
+
+# Templates are named after the module that renders them ----------------------------------------
+
+TEMPLATES = REPO / "templates"
+# Templates more than one module of an app renders, includes or extends.
+SHARED = "shared"
+TEMPLATE_NAME = re.compile(r"[\w./-]+/[\w.-]+\.(?:html|txt)(?:#[\w-]+)?")
+TEMPLATE_REFERENCE = re.compile(r"""{%\s*(?:extends|include)\s+["']([^"']+)["']""")
+
+
+def _renderers(source: Path, app: str) -> set[str]:
+    """The modules of ``app`` that render templates: its views and its template tags."""
+    return {
+        p.stem
+        for layer in ("views", "templatetags")
+        for p in (source / app / layer).glob("*.py")
+        if p.stem != "__init__"
+    }
+
+
+def _templates_off_their_module(templates: Path, source: Path) -> list[str]:
+    """Templates of ``templates/<app>/`` not at ``<app>/<module>/<page>.html``, where
+    ``<module>`` is a views or template-tags module of the app, or the shared folder."""
+    off = []
+    for app in APPS:
+        folders = _renderers(source, app) | {SHARED}
+        for path in sorted((templates / app).rglob("*")):
+            if path.is_dir():
+                continue
+            relative = path.relative_to(templates / app)
+            if len(relative.parts) != 2 or relative.parts[0] not in folders:
+                off.append(f"{app}/{relative.as_posix()}")
+    return off
+
+
+def _names_used(source: Path, templates: Path) -> list[tuple[str, str]]:
+    """(where, template name) for every template name the views, the template tags and
+    the templates themselves (``extends``, ``include``) use."""
+    used = []
+    for app in APPS:
+        for layer in ("views", "templatetags"):
+            for module in sorted((source / app / layer).glob("*.py")):
+                for node in ast.walk(ast.parse(module.read_text())):
+                    if (
+                        isinstance(node, ast.Constant)
+                        and isinstance(node.value, str)
+                        and TEMPLATE_NAME.fullmatch(node.value)
+                    ):
+                        used.append((module.relative_to(source).as_posix(), node.value))
+    for page in sorted(templates.rglob("*.html")):
+        for name in TEMPLATE_REFERENCE.findall(page.read_text()):
+            used.append((page.relative_to(templates.parent).as_posix(), name))
+    return used
+
+
+def _missing_templates(source: Path, templates: Path) -> list[str]:
+    missing = []
+    for where, name in _names_used(source, templates):
+        page, _, partial = name.partition("#")
+        path = templates / page
+        if where.startswith("templates/drf_spectacular/") and not path.exists():
+            continue  # the package's own template, which ours extends
+        if not path.exists():
+            missing.append(f"{where}: {name}")
+        elif partial and not re.search(rf"{{%\s*partialdef\s+{partial}\b", path.read_text()):
+            missing.append(f"{where}: {name} (no such partial)")
+    return missing
+
+
+def test_templates_sit_under_the_module_that_renders_them() -> None:
+    """``templates/<app>/<module>/<page>.html`` is rendered by ``<app>/views/<module>.py``
+    (or a template-tags module); what several modules use is in ``templates/<app>/shared/``
+    (docs/architecture.md, "Templates"). Django's, DRF-spectacular's and the site's
+    top-level templates keep the names their frameworks look for."""
+    off = _templates_off_their_module(TEMPLATES, REPO)
+    assert off == [], f"templates not under the folder of the module that renders them: {off}"
+
+
+def test_every_template_name_used_exists() -> None:
+    missing = _missing_templates(REPO, TEMPLATES)
+    assert missing == [], f"template names that lead nowhere: {missing}"
+
+
+def test_the_template_checks_find_a_misplaced_page_and_a_stale_name(tmp_path: Path) -> None:
+    for name in ("views/campaigns.py", "views/__init__.py", "templatetags/panels.py"):
+        path = tmp_path / "annotations" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("")
+    (tmp_path / "annotations/views/campaigns.py").write_text(
+        'TEMPLATE = "annotations/campaigns/detail.html#rows"\nOLD = "annotations/designer/new.html"\n'
+    )
+    templates = tmp_path / "templates"
+    for name, text in {
+        "annotations/campaigns/detail.html": '{% extends "annotations/shared/_layout.html" %}',
+        "annotations/shared/_layout.html": "",
+        "annotations/panels/_runs.html": "",
+        "annotations/designer/new.html": '{% include "annotations/designer/_gone.html" %}',
+        "annotations/home.html": "",
+    }.items():
+        (templates / name).parent.mkdir(parents=True, exist_ok=True)
+        (templates / name).write_text(text)
+    assert _templates_off_their_module(templates, tmp_path) == [
+        "annotations/designer/new.html",
+        "annotations/home.html",
+    ]
+    assert _missing_templates(tmp_path, templates) == [
+        "annotations/views/campaigns.py: annotations/campaigns/detail.html#rows (no such partial)",
+        "templates/annotations/designer/new.html: annotations/designer/_gone.html",
     ]

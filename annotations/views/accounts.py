@@ -88,6 +88,6 @@ def account(request: AuthenticatedHttpRequest) -> HttpResponse:
         return HttpResponseRedirect(reverse("annotations:designer-account"))
     return render(
         request,
-        "annotations/designer/account.html",
+        "annotations/accounts/account.html",
         {"token": token, "campaigns": campaigns_visible_to(request.user)},
     )

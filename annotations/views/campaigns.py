@@ -50,7 +50,7 @@ def campaign_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         else:
             messages.success(request, f"Campaign “{campaign.name}” created. Upload outputs next.")
             return redirect("annotations:designer-campaign", slug=campaign.slug)
-    return render(request, "annotations/designer/campaign_new.html", {"form": form})
+    return render(request, "annotations/campaigns/campaign_new.html", {"form": form})
 
 
 @campaign_view(Role.VIEWER)
@@ -95,7 +95,7 @@ def campaign_detail(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         ),
         export_formats=exports.FORMATS,
     )
-    return render(request, "annotations/designer/campaign_detail.html", context)
+    return render(request, "annotations/campaigns/campaign_detail.html", context)
 
 
 @campaign_view(Role.OWNER)
@@ -116,7 +116,7 @@ def campaign_delete(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         return redirect("annotations:home")
     return render(
         request,
-        "annotations/designer/delete.html",
+        "annotations/campaigns/delete.html",
         campaign_context(
             request,
             campaign,
@@ -150,7 +150,7 @@ def campaign_clone(request: AuthenticatedHttpRequest, campaign: Campaign) -> Htt
             return redirect("annotations:designer-campaign", slug=clone.slug)
     return render(
         request,
-        "annotations/designer/clone.html",
+        "annotations/campaigns/clone.html",
         campaign_context(
             request,
             campaign,

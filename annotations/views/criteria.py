@@ -83,7 +83,7 @@ def _standard_partial(
         None, outputs=outputs, initial={"standard_output": extra["standard_chosen"]}, **kw
     )
     context = campaign_context(request, campaign, form=form, outputs=outputs, **extra)
-    return render(request, "annotations/designer/_criterion_fields.html#standard-picker", context)
+    return render(request, "annotations/criteria/_criterion_fields.html#standard-picker", context)
 
 
 @campaign_view(Role.VIEWER)
@@ -127,12 +127,12 @@ def criteria(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
         **picker,
     )
     if request.htmx and request.method == "GET":
-        return render(request, "annotations/designer/criteria.html#criterion-form", context)
+        return render(request, "annotations/criteria/criteria.html#criterion-form", context)
     context["input_conflict"] = criteria_services.setup_input_conflict(campaign=campaign)
     context["criteria"] = campaign.criteria.annotate(
         has_tasks=Exists(Task.objects.filter(criterion=OuterRef("pk")))
     )
-    return render(request, "annotations/designer/criteria.html", context)
+    return render(request, "annotations/criteria/criteria.html", context)
 
 
 @campaign_view(Role.DESIGNER)
@@ -168,7 +168,7 @@ def criterion_edit(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> Htt
             return redirect("annotations:designer-criteria", slug=campaign.slug)
     return render(
         request,
-        "annotations/designer/criterion_edit.html",
+        "annotations/criteria/criterion_edit.html",
         campaign_context(
             request,
             campaign,

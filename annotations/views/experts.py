@@ -66,7 +66,7 @@ def campaign_experts(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     report = expert_report(criterion=criterion) if criterion else None
     return render(
         request,
-        "annotations/designer/experts.html",
+        "annotations/experts/experts.html",
         campaign_context(
             request,
             campaign,

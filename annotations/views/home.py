@@ -10,7 +10,7 @@ def home(request: HttpRequest) -> HttpResponse:
     campaigns = list(campaign_selectors.campaign_list(user=request.user))
     return render(
         request,
-        "annotations/home.html",
+        "annotations/home/home.html",
         {
             "campaigns": [c for c in campaigns if c.status != Campaign.Status.ARCHIVED],
             "archived": [c for c in campaigns if c.status == Campaign.Status.ARCHIVED],

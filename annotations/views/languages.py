@@ -70,7 +70,7 @@ def campaign_languages(request: HttpRequest, campaign: Campaign) -> HttpResponse
     ]
     return render(
         request,
-        "annotations/designer/languages.html",
+        "annotations/languages/languages.html",
         campaign_context(request, campaign, form=form, rows=rows, ended=_ended(campaign)),
     )
 
@@ -115,4 +115,4 @@ def campaign_translation(request: HttpRequest, campaign: Campaign, tag: str) -> 
         editable=editable,
         status=status,
     )
-    return render(request, "annotations/designer/translation.html", context)
+    return render(request, "annotations/languages/translation.html", context)

@@ -29,7 +29,7 @@ from annotations.models import Campaign, CampaignMembership
 from common.errors import DomainError, ImportFileError
 
 Role = CampaignMembership.Role
-TEMPLATE = "annotations/mapped_import.html"
+TEMPLATE = "annotations/mapped/mapped_import.html"
 PREVIEW_ROWS = 5
 
 

@@ -83,7 +83,7 @@ def _members_page(
         max_age_days=settings.INVITATION_MAX_AGE_DAYS,
         invitation_link=request.session.pop(INVITATION_LINK_KEY, None) if is_owner else None,
     )
-    return render(request, "annotations/designer/members.html", context, status=status)
+    return render(request, "annotations/members/members.html", context, status=status)
 
 
 INVITATION_LINK_KEY = "invitation_link"
@@ -165,7 +165,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         status = 404 if exc.reason == "forged" else 410
         return render(
             request,
-            "annotations/designer/invitation.html",
+            "annotations/members/invitation.html",
             {"refused": str(exc), "reason": exc.reason},
             status=status,
         )
@@ -209,7 +209,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         status = 400
     return render(
         request,
-        "annotations/designer/invitation.html",
+        "annotations/members/invitation.html",
         {
             "invitation": found,
             "invited": membership_services.email_hint(found.email),

@@ -54,7 +54,7 @@ def campaign_monitor(request: HtmxHttpRequest, campaign: Campaign) -> HttpRespon
         poll=campaign.status not in (Campaign.Status.CLOSED, Campaign.Status.ARCHIVED),
     )
     if request.htmx:
-        return render(request, "annotations/designer/monitor.html#live", context)
+        return render(request, "annotations/monitor/monitor.html#live", context)
     criteria = list(campaign.criteria.all())
     chosen = request.GET.get("criterion")
     criterion = next((c for c in criteria if c.name == chosen), criteria[0] if criteria else None)
@@ -67,7 +67,7 @@ def campaign_monitor(request: HtmxHttpRequest, campaign: Campaign) -> HttpRespon
         agreement=monitoring.campaign_agreement(campaign=campaign, judgements=judgements),
         slices=monitoring.agreement_by_slice(campaign=campaign, judgements=judgements),
     )
-    return render(request, "annotations/designer/monitor.html", context)
+    return render(request, "annotations/monitor/monitor.html", context)
 
 
 @campaign_view(Role.DESIGNER)
@@ -103,7 +103,7 @@ def worker_mark(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> HttpRe
         )
         return render(
             request,
-            "annotations/designer/monitor.html#worker-row",
+            "annotations/monitor/monitor.html#worker-row",
             campaign_context(request, campaign, w=row, row_error=error),
         )
     if error:

@@ -70,7 +70,7 @@ def campaign_payments(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         has_mturk=any(r.worker.platform == Worker.Platform.MTURK for r in rows),
         mturk_unreviewable=payment_selectors.mturk_unreviewable(campaign=campaign),
     )
-    return render(request, "annotations/designer/payments.html", context, status=status)
+    return render(request, "annotations/payments/payments.html", context, status=status)
 
 
 @campaign_view(Role.VIEWER)

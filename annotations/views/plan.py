@@ -51,7 +51,7 @@ def campaign_plan(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
         for status in language_selectors.translations_needed(campaign=campaign)
         if status.missing
     ]
-    template = "annotations/designer/plan.html"
+    template = "annotations/plan/plan.html"
     if request.htmx:
         template += "#plan-result"
     return render(request, template, context)

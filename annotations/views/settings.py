@@ -71,7 +71,7 @@ def campaign_settings(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     ]
     return render(
         request,
-        "annotations/designer/settings.html",
+        "annotations/settings/settings.html",
         campaign_context(
             request,
             campaign,

@@ -46,11 +46,11 @@ def campaign_upload(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     except ImportFileError as exc:
         status = 413 if isinstance(exc, outputs_uploads.UploadTooLargeError) else 400
         context = campaign_context(request, campaign, import_error=exc, upload_form=form)
-        return render(request, "annotations/designer/upload_error.html", context, status=status)
+        return render(request, "annotations/uploads/upload_error.html", context, status=status)
     except DomainError as exc:
         status = 400 if not files else 409
         context = campaign_context(request, campaign, refusal=str(exc), upload_form=form)
-        return render(request, "annotations/designer/upload_error.html", context, status=status)
+        return render(request, "annotations/uploads/upload_error.html", context, status=status)
     outputs = sum(r.outputs for r in results)
     systems = sum(r.systems for r in results)
     items = sum(r.items for r in results)
@@ -89,7 +89,7 @@ def import_job(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> HttpRes
         if job.status == ImportJob.Status.DONE and job.summary.get("systems_not_in_tasks")
         else "",
     )
-    template = "annotations/designer/import_job.html"
+    template = "annotations/uploads/import_job.html"
     if request.htmx:
         template += "#import-job"
     return render(request, template, context)

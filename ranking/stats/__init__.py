@@ -3,7 +3,7 @@
 Imports numpy, scipy and numba only (never Django); importing it costs numpy alone: scipy
 is imported by the functions that use it and numba when the WMT14 method first runs
 (they would cost 0.3 s and 0.4 s at every start-up otherwise; see
-``tests/ranking/stats/test_lazy_imports.py``). The rest of the project uses what this
+``tests/ranking/stats/test_methods_lazy_imports.py``). The rest of the project uses what this
 module exports and nothing else; the ``_``-prefixed modules behind it are private
 (their tests import them directly):
 

@@ -17,7 +17,7 @@ from ranking.selectors.runs import ranking_runs_recent
 register = template.Library()
 
 
-@register.inclusion_tag("ranking/_campaign_runs_panel.html", takes_context=True)
+@register.inclusion_tag("ranking/ranking_panels/_campaign_runs_panel.html", takes_context=True)
 def campaign_ranking_runs(context: template.Context, campaign: Campaign) -> dict[str, Any]:
     """The campaign's latest ranking runs with links to them, and a link to start one
     (``can_design`` from the page) or to see them all."""

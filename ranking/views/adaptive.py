@@ -65,7 +65,7 @@ def campaign_adaptive(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     statuses = adaptive.adaptive_status(campaign=campaign)
     return render(
         request,
-        "ranking/adaptive.html",
+        "ranking/adaptive/adaptive.html",
         campaign_context(
             request,
             campaign,

@@ -47,7 +47,7 @@ def campaign_means(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             )
     return render(
         request,
-        "ranking/means.html",
+        "ranking/means/means.html",
         campaign_context(
             request,
             campaign,

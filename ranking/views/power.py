@@ -49,7 +49,7 @@ def campaign_power(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             reports.append(report)
     return render(
         request,
-        "ranking/power.html",
+        "ranking/power/power.html",
         campaign_context(request, campaign, form=form, plan=plan, reports=reports),
         status=400 if form.errors else 200,
     )

@@ -83,7 +83,7 @@ def campaign_runs(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     runs = RankingRun.objects.filter(campaign=campaign).select_related("criterion")
     return render(
         request,
-        "ranking/campaign_runs.html",
+        "ranking/runs/campaign_runs.html",
         campaign_context(
             request,
             campaign,
@@ -137,7 +137,7 @@ def run_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         run.refresh_from_db()
     context = campaign_context(request, run.campaign)
     context.update(_result_context(run, can_design=bool(context["can_design"])))
-    template = "ranking/run_detail.html"
+    template = "ranking/runs/run_detail.html"
     if request.htmx:
         template += "#run-result"
     return render(request, template, context)
@@ -192,7 +192,7 @@ def run_delete(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("ranking:campaign-runs", slug=run.campaign.slug)
     return render(
         request,
-        "ranking/run_delete.html",
+        "ranking/runs/run_delete.html",
         campaign_context(
             request,
             run.campaign,
@@ -239,7 +239,7 @@ def run_compare(request: HttpRequest) -> HttpResponse:
         messages.info(request, "These runs rank different criteria.")
     return render(
         request,
-        "ranking/compare.html",
+        "ranking/runs/compare.html",
         campaign_context(request, runs[0].campaign, sides=[_result_context(r) for r in runs]),
     )
 
@@ -268,7 +268,7 @@ def campaign_slices(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         )
     return render(
         request,
-        "ranking/slices.html",
+        "ranking/runs/slices.html",
         campaign_context(request, campaign, **selectors.ranking_slices_page(choice=choice)),
         status=400 if choice.error else 200,
     )

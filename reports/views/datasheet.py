@@ -39,7 +39,9 @@ def datasheet_page(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             return redirect("reports:datasheet", slug=campaign.slug)
     sheet = datasheet_for(campaign=campaign)
     context = campaign_context(request, campaign, sheet=sheet, formats=list(FORMATS), error=error)
-    return render(request, "reports/datasheet.html", context, status=400 if error else 200)
+    return render(
+        request, "reports/datasheet/datasheet.html", context, status=400 if error else 200
+    )
 
 
 @campaign_view(Role.VIEWER)

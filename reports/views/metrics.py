@@ -73,7 +73,7 @@ def campaign_metrics(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         ]
     return render(
         request,
-        "reports/metrics.html",
+        "reports/metrics/metrics.html",
         campaign_context(
             request,
             campaign,

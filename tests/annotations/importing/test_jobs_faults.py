@@ -1,7 +1,8 @@
 """Import jobs after faults end within minutes: a job whose process died is handed out
 again (nothing of it was written) and imports once; a dropped database connection gives
 the job back instead of failing it; a queued job whose message was lost is sent again;
-a job lost too often fails with the reason. Real workers: test_jobs_worker_lost.py."""
+a job lost too often fails with the reason. Real workers:
+tests/flows/workers/test_import_jobs_worker_lost.py."""
 
 from __future__ import annotations
 
