@@ -68,9 +68,6 @@ def owner(client, settings):
     return people["owner"]
 
 
-Role = CampaignMembership.Role
-
-
 @pytest.fixture
 def people_campaign() -> tuple[dict[str, User], Campaign]:
     people = {n: User.objects.create(username=n) for n in ("owner", "designer", "viewer")}
