@@ -1,5 +1,5 @@
-"""Uploads of outputs: refused outside drafts, systems no task shows named, and large
-uploads imported as a background job with progress."""
+"""Large uploads imported as a background job (annotations/importing/jobs.py) with
+progress, and the sweep of lost jobs."""
 
 from __future__ import annotations
 

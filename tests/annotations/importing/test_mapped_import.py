@@ -1,5 +1,5 @@
 """The column-mapped ratings import into a campaign: criteria, items, outputs, tasks,
-saved presets, the command, the background job, and export -> import round trips."""
+saved presets, the background job, and export -> import round trips."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Crowd versus experts read from a campaign (annotations.selectors.experts) and the
-exclusion it drives (annotations.services.workers)."""
+"""Crowd versus experts read from a campaign (annotations.selectors.experts)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Campaign settings that must work together, the plan, and the life cycle of a campaign:
-draft -> live -> paused -> closed -> archived, clone, delete, exclude workers."""
+"""Campaign settings that must work together and the life cycle of a campaign
+(annotations/services/campaigns.py): draft -> live -> paused -> closed -> archived,
+clone, delete."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The MTG-style table: mean 1-5 per criterion, system and language with
-confidence intervals, beside the TrueSkill clusters; page, CSV, API and command."""
+"""The MTG-style table (ranking/selectors/means.py): mean 1-5 per criterion, system and
+language with confidence intervals, beside the TrueSkill clusters."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Power analysis reads and the ``power`` command."""
+"""Power analysis reads (ranking/selectors/power.py) and their bounds, alike on the page and
+in the API."""
 
 from __future__ import annotations
 
