@@ -845,8 +845,12 @@ def plot(runs: dict[str, list[Run]], curves: dict, path: Path, cap: int, batch: 
         "lucb": "#7c3aed",
         "oracle": "#6b7280",
     }
-    grid = np.arange(batch, cap + batch, batch)
-    for d, rs in runs.items():
+    # designs that never reached the truth (or were left out of a run) are not drawn;
+    # the axis ends a little after the last seed that reached it
+    drawn = {d: rs for d, rs in runs.items() if any(r.needed is not None for r in rs)}
+    last = max((r.needed for rs in drawn.values() for r in rs if r.needed), default=cap)
+    grid = np.arange(batch, min(cap, int(last * 1.15)) + batch, batch)
+    for d, rs in drawn.items():
         reached = [np.mean([r.needed is not None and r.needed <= g for r in rs]) for g in grid]
         ax.plot(grid, reached, color=colours[d], label=d)
     ax.set_xlabel("judgements")
