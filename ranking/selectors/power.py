@@ -80,6 +80,15 @@ class PowerReport:
     pairs: list[PowerPair]
 
     @property
+    def level_pairs(self) -> list[PowerPair]:
+        """Pairs whose comparisons so far are level (no figure is computed for them)."""
+        return [p for p in self.pairs if not p.resolved and p.level]
+
+    @property
+    def separated(self) -> int:
+        return sum(p.resolved for p in self.pairs)
+
+    @property
     def unresolved(self) -> list[PowerPair]:
         """Pairs still to resolve that more judgements can resolve, fewest needed first."""
         return sorted(

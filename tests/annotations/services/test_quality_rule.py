@@ -105,4 +105,3 @@ def test_a_rejection_is_suggested_only_from_two_checks_of_a_kind(campaign):
     assert rows[one.pk].suggestion == REVIEW and "One check alone" in rows[one.pk].reason
     assert rows[two.pk].suggestion == REJECT
     assert rows[uniform.pk].suggestion == REJECT
-

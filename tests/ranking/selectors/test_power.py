@@ -218,3 +218,19 @@ def test_the_bounds_are_the_selectors() -> None:
         assert (api_field.min_value, api_field.max_value) == bounds  # type: ignore[attr-defined]
     assert power.power_draws_problem(share=0.9, draws=0.2) is None
     assert power.power_draws_problem(share=0.9, draws=0.21) is not None
+
+
+def test_pairs_that_look_level_on_few_comparisons_are_not_called_separated(
+    client, django_user_model
+) -> None:
+    """The walk-through: on 16 judgements the monitor said every system was separated
+    from the next, or level with it. Level pairs are said as such, with their counts."""
+    from annotations.models import CampaignMembership
+
+    campaign, _ = planted_campaign(strengths=[0.0, 0.0, 0.0], n_judgements=2, k=3, noise=0)
+    user = django_user_model.objects.create_user("designer", password="pw-123456789")
+    CampaignMembership.objects.create(campaign=campaign, user=user, role="designer")
+    client.force_login(user)
+    page = client.get(f"/rankings/campaign/{campaign.slug}/power/").content.decode()
+    assert "Every system is separated" not in page
+    assert "data-power-level" in page and "2 of 2 neighbours look level so far" in page
