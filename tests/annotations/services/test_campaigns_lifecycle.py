@@ -518,3 +518,17 @@ def test_a_clone_keeps_languages_translations_attributes_and_output_languages():
         ("b de", "de"),
         ("b en", "en"),
     ]
+
+
+def test_the_plan_leaves_out_an_uploaded_output_chosen_as_a_standard_as_the_build_does():
+    """The walk-through: the plan said 600 tasks and the build made 597, because the
+    output chosen as the standard is left out of every task."""
+    from annotations.models import Output
+    from annotations.services.criteria import criterion_rankme_set
+
+    campaign = _ragged("ragged-standard", 5)
+    standard = Output.objects.get(item__external_id="i0", system__label=SIX[0])
+    criterion_rankme_set(criterion=campaign.criteria.get(name="quality"), standard_output=standard)
+    estimate = campaign_plan(campaign=campaign)
+    tasks_build(campaign=campaign, seed=9)
+    assert campaign_plan(campaign=campaign).tasks == estimate.tasks
