@@ -82,6 +82,11 @@ class Plan:
     tasks_per_page: int = 1
 
     @property
+    def tasks_per_item(self) -> float:
+        """Tasks per item and criterion, on average (an item's outputs over its tasks)."""
+        return self.tasks / (self.criteria * self.items) if self.criteria and self.items else 0.0
+
+    @property
     def imported_only(self) -> bool:
         """An imported campaign with nothing to collect: its plan is not an estimate."""
         return bool(self.imported_tasks) and not self.built
