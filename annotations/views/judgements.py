@@ -24,6 +24,7 @@ from annotations.access.workers import worker_form_view, worker_session_url, wor
 from annotations.forms.judgements import SLIDER_START, ScoresForm
 from annotations.models import Assignment, Campaign, Criterion, TaskOutput, Worker
 from annotations.selectors import worker as worker_selectors
+from annotations.services import drafts as draft_services
 from annotations.services import judgements as judgement_services
 from annotations.services.judgements import max_magnitude
 from common.errors import DomainError
@@ -232,7 +233,14 @@ def submit(
         refused = _record_scores(request, campaign, worker, assignment, session_url, draft_url)
         if refused is not None:
             transaction.set_rollback(True)
-            return refused
+    if refused is not None:
+        # Nothing recorded, but what was entered is kept as the draft (a reload or
+        # another device brings it back, as autosave would), after the rollback.
+        draft_services.assignment_draft_save(
+            assignment=assignment,
+            answers={name: request.POST.getlist(name) for name in request.POST},
+        )
+        return refused
     # The criterion just judged goes with the worker to the next page, which announces a
     # change of criterion (set-up 2: naturalness tasks, then quality) without a query.
     return _to_session(request, f"{session_url}?after={assignment.criterion_id}")
