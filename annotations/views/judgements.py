@@ -409,16 +409,18 @@ def _together_context(
 def _together_standards(criteria: Sequence[Criterion]) -> list[dict[str, Any]]:
     """The standards of a set-up 1 page, each shown once (RankME: one standard with its
     value per criterion): the magnitude criteria that have a standard, grouped by its
-    input and text, each group with the criteria and values it stands for."""
-    groups: dict[tuple[str, str], dict[str, Any]] = {}
+    text, each group with the criteria and values it stands for, and its input when any
+    of those criteria shows the input (a page of quality and naturalness shows one
+    standard, not one with its input and one without)."""
+    groups: dict[str, dict[str, Any]] = {}
     for criterion in criteria:
         if criterion.scale != Criterion.Scale.MAGNITUDE or not criterion.standard_text:
             continue
-        shown_input = criterion.standard_input if criterion.show_input else ""
         group = groups.setdefault(
-            (shown_input, criterion.standard_text),
-            {"input": shown_input, "text": criterion.standard_text, "values": []},
+            criterion.standard_text, {"input": "", "text": criterion.standard_text, "values": []}
         )
+        if criterion.show_input and not group["input"]:
+            group["input"] = criterion.standard_input
         group["values"].append({"criterion": criterion, "standard": criterion.standard})
     return list(groups.values())
 
