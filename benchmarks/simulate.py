@@ -42,7 +42,12 @@ and *ever wrong* the share of seeds with one such refit before stopping. *Stop*:
 production stop rule (``ranking.services.adaptive``: the clusters equal at three refits
 in a row), the median judgements at which it first holds, and the share of seeds whose
 clusters are then right (*stop right*) or draw a wrong boundary (*stop wrong*): what an
-organizer who closes the campaign when told would report. Designs:
+organizer who closes the campaign when told would report; every system in one cluster
+never counts as stable. *Ratio*: median over the balanced median; *per seed*: the median
+of per-seed ratios (the designs share a seed's test set and refit draws but not the
+workers' answers: not a paired comparison); *gm ratio*: the ratio of geometric means
+with its 95% bootstrap interval over seeds (each design's seeds resampled on their own).
+Designs:
 ``balanced`` (``annotations.core.design.design_tasks``), ``contested``
 (``choose_batch``, today's rule), ``overlap`` (``choose_batch(rule="overlap")``:
 pairwise uncertainty sampling), ``lucb`` (``choose_batch(rule="lucb")``: LUCB-style
@@ -690,7 +695,8 @@ def run_design(
         state = bt_normal(wins, draws, normals)
         right, wrong = right_and_wrong(state.cluster, truth)
         recent = [*recent[-(streak - 1) :], tuple(int(c) for c in state.cluster)]
-        if run.stopped is None and len(recent) == streak and len(set(recent)) == 1:
+        stable = len(recent) == streak and len(set(recent)) == 1 and len(set(recent[0])) > 1
+        if run.stopped is None and stable:
             run.stopped, run.stopped_right, run.stopped_wrong = done, right, wrong
         if run.needed is None:  # the refits until the true clusters are reached
             run.judgements.append(done)
@@ -702,6 +708,21 @@ def run_design(
         if run.needed is not None and run.stopped is not None:
             break
     return run
+
+
+def gm_ratio_ci(
+    needed: FloatArray, base: FloatArray, *, rng: np.random.Generator, draws: int = 10_000
+) -> tuple[float, float, float]:
+    """The ratio of geometric means (exp of the mean log judgements needed, a design over
+    the balanced one) and its 95% percentile-bootstrap interval over seeds, each design's
+    seeds resampled independently (their answers are independent)."""
+    a, b = np.log(needed), np.log(base)
+    point = float(np.exp(a.mean() - b.mean()))
+    ia = rng.integers(0, a.size, (draws, a.size))
+    ib = rng.integers(0, b.size, (draws, b.size))
+    boot = np.exp(a[ia].mean(axis=1) - b[ib].mean(axis=1))
+    low, high = np.percentile(boot, [2.5, 97.5])
+    return point, float(low), float(high)
 
 
 def designs(
@@ -720,7 +741,8 @@ def designs(
         for d in DESIGNS:
             runs[d].append(run_design(sim, d, truth=truth, seed=seed, batch=batch, cap=cap))
     lines = [
-        f"{'design':<10} {'median':>7} {'IQR':>13} {'ratio':>6} {'paired':>7} {'reached':>8} "
+        f"{'design':<10} {'median':>7} {'IQR':>13} {'ratio':>6} {'per seed':>8} "
+        f"{'gm ratio [95% CI]':>20} {'reached':>8} "
         f"{'wrong refits':>12} {'ever wrong':>10} {'stop':>6} {'stop right':>10} "
         f"{'stop wrong':>10}"
     ]
@@ -729,10 +751,14 @@ def designs(
         for d in DESIGNS
     }
     base = float(np.median(needed["balanced"]))
+    ci_rng = np.random.default_rng(7)
     for d in DESIGNS:
         med = float(np.median(needed[d]))
         q1, q3 = np.percentile(needed[d], [25, 75])
+        # the median of per-seed ratios: the designs share the seed's test set and refit
+        # draws, not the workers' answers, so this is not a paired comparison
         paired = float(np.median(needed[d] / needed["balanced"]))
+        gm, low, high = gm_ratio_ci(needed[d], needed["balanced"], rng=ci_rng)
         reached = np.mean([r.needed is not None for r in runs[d]])
         wrong = np.mean(np.concatenate([r.wrong for r in runs[d]]))
         ever = np.mean([any(r.wrong) for r in runs[d]])
@@ -740,8 +766,8 @@ def designs(
         stop_right = np.mean([bool(r.stopped_right) for r in runs[d]])
         stop_wrong = np.mean([bool(r.stopped_wrong) for r in runs[d]])
         lines.append(
-            f"{d:<10} {med:7.0f} {q1:6.0f}-{q3:6.0f} {med / base:6.2f} {paired:7.2f} "
-            f"{reached:8.2f} {wrong:12.3f} {ever:10.2f} {np.median(stops):6.0f} "
+            f"{d:<10} {med:7.0f} {q1:6.0f}-{q3:6.0f} {med / base:6.2f} {paired:8.2f} "
+            f"{gm:8.2f} [{low:4.2f}-{high:4.2f}] {reached:8.2f} {wrong:12.3f} {ever:10.2f} {np.median(stops):6.0f} "
             f"{stop_right:10.2f} {stop_wrong:10.2f}"
         )
     return lines, runs, info
@@ -780,7 +806,7 @@ def power(
                 scores = s.answer(tasks, rng=rng, items=items, outputs=test_set)
                 normals = rng.standard_normal((1000, n))
                 res = ranking_of(tasks, scores, n, normals)
-                hits += int(res.cluster[a] != res.cluster[b])
+                hits += int(res.cluster[a] < res.cluster[b])  # apart, the right way round
             rates.append(hits / seeds)
         rates_a = np.array(rates)
         above = np.flatnonzero(rates_a >= 0.8)
@@ -819,8 +845,12 @@ def plot(runs: dict[str, list[Run]], curves: dict, path: Path, cap: int, batch: 
         "lucb": "#7c3aed",
         "oracle": "#6b7280",
     }
-    grid = np.arange(batch, cap + batch, batch)
-    for d, rs in runs.items():
+    # designs that never reached the truth (or were left out of a run) are not drawn;
+    # the axis ends a little after the last seed that reached it
+    drawn = {d: rs for d, rs in runs.items() if any(r.needed is not None for r in rs)}
+    last = max((r.needed for rs in drawn.values() for r in rs if r.needed), default=cap)
+    grid = np.arange(batch, min(cap, int(last * 1.15)) + batch, batch)
+    for d, rs in drawn.items():
         reached = [np.mean([r.needed is not None and r.needed <= g for r in rs]) for g in grid]
         ax.plot(grid, reached, color=colours[d], label=d)
     ax.set_xlabel("judgements")

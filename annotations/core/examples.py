@@ -45,6 +45,10 @@ def _ticked(reason: str, offered: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(key for key in wanted if key in offered)
 
 
+#: the fewest words a standard needs for a copy with words left out to read as one
+MIN_WORDS = 4
+
+
 def worked_example(
     *,
     standard_text: str,
@@ -52,18 +56,22 @@ def worked_example(
     content_checks: tuple[str, ...] | list[str],
     rng: np.random.Generator,
 ) -> list[ExampleRow]:
-    """The example's rows for a standard (empty when the standard is too short to
-    degrade: fewer than two clauses, or no standard at all)."""
+    """The example's rows for a standard: the standard, a copy with a clause (or, in a
+    one-clause standard, a run of words) left out, and, when the standard has two
+    clauses or more, a copy with one said twice. Empty when the standard has fewer than
+    :data:`MIN_WORDS` words (or there is none)."""
     text = standard_text.strip()
-    if len(clauses_of(text)) < 2:
+    if len(text.split()) < MIN_WORDS:
         return []
     offered = tuple(content_checks)
     rows = [ExampleRow(text, standard, "same", _ticked("same", offered))]
-    for method, reason in (("drop", "missing"), ("repeat", "repeated")):
+    reasons = [("drop", "missing")]
+    if len(clauses_of(text)) >= 2:  # saying half a clause twice reads as garbled
+        reasons.append(("repeat", "repeated"))
+    for method, reason in reasons:
         made = degrade(text, rng=rng, method=method)
-        if made.method != method:  # the text has no clause to leave out or repeat
+        if made.method != method:
             return []
-        copy = made.text
         score = max(1, round(standard * _SHARES[reason]))
-        rows.append(ExampleRow(copy, score, reason, _ticked(reason, offered)))
+        rows.append(ExampleRow(made.text, score, reason, _ticked(reason, offered)))
     return rows

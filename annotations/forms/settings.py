@@ -80,7 +80,11 @@ SETTINGS_LABELS: dict[str, tuple[str, str]] = {
     ),
 }
 SETTINGS_GROUPS: list[tuple[str, str, list[str]]] = [
-    ("The campaign", "", ["name", "description"]),
+    (
+        "The campaign",
+        "Workers see the name and the description: they head the worker's instructions.",
+        ["name", "description"],
+    ),
     (
         "Task design",
         "Fixed once tasks are built.",

@@ -121,3 +121,18 @@ def example_for(criterion: Criterion) -> Example:
         rng=np.random.default_rng(criterion.pk or 0),
     )
     return Example(markdown="", rows=tuple(rows))
+
+
+def standard_outputs(*, criteria: list[Criterion]) -> set[int]:
+    """The uploaded outputs chosen as ``criteria``'s standards, and those they share a
+    text with (their canonical outputs): building leaves them out of every task (one
+    design serves all the criteria; RankME's standard stood outside the rated set), and
+    the plan counts the tasks without them."""
+    standards = {c.standard_output_id for c in criteria if c.standard_output_id}
+    if standards:
+        standards |= set(
+            Output.objects.filter(pk__in=standards, canonical__isnull=False).values_list(
+                "canonical_id", flat=True
+            )
+        )
+    return standards

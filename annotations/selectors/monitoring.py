@@ -25,6 +25,7 @@ from annotations.models import (
     TaskOutput,
     Worker,
 )
+from annotations.selectors.criteria import standard_outputs
 from annotations.selectors.judgements import (
     judgement_counts,
     judgement_is_repeat,
@@ -81,6 +82,11 @@ class Plan:
     tasks_per_page: int = 1
 
     @property
+    def tasks_per_item(self) -> float:
+        """Tasks per item and criterion, on average (an item's outputs over its tasks)."""
+        return self.tasks / (self.criteria * self.items) if self.criteria and self.items else 0.0
+
+    @property
     def imported_only(self) -> bool:
         """An imported campaign with nothing to collect: its plan is not an estimate."""
         return bool(self.imported_tasks) and not self.built
@@ -121,8 +127,13 @@ def campaign_plan(
         n_tasks = 0
         index = {sid: s for s, (sid, _) in enumerate(systems)}
         item_rows: dict[int, list[int]] = defaultdict(list)
-        for item_id, system_id in Output.objects.filter(item__campaign=campaign).values_list(
-            "item_id", "system_id"
+        # as the build does: the outputs chosen as standards are never rated
+        standards = standard_outputs(criteria=list(campaign.criteria.all()))
+        for item_id, system_id in (
+            Output.objects.filter(item__campaign=campaign)
+            .exclude(pk__in=standards)
+            .exclude(canonical_id__in=standards)
+            .values_list("item_id", "system_id")
         ):
             item_rows[item_id].append(index[system_id])
         if item_rows and systems:

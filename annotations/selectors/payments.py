@@ -81,6 +81,28 @@ class PaymentRow:
         return self.worker.review == self.suggestion
 
 
+#: the fewest checks of a kind whose pass rate may suggest a rejection on its own: with
+#: one attention check and one repeat per worker (10% each of 10 tasks), a single slip
+#: would otherwise suggest rejecting nearly everyone
+MIN_CHECKS_TO_REJECT = 2
+
+
+def _one_check_decides(checks: WorkerChecks, threshold: float) -> bool:
+    """Whether every kind below ``threshold`` rests on fewer than
+    :data:`MIN_CHECKS_TO_REJECT` checks (uniform scoring always counts)."""
+    if checks.uniform:
+        return False
+    below = [
+        n
+        for passed, n in (
+            (checks.attention_passed, checks.attention),
+            (checks.repeats_passed, checks.repeats),
+        )
+        if n and passed / n < threshold
+    ]
+    return bool(below) and max(below) < MIN_CHECKS_TO_REJECT
+
+
 def _suggest(
     worker: Worker, tasks_done: int, checks: WorkerChecks, threshold: float
 ) -> tuple[str, str]:
@@ -94,6 +116,8 @@ def _suggest(
             return REJECT, "Stopped by hand (no quality checks)."
         return REJECT, f"Stopped by the quality checks ({checks.failed} of {checks.n} failed)."
     if verdict.below:
+        if _one_check_decides(checks, threshold):
+            return REVIEW, f"{verdict.reason} One check alone decides nothing: look at it."
         return REJECT, verdict.reason
     if worker.flagged:
         if not verdict.checked:

@@ -9,6 +9,7 @@ demo campaigns both call.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -217,7 +218,18 @@ def campaign_settings_problems(*, campaign: Campaign) -> dict[str, str]:
             "otherwise no worker can start."
         )
     found["assignment_timeout_minutes"] = _timeout_problem(campaign)
+    for field in COMPLETION_CODE_FIELDS:
+        if not COMPLETION_CODE.fullmatch(getattr(campaign, field) or ""):
+            found[field] = (
+                "use 1 to 64 letters, digits, '-' or '_': Prolific's codes are letters and "
+                "digits, and the code goes into the link back to the platform."
+            )
     return {field: reason for field, reason in found.items() if reason is not None}
+
+
+COMPLETION_CODE_FIELDS = ("completion_code", "failed_check_code", "screened_out_code")
+#: what a completion code may hold (it is shown to workers and put in the platform's URL)
+COMPLETION_CODE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def campaign_settings_check(*, campaign: Campaign) -> None:

@@ -30,6 +30,7 @@ from django.db.models import Count
 from annotations.core.degrade import degrade, drops_content
 from annotations.models import (
     Assignment,
+    Criterion,
     Judgement,
     JudgementScore,
     Task,
@@ -93,7 +94,12 @@ def attention_task_create(*, task: Task, rng: np.random.Generator) -> Task:
         raise ValueError(f"Task {task.pk} has fewer than two slots: no attention check possible.")
     source_slot, target_slot = (slots[int(i)] for i in rng.choice(len(slots), 2, replace=False))
     source = next(to for to in task_outputs if to.slot == source_slot)
-    copy = degrade(source.shown_text, rng=rng)
+    # A clause left out is visible only beside the input: where a criterion hides the
+    # input (naturalness), the copy says a clause twice instead, which a reader sees.
+    hidden = Criterion.objects.filter(
+        pk__in={member.criterion_id for member in group}, show_input=False
+    ).exists()
+    copy = degrade(source.shown_text, rng=rng, method="repeat" if hidden else None)
     checks = Task.objects.bulk_create(
         [
             Task(

@@ -16,6 +16,7 @@ from django.db import transaction
 
 from annotations.core.design import Design, balance_of, default_tasks_per_item, design_tasks
 from annotations.models import Assignment, Campaign, Criterion, Output, Task, TaskOutput
+from annotations.selectors import criteria as criteria_selectors
 from annotations.services.campaigns import campaign_settings_check, campaign_settings_update
 from annotations.services.criteria import criterion_from_preset
 from common.errors import DomainError
@@ -303,20 +304,6 @@ class _OutputGrid:
         return self.output_id >= 0
 
 
-def _excluded_standards(chosen: list[Criterion]) -> set[int]:
-    # RankME's standard stood outside the rated set: an uploaded output chosen as a
-    # criterion's standard (and the outputs sharing its text) is shown above every task,
-    # never rated as one of the outputs of a task built after it was chosen.
-    standards = {c.standard_output_id for c in chosen if c.standard_output_id}
-    if standards:
-        standards |= set(
-            Output.objects.filter(pk__in=standards, canonical__isnull=False).values_list(
-                "canonical_id", flat=True
-            )
-        )
-    return standards
-
-
 def _output_grid(
     *,
     campaign: Campaign,
@@ -324,7 +311,7 @@ def _output_grid(
     systems: list[tuple[int, str]],
     items: list[int],
 ) -> _OutputGrid:
-    standards = _excluded_standards(chosen)
+    standards = criteria_selectors.standard_outputs(criteria=chosen)
     outputs = list(
         Output.objects.filter(item__campaign=campaign)
         .exclude(pk__in=standards)

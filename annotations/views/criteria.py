@@ -176,6 +176,7 @@ def criterion_edit(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> Htt
             criterion=criterion,
             outputs=outputs,
             standard_rated=criteria_selectors.standard_rated_tasks(criterion=criterion),
+            example=criteria_selectors.example_for(criterion),
             **picker,
         ),
     )

@@ -24,6 +24,7 @@ from annotations.access.workers import worker_form_view, worker_session_url, wor
 from annotations.forms.judgements import SLIDER_START, ScoresForm
 from annotations.models import Assignment, Campaign, Criterion, TaskOutput, Worker
 from annotations.selectors import worker as worker_selectors
+from annotations.services import drafts as draft_services
 from annotations.services import judgements as judgement_services
 from annotations.services.judgements import max_magnitude
 from common.errors import DomainError
@@ -232,7 +233,14 @@ def submit(
         refused = _record_scores(request, campaign, worker, assignment, session_url, draft_url)
         if refused is not None:
             transaction.set_rollback(True)
-            return refused
+    if refused is not None:
+        # Nothing recorded, but what was entered is kept as the draft (a reload or
+        # another device brings it back, as autosave would), after the rollback.
+        draft_services.assignment_draft_save(
+            assignment=assignment,
+            answers={name: request.POST.getlist(name) for name in request.POST},
+        )
+        return refused
     # The criterion just judged goes with the worker to the next page, which announces a
     # change of criterion (set-up 2: naturalness tasks, then quality) without a query.
     return _to_session(request, f"{session_url}?after={assignment.criterion_id}")
@@ -401,16 +409,18 @@ def _together_context(
 def _together_standards(criteria: Sequence[Criterion]) -> list[dict[str, Any]]:
     """The standards of a set-up 1 page, each shown once (RankME: one standard with its
     value per criterion): the magnitude criteria that have a standard, grouped by its
-    input and text, each group with the criteria and values it stands for."""
-    groups: dict[tuple[str, str], dict[str, Any]] = {}
+    text, each group with the criteria and values it stands for, and its input when any
+    of those criteria shows the input (a page of quality and naturalness shows one
+    standard, not one with its input and one without)."""
+    groups: dict[str, dict[str, Any]] = {}
     for criterion in criteria:
         if criterion.scale != Criterion.Scale.MAGNITUDE or not criterion.standard_text:
             continue
-        shown_input = criterion.standard_input if criterion.show_input else ""
         group = groups.setdefault(
-            (shown_input, criterion.standard_text),
-            {"input": shown_input, "text": criterion.standard_text, "values": []},
+            criterion.standard_text, {"input": "", "text": criterion.standard_text, "values": []}
         )
+        if criterion.show_input and not group["input"]:
+            group["input"] = criterion.standard_input
         group["values"].append({"criterion": criterion, "standard": criterion.standard})
     return list(groups.values())
 

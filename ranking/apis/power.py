@@ -60,9 +60,11 @@ class PowerApi(CampaignScoped):
                     "cost": _finite(plan.cost),
                     "seconds_per_task": plan.seconds_per_task,
                     "pay_per_hour": plan.pay_per_hour,
-                    # how far off the test is, measured on the E2E-fitted simulator
-                    "simulated_ratio": plan.simulated_ratio,
-                    "judgements_simulated": _finite(plan.judgements_simulated),
+                    # how far off the figure was on one simulated E2E-like campaign
+                    # (systems, lowest, highest ratio): quoted, not applied
+                    "simulated_ratios": [
+                        {"systems": n, "low": lo, "high": hi} for n, lo, hi in plan.measured
+                    ],
                 }
             )
         criterion = self.campaign.criteria.filter(name=query["criterion"]).first()

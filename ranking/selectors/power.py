@@ -80,6 +80,15 @@ class PowerReport:
     pairs: list[PowerPair]
 
     @property
+    def level_pairs(self) -> list[PowerPair]:
+        """Pairs whose comparisons so far are level (no figure is computed for them)."""
+        return [p for p in self.pairs if not p.resolved and p.level]
+
+    @property
+    def separated(self) -> int:
+        return sum(p.resolved for p in self.pairs)
+
+    @property
     def unresolved(self) -> list[PowerPair]:
         """Pairs still to resolve that more judgements can resolve, fewest needed first."""
         return sorted(
@@ -106,18 +115,12 @@ class PowerPlan:
     cost: float
     seconds_per_task: float
     pay_per_hour: float
-    #: simulated / predicted for this many systems (``stats.simulated_ratio``)
-    simulated_ratio: float = 1.0
 
     @property
-    def measured(self) -> list[tuple[int, float]]:
-        """(systems, simulated / predicted) as measured on the simulator."""
-        return sorted(stats.SIMULATED_RATIOS.items())
-
-    @property
-    def judgements_simulated(self) -> float:
-        """What the simulator fitted to E2E needed where this plan says ``judgements``."""
-        return self.judgements * self.simulated_ratio
+    def measured(self) -> list[tuple[int, float, float]]:
+        """(systems, lowest, highest) simulated / predicted, as measured on one simulated
+        campaign (``stats.SIMULATED_RATIOS``): quoted, never applied."""
+        return [(n, lo, hi) for n, (lo, hi) in sorted(stats.SIMULATED_RATIOS.items())]
 
 
 def _seconds(criterion: Criterion | None, campaign: Campaign) -> float:
@@ -178,7 +181,6 @@ def campaign_power_plan(
         cost=cost,
         seconds_per_task=seconds,
         pay_per_hour=pay_per_hour,
-        simulated_ratio=stats.simulated_ratio(systems),
     )
 
 

@@ -27,8 +27,8 @@ same batch.
 The tasks are ordinary regular tasks: the hand-out's guarantees (no place over the
 judgements per task, no item twice for a worker, expiry) hold for them as for any.
 
-**Stop rule.** A batch is *stable* when its refit's clusters equal those of the
-:data:`STABLE_REFITS` - 1 refits before it, each of which read more judgements than the
+**Stop rule.** A batch is *stable* when its refit draws at least one cluster boundary
+and its clusters equal those of the :data:`STABLE_REFITS` - 1 refits before it, each of which read more judgements than the
 one before, with every system judged. The organizer then
 reads "the clusters are stable: you can close the campaign"; batches keep coming until
 the campaign is closed or paused (the rule advises, it does not stop anything).
@@ -155,12 +155,16 @@ def _refit(criterion: Criterion, system_ids: list[int], labels: list[str], rng) 
 
 
 def _stable(criterion: Criterion, state: _State, number: int) -> bool:
-    """The stop rule: every system judged, and the clusters equal to those of the
-    previous ``STABLE_REFITS - 1`` refits, each of which saw more judgements than the
-    one before (refits of the same judgements prove nothing: they are identical)."""
+    """The stop rule: every system judged, at least one cluster boundary drawn, and the
+    clusters equal to those of the previous ``STABLE_REFITS - 1`` refits, each of which
+    saw more judgements than the one before (refits of the same judgements prove
+    nothing: they are identical). Every system in one cluster is where a campaign
+    starts, not a result: early refits agree on it, and it never counts as stable."""
     if not state.judged.all() or number < STABLE_REFITS:
         return False
     mine = [int(c) for c in state.cluster]
+    if len(set(mine)) < 2:
+        return False
     before = list(
         AdaptiveBatch.objects.filter(criterion=criterion, number__lt=number)
         .order_by("-number")

@@ -84,7 +84,6 @@ from ._power import (
     judgements_for,
     pair_share,
     pilot_power,
-    simulated_ratio,
 )
 from ._proportions import wilson_interval
 from ._result import RankingResult
@@ -125,7 +124,6 @@ __all__ = [
     "prepare_comparisons",
     "range_coverage",
     "scores_to_ranks",
-    "simulated_ratio",
     "stability_reasons",
     "system_comparisons",
     "wilson_interval",

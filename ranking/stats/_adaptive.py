@@ -52,10 +52,12 @@ the highest upper bound below it; an unresolved gap is *promising* when its two
 neighbours differ by at least ``LUCB_PROMISE`` sigmas of their difference (deep ties,
 which no affordable amount of data separates, are left alone). Its *ambiguous set* is
 every system whose interval crosses the gap's two bounds (the ones that keep it
-unresolved). ``min_share`` of the tasks are random (every system equally likely:
-coverage); the others go round the promising gaps, each task taking the gap's two
-critical systems and filling up from its ambiguous set (by sigma), then from the
-systems nearest the gap in value; with no promising gap every task is random.
+unresolved). Every system keeps its coverage minimum (``min_share`` of its balanced
+share, as in the first rule); the other slots go to the systems of the promising gaps
+in proportion to ``1 / d^2``, ``d`` the value difference to a system's closest rival
+across a promising gap (LUCB's sample complexity; floored at half the smallest gap),
+and what they cannot take by sigma; the quotas are dealt into tasks as in step 3. With
+no promising gap this is the allocation by sigma.
 ``benchmarks/simulate.py`` compares the three rules with the balanced design on a
 simulator fitted to the E2E ratings.
 
@@ -299,8 +301,8 @@ def choose_batch(
         ``contested`` (the module's three steps), ``overlap`` (pairwise uncertainty
         sampling, :func:`overlap_weights`; ``min_share`` is then the floor of every
         pair's weight as a share of the mean weight) or ``lucb`` (confidence bounds
-        per cluster boundary, :func:`lucb_gaps`; ``min_share`` is then the share of
-        random coverage tasks). With the last two, ``margin`` only names the
+        per cluster boundary, :func:`lucb_gaps`; ``min_share`` is the coverage minimum
+        as for ``contested``). With the last two, ``margin`` only names the
         contested gaps of the log.
 
     Returns

@@ -195,9 +195,12 @@ def prepare_comparisons(
     Arena shows new models as "preliminary" apart from the leaderboard. Under TrueSkill
     a system's comparisons move its opponents' values, so a system seen once would
     otherwise change the others' values and order (and, with a wide sigma, take a rank
-    range of exactly "1"). The rule is applied only while at least two systems meet the
-    minimum; when fewer do, every compared system is ranked (the caller then says the
-    data are too thin for clusters). :func:`system_comparisons` gives each system's
+    range of exactly "1"). Leaving systems out leaves the others fewer comparisons, so
+    the rule is applied again on what is left until every ranked system has at least
+    ``min_comparisons`` with the other ranked ones (a system left out in a later round
+    may have more comparisons in all). It is applied only while at least two systems
+    meet the minimum; when fewer do, every compared system is ranked (the caller then
+    says the data are too thin for clusters). :func:`system_comparisons` gives each system's
     count in the data, to list the provisional ones with theirs.
     """
     judgement_arr = np.asarray(judgement, dtype=np.int64)
@@ -209,9 +212,12 @@ def prepare_comparisons(
     )
     counts = comparisons.per_system()
     ranked = np.flatnonzero(counts > 0).astype(np.int64)
-    enough = np.flatnonzero(counts >= max(min_comparisons, 1)).astype(np.int64)
-    if min_comparisons > 0 and enough.size >= 2:
-        ranked = enough
+    if min_comparisons > 0:
+        enough = _enough_among_themselves(
+            judgement_arr, system_arr, score_arr, slot_arr, n_systems, counts, min_comparisons
+        )
+        if enough.size >= 2:
+            ranked = enough
     if ranked.size < n_systems:
         # Rank the compared systems only, renumbered 0 .. len(ranked) - 1.
         keep = np.isin(system_arr, ranked)
@@ -230,6 +236,34 @@ def prepare_comparisons(
             f"{ranked.size} of {n_systems} have any"
         )
     return comparisons, ranked
+
+
+def _enough_among_themselves(
+    judgement: NDArray[np.int64],
+    system: NDArray[np.int64],
+    score: NDArray[np.float64],
+    slot: NDArray[np.int64] | None,
+    n_systems: int,
+    counts: NDArray[np.int64],
+    minimum: int,
+) -> NDArray[np.int64]:
+    """The systems with at least ``minimum`` comparisons with each other: those with
+    enough in all, then again among those, until nothing changes (or fewer than two)."""
+    kept = np.flatnonzero(counts >= minimum).astype(np.int64)
+    while kept.size >= 2:
+        mask = np.isin(system, kept)
+        among = judgements_to_comparisons(
+            judgement[mask],
+            system[mask],
+            score[mask],
+            n_systems=n_systems,
+            slot=None if slot is None else slot[mask],
+        ).per_system()
+        still = kept[among[kept] >= minimum]
+        if still.size == kept.size:
+            break
+        kept = still
+    return kept
 
 
 def system_comparisons(

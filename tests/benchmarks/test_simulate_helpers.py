@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from benchmarks.simulate import (
     Truth,
@@ -82,3 +83,14 @@ def test_a_run_records_the_production_stop_rule_and_whether_it_stopped_right() -
         assert not (run.stopped_right and run.stopped_wrong)
         if run.needed is not None:
             assert run.judgements[-1] - run.needed == 2 * 20  # refits kept until reached
+
+
+def test_the_geometric_mean_ratio_and_its_bootstrap_interval() -> None:
+    from benchmarks.simulate import gm_ratio_ci
+
+    base = np.array([1000.0, 1200.0, 1500.0, 900.0, 1300.0])
+    point, low, high = gm_ratio_ci(base / 2, base, rng=np.random.default_rng(0))
+    assert point == pytest.approx(0.5)
+    assert low < 0.5 < high  # seeds resampled apart: the interval has width
+    same = gm_ratio_ci(base, base, rng=np.random.default_rng(0))
+    assert same[0] == pytest.approx(1.0) and same[1] < 1.0 < same[2]

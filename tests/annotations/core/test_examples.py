@@ -42,7 +42,17 @@ def test_the_same_seed_gives_the_same_example() -> None:
     assert a == b
 
 
-def test_no_example_from_a_standard_without_two_clauses() -> None:
+def test_a_one_clause_standard_gets_the_standard_and_a_copy_with_words_left_out() -> None:
+    """The walk-through: E2E standards are often one clause, and the example vanished."""
+    text = "Cotto is a family friendly coffee shop in the city centre."
+    rows = worked_example(
+        standard_text=text, standard=100, content_checks=["missing"], rng=np.random.default_rng(2)
+    )
+    assert [(r.reason, r.score) for r in rows] == [("same", 100), ("missing", 70)]
+    assert drops_content(text, rows[1].text)
+
+
+def test_no_example_from_a_standard_of_a_few_words() -> None:
     for text in ("", "   ", "Cotto.", "Cotto serves coffee"):
         assert (
             worked_example(

@@ -84,3 +84,17 @@ def test_totals_count_imported_and_collected_judgements_once():
     totals = campaign_totals(campaign=campaign)
     assert totals.planned == sum(p.planned for p in progress) == 12
     assert totals.done == 12 and totals.imported == 0 and totals.to_collect == 12
+
+
+def test_the_plan_leaves_out_an_uploaded_output_chosen_as_a_standard_as_the_build_does():
+    """The walk-through: the plan said 600 tasks and the build made 597, because the
+    output chosen as the standard is left out of every task."""
+    from annotations.models import Output
+    from annotations.services.criteria import criterion_rankme_set
+
+    campaign = _ragged("ragged-standard", 5)
+    standard = Output.objects.get(item__external_id="i0", system__label=SIX[0])
+    criterion_rankme_set(criterion=campaign.criteria.get(name="quality"), standard_output=standard)
+    estimate = campaign_plan(campaign=campaign)
+    tasks_build(campaign=campaign, seed=9)
+    assert campaign_plan(campaign=campaign).tasks == estimate.tasks

@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 from annotations.exports.judgements import export_lines
 from annotations.models import Assignment, Campaign, Worker, WorkerCheck
 from annotations.selectors import monitoring
-from annotations.selectors.payments import REJECT, payment_rows
+from annotations.selectors.payments import REJECT, REVIEW, payment_rows
 from annotations.selectors.quality import WorkerChecks, quality_verdict
 from annotations.services.quality import worker_quality_update
 from tests.annotations.designer_data import judged_campaign, users
@@ -59,7 +59,11 @@ def test_a_failed_only_attention_check_is_not_hidden_by_passed_repeats(campaign,
     )
     assert monitor_row.quality.below and monitor_row.quality.reason == reason
     pay = next(r for r in payment_rows(campaign=campaign) if r.worker.pk == worker.pk)
-    assert (pay.suggestion, pay.reason) == (REJECT, reason)
+    # the same verdict; one check alone suggests a look, not a rejection
+    assert (pay.suggestion, pay.reason) == (
+        REVIEW,
+        f"{reason} One check alone decides nothing: look at it.",
+    )
 
     client.force_login(people["owner"])
     html = client.get(reverse("annotations:designer-monitor", args=[campaign.slug])).content
@@ -88,3 +92,16 @@ def test_kinds_are_rated_apart_and_a_passing_worker_is_not_below():
     assert verdict.below and verdict.reason.startswith("Passed 0 of 2 repeated tasks")
     assert not quality_verdict(None, threshold=0.5).below
     assert not quality_verdict(bad, threshold=0.0).below
+
+
+def test_a_rejection_is_suggested_only_from_two_checks_of_a_kind(campaign):
+    """The walk-through: with one attention check and one repeat per worker, one slip
+    suggested rejecting nearly every worker. Two failed checks of a kind still do."""
+    one, two, uniform = (campaign.workers.get(external_id=f"PID000{i}") for i in range(3))
+    _checks(one, [("repeat", False), ("attention", True)])
+    _checks(two, [("attention", False), ("attention", False), ("repeat", True)])
+    _checks(uniform, [("uniform", False)])
+    rows = {r.worker.pk: r for r in payment_rows(campaign=campaign)}
+    assert rows[one.pk].suggestion == REVIEW and "One check alone" in rows[one.pk].reason
+    assert rows[two.pk].suggestion == REJECT
+    assert rows[uniform.pk].suggestion == REJECT

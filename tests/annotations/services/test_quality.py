@@ -179,3 +179,21 @@ def test_shuffled_copy_or_criterion_without_the_missing_check_needs_no_tick():
     campaign, check, copy_slot, original_slot = _attention_with_copy("drop", [])
     result = _submit_check(campaign, check, copy_slot, original_slot, {})
     assert result.passed is True and "dropped_slots" not in result.detail
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_check_on_a_criterion_that_hides_the_input_is_visibly_worse(seed):
+    """The defect: a naturalness check (input hidden) could leave a clause out, which
+    leaves a perfectly natural text a careful worker must still score lower."""
+    from annotations.core.degrade import drops_content
+
+    task = task_with_outputs()
+    task.criterion.show_input = False
+    task.criterion.save(update_fields=["show_input"])
+    for link in task.task_outputs.select_related("output"):
+        link.output.text = "Cotto is a coffee shop, near The Bakers, and it serves Italian food."
+        link.output.save(update_fields=["text"])
+    check = attention_task_create(task=task, rng=np.random.default_rng(seed))
+    degraded = check.task_outputs.get(role=TaskOutput.Role.DEGRADED)
+    assert not drops_content(degraded.output.text, degraded.text)
+    assert len(degraded.text.split()) > len(degraded.output.text.split())  # said twice

@@ -89,3 +89,16 @@ def test_the_designer_writes_the_worked_example_on_the_criterion_form_and_the_ap
     assert changed.status_code == 200, changed.content
     other.refresh_from_db()
     assert other.example == ""
+
+
+def test_the_criterion_page_says_when_workers_see_no_worked_example(world):
+    client, campaign = world
+    other = criterion_from_preset(campaign=campaign, preset="naturalness")
+    url = reverse("annotations:designer-criterion", args=[campaign.slug, other.pk])
+    type(other).objects.filter(pk=other.pk).update(standard_text="Cotto.")
+    assert "data-no-example" in client.get(url).text
+    type(other).objects.filter(pk=other.pk).update(
+        standard_text="Cotto is a coffee shop near the river."
+    )
+    html = client.get(url).text
+    assert "data-no-example" not in html and "data-generated-example" in html

@@ -77,3 +77,19 @@ def test_draft_needs_the_workers_token(client):
     assert client.post(wrong, {"score_0": "1"}).status_code == 404
     a.refresh_from_db()
     assert a.draft == {}
+
+
+def test_a_submit_refused_for_its_scores_keeps_what_was_entered_as_the_draft(client):
+    """The walk-through: after a submit shown again with errors, a reload brought back
+    only what autosave had caught before, not what was posted."""
+    campaign = CampaignFactory(status=Campaign.Status.LIVE)
+    task_with_outputs(campaign=campaign, criterion=CriterionFactory(campaign=campaign))
+    worker = consented(campaign)
+    client.get(session_url(campaign, worker))
+    a = _lead(worker)
+    submit = reverse("annotations:worker-submit", args=[campaign.slug, worker_token(worker), a.pk])
+    refused = client.post(submit, {"score_0": "123", "score_1": "abc", "score_2": "45"})
+    assert refused.status_code == 400
+    html = client.get(session_url(campaign, worker)).content.decode()
+    assert re.search(r'name="score_0"[^>]*value="123"', html)
+    assert re.search(r'name="score_2"[^>]*value="45"', html)

@@ -91,6 +91,20 @@ def test_together_page_shows_one_standard_with_its_value_per_criterion(client):
     assert values == [("Informativeness", "100"), ("Naturalness", "100"), ("Quality", "80")]
 
 
+def test_one_standard_box_when_a_criterion_hides_the_input(client):
+    """The walk-through: naturalness hides the input, quality shows it, and the page
+    showed the same standard twice (once with its input, once without)."""
+    campaign = built(criteria=("naturalness", "quality"))
+    campaign.criteria.update(standard_text="Cotto is a coffee shop.", standard_input="name[Cotto]")
+    campaign.criteria.filter(name="naturalness").update(show_input=False)
+    campaign.criteria.filter(name="quality").update(show_input=True)
+    worker = consented(campaign)
+    html = client.get(session_url(campaign, worker)).content.decode()
+    assert html.count("data-standard>") == 1
+    assert html.count("Cotto is a coffee shop.") == 1
+    assert "Cotto" in html.split("data-standard>", 1)[1].split("Cotto is a coffee shop.", 1)[0]
+
+
 def test_together_submit_records_one_judgement_per_criterion(client):
     campaign = built()
     worker = consented(campaign)

@@ -34,3 +34,10 @@ def test_designer_chooses_the_set_up_in_the_design_form_and_it_is_fixed_once_bui
     client.post(url, data)
     campaign.refresh_from_db()
     assert campaign.setup == "together"
+
+
+def test_the_settings_page_says_workers_see_the_name_and_description(client):
+    """The walk-through: an internal name was shown to workers as the page title."""
+    client, campaign = signed_in_owner(client)
+    html = client.get(reverse("annotations:designer-settings", args=[campaign.slug])).text
+    assert "Workers see the name and the description" in html

@@ -161,7 +161,7 @@ def test_parameters_are_checked_by_the_one_check_before_anything_is_stored(api):
         ({"parameters": {"sigma": 1.0}}, "parameters", "unknown parameter 'sigma'"),
         ({"parameters": {"sigma0": "wide"}}, "parameters", "'sigma0' must be a number"),
         ({"parameters": [1, 2]}, "parameters", "name: value pairs"),
-        ({"confidence": 1.5}, "confidence", "between 0 and 1"),
+        ({"confidence": 1.5}, "confidence", "less than or equal to 0.999"),
     ):
         response = _post(client, campaign, **fields)
         assert response.status_code == 400, fields

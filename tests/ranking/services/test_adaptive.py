@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 from collections import Counter
 
+import numpy as np
 import pytest
 from django.db import connection, connections
 from django.utils import timezone
@@ -313,3 +314,44 @@ def test_a_task_no_item_can_take_is_counted_not_faked():
     assert batch.decision["unplaced"] >= 1
     for task in placed:
         assert task.task_outputs.count() == 3
+
+
+def test_every_system_in_one_cluster_is_never_stable():
+    """The defect: three early refits that all put every system in one cluster agreed,
+    and the organizer was told the clusters were stable with no boundary drawn."""
+    campaign = adaptive_campaign(items=60, batch=10)
+    criterion = campaign.criteria.get()
+    batches = []
+    for round_ in range(3):
+        judge_all(campaign, seed=round_)
+        batches.append(adaptive.adaptive_batch_now(criterion=criterion, trigger="auto"))
+    labels = [row["label"] for row in batches[2].state]
+    n = len(labels)
+
+    def stored(clusters: list[int]) -> None:
+        for batch in batches[:2]:
+            batch.state = [
+                {**row, "cluster": clusters[labels.index(row["label"])]} for row in batch.state
+            ]
+            batch.save(update_fields=["state"])
+
+    def now(clusters: list[int]) -> bool:
+        state = adaptive._State(
+            labels=labels,
+            value=np.zeros(n),
+            sigma=np.ones(n),
+            rank_lo=np.ones(n, dtype=np.int64),
+            rank_hi=np.full(n, n),
+            cluster=np.asarray(clusters),
+            judged=np.ones(n, dtype=bool),
+            judgements=10_000,
+            fingerprint="",
+        )
+        return adaptive._stable(criterion, state, 3)
+
+    one = [1] * n
+    stored(one)
+    assert not now(one)
+    two = [1] + [2] * (n - 1)
+    stored(two)
+    assert now(two)

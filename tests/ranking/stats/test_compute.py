@@ -93,3 +93,20 @@ def test_fewer_than_two_comparable_systems_is_a_clear_error():
     }
     with pytest.raises(ValueError, match="at least two systems need comparisons"):
         stats.compute(method="wmt14", runs=5, rng=np.random.default_rng(0), **data)
+
+
+def test_a_system_left_with_too_few_comparisons_once_the_thin_ones_go_is_left_out_too() -> None:
+    """The walk-through: with the thin systems left out, a system kept for its total
+    was ranked first on 9 comparisons with the others. The rule is applied again on
+    what is left, until every ranked system has the minimum among the ranked ones."""
+    from ranking.stats import prepare_comparisons
+
+    pairs = [(0, 1)] + [(0, 3)] * 3 + [(1, 2)] * 5
+    judgement = np.repeat(np.arange(len(pairs)), 2)
+    system = np.asarray(pairs).reshape(-1)
+    score = np.tile([100.0, 50.0], len(pairs))
+    comparisons, ranked = prepare_comparisons(
+        n_systems=4, judgement=judgement, system=system, score=score, min_comparisons=4
+    )
+    assert ranked.tolist() == [1, 2]
+    assert comparisons.per_system().min() >= 4

@@ -30,3 +30,19 @@ def test_the_power_page_answers_and_the_plan_and_monitor_load_it(client, django_
     ):
         body = client.get(page_url).content.decode()
         assert f'hx-get="{url}"' in body and 'id="power-panel"' in body
+
+
+def test_pairs_that_look_level_on_few_comparisons_are_not_called_separated(
+    client, django_user_model
+) -> None:
+    """The walk-through: on 16 judgements the monitor said every system was separated
+    from the next, or level with it. Level pairs are said as such, with their counts."""
+    from annotations.models import CampaignMembership
+
+    campaign, _ = planted_campaign(strengths=[0.0, 0.0, 0.0], n_judgements=2, k=3, noise=0)
+    user = django_user_model.objects.create_user("designer", password="pw-123456789")
+    CampaignMembership.objects.create(campaign=campaign, user=user, role="designer")
+    client.force_login(user)
+    page = client.get(f"/rankings/campaign/{campaign.slug}/power/").content.decode()
+    assert "Every system is separated" not in page
+    assert "data-power-level" in page and "2 of 2 neighbours look level so far" in page

@@ -189,17 +189,12 @@ def test_compare_needs_two_visible_runs(client, setup, django_capture_on_commit_
 
 
 def test_the_power_plan_says_how_far_off_the_simulator_found_it(client):
-    from ranking.stats import simulated_ratio
-
     people = users()
     campaign = judged_campaign(owner=people["owner"], n_items=2, n_workers=1)
     client.force_login(people["owner"])
     html = client.get(reverse("ranking:campaign-power", args=[campaign.slug])).text
     assert "data-power-checked" in html
-    assert (
-        "1.26\u00d7 this figure with 2 systems" in html and "0.25\u00d7 this figure with 20" in html
-    )
-    systems = campaign.systems.count()
-    assert (
-        f"For {systems} systems expect about <strong>{simulated_ratio(systems):.2f}\u00d7" in html
-    )
+    assert "1.26-1.64\u00d7 this figure with 2 systems" in html
+    assert "0.25\u00d7 this figure with 20 systems" in html
+    # quoted as measured, never turned into a number for this campaign
+    assert "expect about" not in html and "Your campaign may differ" in html
