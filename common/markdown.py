@@ -17,6 +17,7 @@ from functools import lru_cache
 import nh3
 from django.utils.safestring import SafeString, mark_safe
 from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
 
 ALLOWED_TAGS = frozenset(
     {
@@ -28,8 +29,6 @@ ALLOWED_TAGS = frozenset(
         "code",
         "del",
         "em",
-        "h1",
-        "h2",
         "h3",
         "h4",
         "h5",
@@ -57,11 +56,24 @@ ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "abbr": {"title"}, "ol": {"start"}
 URL_SCHEMES = frozenset({"http", "https", "mailto"})
 
 
+#: a designer's headings sit under the page's own (its title is h1, its sections h2):
+#: ``#`` renders as h3, ``##`` as h4, and so on down to h6
+HEADING_SHIFT = 2
+
+
+def _demote_headings(state: StateCore) -> None:
+    for token in state.tokens:
+        if token.type in ("heading_open", "heading_close"):
+            token.tag = f"h{min(int(token.tag[1]) + HEADING_SHIFT, 6)}"
+
+
 @lru_cache(maxsize=1)
 def _renderer() -> MarkdownIt:
-    return MarkdownIt("commonmark", {"html": True, "breaks": True}).enable(
+    md = MarkdownIt("commonmark", {"html": True, "breaks": True}).enable(
         ["table", "strikethrough"]
     )
+    md.core.ruler.push("demote_headings", _demote_headings)
+    return md
 
 
 def sanitise_html(html: str) -> str:

@@ -18,7 +18,7 @@ ATTACKS = """\
 
 
 def _check_page(html: str, campaign) -> None:
-    assert "<h1>Before you start</h1>" in html
+    assert "<h3>Before you start</h3>" in html
     assert "<strong>our terms</strong>" in html
     for bad in ("<script>alert", "bad()", "onerror", 'href="javascript:', "onclick"):
         assert bad not in html

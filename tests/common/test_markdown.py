@@ -24,3 +24,13 @@ def test_the_same_text_is_rendered_once(monkeypatch):
     assert len(calls) == 1
     markdown.render_markdown(text + " More.")
     assert len(calls) == 2
+
+
+def test_a_designers_headings_sit_under_the_pages_own() -> None:
+    """The walk-through: '# heading' in instructions rendered larger than the page's own
+    'Instructions' heading. Headings shift two levels; raw h1/h2 keep only their text."""
+    from common.markdown import render_markdown
+
+    html = str(render_markdown("# Big\n\n## Sub\n\n###### Six\n\n<h1>raw</h1>"))
+    assert "<h3>Big</h3>" in html and "<h4>Sub</h4>" in html and "<h6>Six</h6>" in html
+    assert "<h1>" not in html and "<h2>" not in html and "raw" in html

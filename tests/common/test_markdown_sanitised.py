@@ -10,7 +10,7 @@ from tests.annotations.markdown_data import ATTACKS
 
 def test_markdown_keeps_headings_lists_and_links():
     html = render_markdown(ATTACKS)
-    assert "<h1>Before you start</h1>" in html
+    assert "<h3>Before you start</h3>" in html
     assert "<li>read <strong>every</strong> text</li>" in html
     assert '<a href="https://example.org/help"' in html and 'target="_blank"' in html
     assert 'rel="noopener noreferrer nofollow"' in html
