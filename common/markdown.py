@@ -69,9 +69,7 @@ def _demote_headings(state: StateCore) -> None:
 
 @lru_cache(maxsize=1)
 def _renderer() -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"html": True, "breaks": True}).enable(
-        ["table", "strikethrough"]
-    )
+    md = MarkdownIt("commonmark", {"html": True, "breaks": True}).enable(["table", "strikethrough"])
     md.core.ruler.push("demote_headings", _demote_headings)
     return md
 

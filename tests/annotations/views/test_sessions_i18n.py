@@ -89,6 +89,10 @@ def test_a_german_worker_sees_no_english_wording(client, scale) -> None:
     if scale == "magnitude":
         criterion.standard_text = "Cotto ist ein Café."
         criterion.save(update_fields=["standard_text"])
+        # the worked example's texts are copies of the standard: content, not wording
+        from annotations.selectors.criteria import example_for
+
+        content = content | {row.text for row in example_for(criterion).rows}
     pages = {}
     for language in ("en", "de"):
         entry = reverse("annotations:worker-entry", args=[campaign.slug])
