@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -105,44 +106,63 @@ def ranking_scores(
     The same judgements imported into another installation, or again into another
     campaign, give the same fingerprint; any changed score gives another.
     """
-    qs = _counted_scores(
-        criterion=criterion, exclude_excluded_workers=exclude_excluded_workers, where=where
+    # Two narrow reads instead of one wide one: the counted judgements in the order
+    # ranked (one row each) and their scores unordered (sorted here: the database's sort
+    # of every score spilled to disk at a million comparisons).
+    ordered = list(
+        judgements_counted(
+            criterion=criterion, exclude_excluded_workers=exclude_excluded_workers, where=where
+        )
+        .order_by("submitted_at", "id")
+        .values_list("id", "task__item_id", "worker__external_id")
     )
-    rows = list(
-        qs.order_by("judgement__submitted_at", "judgement_id", "slot", "output_id").values_list(
-            "judgement_id",
-            "output__system_id",
-            "score",
-            "slot",
-            "judgement__task__item_id",
-            "judgement__worker__external_id",
+    scores = np.fromiter(
+        _counted_scores(
+            criterion=criterion, exclude_excluded_workers=exclude_excluded_workers, where=where
+        )
+        .order_by()
+        .values_list("judgement_id", "output__system_id", "score", "slot", "output_id")
+        .iterator(chunk_size=20_000),
+        dtype=[("j", "i8"), ("system", "i8"), ("score", "f8"), ("slot", "i8"), ("output", "i8")],
+    )
+    judgement_ids = np.fromiter((row[0] for row in ordered), dtype=np.int64, count=len(ordered))
+    by_id = np.argsort(judgement_ids, kind="stable")
+    place = by_id[np.searchsorted(judgement_ids, scores["j"], sorter=by_id)]
+    order = np.lexsort((scores["output"], scores["slot"], place))
+    scores, place = scores[order], place[order]
+    # Only systems that were judged: a system without comparisons has no rank.
+    judged = np.unique(scores["system"])
+    systems = list(
+        System.objects.filter(campaign_id=criterion.campaign_id, pk__in=judged.tolist()).order_by(
+            "label"
         )
     )
-    # Only systems that were judged: a system without comparisons has no rank.
-    judged = {row[1] for row in rows}
-    systems = list(
-        System.objects.filter(campaign_id=criterion.campaign_id, pk__in=judged).order_by("label")
-    )
-    index = {s.pk: i for i, s in enumerate(systems)}
-    label = {s.pk: s.label for s in systems}
+    pks = np.array([s.pk for s in systems], dtype=np.int64)
+    by_pk = np.argsort(pks)
+    system = by_pk[np.searchsorted(pks, scores["system"], sorter=by_pk)].astype(np.int64)
+    new = np.ones(len(scores), dtype=bool)
+    new[1:] = place[1:] != place[:-1]
+    judgement = np.cumsum(new, dtype=np.int64) - 1
+    score = np.ascontiguousarray(scores["score"])
+    slot = np.ascontiguousarray(scores["slot"])
+    used = place[new].tolist()
     items = {
         pk: (key, hashlib.sha256(text.encode()).hexdigest()[:16])
-        for pk, key, text in Item.objects.filter(pk__in={row[4] for row in rows}).values_list(
+        for pk, key, text in Item.objects.filter(pk__in={ordered[k][1] for k in used}).values_list(
             "pk", "external_id", "input"
         )
     }
     digest = hashlib.sha256(json.dumps(["criterion", criterion.name]).encode())
-    judgement = np.empty(len(rows), dtype=np.int64)
-    system = np.empty(len(rows), dtype=np.int64)
-    score = np.empty(len(rows), dtype=np.float64)
-    slot = np.empty(len(rows), dtype=np.int64)
-    previous, number = None, -1
-    for i, (judgement_id, system_id, value, slot_number, item_id, worker) in enumerate(rows):
-        if judgement_id != previous:
-            previous, number = judgement_id, number + 1
-            digest.update(json.dumps(["judgement", *items[item_id], worker]).encode())
-        judgement[i], system[i], score[i], slot[i] = number, index[system_id], value, slot_number
-        digest.update(json.dumps([label[system_id], slot_number, float(value)]).encode())
+    digest.update(
+        _fingerprint_text(
+            headers=[json.dumps(["judgement", *items[ordered[k][1]], ordered[k][2]]) for k in used],
+            labels=[json.dumps(s.label) for s in systems],
+            new=new.tolist(),
+            system=system.tolist(),
+            slot=slot.tolist(),
+            score=score.tolist(),
+        ).encode()
+    )
     return ScoreArrays(
         systems=systems,
         judgement=judgement,
@@ -151,6 +171,28 @@ def ranking_scores(
         slot=slot,
         fingerprint=digest.hexdigest(),
     )
+
+
+def _fingerprint_text(
+    *,
+    headers: list[str],
+    labels: list[str],
+    new: list[bool],
+    system: list[int],
+    slot: list[int],
+    score: list[float],
+) -> str:
+    """The text the fingerprint hashes after the criterion: per judgement its header,
+    then per score ``json.dumps([label, slot, score])`` (written out: the same text)."""
+    # json.dumps writes a finite float as repr() does; anything else takes the slow way
+    number = repr if all(math.isfinite(v) for v in score) else json.dumps
+    parts: list[str] = []
+    header = iter(headers)
+    for starts, s, position, value in zip(new, system, slot, score, strict=True):
+        if starts:
+            parts.append(next(header))
+        parts.append(f"[{labels[s]}, {position}, {number(value)}]")
+    return "".join(parts)
 
 
 def ranking_run_fingerprint(*, run: RankingRun, judgements: str, min_comparisons: int) -> str:

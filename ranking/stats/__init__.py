@@ -76,6 +76,7 @@ from ._compute import (
 )
 from ._means import MeanIntervals, mean_intervals
 from ._methods import METHODS, ParameterError, check_parameters, method_parameters
+from ._pairwise import Comparisons as Comparisons
 from ._pairwise import scores_to_ranks
 from ._power import (
     SIMULATED_RATIOS,

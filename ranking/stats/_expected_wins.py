@@ -69,6 +69,7 @@ def expected_wins(
     confidence: float = 0.95,
     draws_rule: DrawRule = "exclude",
     progress: Callable[[float], None] | None = None,
+    resample: str = "auto",
 ) -> RankingResult:
     """Rank systems by expected wins with bootstrap rank ranges.
 
@@ -83,6 +84,9 @@ def expected_wins(
     confidence : float, default 0.95
     draws_rule : {"exclude", "half"}, default "exclude"
         How draws count (see the module docstring).
+    resample : {"auto", "patterns", "judgements"}, default "auto"
+        How a replicate is drawn (same distribution, different time: see
+        :mod:`~ranking.stats._resample`); the choice made is in the result's ``params``.
     progress : callable, optional
         Called with 0.5 once the replicates are counted and 1.0 at the end.
 
@@ -105,4 +109,5 @@ def expected_wins(
         runs=runs,
         confidence=confidence,
         progress=progress,
+        resample=resample,
     )

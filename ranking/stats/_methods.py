@@ -12,6 +12,7 @@ from ._bootstrap import bootstrap
 from ._bradley_terry import bradley_terry
 from ._expected_wins import expected_wins
 from ._pairwise import Comparisons
+from ._resample import RESAMPLERS
 from ._result import RankingResult
 from ._trueskill import TRUESKILL_DEFAULTS
 from ._wmt14 import wmt14
@@ -37,8 +38,8 @@ _FUNCTIONS: dict[str, Callable[..., RankingResult]] = {
 _PARAMETERS: dict[str, dict[str, Any]] = {
     "wmt14": {**TRUESKILL_DEFAULTS, "steps": None},
     "bootstrap": dict(TRUESKILL_DEFAULTS),
-    "bradley_terry": {"ridge": 1e-6},
-    "expected_wins": {"draws_rule": "exclude"},
+    "bradley_terry": {"ridge": 1e-6, "resample": "auto"},
+    "expected_wins": {"draws_rule": "exclude", "resample": "auto"},
 }
 
 #: the method names, in the order the pages list them
@@ -62,6 +63,7 @@ _RANGES: dict[str, tuple[Callable[[Any], bool], str]] = {
     ),
     "ridge": (lambda v: math.isfinite(v) and v > 0, "a number greater than 0"),
     "draws_rule": (lambda v: v in ("exclude", "half"), "'exclude' or 'half'"),
+    "resample": (lambda v: v in RESAMPLERS, "'auto', 'patterns' or 'judgements'"),
 }
 
 #: seeds the runs accept: numpy's generators take a non-negative integer, the database a

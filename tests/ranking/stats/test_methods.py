@@ -49,7 +49,7 @@ def test_rank_rejects_unknown_names():
         "draw_probability",
         "steps",
     }
-    assert method_parameters("expected_wins") == {"draws_rule": "exclude"}
+    assert method_parameters("expected_wins") == {"draws_rule": "exclude", "resample": "auto"}
 
 
 @settings(max_examples=10, deadline=None)
