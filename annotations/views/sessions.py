@@ -39,7 +39,6 @@ from annotations.selectors import criteria as criteria_selectors
 from annotations.selectors import platforms as platform_selectors
 from annotations.selectors import worker as worker_selectors
 from annotations.services import assignment as assignment_services
-from annotations.services import platforms as platform_services
 from annotations.services import sessions as session_services
 from annotations.services.languages import LanguageQuotaFull, language_quota_full
 from annotations.views import judgements as judgement_views
@@ -75,7 +74,7 @@ def entry(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     if isinstance(arrival, str):  # "placeholder" or "bad-link"
         return problem_page(request, arrival, campaign, status=400)
     try:
-        known = platform_services.worker_returning(
+        known = session_services.worker_returning(
             campaign=campaign,
             arrival=arrival,
             session_worker_id=_session_cookie_worker_id(request, campaign),
@@ -205,7 +204,7 @@ def _start(
             criterion_id=_signed_criterion(identity),
         )
     try:
-        worker = platform_services.worker_enrol(
+        worker = session_services.worker_enrol(
             campaign=campaign,
             platform=identity["p"],
             external_id=identity["x"],
