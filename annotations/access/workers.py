@@ -31,7 +31,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from annotations.core.languages import INTERFACE_LANGUAGES, interface_language, worker_language
 from annotations.models import Campaign, Worker
-from annotations.selectors import worker as worker_selectors
+from annotations.selectors import sessions as session_selectors
 
 _TOKEN_SALT = "humaneval.worker.session"
 
@@ -200,7 +200,7 @@ def worker_session_view(*, live_only: bool = True, plain: bool = False) -> Calla
             # read with the campaign. Anything else takes the slower path that says why.
             worker_id = _worker_id_from_token(token)
             known = (
-                worker_selectors.session_worker(worker_id=worker_id, slug=slug)
+                session_selectors.session_worker(worker_id=worker_id, slug=slug)
                 if worker_id is not None
                 else None
             )

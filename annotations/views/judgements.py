@@ -23,7 +23,8 @@ from django_htmx.http import HttpResponseClientRedirect
 from annotations.access.workers import worker_form_view, worker_session_url, worker_session_view
 from annotations.forms.judgements import SLIDER_START, ScoresForm
 from annotations.models import Assignment, Campaign, Criterion, TaskOutput, Worker
-from annotations.selectors import worker as worker_selectors
+from annotations.selectors import judgements as judgement_selectors
+from annotations.selectors import sessions as session_selectors
 from annotations.services import drafts as draft_services
 from annotations.services import judgements as judgement_services
 from annotations.services.judgements import max_magnitude
@@ -32,7 +33,7 @@ from common.http import HtmxHttpRequest
 
 # The forms of a set-up 1 page, one per criterion: its assignment (None in a preview),
 # the criterion's part of the page, and the form.
-PageForms = Sequence[tuple[Assignment | None, worker_selectors.TaskPage, ScoresForm]]
+PageForms = Sequence[tuple[Assignment | None, judgement_selectors.TaskPage, ScoresForm]]
 
 ALREADY_SUBMITTED = gettext_lazy(
     "This task was already submitted (here or in another tab or window), so this answer "
@@ -56,7 +57,7 @@ def task_in_hand(
     token: str,
     assignment: Assignment,
     task_outputs: list[TaskOutput] | None,
-    progress: worker_selectors.Progress,
+    progress: session_selectors.Progress,
 ) -> HttpResponse:
     """The page of the assignment handed out (``page_next_for``), its autosaved answers
     filled in, with the notice the session's query asks for (a task already submitted, an
@@ -76,12 +77,12 @@ def task_in_hand(
             else ""
         ),
     }
-    siblings = worker_selectors.page_assignments(assignment=assignment)
+    siblings = judgement_selectors.page_assignments(assignment=assignment)
     if len(siblings) > 1:
         # The page autosaves onto its first assignment (the one the form posts to).
         forms = [_page_form(a, None, initial=True, draft=assignment) for a in siblings]
         return render_together(request, forms, progress, action=action, **extra)
-    page = worker_selectors.task_page_for(assignment=assignment, task_outputs=task_outputs)
+    page = judgement_selectors.task_page_for(assignment=assignment, task_outputs=task_outputs)
     form = ScoresForm(
         criterion=page.criterion, letters=page.letters, initial=_draft_initial(assignment)
     )
@@ -89,9 +90,9 @@ def task_in_hand(
 
 
 def _task_context(
-    page: worker_selectors.TaskPage,
+    page: judgement_selectors.TaskPage,
     form: ScoresForm,
-    progress: worker_selectors.Progress | None,
+    progress: session_selectors.Progress | None,
     **extra: Any,
 ) -> dict[str, Any]:
     slider = page.criterion.scale == Criterion.Scale.SLIDER
@@ -169,9 +170,9 @@ def _checks_context(form: ScoresForm, slot: int) -> dict[str, Any]:
 
 def render_task(
     request: HtmxHttpRequest,
-    page: worker_selectors.TaskPage,
+    page: judgement_selectors.TaskPage,
     form: ScoresForm,
-    progress: worker_selectors.Progress | None,
+    progress: session_selectors.Progress | None,
     *,
     action: str,
     status: int = 200,
@@ -227,7 +228,7 @@ def submit(
             # posted this time, the worker moves on to their current page and is told why.
             return _to_session(request, f"{session_url}?already=1")
         draft_url = _draft_url(campaign, token, assignment)
-        siblings = worker_selectors.page_assignments(assignment=assignment)
+        siblings = judgement_selectors.page_assignments(assignment=assignment)
         if len(siblings) > 1:
             return _submit_together(request, campaign, siblings, session_url, draft_url)
         refused = _record_scores(request, campaign, worker, assignment, session_url, draft_url)
@@ -256,13 +257,13 @@ def _record_scores(
 ) -> HttpResponse | None:
     """``submit`` of one task, its assignment locked: None when the judgement is
     recorded, else the page that says why not."""
-    page = worker_selectors.task_page_for(assignment=assignment)
+    page = judgement_selectors.task_page_for(assignment=assignment)
     form = ScoresForm(request.POST, criterion=page.criterion, letters=page.letters)
     bad = 200 if request.htmx else 400
 
     def again(**extra: Any) -> HttpResponse:
         # The page again with what was entered; progress is read only then.
-        progress = worker_selectors.worker_progress(worker=worker, campaign=campaign)
+        progress = session_selectors.worker_progress(worker=worker, campaign=campaign)
         return render_task(
             request,
             page,
@@ -333,9 +334,9 @@ def _draft_initial(assignment: Assignment, prefix: str = "") -> dict[str, Any]:
 
 def _page_form(
     assignment: Assignment, data: Any, *, initial: bool = False, draft: Assignment | None = None
-) -> tuple[Assignment, worker_selectors.TaskPage, ScoresForm]:
+) -> tuple[Assignment, judgement_selectors.TaskPage, ScoresForm]:
     """One criterion's part of a set-up 1 page: its fields are named ``c<criterion id>-``."""
-    page = worker_selectors.task_page_for(assignment=assignment)
+    page = judgement_selectors.task_page_for(assignment=assignment)
     prefix = f"c{assignment.criterion_id}"
     form = ScoresForm(
         data,
@@ -428,7 +429,7 @@ def _together_standards(criteria: Sequence[Criterion]) -> list[dict[str, Any]]:
 def render_together(
     request: HtmxHttpRequest,
     forms: PageForms,
-    progress: worker_selectors.Progress | None,
+    progress: session_selectors.Progress | None,
     *,
     action: str,
     status: int = 200,
@@ -451,7 +452,7 @@ def _submit_together(
 ) -> HttpResponse:
     """Set-up 1: every criterion's answers of the page, recorded together or not at all."""
     forms = [_page_form(a, request.POST) for a in siblings]
-    progress = worker_selectors.worker_progress(worker=siblings[0].worker, campaign=campaign)
+    progress = session_selectors.worker_progress(worker=siblings[0].worker, campaign=campaign)
     bad = 200 if request.htmx else 400
     if not all([form.is_valid() for _, _, form in forms]):  # every form, for every error
         return render_together(

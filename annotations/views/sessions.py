@@ -36,8 +36,9 @@ from annotations.core.languages import interface_language, worker_language
 from annotations.forms.sessions import ConsentForm
 from annotations.models import Campaign, Criterion, Worker
 from annotations.selectors import criteria as criteria_selectors
+from annotations.selectors import judgements as judgement_selectors
 from annotations.selectors import platforms as platform_selectors
-from annotations.selectors import worker as worker_selectors
+from annotations.selectors import sessions as session_selectors
 from annotations.services import assignment as assignment_services
 from annotations.services import sessions as session_services
 from annotations.services.languages import LanguageQuotaFull, language_quota_full
@@ -255,11 +256,11 @@ def _mturk_preview(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         requested=request.GET.get("lang", "")[:40],
         accept_language=request.headers.get("Accept-Language", "")[:500],
     )
-    task = worker_selectors.preview_task(campaign=campaign, language=language)
-    page = worker_selectors.task_page_preview(task=task) if task else None
+    task = judgement_selectors.preview_task(campaign=campaign, language=language)
+    page = judgement_selectors.task_page_preview(task=task) if task else None
     shown = campaign
     if language != languages[0]:
-        shown = worker_selectors.campaign_in_language(campaign, language)
+        shown = session_selectors.campaign_in_language(campaign, language)
     return render(
         request, "annotations/sessions/mturk_preview.html", {"campaign": shown, "page": page}
     )
@@ -278,9 +279,9 @@ def session(
     found = assignment_services.page_next_for(worker=worker, campaign=campaign)
     assignment = found.assignment
     progress = (
-        worker_selectors.Progress(done=found.pages_done, total=campaign.tasks_per_worker)
+        session_selectors.Progress(done=found.pages_done, total=campaign.tasks_per_worker)
         if found.pages_done is not None
-        else worker_selectors.worker_progress(worker=worker, campaign=campaign)
+        else session_selectors.worker_progress(worker=worker, campaign=campaign)
     )
     if assignment is None:
         worker.refresh_from_db(fields=["stopped"])
@@ -321,8 +322,8 @@ def _consent_page(
         campaign=campaign, worker=worker, criterion_id=criterion_id, criteria=criteria
     )
     if language and language != (campaign.languages or ["en"])[0]:
-        campaign = worker_selectors.campaign_in_language(campaign, language)
-        criteria = [worker_selectors.criterion_in_language(c, language) for c in criteria]
+        campaign = session_selectors.campaign_in_language(campaign, language)
+        criteria = [session_selectors.criterion_in_language(c, language) for c in criteria]
     scales = list(dict.fromkeys(c.scale for c in criteria))
     likert = next((c for c in criteria if c.scale == Criterion.Scale.LIKERT), None)
     return render(
@@ -340,9 +341,9 @@ def _consent_page(
                 else _start_action(request, campaign)
             ),
             "progress": (
-                worker_selectors.worker_progress(worker=worker, campaign=campaign)
+                session_selectors.worker_progress(worker=worker, campaign=campaign)
                 if worker is not None
-                else worker_selectors.Progress(done=0, total=campaign.tasks_per_worker)
+                else session_selectors.Progress(done=0, total=campaign.tasks_per_worker)
             ),
             "criteria": criteria,
             "explained": [(c, criteria_selectors.example_for(c)) for c in criteria],
@@ -410,7 +411,7 @@ def _final_page(
             "campaign": campaign,
             "worker": worker,
             "code": code,
-            "progress": worker_selectors.worker_progress(worker=worker, campaign=campaign),
+            "progress": session_selectors.worker_progress(worker=worker, campaign=campaign),
             "mturk_submit_url": platform_selectors.mturk_submit_url(
                 worker.metadata.get("turk_submit_to", "")
             ),

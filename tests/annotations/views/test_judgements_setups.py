@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from annotations.access.workers import worker_token
 from annotations.models import Assignment, Campaign, Judgement, JudgementScore, Worker
-from annotations.selectors.worker import page_assignments
+from annotations.selectors.judgements import page_assignments
 from tests.annotations.setups_data import built
 from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
 
