@@ -293,6 +293,19 @@ def page_assignments(*, assignment: Assignment) -> list[Assignment]:
     return siblings or [assignment]
 
 
+def page_parts(
+    *, assignment: Assignment, task_outputs: Sequence[TaskOutput] | None = None
+) -> list[tuple[Assignment, TaskPage]]:
+    """The page of ``assignment``: each assignment shown on it (``page_assignments``) with
+    its criterion's part of the task page, in criterion order. One part in set-up 2 (the
+    assignment itself, its page built from ``task_outputs`` when given, as
+    ``task_page_for`` takes them), one per criterion of the group in set-up 1."""
+    siblings = page_assignments(assignment=assignment)
+    if len(siblings) > 1:
+        return [(sibling, task_page_for(assignment=sibling)) for sibling in siblings]
+    return [(assignment, task_page_for(assignment=assignment, task_outputs=task_outputs))]
+
+
 def group_tasks(*, task: Task) -> list[Task]:
     """Set-up 1: the tasks shown on one page with ``task`` (its group), in criterion order;
     ``[task]`` when the campaign gives each criterion its own tasks."""
