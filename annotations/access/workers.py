@@ -9,8 +9,8 @@ Every worker page may be framed by the crowd platforms in
 ``settings.WORKER_FRAME_ANCESTORS`` (MTurk shows HITs in an iframe); all other pages of
 the site refuse framing. Worker pages speak the worker's language (:func:`interface_for`).
 The pages themselves are in ``annotations.views.sessions`` (entry, consent, the session's
-page), ``annotations.views.judgements`` (the task page and its submit) and
-``annotations.views.drafts`` (autosave).
+page with the task in hand), ``annotations.views.judgements`` (the task page's submit) and
+``annotations.views.drafts`` (autosave); the URLs one of them gives to another are here.
 """
 
 from __future__ import annotations
@@ -116,6 +116,18 @@ def _worker_from_token(campaign: Campaign, token: str) -> Worker | None:
 def worker_session_url(campaign: Campaign, worker: Worker) -> str:
     """The worker's session page (``annotations.views.sessions.session``)."""
     return reverse("annotations:worker-session", args=[campaign.slug, worker_token(worker)])
+
+
+def worker_submit_url(campaign: Campaign, token: str, assignment_id: int) -> str:
+    """Where the page of an assignment posts its answers (``annotations.views.judgements``)."""
+    return reverse("annotations:worker-submit", args=[campaign.slug, token, assignment_id])
+
+
+def worker_draft_url(campaign: Campaign, token: str, assignment_id: int) -> str:
+    """Where the page of an assignment autosaves its answers (``autosave.js``,
+    ``annotations.views.drafts``): the task page, and the same page shown again with
+    errors, so that corrections typed then survive a reload too."""
+    return reverse("annotations:worker-draft", args=[campaign.slug, token, assignment_id])
 
 
 def problem_page(

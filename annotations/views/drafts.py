@@ -1,8 +1,8 @@
 """Autosave of a task page: the answers typed so far, kept on the assignment.
 
 The task page's script (``static/js/autosave.js``) posts the form here as the worker
-types; the task page (``annotations.views.judgements``) fills them back in after a
-reload. The post carries no CSRF cookie: see
+types; the task page (``annotations.forms.judgements.page_forms``) fills them back in
+after a reload. The post carries no CSRF cookie: see
 ``annotations.access.workers.worker_form_view``.
 """
 

@@ -14,13 +14,12 @@ from django.views.decorators.http import require_http_methods
 from annotations.access import campaigns as access
 from annotations.access.pages import campaign_view
 from annotations.access.workers import problem_page
-from annotations.forms.judgements import ScoresForm
+from annotations.forms.judgements import ScoresForm, task_page
 from annotations.forms.sessions import ConsentForm
 from annotations.models import Assignment, Campaign, CampaignMembership, Task
 from annotations.selectors import criteria as criteria_selectors
 from annotations.selectors import judgements as judgement_selectors
 from annotations.selectors import sessions as session_selectors
-from annotations.views.judgements import render_task, render_together
 from common.http import HtmxHttpRequest
 
 Role = CampaignMembership.Role
@@ -81,17 +80,16 @@ def campaign_preview_task(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     checked = data is not None and form.is_valid()
     status = 200 if data is None or checked or request.htmx else 400
     progress = session_selectors.Progress(done=0, total=campaign.tasks_per_worker)
-    return render_task(
+    template, context = task_page(
         request,
-        page,
-        form,
+        [(None, page, form)],
         progress,
         action=request.get_full_path(),
-        status=status,
         preview=True,
         preview_ok=checked,
         preview_criteria=list(campaign.criteria.order_by("position", "name")),
     )
+    return render(request, template, context, status=status)
 
 
 def _preview_together(
@@ -106,12 +104,13 @@ def _preview_together(
         form = ScoresForm(data, criterion=page.criterion, letters=page.letters, prefix=prefix)
         forms.append((None, page, form))
     checked = data is not None and all([form.is_valid() for _, _, form in forms])
-    return render_together(
+    template, context = task_page(
         request,
         forms,
         session_selectors.Progress(done=0, total=campaign.tasks_per_worker),
         action=request.get_full_path(),
-        status=200 if data is None or checked or request.htmx else 400,
         preview=True,
         preview_ok=checked,
     )
+    status = 200 if data is None or checked or request.htmx else 400
+    return render(request, template, context, status=status)

@@ -9,7 +9,8 @@ recognised by a signed cookie.
 A worker row is created only when consent is given: the entry page (a GET, which link
 previewers and crawlers also make) shows the consent form carrying the identity read
 from the link, signed; the consent POST creates the worker. The session's page shows
-consent, the task in hand (``annotations.views.judgements``) or the end.
+consent, the task in hand (its page as ``annotations.forms.judgements`` renders it; its
+submit is ``annotations.views.judgements``) or the end.
 """
 
 from __future__ import annotations
@@ -22,19 +23,23 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from annotations.access.workers import (
     live_campaign_view,
     problem_page,
+    worker_draft_url,
     worker_form_view,
     worker_page,
     worker_session_url,
     worker_session_view,
+    worker_submit_url,
 )
 from annotations.core.languages import interface_language, worker_language
+from annotations.forms.judgements import page_forms, task_page
 from annotations.forms.sessions import ConsentForm
-from annotations.models import Campaign, Criterion, Worker
+from annotations.models import Assignment, Campaign, Criterion, TaskOutput, Worker
 from annotations.selectors import criteria as criteria_selectors
 from annotations.selectors import judgements as judgement_selectors
 from annotations.selectors import platforms as platform_selectors
@@ -42,7 +47,6 @@ from annotations.selectors import sessions as session_selectors
 from annotations.services import assignment as assignment_services
 from annotations.services import sessions as session_services
 from annotations.services.languages import LanguageQuotaFull, language_quota_full
-from annotations.views import judgements as judgement_views
 from common.errors import DomainError
 from common.http import HtmxHttpRequest
 
@@ -291,9 +295,58 @@ def session(
             # Turned away before any task: Prolific and MTurk count this as screened out.
             return _screened_out(request, campaign, worker)
         return _done(request, campaign, worker)
-    return judgement_views.task_in_hand(
-        request, campaign, token, assignment, found.task_outputs, progress
+    return _task_in_hand(request, campaign, token, assignment, found.task_outputs, progress)
+
+
+# The notices of the task page, asked for by the query the submit sends the worker on with.
+ALREADY_SUBMITTED = gettext_lazy(
+    "This task was already submitted (here or in another tab or window), so this answer "
+    "was not recorded again. Here is your next task."
+)
+
+NEW_CRITERION = gettext_lazy(
+    "New question from this task on: the question below is not the one you have been "
+    "answering. Read it, and how to score it, before you start."
+)
+
+UNKNOWN_TASK = gettext_lazy(
+    "That address is not one of your tasks (it may have been changed), so nothing was "
+    "recorded from it. Here is your current task."
+)
+
+
+def _task_in_hand(
+    request: HtmxHttpRequest,
+    campaign: Campaign,
+    token: str,
+    assignment: Assignment,
+    task_outputs: list[TaskOutput] | None,
+    progress: session_selectors.Progress,
+) -> HttpResponse:
+    """The page of the assignment handed out (``page_next_for``: one task, or every
+    criterion of a set-up 1 page), its autosaved answers filled in, with the notice the
+    session's query asks for (a task already submitted, an unknown task, a new
+    criterion)."""
+    assignment.task.campaign = campaign
+    notice = (
+        str(ALREADY_SUBMITTED)
+        if request.GET.get("already")
+        else str(UNKNOWN_TASK)
+        if request.GET.get("unknown")
+        else str(NEW_CRITERION)
+        if request.GET.get("after", str(assignment.criterion_id)) != str(assignment.criterion_id)
+        else ""
     )
+    parts = judgement_selectors.page_parts(assignment=assignment, task_outputs=task_outputs)
+    template, context = task_page(
+        request,
+        page_forms(parts, None, draft=assignment),
+        progress,
+        action=worker_submit_url(campaign, token, assignment.pk),
+        draft_url=worker_draft_url(campaign, token, assignment.pk),
+        notice=notice,
+    )
+    return render(request, template, context)
 
 
 def _consent_page(

@@ -1,4 +1,5 @@
-"""The task page (``annotations.views.judgements``): its content, its submit with and
+"""The task page (shown by the session's page, laid out by ``annotations.forms.judgements``)
+and its submit (``annotations.views.judgements``): its content, the submit with and
 without htmx, inline errors, each scale."""
 
 from __future__ import annotations

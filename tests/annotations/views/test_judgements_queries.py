@@ -20,6 +20,7 @@ from annotations.models import (
     WorkerCheck,
 )
 from annotations.services import assignment as assignment_services
+from tests.annotations.setups_data import built
 from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
 
 pytestmark = pytest.mark.django_db
@@ -29,6 +30,10 @@ SUBMIT = 9
 # All outputs scored alike: the uniform-scoring check reads the worker's recent judgements.
 SUBMIT_UNIFORM = 10
 SUBMIT_ATTENTION = 12
+# A set-up 1 page of two criteria (quality and naturalness, three outputs); the
+# progress bar is read only when the page is shown again (it was 33 when every submit
+# read it, through a query for the worker it had already).
+SUBMIT_TOGETHER = 31
 
 
 @pytest.fixture(autouse=True)
@@ -101,3 +106,20 @@ def test_submit_of_an_attention_check(client, django_assert_num_queries):
     assert response.status_code == 303
     check = WorkerCheck.objects.get(worker=worker, kind=WorkerCheck.Kind.ATTENTION)
     assert check.passed
+
+
+def test_submit_of_a_together_page(client, django_assert_num_queries):
+    campaign = built()
+    worker = _consented(campaign)
+    client.get(_session_url(campaign, worker))
+    page = list(Assignment.objects.filter(worker=worker, state="active").order_by("id"))
+    assert len(page) == 2
+    scores = {
+        f"c{a.criterion_id}-score_{s}": str(60 + 10 * i)
+        for a in page
+        for i, s in enumerate(a.display_order)
+    }
+    with django_assert_num_queries(SUBMIT_TOGETHER):
+        response = client.post(_submit_url(campaign, worker, page[0]), scores)
+    assert response.status_code == 303
+    assert Judgement.objects.filter(worker=worker).count() == 2

@@ -1,6 +1,6 @@
-"""The task page in the study's set-ups (``annotations.views.judgements``): all criteria on
-one page (set-up 1), one criterion per page, PlainME, and a task submitted from a second
-tab."""
+"""The task page and its submit (``annotations.views.judgements``) in the study's
+set-ups: all criteria on one page (set-up 1), one criterion per page, PlainME, and a task
+submitted from a second tab."""
 
 from __future__ import annotations
 
