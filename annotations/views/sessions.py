@@ -56,6 +56,22 @@ _IDENTITY_SALT = "humaneval.worker.identity"
 # How long a consent page may stay open before its signed identity is refused.
 _IDENTITY_MAX_AGE = 60 * 60 * 24 * 7
 
+# The notices of the task page, asked for by the query the submit sends the worker on with.
+ALREADY_SUBMITTED = gettext_lazy(
+    "This task was already submitted (here or in another tab or window), so this answer "
+    "was not recorded again. Here is your next task."
+)
+
+NEW_CRITERION = gettext_lazy(
+    "New question from this task on: the question below is not the one you have been "
+    "answering. Read it, and how to score it, before you start."
+)
+
+UNKNOWN_TASK = gettext_lazy(
+    "That address is not one of your tasks (it may have been changed), so nothing was "
+    "recorded from it. Here is your current task."
+)
+
 
 @worker_page
 @require_http_methods(["GET"])
@@ -296,23 +312,6 @@ def session(
             return _screened_out(request, campaign, worker)
         return _done(request, campaign, worker)
     return _task_in_hand(request, campaign, token, assignment, found.task_outputs, progress)
-
-
-# The notices of the task page, asked for by the query the submit sends the worker on with.
-ALREADY_SUBMITTED = gettext_lazy(
-    "This task was already submitted (here or in another tab or window), so this answer "
-    "was not recorded again. Here is your next task."
-)
-
-NEW_CRITERION = gettext_lazy(
-    "New question from this task on: the question below is not the one you have been "
-    "answering. Read it, and how to score it, before you start."
-)
-
-UNKNOWN_TASK = gettext_lazy(
-    "That address is not one of your tasks (it may have been changed), so nothing was "
-    "recorded from it. Here is your current task."
-)
 
 
 def _task_in_hand(
