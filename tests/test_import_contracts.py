@@ -100,3 +100,20 @@ def test_a_service_importing_an_importer_is_refused(tree: Path) -> None:
     result = lint_imports(tree)
     assert result.returncode != 0
     assert "annotations.services.demo -> annotations.importing.outputs" in result.stdout
+
+
+def test_a_page_importing_another_page_is_refused(tree: Path) -> None:
+    # What two pages share goes below them (access/, forms/, selectors/): the session's
+    # page once imported the task page's helpers from views/judgements.py.
+    module = tree / "annotations" / "views" / "sessions.py"
+    module.write_text(module.read_text() + "\nfrom annotations.views import judgements  # noqa\n")
+    result = lint_imports(tree)
+    assert result.returncode != 0
+    assert "annotations.views.sessions -> annotations.views.judgements" in result.stdout
+
+
+def test_a_new_page_module_is_fenced_the_day_it_lands(tree: Path) -> None:
+    (tree / "annotations" / "views" / "brand_new_page.py").write_text('"""Not named yet."""\n')
+    result = lint_imports(tree)
+    assert result.returncode != 0
+    assert "annotations.views.brand_new_page" in result.stdout

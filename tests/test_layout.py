@@ -355,11 +355,12 @@ def _templates_off_their_module(templates: Path, source: Path) -> list[str]:
 
 
 def _names_used(source: Path, templates: Path) -> list[tuple[str, str]]:
-    """(where, template name) for every template name the views, the template tags and
-    the templates themselves (``extends``, ``include``) use."""
+    """(where, template name) for every template name the views, the forms (the task
+    page's, ``annotations/forms/judgements.py``), the template tags and the templates
+    themselves (``extends``, ``include``) use."""
     used = []
     for app in APPS:
-        for layer in ("views", "templatetags"):
+        for layer in ("views", "forms", "templatetags"):
             for module in sorted((source / app / layer).glob("*.py")):
                 for node in ast.walk(ast.parse(module.read_text())):
                     if (

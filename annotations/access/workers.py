@@ -9,8 +9,8 @@ Every worker page may be framed by the crowd platforms in
 ``settings.WORKER_FRAME_ANCESTORS`` (MTurk shows HITs in an iframe); all other pages of
 the site refuse framing. Worker pages speak the worker's language (:func:`interface_for`).
 The pages themselves are in ``annotations.views.sessions`` (entry, consent, the session's
-page), ``annotations.views.judgements`` (the task page and its submit) and
-``annotations.views.drafts`` (autosave).
+page with the task in hand), ``annotations.views.judgements`` (the task page's submit) and
+``annotations.views.drafts`` (autosave); the URLs one of them gives to another are here.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from annotations.core.languages import INTERFACE_LANGUAGES, interface_language, worker_language
 from annotations.models import Campaign, Worker
-from annotations.selectors import worker as worker_selectors
+from annotations.selectors import sessions as session_selectors
 
 _TOKEN_SALT = "humaneval.worker.session"
 
@@ -118,6 +118,18 @@ def worker_session_url(campaign: Campaign, worker: Worker) -> str:
     return reverse("annotations:worker-session", args=[campaign.slug, worker_token(worker)])
 
 
+def worker_submit_url(campaign: Campaign, token: str, assignment_id: int) -> str:
+    """Where the page of an assignment posts its answers (``annotations.views.judgements``)."""
+    return reverse("annotations:worker-submit", args=[campaign.slug, token, assignment_id])
+
+
+def worker_draft_url(campaign: Campaign, token: str, assignment_id: int) -> str:
+    """Where the page of an assignment autosaves its answers (``autosave.js``,
+    ``annotations.views.drafts``): the task page, and the same page shown again with
+    errors, so that corrections typed then survive a reload too."""
+    return reverse("annotations:worker-draft", args=[campaign.slug, token, assignment_id])
+
+
 def problem_page(
     request: HttpRequest, kind: str, campaign: Campaign | None = None, status: int = 200
 ) -> HttpResponse:
@@ -200,7 +212,7 @@ def worker_session_view(*, live_only: bool = True, plain: bool = False) -> Calla
             # read with the campaign. Anything else takes the slower path that says why.
             worker_id = _worker_id_from_token(token)
             known = (
-                worker_selectors.session_worker(worker_id=worker_id, slug=slug)
+                session_selectors.session_worker(worker_id=worker_id, slug=slug)
                 if worker_id is not None
                 else None
             )

@@ -10,8 +10,9 @@ from django.db.models import Count, IntegerField, Model, OuterRef, QuerySet, Sub
 from django.db.models.functions import Coalesce
 
 from annotations.access.campaigns import campaigns_visible_to
+from annotations.core.inputs import mr_attributes
 from annotations.models import Campaign, Criterion, Item, Judgement, Output, System
-from annotations.selectors.worker import SlotView, TaskPage, mr_attributes
+from annotations.selectors.judgements import SlotView, TaskPage
 from common.errors import DomainError
 
 

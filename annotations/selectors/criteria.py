@@ -10,7 +10,7 @@ from django.db.models import Count, Q
 
 from annotations.core.examples import ExampleRow, worked_example
 from annotations.models import Campaign, Criterion, Output, Task, TaskOutput, Worker
-from annotations.selectors.worker import is_together
+from annotations.selectors.sessions import is_together
 
 
 def standard_rated_tasks(*, criterion: Criterion) -> int:

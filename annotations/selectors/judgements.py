@@ -1,5 +1,6 @@
-"""Which judgements count: the one rule the monitor, the exports, the payment page and
-the rankings read.
+"""Judgements, the reads: which judgements count (the one rule the monitor, the exports,
+the payment page and the rankings read), and the task page a worker gives a judgement on
+(one task, or in set-up 1 every criterion of a group on one page).
 
 A judgement counts when it answers a real task (a task of the design or one imported
 from a finished evaluation, never an attention check) for the first time (not a repeat
@@ -11,20 +12,27 @@ default, exports keep them and mark the worker.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import string
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
 
+from annotations.core.inputs import mr_attributes
+from annotations.core.languages import direction
 from annotations.core.slices import LANGUAGE, attribute_name_check
 from annotations.models import (
     Assignment,
     Campaign,
     Criterion,
+    Item,
     Judgement,
     JudgementScore,
     Task,
     TaskOutput,
 )
+from annotations.selectors.sessions import criterion_in_language, is_together
+from common.queries import prepared
 
 COUNTED_TASK_KINDS: tuple[str, ...] = (Task.Kind.REGULAR, Task.Kind.IMPORTED)
 
@@ -130,3 +138,205 @@ def item_attributes(*, campaign: Campaign) -> dict[str, list[str]]:
         for name, value in attributes.items():
             found.setdefault(name, set()).add(str(value))
     return {name: sorted(values) for name, values in sorted(found.items())}
+
+
+# The task page ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SlotView:
+    slot: int
+    letter: str
+    text: str
+
+
+@dataclass(frozen=True)
+class TaskPage:
+    """What the task page shows: the question, the input, the outputs in display order."""
+
+    campaign: Campaign
+    criterion: Criterion
+    item: Item
+    input_pairs: list[tuple[str, str]] | None
+    slots: list[SlotView]
+    assignment: Assignment | None
+    # The task's rows as read for the page (slot order), so a submit need not read them
+    # again; empty when the page was not built from a stored task.
+    task_outputs: tuple[TaskOutput, ...] = ()
+    # The outputs' language (a task never mixes them) and the input's, as BCP 47 tags
+    # with their writing direction: every text carries ``lang`` and ``dir``.
+    language: str = "en"
+    direction: str = "ltr"
+    input_language: str = "en"
+    input_direction: str = "ltr"
+
+    @property
+    def letters(self) -> dict[int, str]:
+        return {s.slot: s.letter for s in self.slots}
+
+
+def _letter(i: int) -> str:
+    letters = string.ascii_uppercase
+    return letters[i] if i < len(letters) else f"{letters[i // 26 - 1]}{letters[i % 26]}"
+
+
+@prepared(task_id=int)
+def _task_outputs(loaded: bool, task_id: int) -> QuerySet[TaskOutput]:
+    """A task's outputs (prepared: every task page reads them), with the task's criterion
+    and item unless they are ``loaded`` (one statement, not three)."""
+    rows = TaskOutput.objects.filter(task_id=task_id).select_related("output").order_by()
+    return rows if loaded else rows.select_related("task__criterion", "task__item")
+
+
+def task_outputs_with_task(*, task_id: int) -> list[TaskOutput]:
+    """A task's outputs, each with the task's criterion and item (``task_page_for`` reads
+    no more when given them)."""
+    return _task_outputs(False, task_id=task_id)
+
+
+def _task_page(
+    *,
+    task: Task,
+    order: list[int],
+    assignment: Assignment | None,
+    campaign: Campaign,
+    read: Sequence[TaskOutput] | None = None,
+) -> TaskPage:
+    loaded = Task.criterion.is_cached(task) and Task.item.is_cached(task)  # type: ignore[attr-defined]
+    if read is None or any(to.task_id != task.pk for to in read):
+        read = _task_outputs(loaded, task_id=task.pk)
+    else:
+        loaded = False  # the criterion and item come with what was read
+    # A task has a handful of outputs: sorted here rather than by an ORDER BY to build.
+    task_outputs = sorted(read, key=lambda to: (to.slot, to.pk))
+    if not loaded and task_outputs:
+        task.criterion = task_outputs[0].task.criterion
+        task.item = task_outputs[0].task.item
+    text_by_slot: dict[int, str] = {}
+    for to in task_outputs:
+        to.task = task
+        # The first output of a slot stands for the merged ones (identical text); a
+        # degraded copy shows its own text.
+        if to.slot not in text_by_slot or to.role == TaskOutput.Role.DEGRADED:
+            text_by_slot[to.slot] = to.shown_text
+    order = [s for s in order if s in text_by_slot] + sorted(set(text_by_slot) - set(order))
+    criterion, item = task.criterion, task.item
+    if task.language != (campaign.languages or ["en"])[0]:
+        criterion = criterion_in_language(criterion, task.language)
+    return TaskPage(
+        campaign=campaign,
+        criterion=criterion,
+        item=item,
+        language=task.language,
+        direction=direction(task.language),
+        input_language=item.language,
+        input_direction=direction(item.language),
+        input_pairs=mr_attributes(item.input) if criterion.show_input else None,
+        slots=[
+            SlotView(slot=s, letter=_letter(i), text=text_by_slot[s]) for i, s in enumerate(order)
+        ],
+        assignment=assignment,
+        task_outputs=tuple(task_outputs),
+    )
+
+
+def task_page_for(
+    *, assignment: Assignment, task_outputs: Sequence[TaskOutput] | None = None
+) -> TaskPage:
+    """The task page of an assignment (expects ``task`` and its campaign loaded with it, as
+    ``assignment_for_worker`` does). One statement: the task's outputs, with its criterion
+    and item unless they are loaded already; none when ``task_outputs`` (as
+    ``task_outputs_with_task`` reads them) are given."""
+    task = assignment.task
+    return _task_page(
+        task=task,
+        order=list(assignment.display_order),
+        assignment=assignment,
+        campaign=task.campaign,
+        read=task_outputs,
+    )
+
+
+def task_page_preview(*, task: Task) -> TaskPage:
+    """The task page as a worker would see the task, in slot order; nothing is stored."""
+    return _task_page(task=task, order=[], assignment=None, campaign=task.campaign)
+
+
+def page_assignments(*, assignment: Assignment) -> list[Assignment]:
+    """The assignments shown on one page with ``assignment``, in criterion order.
+
+    ``[assignment]`` in set-up 2; in set-up 1 every assignment of the worker on the
+    task's group (and the same hand-out: same state and start), with tasks, criteria,
+    items and the campaign loaded.
+    """
+    task = assignment.task
+    campaign = task.campaign
+    if (
+        not is_together(campaign)
+        or task.group is None
+        or assignment.kind != Assignment.Kind.REGULAR
+    ):
+        return [assignment]
+    siblings = list(
+        Assignment.objects.filter(
+            worker_id=assignment.worker_id,
+            kind=Assignment.Kind.REGULAR,
+            task__campaign_id=campaign.pk,
+            task__kind=task.kind,
+            task__group=task.group,
+        )
+        .select_related("task__campaign", "task__criterion", "task__item")
+        .order_by("task__criterion__position", "task__criterion__name", "id")
+    )
+    for sibling in siblings:
+        sibling.task.campaign = campaign
+    return siblings or [assignment]
+
+
+def page_parts(
+    *, assignment: Assignment, task_outputs: Sequence[TaskOutput] | None = None
+) -> list[tuple[Assignment, TaskPage]]:
+    """The page of ``assignment``: each assignment shown on it (``page_assignments``) with
+    its criterion's part of the task page, in criterion order. One part in set-up 2 (the
+    assignment itself, its page built from ``task_outputs`` when given, as
+    ``task_page_for`` takes them), one per criterion of the group in set-up 1."""
+    siblings = page_assignments(assignment=assignment)
+    if len(siblings) > 1:
+        return [(sibling, task_page_for(assignment=sibling)) for sibling in siblings]
+    return [(assignment, task_page_for(assignment=assignment, task_outputs=task_outputs))]
+
+
+def group_tasks(*, task: Task) -> list[Task]:
+    """Set-up 1: the tasks shown on one page with ``task`` (its group), in criterion order;
+    ``[task]`` when the campaign gives each criterion its own tasks."""
+    campaign = task.campaign
+    if not is_together(campaign) or task.group is None or task.kind != Task.Kind.REGULAR:
+        return [task]
+    return list(
+        Task.objects.filter(campaign=campaign, kind=Task.Kind.REGULAR, group=task.group)
+        .select_related("campaign", "criterion", "item")
+        .order_by("criterion__position", "criterion__name", "id")
+    )
+
+
+def preview_task(
+    *,
+    campaign: Campaign,
+    task_id: int | None = None,
+    criterion_name: str | None = None,
+    language: str | None = None,
+) -> Task | None:
+    """A task of the campaign to preview: the one asked for, else the first regular one
+    (of the named criterion when one is given; in ``language`` when the campaign has
+    tasks in it, so that a German preview shows a German task)."""
+    qs = Task.objects.filter(campaign=campaign).select_related("campaign", "criterion", "item")
+    if task_id is not None:
+        return qs.filter(pk=task_id).first()
+    if criterion_name:
+        qs = qs.filter(criterion__name=criterion_name)
+    if language and qs.filter(language=language).exists():
+        qs = qs.filter(language=language)
+    return (
+        qs.filter(kind=Task.Kind.REGULAR).order_by("criterion__position", "number", "id").first()
+        or qs.order_by("id").first()
+    )

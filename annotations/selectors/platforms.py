@@ -1,8 +1,9 @@
 """Crowd platforms (Prolific, MTurk, plain links), the reads: what their links carry, the
 links a researcher pastes into them, and the way back to them at the end.
 
-The writes (enrolling a worker met through a link) are in ``services.platforms``; both
-the worker pages and the designer's campaign page use what is here.
+A crowd platform has no writes of its own: the worker a link brings is enrolled by
+``services.sessions`` (``worker_returning``, ``worker_enrol``). Both the worker pages and
+the designer's campaign page use what is here.
 """
 
 from __future__ import annotations

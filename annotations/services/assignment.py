@@ -70,7 +70,8 @@ from django.db.models.functions import Coalesce, Mod
 from django.utils import timezone
 
 from annotations.models import Assignment, Campaign, Task, TaskOutput, Worker
-from annotations.selectors.worker import is_together, pages_done, task_outputs_with_task
+from annotations.selectors.judgements import task_outputs_with_task
+from annotations.selectors.sessions import is_together, pages_done
 from annotations.services.expiry import page_resume
 from annotations.services.places import (
     places_held_recount,

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from annotations.models import Assignment, Campaign, Task, Worker
-from annotations.selectors.worker import is_together
+from annotations.selectors.sessions import is_together
 from annotations.services.places import places_held_release, places_taken, task_to_lock
 
 

@@ -1,10 +1,13 @@
-"""Recording a worker's judgement: validation of scores, time on task, idempotency."""
+"""Recording a worker's judgement: validation of scores, time on task, idempotency, and
+the submit of a worker's page (one task, or every criterion of a set-up 1 page)."""
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
 from django.db import transaction
@@ -24,7 +27,9 @@ from annotations.models import (
     TaskOutput,
     Worker,
 )
+from annotations.selectors.judgements import TaskPage, page_parts
 from annotations.services.criteria import checks_ticked_clean
+from annotations.services.drafts import assignment_draft_save
 from annotations.services.places import places_taken
 from annotations.services.sessions import worker_seen
 from common.errors import DomainError
@@ -421,3 +426,127 @@ def judgements_submit_page(
         )
         for assignment in assignments
     ]
+
+
+# The worker's submit of a page ----------------------------------------------------------
+
+
+class SubmitOutcome(StrEnum):
+    """What became of a worker's submit (``assignment_submit``)."""
+
+    UNKNOWN = "unknown"  # not an assignment of this worker: nothing recorded
+    ALREADY = "already"  # submitted before (a second tab, a double click, a retry)
+    INVALID = "invalid"  # the answers have not the page's shape (the caller's form said)
+    REFUSED = "refused"  # a rule refused them (``Submitted.error``)
+    RECORDED = "recorded"
+
+
+@dataclass(frozen=True)
+class PageAnswers:
+    """A page's answers as its form cleaned them: per criterion id, slot -> score and slot
+    -> content checks ticked (the page's one criterion, or each of a set-up 1 page's);
+    whether the worker confirmed an answer given too fast; what each judgement stores as
+    ``metadata``."""
+
+    scores: Mapping[int, Mapping[int, float]]
+    checks: Mapping[int, Mapping[int, Iterable[str]]]
+    acknowledge_too_fast: bool = False
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Submitted:
+    """The outcome of ``assignment_submit``, with the assignment posted to (None when it
+    is not the worker's), whether it heads a set-up 1 page, and why it was refused."""
+
+    outcome: SubmitOutcome
+    assignment: Assignment | None = None
+    together: bool = False
+    error: DomainError | None = None
+
+
+def assignment_submit(
+    *,
+    worker: Worker,
+    assignment_id: int,
+    answers: Callable[[list[tuple[Assignment, TaskPage]]], PageAnswers | None],
+    entered: Mapping[str, Sequence[str]],
+) -> Submitted:
+    """Record the worker's answers to the page of their assignment ``assignment_id``, once.
+
+    One transaction: the worker and the assignment are locked first
+    (``assignment_to_submit``, so the assignment is read once), then the page is read
+    (``page_parts``: one task, or every criterion of a set-up 1 page), ``answers`` (the
+    caller's form) reads what was posted against the page (None: not its shape), and the
+    answers are recorded (``judgement_submit``, ``judgements_submit_page``).
+
+    Idempotent: an assignment submitted before gives ``ALREADY`` whatever was posted;
+    one that is not the worker's gives ``UNKNOWN``; neither writes more than the
+    worker's last-seen stamp.
+
+    A refused submit (``INVALID``, or ``REFUSED`` with the rule's ``DomainError``) records
+    nothing. On a page of one task everything is rolled back, the last-seen stamp too,
+    and then, after the rollback, what was ``entered`` (the posted fields) is kept as the
+    assignment's draft (``assignment_draft_save``): a reload or another device brings it
+    back, as autosave would. A set-up 1 page is recorded all or nothing by
+    ``judgements_submit_page``; its refusal keeps the stamp and writes no draft.
+    """
+    with transaction.atomic():
+        assignment = assignment_to_submit(worker=worker, assignment_id=assignment_id)
+        if assignment is None:
+            return Submitted(SubmitOutcome.UNKNOWN)
+        if assignment.state == Assignment.State.SUBMITTED:
+            return Submitted(SubmitOutcome.ALREADY, assignment)
+        parts = page_parts(assignment=assignment)
+        if len(parts) > 1:
+            return _page_record(assignment, parts, answers(parts))
+        submitted = _task_record(assignment, parts[0][1], answers(parts))
+        if submitted.outcome != SubmitOutcome.RECORDED:
+            transaction.set_rollback(True)
+    if submitted.outcome != SubmitOutcome.RECORDED:
+        assignment_draft_save(assignment=assignment, answers=entered)
+    return submitted
+
+
+def _task_record(assignment: Assignment, page: TaskPage, given: PageAnswers | None) -> Submitted:
+    """``assignment_submit`` of a page of one task, the assignment locked in the caller's
+    transaction (which rolls back on a refusal)."""
+    if given is None:
+        return Submitted(SubmitOutcome.INVALID, assignment)
+    criterion_id = assignment.criterion_id
+    try:
+        judgement_submit(
+            assignment=assignment,
+            scores=given.scores.get(criterion_id, {}),
+            acknowledge_too_fast=given.acknowledge_too_fast,
+            checks=given.checks.get(criterion_id),
+            metadata=given.metadata,
+            task_outputs=page.task_outputs or None,
+            task=assignment.task,
+            already_locked=True,
+        )
+    except DomainError as error:
+        return Submitted(SubmitOutcome.REFUSED, assignment, error=error)
+    return Submitted(SubmitOutcome.RECORDED, assignment)
+
+
+def _page_record(
+    assignment: Assignment,
+    parts: Sequence[tuple[Assignment, TaskPage]],
+    given: PageAnswers | None,
+) -> Submitted:
+    """``assignment_submit`` of a set-up 1 page: every criterion's answers, recorded
+    together or not at all."""
+    if given is None:
+        return Submitted(SubmitOutcome.INVALID, assignment, together=True)
+    try:
+        judgements_submit_page(
+            assignments=[sibling for sibling, _ in parts],
+            scores=given.scores,
+            checks=given.checks,
+            acknowledge_too_fast=given.acknowledge_too_fast,
+            metadata=given.metadata,
+        )
+    except DomainError as error:
+        return Submitted(SubmitOutcome.REFUSED, assignment, together=True, error=error)
+    return Submitted(SubmitOutcome.RECORDED, assignment, together=True)

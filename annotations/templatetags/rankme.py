@@ -8,7 +8,7 @@ from django import template
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from annotations.selectors.worker import mr_attributes
+from annotations.core.inputs import mr_attributes
 from annotations.services.criteria import CONTENT_CHECKS
 
 register = template.Library()

@@ -1,8 +1,8 @@
 """Autosave of a task page: the answers typed so far, kept on the assignment.
 
 The task page's script (``static/js/autosave.js``) posts the form here as the worker
-types; the task page (``annotations.views.judgements``) fills them back in after a
-reload. The post carries no CSRF cookie: see
+types; the task page (``annotations.forms.judgements.page_forms``) fills them back in
+after a reload. The post carries no CSRF cookie: see
 ``annotations.access.workers.worker_form_view``.
 """
 
@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 
 from annotations.access.workers import worker_form_view, worker_session_view
 from annotations.models import Campaign, Worker
-from annotations.selectors import worker as worker_selectors
+from annotations.selectors import sessions as session_selectors
 from annotations.services import drafts as draft_services
 
 DRAFT_TOO_LATE = gettext_lazy(
@@ -34,7 +34,7 @@ def draft(
     204 when kept; 409 with a message when the task was submitted meanwhile (another
     tab), so the page can say so. Authenticated like the submit: the URL's signed token.
     """
-    assignment = worker_selectors.assignment_for_worker(worker=worker, assignment_id=assignment_id)
+    assignment = session_selectors.assignment_for_worker(worker=worker, assignment_id=assignment_id)
     if assignment is None:
         return HttpResponse(gettext("Unknown task."), status=404, content_type="text/plain")
     # A NUL or a lone surrogate in a field never gets here: the request-bounds middleware

@@ -14,12 +14,12 @@ from django.views.decorators.http import require_http_methods
 from annotations.access import campaigns as access
 from annotations.access.pages import campaign_view
 from annotations.access.workers import problem_page
-from annotations.forms.judgements import ScoresForm
+from annotations.forms.judgements import ScoresForm, task_page
 from annotations.forms.sessions import ConsentForm
 from annotations.models import Assignment, Campaign, CampaignMembership, Task
 from annotations.selectors import criteria as criteria_selectors
-from annotations.selectors import worker as worker_selectors
-from annotations.views.judgements import render_task, render_together
+from annotations.selectors import judgements as judgement_selectors
+from annotations.selectors import sessions as session_selectors
 from common.http import HtmxHttpRequest
 
 Role = CampaignMembership.Role
@@ -55,12 +55,12 @@ def campaign_preview_task(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     except (Http404, PermissionDenied):
         return problem_page(request, "unknown", status=404)
     raw_id = request.GET.get("task", "")
-    task = worker_selectors.preview_task(
+    task = judgement_selectors.preview_task(
         campaign=campaign,
         task_id=int(raw_id) if raw_id.isdigit() else None,
         criterion_name=request.GET.get("criterion") or None,
     )
-    group = worker_selectors.group_tasks(task=task) if task is not None else []
+    group = judgement_selectors.group_tasks(task=task) if task is not None else []
     if len(group) > 1:
         return _preview_together(request, campaign, group)
     if task is None:
@@ -74,23 +74,22 @@ def campaign_preview_task(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             return problem_page(request, "no-tasks", campaign)
         page = sample
     else:
-        page = worker_selectors.task_page_preview(task=task)
+        page = judgement_selectors.task_page_preview(task=task)
     data = request.POST if request.method == "POST" else None
     form = ScoresForm(data, criterion=page.criterion, letters=page.letters)
     checked = data is not None and form.is_valid()
     status = 200 if data is None or checked or request.htmx else 400
-    progress = worker_selectors.Progress(done=0, total=campaign.tasks_per_worker)
-    return render_task(
+    progress = session_selectors.Progress(done=0, total=campaign.tasks_per_worker)
+    template, context = task_page(
         request,
-        page,
-        form,
+        [(None, page, form)],
         progress,
         action=request.get_full_path(),
-        status=status,
         preview=True,
         preview_ok=checked,
         preview_criteria=list(campaign.criteria.order_by("position", "name")),
     )
+    return render(request, template, context, status=status)
 
 
 def _preview_together(
@@ -98,19 +97,20 @@ def _preview_together(
 ) -> HttpResponse:
     """A designer's preview of a set-up 1 page: the group's tasks as one page, unrecorded."""
     data = request.POST if request.method == "POST" else None
-    forms: list[tuple[Assignment | None, worker_selectors.TaskPage, ScoresForm]] = []
+    forms: list[tuple[Assignment | None, judgement_selectors.TaskPage, ScoresForm]] = []
     for task in group:
-        page = worker_selectors.task_page_preview(task=task)
+        page = judgement_selectors.task_page_preview(task=task)
         prefix = f"c{page.criterion.pk}"
         form = ScoresForm(data, criterion=page.criterion, letters=page.letters, prefix=prefix)
         forms.append((None, page, form))
     checked = data is not None and all([form.is_valid() for _, _, form in forms])
-    return render_together(
+    template, context = task_page(
         request,
         forms,
-        worker_selectors.Progress(done=0, total=campaign.tasks_per_worker),
+        session_selectors.Progress(done=0, total=campaign.tasks_per_worker),
         action=request.get_full_path(),
-        status=200 if data is None or checked or request.htmx else 400,
         preview=True,
         preview_ok=checked,
     )
+    status = 200 if data is None or checked or request.htmx else 400
+    return render(request, template, context, status=status)

@@ -9,7 +9,8 @@ recognised by a signed cookie.
 A worker row is created only when consent is given: the entry page (a GET, which link
 previewers and crawlers also make) shows the consent form carrying the identity read
 from the link, signed; the consent POST creates the worker. The session's page shows
-consent, the task in hand (``annotations.views.judgements``) or the end.
+consent, the task in hand (its page as ``annotations.forms.judgements`` renders it; its
+submit is ``annotations.views.judgements``) or the end.
 """
 
 from __future__ import annotations
@@ -22,27 +23,30 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from annotations.access.workers import (
     live_campaign_view,
     problem_page,
+    worker_draft_url,
     worker_form_view,
     worker_page,
     worker_session_url,
     worker_session_view,
+    worker_submit_url,
 )
 from annotations.core.languages import interface_language, worker_language
+from annotations.forms.judgements import page_forms, task_page
 from annotations.forms.sessions import ConsentForm
-from annotations.models import Campaign, Criterion, Worker
+from annotations.models import Assignment, Campaign, Criterion, TaskOutput, Worker
 from annotations.selectors import criteria as criteria_selectors
+from annotations.selectors import judgements as judgement_selectors
 from annotations.selectors import platforms as platform_selectors
-from annotations.selectors import worker as worker_selectors
+from annotations.selectors import sessions as session_selectors
 from annotations.services import assignment as assignment_services
-from annotations.services import platforms as platform_services
 from annotations.services import sessions as session_services
 from annotations.services.languages import LanguageQuotaFull, language_quota_full
-from annotations.views import judgements as judgement_views
 from common.errors import DomainError
 from common.http import HtmxHttpRequest
 
@@ -51,6 +55,22 @@ _SESSION_COOKIE_SALT = "humaneval.worker.returning"
 _IDENTITY_SALT = "humaneval.worker.identity"
 # How long a consent page may stay open before its signed identity is refused.
 _IDENTITY_MAX_AGE = 60 * 60 * 24 * 7
+
+# The notices of the task page, asked for by the query the submit sends the worker on with.
+ALREADY_SUBMITTED = gettext_lazy(
+    "This task was already submitted (here or in another tab or window), so this answer "
+    "was not recorded again. Here is your next task."
+)
+
+NEW_CRITERION = gettext_lazy(
+    "New question from this task on: the question below is not the one you have been "
+    "answering. Read it, and how to score it, before you start."
+)
+
+UNKNOWN_TASK = gettext_lazy(
+    "That address is not one of your tasks (it may have been changed), so nothing was "
+    "recorded from it. Here is your current task."
+)
 
 
 @worker_page
@@ -75,7 +95,7 @@ def entry(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     if isinstance(arrival, str):  # "placeholder" or "bad-link"
         return problem_page(request, arrival, campaign, status=400)
     try:
-        known = platform_services.worker_returning(
+        known = session_services.worker_returning(
             campaign=campaign,
             arrival=arrival,
             session_worker_id=_session_cookie_worker_id(request, campaign),
@@ -205,7 +225,7 @@ def _start(
             criterion_id=_signed_criterion(identity),
         )
     try:
-        worker = platform_services.worker_enrol(
+        worker = session_services.worker_enrol(
             campaign=campaign,
             platform=identity["p"],
             external_id=identity["x"],
@@ -256,11 +276,11 @@ def _mturk_preview(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         requested=request.GET.get("lang", "")[:40],
         accept_language=request.headers.get("Accept-Language", "")[:500],
     )
-    task = worker_selectors.preview_task(campaign=campaign, language=language)
-    page = worker_selectors.task_page_preview(task=task) if task else None
+    task = judgement_selectors.preview_task(campaign=campaign, language=language)
+    page = judgement_selectors.task_page_preview(task=task) if task else None
     shown = campaign
     if language != languages[0]:
-        shown = worker_selectors.campaign_in_language(campaign, language)
+        shown = session_selectors.campaign_in_language(campaign, language)
     return render(
         request, "annotations/sessions/mturk_preview.html", {"campaign": shown, "page": page}
     )
@@ -279,9 +299,9 @@ def session(
     found = assignment_services.page_next_for(worker=worker, campaign=campaign)
     assignment = found.assignment
     progress = (
-        worker_selectors.Progress(done=found.pages_done, total=campaign.tasks_per_worker)
+        session_selectors.Progress(done=found.pages_done, total=campaign.tasks_per_worker)
         if found.pages_done is not None
-        else worker_selectors.worker_progress(worker=worker, campaign=campaign)
+        else session_selectors.worker_progress(worker=worker, campaign=campaign)
     )
     if assignment is None:
         worker.refresh_from_db(fields=["stopped"])
@@ -291,9 +311,41 @@ def session(
             # Turned away before any task: Prolific and MTurk count this as screened out.
             return _screened_out(request, campaign, worker)
         return _done(request, campaign, worker)
-    return judgement_views.task_in_hand(
-        request, campaign, token, assignment, found.task_outputs, progress
+    return _task_in_hand(request, campaign, token, assignment, found.task_outputs, progress)
+
+
+def _task_in_hand(
+    request: HtmxHttpRequest,
+    campaign: Campaign,
+    token: str,
+    assignment: Assignment,
+    task_outputs: list[TaskOutput] | None,
+    progress: session_selectors.Progress,
+) -> HttpResponse:
+    """The page of the assignment handed out (``page_next_for``: one task, or every
+    criterion of a set-up 1 page), its autosaved answers filled in, with the notice the
+    session's query asks for (a task already submitted, an unknown task, a new
+    criterion)."""
+    assignment.task.campaign = campaign
+    notice = (
+        str(ALREADY_SUBMITTED)
+        if request.GET.get("already")
+        else str(UNKNOWN_TASK)
+        if request.GET.get("unknown")
+        else str(NEW_CRITERION)
+        if request.GET.get("after", str(assignment.criterion_id)) != str(assignment.criterion_id)
+        else ""
     )
+    parts = judgement_selectors.page_parts(assignment=assignment, task_outputs=task_outputs)
+    template, context = task_page(
+        request,
+        page_forms(parts, None, draft=assignment),
+        progress,
+        action=worker_submit_url(campaign, token, assignment.pk),
+        draft_url=worker_draft_url(campaign, token, assignment.pk),
+        notice=notice,
+    )
+    return render(request, template, context)
 
 
 def _consent_page(
@@ -322,8 +374,8 @@ def _consent_page(
         campaign=campaign, worker=worker, criterion_id=criterion_id, criteria=criteria
     )
     if language and language != (campaign.languages or ["en"])[0]:
-        campaign = worker_selectors.campaign_in_language(campaign, language)
-        criteria = [worker_selectors.criterion_in_language(c, language) for c in criteria]
+        campaign = session_selectors.campaign_in_language(campaign, language)
+        criteria = [session_selectors.criterion_in_language(c, language) for c in criteria]
     scales = list(dict.fromkeys(c.scale for c in criteria))
     likert = next((c for c in criteria if c.scale == Criterion.Scale.LIKERT), None)
     return render(
@@ -341,9 +393,9 @@ def _consent_page(
                 else _start_action(request, campaign)
             ),
             "progress": (
-                worker_selectors.worker_progress(worker=worker, campaign=campaign)
+                session_selectors.worker_progress(worker=worker, campaign=campaign)
                 if worker is not None
-                else worker_selectors.Progress(done=0, total=campaign.tasks_per_worker)
+                else session_selectors.Progress(done=0, total=campaign.tasks_per_worker)
             ),
             "criteria": criteria,
             "explained": [(c, criteria_selectors.example_for(c)) for c in criteria],
@@ -411,7 +463,7 @@ def _final_page(
             "campaign": campaign,
             "worker": worker,
             "code": code,
-            "progress": worker_selectors.worker_progress(worker=worker, campaign=campaign),
+            "progress": session_selectors.worker_progress(worker=worker, campaign=campaign),
             "mturk_submit_url": platform_selectors.mturk_submit_url(
                 worker.metadata.get("turk_submit_to", "")
             ),

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db.models import Count, Max, Min, QuerySet
 
+from annotations.core.inputs import mr_attributes
 from annotations.models import (
     Campaign,
     Criterion,
@@ -24,7 +25,6 @@ from annotations.models import (
     WorkerCheck,
 )
 from annotations.selectors import monitoring
-from annotations.selectors.worker import mr_attributes
 from ranking.models import RankingRun
 from ranking.selectors.runs import ranking_data_rule
 from ranking.stats import range_coverage

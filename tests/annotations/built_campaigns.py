@@ -53,7 +53,7 @@ def built_campaign(
 
 
 def _page(assignment: Assignment) -> list[Assignment]:
-    from annotations.selectors.worker import page_assignments
+    from annotations.selectors.judgements import page_assignments
 
     return page_assignments(assignment=Assignment.objects.get(pk=assignment.pk))
 

@@ -15,13 +15,23 @@ from tests.factories import CampaignFactory
 
 
 def built(
-    *, setup: str = "together", k: int = 3, criteria=("quality", "naturalness"), **fields
+    *,
+    setup: str = "together",
+    k: int = 3,
+    criteria=("quality", "naturalness"),
+    items: int = 2,
+    checklists: bool = False,
+    **fields,
 ) -> Campaign:
+    """A live campaign of ``setup`` with ``criteria`` (from their presets, the quality
+    preset's checklist only with ``checklists``), ``items`` items of three systems each,
+    tasks built with ``k`` outputs; ``fields`` go to the campaign."""
     campaign = CampaignFactory(setup=setup, outputs_per_task=k, **fields)
     for preset in criteria:
         criterion_from_preset(campaign=campaign, preset=preset)
-    # The quality preset's checklist is not what these page tests are about.
-    campaign.criteria.update(content_checks=[])
+    if not checklists:
+        # The quality preset's checklist is not what most page tests are about.
+        campaign.criteria.update(content_checks=[])
     outputs_store(
         campaign=campaign,
         rows=[
@@ -31,7 +41,7 @@ def built(
                 system=f"sys{s}",
                 text=f"Cotto text {i} of system {s}.",
             )
-            for i in range(2)
+            for i in range(items)
             for s in range(3)
         ],
     )

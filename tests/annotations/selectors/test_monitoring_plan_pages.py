@@ -10,9 +10,10 @@ import pytest
 from django.utils import timezone
 
 from annotations.models import Campaign
+from annotations.selectors.judgements import page_assignments
 from annotations.selectors.monitoring import campaign_plan, worker_table
 from annotations.selectors.payments import payment_rows
-from annotations.selectors.worker import page_assignments, pages_done
+from annotations.selectors.sessions import pages_done
 from annotations.services.assignment import page_next_for
 from annotations.services.campaigns import OutputRow, outputs_store
 from annotations.services.criteria import criterion_from_preset

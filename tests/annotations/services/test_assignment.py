@@ -301,7 +301,7 @@ def test_together_hands_out_every_criterion_of_a_group_at_once():
 
 
 def test_together_counts_pages_against_tasks_per_worker_and_progress():
-    from annotations.selectors.worker import worker_progress
+    from annotations.selectors.sessions import worker_progress
     from annotations.services.judgements import judgements_submit_page
 
     campaign = built_campaign(setup="together", tasks_per_worker=2)
@@ -320,7 +320,7 @@ def test_together_counts_pages_against_tasks_per_worker_and_progress():
 def test_the_pages_done_the_hand_out_counts_are_the_progress_bars(setup):
     # The task page shows the hand-out's own count (one statement less per fetch); it must
     # be the count the progress selector gives, at every step of a session.
-    from annotations.selectors.worker import worker_progress
+    from annotations.selectors.sessions import worker_progress
     from annotations.services.judgements import judgements_submit_page
 
     campaign = built_campaign(setup=setup, tasks_per_worker=3)

@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from annotations.models import Assignment, Campaign, Task, WorkerCheck
-from annotations.selectors.worker import page_assignments, worker_progress
+from annotations.selectors.judgements import page_assignments
+from annotations.selectors.sessions import worker_progress
 from annotations.services.assignment import session_plan, task_next_for
 from annotations.services.judgements import judgements_submit_page
 from tests.annotations.built_campaigns import built_campaign

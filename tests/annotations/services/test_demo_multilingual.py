@@ -13,7 +13,7 @@ from annotations.core.demo_multilingual import (
 )
 from annotations.core.languages import CRITERION_TEXTS, translations_check
 from annotations.models import Assignment, Campaign, Judgement, JudgementScore, Output, Task, Worker
-from annotations.selectors.worker import campaign_in_language, criterion_in_language
+from annotations.selectors.sessions import campaign_in_language, criterion_in_language
 from annotations.services.demo import demo_campaign_seed
 from annotations.services.demo_multilingual import (
     DEMO_MTG_CRITERION_TRANSLATIONS,

@@ -4,15 +4,37 @@ from __future__ import annotations
 
 import pytest
 
-from annotations.models import Criterion
+from annotations.models import Campaign, Criterion
+from annotations.services import assignment as assignment_services
 from annotations.services.campaigns import campaign_create
 from annotations.services.criteria import criterion_from_preset
 from tests.annotations.designer_data import users
 from tests.annotations.markdown_data import ATTACKS
+from tests.factories import CampaignFactory, CriterionFactory, task_with_outputs
 
 
 @pytest.fixture
-def campaign(db):
+def campaign(db) -> Campaign:
+    """A live campaign of one criterion and three tasks, two per worker (the worker's
+    pages: sessions, the task page, its submit)."""
+    c = CampaignFactory(status=Campaign.Status.LIVE, tasks_per_worker=2, completion_code="DONE42")
+    crit = CriterionFactory(campaign=c)
+    for _ in range(3):
+        task_with_outputs(campaign=c, criterion=crit)
+    return c
+
+
+@pytest.fixture
+def no_cached_task_bounds(monkeypatch):
+    """The hand-out caches each campaign's task id range per process; a campaign of an
+    earlier test may have had this one's id, so a test that counts statements starts
+    without the cache."""
+    monkeypatch.setattr(assignment_services, "_task_id_bounds", {})
+
+
+@pytest.fixture
+def markdown_campaign(db):
+    """A campaign in design whose designer texts are hostile Markdown."""
     people = users()
     campaign = campaign_create(
         slug="md",

@@ -7,35 +7,15 @@ import re
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
 from annotations.access.workers import worker_token
-from annotations.models import Assignment, Campaign, Worker
-from annotations.selectors.worker import page_assignments
+from annotations.models import Campaign
+from annotations.selectors.judgements import page_assignments
 from tests.annotations.setups_data import built
-from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
+from tests.annotations.views.worker_pages import consented, draft_url, page_lead, session_url
+from tests.factories import CampaignFactory, CriterionFactory, task_with_outputs
 
 pytestmark = pytest.mark.django_db
-
-
-def consented(campaign: Campaign) -> Worker:
-    return WorkerFactory(campaign=campaign, consented_at=timezone.now())
-
-
-def session_url(campaign: Campaign, worker: Worker) -> str:
-    return reverse("annotations:worker-session", args=[campaign.slug, worker_token(worker)])
-
-
-def _lead(worker: Worker) -> Assignment:
-    assignment = Assignment.objects.filter(worker=worker, state="active").order_by("id").first()
-    assert assignment is not None
-    return assignment
-
-
-def _draft_url(campaign: Campaign, worker: Worker, assignment: Assignment) -> str:
-    return reverse(
-        "annotations:worker-draft", args=[campaign.slug, worker_token(worker), assignment.pk]
-    )
 
 
 def test_draft_is_saved_and_prefills_the_page_after_a_reload(client):
@@ -43,8 +23,8 @@ def test_draft_is_saved_and_prefills_the_page_after_a_reload(client):
     task_with_outputs(campaign=campaign, criterion=CriterionFactory(campaign=campaign))
     worker = consented(campaign)
     client.get(session_url(campaign, worker))
-    a = _lead(worker)
-    saved = client.post(_draft_url(campaign, worker, a), {"score_0": "123", "score_2": "45"})
+    a = page_lead(worker)
+    saved = client.post(draft_url(campaign, worker, a), {"score_0": "123", "score_2": "45"})
     assert saved.status_code == 204
     html = client.get(session_url(campaign, worker)).content.decode()
     assert re.search(r'name="score_0"[^>]*value="123"', html)
@@ -56,10 +36,10 @@ def test_together_draft_prefills_every_criterion(client):
     campaign = built()
     worker = consented(campaign)
     client.get(session_url(campaign, worker))
-    lead = _lead(worker)
+    lead = page_lead(worker)
     natural = page_assignments(assignment=lead)[1]
     name = f"c{natural.criterion_id}-score_{natural.display_order[0]}"
-    assert client.post(_draft_url(campaign, worker, lead), {name: "77"}).status_code == 204
+    assert client.post(draft_url(campaign, worker, lead), {name: "77"}).status_code == 204
     html = client.get(session_url(campaign, worker)).content.decode()
     assert re.search(rf'name="{name}"[^>]*value="77"', html)
 
@@ -69,7 +49,7 @@ def test_draft_needs_the_workers_token(client):
     task_with_outputs(campaign=campaign)
     worker = consented(campaign)
     client.get(session_url(campaign, worker))
-    a = _lead(worker)
+    a = page_lead(worker)
     other = consented(campaign)
     forged = reverse("annotations:worker-draft", args=[campaign.slug, "1:forged", a.pk])
     assert client.post(forged, {"score_0": "1"}).status_code == 404
@@ -86,7 +66,7 @@ def test_a_submit_refused_for_its_scores_keeps_what_was_entered_as_the_draft(cli
     task_with_outputs(campaign=campaign, criterion=CriterionFactory(campaign=campaign))
     worker = consented(campaign)
     client.get(session_url(campaign, worker))
-    a = _lead(worker)
+    a = page_lead(worker)
     submit = reverse("annotations:worker-submit", args=[campaign.slug, worker_token(worker), a.pk])
     refused = client.post(submit, {"score_0": "123", "score_1": "abc", "score_2": "45"})
     assert refused.status_code == 400

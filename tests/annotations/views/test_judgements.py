@@ -1,4 +1,5 @@
-"""The task page (``annotations.views.judgements``): its content, its submit with and
+"""The task page (shown by the session's page, laid out by ``annotations.forms.judgements``)
+and its submit (``annotations.views.judgements``): its content, the submit with and
 without htmx, inline errors, each scale."""
 
 from __future__ import annotations
@@ -14,40 +15,11 @@ from annotations.models import (
     Campaign,
     Criterion,
     Judgement,
-    Worker,
 )
-from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
+from tests.annotations.views.worker_pages import consented, session_url, submit_url, valid_scores
+from tests.factories import CampaignFactory, CriterionFactory, task_with_outputs
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def campaign() -> Campaign:
-    c = CampaignFactory(status=Campaign.Status.LIVE, tasks_per_worker=2, completion_code="DONE42")
-    crit = CriterionFactory(campaign=c)
-    for _ in range(3):
-        task_with_outputs(campaign=c, criterion=crit)
-    return c
-
-
-def session_url(campaign: Campaign, worker: Worker) -> str:
-    return reverse("annotations:worker-session", args=[campaign.slug, worker_token(worker)])
-
-
-def consented(campaign: Campaign, **fields) -> Worker:
-    from django.utils import timezone
-
-    return WorkerFactory(campaign=campaign, consented_at=timezone.now(), **fields)
-
-
-def _submit_url(campaign, worker, assignment):
-    return reverse(
-        "annotations:worker-submit", args=[campaign.slug, worker_token(worker), assignment.pk]
-    )
-
-
-def _valid(a):
-    return {f"score_{s}": str(100 + 10 * i) for i, s in enumerate(a.display_order)}
 
 
 def test_task_page_shows_mr_as_definition_list_and_outputs_in_display_order(client, campaign):
@@ -76,7 +48,7 @@ def test_invalid_submit_without_htmx_renders_full_page_with_inline_errors(client
     worker = consented(campaign)
     client.get(session_url(campaign, worker))
     a = Assignment.objects.get(worker=worker)
-    response = client.post(_submit_url(campaign, worker, a), {"score_0": "120", "score_1": "abc"})
+    response = client.post(submit_url(campaign, worker, a), {"score_0": "120", "score_1": "abc"})
     html = response.content.decode()
     assert response.status_code == 400
     assert "<html" in html and "Please check your answers" in html
@@ -91,7 +63,7 @@ def test_invalid_submit_with_htmx_returns_the_form_fragment(client, campaign):
     client.get(session_url(campaign, worker))
     a = Assignment.objects.get(worker=worker)
     response = client.post(
-        _submit_url(campaign, worker, a),
+        submit_url(campaign, worker, a),
         {"score_0": "120", "score_1": "-3"},
         HTTP_HX_REQUEST="true",
     )
@@ -108,12 +80,12 @@ def test_valid_submit_with_and_without_htmx_and_double_submit(client, campaign):
     worker = consented(campaign)
     client.get(session_url(campaign, worker))
     a = Assignment.objects.get(worker=worker)
-    response = client.post(_submit_url(campaign, worker, a), _valid(a), HTTP_HX_REQUEST="true")
+    response = client.post(submit_url(campaign, worker, a), valid_scores(a), HTTP_HX_REQUEST="true")
     # the criterion just judged goes along (the next page announces a change of criterion)
     after = f"?after={a.criterion_id}"
     assert response.status_code == 200
     assert response["HX-Redirect"] == session_url(campaign, worker) + after
-    again = client.post(_submit_url(campaign, worker, a), _valid(a))
+    again = client.post(submit_url(campaign, worker, a), valid_scores(a))
     # The double submit moves on, saying why (?already=1: "already submitted").
     assert again.status_code == 303
     assert again["Location"] == session_url(campaign, worker) + "?already=1"
@@ -127,11 +99,11 @@ def test_too_fast_warning_then_confirm(client, campaign):
     worker = consented(campaign)
     client.get(session_url(campaign, worker))
     a = Assignment.objects.get(worker=worker)
-    warned = client.post(_submit_url(campaign, worker, a), _valid(a), HTTP_HX_REQUEST="true")
+    warned = client.post(submit_url(campaign, worker, a), valid_scores(a), HTTP_HX_REQUEST="true")
     assert b"we expect at least 60" in warned.content and Judgement.objects.count() == 0
     ok = client.post(
-        _submit_url(campaign, worker, a),
-        {**_valid(a), "acknowledge_too_fast": "1"},
+        submit_url(campaign, worker, a),
+        {**valid_scores(a), "acknowledge_too_fast": "1"},
         HTTP_HX_REQUEST="true",
     )
     assert ok.has_header("HX-Redirect")
@@ -146,7 +118,7 @@ def test_slider_untouched_detected_and_ties_resolved(client):
     html = client.get(session_url(c, worker)).content.decode()
     assert 'type="range"' in html and "Same score as" in html
     a = Assignment.objects.get(worker=worker)
-    url = _submit_url(c, worker, a)
+    url = submit_url(c, worker, a)
     untouched = client.post(
         url, {"js": "1", "score_0": "50", "score_1": "70", "score_2": "50", "touched_1": "1"}
     )
@@ -182,10 +154,10 @@ def test_likert_page_and_submit(client):
     html = client.get(session_url(c, worker)).content.decode()
     assert "level 2 words" in html and 'type="radio"' in html and "The information" not in html
     a = Assignment.objects.get(worker=worker)
-    missing = client.post(_submit_url(c, worker, a), {"score_0": "1", "score_1": "3"})
+    missing = client.post(submit_url(c, worker, a), {"score_0": "1", "score_1": "3"})
     assert missing.status_code == 400 and b"Choose one of the levels" in missing.content
     assert 'value="3" data-score checked' in missing.content.decode()
-    ok = client.post(_submit_url(c, worker, a), {"score_0": "1", "score_1": "3", "score_2": "3"})
+    ok = client.post(submit_url(c, worker, a), {"score_0": "1", "score_1": "3", "score_2": "3"})
     assert ok.status_code == 303
 
 

@@ -1,48 +1,26 @@
-"""The task page in the study's set-ups (``annotations.views.judgements``): all criteria on
-one page (set-up 1), one criterion per page, PlainME, and a task submitted from a second
-tab."""
+"""The task page and its submit (``annotations.views.judgements``) in the study's
+set-ups: all criteria on one page (set-up 1), one criterion per page, PlainME, and a task
+submitted from a second tab."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from django.urls import reverse
-from django.utils import timezone
 
-from annotations.access.workers import worker_token
-from annotations.models import Assignment, Campaign, Judgement, JudgementScore, Worker
-from annotations.selectors.worker import page_assignments
+from annotations.models import Assignment, Campaign, Judgement, JudgementScore
+from annotations.selectors.judgements import page_assignments
 from tests.annotations.setups_data import built
-from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
+from tests.annotations.views.worker_pages import (
+    consented,
+    draft_url,
+    page_lead,
+    session_url,
+    submit_url,
+)
+from tests.factories import CampaignFactory, CriterionFactory, task_with_outputs
 
 pytestmark = pytest.mark.django_db
-
-
-def consented(campaign: Campaign) -> Worker:
-    return WorkerFactory(campaign=campaign, consented_at=timezone.now())
-
-
-def session_url(campaign: Campaign, worker: Worker) -> str:
-    return reverse("annotations:worker-session", args=[campaign.slug, worker_token(worker)])
-
-
-def _lead(worker: Worker) -> Assignment:
-    assignment = Assignment.objects.filter(worker=worker, state="active").order_by("id").first()
-    assert assignment is not None
-    return assignment
-
-
-def _submit_url(campaign: Campaign, worker: Worker, assignment: Assignment) -> str:
-    return reverse(
-        "annotations:worker-submit", args=[campaign.slug, worker_token(worker), assignment.pk]
-    )
-
-
-def _draft_url(campaign: Campaign, worker: Worker, assignment: Assignment) -> str:
-    return reverse(
-        "annotations:worker-draft", args=[campaign.slug, worker_token(worker), assignment.pk]
-    )
 
 
 def _answers(page: list[Assignment], skip: tuple[int, int] | None = None) -> dict[str, str]:
@@ -63,7 +41,7 @@ def test_together_page_shows_each_output_once_with_one_answer_per_criterion(clie
     page = client.get(session_url(campaign, worker))
     assert page.status_code == 200
     html = page.content.decode()
-    lead = _lead(worker)
+    lead = page_lead(worker)
     siblings = page_assignments(assignment=lead)
     assert len(siblings) == 2
     texts = re.findall(r'<p class="w-text" id="text-\d+"[^>]*>([^<]+)</p>', html)
@@ -109,9 +87,9 @@ def test_together_submit_records_one_judgement_per_criterion(client):
     campaign = built()
     worker = consented(campaign)
     client.get(session_url(campaign, worker))
-    lead = _lead(worker)
+    lead = page_lead(worker)
     siblings = page_assignments(assignment=lead)
-    response = client.post(_submit_url(campaign, worker, lead), _answers(siblings))
+    response = client.post(submit_url(campaign, worker, lead), _answers(siblings))
     assert response.status_code == 303
     assert sorted(Judgement.objects.values_list("criterion__name", flat=True)) == [
         "naturalness",
@@ -119,7 +97,7 @@ def test_together_submit_records_one_judgement_per_criterion(client):
     ]
     assert JudgementScore.objects.count() == 6
     # The same page posted again (double submit): nothing new, and the worker is told.
-    again = client.post(_submit_url(campaign, worker, lead), _answers(siblings))
+    again = client.post(submit_url(campaign, worker, lead), _answers(siblings))
     assert again.status_code == 303 and again.url.endswith("?already=1")
     assert Judgement.objects.count() == 2
 
@@ -129,14 +107,14 @@ def test_together_partial_answers_are_refused_as_a_whole_with_an_error_per_field
     campaign = built()
     worker = consented(campaign)
     client.get(session_url(campaign, worker))
-    lead = _lead(worker)
+    lead = page_lead(worker)
     siblings = page_assignments(assignment=lead)
     natural = siblings[1]
     missing_slot = natural.display_order[0]
     data = _answers(siblings, skip=(natural.criterion_id, missing_slot))
     data[f"c{lead.criterion_id}-score_{lead.display_order[1]}"] = "12.5"
     headers = {"HX-Request": "true"} if htmx else {}
-    response = client.post(_submit_url(campaign, worker, lead), data, headers=headers)
+    response = client.post(submit_url(campaign, worker, lead), data, headers=headers)
     assert response.status_code == (200 if htmx else 400)
     html = response.content.decode()
     assert html.count('class="w-error"') == 2
@@ -149,7 +127,7 @@ def test_together_partial_answers_are_refused_as_a_whole_with_an_error_per_field
     if htmx:
         assert html.lstrip().startswith('<form id="together-form"')
     # The page shown again keeps autosaving (corrections survive a reload).
-    draft = _submit_url(campaign, worker, lead) + "draft/"
+    draft = submit_url(campaign, worker, lead) + "draft/"
     assert f'data-draft-url="{draft}"' in html
 
 
@@ -168,7 +146,7 @@ def test_separate_set_up_announces_a_change_of_criterion_on_its_first_task(clien
     page = client.get(session)
     seen = []
     for _ in range(4):
-        assignment = _lead(worker)
+        assignment = page_lead(worker)
         html = page.content.decode()
         seen.append((assignment.criterion_id, "New question from this task on" in html))
         # the criterion of each output's task, with the scores of its outputs
@@ -177,7 +155,7 @@ def test_separate_set_up_announces_a_change_of_criterion_on_its_first_task(clien
         }
         if assignment.criterion.content_checks:
             data |= {f"check_{slot}": ["perfect"] for slot in assignment.display_order}
-        response = client.post(_submit_url(campaign, worker, assignment), data)
+        response = client.post(submit_url(campaign, worker, assignment), data)
         assert response.status_code == 303, response.content.decode()[:3000]
         page = client.get(response["Location"])
     criteria = [c for c, _ in seen]
@@ -195,8 +173,8 @@ def test_plainme_page_shows_one_output_and_records_its_score(client):
     worker = consented(campaign)
     html = client.get(session_url(campaign, worker)).content.decode()
     assert html.count('class="w-output"') == 1 and 'name="score_0"' in html
-    lead = _lead(worker)
-    response = client.post(_submit_url(campaign, worker, lead), {"score_0": "150"})
+    lead = page_lead(worker)
+    response = client.post(submit_url(campaign, worker, lead), {"score_0": "150"})
     assert response.status_code == 303
     score = JudgementScore.objects.get()
     assert (score.score, score.rank) == (150.0, 1.0)
@@ -215,20 +193,20 @@ def test_second_tab_submitting_the_same_task_gets_a_clear_message(client):
     worker = consented(campaign)
     client.get(session_url(campaign, worker))  # tab 1
     client.get(session_url(campaign, worker))  # tab 2: the same task
-    a = _lead(worker)
+    a = page_lead(worker)
     answers = {"score_0": "100", "score_1": "90", "score_2": "80"}
-    first = client.post(_submit_url(campaign, worker, a), answers)
+    first = client.post(submit_url(campaign, worker, a), answers)
     assert first.status_code == 303 and "already" not in first.url
-    second = client.post(_submit_url(campaign, worker, a), {"score_0": "1", "score_1": "2"})
+    second = client.post(submit_url(campaign, worker, a), {"score_0": "1", "score_1": "2"})
     assert second.status_code == 303
     page = client.get(second.url)
     html = page.content.decode()
     assert "already submitted (here or in another tab" in html
     assert 'id="task-form"' in html  # ... and here is the next task
-    assert _lead(worker).pk != a.pk
+    assert page_lead(worker).pk != a.pk
     assert Judgement.objects.get().scores.get(slot=0).score == 100
     # The second tab's autosave after the submit is refused with the same explanation.
-    late = client.post(_draft_url(campaign, worker, a), {"score_0": "5"})
+    late = client.post(draft_url(campaign, worker, a), {"score_0": "5"})
     assert late.status_code == 409 and b"already submitted" in late.content
 
 
@@ -239,8 +217,8 @@ def test_second_tab_with_htmx_is_redirected_with_the_message(client):
     task_with_outputs(campaign=campaign, criterion=criterion)
     worker = consented(campaign)
     client.get(session_url(campaign, worker))
-    a = _lead(worker)
+    a = page_lead(worker)
     answers = {"score_0": "100", "score_1": "90", "score_2": "80"}
-    client.post(_submit_url(campaign, worker, a), answers)
-    again = client.post(_submit_url(campaign, worker, a), answers, headers={"HX-Request": "true"})
+    client.post(submit_url(campaign, worker, a), answers)
+    again = client.post(submit_url(campaign, worker, a), answers, headers={"HX-Request": "true"})
     assert again.headers["HX-Redirect"].endswith("?already=1")

@@ -1,5 +1,5 @@
-"""The task page's form (``annotations.views.judgements``): sliders without JavaScript,
-errors tied to their fields, resubmits."""
+"""The task page's form through its submit (``annotations.views.judgements``): sliders
+without JavaScript, errors tied to their fields, resubmits."""
 
 from __future__ import annotations
 

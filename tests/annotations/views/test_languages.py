@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from annotations.models import Campaign
 from annotations.selectors.languages import translations_needed
-from annotations.selectors.worker import campaign_in_language, criterion_in_language
+from annotations.selectors.sessions import campaign_in_language, criterion_in_language
 from tests.factories import ItemFactory, OutputFactory, SystemFactory
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,8 @@ from django.urls import reverse
 from tests.annotations.markdown_data import _check_page
 
 
-def test_designer_preview_of_the_consent_page(client, campaign):
+def test_designer_preview_of_the_consent_page(client, markdown_campaign):
+    campaign = markdown_campaign
     client.force_login(campaign.owner)
     response = client.get(reverse("annotations:designer-preview-intro", args=[campaign.slug]))
     assert response.status_code == 200

@@ -15,44 +15,16 @@ from annotations.models import (
     Criterion,
     Worker,
 )
-from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
+from tests.annotations.views.worker_pages import (
+    consented,
+    session_url,
+    signed_identity,
+    submit_url,
+    valid_scores,
+)
+from tests.factories import CampaignFactory, WorkerFactory, task_with_outputs
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def campaign() -> Campaign:
-    c = CampaignFactory(status=Campaign.Status.LIVE, tasks_per_worker=2, completion_code="DONE42")
-    crit = CriterionFactory(campaign=c)
-    for _ in range(3):
-        task_with_outputs(campaign=c, criterion=crit)
-    return c
-
-
-def session_url(campaign: Campaign, worker: Worker) -> str:
-    return reverse("annotations:worker-session", args=[campaign.slug, worker_token(worker)])
-
-
-def consented(campaign: Campaign, **fields) -> Worker:
-    from django.utils import timezone
-
-    return WorkerFactory(campaign=campaign, consented_at=timezone.now(), **fields)
-
-
-def _identity(html: bytes) -> str:
-    found = re.search(rb'name="identity" value="([^"]+)"', html)
-    assert found, "the consent page carries no signed identity"
-    return found.group(1).decode()
-
-
-def _submit_url(campaign, worker, assignment):
-    return reverse(
-        "annotations:worker-submit", args=[campaign.slug, worker_token(worker), assignment.pk]
-    )
-
-
-def _valid(a):
-    return {f"score_{s}": str(100 + 10 * i) for i, s in enumerate(a.display_order)}
 
 
 def test_prolific_entry_shows_consent_and_consent_creates_worker(client, campaign):
@@ -61,7 +33,7 @@ def test_prolific_entry_shows_consent_and_consent_creates_worker(client, campaig
     assert page.status_code == 200 and b"Start" in page.content
     assert Worker.objects.count() == 0
     start = reverse("annotations:worker-start", args=[campaign.slug])
-    response = client.post(start, {"agree": "on", "identity": _identity(page.content)})
+    response = client.post(start, {"agree": "on", "identity": signed_identity(page.content)})
     worker = Worker.objects.get()
     assert (worker.platform, worker.external_id) == ("prolific", "abc123")
     assert worker.metadata == {"study_id": "s1", "session_id": "x9"}
@@ -75,7 +47,7 @@ def test_prolific_entry_shows_consent_and_consent_creates_worker(client, campaig
 def test_link_entry_keeps_anonymous_worker_in_signed_cookie(client, campaign):
     first = client.get(f"/w/{campaign.slug}/")
     start = reverse("annotations:worker-start", args=[campaign.slug])
-    client.post(start, {"agree": "on", "identity": _identity(first.content)})
+    client.post(start, {"agree": "on", "identity": signed_identity(first.content)})
     second = client.get(f"/w/{campaign.slug}/")
     third = client.get(f"/w/{campaign.slug}/")
     worker = Worker.objects.get(platform="link")
@@ -148,7 +120,7 @@ def test_completion_redirects_prolific_and_shows_code_to_link_workers(client, ca
         for _ in range(2):
             client.get(session_url(campaign, worker))
             a = Assignment.objects.get(worker=worker, state="active")
-            client.post(_submit_url(campaign, worker, a), _valid(a))
+            client.post(submit_url(campaign, worker, a), valid_scores(a))
         done = client.get(session_url(campaign, worker))
         assert b"2 tasks done" in done.content
         if platform == "prolific":
@@ -188,7 +160,7 @@ def test_get_of_start_after_a_refused_consent_goes_back_to_the_entry(client, cam
     start = reverse("annotations:worker-start", args=[campaign.slug])
     refused = client.post(
         f"{start}?PROLIFIC_PID=abc123&STUDY_ID=s1&SESSION_ID=x9",
-        {"identity": _identity(page.content)},
+        {"identity": signed_identity(page.content)},
     )
     assert refused.status_code == 400
     html = refused.content.decode()

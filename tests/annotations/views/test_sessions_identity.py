@@ -9,8 +9,6 @@ tests/annotations/access/test_workers.py.
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from django.core import signing
 from django.test import Client
@@ -19,28 +17,14 @@ from django.utils import timezone
 
 from annotations.access.workers import worker_token
 from annotations.models import Assignment, Campaign, Judgement, Worker
-from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
+from tests.annotations.views.worker_pages import signed_identity
+from tests.factories import WorkerFactory
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def campaign() -> Campaign:
-    c = CampaignFactory(status=Campaign.Status.LIVE, tasks_per_worker=2)
-    crit = CriterionFactory(campaign=c)
-    for _ in range(3):
-        task_with_outputs(campaign=c, criterion=crit)
-    return c
-
-
 def _cookie_name(campaign: Campaign) -> str:
     return f"hew_{campaign.pk}"
-
-
-def _identity(html: bytes) -> str:
-    found = re.search(rb'name="identity" value="([^"]+)"', html)
-    assert found, "the consent page carries no signed identity"
-    return found.group(1).decode()
 
 
 def _start_url(campaign: Campaign) -> str:
@@ -52,7 +36,7 @@ def _enter(client: Client, campaign: Campaign, query: str = "") -> str:
     response = client.get(f"/w/{campaign.slug}/{query}")
     if response.status_code == 200:
         response = client.post(
-            _start_url(campaign), {"agree": "on", "identity": _identity(response.content)}
+            _start_url(campaign), {"agree": "on", "identity": signed_identity(response.content)}
         )
     assert response.status_code in (302, 303)
     return response["Location"]
@@ -99,7 +83,7 @@ def test_forged_link_cookie_gives_a_new_anonymous_identity(campaign, forge):
     assert consent_page.status_code == 200  # not recognised: a new person, asked to consent
     assert Worker.objects.filter(platform="link").count() == 1
     response = mallory.post(
-        _start_url(campaign), {"agree": "on", "identity": _identity(consent_page.content)}
+        _start_url(campaign), {"agree": "on", "identity": signed_identity(consent_page.content)}
     )
 
     assert response.status_code == 303
@@ -224,10 +208,10 @@ def test_plain_gets_of_an_entry_link_create_no_worker(campaign, query):
 def test_consent_creates_the_worker_once_and_a_refusal_creates_none(campaign):
     client = Client()
     page = client.get(f"/w/{campaign.slug}/?PROLIFIC_PID=pid-1&STUDY_ID=s&SESSION_ID=x")
-    identity = _identity(page.content)
+    identity = signed_identity(page.content)
     refused = client.post(_start_url(campaign), {"identity": identity})
     assert refused.status_code == 400 and b"tick the box" in refused.content
-    assert _identity(refused.content) == identity  # the form keeps the identity
+    assert signed_identity(refused.content) == identity  # the form keeps the identity
     assert Worker.objects.count() == 0
     first = client.post(_start_url(campaign), {"identity": identity, "agree": "on"})
     second = client.post(_start_url(campaign), {"identity": identity, "agree": "on"})
@@ -259,7 +243,7 @@ def test_consent_creates_the_worker_once_and_a_refusal_creates_none(campaign):
     ],
 )
 def test_start_refuses_a_missing_or_forged_identity(campaign, identity):
-    good = _identity(Client().get(f"/w/{campaign.slug}/?PROLIFIC_PID=p1").content)
+    good = signed_identity(Client().get(f"/w/{campaign.slug}/?PROLIFIC_PID=p1").content)
     response = Client(enforce_csrf_checks=True).post(
         _start_url(campaign), {"agree": "on", "identity": identity(good, campaign)}
     )
@@ -399,7 +383,7 @@ def test_a_consent_page_a_stranger_opened_first_does_not_open_the_workers_sessio
     victim = Worker.objects.get()
 
     response = stranger.post(
-        _start_url(campaign), {"agree": "on", "identity": _identity(early.content)}
+        _start_url(campaign), {"agree": "on", "identity": signed_identity(early.content)}
     )
 
     _assert_turned_away(response, victim)
@@ -413,7 +397,7 @@ def test_a_double_click_on_consent_still_gives_one_session(campaign):
     """The same consent page posted twice (no cookie yet sent back: two fresh clients)
     carries the same platform session: the same worker, no refusal."""
     page = Client().get(f"/w/{campaign.slug}/?PROLIFIC_PID=pid-dbl&STUDY_ID=s&SESSION_ID=x")
-    identity = _identity(page.content)
+    identity = signed_identity(page.content)
     first = Client().post(_start_url(campaign), {"agree": "on", "identity": identity})
     second = Client().post(_start_url(campaign), {"agree": "on", "identity": identity})
     assert first.status_code == second.status_code == 303

@@ -12,18 +12,22 @@ import re
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
 from annotations.access.workers import worker_token
 from annotations.models import (
     Assignment,
-    Campaign,
     Worker,
 )
-from annotations.services import assignment as assignment_services
-from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
+from tests.annotations.views.worker_pages import (
+    consented,
+    four_task_campaign,
+    session_url,
+    submit_url,
+    valid_scores,
+)
+from tests.factories import WorkerFactory
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("no_cached_task_bounds")]
 
 # Statements per request kind (set-up 2, a magnitude criterion, three outputs per task).
 ENTRY = 3
@@ -37,41 +41,8 @@ FETCH_NEXT = 19
 FETCH_CLAIMED = 7
 
 
-@pytest.fixture(autouse=True)
-def _no_cached_task_bounds(monkeypatch):
-    # The hand-out caches each campaign's task id range per process; a campaign of an
-    # earlier test may have had this one's id, so every test starts without the cache.
-    monkeypatch.setattr(assignment_services, "_task_id_bounds", {})
-
-
-def _campaign(**fields) -> Campaign:
-    campaign = CampaignFactory(status=Campaign.Status.LIVE, tasks_per_worker=3, **fields)
-    criterion = CriterionFactory(campaign=campaign)
-    for number in range(4):
-        task_with_outputs(campaign=campaign, criterion=criterion, number=number)
-    return campaign
-
-
-def _session_url(campaign: Campaign, worker: Worker) -> str:
-    return reverse("annotations:worker-session", args=[campaign.slug, worker_token(worker)])
-
-
-def _submit_url(campaign: Campaign, worker: Worker, assignment: Assignment) -> str:
-    return reverse(
-        "annotations:worker-submit", args=[campaign.slug, worker_token(worker), assignment.pk]
-    )
-
-
-def _consented(campaign: Campaign) -> Worker:
-    return WorkerFactory(campaign=campaign, consented_at=timezone.now())
-
-
-def _scores(assignment: Assignment) -> dict[str, str]:
-    return {f"score_{s}": str(100 + 10 * i) for i, s in enumerate(assignment.display_order)}
-
-
 def test_entry_and_consent_of_a_new_worker(client, django_assert_num_queries):
-    campaign = _campaign()
+    campaign = four_task_campaign()
     url = f"/w/{campaign.slug}/?PROLIFIC_PID=p1&STUDY_ID=s1&SESSION_ID=x1"
     with django_assert_num_queries(ENTRY):
         page = client.get(url)
@@ -86,7 +57,7 @@ def test_entry_and_consent_of_a_new_worker(client, django_assert_num_queries):
 
 @pytest.mark.parametrize("proof", ["cookie", "platform-session"])
 def test_entry_of_a_returning_worker(client, django_assert_num_queries, proof):
-    campaign = _campaign()
+    campaign = four_task_campaign()
     url = f"/w/{campaign.slug}/?PROLIFIC_PID=p1&STUDY_ID=s1&SESSION_ID=x1"
     identity = re.search(rb'name="identity" value="([^"]+)"', client.get(url).content)
     assert identity is not None
@@ -102,7 +73,7 @@ def test_entry_of_a_returning_worker(client, django_assert_num_queries, proof):
 
 
 def test_consent_of_an_existing_worker(client, django_assert_num_queries):
-    campaign = _campaign()
+    campaign = four_task_campaign()
     worker = WorkerFactory(campaign=campaign)
     url = reverse("annotations:worker-consent", args=[campaign.slug, worker_token(worker)])
     with django_assert_num_queries(CONSENT):
@@ -113,9 +84,9 @@ def test_consent_of_an_existing_worker(client, django_assert_num_queries):
 
 
 def test_fetch_of_a_new_task_then_of_the_claimed_one(client, django_assert_num_queries):
-    campaign = _campaign()
-    worker = _consented(campaign)
-    url = _session_url(campaign, worker)
+    campaign = four_task_campaign()
+    worker = consented(campaign)
+    url = session_url(campaign, worker)
     with django_assert_num_queries(FETCH_NEW):
         first = client.get(url)
     assert first.status_code == 200 and b"Task 1 of 3" in first.content
@@ -126,12 +97,12 @@ def test_fetch_of_a_new_task_then_of_the_claimed_one(client, django_assert_num_q
 
 
 def test_fetch_of_a_second_task_after_a_submit(client, django_assert_num_queries):
-    campaign = _campaign()
-    worker = _consented(campaign)
-    url = _session_url(campaign, worker)
+    campaign = four_task_campaign()
+    worker = consented(campaign)
+    url = session_url(campaign, worker)
     client.get(url)
     assignment = Assignment.objects.get(worker=worker)
-    client.post(_submit_url(campaign, worker, assignment), _scores(assignment))
+    client.post(submit_url(campaign, worker, assignment), valid_scores(assignment))
     with django_assert_num_queries(FETCH_NEXT):
         page = client.get(url)
     assert page.status_code == 200 and b"Task 2 of 3" in page.content

@@ -1,4 +1,5 @@
-"""Enrolling and recognising workers met through links: a platform id alone is no proof."""
+"""Enrolling and recognising workers met through links (annotations/services/sessions.py):
+a platform id alone is no proof."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from django.utils import timezone
 
 from annotations.models import Campaign, Worker
 from annotations.selectors.platforms import Arrival
-from annotations.services import platforms as platform_services
+from annotations.services import sessions as session_services
 from annotations.services.sessions import SessionElsewhere
 from tests.factories import CampaignFactory, WorkerFactory
 
@@ -30,14 +31,14 @@ def victim() -> Worker:
 def test_returning_needs_the_platform_session_and_writes_nothing_otherwise(victim):
     stranger = Arrival("mturk", "AV1", {"assignment_id": "A-S", "turk_submit_to": "https://y"})
     with pytest.raises(SessionElsewhere):
-        platform_services.worker_returning(campaign=victim.campaign, arrival=stranger)
+        session_services.worker_returning(campaign=victim.campaign, arrival=stranger)
     same = Arrival("mturk", "AV1", {"assignment_id": "A-V", "hit_id": "H2"})
-    assert platform_services.worker_returning(campaign=victim.campaign, arrival=same) == victim
+    assert session_services.worker_returning(campaign=victim.campaign, arrival=same) == victim
     victim.refresh_from_db()
     assert victim.metadata["hit_id"] == "H2"  # the proven link's metadata is kept
     # The browser's cookie continues the session without rewriting the platform ids.
     assert (
-        platform_services.worker_returning(
+        session_services.worker_returning(
             campaign=victim.campaign, arrival=stranger, session_worker_id=victim.pk
         )
         == victim
@@ -49,7 +50,7 @@ def test_returning_needs_the_platform_session_and_writes_nothing_otherwise(victi
 def test_enrolling_an_existing_id_needs_proof_and_writes_nothing_otherwise(victim):
     before = (victim.metadata, victim.consented_at)
     with pytest.raises(SessionElsewhere):
-        platform_services.worker_enrol(
+        session_services.worker_enrol(
             campaign=victim.campaign,
             platform="mturk",
             external_id="AV1",
@@ -57,7 +58,7 @@ def test_enrolling_an_existing_id_needs_proof_and_writes_nothing_otherwise(victi
         )
     victim.refresh_from_db()
     assert (victim.metadata, victim.consented_at) == before
-    again = platform_services.worker_enrol(
+    again = session_services.worker_enrol(
         campaign=victim.campaign,
         platform="mturk",
         external_id="AV1",
@@ -75,7 +76,7 @@ def test_enrolment_that_loses_the_insert_race_still_needs_proof(victim, monkeypa
 
     monkeypatch.setattr(Worker.objects, "get_or_create", racing)
     with pytest.raises(SessionElsewhere):
-        platform_services.worker_enrol(
+        session_services.worker_enrol(
             campaign=victim.campaign,
             platform="mturk",
             external_id="AV1",

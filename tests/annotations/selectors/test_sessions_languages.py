@@ -1,11 +1,11 @@
-"""``annotations.selectors.worker``: texts in the worker's language."""
+"""``annotations.selectors.sessions``: texts in the worker's language."""
 
 from __future__ import annotations
 
 import pytest
 
 from annotations.models import Criterion
-from annotations.selectors.worker import campaign_in_language, criterion_in_language
+from annotations.selectors.sessions import campaign_in_language, criterion_in_language
 from tests.factories import CampaignFactory, CriterionFactory
 
 pytestmark = pytest.mark.django_db

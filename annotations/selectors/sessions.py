@@ -1,0 +1,140 @@
+"""A crowd worker's session, the reads: the worker of a session link, their assignments,
+their progress (pages done of the pages they owe), and the campaign's and criteria's
+texts in their language. The writes are ``services.sessions``; the task page a session
+shows is read by ``selectors.judgements``.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+from django.db.models import QuerySet
+
+from annotations.core.languages import CAMPAIGN_TEXTS, translated_for
+from annotations.models import Assignment, Campaign, Criterion, Worker
+from common.queries import prepared
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Pages done of the pages a worker owes (``tasks_per_worker``)."""
+
+    done: int
+    total: int
+
+    @property
+    def current(self) -> int:
+        return min(self.done + 1, self.total)
+
+
+@prepared(worker_id=int, slug=str)
+def _session_worker(worker_id: int, slug: str) -> QuerySet[Worker]:
+    return (
+        Worker.objects.select_related("campaign")
+        .filter(pk=worker_id, campaign__slug=slug)
+        .order_by()[:1]
+    )
+
+
+def session_worker(*, worker_id: int, slug: str) -> Worker | None:
+    """The worker of a session link, with its campaign, if the link's campaign is theirs.
+
+    Every fetch and submit reads it first: the query is prepared (compiled once)."""
+    return next(iter(_session_worker(worker_id=worker_id, slug=slug)), None)
+
+
+@prepared(assignment_id=int, worker_id=int)
+def _assignment_of(with_campaign: bool, assignment_id: int, worker_id: int) -> QuerySet[Assignment]:
+    related = ("task__criterion", "task__item") + (() if with_campaign else ("task__campaign",))
+    return (
+        Assignment.objects.filter(pk=assignment_id, worker_id=worker_id)
+        .select_related(*related)
+        .order_by()[:1]
+    )
+
+
+def assignment_for_worker(*, worker: Worker, assignment_id: int) -> Assignment | None:
+    """The worker's assignment with its task, criterion, item and campaign (the worker's,
+    when it was read with the worker, else read with the assignment)."""
+    campaign = worker.campaign if Worker.campaign.is_cached(worker) else None  # type: ignore[attr-defined]
+    assignment = next(
+        iter(
+            _assignment_of(campaign is not None, assignment_id=assignment_id, worker_id=worker.pk)
+        ),
+        None,
+    )
+    if assignment is not None and campaign is not None:
+        assignment.task.campaign = campaign
+    return assignment
+
+
+def is_together(campaign: Campaign) -> bool:
+    """Set-up 1: every criterion of a group on one page (a page is then a group)."""
+    return campaign.setup == Campaign.Setup.TOGETHER
+
+
+def pages_done(*, worker: Worker, campaign: Campaign) -> int:
+    """Pages the worker submitted: assignments, counted once per group in set-up 1."""
+    rows = Assignment.objects.filter(worker=worker, state=Assignment.State.SUBMITTED)
+    if not is_together(campaign):
+        return rows.count()
+    keys = {
+        (f"group-{task_kind}", group)
+        if group is not None and kind == Assignment.Kind.REGULAR
+        else ("assignment", pk)
+        for pk, kind, group, task_kind in rows.values_list(
+            "pk", "kind", "task__group", "task__kind"
+        )
+    }
+    return len(keys)
+
+
+def worker_progress(*, worker: Worker, campaign: Campaign) -> Progress:
+    """Pages done of the worker's ``tasks_per_worker`` (a group is one page in set-up 1)."""
+    return Progress(
+        done=pages_done(worker=worker, campaign=campaign), total=campaign.tasks_per_worker
+    )
+
+
+def criterion_in_language(criterion: Criterion, language: str) -> Criterion:
+    """The criterion as a worker judging in ``language`` reads it: its question, Likert
+    level descriptors and standard text from ``Criterion.translations[language]`` where
+    the designer gave them (a tag with the same base language stands in, as on every worker
+    page: ``translated_for``), else as entered. A copy for display, never saved."""
+    given = translated_for(criterion.translations, language)
+    if not given:
+        return criterion
+    shown = copy.copy(criterion)
+    shown.question = given.get("question") or criterion.question
+    shown.standard_text = given.get("standard_text") or criterion.standard_text
+    shown.example = given.get("example") or criterion.example
+    levels = given.get("levels") or []
+    if levels and criterion.likert_levels:
+        translated = []
+        for level, text in zip(criterion.likert_levels, levels, strict=False):
+            if isinstance(text, dict):
+                level = {
+                    **level,
+                    **{k: v for k, v in text.items() if k in ("label", "descriptor") and v},
+                }
+            elif text:
+                level = {**level, "descriptor": str(text)}
+            translated.append(level)
+        translated += criterion.likert_levels[len(translated) :]
+        shown.scale_settings = {**criterion.scale_settings, "levels": translated}
+    return shown
+
+
+def campaign_in_language(campaign: Campaign, language: str) -> Campaign:
+    """The campaign's worker-facing texts (name, description, instructions, consent) in
+    ``language`` where the designer gave them (``Campaign.translations``, read as
+    ``translated_for`` reads it). A copy for display, never saved."""
+    given = translated_for(campaign.translations, language)
+    if not given:
+        return campaign
+    shown = copy.copy(campaign)
+    for field in CAMPAIGN_TEXTS:
+        if given.get(field):
+            setattr(shown, field, given[field])
+    return shown
