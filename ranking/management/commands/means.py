@@ -7,6 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from annotations.selectors.criteria import criterion_by_name
 from ranking.selectors import means as means_selectors
 from ranking.selectors.runs import CONFIDENCE_RANGE
 
@@ -31,7 +32,7 @@ class Command(BaseCommand):
         if campaign is None:
             raise CommandError(f"There is no campaign '{options['campaign']}'.")
         name = options["criterion"]
-        if name and not campaign.criteria.filter(name=name).exists():
+        if name and criterion_by_name(campaign, name) is None:
             raise CommandError(f"Campaign '{campaign.slug}' has no criterion '{name}'.")
         low, high = CONFIDENCE_RANGE
         if not low <= options["confidence"] <= high:
