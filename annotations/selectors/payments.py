@@ -5,7 +5,7 @@ whether the worker is below the campaign's ``quality_threshold`` is
 ``selectors.quality.quality_verdict`` over the worker's ``WorkerCheck`` rows (the rule
 that flags workers and that the monitor shows); ``flagged`` and ``stopped`` are set by
 ``services.quality.worker_quality_update`` (or by the organizer); ``excluded`` is the
-organizer's; tasks done are the monitor's (``monitoring.worker_table``).
+organizer's; tasks done are the monitor's (``selectors.monitor.worker_table``).
 
 Bulk formats:
 
@@ -29,7 +29,7 @@ from decimal import Decimal
 
 from annotations.core.export_safety import csv_cell, csv_row
 from annotations.models import Campaign, Worker
-from annotations.selectors import monitoring
+from annotations.selectors import monitor as monitor_selectors
 from annotations.selectors.quality import WorkerChecks, quality_verdict, worker_checks
 from common.errors import DomainError
 
@@ -62,7 +62,7 @@ class PaymentRow:
     failed_kinds: tuple[str, ...]
     suggestion: str
     reason: str
-    #: the monitor's page counts (``monitoring.WorkerRow``)
+    #: the monitor's page counts (``selectors.monitor.WorkerRow``)
     pages: int = 0
     counted_pages: int = 0
     attention_pages: int = 0
@@ -135,7 +135,7 @@ def payment_rows(*, campaign: Campaign) -> list[PaymentRow]:
     """Every worker of the campaign with the checks' verdict and a suggested decision,
     in the monitor's order (newest first)."""
     checks = worker_checks(campaign=campaign)
-    table = monitoring.worker_table(campaign=campaign, checks=checks)
+    table = monitor_selectors.worker_table(campaign=campaign, checks=checks)
     rows = []
     for row in table:
         worker = row.worker

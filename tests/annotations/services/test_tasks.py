@@ -351,7 +351,7 @@ def test_plainme_items_with_one_system_are_judged_too():
 
 
 def test_plainme_plan_counts_no_within_task_comparisons():
-    from annotations.selectors.monitoring import campaign_plan
+    from annotations.selectors.plan import campaign_plan
 
     campaign = _campaign(4, 3, k=1)
     tasks_build(campaign=campaign, seed=2)

@@ -71,7 +71,7 @@ def test_the_e2e_set_up_1_build_answers_at_once_and_the_plan_counts_pages(
     criteria (9,450 tasks). The request queues the job; the job builds them all."""
     import time
 
-    from annotations.selectors.monitoring import campaign_plan
+    from annotations.selectors.plan import campaign_plan
     from tests.annotations.services.test_tasks import _e2e_rows
 
     owner = User.objects.create(username="owner")

@@ -10,8 +10,9 @@ import pytest
 from django.utils import timezone
 
 from annotations.models import Campaign
-from annotations.selectors.monitoring import campaign_plan, worker_table
+from annotations.selectors.monitor import worker_table
 from annotations.selectors.payments import payment_rows
+from annotations.selectors.plan import campaign_plan
 from annotations.selectors.worker import page_assignments, pages_done
 from annotations.services.assignment import page_next_for
 from annotations.services.campaigns import OutputRow, outputs_store
