@@ -13,6 +13,7 @@ from annotations.access.apis import CampaignScoped
 from annotations.selectors.criteria import criterion_by_name
 from common.api import ERRORS, validated_query
 from common.errors import DomainError
+from ranking.exports import means as means_exports
 from ranking.selectors import means as means_selectors
 from ranking.serializers.means import MeansQuery
 
@@ -27,4 +28,4 @@ class MeansApi(CampaignScoped):
         table = means_selectors.campaign_means(
             campaign=self.campaign, confidence=query["confidence"], criterion=name
         )
-        return Response(means_selectors.means_json(table))
+        return Response(means_exports.means_json(table))

@@ -8,6 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotations.selectors.criteria import criterion_by_name
+from ranking.exports import means as means_exports
 from ranking.selectors import means as means_selectors
 from ranking.selectors.runs import CONFIDENCE_RANGE
 
@@ -41,7 +42,7 @@ class Command(BaseCommand):
             campaign=campaign, confidence=options["confidence"], criterion=name
         )
         if options["csv"]:
-            self.stdout.write(means_selectors.means_csv(table), ending="")
+            self.stdout.write(means_exports.means_csv(table), ending="")
             return
         for block in table.criteria:
             self.stdout.write(f"\n{block.criterion} ({block.ratings} ratings)")
