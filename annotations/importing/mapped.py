@@ -34,7 +34,6 @@ from annotations.importing.parsers.mapped.source import file_columns
 from annotations.importing.parsers.presets import PRESETS, preset_mapping
 from annotations.models import Campaign, Criterion, ImportJob, Judgement, Output, RatingMapping
 from annotations.selectors.criteria import criterion_by_name
-from annotations.services.campaigns import outputs_store
 from annotations.services.criteria import CRITERION_PRESETS, criterion_from_preset
 from annotations.services.finished_judgements import (
     FinishedJudgement,
@@ -42,6 +41,7 @@ from annotations.services.finished_judgements import (
     judgements_refuse_if_archived,
     judgements_store_finished,
 )
+from annotations.services.outputs import outputs_store
 from common.errors import DomainError, ImportFileError
 
 #: ImportJob.kind of a mapped ratings import run in the background

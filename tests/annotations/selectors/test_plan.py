@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import pytest
 
+from annotations.core.outputs import OutputRow
 from annotations.models import (
     Campaign,
     Task,
 )
 from annotations.selectors.plan import campaign_plan
-from annotations.services.campaigns import (
-    OutputRow,
-    campaign_create,
-    outputs_store,
-)
+from annotations.services.campaigns import campaign_create
 from annotations.services.criteria import criterion_from_preset
+from annotations.services.outputs import outputs_store
 from annotations.services.tasks import tasks_build
 
 pytestmark = pytest.mark.django_db

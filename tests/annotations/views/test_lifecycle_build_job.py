@@ -8,8 +8,9 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 
 from annotations.models import Campaign, ImportJob, Task
-from annotations.services.campaigns import campaign_create, outputs_store
+from annotations.services.campaigns import campaign_create
 from annotations.services.criteria import criterion_from_preset, criterion_rankme_set
+from annotations.services.outputs import outputs_store
 from tests.annotations.large_campaign import _campaign
 
 pytestmark = pytest.mark.django_db

@@ -11,11 +11,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from annotations.core.outputs import OutputRow
 from annotations.models import Assignment, Campaign, Criterion, Worker
 from annotations.selectors.criteria import criterion_for_newcomer
 from annotations.services import assignment as assignment_services
-from annotations.services.campaigns import OutputRow, outputs_store
 from annotations.services.criteria import criterion_from_preset
+from annotations.services.outputs import outputs_store
 from annotations.services.tasks import tasks_build
 from tests.factories import CampaignFactory, WorkerFactory
 
