@@ -13,6 +13,7 @@ from annotations.models import Campaign, CampaignMembership, Worker
 from annotations.services.campaigns import campaign_create
 from annotations.services.criteria import criterion_from_preset
 from tests.annotations.designer_data import add_member, judged_campaign, users
+from tests.annotations.experts_data import experts_campaign
 from tests.annotations.importing.conftest import make_e2e_folder, model_counts
 from tests.factories import CampaignFactory
 
@@ -114,3 +115,26 @@ def decided() -> Campaign:
         excluded=True, exclusion_reason='Answered "100" everywhere,\nwithout reading'
     )
     return c
+
+
+# Crowd versus experts, with an owner, a designer and a viewer (the experts page and API,
+# the monitor's experts panel).
+@pytest.fixture
+def experts_world(db):
+    people = users()
+    campaign, criterion = experts_campaign()
+    for name, role in (("owner", Role.OWNER), ("designer", Role.DESIGNER), ("viewer", Role.VIEWER)):
+        CampaignMembership.objects.create(campaign=campaign, user=people[name], role=role)
+    return people, campaign, criterion
+
+
+# Members and invitations: a judged campaign with a designer and a viewer, mail kept in
+# memory (the invitations' page and service).
+@pytest.fixture
+def memberships_world(settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    people = users()
+    campaign = judged_campaign(owner=people["owner"], n_workers=1)
+    add_member(campaign, people["designer"], Role.DESIGNER)
+    add_member(campaign, people["viewer"], Role.VIEWER)
+    return people, campaign
