@@ -6,7 +6,7 @@ URL configuration, and a URL with an argument this test cannot fill in fails it.
 
 Worker pages (``/w/...``) are public by design and authenticated by their signed token
 (tests/annotations/access/test_workers.py); the invitation link by its secret
-token (tests/annotations/views/test_members_invitations.py).
+token (tests/annotations/views/test_memberships_invitations.py).
 """
 
 from __future__ import annotations

@@ -29,7 +29,8 @@ from annotations.models import (
     Campaign,
     CampaignMembership,
 )
-from annotations.selectors import monitoring
+from annotations.selectors import agreement as agreement_selectors
+from annotations.selectors import monitor as monitor_selectors
 from annotations.serializers.campaigns import (
     BuildSerializer,
     CampaignCreateSerializer,
@@ -190,15 +191,15 @@ class CampaignProgressApi(CampaignScoped, APIView):
     def get(self, request: Request, slug: str) -> Response:
         comparisons = {}
         for criterion in self.campaign.criteria.all():
-            matrix = monitoring.comparison_matrix(criterion=criterion)
+            matrix = monitor_selectors.comparison_matrix(criterion=criterion)
             comparisons[criterion.name] = {
                 a: {b: n for b, n in zip(matrix.labels, row, strict=True) if n}
                 for a, row in matrix.rows
             }
         data = {
             "status": self.campaign.status,
-            "criteria": monitoring.campaign_progress(campaign=self.campaign),
-            "agreement": monitoring.campaign_agreement(campaign=self.campaign),
+            "criteria": monitor_selectors.campaign_progress(campaign=self.campaign),
+            "agreement": agreement_selectors.campaign_agreement(campaign=self.campaign),
             "comparisons": comparisons,
         }
         return Response(ProgressSerializer(data).data)

@@ -14,6 +14,7 @@ from annotations.access.apis import CampaignScoped
 from annotations.models import (
     Criterion,
 )
+from annotations.selectors.criteria import criterion_by_name
 from annotations.selectors.experts import expert_report
 from annotations.serializers.experts import ExpertExcludeSerializer, ExpertReportSerializer
 from annotations.serializers.workers import WorkerSerializer
@@ -31,7 +32,7 @@ class CampaignExpertsApi(CampaignScoped, APIView):
     alpha is below ``threshold`` (among those sharing ``min_units`` outputs)."""
 
     def _criterion(self, name: str) -> Criterion:
-        criterion = self.campaign.criteria.filter(name=name).first()
+        criterion = criterion_by_name(self.campaign, name)
         if criterion is None:
             raise Http404("No such criterion in this campaign.")
         return criterion

@@ -19,6 +19,7 @@ from annotations.models import (
     Judgement,
     JudgementScore,
 )
+from annotations.selectors.criteria import criterion_by_name
 from annotations.serializers.judgements import (
     ExportQuerySerializer,
     JudgementQuerySerializer,
@@ -84,7 +85,7 @@ class ExportApi(CampaignScoped, APIView):
     def get(self, request: Request, slug: str) -> Any:
         query = validated_query(ExportQuerySerializer, request)
         name = query["criterion"]
-        criterion = self.campaign.criteria.filter(name=name).first()
+        criterion = criterion_by_name(self.campaign, name)
         if criterion is None:
             raise DomainError(
                 f"criterion: campaign '{self.campaign.slug}' has no criterion '{name}'."

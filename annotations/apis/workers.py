@@ -16,7 +16,7 @@ from annotations.access.apis import CampaignScoped
 from annotations.models import (
     Worker,
 )
-from annotations.selectors import monitoring
+from annotations.selectors import monitor as monitor_selectors
 from annotations.serializers.workers import (
     WorkerQualitySerializer,
     WorkerQuerySerializer,
@@ -50,7 +50,7 @@ class WorkerListApi(CampaignScoped, generics.ListAPIView):
     def get(self, request: Request, slug: str) -> Response:
         page = self.paginate_queryset(self.get_queryset())
         workers = Worker.objects.filter(pk__in=[w.pk for w in page or []])
-        rows = monitoring.worker_table(campaign=self.campaign, workers=workers)
+        rows = monitor_selectors.worker_table(campaign=self.campaign, workers=workers)
         return self.get_paginated_response(WorkerQualitySerializer(rows, many=True).data)
 
 

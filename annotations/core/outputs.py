@@ -1,5 +1,5 @@
 """An output to store, as every file parser reads it and the output writer
-(``annotations.services.campaigns.outputs_store``) takes it. Pure: no Django."""
+(``annotations.services.outputs.outputs_store``) takes it. Pure: no Django."""
 
 from __future__ import annotations
 

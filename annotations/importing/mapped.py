@@ -33,7 +33,7 @@ from annotations.importing.parsers.mapped.rows import AGGREGATE_WORKER, MappedRo
 from annotations.importing.parsers.mapped.source import file_columns
 from annotations.importing.parsers.presets import PRESETS, preset_mapping
 from annotations.models import Campaign, Criterion, ImportJob, Judgement, Output, RatingMapping
-from annotations.services.campaigns import outputs_store
+from annotations.selectors.criteria import criterion_by_name
 from annotations.services.criteria import CRITERION_PRESETS, criterion_from_preset
 from annotations.services.finished_judgements import (
     FinishedJudgement,
@@ -41,6 +41,7 @@ from annotations.services.finished_judgements import (
     judgements_refuse_if_archived,
     judgements_store_finished,
 )
+from annotations.services.outputs import outputs_store
 from common.errors import DomainError, ImportFileError
 
 #: ImportJob.kind of a mapped ratings import run in the background
@@ -215,7 +216,7 @@ def _criterion(
     by a criterion created without a definition; a criterion created for a file without
     content checks offers none (not even its preset's)."""
     scale_wanted = columns.scale or (definition or {}).get("scale", "")
-    existing = campaign.criteria.filter(name=columns.name).first()
+    existing = criterion_by_name(campaign, columns.name)
     if existing is not None:
         if scale_wanted and existing.scale != scale_wanted:
             raise DomainError(
@@ -687,7 +688,7 @@ def mapped_preview_scales(
     notes: list[str] = []
     for columns in _criteria_columns(mapping, parsed):
         name = columns.name
-        existing = campaign.criteria.filter(name=name).first() if campaign is not None else None
+        existing = criterion_by_name(campaign, name) if campaign is not None else None
         preset = CRITERION_PRESETS.get(name)
         if existing is not None:
             how = f"the campaign's criterion: {_scale_text(existing)}"

@@ -24,8 +24,8 @@ from annotations.importing.parsers.generic_csv import parse_outputs_csv
 from annotations.importing.parsers.generic_jsonl import parse_outputs_jsonl
 from annotations.models import Campaign, Item, Output, System
 from annotations.services.bulk import BATCH_SIZE, bulk_insert
-from annotations.services.campaigns import outputs_detect_identical
 from annotations.services.languages import campaign_languages_add
+from annotations.services.outputs import outputs_detect_identical
 from common.errors import DomainError, ImportFileError
 
 # --------------------------------------------------------------------------------------

@@ -19,13 +19,14 @@ from annotations.importing.parsers.e2e_outputs import (
 )
 from annotations.importing.parsers.e2e_ratings import ParsedRatings, parse_e2e_ratings
 from annotations.models import Campaign, Criterion, Judgement, Output, Task, Worker
-from annotations.services.campaigns import campaign_get_or_create, outputs_store
+from annotations.services.campaigns import campaign_get_or_create
 from annotations.services.criteria import criterion_from_preset
 from annotations.services.finished_judgements import (
     FinishedJudgement,
     FinishedScore,
     judgements_store_finished,
 )
+from annotations.services.outputs import outputs_store
 from common.errors import DomainError, ImportFileError
 
 E2E_RATING_FILES = {"quality": "quality.csv", "naturalness": "naturalness.csv"}

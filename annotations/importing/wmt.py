@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from annotations.importing.parsers.wmt import ParsedWMT, WMTRanking, parse_wmt_csv
 from annotations.models import Campaign, Criterion, Item, Judgement, Output, System
+from annotations.selectors.criteria import criterion_by_name
 from annotations.services.bulk import BATCH_SIZE, bulk_insert, gc_paused
 from annotations.services.criteria import CRITERION_PRESETS, criterion_from_preset
 from annotations.services.finished_judgements import (
@@ -42,7 +43,7 @@ class WMTImported:
 
 
 def _wmt_criterion(*, campaign: Campaign, name: str, k: int) -> Criterion:
-    criterion = campaign.criteria.filter(name=name).first()
+    criterion = criterion_by_name(campaign, name)
     if criterion is not None:
         return criterion
     if name in CRITERION_PRESETS:

@@ -12,6 +12,7 @@ from django.db.models.functions import Coalesce
 from annotations.access.campaigns import campaigns_visible_to
 from annotations.core.inputs import mr_attributes
 from annotations.models import Campaign, Criterion, Item, Judgement, Output, System
+from annotations.selectors.criteria import criterion_by_name
 from annotations.selectors.judgements import SlotView, TaskPage
 from common.errors import DomainError
 
@@ -50,7 +51,7 @@ def campaign_criterion_get(
     campaign = Campaign.objects.filter(slug=campaign_slug).first()
     if campaign is None:
         raise DomainError(f"No campaign with the slug '{campaign_slug}'.")
-    criterion = campaign.criteria.filter(name=criterion_name).first()
+    criterion = criterion_by_name(campaign, criterion_name)
     if criterion is None:
         names = ", ".join(campaign.criteria.values_list("name", flat=True)) or "none"
         raise DomainError(
@@ -97,7 +98,7 @@ def sample_task_page(*, campaign: Campaign, criterion_name: str | None = None) -
     criteria or outputs.
     """
     criteria = campaign.criteria.order_by("position", "name")
-    criterion = (criteria.filter(name=criterion_name).first() if criterion_name else None) or (
+    criterion = (criterion_by_name(campaign, criterion_name) if criterion_name else None) or (
         criteria.first()
     )
     if criterion is None:

@@ -35,6 +35,12 @@ def standard_rated_tasks(*, criterion: Criterion) -> int:
     )
 
 
+def criterion_by_name(campaign: Campaign, name: str) -> Criterion | None:
+    """The campaign's criterion called ``name``, or None: the one lookup by name (names are
+    unique within a campaign). Each caller says what a missing one means to it."""
+    return campaign.criteria.filter(name=name).first()
+
+
 def criteria_in_order(*, campaign: Campaign) -> list[Criterion]:
     """The campaign's criteria in the order workers and designers see them."""
     return list(campaign.criteria.order_by("position", "name"))

@@ -11,8 +11,6 @@ is computed.
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 from dataclasses import dataclass
 
@@ -25,16 +23,12 @@ from annotations.core.experts import (
     alpha_with_experts,
     ranking_agreement,
 )
-from annotations.core.export_safety import csv_row
 from annotations.models import Criterion, Worker
 from annotations.selectors.judgements import scores_counted
 
 #: bootstrap resamples for the intervals (seeded: the report is the same on every load)
 RESAMPLES = 1000
 SEED = 20210601
-#: the CSV's name for each worker's figure: alpha between the worker and the experts'
-#: consensus (their mean value per output)
-ALPHA_FIGURE = "alpha_with_expert_consensus"
 #: what each worker's figure is, in the words every interface uses
 ALPHA_MEANING = (
     "Krippendorff's alpha ({level}) between the worker and the experts' consensus (the "
@@ -186,59 +180,3 @@ def _unit_means(units: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.n
     """Each unit's mean value: (sorted unit ids, their means)."""
     ids, index = np.unique(units, return_inverse=True)
     return ids, np.bincount(index, weights=values) / np.bincount(index)
-
-
-def _note(e: Estimate) -> str:
-    """Why a figure or its interval is left empty ("" when both are given)."""
-    if not e.defined:
-        return f"undefined: {e.reason}"
-    return f"no interval: {e.interval_reason}" if e.interval_reason else ""
-
-
-def expert_report_csv(report: ExpertReport) -> str:
-    """The report as CSV: one row per crowd worker, then the ranking correlations
-    (cells made safe for spreadsheets: ``core.export_safety``)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(
-        ["criterion", "figure", "worker", "units", "value", "ci_low", "ci_high", "note"]
-    )
-    name = report.criterion.name
-
-    def number(value: float) -> str:
-        return "" if math.isnan(value) else f"{value:.6g}"
-
-    for row in report.workers:
-        a = row.alpha
-        writer.writerow(
-            csv_row(
-                [
-                    name,
-                    ALPHA_FIGURE,
-                    row.worker.external_id,
-                    a.n,
-                    *(number(a.value), number(a.low), number(a.high)),
-                    _note(a),
-                ]
-            )
-        )
-    rankings = [("systems", report.ranking)]
-    if report.ranking_with_excluded is not None:
-        rankings.append(("systems_with_excluded", report.ranking_with_excluded))
-    for prefix, ranking in rankings:
-        for figure, e in (("spearman", ranking.spearman), ("kendall_tau_b", ranking.kendall)):
-            writer.writerow(
-                csv_row(
-                    [
-                        name,
-                        f"{prefix}_{figure}",
-                        "",
-                        e.n,
-                        number(e.value),
-                        number(e.low),
-                        number(e.high),
-                        _note(e),
-                    ]
-                )
-            )
-    return out.getvalue()

@@ -1,37 +1,22 @@
-"""Reads for the payment step: a suggestion per worker, and the platforms' bulk files.
+"""Reads for the payment step: a suggestion per worker, and what the platforms' bulk
+files list (``annotations.exports.payments`` writes them).
 
 The suggestion reuses what the quality checks already decided, never a rule of its own:
 whether the worker is below the campaign's ``quality_threshold`` is
 ``selectors.quality.quality_verdict`` over the worker's ``WorkerCheck`` rows (the rule
 that flags workers and that the monitor shows); ``flagged`` and ``stopped`` are set by
 ``services.quality.worker_quality_update`` (or by the organizer); ``excluded`` is the
-organizer's; tasks done are the monitor's (``monitoring.worker_table``).
-
-Bulk formats:
-
-* Prolific bulk approve: participant ids, one a line (the web app's "Bulk approve" box).
-* Prolific bulk bonus: ``<participant_id>,<amount>`` lines, no header, the amount in the
-  study's currency with two decimals (the ``csv_bonuses`` of Prolific's "Set up bonuses").
-* MTurk review: the batch results columns MTurk's "Upload CSV" reads back
-  (``HITId, AssignmentId, WorkerId, Approve, Reject``): ``x`` under Approve, or the
-  reason under Reject (the reason is shown to the worker).
-
-Every cell goes through ``export_safety.csv_cell`` (OWASP CSV injection): worker ids
-come from the crowd.
+organizer's; tasks done are the monitor's (``selectors.monitor.worker_table``).
 """
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 from decimal import Decimal
 
-from annotations.core.export_safety import csv_cell, csv_row
 from annotations.models import Campaign, Worker
-from annotations.selectors import monitoring
+from annotations.selectors import monitor as monitor_selectors
 from annotations.selectors.quality import WorkerChecks, quality_verdict, worker_checks
-from common.errors import DomainError
 
 APPROVE = "approved"
 REJECT = "rejected"
@@ -39,13 +24,6 @@ REVIEW = ""  # no suggestion: the organizer decides
 
 # Shown to MTurk workers when their assignment is rejected without a stated reason.
 DEFAULT_REJECT_REASON = "The answers did not pass the study's quality checks."
-
-FORMATS: dict[str, tuple[str, str]] = {
-    # name: (content type, file name suffix)
-    "prolific-approve": ("text/plain; charset=utf-8", "prolific-approve.txt"),
-    "prolific-bonus": ("text/csv; charset=utf-8", "prolific-bonus.csv"),
-    "mturk-review": ("text/csv; charset=utf-8", "mturk-review.csv"),
-}
 
 
 @dataclass(frozen=True)
@@ -62,7 +40,7 @@ class PaymentRow:
     failed_kinds: tuple[str, ...]
     suggestion: str
     reason: str
-    #: the monitor's page counts (``monitoring.WorkerRow``)
+    #: the monitor's page counts (``selectors.monitor.WorkerRow``)
     pages: int = 0
     counted_pages: int = 0
     attention_pages: int = 0
@@ -135,7 +113,7 @@ def payment_rows(*, campaign: Campaign) -> list[PaymentRow]:
     """Every worker of the campaign with the checks' verdict and a suggested decision,
     in the monitor's order (newest first)."""
     checks = worker_checks(campaign=campaign)
-    table = monitoring.worker_table(campaign=campaign, checks=checks)
+    table = monitor_selectors.worker_table(campaign=campaign, checks=checks)
     rows = []
     for row in table:
         worker = row.worker
@@ -182,50 +160,51 @@ def payment_summary(*, rows: list[PaymentRow]) -> PaymentSummary:
     )
 
 
-# Bulk files ---------------------------------------------------------------------------------
+# What the bulk files list ---------------------------------------------------------------------
 
 
-def _amount(value: Decimal) -> str:
-    return f"{value.quantize(Decimal('0.01'))}"
-
-
-def prolific_approve_text(*, campaign: Campaign) -> str:
-    """Prolific participant ids the organizer approved, one a line."""
-    ids = (
+def prolific_approved(*, campaign: Campaign) -> list[str]:
+    """The participant ids of the Prolific workers the organizer approved, in order."""
+    return list(
         campaign.workers.filter(platform=Worker.Platform.PROLIFIC, review=APPROVE)
         .order_by("external_id")
         .values_list("external_id", flat=True)
     )
-    return "".join(f"{csv_cell(pid)}\n" for pid in ids)
 
 
-def prolific_bonus_csv(*, campaign: Campaign) -> str:
-    """``participant_id,amount`` lines for every Prolific worker with a bonus, no header."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    for pid, bonus in (
+def prolific_bonuses(*, campaign: Campaign) -> list[tuple[str, Decimal]]:
+    """``(participant id, bonus)`` of every Prolific worker with a bonus, in order."""
+    return list(
         campaign.workers.filter(platform=Worker.Platform.PROLIFIC, bonus__gt=0)
         .order_by("external_id")
         .values_list("external_id", "bonus")
-    ):
-        writer.writerow(csv_row([pid, _amount(bonus)]))
-    return buffer.getvalue()
+    )
 
 
-MTURK_COLUMNS = ("HITId", "AssignmentId", "WorkerId", "Approve", "Reject")
+@dataclass(frozen=True)
+class MTurkReview:
+    """One decided MTurk assignment: approved, or rejected with the reason the worker
+    reads."""
+
+    hit_id: str
+    assignment_id: str
+    worker_id: str
+    approved: bool
+    #: "" when approved
+    reason: str
 
 
-def mturk_review_csv(*, campaign: Campaign, reasons: dict[int, str] | None = None) -> str:
-    """MTurk's batch review file for every decided MTurk worker with an assignment id.
+def mturk_reviews(
+    *, campaign: Campaign, reasons: dict[int, str] | None = None
+) -> list[MTurkReview]:
+    """Every decided MTurk worker with an assignment id, in order.
 
     ``reasons`` maps worker ids to the rejection reason (the suggestion's, from
-    :func:`payment_rows`); an exclusion reason wins, and a default covers the rest.
-    Undecided workers are left out (MTurk keeps their assignments pending).
+    :func:`mturk_suggested_reasons`); an exclusion reason wins, and a default covers the
+    rest. Undecided workers are left out (MTurk keeps their assignments pending).
     """
     reasons = reasons or {}
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(MTURK_COLUMNS)
+    reviews = []
     workers = campaign.workers.filter(
         platform=Worker.Platform.MTURK, review__in=[APPROVE, REJECT]
     ).order_by("external_id")
@@ -233,23 +212,28 @@ def mturk_review_csv(*, campaign: Campaign, reasons: dict[int, str] | None = Non
         assignment_id = str(worker.metadata.get("assignment_id", "") or "")
         if not assignment_id:
             continue
-        if worker.review == APPROVE:
-            approve, reject = "x", ""
-        else:
-            approve = ""
-            reject = worker.exclusion_reason or reasons.get(worker.pk) or DEFAULT_REJECT_REASON
-        writer.writerow(
-            csv_row(
-                [
-                    str(worker.metadata.get("hit_id", "") or ""),
-                    assignment_id,
-                    worker.external_id,
-                    approve,
-                    " ".join(reject.split()),
-                ]
+        approved = worker.review == APPROVE
+        reviews.append(
+            MTurkReview(
+                hit_id=str(worker.metadata.get("hit_id", "") or ""),
+                assignment_id=assignment_id,
+                worker_id=worker.external_id,
+                approved=approved,
+                reason=""
+                if approved
+                else worker.exclusion_reason or reasons.get(worker.pk) or DEFAULT_REJECT_REASON,
             )
         )
-    return buffer.getvalue()
+    return reviews
+
+
+def mturk_suggested_reasons(*, campaign: Campaign) -> dict[int, str]:
+    """The reason of each MTurk worker suggested for rejection (:func:`payment_rows`)."""
+    return {
+        r.worker.pk: r.reason
+        for r in payment_rows(campaign=campaign)
+        if r.worker.platform == Worker.Platform.MTURK and r.suggestion == REJECT
+    }
 
 
 def mturk_unreviewable(*, campaign: Campaign) -> int:
@@ -260,19 +244,3 @@ def mturk_unreviewable(*, campaign: Campaign) -> int:
             platform=Worker.Platform.MTURK, review__in=[APPROVE, REJECT]
         ).only("metadata")
     )
-
-
-def payment_export(*, campaign: Campaign, fmt: str) -> str:
-    """The bulk file ``fmt`` (one of :data:`FORMATS`) as text."""
-    if fmt == "prolific-approve":
-        return prolific_approve_text(campaign=campaign)
-    if fmt == "prolific-bonus":
-        return prolific_bonus_csv(campaign=campaign)
-    if fmt == "mturk-review":
-        reasons = {
-            r.worker.pk: r.reason
-            for r in payment_rows(campaign=campaign)
-            if r.worker.platform == Worker.Platform.MTURK and r.suggestion == REJECT
-        }
-        return mturk_review_csv(campaign=campaign, reasons=reasons)
-    raise DomainError(f"Unknown payment export '{fmt}'; choose one of {', '.join(FORMATS)}.")

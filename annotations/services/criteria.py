@@ -24,6 +24,7 @@ from django.db.models import Q
 from django.utils.translation import gettext
 
 from annotations.models import Campaign, Criterion, Output
+from annotations.selectors.criteria import criterion_by_name
 from annotations.services.validation import model_check
 from common.errors import DomainError
 
@@ -178,7 +179,7 @@ def criterion_create(*, campaign: Campaign, preset: str = "", **fields: Any) -> 
     name = fields.get("name") or preset
     if not name:
         raise DomainError("Name: a criterion needs a name (or a preset).")
-    if campaign.criteria.filter(name=name).exists():
+    if criterion_by_name(campaign, name) is not None:
         raise DomainError(f"Name: the campaign already has a criterion '{name}'.")
     if preset:
         criterion = criterion_from_preset(campaign=campaign, preset=preset, name=name)
@@ -204,7 +205,7 @@ def criterion_update(*, criterion: Criterion, **fields: Any) -> Criterion:
     if (
         "name" in fields
         and fields["name"] != criterion.name
-        and criterion.campaign.criteria.filter(name=fields["name"]).exists()
+        and criterion_by_name(criterion.campaign, fields["name"]) is not None
     ):
         raise DomainError(f"Name: the campaign already has a criterion '{fields['name']}'.")
     for key, value in fields.items():

@@ -28,6 +28,7 @@ from annotations.core.demo import (
     simulated_scores,
     simulated_workers,
 )
+from annotations.core.outputs import OutputRow
 from annotations.models import (
     Campaign,
     CampaignMembership,
@@ -37,18 +38,14 @@ from annotations.models import (
     System,
     Task,
 )
-from annotations.services.campaigns import (
-    OutputRow,
-    campaign_create,
-    campaign_launch,
-    outputs_store,
-)
+from annotations.services.campaigns import campaign_create, campaign_launch
 from annotations.services.criteria import criterion_from_preset, criterion_rankme_set
 from annotations.services.finished_judgements import (
     FinishedJudgement,
     FinishedScore,
     judgements_store_finished,
 )
+from annotations.services.outputs import outputs_store
 from annotations.services.tasks import tasks_build
 
 DEMO_SLUG = "demo"

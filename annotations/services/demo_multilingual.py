@@ -25,13 +25,9 @@ from annotations.core.demo_multilingual import (
     multilingual_items,
     simulated_likert,
 )
+from annotations.core.outputs import OutputRow
 from annotations.models import Campaign, Criterion, Judgement, Output, System, Task, Worker
-from annotations.services.campaigns import (
-    OutputRow,
-    campaign_create,
-    campaign_launch,
-    outputs_store,
-)
+from annotations.services.campaigns import campaign_create, campaign_launch
 from annotations.services.criteria import criterion_from_preset
 from annotations.services.demo import DemoSeeded, simulated_judgement
 from annotations.services.finished_judgements import (
@@ -39,6 +35,7 @@ from annotations.services.finished_judgements import (
     judgements_store_finished,
 )
 from annotations.services.languages import campaign_translations_update
+from annotations.services.outputs import outputs_store
 from annotations.services.tasks import tasks_build
 
 DEMO_MTG_SLUG = "demo-mtg"

@@ -11,7 +11,7 @@ from annotations.views import (
     languages,
     lifecycle,
     mapped,
-    members,
+    memberships,
     monitor,
     payments,
     plan,
@@ -81,19 +81,21 @@ urlpatterns = [
         monitor.worker_mark,
         name="designer-worker-mark",
     ),
-    path("campaigns/<slug:slug>/members/", members.campaign_members, name="designer-members"),
+    path("campaigns/<slug:slug>/members/", memberships.campaign_members, name="designer-members"),
     path(
         "campaigns/<slug:slug>/members/<int:pk>/remove/",
-        members.member_remove,
+        memberships.member_remove,
         name="designer-member-remove",
     ),
-    path("campaigns/<slug:slug>/members/invite/", members.member_invite, name="designer-invite"),
+    path(
+        "campaigns/<slug:slug>/members/invite/", memberships.member_invite, name="designer-invite"
+    ),
     path(
         "campaigns/<slug:slug>/members/invitations/<int:pk>/revoke/",
-        members.invitation_revoke,
+        memberships.invitation_revoke,
         name="designer-invitation-revoke",
     ),
-    path("invitations/<str:token>/", members.invitation, name="invitation"),
+    path("invitations/<str:token>/", memberships.invitation, name="invitation"),
     path("campaigns/<slug:slug>/payments/", payments.campaign_payments, name="designer-payments"),
     path(
         "campaigns/<slug:slug>/payments/<str:fmt>/",

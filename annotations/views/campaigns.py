@@ -24,7 +24,8 @@ from annotations.models import (
     CampaignMembership,
 )
 from annotations.selectors import campaigns as campaign_selectors
-from annotations.selectors import monitoring
+from annotations.selectors import monitor as monitor_selectors
+from annotations.selectors import plan as plan_selectors
 from annotations.selectors import platforms as platform_selectors
 from annotations.services import campaigns as campaign_services
 from common.errors import DomainError
@@ -55,7 +56,7 @@ def campaign_new(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 @campaign_view(Role.VIEWER)
 def campaign_detail(request: HttpRequest, campaign: Campaign) -> HttpResponse:
-    plan = monitoring.campaign_plan(campaign=campaign)
+    plan = plan_selectors.campaign_plan(campaign=campaign)
     systems = campaign.systems.all()
     criteria = campaign.criteria.all()
     # The one step a draft needs next gets the primary button (the others are secondary).
@@ -84,7 +85,7 @@ def campaign_detail(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         plan=plan,
         next_step=next_step,
         blocked=blocked if campaign.status == Campaign.Status.DRAFT else "",
-        totals=monitoring.campaign_totals(campaign=campaign),
+        totals=monitor_selectors.campaign_totals(campaign=campaign),
         criteria=criteria,
         systems=systems,
         n_items=campaign.items.count(),

@@ -10,8 +10,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from annotations.access.pages import campaign_access, campaign_context, campaign_view
+from annotations.exports.experts import expert_report_csv
 from annotations.models import Campaign, CampaignMembership, Criterion
-from annotations.selectors.experts import expert_report, expert_report_csv
+from annotations.selectors.experts import expert_report
 from annotations.services import workers as worker_services
 from common.errors import DomainError
 from common.http import file_response

@@ -16,6 +16,7 @@ from annotations.models import (
     Campaign,
     CampaignMembership,
 )
+from annotations.selectors.criteria import criterion_by_name
 from common.errors import DomainError
 from common.http import (
     streamed_file_response,
@@ -29,7 +30,7 @@ Role = CampaignMembership.Role
 
 @campaign_view(Role.VIEWER)
 def campaign_export(request: HttpRequest, campaign: Campaign) -> HttpResponseBase:
-    criterion = campaign.criteria.filter(name=request.GET.get("criterion", "")).first()
+    criterion = criterion_by_name(campaign, request.GET.get("criterion", ""))
     if criterion is None:
         raise Http404("No such criterion in this campaign.")
     fmt = request.GET.get("format", "csv")

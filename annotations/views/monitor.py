@@ -18,8 +18,9 @@ from annotations.models import (
     CampaignMembership,
     Worker,
 )
+from annotations.selectors import agreement as agreement_selectors
 from annotations.selectors import languages as language_selectors
-from annotations.selectors import monitoring
+from annotations.selectors import monitor as monitor_selectors
 from annotations.services import workers as worker_services
 from common.errors import DomainError
 from common.http import (
@@ -37,13 +38,13 @@ def campaign_monitor(request: HtmxHttpRequest, campaign: Campaign) -> HttpRespon
     """Progress (polled every few seconds while the campaign can still change), then the
     comparison matrix, agreement and worker table, computed once per page load: they read
     every judgement of the campaign, too much to redo on each poll."""
-    throughput = monitoring.campaign_throughput(campaign=campaign)
-    progress = monitoring.campaign_progress(campaign=campaign)
+    throughput = monitor_selectors.campaign_throughput(campaign=campaign)
+    progress = monitor_selectors.campaign_progress(campaign=campaign)
     context = campaign_context(
         request,
         campaign,
         progress=progress,
-        totals=monitoring.progress_totals(progress=progress),
+        totals=monitor_selectors.progress_totals(progress=progress),
         languages=(
             language_selectors.language_progress(campaign=campaign)
             if len(campaign.languages or []) > 1
@@ -58,14 +59,14 @@ def campaign_monitor(request: HtmxHttpRequest, campaign: Campaign) -> HttpRespon
     criteria = list(campaign.criteria.all())
     chosen = request.GET.get("criterion")
     criterion = next((c for c in criteria if c.name == chosen), criteria[0] if criteria else None)
-    judgements = monitoring.campaign_judgements(campaign=campaign)
+    judgements = monitor_selectors.campaign_judgements(campaign=campaign)
     context.update(
         criteria=criteria,
         criterion=criterion,
-        matrix=monitoring.comparison_matrix(criterion=criterion) if criterion else None,
-        workers=monitoring.worker_table(campaign=campaign, judgements=judgements),
-        agreement=monitoring.campaign_agreement(campaign=campaign, judgements=judgements),
-        slices=monitoring.agreement_by_slice(campaign=campaign, judgements=judgements),
+        matrix=monitor_selectors.comparison_matrix(criterion=criterion) if criterion else None,
+        workers=monitor_selectors.worker_table(campaign=campaign, judgements=judgements),
+        agreement=agreement_selectors.campaign_agreement(campaign=campaign, judgements=judgements),
+        slices=agreement_selectors.agreement_by_slice(campaign=campaign, judgements=judgements),
     )
     return render(request, "annotations/monitor/monitor.html", context)
 
@@ -97,7 +98,7 @@ def worker_mark(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> HttpRe
     if request.htmx:
         row = next(
             r
-            for r in monitoring.worker_table(
+            for r in monitor_selectors.worker_table(
                 campaign=campaign, workers=Worker.objects.filter(pk=worker.pk)
             )
         )

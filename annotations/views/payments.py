@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from annotations.access.pages import campaign_context, campaign_require, campaign_view
+from annotations.exports import payments as payment_exports
 from annotations.forms.payments import PaymentDecisionsForm
 from annotations.models import (
     Campaign,
@@ -75,8 +76,8 @@ def campaign_payments(request: HttpRequest, campaign: Campaign) -> HttpResponse:
 
 @campaign_view(Role.VIEWER)
 def campaign_payments_export(request: HttpRequest, campaign: Campaign, fmt: str) -> HttpResponse:
-    if fmt not in payment_selectors.FORMATS:
+    if fmt not in payment_exports.FORMATS:
         raise Http404("No such payment export.")
-    content_type, suffix = payment_selectors.FORMATS[fmt]
-    body = payment_selectors.payment_export(campaign=campaign, fmt=fmt)
+    content_type, suffix = payment_exports.FORMATS[fmt]
+    body = payment_exports.payment_export(campaign=campaign, fmt=fmt)
     return file_response(body, content_type=content_type, filename=f"{campaign.slug}-{suffix}")

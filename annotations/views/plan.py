@@ -16,7 +16,7 @@ from annotations.models import (
     CampaignMembership,
 )
 from annotations.selectors import languages as language_selectors
-from annotations.selectors import monitoring
+from annotations.selectors import plan as plan_selectors
 from annotations.services import campaigns as campaign_services
 from annotations.services import criteria as criteria_services
 from common.http import (
@@ -34,7 +34,7 @@ def campaign_plan(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
     if form.is_valid():
         pay = form.cleaned_data.get("pay_per_hour") or Decimal(0)
         seconds = form.cleaned_data.get("seconds_per_task")
-    plan = monitoring.campaign_plan(
+    plan = plan_selectors.campaign_plan(
         campaign=campaign,
         pay_per_hour=float(pay),
         seconds_per_task=float(seconds) if seconds else None,

@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from annotations.access.apis import CampaignScoped
+from annotations.selectors.criteria import criterion_by_name
 from common.api import ERRORS
 from common.errors import DomainError
 from ranking.models import AdaptiveBatch
@@ -64,7 +65,7 @@ class AdaptiveApi(CampaignScoped):
         data = AdaptiveBatchRequest(data=request.data)
         data.is_valid(raise_exception=True)
         name = data.validated_data["criterion"]
-        criterion = self.campaign.criteria.filter(name=name).first()
+        criterion = criterion_by_name(self.campaign, name)
         if criterion is None:
             raise DomainError(f"Campaign '{self.campaign.slug}' has no criterion '{name}'.")
         batch = adaptive.adaptive_batch_now(criterion=criterion)

@@ -10,8 +10,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from annotations.access.apis import CampaignScoped
+from annotations.selectors.criteria import criterion_by_name
 from common.api import ERRORS, validated_query
 from common.errors import DomainError
+from ranking.exports import means as means_exports
 from ranking.selectors import means as means_selectors
 from ranking.serializers.means import MeansQuery
 
@@ -21,9 +23,9 @@ class MeansApi(CampaignScoped):
     def get(self, request: Request, slug: str) -> Response:
         query = validated_query(MeansQuery, request)
         name = query.get("criterion") or ""
-        if name and not self.campaign.criteria.filter(name=name).exists():
+        if name and criterion_by_name(self.campaign, name) is None:
             raise DomainError(f"Campaign '{self.campaign.slug}' has no criterion '{name}'.")
         table = means_selectors.campaign_means(
             campaign=self.campaign, confidence=query["confidence"], criterion=name
         )
-        return Response(means_selectors.means_json(table))
+        return Response(means_exports.means_json(table))

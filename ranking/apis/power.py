@@ -18,6 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from annotations.access.apis import CampaignScoped
+from annotations.selectors.criteria import criterion_by_name
 from common.api import ERRORS, validated_query
 from common.errors import DomainError
 from ranking.selectors import power as power_selectors
@@ -67,7 +68,7 @@ class PowerApi(CampaignScoped):
                     ],
                 }
             )
-        criterion = self.campaign.criteria.filter(name=query["criterion"]).first()
+        criterion = criterion_by_name(self.campaign, query["criterion"])
         if criterion is None:
             raise DomainError(
                 f"Campaign '{self.campaign.slug}' has no criterion '{query['criterion']}'."

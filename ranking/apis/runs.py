@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from annotations.access.apis import CampaignScoped, campaign_require, campaigns_visible_to
 from annotations.models import CampaignMembership
+from annotations.selectors.criteria import criterion_by_name
 from annotations.selectors.judgements import item_attributes
 from common.api import ERRORS, DomainErrorsMixin, Pagination, validated_query
 from common.errors import DomainError
@@ -63,7 +64,7 @@ class CampaignRankingRunsApi(CampaignScoped, generics.ListAPIView):
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
         name = fields.pop("criterion")["name"]
-        criterion = self.campaign.criteria.filter(name=name).first()
+        criterion = criterion_by_name(self.campaign, name)
         if criterion is None:
             raise DomainError(
                 f"criterion: campaign '{self.campaign.slug}' has no criterion '{name}'."
@@ -195,7 +196,7 @@ class CampaignRankingSlicesApi(CampaignScoped, APIView):
     @extend_schema(parameters=[SlicesQuery], responses={200: OpenApiTypes.OBJECT, **ERRORS})
     def get(self, request: Request, slug: str) -> Response:
         query = validated_query(SlicesQuery, request)
-        criterion = self.campaign.criteria.filter(name=query["criterion"]).first()
+        criterion = criterion_by_name(self.campaign, query["criterion"])
         if criterion is None:
             raise DomainError(
                 f"criterion: campaign '{self.campaign.slug}' has no criterion "

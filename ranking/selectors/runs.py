@@ -16,6 +16,7 @@ from django.db.models import QuerySet
 
 from annotations.core.slices import describe
 from annotations.models import Campaign, Criterion, Item, Judgement, JudgementScore, System
+from annotations.selectors.criteria import criterion_by_name
 from annotations.selectors.judgements import (
     item_attributes,
     judgements_counted,
@@ -775,7 +776,7 @@ def ranking_slice_choice(
     criteria = [c.name for c in campaign.criteria.all()]
     name = criterion or (criteria[0] if criteria else "")
     by = by or next(iter(attributes), "")
-    found = campaign.criteria.filter(name=name).first()
+    found = criterion_by_name(campaign, name)
     error = ""
     if found is None and criteria:
         error = f"Campaign '{campaign.slug}' has no criterion '{name}'."

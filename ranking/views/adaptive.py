@@ -12,6 +12,7 @@ from django.views.decorators.http import require_http_methods
 
 from annotations.access.pages import campaign_context, campaign_require, campaign_view
 from annotations.models import Campaign, CampaignMembership
+from annotations.selectors.criteria import criterion_by_name
 from common.errors import DomainError
 from ranking.models import AdaptiveBatch
 from ranking.services import adaptive
@@ -48,7 +49,7 @@ def campaign_adaptive(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     a batch now."""
     if request.method == "POST":
         campaign_require(request, campaign, Role.DESIGNER, denied="Viewers cannot add tasks.")
-        criterion = campaign.criteria.filter(name=request.POST.get("criterion", "")).first()
+        criterion = criterion_by_name(campaign, request.POST.get("criterion", ""))
         if criterion is None:
             messages.error(request, "Choose one of the campaign's criteria.")
         else:

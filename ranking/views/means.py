@@ -9,6 +9,7 @@ from django.shortcuts import render
 from annotations.access.pages import campaign_context, campaign_view
 from annotations.models import Campaign, CampaignMembership
 from common.http import file_response
+from ranking.exports import means as means_exports
 from ranking.forms.means import MeansForm
 from ranking.selectors import means as means_selectors
 from ranking.selectors.runs import CONFIDENCE_RANGE
@@ -41,7 +42,7 @@ def campaign_means(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         )
         if values.get("format") == "csv":
             return file_response(
-                means_selectors.means_csv(table),
+                means_exports.means_csv(table),
                 content_type="text/csv; charset=utf-8",
                 filename=f"{campaign.slug}-means.csv",
             )

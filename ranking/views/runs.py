@@ -21,6 +21,7 @@ from annotations.access.pages import (
     campaigns_visible_to,
 )
 from annotations.models import Campaign, CampaignMembership
+from annotations.selectors.criteria import criterion_by_name
 from common.errors import DomainError
 from common.http import HtmxHttpRequest, file_response
 from ranking.exports import runs as exports
@@ -64,9 +65,15 @@ def campaign_runs(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         if form.is_valid():
             data = form.cleaned_data
             try:
+                criterion = criterion_by_name(campaign, data["criterion"])
+                if criterion is None:  # offered by the form, deleted since
+                    raise DomainError(
+                        f"criterion: campaign '{campaign.slug}' has no criterion "
+                        f"'{data['criterion']}'."
+                    )
                 run = ranking_run_create(
                     campaign=campaign,
-                    criterion=campaign.criteria.get(name=data["criterion"]),
+                    criterion=criterion,
                     method=data["method"],
                     runs=data["runs"],
                     seed=data["seed"],

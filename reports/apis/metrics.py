@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from annotations.access.apis import CampaignScoped
+from annotations.selectors.criteria import criterion_by_name
 from common.api import ERRORS, validated_query
 from common.errors import DomainError
 from common.parsers import MultiPartParser
@@ -28,7 +29,7 @@ class MetricCorrelationsApi(CampaignScoped):
     @extend_schema(parameters=[CorrelationQuery], responses={200: OpenApiTypes.OBJECT, **ERRORS})
     def get(self, request: Request, slug: str) -> Response:
         query = validated_query(CorrelationQuery, request)
-        criterion = self.campaign.criteria.filter(name=query["criterion"]).first()
+        criterion = criterion_by_name(self.campaign, query["criterion"])
         if criterion is None:
             raise DomainError(
                 f"Campaign '{self.campaign.slug}' has no criterion '{query['criterion']}'."

@@ -24,7 +24,7 @@ from annotations.models import (
     Worker,
     WorkerCheck,
 )
-from annotations.selectors import monitoring
+from annotations.selectors import agreement as agreement_selectors
 from ranking.models import RankingRun
 from ranking.selectors.runs import ranking_data_rule
 from ranking.stats import range_coverage
@@ -217,7 +217,9 @@ def _campaign_answers(campaign: Campaign) -> _Answers:
     ticked = _criteria_with_stored_checks(campaign)
     _presentation(a, f, criteria, ticked)
     _conditions(a, f)
-    agreement = {ag.criterion.pk: ag for ag in monitoring.campaign_agreement(campaign=campaign)}
+    agreement = {
+        ag.criterion.pk: ag for ag in agreement_selectors.campaign_agreement(campaign=campaign)
+    }
     for c in criteria:
         _criterion_answers(a, c, agreement.get(c.pk), imported=f.imported, ticked=c.name in ticked)
     return a
@@ -510,7 +512,7 @@ class _Criterion:
 def _criterion_answers(
     a: _Answers,
     c: Criterion,
-    ag: monitoring.CriterionAgreement | None,
+    ag: agreement_selectors.CriterionAgreement | None,
     *,
     imported: bool,
     ticked: bool,
@@ -673,7 +675,7 @@ def _ranking_answers(a: _Answers, cr: _Criterion, run: RankingRun) -> None:
 def _agreement_answer(
     a: _Answers,
     cr: _Criterion,
-    ag: monitoring.CriterionAgreement,
+    ag: agreement_selectors.CriterionAgreement,
     run: RankingRun | None,
 ) -> None:
     """4.3.11: the evaluators' agreement on the criterion."""

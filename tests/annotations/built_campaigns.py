@@ -24,8 +24,9 @@ def built_campaign(
     seed: int = 7,
     **fields,
 ) -> Campaign:
-    from annotations.services.campaigns import OutputRow, outputs_store
+    from annotations.core.outputs import OutputRow
     from annotations.services.criteria import criterion_from_preset
+    from annotations.services.outputs import outputs_store
     from annotations.services.tasks import tasks_build
 
     campaign = CampaignFactory(outputs_per_task=k, **fields)

@@ -8,6 +8,7 @@ import numpy as np
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from annotations.core.outputs import OutputRow
 from annotations.core.scoring import ranks_from_scores
 from annotations.models import (
     Assignment,
@@ -20,8 +21,9 @@ from annotations.models import (
     TaskOutput,
     Worker,
 )
-from annotations.services.campaigns import OutputRow, campaign_create, outputs_store
+from annotations.services.campaigns import campaign_create
 from annotations.services.criteria import criterion_from_preset, criterion_rankme_set
+from annotations.services.outputs import outputs_store
 from ranking.models import RankingResult, RankingRun
 
 SYSTEMS = ("alpha", "beta", "gamma", "delta", "epsilon")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from annotations.core.outputs import OutputRow
 from annotations.models import Campaign
-from annotations.services.campaigns import OutputRow, campaign_create, outputs_store
+from annotations.services.campaigns import campaign_create
+from annotations.services.outputs import outputs_store
 
 SIX = ("s1", "s2", "s3", "s4", "s5", "s6")
 

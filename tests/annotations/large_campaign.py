@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 
+from annotations.core.outputs import OutputRow
 from annotations.models import Campaign
-from annotations.services.campaigns import OutputRow, campaign_create, outputs_store
+from annotations.services.campaigns import campaign_create
 from annotations.services.criteria import criterion_from_preset, criterion_rankme_set
+from annotations.services.outputs import outputs_store
 
 
 def _campaign(owner: User, *, setup: str = "together") -> Campaign:

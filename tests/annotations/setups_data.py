@@ -7,9 +7,11 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from annotations.core.outputs import OutputRow
 from annotations.models import Campaign
-from annotations.services.campaigns import OutputRow, campaign_start, outputs_store
+from annotations.services.campaigns import campaign_start
 from annotations.services.criteria import criterion_from_preset
+from annotations.services.outputs import outputs_store
 from annotations.services.tasks import tasks_build
 from tests.factories import CampaignFactory
 

@@ -200,7 +200,7 @@ def test_an_unexpected_error_is_a_json_500_without_internals(designer_api, monke
     def broken(**kwargs):
         raise RuntimeError("/srv/secret/path exploded")
 
-    monkeypatch.setattr("annotations.apis.campaigns.monitoring.campaign_progress", broken)
+    monkeypatch.setattr("annotations.apis.campaigns.monitor_selectors.campaign_progress", broken)
     client.raise_request_exception = False
     body = _error(client.get(f"/api/campaigns/{campaign.slug}/progress/"), 500, "server_error")
     assert "/srv" not in body["detail"]

@@ -446,7 +446,7 @@ def test_the_corpus_keeps_what_each_shape_brings(tmp_path: Path) -> None:
 def test_a_likert_criterion_keeps_its_scale_levels_and_alpha(tmp_path: Path, fmt: str) -> None:
     """A Likert criterion used to come back as magnitude (or as levels the scores fit),
     so its agreement changed; its definition now travels with the export."""
-    from annotations.selectors.monitoring import criterion_agreement
+    from annotations.selectors.agreement import criterion_agreement
     from annotations.services.criteria import criterion_from_preset
 
     first = CampaignFactory(slug="likert")

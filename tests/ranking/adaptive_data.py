@@ -11,12 +11,9 @@ from annotations.models import (
     Task,
     Worker,
 )
-from annotations.services.campaigns import (
-    campaign_create,
-    campaign_launch,
-    outputs_store,
-)
+from annotations.services.campaigns import campaign_create, campaign_launch
 from annotations.services.criteria import criterion_from_preset
+from annotations.services.outputs import outputs_store
 from annotations.services.tasks import tasks_build
 from tests.factories import judgement_of
 

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from annotations.selectors.criteria import criterion_by_name
 from common.errors import DomainError
+
+if TYPE_CHECKING:
+    from annotations.models import Criterion
 
 
 class Command(BaseCommand):
@@ -33,13 +38,14 @@ class Command(BaseCommand):
             campaign = Campaign.objects.filter(slug=options["campaign"]).first()
             if campaign is None:
                 raise CommandError(f"There is no campaign '{options['campaign']}'.")
-            criteria = campaign.criteria.order_by("position", "pk")
+            criteria: Iterable[Criterion] = campaign.criteria.order_by("position", "pk")
             if options["criterion"]:
-                criteria = criteria.filter(name=options["criterion"])
-                if not criteria.exists():
+                one = criterion_by_name(campaign, options["criterion"])
+                if one is None:
                     raise CommandError(
                         f"Campaign '{campaign.slug}' has no criterion '{options['criterion']}'."
                     )
+                criteria = [one]
             batches = []
             try:
                 for criterion in criteria:

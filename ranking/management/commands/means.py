@@ -7,6 +7,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from annotations.selectors.criteria import criterion_by_name
+from ranking.exports import means as means_exports
 from ranking.selectors import means as means_selectors
 from ranking.selectors.runs import CONFIDENCE_RANGE
 
@@ -31,7 +33,7 @@ class Command(BaseCommand):
         if campaign is None:
             raise CommandError(f"There is no campaign '{options['campaign']}'.")
         name = options["criterion"]
-        if name and not campaign.criteria.filter(name=name).exists():
+        if name and criterion_by_name(campaign, name) is None:
             raise CommandError(f"Campaign '{campaign.slug}' has no criterion '{name}'.")
         low, high = CONFIDENCE_RANGE
         if not low <= options["confidence"] <= high:
@@ -40,7 +42,7 @@ class Command(BaseCommand):
             campaign=campaign, confidence=options["confidence"], criterion=name
         )
         if options["csv"]:
-            self.stdout.write(means_selectors.means_csv(table), ending="")
+            self.stdout.write(means_exports.means_csv(table), ending="")
             return
         for block in table.criteria:
             self.stdout.write(f"\n{block.criterion} ({block.ratings} ratings)")

@@ -5,28 +5,13 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from annotations.models import CampaignMembership, Worker
-from tests.annotations.designer_data import users
-from tests.annotations.experts_data import experts_campaign
+from annotations.models import Worker
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def world(db):
-    people = users()
-    campaign, criterion = experts_campaign()
-    for name, role in (
-        ("owner", CampaignMembership.Role.OWNER),
-        ("designer", CampaignMembership.Role.DESIGNER),
-        ("viewer", CampaignMembership.Role.VIEWER),
-    ):
-        CampaignMembership.objects.create(campaign=campaign, user=people[name], role=role)
-    return people, campaign, criterion
-
-
-def test_api_reports_marks_and_excludes(world):
-    people, campaign, _ = world
+def test_api_reports_marks_and_excludes(experts_world):
+    people, campaign, _ = experts_world
     api = APIClient()
     api.force_authenticate(people["designer"])
     base = f"/api/campaigns/{campaign.slug}/experts/"

@@ -341,7 +341,7 @@ def test_score_agreement_on_an_imported_multi_judge_file(tmp_path: Path) -> None
     import krippendorff
     import numpy as np
 
-    from annotations.selectors.monitoring import criterion_agreement
+    from annotations.selectors.agreement import criterion_agreement
 
     rng = np.random.default_rng(5)
     systems, judges, items = ["a", "b", "c"], [f"j{n}" for n in range(4)], 5

@@ -9,7 +9,7 @@ import pytest
 
 from annotations.importing.mapped import mapped_import, mapping_parse
 from annotations.models import Criterion, Judgement, JudgementScore
-from annotations.selectors.monitoring import criterion_agreement
+from annotations.selectors.agreement import criterion_agreement
 from common.errors import DomainError
 from tests.annotations.importing.conftest import write_csv
 from tests.factories import CampaignFactory

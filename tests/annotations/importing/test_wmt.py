@@ -112,7 +112,7 @@ def test_agreement_on_an_imported_multi_judge_file(tmp_path: Path) -> None:
     import krippendorff
     import numpy as np
 
-    from annotations.selectors.monitoring import criterion_agreement
+    from annotations.selectors.agreement import criterion_agreement
 
     rng = np.random.default_rng(17)
     judges = [f"judge{n}" for n in range(4)]

@@ -17,8 +17,9 @@ import numpy as np
 import pytest
 from rest_framework.test import APIClient
 
+from annotations.exports.experts import expert_report_csv
 from annotations.models import Criterion, JudgementScore
-from annotations.selectors.experts import expert_report, expert_report_csv
+from annotations.selectors.experts import expert_report
 from annotations.services.finished_judgements import (
     FinishedJudgement,
     FinishedScore,

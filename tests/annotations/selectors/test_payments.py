@@ -1,4 +1,5 @@
-"""Payment suggestions, the summary and the platforms' files (annotations/selectors/payments.py)."""
+"""Payment suggestions, the summary and what the platforms' files list
+(annotations/selectors/payments.py)."""
 
 from __future__ import annotations
 
@@ -11,17 +12,15 @@ from rest_framework.test import APIClient
 from annotations.models import Campaign, Worker
 from annotations.selectors.payments import (
     DEFAULT_REJECT_REASON,
-    mturk_review_csv,
-    payment_export,
+    MTurkReview,
+    mturk_reviews,
     payment_rows,
     payment_summary,
-    prolific_approve_text,
-    prolific_bonus_csv,
+    prolific_approved,
+    prolific_bonuses,
 )
 from annotations.selectors.quality import quality_verdict
 from annotations.services.quality import worker_quality_update
-from common.errors import DomainError
-from tests.annotations.designer_data import judged_campaign
 from tests.annotations.payments_data import _checks, _worker
 
 pytestmark = pytest.mark.django_db
@@ -138,75 +137,31 @@ def test_summary_counts_decisions_and_bonuses(campaign):
     assert summary.disagreeing == 1
 
 
-# Bulk files: exact bytes ------------------------------------------------------------------------
+# What the bulk files list ---------------------------------------------------------------------
 
 
-@pytest.fixture
-def decided() -> Campaign:
-    c = judged_campaign(slug="paid", n_workers=0)
-    rows = [
-        ("prolific", "5f0c1a2b3c4d5e6f7a8b9c0d", "approved", "1.50", {}),
-        ("prolific", "60ffe5c8371090c7041d43f8", "rejected", "0", {}),
-        ("prolific", '=HYPERLINK("http://x")', "approved", "0.25", {}),
-        ("prolific", "6100aaaaaaaaaaaaaaaaaaaa", "", "2", {}),
-        ("mturk", "A1B2C3", "approved", "3", {"assignment_id": "3AS1", "hit_id": "3HIT"}),
-        ("mturk", "A9Z8", "rejected", "0", {"assignment_id": "3AS2", "hit_id": "3HIT"}),
-        ("mturk", "-W3", "rejected", "0", {"assignment_id": "3AS3", "hit_id": "3HIT"}),
-        ("mturk", "NOASSIGN", "approved", "0", {}),
-        ("mturk", "UNDECIDED", "", "0", {"assignment_id": "3AS4", "hit_id": "3HIT"}),
-        ("link", "abc", "approved", "5", {}),
+def test_the_bulk_files_list_the_decided_workers_in_order(decided):
+    assert prolific_approved(campaign=decided) == [
+        "5f0c1a2b3c4d5e6f7a8b9c0d",
+        '=HYPERLINK("http://x")',
     ]
-    for platform, pid, review, bonus, metadata in rows:
-        Worker.objects.create(
-            campaign=c,
-            platform=platform,
-            external_id=pid,
-            review=review,
-            bonus=Decimal(bonus),
-            metadata=metadata,
-        )
-    Worker.objects.filter(external_id="A9Z8").update(
-        excluded=True, exclusion_reason='Answered "100" everywhere,\nwithout reading'
+    assert prolific_bonuses(campaign=decided) == [
+        ("5f0c1a2b3c4d5e6f7a8b9c0d", Decimal("1.50")),
+        ("6100aaaaaaaaaaaaaaaaaaaa", Decimal("2.00")),
+        ('=HYPERLINK("http://x")', Decimal("0.25")),
+    ]
+    reviews = mturk_reviews(
+        campaign=decided, reasons={decided.workers.get(external_id="A9Z8").pk: "x"}
     )
-    return c
-
-
-def test_prolific_bulk_approve_is_approved_ids_one_a_line(decided):
-    assert prolific_approve_text(campaign=decided).encode() == (
-        b'5f0c1a2b3c4d5e6f7a8b9c0d\n\'=HYPERLINK("http://x")\n'
-    )
-    assert payment_export(campaign=decided, fmt="prolific-approve") == (
-        prolific_approve_text(campaign=decided)
-    )
-
-
-def test_prolific_bonus_csv_is_participant_and_amount_lines(decided):
-    assert prolific_bonus_csv(campaign=decided).encode() == (
-        b"5f0c1a2b3c4d5e6f7a8b9c0d,1.50\n"
-        b"6100aaaaaaaaaaaaaaaaaaaa,2.00\n"
-        b'"\'=HYPERLINK(""http://x"")",0.25\n'
-    )
-
-
-def test_mturk_review_csv_has_mturk_columns_x_and_reasons(decided):
-    expected = (
-        b"HITId,AssignmentId,WorkerId,Approve,Reject\r\n"
-        b"3HIT,3AS3,'-W3,," + DEFAULT_REJECT_REASON.encode() + b"\r\n"
-        b"3HIT,3AS1,A1B2C3,x,\r\n"
-        b'3HIT,3AS2,A9Z8,,"Answered ""100"" everywhere, without reading"\r\n'
-    )
-    assert mturk_review_csv(campaign=decided).encode() == expected
-
-
-def test_mturk_file_uses_the_suggestion_reason_when_there_is_one(decided):
-    worker = decided.workers.get(external_id="-W3")
-    worker.flagged = True
-    worker.save(update_fields=["flagged"])
-    text = payment_export(campaign=decided, fmt="mturk-review")
-    assert "3HIT,3AS3,'-W3,,Flagged by hand (no quality checks).\r\n" in text
-    assert "0 of 0" not in text
-
-
-def test_unknown_export_is_refused(decided):
-    with pytest.raises(DomainError, match="Unknown payment export 'xlsx'"):
-        payment_export(campaign=decided, fmt="xlsx")
+    assert reviews == [
+        MTurkReview("3HIT", "3AS3", "-W3", approved=False, reason=DEFAULT_REJECT_REASON),
+        MTurkReview("3HIT", "3AS1", "A1B2C3", approved=True, reason=""),
+        # the exclusion reason wins over a suggestion's
+        MTurkReview(
+            "3HIT",
+            "3AS2",
+            "A9Z8",
+            approved=False,
+            reason='Answered "100" everywhere,\nwithout reading',
+        ),
+    ]

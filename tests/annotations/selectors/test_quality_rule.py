@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from annotations.exports.judgements import export_lines
 from annotations.models import Assignment, Campaign, Worker, WorkerCheck
-from annotations.selectors import monitoring
+from annotations.selectors import monitor as monitor_selectors
 from annotations.selectors.payments import REJECT, REVIEW, payment_rows
 from annotations.selectors.quality import WorkerChecks, quality_verdict
 from annotations.services.quality import worker_quality_update
@@ -55,7 +55,7 @@ def test_a_failed_only_attention_check_is_not_hidden_by_passed_repeats(campaign,
 
     reason = "Passed 0 of 1 attention check, below the campaign's 50%."
     monitor_row = next(
-        r for r in monitoring.worker_table(campaign=campaign) if r.worker.pk == worker.pk
+        r for r in monitor_selectors.worker_table(campaign=campaign) if r.worker.pk == worker.pk
     )
     assert monitor_row.quality.below and monitor_row.quality.reason == reason
     pay = next(r for r in payment_rows(campaign=campaign) if r.worker.pk == worker.pk)

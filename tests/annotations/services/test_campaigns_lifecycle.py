@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
+from annotations.core.outputs import OutputRow
 from annotations.models import (
     Campaign,
     Criterion,
@@ -20,13 +21,9 @@ from annotations.selectors.campaigns import campaign_contents
 from annotations.services import campaigns as campaign_services
 from annotations.services import criteria as criteria_services
 from annotations.services import tasks as task_services
-from annotations.services.campaigns import (
-    CampaignSettingsError,
-    OutputRow,
-    campaign_create,
-    outputs_store,
-)
+from annotations.services.campaigns import CampaignSettingsError, campaign_create
 from annotations.services.criteria import criterion_from_preset
+from annotations.services.outputs import outputs_store
 from annotations.services.tasks import tasks_build
 from common.errors import DomainError
 from tests.annotations.designer_data import judged_campaign
@@ -403,7 +400,7 @@ def test_a_clone_keeps_languages_translations_attributes_and_output_languages():
 
     user = User.objects.create(username="mtg-round-2")
     campaign = campaign_services.campaign_create(slug="mtg-1", outputs_per_task=2)
-    campaign_services.outputs_store(
+    outputs_store(
         campaign=campaign,
         rows=[
             OutputRow(

@@ -7,7 +7,6 @@ from django.contrib.auth.models import User
 
 from annotations.models import CampaignInvitation, CampaignMembership
 from annotations.services.memberships import invitation_accept, token_digest
-from tests.annotations.designer_data import add_member, judged_campaign, users
 
 pytestmark = pytest.mark.django_db
 
@@ -15,18 +14,8 @@ pytestmark = pytest.mark.django_db
 Role = CampaignMembership.Role
 
 
-@pytest.fixture
-def world(settings):
-    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-    people = users()
-    campaign = judged_campaign(owner=people["owner"], n_workers=1)
-    add_member(campaign, people["designer"], Role.DESIGNER)
-    add_member(campaign, people["viewer"], Role.VIEWER)
-    return people, campaign
-
-
-def test_accepting_never_lowers_a_role(world):
-    people, campaign = world
+def test_accepting_never_lowers_a_role(memberships_world):
+    people, campaign = memberships_world
     User.objects.filter(pk=people["designer"].pk).update(email="d@example.org")
     people["designer"].refresh_from_db()
     invitation = CampaignInvitation.objects.create(
@@ -38,10 +27,10 @@ def test_accepting_never_lowers_a_role(world):
     assert invitation.accepted_at is not None
 
 
-def test_the_service_refuses_another_address_and_changes_nothing(world):
+def test_the_service_refuses_another_address_and_changes_nothing(memberships_world):
     from annotations.services.memberships import InvitationRefused
 
-    people, campaign = world
+    people, campaign = memberships_world
     CampaignInvitation.objects.create(
         campaign=campaign, email="kim@example.org", role="owner", token=token_digest("tok")
     )

@@ -11,9 +11,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from annotations.core.outputs import OutputRow
 from annotations.models import Campaign, Output, Task, TaskOutput
-from annotations.services.campaigns import OutputRow, outputs_store
 from annotations.services.criteria import criterion_from_preset
+from annotations.services.outputs import outputs_store
 from annotations.services.tasks import tasks_build
 from common.errors import DomainError
 from tests.factories import AssignmentFactory, CampaignFactory
@@ -185,7 +186,7 @@ def test_identical_outputs_share_a_slot_when_merging(merge):
     twin = Output.objects.get(item__external_id="mr0000", system__label="sys01")
     twin.text = Output.objects.get(item__external_id="mr0000", system__label="sys00").text
     twin.save(update_fields=["text"])
-    from annotations.services.campaigns import outputs_detect_identical
+    from annotations.services.outputs import outputs_detect_identical
 
     assert outputs_detect_identical(campaign=campaign) == 1
     report = tasks_build(campaign=campaign, seed=0)
@@ -351,7 +352,7 @@ def test_plainme_items_with_one_system_are_judged_too():
 
 
 def test_plainme_plan_counts_no_within_task_comparisons():
-    from annotations.selectors.monitoring import campaign_plan
+    from annotations.selectors.plan import campaign_plan
 
     campaign = _campaign(4, 3, k=1)
     tasks_build(campaign=campaign, seed=2)

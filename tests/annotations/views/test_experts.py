@@ -6,28 +6,13 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from annotations.models import CampaignMembership, Worker
-from tests.annotations.designer_data import users
-from tests.annotations.experts_data import experts_campaign
+from annotations.models import Worker
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def world(db):
-    people = users()
-    campaign, criterion = experts_campaign()
-    for name, role in (
-        ("owner", CampaignMembership.Role.OWNER),
-        ("designer", CampaignMembership.Role.DESIGNER),
-        ("viewer", CampaignMembership.Role.VIEWER),
-    ):
-        CampaignMembership.objects.create(campaign=campaign, user=people[name], role=role)
-    return people, campaign, criterion
-
-
-def test_page_shows_each_worker_with_an_interval_and_the_ranking_correlation(client, world):
-    people, campaign, _ = world
+def test_page_shows_each_worker_with_an_interval_and_the_ranking_correlation(client, experts_world):
+    people, campaign, _ = experts_world
     client.force_login(people["viewer"])
     url = reverse("annotations:designer-experts", args=[campaign.slug])
     page = client.get(url).content.decode()
@@ -40,8 +25,8 @@ def test_page_shows_each_worker_with_an_interval_and_the_ranking_correlation(cli
     assert client.get(url + "?criterion=nope").status_code == 404
 
 
-def test_designer_excludes_below_a_threshold_and_sees_who(client, world):
-    people, campaign, _ = world
+def test_designer_excludes_below_a_threshold_and_sees_who(client, experts_world):
+    people, campaign, _ = experts_world
     client.force_login(people["designer"])
     url = reverse("annotations:designer-experts", args=[campaign.slug])
     response = client.post(
@@ -58,8 +43,8 @@ def test_designer_excludes_below_a_threshold_and_sees_who(client, world):
     assert "a number from -1 to 1" in high.content.decode()
 
 
-def test_csv_download(client, world):
-    people, campaign, _ = world
+def test_csv_download(client, experts_world):
+    people, campaign, _ = experts_world
     client.force_login(people["viewer"])
     response = client.get(
         reverse("annotations:designer-experts-export", args=[campaign.slug]) + "?criterion=quality"

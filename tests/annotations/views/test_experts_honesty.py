@@ -8,8 +8,9 @@ import io
 import pytest
 from django.urls import reverse
 
+from annotations.exports.experts import expert_report_csv
 from annotations.models import CampaignMembership, Judgement, Worker
-from annotations.selectors.experts import expert_report, expert_report_csv
+from annotations.selectors.experts import expert_report
 from tests.annotations.designer_data import users
 from tests.annotations.experts_data import experts_campaign
 

@@ -8,8 +8,9 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 
 from annotations.models import Campaign, ImportJob, Task
-from annotations.services.campaigns import campaign_create, outputs_store
+from annotations.services.campaigns import campaign_create
 from annotations.services.criteria import criterion_from_preset, criterion_rankme_set
+from annotations.services.outputs import outputs_store
 from tests.annotations.large_campaign import _campaign
 
 pytestmark = pytest.mark.django_db
@@ -71,7 +72,7 @@ def test_the_e2e_set_up_1_build_answers_at_once_and_the_plan_counts_pages(
     criteria (9,450 tasks). The request queues the job; the job builds them all."""
     import time
 
-    from annotations.selectors.monitoring import campaign_plan
+    from annotations.selectors.plan import campaign_plan
     from tests.annotations.services.test_tasks import _e2e_rows
 
     owner = User.objects.create(username="owner")

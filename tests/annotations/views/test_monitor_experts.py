@@ -5,28 +5,13 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from annotations.models import CampaignMembership, Worker
-from tests.annotations.designer_data import users
-from tests.annotations.experts_data import experts_campaign
+from annotations.models import Worker
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def world(db):
-    people = users()
-    campaign, criterion = experts_campaign()
-    for name, role in (
-        ("owner", CampaignMembership.Role.OWNER),
-        ("designer", CampaignMembership.Role.DESIGNER),
-        ("viewer", CampaignMembership.Role.VIEWER),
-    ):
-        CampaignMembership.objects.create(campaign=campaign, user=people[name], role=role)
-    return people, campaign, criterion
-
-
-def test_monitor_offers_the_report_and_workers_can_be_marked_experts(client, world):
-    people, campaign, _ = world
+def test_monitor_offers_the_report_and_workers_can_be_marked_experts(client, experts_world):
+    people, campaign, _ = experts_world
     client.force_login(people["designer"])
     monitor = client.get(reverse("annotations:designer-monitor", args=[campaign.slug]))
     page = monitor.content.decode()

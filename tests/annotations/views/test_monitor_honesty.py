@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from annotations.models import Assignment, WorkerCheck
-from annotations.selectors import monitoring
+from annotations.selectors import agreement as agreement_selectors
 from annotations.services.quality import worker_quality_update
 from tests.annotations.designer_data import judged_campaign, users
 from tests.factories import CampaignFactory, CriterionFactory
@@ -27,8 +27,10 @@ def _monitor(client, people, campaign) -> str:
     ).content.decode()
 
 
-def _agreement(score: float | None, preference: float | None) -> monitoring.CriterionAgreement:
-    return monitoring.CriterionAgreement(
+def _agreement(
+    score: float | None, preference: float | None
+) -> agreement_selectors.CriterionAgreement:
+    return agreement_selectors.CriterionAgreement(
         criterion=None,  # type: ignore[arg-type]
         judgements=10,
         workers=3,
@@ -41,7 +43,7 @@ def test_no_claim_about_scores_and_preferences_that_the_data_can_refute(client, 
     campaign = judged_campaign(owner=people["owner"])
     html = _monitor(client, people, campaign)
     assert "stays lower than on preferences" not in html
-    (agreement,) = monitoring.campaign_agreement(campaign=campaign)
+    (agreement,) = agreement_selectors.campaign_agreement(campaign=campaign)
     assert agreement.score_alpha is not None and agreement.preference_alpha is not None
     scores, prefs = round(agreement.score_alpha, 3), round(agreement.preference_alpha, 3)
     relation = "lower than" if scores < prefs else "higher than" if scores > prefs else "equal to"
@@ -94,7 +96,7 @@ def test_the_quality_reason_shows_for_a_worker_below_the_threshold_only(client, 
 def test_an_undefined_alpha_is_a_dash_not_a_number(client, people):
     # One worker: no two judgements share a task, so no alpha is defined.
     campaign = judged_campaign(owner=people["owner"], n_workers=1)
-    (agreement,) = monitoring.campaign_agreement(campaign=campaign)
+    (agreement,) = agreement_selectors.campaign_agreement(campaign=campaign)
     assert agreement.preference_alpha is None and agreement.score_alpha is None
     html = _monitor(client, people, campaign)
     table = html.split('id="h-agree"', 1)[1].split("</table>", 1)[0]

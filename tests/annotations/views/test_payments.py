@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -134,3 +135,25 @@ def test_downloads_are_the_platform_files(client, world):
         b"HITId,AssignmentId,WorkerId,Approve,Reject\r\n3H,3AS,AMT1,,Random clicks\r\n"
     )
     assert client.get(_url(campaign, "xlsx")).status_code == 404
+
+
+def test_a_rejected_worker_is_said_to_still_count_unless_excluded(client, world):
+    people, campaign = world
+    rejected = Worker.objects.filter(campaign=campaign, excluded=False).first()
+    assert rejected is not None
+    Worker.objects.filter(pk=rejected.pk).update(review="rejected")
+    Worker.objects.filter(campaign=campaign, excluded=True).update(review="rejected")
+    client.force_login(people["owner"])
+    html = client.get(_url(campaign)).text
+    assert "still count in the rankings" in html
+    found = re.search(rf'<tr id="pay-{rejected.pk}">.*?</tr>', html, re.S)
+    assert found is not None
+    row = found.group(0)
+    assert "rejected, still counted" in row
+    monitor = reverse("annotations:designer-monitor", args=[campaign.slug])
+    assert f'href="{monitor}#worker-{rejected.pk}"' in row
+    excluded = Worker.objects.get(campaign=campaign, excluded=True)
+    found = re.search(rf'<tr id="pay-{excluded.pk}">.*?</tr>', html, re.S)
+    assert found is not None
+    row = found.group(0)
+    assert "still counted" not in row

@@ -19,8 +19,9 @@ def test_plan_says_how_often_each_output_is_judged_and_the_cost_formatted(client
     campaign = campaign_create(
         slug="plan", name="Plan", owner=people["owner"], judgements_per_task=3
     )
-    from annotations.services.campaigns import OutputRow, outputs_store
+    from annotations.core.outputs import OutputRow
     from annotations.services.criteria import criterion_from_preset
+    from annotations.services.outputs import outputs_store
 
     criterion_from_preset(campaign=campaign, preset="naturalness")
     outputs_store(

@@ -341,9 +341,11 @@ def test_no_designer_page_scrolls_sideways_at_phone_width(new_page, live_server)
 def test_preview_before_building_in_every_scale_at_phone_width(new_page, live_server):
     """A draft with a magnitude, a Likert and a slider criterion and no tasks: the task
     preview shows a sample of the uploaded outputs in each scale, within 390 px."""
+    from annotations.core.outputs import OutputRow
     from annotations.models import Criterion
-    from annotations.services.campaigns import OutputRow, campaign_create, outputs_store
+    from annotations.services.campaigns import campaign_create
     from annotations.services.criteria import criterion_from_preset
+    from annotations.services.outputs import outputs_store
     from tests.annotations.designer_data import users
 
     owner = users()["owner"]

@@ -8,9 +8,10 @@ import pytest
 from django.utils import timezone
 
 from annotations.access.workers import worker_token
+from annotations.core.outputs import OutputRow
 from annotations.models import Campaign, Criterion, Judgement, JudgementScore, Worker
-from annotations.services.campaigns import OutputRow, outputs_store
 from annotations.services.criteria import CRITERION_PRESETS, criterion_from_preset
+from annotations.services.outputs import outputs_store
 from annotations.services.tasks import tasks_build
 from tests.factories import CampaignFactory, WorkerFactory
 

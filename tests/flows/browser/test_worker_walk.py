@@ -88,8 +88,9 @@ def test_autosave_status_line_appears_and_is_polite(page, live_server, screensho
 
 
 def test_set_up_1_shows_one_standard_with_a_value_per_criterion(page, live_server, screenshot):
-    from annotations.services.campaigns import OutputRow, outputs_store
+    from annotations.core.outputs import OutputRow
     from annotations.services.criteria import criterion_from_preset
+    from annotations.services.outputs import outputs_store
     from annotations.services.tasks import tasks_build
     from tests.factories import CampaignFactory
 

@@ -121,6 +121,19 @@ def test_web_form_refuses_more_runs_than_the_cap(client, setup):
     assert not RankingRun.objects.exists()
 
 
+def test_a_criterion_gone_since_the_form_was_checked_is_a_form_error(client, setup, monkeypatch):
+    # It was a 500 (Criterion.DoesNotExist) when deleted between the form's check and the run.
+    _people, campaign = setup
+    monkeypatch.setattr("ranking.views.runs.criterion_by_name", lambda campaign, name: None)
+    response = client.post(
+        reverse("ranking:campaign-runs", args=[campaign.slug]),
+        {"criterion": "quality", "method": "wmt14", "runs": 20, "seed": 1, "confidence": 0.95},
+    )
+    assert response.status_code == 200
+    assert f"campaign &#x27;{campaign.slug}&#x27; has no criterion" in response.content.decode()
+    assert not RankingRun.objects.exists()
+
+
 def test_running_page_shows_runs_done_and_a_cancel_button(client, setup):
     people, campaign = setup
     run = RankingRun.objects.create(

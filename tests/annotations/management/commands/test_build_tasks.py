@@ -7,9 +7,10 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
+from annotations.core.outputs import OutputRow
 from annotations.models import Campaign, Task
-from annotations.services.campaigns import OutputRow, outputs_store
 from annotations.services.criteria import criterion_from_preset
+from annotations.services.outputs import outputs_store
 from tests.factories import CampaignFactory
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""The members API (annotations/apis/members.py): owners only list, add and remove."""
+"""The members API (annotations/apis/memberships.py): owners only list, add and remove."""
 
 from __future__ import annotations
 

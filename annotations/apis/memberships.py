@@ -17,7 +17,7 @@ from annotations.models import (
     CampaignMembership,
 )
 from annotations.selectors import memberships as member_selectors
-from annotations.serializers.members import MemberSerializer, MemberSetSerializer
+from annotations.serializers.memberships import MemberSerializer, MemberSetSerializer
 from annotations.services import memberships as membership_services
 from common.api import (
     ERRORS,

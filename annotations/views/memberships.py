@@ -22,8 +22,7 @@ from annotations.access.pages import (
     campaign_view,
 )
 from annotations.forms.accounts import SignUpForm
-from annotations.forms.invitations import InvitationForm
-from annotations.forms.members import MemberForm
+from annotations.forms.memberships import InvitationForm, MemberForm
 from annotations.models import (
     Campaign,
     CampaignInvitation,
@@ -83,7 +82,7 @@ def _members_page(
         max_age_days=settings.INVITATION_MAX_AGE_DAYS,
         invitation_link=request.session.pop(INVITATION_LINK_KEY, None) if is_owner else None,
     )
-    return render(request, "annotations/members/members.html", context, status=status)
+    return render(request, "annotations/memberships/members.html", context, status=status)
 
 
 INVITATION_LINK_KEY = "invitation_link"
@@ -165,7 +164,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         status = 404 if exc.reason == "forged" else 410
         return render(
             request,
-            "annotations/members/invitation.html",
+            "annotations/memberships/invitation.html",
             {"refused": str(exc), "reason": exc.reason},
             status=status,
         )
@@ -209,7 +208,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         status = 400
     return render(
         request,
-        "annotations/members/invitation.html",
+        "annotations/memberships/invitation.html",
         {
             "invitation": found,
             "invited": membership_services.email_hint(found.email),

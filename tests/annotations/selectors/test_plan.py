@@ -1,23 +1,19 @@
-"""The plan (annotations/selectors/monitoring.py) before building equals the built tasks;
-totals count every judgement once."""
+"""The plan (annotations/selectors/plan.py) before building equals the built tasks."""
 
 from __future__ import annotations
 
 import pytest
 
+from annotations.core.outputs import OutputRow
 from annotations.models import (
     Campaign,
     Task,
 )
-from annotations.selectors.monitoring import campaign_plan, campaign_progress, campaign_totals
-from annotations.services.campaigns import (
-    OutputRow,
-    campaign_create,
-    outputs_store,
-)
+from annotations.selectors.plan import campaign_plan
+from annotations.services.campaigns import campaign_create
 from annotations.services.criteria import criterion_from_preset
+from annotations.services.outputs import outputs_store
 from annotations.services.tasks import tasks_build
-from tests.annotations.designer_data import judged_campaign
 
 pytestmark = pytest.mark.django_db
 
@@ -76,14 +72,6 @@ def test_plan_of_the_old_estimate_case_is_exact():
     estimate = campaign_plan(campaign=campaign)
     tasks_build(campaign=campaign, seed=9)
     assert campaign_plan(campaign=campaign).tasks == estimate.tasks
-
-
-def test_totals_count_imported_and_collected_judgements_once():
-    campaign = judged_campaign()
-    progress = campaign_progress(campaign=campaign)
-    totals = campaign_totals(campaign=campaign)
-    assert totals.planned == sum(p.planned for p in progress) == 12
-    assert totals.done == 12 and totals.imported == 0 and totals.to_collect == 12
 
 
 def test_the_plan_leaves_out_an_uploaded_output_chosen_as_a_standard_as_the_build_does():

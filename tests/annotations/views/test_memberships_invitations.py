@@ -13,22 +13,11 @@ from django.utils import timezone
 
 from annotations.models import CampaignInvitation, CampaignMembership
 from annotations.services.memberships import token_digest
-from tests.annotations.designer_data import add_member, judged_campaign, users
 
 pytestmark = pytest.mark.django_db
 
 
 Role = CampaignMembership.Role
-
-
-@pytest.fixture
-def world(settings):
-    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-    people = users()
-    campaign = judged_campaign(owner=people["owner"], n_workers=1)
-    add_member(campaign, people["designer"], Role.DESIGNER)
-    add_member(campaign, people["viewer"], Role.VIEWER)
-    return people, campaign
 
 
 def _members(campaign) -> str:
@@ -54,8 +43,10 @@ def _link_in_last_mail() -> str:
 @pytest.mark.parametrize(
     ("who", "label"), [("owner", "Owner"), ("designer", "Editor"), ("viewer", "Viewer")]
 )
-def test_role_is_shown_on_the_campaign_page_and_the_members_page(client, world, who, label):
-    people, campaign = world
+def test_role_is_shown_on_the_campaign_page_and_the_members_page(
+    client, memberships_world, who, label
+):
+    people, campaign = memberships_world
     client.force_login(people[who])
     overview = client.get(reverse("annotations:designer-campaign", args=[campaign.slug]))
     assert f"Your role: <strong>{label}</strong>" in overview.content.decode()
@@ -67,8 +58,8 @@ def test_role_is_shown_on_the_campaign_page_and_the_members_page(client, world, 
         assert re.search(rf"<td>{name}</td><td>{shown}</td>", members), (name, shown)
 
 
-def test_only_owners_see_and_use_the_invitation_form(client, world):
-    people, campaign = world
+def test_only_owners_see_and_use_the_invitation_form(client, memberships_world):
+    people, campaign = memberships_world
     for who in ("designer", "viewer"):
         client.force_login(people[who])
         assert "Send invitation" not in client.get(_members(campaign)).content.decode()
@@ -76,8 +67,8 @@ def test_only_owners_see_and_use_the_invitation_form(client, world):
     assert CampaignInvitation.objects.count() == 0 and not mail.outbox
 
 
-def test_viewer_cannot_edit_anything(client, world):
-    people, campaign = world
+def test_viewer_cannot_edit_anything(client, memberships_world):
+    people, campaign = memberships_world
     client.force_login(people["viewer"])
     api = client.patch(
         f"/api/campaigns/{campaign.slug}/", {"name": "Hacked"}, content_type="application/json"
@@ -95,8 +86,8 @@ def test_viewer_cannot_edit_anything(client, world):
 # Invitations ------------------------------------------------------------------------------------
 
 
-def test_invitation_email_link_makes_a_signed_in_user_a_member(client, world):
-    people, campaign = world
+def test_invitation_email_link_makes_a_signed_in_user_a_member(client, memberships_world):
+    people, campaign = memberships_world
     client.force_login(people["owner"])
     response = _invite(client, campaign, email="outsider@example.org", role="viewer")
     assert response.status_code == 302
@@ -125,8 +116,8 @@ def test_invitation_email_link_makes_a_signed_in_user_a_member(client, world):
     assert client.get(accepted["Location"]).status_code == 200
 
 
-def test_invitation_link_lets_a_new_person_sign_up_and_join(client, world):
-    people, campaign = world
+def test_invitation_link_lets_a_new_person_sign_up_and_join(client, memberships_world):
+    people, campaign = memberships_world
     client.force_login(people["owner"])
     _invite(client, campaign, email="ada@example.org", role="designer")
     link = _link_in_last_mail()
@@ -150,8 +141,8 @@ def test_invitation_link_lets_a_new_person_sign_up_and_join(client, world):
     assert client.get(settings_url).status_code == 200
 
 
-def test_used_expired_and_forged_links_are_refused_clearly(client, world, settings):
-    people, campaign = world
+def test_used_expired_and_forged_links_are_refused_clearly(client, memberships_world, settings):
+    people, campaign = memberships_world
     client.force_login(people["owner"])
     _invite(client, campaign, email="o@example.org", role="designer")
     link = _link_in_last_mail()
@@ -184,8 +175,8 @@ def test_used_expired_and_forged_links_are_refused_clearly(client, world, settin
     assert not User.objects.filter(username="late").exists()
 
 
-def test_owner_withdraws_an_invitation_and_its_link_stops_working(client, world):
-    people, campaign = world
+def test_owner_withdraws_an_invitation_and_its_link_stops_working(client, memberships_world):
+    people, campaign = memberships_world
     client.force_login(people["owner"])
     _invite(client, campaign)
     link = _link_in_last_mail()
@@ -199,8 +190,8 @@ def test_owner_withdraws_an_invitation_and_its_link_stops_working(client, world)
     assert client.get(link).status_code == 404
 
 
-def test_a_bad_invitation_form_names_the_field(client, world):
-    people, campaign = world
+def test_a_bad_invitation_form_names_the_field(client, memberships_world):
+    people, campaign = memberships_world
     client.force_login(people["owner"])
     response = _invite(client, campaign, email="not an email")
     assert response.status_code == 400
@@ -211,8 +202,8 @@ def test_a_bad_invitation_form_names_the_field(client, world):
 # Invitations are for the invited address ----------------------------------------------------
 
 
-def test_an_invitation_is_refused_to_an_account_of_another_address(client, world):
-    people, campaign = world
+def test_an_invitation_is_refused_to_an_account_of_another_address(client, memberships_world):
+    people, campaign = memberships_world
     client.force_login(people["owner"])
     _invite(client, campaign, email="kim@example.org", role="designer")
     link = _link_in_last_mail()
@@ -254,8 +245,10 @@ def test_an_invitation_is_refused_to_an_account_of_another_address(client, world
         ("short7", "This password is too short."),
     ],
 )
-def test_sign_up_from_an_invitation_refuses_weak_passwords(client, world, password, message):
-    people, campaign = world
+def test_sign_up_from_an_invitation_refuses_weak_passwords(
+    client, memberships_world, password, message
+):
+    people, campaign = memberships_world
     client.force_login(people["owner"])
     _invite(client, campaign, email="kim@example.org", role="viewer")
     link = _link_in_last_mail()
@@ -267,8 +260,8 @@ def test_sign_up_from_an_invitation_refuses_weak_passwords(client, world, passwo
     assert CampaignInvitation.objects.get().accepted_at is None
 
 
-def test_an_account_made_from_an_invitation_has_the_invited_address(client, world):
-    people, campaign = world
+def test_an_account_made_from_an_invitation_has_the_invited_address(client, memberships_world):
+    people, campaign = memberships_world
     client.force_login(people["owner"])
     _invite(client, campaign, email="Kim@Example.org", role="viewer")
     link = _link_in_last_mail()
@@ -287,9 +280,9 @@ def test_an_account_made_from_an_invitation_has_the_invited_address(client, worl
 
 
 def test_without_real_mail_the_page_gives_the_invitation_link_instead_of_saying_sent(
-    client, world, settings
+    client, memberships_world, settings
 ):
-    people, campaign = world
+    people, campaign = memberships_world
     settings.EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
     client.force_login(people["owner"])
     page = client.get(_invite(client, campaign, email="console@example.org")["Location"]).text

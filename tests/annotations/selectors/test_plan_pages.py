@@ -9,15 +9,17 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from annotations.core.outputs import OutputRow
 from annotations.models import Campaign
 from annotations.selectors.judgements import page_assignments
-from annotations.selectors.monitoring import campaign_plan, worker_table
+from annotations.selectors.monitor import worker_table
 from annotations.selectors.payments import payment_rows
+from annotations.selectors.plan import campaign_plan
 from annotations.selectors.sessions import pages_done
 from annotations.services.assignment import page_next_for
-from annotations.services.campaigns import OutputRow, outputs_store
 from annotations.services.criteria import criterion_from_preset
 from annotations.services.judgements import judgement_submit, judgements_submit_page
+from annotations.services.outputs import outputs_store
 from annotations.services.tasks import tasks_build
 from tests.factories import CampaignFactory, WorkerFactory
 

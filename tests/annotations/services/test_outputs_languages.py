@@ -7,7 +7,7 @@ import pytest
 
 from annotations.core.outputs import OutputRow
 from annotations.models import Item, Output
-from annotations.services.campaigns import outputs_store
+from annotations.services.outputs import outputs_store
 from tests.factories import CampaignFactory
 
 pytestmark = pytest.mark.django_db

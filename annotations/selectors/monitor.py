@@ -1,11 +1,12 @@
-"""Reads for organizers: the plan, live progress, comparison counts, workers, agreement."""
+"""Reads for the monitor page: live progress and throughput, the comparison matrix,
+every judgement of a campaign read once, and the worker table (which the payments page
+and the workers API read too)."""
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from itertools import combinations
 
@@ -13,19 +14,15 @@ import numpy as np
 from django.db.models import Count, Min, Q, QuerySet
 from django.utils import timezone
 
-from annotations.core.agreement import krippendorff_alpha_long, pairwise_kappa
-from annotations.core.design import item_task_counts
 from annotations.models import (
     Campaign,
     Criterion,
     Judgement,
     JudgementScore,
-    Output,
     Task,
     TaskOutput,
     Worker,
 )
-from annotations.selectors.criteria import standard_outputs
 from annotations.selectors.judgements import (
     judgement_counts,
     judgement_is_repeat,
@@ -38,154 +35,6 @@ from annotations.selectors.quality import (
     quality_verdict,
     worker_checks,
 )
-
-# The plan -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SystemPlan:
-    label: str
-    #: summed over the campaign's criteria
-    comparisons: int
-    #: what one criterion's ranking gets (the mean over criteria)
-    per_criterion: int = 0
-
-
-@dataclass(frozen=True)
-class Plan:
-    """What a campaign will take: tasks, judgements, workers, time and money."""
-
-    built: bool
-    criteria: int
-    items: int
-    systems: int
-    tasks: int
-    judgements: int
-    #: tasks a worker judges: every judgement, plus one task per attention-check or
-    #: repeat page (a check page holds one task in either set-up)
-    worker_tasks: int
-    workers: int
-    hours: float
-    cost: float
-    pay_per_hour: float
-    seconds_per_task: float
-    per_system: list[SystemPlan] = field(default_factory=list)
-    # Tasks and judgements imported from a finished evaluation (``import_e2e`` and the
-    # like): they are not planned, only shown.
-    imported_tasks: int = 0
-    imported_judgements: int = 0
-    #: What ``tasks_per_worker`` counts and the monitor shows per worker (glossary: page):
-    #: one task in set-up 2, one item's group of ``criteria`` tasks in set-up 1.
-    pages: int = 0
-    #: pages of regular tasks (judgements that count) and of checks (attention, repeat)
-    regular_pages: int = 0
-    tasks_per_page: int = 1
-
-    @property
-    def tasks_per_item(self) -> float:
-        """Tasks per item and criterion, on average (an item's outputs over its tasks)."""
-        return self.tasks / (self.criteria * self.items) if self.criteria and self.items else 0.0
-
-    @property
-    def imported_only(self) -> bool:
-        """An imported campaign with nothing to collect: its plan is not an estimate."""
-        return bool(self.imported_tasks) and not self.built
-
-
-def campaign_plan(
-    *, campaign: Campaign, pay_per_hour: float = 0.0, seconds_per_task: float | None = None
-) -> Plan:
-    """The campaign's plan: from the built tasks when there are any, else estimated.
-
-    Before tasks exist, the number of tasks is what ``tasks_build`` will make: per item
-    and criterion, ``annotations.core.design.item_task_counts`` over the systems that have an
-    output for that item (items without enough outputs get none). Attention checks and
-    repeats add worker time but no judgements that count. Comparisons are the pairwise
-    comparisons a system takes part in, summed over criteria; before building they are
-    the expected share of each item's task slots (the design spreads them evenly).
-    """
-    if seconds_per_task is None:
-        seconds_per_task = float(max(campaign.min_seconds_per_task, 60))
-    k = campaign.outputs_per_task
-    n_criteria = campaign.criteria.count()
-    n_items = campaign.items.count()
-    systems = list(campaign.systems.order_by("label").values_list("id", "label"))
-    jpt = campaign.judgements_per_task
-    regular = Task.objects.filter(campaign=campaign, kind=Task.Kind.REGULAR)
-    n_tasks = regular.count()
-    built = n_tasks > 0
-    comparisons: dict[int, int] = defaultdict(int)
-    if built:
-        slots = dict(
-            regular.annotate(n=Count("task_outputs__slot", distinct=True)).values_list("id", "n")
-        )
-        for task_id, system_id in TaskOutput.objects.filter(
-            task__in=regular, role=TaskOutput.Role.REGULAR
-        ).values_list("task_id", "output__system_id"):
-            comparisons[system_id] += (slots[task_id] - 1) * jpt
-    else:
-        n_tasks = 0
-        index = {sid: s for s, (sid, _) in enumerate(systems)}
-        item_rows: dict[int, list[int]] = defaultdict(list)
-        # as the build does: the outputs chosen as standards are never rated
-        standards = standard_outputs(criteria=list(campaign.criteria.all()))
-        for item_id, system_id in (
-            Output.objects.filter(item__campaign=campaign)
-            .exclude(pk__in=standards)
-            .exclude(canonical_id__in=standards)
-            .values_list("item_id", "system_id")
-        ):
-            item_rows[item_id].append(index[system_id])
-        if item_rows and systems:
-            available = np.zeros((len(item_rows), len(systems)), dtype=bool)
-            for row, members in enumerate(item_rows.values()):
-                available[row, members] = True
-            per_item = item_task_counts(available, k=k)
-            n_tasks = int(per_item.sum()) * n_criteria
-            n_i = available.sum(axis=1)
-            k_i = np.minimum(k, n_i)
-            # Each system of an item fills T_i * k_i / n_i of its slots on average; every
-            # slot is compared with the task's k_i - 1 others in each judgement.
-            share = np.where(per_item > 0, per_item * k_i * (k_i - 1) / np.maximum(n_i, 1), 0)
-            expected = (available * share[:, None]).sum(axis=0) * n_criteria * jpt
-            for s, (system_id, _) in enumerate(systems):
-                comparisons[system_id] = round(float(expected[s]))
-    judgements = n_tasks * jpt
-    real_share = max(1.0 - campaign.attention_check_rate - campaign.repeat_rate, 1e-9)
-    # Workers are counted in pages, the unit of ``tasks_per_worker`` and of the monitor's
-    # worker table: in set-up 1 a regular page holds one task per criterion, while an
-    # attention check or a repeat is a page of one task (``services.assignment``).
-    per_page = max(n_criteria, 1) if campaign.setup == Campaign.Setup.TOGETHER else 1
-    regular_pages = math.ceil(judgements / per_page) if judgements else 0
-    pages = math.ceil(regular_pages / real_share) if regular_pages else 0
-    worker_tasks = judgements + (pages - regular_pages)
-    hours = worker_tasks * seconds_per_task / 3600.0
-    return Plan(
-        built=built,
-        criteria=n_criteria,
-        items=n_items,
-        systems=len(systems),
-        tasks=n_tasks,
-        judgements=judgements,
-        worker_tasks=worker_tasks,
-        workers=math.ceil(pages / campaign.tasks_per_worker) if pages else 0,
-        hours=hours,
-        cost=round(hours * pay_per_hour, 2),
-        pay_per_hour=pay_per_hour,
-        seconds_per_task=seconds_per_task,
-        per_system=[
-            SystemPlan(label, comparisons[sid], round(comparisons[sid] / max(n_criteria, 1)))
-            for sid, label in systems
-        ],
-        imported_tasks=Task.objects.filter(campaign=campaign, kind=Task.Kind.IMPORTED).count(),
-        imported_judgements=Judgement.objects.filter(
-            criterion__campaign=campaign, task__kind=Task.Kind.IMPORTED
-        ).count(),
-        pages=pages,
-        regular_pages=regular_pages,
-        tasks_per_page=per_page,
-    )
-
 
 # Progress -----------------------------------------------------------------------------------
 
@@ -418,8 +267,9 @@ def campaign_judgements(*, campaign: Campaign) -> dict[int, dict]:
     Keyed by judgement id; each value holds ``worker``, ``task``, ``item``, ``criterion``,
     ``seconds``, the ``regular`` scores by output id and, for judgements that count
     (``selectors.judgements``: no attention check, no repeat), ``signs``: the preference
-    of every pair of outputs; ``prefs`` is the same for those and for repeats. The monitor page reads it once and hands it to
-    :func:`worker_table` and :func:`campaign_agreement`.
+    of every pair of outputs; ``prefs`` is the same for those and for repeats. The monitor
+    page reads it once and hands it to :func:`worker_table` and to
+    ``selectors.agreement.campaign_agreement``.
     """
     rows = JudgementScore.objects.filter(judgement__criterion__campaign=campaign).values_list(
         "judgement_id",
@@ -464,7 +314,7 @@ def campaign_judgements(*, campaign: Campaign) -> dict[int, dict]:
                 kind = "repeat"
             else:
                 kind = "attention" if tkind == Task.Kind.ATTENTION else "other"
-            # The page it was shown on (``selectors.worker.pages_done``'s rule): in set-up 1
+            # The page it was shown on (``selectors.sessions.pages_done``'s rule): in set-up 1
             # a regular task's or an attention check's group, else the judgement's own page.
             grouped = (
                 together
@@ -568,160 +418,3 @@ def worker_table(
             )
         )
     return result
-
-
-# Agreement ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CriterionAgreement:
-    criterion: Criterion
-    judgements: int
-    workers: int
-    preference_alpha: float | None
-    score_alpha: float | None
-    #: WMT's pairwise kappa between judges (inter) and of a judge with itself (intra)
-    inter_kappa: float | None = None
-    intra_kappa: float | None = None
-    #: counted judgements of excluded workers, and those workers, left out of all the
-    #: figures above (as rankings leave them out)
-    excluded_judgements: int = 0
-    excluded_workers: int = 0
-
-    @property
-    def scores_versus_preferences(self) -> str:
-        """How the two alphas of these data compare, in words ("" when either is
-        undefined): computed, never assumed (on some data scores agree more)."""
-        if self.preference_alpha is None or self.score_alpha is None:
-            return ""
-        scores, prefs = round(self.score_alpha, 3), round(self.preference_alpha, 3)
-        relation = (
-            "lower than" if scores < prefs else "higher than" if scores > prefs else "equal to"
-        )
-        return f"α on scores ({scores:.3f}) is {relation} α on preferences ({prefs:.3f})."  # noqa: RUF001
-
-
-def _finite(value: float) -> float | None:
-    return None if math.isnan(value) else value
-
-
-def _excluded_workers(campaign_id: int) -> set[int]:
-    return set(
-        Worker.objects.filter(campaign_id=campaign_id, excluded=True).values_list("pk", flat=True)
-    )
-
-
-def criterion_agreement(
-    *,
-    criterion: Criterion,
-    judgements: dict[int, dict] | None = None,
-    excluded: set[int] | None = None,
-) -> CriterionAgreement:
-    """Krippendorff's alpha among workers on one criterion's counted judgements.
-
-    Excluded workers' judgements are left out, as rankings leave them out by default
-    (``excluded_judgements`` and ``excluded_workers`` say how many), so the agreement
-    and the ranking rest on the same judgements.
-
-    Preferences: a unit is (task, pair of outputs), a value +1/0/-1, ordinal level (a tie
-    lies between the two preferences). Scores: a unit is (task, output), the score at
-    interval level; magnitude-estimation scores are ratios to the standard, so they are
-    compared as logarithms (log of max(score, 1)), otherwise one worker's 111111 would
-    swamp everyone's agreement. ``judgements`` is :func:`campaign_judgements`' result
-    when the caller has it already.
-    """
-    magnitude = criterion.scale == Criterion.Scale.MAGNITUDE
-    if judgements is None:
-        judgements = campaign_judgements(campaign=criterion.campaign)
-    if excluded is None:
-        excluded = _excluded_workers(criterion.campaign_id)
-    mine = [j for j in judgements.values() if j["criterion"] == criterion.pk]
-    left_out = [j for j in mine if j["worker"] in excluded and "signs" in j]
-    mine = [j for j in mine if j["worker"] not in excluded]
-    counted = [j for j in mine if "signs" in j]
-    score_units: dict[tuple, int] = {}
-    pair_units: dict[tuple, int] = {}
-    score_unit, score_value, pair_unit, pair_value = [], [], [], []
-    for j in counted:
-        tid = j["task"]
-        for oid, score in j["regular"].items():
-            score_unit.append(score_units.setdefault((tid, oid), len(score_units)))
-            score_value.append(math.log(max(score, 1.0)) if magnitude else score)
-        for pair, sign in j["signs"].items():
-            pair_unit.append(pair_units.setdefault((tid, *pair), len(pair_units)))
-            pair_value.append(sign)
-    workers = {j["worker"] for j in counted}
-    pref = krippendorff_alpha_long(np.array(pair_unit), np.array(pair_value), level="ordinal")
-    score = krippendorff_alpha_long(np.array(score_unit), np.array(score_value), level="interval")
-    judged = [(j["task"], j["worker"], j["prefs"]) for j in mine if "prefs" in j]
-    inter = pairwise_kappa(judged, intra=False).kappa
-    intra = pairwise_kappa(judged, intra=True).kappa
-    return CriterionAgreement(
-        criterion,
-        len(counted),
-        len(workers),
-        _finite(pref),
-        _finite(score),
-        _finite(inter),
-        _finite(intra),
-        len(left_out),
-        len({j["worker"] for j in left_out}),
-    )
-
-
-def campaign_agreement(
-    *,
-    campaign: Campaign,
-    judgements: dict[int, dict] | None = None,
-    excluded: set[int] | None = None,
-) -> list[CriterionAgreement]:
-    """:func:`criterion_agreement` for each criterion (excluded workers left out)."""
-    if judgements is None:
-        judgements = campaign_judgements(campaign=campaign)
-    if excluded is None:
-        excluded = _excluded_workers(campaign.pk)
-    return [
-        criterion_agreement(criterion=c, judgements=judgements, excluded=excluded)
-        for c in campaign.criteria.all()
-    ]
-
-
-@dataclass(frozen=True)
-class SliceAgreement:
-    attribute: str
-    value: str
-    agreement: list[CriterionAgreement]
-
-
-def agreement_by_slice(
-    *, campaign: Campaign, judgements: dict[int, dict] | None = None
-) -> list[SliceAgreement]:
-    """Agreement per slice of the items (each value of each item attribute, e.g. GEM's
-    challenge sets), to read beside the whole campaign's. Empty when no item has
-    attributes."""
-    attributes = dict(campaign.items.exclude(attributes={}).values_list("id", "attributes"))
-    if not attributes:
-        return []
-    if judgements is None:
-        judgements = campaign_judgements(campaign=campaign)
-    excluded = _excluded_workers(campaign.pk)
-    values: dict[str, set[str]] = {}
-    for attrs in attributes.values():
-        for name, value in attrs.items():
-            values.setdefault(name, set()).add(value)
-    slices = []
-    for name in sorted(values):
-        for value in sorted(values[name]):
-            subset = {
-                jid: j
-                for jid, j in judgements.items()
-                if attributes.get(j["item"], {}).get(name) == value
-            }
-            slices.append(
-                SliceAgreement(
-                    name,
-                    value,
-                    campaign_agreement(campaign=campaign, judgements=subset, excluded=excluded),
-                )
-            )
-    return slices

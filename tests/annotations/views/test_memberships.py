@@ -1,4 +1,4 @@
-"""The members page (annotations/views/members.py): owners add and remove members."""
+"""The members page (annotations/views/memberships.py): owners add and remove members."""
 
 from __future__ import annotations
 

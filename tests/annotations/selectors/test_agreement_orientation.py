@@ -15,7 +15,7 @@ from annotations.models import (
     TaskOutput,
     Worker,
 )
-from annotations.selectors.monitoring import criterion_agreement
+from annotations.selectors.agreement import criterion_agreement
 from tests.factories import CampaignFactory, CriterionFactory, ItemFactory, SystemFactory
 
 pytestmark = pytest.mark.django_db
