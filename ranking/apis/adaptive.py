@@ -16,6 +16,7 @@ from annotations.access.apis import CampaignScoped
 from common.api import ERRORS
 from common.errors import DomainError
 from ranking.models import AdaptiveBatch
+from ranking.selectors import adaptive as selectors
 from ranking.serializers.adaptive import AdaptiveBatchRequest
 from ranking.services import adaptive
 
@@ -54,7 +55,7 @@ class AdaptiveApi(CampaignScoped):
                         "stable": s.stable,
                         "batches": [batch_body(b) for b in s.batches],
                     }
-                    for s in adaptive.adaptive_status(campaign=self.campaign)
+                    for s in selectors.adaptive_status(campaign=self.campaign)
                 ],
             }
         )
