@@ -7,9 +7,11 @@ change breaks one, naming the module.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -117,3 +119,56 @@ def test_a_new_page_module_is_fenced_the_day_it_lands(tree: Path) -> None:
     result = lint_imports(tree)
     assert result.returncode != 0
     assert "annotations.views.brand_new_page" in result.stdout
+
+
+# annotations' access sits in two layers: the doors that take a request above the
+# services, the one check below the selectors -------------------------------------------
+
+
+def test_an_access_door_importing_a_form_is_refused(tree: Path) -> None:
+    module = tree / "annotations" / "access" / "pages.py"
+    module.write_text(module.read_text() + "\nfrom annotations.forms import plan  # noqa\n")
+    result = lint_imports(tree)
+    assert result.returncode != 0
+    assert "annotations.access.pages -> annotations.forms.plan" in result.stdout
+
+
+def test_the_one_access_check_importing_a_selector_is_refused(tree: Path) -> None:
+    # Services and selectors use the check (roles, the campaigns a user sees): it reads
+    # the models only.
+    module = tree / "annotations" / "access" / "campaigns.py"
+    module.write_text(
+        module.read_text() + "\nfrom annotations.selectors import campaigns  # noqa\n"
+    )
+    result = lint_imports(tree)
+    assert result.returncode != 0
+    assert "annotations.access.campaigns -> annotations.selectors.campaigns" in result.stdout
+
+
+def test_a_new_access_module_is_fenced_the_day_it_lands(tree: Path) -> None:
+    (tree / "annotations" / "access" / "brand_new.py").write_text('"""Not placed yet."""\n')
+    result = lint_imports(tree)
+    assert result.returncode != 0
+    assert "annotations.access.brand_new" in result.stdout
+
+
+def _layer_modules(layers: list[str]) -> set[str]:
+    return {name for layer in layers for name in re.findall(r"[\w.]+", layer)}
+
+
+def test_every_access_module_has_its_place_in_the_annotations_layers() -> None:
+    """The annotations contract names access module by module (the package is exempt from
+    its exhaustive check), so each module must be named there, as in access's own."""
+    contracts = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["importlinter"][
+        "contracts"
+    ]
+    annotations = next(c for c in contracts if c.get("containers") == ["annotations"])
+    placed = {
+        name.removeprefix("access.")
+        for name in _layer_modules(annotations["layers"])
+        if name.startswith("access.")
+    }
+    modules = {p.stem for p in (REPO / "annotations" / "access").glob("*.py")} - {"__init__"}
+    assert placed == modules, "place every annotations/access module in the annotations layers"
+    access = next(c for c in contracts if c.get("containers") == ["annotations.access"])
+    assert _layer_modules(access["layers"]) == modules

@@ -17,6 +17,7 @@ from annotations.selectors.criteria import criterion_by_name
 from common.api import ERRORS
 from common.errors import DomainError
 from ranking.models import AdaptiveBatch
+from ranking.selectors import adaptive as selectors
 from ranking.serializers.adaptive import AdaptiveBatchRequest
 from ranking.services import adaptive
 
@@ -55,7 +56,7 @@ class AdaptiveApi(CampaignScoped):
                         "stable": s.stable,
                         "batches": [batch_body(b) for b in s.batches],
                     }
-                    for s in adaptive.adaptive_status(campaign=self.campaign)
+                    for s in selectors.adaptive_status(campaign=self.campaign)
                 ],
             }
         )

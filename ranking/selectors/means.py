@@ -178,6 +178,11 @@ def criterion_means(
     )
 
 
+def means_criterion_names(*, campaign: Campaign) -> list[str]:
+    """The campaign's criteria by name, in its order (the page's choice of criterion)."""
+    return list(campaign.criteria.order_by("position", "pk").values_list("name", flat=True))
+
+
 def campaign_means(
     *, campaign: Campaign, confidence: float = 0.95, criterion: str = ""
 ) -> MeansTable:

@@ -248,3 +248,25 @@ def criterion_power(
         pay_per_hour=pay_per_hour,
         pairs=found,
     )
+
+
+def campaign_power_reports(
+    *,
+    campaign: Campaign,
+    confidence: float = 0.95,
+    power: float = 0.8,
+    pay_per_hour: float = 0.0,
+    seconds_per_task: float | None = None,
+) -> list[PowerReport]:
+    """:func:`criterion_power` of each criterion that has one (two systems compared)."""
+    reports = (
+        criterion_power(
+            criterion=criterion,
+            confidence=confidence,
+            power=power,
+            pay_per_hour=pay_per_hour,
+            seconds_per_task=seconds_per_task,
+        )
+        for criterion in campaign.criteria.all()
+    )
+    return [report for report in reports if report is not None]

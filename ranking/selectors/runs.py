@@ -12,8 +12,10 @@ from typing import Any
 
 import numpy as np
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
+from annotations.access.campaigns import campaigns_visible_to
 from annotations.core.slices import describe
 from annotations.models import Campaign, Criterion, Item, Judgement, JudgementScore, System
 from annotations.selectors.criteria import criterion_by_name
@@ -26,6 +28,7 @@ from annotations.selectors.judgements import (
 )
 from ranking import stats
 from ranking.models import RankingRun
+from ranking.selectors.sweep import ranking_runs_as_swept
 
 
 @dataclass(frozen=True)
@@ -271,9 +274,23 @@ def ranking_campaign_system_labels(*, criterion: Criterion) -> list[str]:
     )
 
 
-def ranking_runs_recent(*, campaign: Campaign, limit: int = 10) -> list[RankingRun]:
-    """A campaign's latest ranking runs (newest first), with their criteria."""
-    return list(RankingRun.objects.filter(campaign=campaign).select_related("criterion")[:limit])
+def ranking_runs_visible_to(*, user: User | AnonymousUser) -> QuerySet[RankingRun]:
+    """The runs of the campaigns the user may see, with their campaign and criterion."""
+    return RankingRun.objects.select_related("campaign", "criterion").filter(
+        campaign__in=campaigns_visible_to(user)
+    )
+
+
+def ranking_runs_recent(*, campaign: Campaign, limit: int | None = 10) -> list[RankingRun]:
+    """A campaign's latest ranking runs (newest first; all with ``limit=None``), with
+    their criteria, each shown as the sweep will leave it (a lost run as failed)."""
+    runs = RankingRun.objects.filter(campaign=campaign).select_related("criterion")
+    return list(ranking_runs_as_swept(runs=list(runs if limit is None else runs[:limit])))
+
+
+def ranking_run_result_count(*, run: RankingRun) -> int:
+    """The result rows (one per system ranked) a run holds: what deleting it drops."""
+    return run.results.count()
 
 
 def ranking_runs_active_count(*, user_id: int) -> int:

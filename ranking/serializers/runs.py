@@ -44,6 +44,38 @@ class _DeprecatedExcludeFlagged(serializers.BooleanField):
     pass
 
 
+#: What a client sends to start a run (the run's output shows them too).
+RUN_REQUEST_FIELDS = (
+    "criterion",
+    "method",
+    "runs",
+    "seed",
+    "confidence",
+    "exclude_excluded_workers",
+    "exclude_flagged",
+    "parameters",
+    "where",
+)
+#: What the run's life and result say: shown, never sent.
+RUN_STATE_FIELDS = (
+    "status",
+    "progress",
+    "runs_done",
+    "heartbeat_at",
+    "attempts",
+    "error",
+    "stability",
+    "n_judgements",
+    "n_comparisons",
+    "fingerprint",
+    "inputs",
+    "created_at",
+    "started_at",
+    "finished_at",
+    "seconds",
+)
+
+
 class RankingRunSerializer(serializers.ModelSerializer):
     campaign = serializers.CharField(source="campaign.slug", read_only=True)
     # The model's column is ``exclude_flagged``; what it does is leave out excluded workers.
@@ -76,51 +108,9 @@ class RankingRunSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = RankingRun
-        fields = [
-            "id",
-            "campaign",
-            "criterion",
-            "method",
-            "runs",
-            "seed",
-            "confidence",
-            "exclude_excluded_workers",
-            "exclude_flagged",
-            "parameters",
-            "where",
-            "status",
-            "progress",
-            "runs_done",
-            "heartbeat_at",
-            "attempts",
-            "error",
-            "stability",
-            "n_judgements",
-            "n_comparisons",
-            "fingerprint",
-            "inputs",
-            "created_at",
-            "started_at",
-            "finished_at",
-            "seconds",
-            "result_url",
-        ]
-        read_only_fields = [
-            f
-            for f in fields
-            if f
-            not in (
-                "criterion",
-                "method",
-                "runs",
-                "seed",
-                "confidence",
-                "exclude_excluded_workers",
-                "exclude_flagged",
-                "parameters",
-                "where",
-            )
-        ]
+        fields = ("id", "campaign", *RUN_REQUEST_FIELDS, *RUN_STATE_FIELDS, "result_url")
+        # ``campaign`` and ``result_url`` are read only where they are declared.
+        read_only_fields = ("id", *RUN_STATE_FIELDS)
 
     def to_internal_value(self, data: Any) -> Any:
         # ``exclude_flagged`` is the deprecated name of ``exclude_excluded_workers``: both

@@ -35,7 +35,8 @@ the campaign is closed or paused (the rule advises, it does not stop anything).
 
 Called by the Celery beat task ``ranking.adaptive_step`` every minute, by ``manage.py
 adaptive_step``, and by the *Adaptive design* page's button (a batch now, whatever the
-open places).
+open places). What a batch reads (open places, earlier refits, the outputs, the tasks)
+and what the page shows are ``ranking.selectors.adaptive``'s.
 """
 
 from __future__ import annotations
@@ -45,14 +46,13 @@ from dataclasses import dataclass
 
 import numpy as np
 from django.db import transaction
-from django.db.models import F, Max, Sum
-from django.db.models.functions import Greatest
 
-from annotations.models import Campaign, Criterion, Output, Task, TaskOutput
+from annotations.models import Campaign, Criterion, Task, TaskOutput
 from annotations.services.campaigns import campaign_settings_problems
 from common.errors import DomainError
 from ranking import stats
 from ranking.models import AdaptiveBatch
+from ranking.selectors import adaptive as selectors
 from ranking.selectors.runs import ranking_scores
 
 REFIT_METHOD = "wmt14"
@@ -62,20 +62,10 @@ MARGIN = 3
 STABLE_REFITS = 3
 
 
-def open_places(*, criterion: Criterion) -> int:
-    """Places still open on the criterion's regular tasks (a hint: places held are
-    counted exactly only under a task's lock)."""
-    jpt = criterion.campaign.judgements_per_task
-    total = (
-        Task.objects.filter(criterion=criterion, kind=Task.Kind.REGULAR)
-        .annotate(left=Greatest(jpt - F("places_held"), 0))
-        .aggregate(n=Sum("left"))["n"]
-    )
-    return int(total or 0)
-
-
 def adaptive_problem(campaign: Campaign) -> str:
-    """Why the campaign cannot get an adaptive batch now ("" when it can)."""
+    """Why the campaign cannot get an adaptive batch now ("" when it can): the rule every
+    batch is held to, on the campaign settings' own rules (``annotations.services``, which
+    a selector does not import)."""
     if not campaign.adaptive_design:
         return "Adaptive design is off for this campaign (Settings page)."
     if campaign.status != Campaign.Status.LIVE:
@@ -165,10 +155,8 @@ def _stable(criterion: Criterion, state: _State, number: int) -> bool:
     mine = [int(c) for c in state.cluster]
     if len(set(mine)) < 2:
         return False
-    before = list(
-        AdaptiveBatch.objects.filter(criterion=criterion, number__lt=number)
-        .order_by("-number")
-        .values_list("state", "judgements")[: STABLE_REFITS - 1]
+    before = selectors.adaptive_refits_before(
+        criterion=criterion, number=number, limit=STABLE_REFITS - 1
     )
     if len(before) < STABLE_REFITS - 1:
         return False
@@ -197,14 +185,13 @@ def adaptive_batch_build(
     criterion = Criterion.objects.get(pk=criterion.pk)
     size = int(campaign.adaptive_batch_tasks)
     jpt = int(campaign.judgements_per_task)
-    if not force and open_places(criterion=criterion) * 2 >= size * jpt:
+    if not force and selectors.adaptive_open_places(criterion=criterion) * 2 >= size * jpt:
         return None
-    systems = list(campaign.systems.order_by("label").values_list("id", "label"))
+    systems = selectors.adaptive_systems(campaign=campaign)
     system_ids = [pk for pk, _ in systems]
     labels = [label for _, label in systems]
     k = min(int(campaign.outputs_per_task), len(systems))
-    last = AdaptiveBatch.objects.filter(criterion=criterion).aggregate(n=Max("number"))["n"]
-    number = int(last or 0) + 1
+    number = selectors.adaptive_batch_last_number(criterion=criterion) + 1
     seed = [int(campaign.task_seed or 0), int(criterion.pk), number]
     # The refit's generator is the same for every batch of the criterion, so that refits
     # differ only by the judgements they read (as in the replay); the choice's is the
@@ -274,23 +261,15 @@ def _tasks_add(
 ) -> tuple[int, int, int]:
     """Create the batch's tasks; returns (first task number, tasks added, tasks that no
     item could take: no row has outputs of all their systems)."""
-    outputs: dict[tuple[int, str], dict[int, tuple[int, int]]] = {}
-    for pk, item_id, system_id, canonical_id, language in Output.objects.filter(
-        item__campaign=campaign
-    ).values_list("id", "item_id", "system_id", "canonical_id", "language"):
-        group = canonical_id if campaign.merge_identical_outputs and canonical_id else pk
-        outputs.setdefault((item_id, language), {})[system_id] = (pk, group)
+    outputs = selectors.adaptive_output_rows(campaign=campaign)
     rows = sorted(outputs)
     used: dict[tuple[int, str], int] = {row: 0 for row in rows}
     per_language: Counter[str] = Counter()
-    for item_id, language in Task.objects.filter(
-        criterion=criterion, kind=Task.Kind.REGULAR
-    ).values_list("item_id", "language"):
+    for item_id, language in selectors.adaptive_task_rows(criterion=criterion):
         per_language[language] += 1
         if (item_id, language) in used:
             used[(item_id, language)] += 1
-    last = Task.objects.filter(campaign=campaign).aggregate(n=Max("number"))["n"]
-    number = int(last or 0)
+    number = selectors.adaptive_task_last_number(campaign=campaign)
     first = number + 1
     new_tasks: list[Task] = []
     slots_of: list[list[tuple[int, int]]] = []
@@ -332,49 +311,16 @@ def _tasks_add(
 def adaptive_step(*, campaign: Campaign | None = None) -> list[AdaptiveBatch]:
     """Every live adaptive campaign (or the one given): each criterion a batch if it
     runs low. Returns the batches added."""
-    campaigns = (
-        [campaign]
-        if campaign is not None
-        else list(Campaign.objects.filter(adaptive_design=True, status=Campaign.Status.LIVE))
-    )
+    campaigns = [campaign] if campaign is not None else selectors.adaptive_campaigns_live()
     added = []
     for one in campaigns:
         if adaptive_problem(one):
             continue
-        for criterion in one.criteria.order_by("position", "pk"):
+        for criterion in selectors.adaptive_criteria(campaign=one):
             batch = adaptive_batch_build(criterion=criterion)
             if batch is not None:
                 added.append(batch)
     return added
-
-
-@dataclass(frozen=True)
-class AdaptiveStatus:
-    criterion: str
-    open_places: int
-    batches: list[AdaptiveBatch]
-
-    @property
-    def latest(self) -> AdaptiveBatch | None:
-        return self.batches[0] if self.batches else None
-
-    @property
-    def stable(self) -> bool:
-        return bool(self.batches) and self.batches[0].stable
-
-
-def adaptive_status(*, campaign: Campaign, limit: int = 50) -> list[AdaptiveStatus]:
-    """Per criterion: open places and the latest batches (newest first)."""
-    return [
-        AdaptiveStatus(
-            criterion=criterion.name,
-            open_places=open_places(criterion=criterion),
-            batches=list(
-                AdaptiveBatch.objects.filter(criterion=criterion).order_by("-number")[:limit]
-            ),
-        )
-        for criterion in campaign.criteria.order_by("position", "pk")
-    ]
 
 
 def adaptive_batch_now(*, criterion: Criterion, trigger: str = "manual") -> AdaptiveBatch:

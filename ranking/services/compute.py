@@ -283,6 +283,19 @@ def _provisional(data: selectors.ScoreArrays, ranked: set[str]) -> list[dict[str
     return sorted(left, key=lambda p: (p["comparisons"], p["system"]))
 
 
+# --- Handing runs and chunks to Celery, by task name -------------------------
+
+#: the Celery task that computes a run (ranking/tasks.py), dispatched by name so that the
+#: services never import the task module (tasks call services, not the other way round)
+COMPUTE_TASK = "ranking.compute_run"
+
+
+def ranking_run_dispatch(run_id: int) -> None:
+    """Hand a committed run to Celery (``common.jobs.dispatch``: without a broker, a
+    thread of the web process computes it, so that its page shows its progress)."""
+    jobs.dispatch(COMPUTE_TASK, run_id)
+
+
 # --- Chunked runs: one Celery task per chunk, merged by the last one ----------
 
 #: the Celery task that computes one chunk of a chunked run (ranking/tasks.py)

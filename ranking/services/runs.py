@@ -3,7 +3,9 @@
 A run is computed by ``ranking.services.compute`` (a Celery task, dispatched through
 ``common.jobs``) and always ends (done, failed or cancelled): the computation beats a
 heartbeat at every progress report, and ``ranking.services.sweep`` (celery beat, every
-minute, or ``manage.py sweep_ranking_runs``) fails runs whose heartbeat stopped.
+minute, or ``manage.py sweep_ranking_runs``) fails runs whose heartbeat stopped. Creating,
+retrying and deleting a run sweep its campaign's runs first (without beat, the embedded
+set-up, that is when lost runs end; their pages show them failed before, reading only).
 """
 
 from __future__ import annotations
@@ -19,11 +21,12 @@ from django.utils import timezone
 from annotations.core.slices import SliceError, describe, parse_where
 from annotations.models import Campaign, Criterion
 from annotations.selectors.judgements import judgements_counted
-from common import jobs
 from common.errors import DomainError
 from ranking import stats
 from ranking.models import RankingRun
 from ranking.selectors import runs as selectors
+from ranking.services import compute
+from ranking.services.sweep import ranking_runs_sweep
 
 
 def ranking_run_create(
@@ -50,7 +53,8 @@ def ranking_run_create(
     designer's row is locked while counting, so two requests cannot both pass).
     ``where``: rank a slice only (item attributes or ``language`` -> value, see
     ``annotations.core.slices``), stored with the run; a slice without judgements of the
-    criterion is refused.
+    criterion is refused. The campaign's runs whose computation was lost are swept first
+    (``ranking.services.sweep``; pages only show them as failed, they never write).
     """
     if criterion.campaign_id != campaign.pk:
         raise DomainError(
@@ -65,6 +69,8 @@ def ranking_run_create(
     where = ranking_slice_check(criterion=criterion, where=where)
     _check_judgements(criterion=criterion, exclude_excluded_workers=exclude_flagged, where=where)
     owner = user if user is not None and user.is_authenticated else None
+    # Runs whose computation was lost end first, so that they do not count as active.
+    ranking_runs_sweep(campaign=campaign)
     with transaction.atomic():
         if owner is not None:
             _check_active_cap(user=owner)
@@ -82,7 +88,7 @@ def ranking_run_create(
             created_by=owner,
         )
         if queue:
-            transaction.on_commit(lambda: ranking_run_dispatch(run.pk))
+            transaction.on_commit(lambda: compute.ranking_run_dispatch(run.pk))
     return run
 
 
@@ -149,17 +155,6 @@ def _check_active_cap(*, user: User) -> None:
         )
 
 
-#: the Celery task that computes a run (ranking/tasks.py), dispatched by name so that the
-#: services never import the task module (tasks call services, not the other way round)
-COMPUTE_TASK = "ranking.compute_run"
-
-
-def ranking_run_dispatch(run_id: int) -> None:
-    """Hand a committed run to Celery (``common.jobs.dispatch``: without a broker, a
-    thread of the web process computes it, so that its page shows its progress)."""
-    jobs.dispatch(COMPUTE_TASK, run_id)
-
-
 @transaction.atomic
 def ranking_run_cancel(*, run: RankingRun) -> RankingRun:
     """Cancel a pending or running run. A running computation notices at its next
@@ -179,8 +174,11 @@ def ranking_run_cancel(*, run: RankingRun) -> RankingRun:
 
 
 def ranking_run_retry(*, run: RankingRun, user: User | AnonymousUser | None = None) -> RankingRun:
-    """Queue a failed or cancelled run again (same method, parameters and seed)."""
+    """Queue a failed or cancelled run again (same method, parameters and seed). The
+    campaign's runs are swept first: a run whose worker was lost, which its page shows as
+    failed, is failed now and can be retried."""
     owner = user if user is not None and user.is_authenticated else None
+    ranking_runs_sweep(campaign=run.campaign)
     with transaction.atomic():
         locked = RankingRun.objects.select_for_update().get(pk=run.pk)
         if locked.status not in (RankingRun.Status.FAILED, RankingRun.Status.CANCELLED):
@@ -199,14 +197,18 @@ def ranking_run_retry(*, run: RankingRun, user: User | AnonymousUser | None = No
         locked.seconds = None
         locked.created_at = timezone.now()
         locked.save()
-        transaction.on_commit(lambda: ranking_run_dispatch(locked.pk))
+        transaction.on_commit(lambda: compute.ranking_run_dispatch(locked.pk))
     return locked
 
 
-@transaction.atomic
 def ranking_run_delete(*, run: RankingRun) -> None:
-    """Delete a run that has ended (done, failed or cancelled) and its results."""
-    locked = RankingRun.objects.select_for_update().get(pk=run.pk)
-    if locked.status not in RankingRun.ENDED:
-        raise DomainError(f"Ranking run {run.pk} is {locked.status}: cancel it before deleting it.")
-    locked.delete()
+    """Delete a run that has ended (done, failed or cancelled) and its results. The
+    campaign's runs are swept first, as for a retry (a lost run has ended)."""
+    ranking_runs_sweep(campaign=run.campaign)
+    with transaction.atomic():
+        locked = RankingRun.objects.select_for_update().get(pk=run.pk)
+        if locked.status not in RankingRun.ENDED:
+            raise DomainError(
+                f"Ranking run {run.pk} is {locked.status}: cancel it before deleting it."
+            )
+        locked.delete()

@@ -1,6 +1,9 @@
-"""The sweep of ranking runs whose computation was lost (celery beat, every minute, or
-``manage.py sweep_ranking_runs``): lost chunks handed out again, silent runs failed with
-the reason (``common.jobs``: the silence test, the wording of durations).
+"""The sweep of ranking runs whose computation was lost (celery beat, every minute,
+``manage.py sweep_ranking_runs``, and ``ranking.services.runs`` before it creates,
+retries or deletes a run): lost chunks handed out again, silent runs failed with the
+reason. The rules and their wording are ``ranking.selectors.sweep``'s, which pages read
+to show a lost run as failed without writing (``common.jobs``: the silence test, the
+wording of durations).
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from django.utils import timezone
 from annotations.models import Campaign
 from common import jobs
 from ranking.models import RankingChunk, RankingRun
-from ranking.services import compute, runs
+from ranking.selectors import sweep as selectors
+from ranking.services import compute
 
 
 def ranking_runs_sweep(
@@ -44,44 +48,22 @@ def ranking_runs_sweep(
     times, which fails the run. With the sweep every minute (celery beat), a run whose
     worker or database connection was lost computes again within about three minutes.
     """
-    timings = jobs.timings("RANKING")
-    stale = timings.stale_after if stale_after is None else stale_after
-    pending = timings.pending_timeout if pending_timeout is None else pending_timeout
-    lost_after = min(timings.lost_after if chunk_lost_after is None else chunk_lost_after, stale)
-    queued_after = min(
-        timings.queued_after if chunk_queued_after is None else chunk_queued_after, pending
+    limits = selectors.ranking_sweep_limits(
+        stale_after=stale_after,
+        pending_timeout=pending_timeout,
+        chunk_lost_after=chunk_lost_after,
+        chunk_queued_after=chunk_queued_after,
     )
     now = timezone.now()
     base = RankingRun.objects.all()
     if campaign is not None:
         base = base.filter(campaign=campaign)
-    ended = _sweep_chunks(now=now, base=base, lost_after=lost_after, queued_after=queued_after)
-    _resend_unplanned(base, now=now, queued_after=queued_after, pending=pending)
-    silent = Q(status=RankingRun.Status.RUNNING, chunk_runs__isnull=True) & jobs.silent_since(
-        now=now, after=stale
+    ended = _sweep_chunks(now=now, base=base, limits=limits)
+    _resend_unplanned(
+        base, now=now, queued_after=limits.queued_after, pending=limits.pending_timeout
     )
-    ended += _fail(
-        base,
-        silent,
-        now=now,
-        error=(
-            f"No progress for over {jobs.duration(stale)}: the worker computing this run "
-            "was lost (killed, out of memory, restarted or past its time limit). "
-            "Retry it, perhaps with fewer runs."
-        ),
-    )
-    unstarted = Q(status=RankingRun.Status.PENDING) & jobs.silent_since(
-        now=now, after=pending, field="created_at"
-    )
-    ended += _fail(
-        base,
-        unstarted,
-        now=now,
-        error=(
-            f"Not started within {jobs.duration(pending)}: no Celery worker picked it up. "
-            "Check that a worker is running, then retry it."
-        ),
-    )
+    for rule in selectors.ranking_runs_lost_rules(now=now, limits=limits):
+        ended += _fail(base, rule.condition, now=now, error=rule.error)
     return ended
 
 
@@ -102,7 +84,7 @@ def _resend_unplanned(
             pk=pk,
             status=RankingRun.Status.PENDING,
         ).update(heartbeat_at=now):
-            transaction.on_commit(functools.partial(runs.ranking_run_dispatch, pk))
+            transaction.on_commit(functools.partial(compute.ranking_run_dispatch, pk))
 
 
 def _fail(base: QuerySet[RankingRun], condition: Q, *, now: datetime, error: str) -> list[int]:
@@ -118,14 +100,14 @@ def _fail(base: QuerySet[RankingRun], condition: Q, *, now: datetime, error: str
 
 
 def _sweep_chunks(
-    *, now: datetime, base: QuerySet[RankingRun], lost_after: float, queued_after: float
+    *, now: datetime, base: QuerySet[RankingRun], limits: selectors.SweepLimits
 ) -> list[int]:
     """Hand out again the chunks of running runs that were lost; return the runs failed.
 
-    - A running chunk silent for ``lost_after`` seconds lost its worker (killed, out of
+    - A running chunk silent for ``limits.lost_after`` seconds lost its worker (killed, out of
       memory, its database connection cut): it goes back to pending and to Celery, until
       it was started ``RANKING_MAX_ATTEMPTS`` times, which fails the run with the reason.
-    - A chunk still queued ``queued_after`` x (times sent) seconds after it was last sent
+    - A chunk still queued ``limits.queued_after`` x (times sent) seconds after it was last sent
       (its message may be held by a worker that died, which the broker gives back only
       after its visibility timeout) is sent again; a duplicate is harmless (a computing
       chunk is never taken over, a finished one is skipped) and the delay grows with each
@@ -134,7 +116,7 @@ def _sweep_chunks(
     cap = settings.RANKING_MAX_ATTEMPTS
     ended: list[int] = []
     running_runs = base.filter(status=RankingRun.Status.RUNNING, chunk_runs__isnull=False)
-    lost = Q(state=RankingChunk.State.RUNNING) & jobs.silent_since(now=now, after=lost_after)
+    lost = selectors.chunks_lost(now=now, limits=limits)
     lost_chunks = (
         RankingChunk.objects.filter(run__in=running_runs)
         .filter(lost)
@@ -145,11 +127,7 @@ def _sweep_chunks(
             if RankingRun.objects.filter(pk=run_id, status=RankingRun.Status.RUNNING).update(
                 status=RankingRun.Status.FAILED,
                 finished_at=now,
-                error=(
-                    f"Chunk {index + 1} of this run was lost {attempts} times (worker "
-                    "killed, out of memory, restarted or past its time limit). Retry it, "
-                    "perhaps with fewer runs."
-                ),
+                error=selectors.chunk_lost_error(index=index, attempts=attempts),
             ):
                 ended.append(run_id)
             continue
@@ -164,7 +142,7 @@ def _sweep_chunks(
         for pk, run_id, index, dispatches, sent in RankingChunk.objects.filter(
             run__in=running_runs, state=RankingChunk.State.PENDING
         ).values_list("pk", "run_id", "index", "dispatches", "heartbeat_at")
-        if sent is None or sent + timedelta(seconds=queued_after * max(dispatches, 1)) < now
+        if sent is None or sent + timedelta(seconds=limits.queued_after * max(dispatches, 1)) < now
     ]
     for pk, run_id, index, dispatches in queued:
         if RankingChunk.objects.filter(

@@ -3,8 +3,6 @@ chosen, and the stop rule (``/rankings/campaign/<slug>/adaptive/``)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -14,32 +12,10 @@ from annotations.access.pages import campaign_context, campaign_require, campaig
 from annotations.models import Campaign, CampaignMembership
 from annotations.selectors.criteria import criterion_by_name
 from common.errors import DomainError
-from ranking.models import AdaptiveBatch
+from ranking.selectors import adaptive as selectors
 from ranking.services import adaptive
 
 Role = CampaignMembership.Role
-
-
-def clusters_text(batch: AdaptiveBatch) -> str:
-    """The refit's clusters as ``a b | c | d e`` (best first); "" before any judgement."""
-    rows = [r for r in batch.state if r.get("cluster") is not None]
-    if not rows:
-        return ""
-    rows.sort(key=lambda r: (r["cluster"], -(r["value"] or 0.0), r["label"]))
-    groups: dict[int, list[str]] = {}
-    for row in rows:
-        groups.setdefault(row["cluster"], []).append(row["label"])
-    return " | ".join(" ".join(labels) for _, labels in sorted(groups.items()))
-
-
-def batch_row(batch: AdaptiveBatch) -> dict[str, Any]:
-    return {
-        "batch": batch,
-        "clusters": clusters_text(batch),
-        "gaps": batch.decision.get("contested_gaps", []),
-        "boundary": batch.decision.get("boundary_systems", []),
-        "unplaced": batch.decision.get("unplaced", 0),
-    }
 
 
 @campaign_view(Role.VIEWER)
@@ -63,7 +39,6 @@ def campaign_adaptive(request: HttpRequest, campaign: Campaign) -> HttpResponse:
                     f"Batch {batch.number} of {criterion.name}: {batch.tasks} tasks added.",
                 )
         return redirect("ranking:campaign-adaptive", slug=campaign.slug)
-    statuses = adaptive.adaptive_status(campaign=campaign)
     return render(
         request,
         "ranking/adaptive/adaptive.html",
@@ -71,7 +46,7 @@ def campaign_adaptive(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             request,
             campaign,
             problem=adaptive.adaptive_problem(campaign),
-            statuses=[{"status": s, "rows": [batch_row(b) for b in s.batches]} for s in statuses],
+            statuses=selectors.adaptive_status_rows(campaign=campaign),
             stable_refits=adaptive.STABLE_REFITS,
             refit_runs=adaptive.REFIT_RUNS,
             min_share=adaptive.MIN_SHARE,

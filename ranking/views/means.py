@@ -26,7 +26,7 @@ def campaign_means(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     values = form.cleaned_data if form.is_bound and form.is_valid() else {}
     confidence = values.get("confidence") or 0.95
     criterion = values.get("criterion") or ""
-    names = list(campaign.criteria.order_by("position", "pk").values_list("name", flat=True))
+    names = means_selectors.means_criterion_names(campaign=campaign)
     error = ""
     if criterion and criterion not in names:
         error = f"Campaign '{campaign.slug}' has no criterion '{criterion}'."

@@ -36,17 +36,13 @@ def campaign_power(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             pay_per_hour=values["pay_per_hour"],
             seconds_per_task=values.get("seconds_per_task"),
         )
-    reports = []
-    for criterion in campaign.criteria.all():
-        report = power_selectors.criterion_power(
-            criterion=criterion,
-            confidence=values["confidence"],
-            power=values["power"],
-            pay_per_hour=values["pay_per_hour"],
-            seconds_per_task=values.get("seconds_per_task"),
-        )
-        if report is not None:
-            reports.append(report)
+    reports = power_selectors.campaign_power_reports(
+        campaign=campaign,
+        confidence=values["confidence"],
+        power=values["power"],
+        pay_per_hour=values["pay_per_hour"],
+        seconds_per_task=values.get("seconds_per_task"),
+    )
     return render(
         request,
         "ranking/power/power.html",

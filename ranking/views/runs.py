@@ -14,12 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from annotations.access.pages import (
-    campaign_context,
-    campaign_require,
-    campaign_view,
-    campaigns_visible_to,
-)
+from annotations.access.pages import campaign_context, campaign_require, campaign_view
 from annotations.models import Campaign, CampaignMembership
 from annotations.selectors.criteria import criterion_by_name
 from common.errors import DomainError
@@ -28,24 +23,19 @@ from ranking.exports import runs as exports
 from ranking.forms.runs import RankingRunForm, SlicesForm
 from ranking.models import RankingRun
 from ranking.selectors import runs as selectors
+from ranking.selectors.sweep import ranking_runs_as_swept
 from ranking.services.runs import (
     ranking_run_cancel,
     ranking_run_create,
     ranking_run_delete,
     ranking_run_retry,
 )
-from ranking.services.sweep import ranking_runs_sweep
 
 Role = CampaignMembership.Role
 
 
 def _visible_run(request: HttpRequest, pk: int) -> RankingRun:
-    run = get_object_or_404(
-        RankingRun.objects.select_related("campaign", "criterion"),
-        pk=pk,
-        campaign__in=campaigns_visible_to(request.user),
-    )
-    return run
+    return get_object_or_404(selectors.ranking_runs_visible_to(user=request.user), pk=pk)
 
 
 # Pages ----------------------------------------------------------------------------------------
@@ -54,9 +44,8 @@ def _visible_run(request: HttpRequest, pk: int) -> RankingRun:
 @campaign_view(Role.VIEWER)
 @require_http_methods(["GET", "POST"])
 def campaign_runs(request: HttpRequest, campaign: Campaign) -> HttpResponse:
-    """A campaign's ranking runs and the form to start one (designers)."""
-    # Without celery beat (the embedded set-up) lost runs end when someone looks.
-    ranking_runs_sweep(campaign=campaign)
+    """A campaign's ranking runs and the form to start one (designers). A run whose
+    worker was lost shows as failed; starting a run sweeps it (``ranking_run_create``)."""
     form = RankingRunForm(request.POST or None, campaign=campaign)
     if request.method == "POST":
         campaign_require(
@@ -87,7 +76,7 @@ def campaign_runs(request: HttpRequest, campaign: Campaign) -> HttpResponse:
                 form.add_error(field if field in ("where", "criterion") else None, str(exc))
             else:
                 return redirect("ranking:run", pk=run.pk)
-    runs = RankingRun.objects.filter(campaign=campaign).select_related("criterion")
+    runs = selectors.ranking_runs_recent(campaign=campaign, limit=None)
     return render(
         request,
         "ranking/runs/campaign_runs.html",
@@ -138,10 +127,11 @@ def _result_context(run: RankingRun, *, can_design: bool = False) -> dict[str, A
 
 @login_required
 def run_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """The run's result; while it runs, a progress bar that polls its own partial."""
+    """The run's result; while it runs, a progress bar that polls its own partial. A run
+    whose worker was lost shows as failed, as the sweep will store it (a GET writes
+    nothing; retrying or deleting it sweeps first)."""
     run = _visible_run(request, pk)
-    if run.status in RankingRun.ACTIVE and ranking_runs_sweep(campaign=run.campaign):
-        run.refresh_from_db()
+    ranking_runs_as_swept(runs=[run])
     context = campaign_context(request, run.campaign)
     context.update(_result_context(run, can_design=bool(context["can_design"])))
     template = "ranking/runs/run_detail.html"
@@ -197,6 +187,7 @@ def run_delete(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("ranking:run", pk=run.pk)
         messages.success(request, f"Ranking run #{pk} deleted.")
         return redirect("ranking:campaign-runs", slug=run.campaign.slug)
+    ranking_runs_as_swept(runs=[run])  # a lost run has ended: the POST sweeps it first
     return render(
         request,
         "ranking/runs/run_delete.html",
@@ -204,7 +195,7 @@ def run_delete(request: HttpRequest, pk: int) -> HttpResponse:
             request,
             run.campaign,
             run=run,
-            n_results=run.results.count(),
+            n_results=selectors.ranking_run_result_count(run=run),
             ended=run.status in RankingRun.ENDED,
         ),
     )

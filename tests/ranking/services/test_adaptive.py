@@ -28,6 +28,7 @@ from annotations.services.campaigns import (
 )
 from common.errors import DomainError
 from ranking.models import AdaptiveBatch
+from ranking.selectors import adaptive as selectors
 from ranking.services import adaptive
 from tests.ranking.adaptive_data import adaptive_campaign, judge_all
 
@@ -41,15 +42,15 @@ STRENGTHS = {"s0": 80, "s1": 78, "s2": 20, "s3": 0, "s4": -60, "s5": -62}
 def test_no_batch_while_tasks_are_open_and_one_when_they_run_low():
     campaign = adaptive_campaign()
     criterion = campaign.criteria.get()
-    assert adaptive.open_places(criterion=criterion) == 30  # 30 items x 1 task x 1
+    assert selectors.adaptive_open_places(criterion=criterion) == 30  # 30 items x 1 task x 1
     assert adaptive.adaptive_batch_build(criterion=criterion) is None
     judge_all(campaign)
-    assert adaptive.open_places(criterion=criterion) == 0
+    assert selectors.adaptive_open_places(criterion=criterion) == 0
     batch = adaptive.adaptive_batch_build(criterion=criterion)
     assert batch is not None and batch.number == 1 and batch.tasks == 20
     assert batch.judgements == 30 and batch.seed == [5, criterion.pk, 1]
     new = Task.objects.filter(criterion=criterion, number__gte=batch.first_task_number)
-    assert new.count() == 20 and adaptive.open_places(criterion=criterion) == 20
+    assert new.count() == 20 and selectors.adaptive_open_places(criterion=criterion) == 20
     for task in new:
         systems = [link.output.system.label for link in task.task_outputs.all()]
         assert len(systems) == 3 and len(set(systems)) == 3
@@ -164,7 +165,7 @@ def test_the_stop_rule_says_when_the_clusters_hold():
     assert [b.stable for b in batches[:2]] == [False, False]  # fewer than 3 refits
     clusters = [[row["cluster"] for row in b.state] for b in batches]
     assert batches[2].stable == (clusters[0] == clusters[1] == clusters[2])
-    status = adaptive.adaptive_status(campaign=campaign)
+    status = selectors.adaptive_status(campaign=campaign)
     assert status[0].latest == batches[2] and status[0].open_places == 10
     # Refits of the same judgements are identical, and prove nothing: never stable.
     again = [adaptive.adaptive_batch_now(criterion=criterion, trigger="auto") for _ in range(3)]

@@ -10,7 +10,6 @@ from django.utils import timezone
 from ranking import stats
 from ranking.models import RankingChunk, RankingRun
 from ranking.services import compute
-from ranking.services import runs as services
 from ranking.services.compute import ranking_chunk_compute, ranking_run_compute
 from ranking.services.runs import ranking_run_create
 from ranking.services.sweep import ranking_runs_sweep
@@ -150,7 +149,7 @@ def test_a_pending_run_whose_message_was_lost_is_sent_again(
     campaign, criterion = planted
     run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
     sent: list[int] = []
-    monkeypatch.setattr(services, "ranking_run_dispatch", sent.append)
+    monkeypatch.setattr(compute, "ranking_run_dispatch", sent.append)
     RankingRun.objects.filter(pk=run.pk).update(
         created_at=timezone.now() - timedelta(seconds=settings.RANKING_QUEUED_AFTER + 5)
     )

@@ -1,9 +1,14 @@
-"""A ranking page view sweeps lost runs without beat."""
+"""A run whose worker was lost shows as failed on the ranking pages, which write nothing;
+starting, retrying or deleting a run sweeps the campaign's runs first (without beat, the
+embedded set-up, that is when lost runs end)."""
 
 from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from ranking.models import RankingRun
 from tests.ranking.planted import planted_campaign
@@ -13,6 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 STRENGTHS = [60.0, 20.0, -20.0, -60.0]
+WRITES = ("INSERT", "UPDATE", "DELETE")
 
 
 @pytest.fixture
@@ -20,15 +26,77 @@ def planted():
     return planted_campaign(strengths=STRENGTHS, n_judgements=40, seed=11, k=4)
 
 
-def test_a_page_view_sweeps_lost_runs_without_beat(planted, client, settings):
-    """The embedded set-up has no beat: looking at the run ends it."""
+@pytest.fixture
+def lost(planted, client, settings):
+    """A run whose worker stopped beating an hour ago, its campaign's owner signed in."""
     campaign, criterion = planted
     settings.RANKING_STALE_AFTER = 600
-    lost = _running(campaign, criterion, heartbeat_ago=3600)
+    run = _running(campaign, criterion, heartbeat_ago=3600)
     owner = User.objects.create_user("owner")
     campaign.owner = owner
     campaign.save(update_fields=["owner"])
     client.force_login(owner)
-    html = client.get(f"/rankings/{lost.pk}/").content.decode()
-    assert "No progress for over 10 min" in html
-    assert RankingRun.objects.get(pk=lost.pk).status == "failed"
+    return run
+
+
+def _writes(queries: CaptureQueriesContext) -> list[str]:
+    return [q["sql"] for q in queries.captured_queries if q["sql"].lstrip().startswith(WRITES)]
+
+
+def test_a_lost_run_shows_as_failed_and_the_pages_write_nothing(lost, client):
+    """The page says what the sweep will store; the row stays as it is until then."""
+    pages = [
+        reverse("ranking:run", args=[lost.pk]),
+        reverse("ranking:campaign-runs", args=[lost.campaign.slug]),
+        reverse("ranking:run-delete", args=[lost.pk]),
+    ]
+    for url in pages:
+        client.get(url)  # warm the caches (sessions, content types) out of the count
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url)
+        assert response.status_code == 200, url
+        assert _writes(queries) == [], url
+    detail = client.get(pages[0]).content.decode()
+    assert "No progress for over 10 min" in detail and "every 1s" not in detail
+    assert 'badge-run-failed">Failed' in client.get(pages[1]).content.decode()
+    assert "cancel it first" not in client.get(pages[2]).content.decode()
+    assert RankingRun.objects.get(pk=lost.pk).status == RankingRun.Status.RUNNING
+
+
+def test_the_htmx_poll_of_a_lost_run_writes_nothing(lost, client):
+    url = reverse("ranking:run", args=[lost.pk])
+    with CaptureQueriesContext(connection) as queries:
+        partial = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    assert "No progress for over 10 min" in partial
+    assert _writes(queries) == []
+
+
+def test_retrying_a_lost_run_sweeps_it_first(lost, client):
+    response = client.post(reverse("ranking:run-retry", args=[lost.pk]))
+    assert response.status_code == 302
+    lost.refresh_from_db()
+    assert lost.status == RankingRun.Status.PENDING and lost.error == ""
+
+
+def test_deleting_a_lost_run_sweeps_it_first(lost, client):
+    response = client.post(reverse("ranking:run-delete", args=[lost.pk]))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("ranking:campaign-runs", args=[lost.campaign.slug])
+    assert not RankingRun.objects.filter(pk=lost.pk).exists()
+
+
+def test_starting_a_run_ends_the_campaigns_lost_runs(lost, client):
+    response = client.post(
+        reverse("ranking:campaign-runs", args=[lost.campaign.slug]),
+        {
+            "criterion": lost.criterion.name,
+            "method": "wmt14",
+            "runs": 20,
+            "seed": 3,
+            "confidence": 0.95,
+        },
+    )
+    assert response.status_code == 302, response.content
+    lost.refresh_from_db()
+    assert lost.status == RankingRun.Status.FAILED
+    assert "No progress for over 10 min" in lost.error
