@@ -23,6 +23,7 @@ from common.errors import DomainError
 from ranking.exports import runs as exports
 from ranking.models import RankingRun
 from ranking.selectors import runs as selectors
+from ranking.selectors import slices
 from ranking.serializers.runs import RankingResultSerializer, RankingRunSerializer, SlicesQuery
 from ranking.services.runs import (
     ranking_run_cancel,
@@ -209,10 +210,10 @@ class CampaignRankingSlicesApi(CampaignScoped, APIView):
                 f"(its attributes: {', '.join(attributes) or 'none'})."
             )
         values = attributes[query["by"]]
-        runs = selectors.ranking_runs_by_slice(
+        runs = slices.ranking_runs_by_slice(
             criterion=criterion, attribute=query["by"], values=values
         )
-        table = selectors.ranking_side_by_side(runs=runs)
+        table = slices.ranking_side_by_side(runs=runs)
         ranked = {tuple(sorted(run.where.items())) for run in runs}
         return Response(
             {

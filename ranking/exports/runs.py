@@ -41,6 +41,7 @@ from common.errors import DomainError
 from ranking.exports import plots
 from ranking.models import RankingRun
 from ranking.selectors import runs as selectors
+from ranking.selectors import slices
 from ranking.selectors.runs import Row
 
 __all__ = [
@@ -384,7 +385,7 @@ def parse_csv(text: str) -> list[Row]:
 
 def side_by_side(runs: Sequence[RankingRun]) -> str:
     """Plain text: each system's value and rank range on every run's slice."""
-    table = selectors.ranking_side_by_side(runs=list(runs))
+    table = slices.ranking_side_by_side(runs=list(runs))
     width = max([len("System"), *(len(_one_line(s)) for s in table.systems)])
     columns = [_one_line(c.heading) for c in table.columns]
     cell = max(16, *(len(c) for c in columns))

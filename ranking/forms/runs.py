@@ -17,7 +17,7 @@ from common.errors import DomainError
 from common.forms import SiteLabels, bounded_number
 from ranking import stats
 from ranking.models import RankingRun
-from ranking.selectors import runs as selectors
+from ranking.selectors import slices
 from ranking.selectors.runs import CONFIDENCE_RANGE
 from ranking.services.runs import ranking_run_create, ranking_slice_check
 
@@ -133,7 +133,7 @@ class SlicesForm(forms.Form):
     def __init__(self, data: Any, *, campaign: Campaign) -> None:
         super().__init__(data)
         self.campaign = campaign
-        self.choice = selectors.ranking_slice_choice(
+        self.choice = slices.ranking_slice_choice(
             campaign=campaign, criterion=self.data.get("criterion"), by=self.data.get("by")
         )
 
@@ -149,7 +149,7 @@ class SlicesForm(forms.Form):
         criterion = self.choice.criterion
         if criterion is None or not self.is_valid():
             raise DomainError("Choose one of the campaign's criteria and attributes.")
-        have = selectors.ranking_runs_by_slice(
+        have = slices.ranking_runs_by_slice(
             criterion=criterion, attribute=self.choice.by, values=self.choice.values
         )
         done = [run.where for run in have]

@@ -23,6 +23,7 @@ from ranking.exports import runs as exports
 from ranking.forms.runs import RankingRunForm, SlicesForm
 from ranking.models import RankingRun
 from ranking.selectors import runs as selectors
+from ranking.selectors import slices
 from ranking.selectors.sweep import ranking_runs_as_swept
 from ranking.services.runs import (
     ranking_run_cancel,
@@ -267,6 +268,6 @@ def campaign_slices(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     return render(
         request,
         "ranking/runs/slices.html",
-        campaign_context(request, campaign, **selectors.ranking_slices_page(choice=choice)),
+        campaign_context(request, campaign, **slices.ranking_slices_page(choice=choice)),
         status=400 if choice.error else 200,
     )

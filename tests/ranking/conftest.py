@@ -12,6 +12,14 @@ from tests.ranking.planted import checked_campaign, planted_campaign
 STRENGTHS = [60.0, 30.0, 0.0, -30.0, -60.0]
 
 
+@pytest.fixture(autouse=True)
+def no_kept_scores():
+    """Each test starts without the scores a worker process keeps from its last run."""
+    compute._PREPARED.clear()
+    yield
+    compute._PREPARED.clear()
+
+
 @pytest.fixture
 def planted():
     return planted_campaign(strengths=STRENGTHS, n_judgements=50, seed=21)

@@ -37,3 +37,43 @@ def test_bradley_terry_recovers_planted_strengths():
         else:
             wins[j, i] += 1
     assert_allclose(bradley_terry_fit(wins), truth - truth.mean(), atol=0.05)
+
+
+# Warm-started replicates: chord steps with one Hessian, Newton for the rest -------------
+
+
+def _replicates(n_systems: int, comparisons: int, runs: int, seed: int):
+    rng = np.random.default_rng(seed)
+    q = np.linspace(2.0, -2.0, n_systems)
+    a = rng.integers(0, n_systems, comparisons)
+    b = (a + rng.integers(1, n_systems, comparisons)) % n_systems
+    a_wins = rng.random(comparisons) < 1 / (1 + np.exp(-(q[a] - q[b])))
+    wins = np.zeros((n_systems, n_systems))
+    np.add.at(wins, (np.where(a_wins, a, b), np.where(a_wins, b, a)), 1)
+    full = bradley_terry_fit(wins)
+    reps = np.stack([rng.poisson(wins) for _ in range(runs)]).astype(float)
+    return full, reps
+
+
+@pytest.mark.parametrize(
+    ("n_systems", "comparisons"),
+    [(21, 20_000), (40, 4_000), (8, 40), (30, 120)],  # rich data, then thin data
+)
+def test_chord_steps_reach_the_newton_fit(n_systems, comparisons, monkeypatch):
+    from ranking.stats import _bradley_terry
+
+    full, reps = _replicates(n_systems, comparisons, runs=24, seed=n_systems)
+    chord = bradley_terry_fit(reps, start=full)
+    monkeypatch.setattr(_bradley_terry, "CHORD_ITER", 0)  # Newton's method alone
+    newton = bradley_terry_fit(reps, start=full)
+    assert_allclose(chord, newton, atol=1e-8, rtol=0)
+
+
+def test_a_replicate_the_chord_cannot_take_goes_to_newton():
+    """A replicate far from the data's fit (a system that won everything in it) makes the
+    chord's steps grow: it starts again from the data's fit under Newton's method."""
+    full, reps = _replicates(6, 600, runs=3, seed=2)
+    reps[1, 0, :] += 400.0  # system 0 beats everyone 400 more times in replicate 1
+    got = bradley_terry_fit(reps, start=full)
+    for r in range(3):
+        assert_allclose(got[r], bradley_terry_fit(reps[r]), atol=1e-8, rtol=0)
