@@ -100,6 +100,7 @@ __all__ = [
     "SCALES",
     "SIMULATED_RATIOS",
     "ChunkResult",
+    "Comparisons",
     "ComputedRanking",
     "MeanIntervals",
     "PairPower",
