@@ -2,8 +2,9 @@
 
 The import services dispatch ``annotations.import_job_run`` by name (they never import
 this module); it also runs the background "build" job of a large campaign's tasks,
-through ``RUNNERS``. ``annotations.sweep_import_jobs`` (celery beat, every minute) hands out
-again the jobs whose worker was lost, or fails them with the reason.
+through ``RUNNERS``. ``annotations.sweep_import_jobs`` (celery beat, or the embedded beat
+without a broker, every minute) hands out again the jobs whose worker was lost, or fails
+them with the reason.
 """
 
 from __future__ import annotations

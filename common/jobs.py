@@ -8,11 +8,17 @@ The settings have one naming: ``<KIND>_STALE_AFTER``, ``<KIND>_PENDING_TIMEOUT``
 ``<KIND>_LOST_AFTER``, ``<KIND>_QUEUED_AFTER``, ``<KIND>_MAX_ATTEMPTS`` and
 ``<KIND>_BEAT_EVERY`` per kind (``RANKING``, ``IMPORT_JOB``; :func:`timings`), and
 ``JOBS_IN_THREAD`` for every kind (:func:`dispatch`).
+
+Without a broker (the embedded set-up) there is no celery beat either: :func:`beat_start`
+runs ``CELERY_BEAT_SCHEDULE`` (the sweeps, the adaptive step) in a thread of the web
+process instead (``EMBEDDED_BEAT``, :func:`beat_tick`).
 """
 
 from __future__ import annotations
 
+import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -26,6 +32,8 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from common.queries import TRANSIENT_DATABASE_ERRORS
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -89,6 +97,100 @@ def _apply_in_thread(name: str, args: tuple[Any, ...]) -> None:
         task(name).apply(args=args)
     finally:
         connections.close_all()  # this thread's own connections
+
+
+# The embedded beat ----------------------------------------------------------------------
+
+#: This process's beat: when each schedule entry last ran (``time.monotonic()`` seconds,
+#: by entry name), the lock that keeps two ticks apart, and the thread.
+_beat_last_run: dict[str, float] = {}
+_beat_ticking = threading.Lock()
+_beat_starting = threading.Lock()
+_beat_thread: threading.Thread | None = None
+
+
+def beat_embedded() -> bool:
+    """Whether this process should run the beat schedule itself: Celery is eager (no
+    broker, so no celery beat), jobs run in threads (``JOBS_IN_THREAD``; tests switch it
+    off) and ``EMBEDDED_BEAT`` is on."""
+    return bool(
+        current_app.conf.task_always_eager and settings.JOBS_IN_THREAD and settings.EMBEDDED_BEAT
+    )
+
+
+def beat_start() -> bool:
+    """Start this process's embedded beat (:func:`beat_embedded`), once: a daemon thread
+    that ticks (:func:`beat_tick`) every ``SWEEP_EVERY`` seconds (sooner when an entry's
+    schedule is shorter), the first tick one interval after the start, as celery beat.
+    Idempotent; started by the web stack (``common.middleware.EmbeddedBeatMiddleware``),
+    never by a management command or a test. Returns whether the beat runs."""
+    global _beat_thread
+    if not beat_embedded():
+        return False
+    with _beat_starting:
+        if _beat_thread is None or not _beat_thread.is_alive():  # not alive: a forked child
+            _beat_thread = threading.Thread(
+                target=_beat_run, args=(threading.Event(),), name="embedded-beat", daemon=True
+            )
+            _beat_thread.start()
+    return True
+
+
+def beat_tick(now: float) -> list[str]:
+    """Apply eagerly, here, each entry of ``CELERY_BEAT_SCHEDULE`` due at ``now``
+    (monotonic seconds): never run by this process, or last run at least its own
+    ``schedule`` seconds before. Returns the names of the entries applied. A task that
+    fails is logged and the next one still runs; while another tick runs, a tick does
+    nothing (returns ``[]``)."""
+    if not _beat_ticking.acquire(blocking=False):
+        return []
+    try:
+        applied: list[str] = []
+        for name, entry in settings.CELERY_BEAT_SCHEDULE.items():
+            try:
+                last = _beat_last_run.get(name)
+                if last is not None and now - last < _seconds(entry["schedule"]):
+                    continue
+                _beat_last_run[name] = now
+                applied.append(name)
+                task(entry["task"]).apply(
+                    args=entry.get("args", ()), kwargs=entry.get("kwargs", {}), throw=True
+                )
+            except Exception:
+                logger.exception("The embedded beat's entry %s failed", name)
+        return applied
+    finally:
+        _beat_ticking.release()
+
+
+def _beat_run(stopped: threading.Event) -> None:
+    """The beat thread: a tick every interval until ``stopped``; it never dies of an
+    error, and closes its database connections after each tick."""
+    while not stopped.wait(_beat_every()):
+        try:
+            beat_tick(time.monotonic())
+        except Exception:
+            logger.exception("The embedded beat's tick failed")
+        finally:
+            connections.close_all()  # this thread's own connections
+
+
+def _beat_every() -> float:
+    """Seconds between two ticks: ``SWEEP_EVERY``, or the shortest entry's schedule."""
+    every = float(settings.SWEEP_EVERY)
+    for entry in settings.CELERY_BEAT_SCHEDULE.values():
+        try:
+            every = min(every, _seconds(entry["schedule"]))
+        except Exception:
+            logger.exception("The embedded beat cannot read a schedule: %r", entry)
+    return max(every, 0.1)
+
+
+def _seconds(schedule: Any) -> float:
+    """An entry's ``schedule`` in seconds: a number, a timedelta or a Celery ``schedule``
+    (crontab entries are celery beat's alone)."""
+    every = getattr(schedule, "run_every", schedule)
+    return every.total_seconds() if isinstance(every, timedelta) else float(every)
 
 
 def silent(heartbeat_at: datetime | None, *, now: datetime, after: float) -> bool:

@@ -1,5 +1,6 @@
 """Middleware of our own: every request's bounds (checked before any view, and before the
-CSRF check reads a form), and private responses kept out of every cache.
+CSRF check reads a form), private responses kept out of every cache, and the embedded
+beat started with the web stack.
 
 Bounds:
 
@@ -23,12 +24,18 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
+from django.core.exceptions import (
+    MiddlewareNotUsed,
+    RequestDataTooBig,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 
+from common import jobs
 from common.api import error_body
 from common.http import API_PATHS, WORKER_PATHS
 from common.limits import (
@@ -223,3 +230,14 @@ class DropBidiControlsMiddleware:
             if response.has_header("Content-Length"):
                 response["Content-Length"] = str(len(response.content))
         return response
+
+
+class EmbeddedBeatMiddleware:
+    """Starts this web process's embedded beat (``common.jobs.beat_start``: without a
+    broker, the sweeps and the adaptive step celery beat would run) as the web stack
+    loads, then removes itself from the chain: it costs no request anything. Here rather
+    than in an ``AppConfig.ready``, so that management commands and tests start none."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        jobs.beat_start()
+        raise MiddlewareNotUsed

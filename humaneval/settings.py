@@ -93,6 +93,8 @@ MIDDLEWARE = [
     # view or CSRF check reads the body; inside the CSP and framing middleware, so that
     # its error pages carry their headers.
     "common.middleware.RequestBoundsMiddleware",
+    # Without a broker, starts the web process's embedded beat once, then steps aside.
+    "common.middleware.EmbeddedBeatMiddleware",
     # Last, as django-axes asks: turns a locked-out sign-in into a 429.
     "axes.middleware.AxesMiddleware",
 ]
@@ -270,7 +272,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # The queue tasks go to when none is named (one broker shared by several installations,
 # or a test's own worker and beat).
 CELERY_TASK_DEFAULT_QUEUE = env.str("HUMANEVAL_CELERY_QUEUE", default="celery")
-# celery beat runs the sweeps of lost ranking chunks and import jobs this often (seconds).
+# celery beat (or, without a broker, the embedded beat: EMBEDDED_BEAT) runs the sweeps of
+# lost ranking chunks and import jobs this often (seconds).
 SWEEP_EVERY = env.float("HUMANEVAL_SWEEP_EVERY", default=60.0)
 CELERY_BEAT_SCHEDULE = {
     "ranking-sweep-runs": {"task": "ranking.sweep_runs", "schedule": SWEEP_EVERY},
@@ -287,6 +290,9 @@ CELERY_BEAT_SCHEDULE = {
 # settings are named <KIND>_STALE_AFTER, _PENDING_TIMEOUT, _LOST_AFTER, _QUEUED_AFTER,
 # _MAX_ATTEMPTS and _BEAT_EVERY (RANKING_..., IMPORT_JOB_...).
 JOBS_IN_THREAD = env.bool("HUMANEVAL_JOBS_IN_THREAD", default=not CELERY_BROKER_URL)
+# ... and without a broker there is no celery beat: the web process runs CELERY_BEAT_SCHEDULE
+# itself, in one thread (common.jobs.beat_start), when jobs run in threads and this is on.
+EMBEDDED_BEAT = env.bool("HUMANEVAL_EMBEDDED_BEAT", default=True)
 # Uploads: ONE limit for every upload path (outputs, ratings, mapped and WMT imports, metric
 # scores; web pages and API), HUMANEVAL_UPLOAD_MAX_MB for all files of a request together,
 # enforced while the body streams (common.uploads.LimitedUploadHandler stops reading past

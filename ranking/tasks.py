@@ -3,10 +3,11 @@
 ``ranking.compute_run`` is acknowledged late and rejected back to the queue when its
 worker process dies (SIGKILL, out of memory), so another worker picks it up; the
 service counts attempts and gives up after ``RANKING_MAX_ATTEMPTS``. Soft and hard time
-limits bound a run's wall time. ``ranking.sweep_runs`` (celery beat, every minute)
-fails runs whose heartbeat stopped and re-dispatches lost chunks (silent for
-``RANKING_LOST_AFTER``) and chunks whose message a dead worker held; a chunk that
-meets a dropped database connection is given back and retried with a backoff.
+limits bound a run's wall time. ``ranking.sweep_runs`` (celery beat, every minute;
+without a broker the embedded beat, ``common.jobs.beat_start``) fails runs whose
+heartbeat stopped and re-dispatches lost chunks (silent for ``RANKING_LOST_AFTER``) and
+chunks whose message a dead worker held; a chunk that meets a dropped database
+connection is given back and retried with a backoff.
 
 A chunked run is planned by ``ranking.compute_run`` and computed by one
 ``ranking.compute_chunk`` per chunk, on however many workers there are; each chunk is
@@ -74,8 +75,8 @@ def ranking_runs_sweep_task() -> list[int]:
 
 @shared_task(name="ranking.adaptive_step", ignore_result=True)
 def adaptive_step_task() -> list[int]:
-    """Adaptive campaigns (celery beat, every minute): a batch for each criterion whose
-    tasks run low (``ranking.services.adaptive``)."""
+    """Adaptive campaigns (celery beat or the embedded beat, every minute): a batch for
+    each criterion whose tasks run low (``ranking.services.adaptive``)."""
     from ranking.services.adaptive import adaptive_step
 
     return [batch.pk for batch in adaptive_step()]

@@ -1,8 +1,8 @@
 """What the sweep of lost ranking runs finds, read without writing anything.
 
-``ranking.services.sweep`` (celery beat every minute, ``manage.py sweep_ranking_runs``,
-and the run services before they start, retry or delete a run) stores what it finds: a
-run whose computation was lost is failed with the reason. The rules and their wording are
+``ranking.services.sweep`` (celery beat or the embedded beat every minute, ``manage.py
+sweep_ranking_runs``, and the run services before they start, retry or delete a run)
+stores what it finds: a run whose computation was lost is failed with the reason. The rules and their wording are
 defined here once, so that a page shows a run as the sweep will leave it
 (:func:`ranking_runs_as_swept`, in memory, never saved) before the sweep has run: a page
 view never writes.
@@ -117,7 +117,7 @@ def ranking_runs_as_swept(
     """``runs`` as the sweep will leave them: each one that lost its computation set to
     failed, with the sweep's reason, in memory only (never saved: the next sweep stores
     it, and a page view writes nothing). So a page shows a run whose worker died as
-    failed at once, whether or not celery beat runs.
+    failed at once, before a beat (celery's or the embedded one) sweeps.
 
     A chunked run's lost chunk is handed out again by the sweep until it was started
     ``RANKING_MAX_ATTEMPTS`` times, so only a chunk lost at its last attempt fails its

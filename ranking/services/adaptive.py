@@ -33,9 +33,9 @@ one before, with every system judged. The organizer then
 reads "the clusters are stable: you can close the campaign"; batches keep coming until
 the campaign is closed or paused (the rule advises, it does not stop anything).
 
-Called by the Celery beat task ``ranking.adaptive_step`` every minute, by ``manage.py
-adaptive_step``, and by the *Adaptive design* page's button (a batch now, whatever the
-open places). What a batch reads (open places, earlier refits, the outputs, the tasks)
+Called by the Celery beat task ``ranking.adaptive_step`` every minute (without a broker,
+the web process's embedded beat runs it), by ``manage.py adaptive_step``, and by the
+*Adaptive design* page's button (a batch now, whatever the open places). What a batch reads (open places, earlier refits, the outputs, the tasks)
 and what the page shows are ``ranking.selectors.adaptive``'s.
 """
 

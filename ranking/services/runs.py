@@ -3,9 +3,10 @@
 A run is computed by ``ranking.services.compute`` (a Celery task, dispatched through
 ``common.jobs``) and always ends (done, failed or cancelled): the computation beats a
 heartbeat at every progress report, and ``ranking.services.sweep`` (celery beat, every
-minute, or ``manage.py sweep_ranking_runs``) fails runs whose heartbeat stopped. Creating,
-retrying and deleting a run sweep its campaign's runs first (without beat, the embedded
-set-up, that is when lost runs end; their pages show them failed before, reading only).
+minute, or without a broker the web process's embedded beat, ``common.jobs.beat_start``;
+or ``manage.py sweep_ranking_runs``) fails runs whose heartbeat stopped. Creating,
+retrying and deleting a run sweep its campaign's runs first; pages show a lost run as
+failed before the sweep stores it, reading only.
 """
 
 from __future__ import annotations

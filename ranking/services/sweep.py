@@ -1,7 +1,7 @@
-"""The sweep of ranking runs whose computation was lost (celery beat, every minute,
-``manage.py sweep_ranking_runs``, and ``ranking.services.runs`` before it creates,
-retries or deletes a run): lost chunks handed out again, silent runs failed with the
-reason. The rules and their wording are ``ranking.selectors.sweep``'s, which pages read
+"""The sweep of ranking runs whose computation was lost (celery beat, every minute, or
+without a broker the web process's embedded beat, ``common.jobs.beat_start``; ``manage.py
+sweep_ranking_runs``; and ``ranking.services.runs`` before it creates, retries or deletes
+a run): lost chunks handed out again, silent runs failed with the reason. The rules and their wording are ``ranking.selectors.sweep``'s, which pages read
 to show a lost run as failed without writing (``common.jobs``: the silence test, the
 wording of durations).
 """
@@ -45,8 +45,9 @@ def ranking_runs_sweep(
     and its chunks queued for ``chunk_queued_after`` (``RANKING_QUEUED_AFTER``, at
     most ``pending_timeout``) are handed to Celery again (:func:`_sweep_chunks`; a lost
     chunk is retried, never dropped) until one was started ``RANKING_MAX_ATTEMPTS``
-    times, which fails the run. With the sweep every minute (celery beat), a run whose
-    worker or database connection was lost computes again within about three minutes.
+    times, which fails the run. With the sweep every minute (celery beat or the embedded
+    beat), a run whose worker or database connection was lost computes again within
+    about three minutes.
     """
     limits = selectors.ranking_sweep_limits(
         stale_after=stale_after,

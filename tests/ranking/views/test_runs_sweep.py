@@ -1,6 +1,6 @@
 """A run whose worker was lost shows as failed on the ranking pages, which write nothing;
-starting, retrying or deleting a run sweeps the campaign's runs first (without beat, the
-embedded set-up, that is when lost runs end)."""
+starting, retrying or deleting a run sweeps the campaign's runs first (and a beat: celery
+beat, or the embedded beat without a broker)."""
 
 from __future__ import annotations
 
