@@ -24,6 +24,7 @@ from annotations.selectors.judgements import (
     scores_counted,
     slice_q,
 )
+from common.arrays import numeric_rows
 from ranking import stats
 from ranking.models import RankingRun
 from ranking.selectors.sweep import ranking_runs_as_swept
@@ -118,15 +119,19 @@ def ranking_scores(
         .order_by("submitted_at", "id")
         .values_list("id", "task__item_id", "worker__external_id")
     )
-    scores = np.fromiter(
+    scores = numeric_rows(
         _counted_scores(
             criterion=criterion, exclude_excluded_workers=exclude_excluded_workers, where=where
-        )
-        .order_by()
-        .values_list("judgement_id", "output__system_id", "score", "slot", "output_id")
-        .iterator(chunk_size=20_000),
-        dtype=[("j", "i8"), ("system", "i8"), ("score", "f8"), ("slot", "i8"), ("output", "i8")],
+        ).order_by(),
+        {
+            "judgement_id": "i8",
+            "output__system_id": "i8",
+            "score": "f8",
+            "slot": "i8",
+            "output_id": "i8",
+        },
     )
+    scores.dtype.names = ("j", "system", "score", "slot", "output")
     judgement_ids = np.fromiter((row[0] for row in ordered), dtype=np.int64, count=len(ordered))
     by_id = np.argsort(judgement_ids, kind="stable")
     place = by_id[np.searchsorted(judgement_ids, scores["j"], sorter=by_id)]

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +29,7 @@ from numpy.typing import ArrayLike, NDArray
 from ._compute import ComputedRanking, prepare_comparisons
 from ._methods import check_parameters, run_method
 from ._pairwise import Comparisons
+from ._resample import one_blas_thread
 from ._result import RankingResult, summarise_runs
 from ._stability import MAX_RUNS, cluster_stability
 from ._wmt14 import wmt14_side_by_side
@@ -166,9 +169,9 @@ def compute_chunks(
     :func:`compute_chunk` gives it, in the order of ``indices``.
 
     WMT14's full-size chunks are advanced side by side in one compiled pass where the
-    kernel allows it (:func:`~ranking.stats._wmt14.wmt14_side_by_side`); the others,
-    and every chunk of the other methods, one after the other. ``progress`` receives
-    the fraction of these chunks' runs done.
+    kernel allows it (:func:`~ranking.stats._wmt14.wmt14_side_by_side`); Bradley-Terry's
+    and expected wins' chunks in a thread per core (:data:`_THREADED`); the others one
+    after the other. ``progress`` receives the fraction of these chunks' runs done.
     """
     params = dict(parameters or {})
     check_parameters(method, params, runs=runs, confidence=confidence)
@@ -203,19 +206,62 @@ def compute_chunks(
         if many is not None:
             results.update(zip(together, many, strict=True))
             done += chunk_runs * len(together)
-    for index in indices:
-        if index not in results:
-            results[index] = run_method(
+    left = [index for index in indices if index not in results]
+    threads = min(len(left), _cores()) if method in _THREADED else 1
+    if threads > 1:
+
+        def one(index: int) -> RankingResult:
+            return run_method(
                 method,
                 comparisons,
                 rng=chunk_rng(seed, len(sizes), index),
                 runs=sizes[index],
                 confidence=confidence,
-                progress=share(sizes[index]),
+                progress=None,
                 parameters=params,
             )
-            done += sizes[index]
+
+        # each chunk computes exactly what it computes alone (its own generator, one
+        # BLAS thread throughout); progress is heard here, a chunk at a time, and a
+        # progress that raises (the run stopped) cancels the chunks not started
+        with one_blas_thread():
+            pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="chunk")
+            try:
+                futures = {pool.submit(one, index): index for index in left}
+                for future in as_completed(futures):
+                    index = futures[future]
+                    results[index] = future.result()
+                    report = share(sizes[index])
+                    if report is not None:
+                        report(1.0)
+                    done += sizes[index]
+            finally:
+                pool.shutdown(wait=True, cancel_futures=True)
+        left = []
+    for index in left:
+        results[index] = run_method(
+            method,
+            comparisons,
+            rng=chunk_rng(seed, len(sizes), index),
+            runs=sizes[index],
+            confidence=confidence,
+            progress=share(sizes[index]),
+            parameters=params,
+        )
+        done += sizes[index]
     return [_chunk_result(index, method, results[index]) for index in indices]
+
+
+#: methods whose chunks compute in several threads of one process (numpy releases the
+#: GIL in their resampling and fits; WMT14 goes side by side in its compiled kernel)
+_THREADED = ("bradley_terry", "expected_wins")
+
+
+def _cores() -> int:
+    try:
+        return max(1, min(len(os.sched_getaffinity(0)), 8))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, min(os.cpu_count() or 1, 8))
 
 
 def _chunk_result(index: int, method: str, result: RankingResult) -> ChunkResult:

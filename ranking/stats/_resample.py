@@ -39,8 +39,10 @@ EMNLP 2004, 388-395.
 from __future__ import annotations
 
 import json
+import threading
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -61,6 +63,7 @@ __all__ = [
     "bootstrap_pair_scores",
     "judgement_multiplicities",
     "judgement_patterns",
+    "one_blas_thread",
     "pair_counts",
     "prepared",
 ]
@@ -240,6 +243,32 @@ class Prepared:
 
 #: Comparisons -> {(method, parameters): Prepared}; weak, so it lives as long as the data
 _PREPARED: weakref.WeakKeyDictionary[Comparisons, dict[str, Prepared]] = weakref.WeakKeyDictionary()
+#: chunks of one run computed in several threads prepare the data once
+_PREPARED_LOCK = threading.Lock()
+
+_blas_lock = threading.Lock()
+_blas_depth = 0
+_blas_limits: threadpool_limits | None = None
+
+
+@contextmanager
+def one_blas_thread() -> Iterator[None]:
+    """BLAS on one thread while any caller in this process is inside (re-entrant and
+    shared by threads: the limit is lifted when the last one leaves, never while another
+    thread still computes)."""
+    global _blas_depth, _blas_limits
+    with _blas_lock:
+        if _blas_depth == 0:
+            _blas_limits = threadpool_limits(limits=1, user_api="blas")
+        _blas_depth += 1
+    try:
+        yield
+    finally:
+        with _blas_lock:
+            _blas_depth -= 1
+            if _blas_depth == 0 and _blas_limits is not None:
+                _blas_limits.restore_original_limits()
+                _blas_limits = None
 
 
 def prepared(
@@ -250,14 +279,15 @@ def prepared(
     params: dict[str, Any],
 ) -> Prepared:
     """The data's patterns and score, computed once per data, method and parameters."""
-    memo = _PREPARED.setdefault(comparisons, {})
     key = json.dumps([method, params], sort_keys=True, default=str)
-    if key not in memo:
-        wins, draws = pair_counts(comparisons)
-        memo[key] = Prepared(
-            patterns=judgement_patterns(comparisons), value=score(wins[0], draws[0])
-        )
-    return memo[key]
+    with _PREPARED_LOCK:
+        memo = _PREPARED.setdefault(comparisons, {})
+        if key not in memo:
+            wins, draws = pair_counts(comparisons)
+            memo[key] = Prepared(
+                patterns=judgement_patterns(comparisons), value=score(wins[0], draws[0])
+            )
+        return memo[key]
 
 
 def resolve_resample(resample: str, patterns: Patterns) -> str:
@@ -314,7 +344,7 @@ def bootstrap_pair_scores(
     """
     if runs < 1:
         raise ValueError("runs must be at least 1")
-    with threadpool_limits(limits=1, user_api="blas"):
+    with one_blas_thread():
         return _bootstrap_pair_scores(
             comparisons,
             score,
