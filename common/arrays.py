@@ -20,6 +20,7 @@ import io
 from typing import Any
 
 import numpy as np
+from django.core.exceptions import EmptyResultSet
 from django.db import connections
 from django.db.models import QuerySet
 from numpy.typing import NDArray
@@ -34,8 +35,9 @@ def numeric_rows(queryset: QuerySet[Any], fields: dict[str, str]) -> NDArray[np.
     """The rows of ``queryset.values_list(*fields)`` as a structured array.
 
     ``fields`` maps each field (as ``values_list`` takes it) to its numpy kind, ``"i8"``
-    or ``"f8"``; the array's fields are named after them (``__`` kept). Every value must
-    be a number, never NULL.
+    or ``"f8"``; the array's fields are named after them (``__`` kept). Values should be
+    numbers: a NULL float comes out as NaN, a NULL integer raises ``TypeError`` (both the
+    rows' way: the ``COPY`` path declines a row with a NULL).
     """
     dtype = np.dtype([(name, kind) for name, kind in fields.items()])
     values = queryset.values_list(*fields)
@@ -50,7 +52,10 @@ def numeric_rows(queryset: QuerySet[Any], fields: dict[str, str]) -> NDArray[np.
 def _copied(
     values: QuerySet[Any], fields: dict[str, str], connection: Any, dtype: np.dtype[Any]
 ) -> NDArray[np.void] | None:
-    sql, params = values.query.sql_with_params()
+    try:
+        sql, params = values.query.sql_with_params()
+    except EmptyResultSet:  # .none(), an empty IN (): no rows, no query
+        return np.empty(0, dtype=dtype)
     casts = ", ".join(
         f"c{i}::{'bigint' if kind == 'i8' else 'double precision'}"
         for i, kind in enumerate(fields.values())

@@ -23,6 +23,8 @@ from ranking.stats import (
 from ranking.stats._chunks import chunk_rng
 from ranking.stats._wmt14 import wmt14, wmt14_side_by_side
 
+from .test_wmt14 import simulate
+
 N_SYSTEMS = 5
 
 
@@ -214,3 +216,49 @@ def test_chunks_computed_together_are_each_what_they_are_alone(method, kernel, m
     assert fractions == sorted(fractions) and fractions[-1] == pytest.approx(1.0)
     with pytest.raises(ValueError, match=r"0\.\.2"):
         compute_chunks(comparisons, method=method, runs=100, chunk_runs=40, indices=[3], seed=3)
+
+
+@pytest.mark.parametrize("method", ["bradley_terry", "expected_wins"])
+def test_bootstrap_chunks_in_threads_are_each_chunk_alone(method, monkeypatch):
+    """Bradley-Terry's and expected wins' chunks compute in a thread per core: each
+    exactly what it computes alone in one thread, progress heard chunk by chunk, and a
+    progress that raises (the run stopped) stops the rest."""
+    from ranking.stats import _chunks
+
+    c = simulate([10, 0, -10, 5, 3], 80, k=4, seed=3)
+    monkeypatch.setattr(_chunks, "_cores", lambda: 2)
+    heard: list[float] = []
+    together = compute_chunks(
+        c,
+        method=method,
+        runs=50,
+        chunk_runs=10,
+        indices=[0, 1, 2, 3, 4],
+        seed=5,
+        progress=heard.append,
+    )
+    assert sorted(heard) == heard and heard[-1] == pytest.approx(1.0) and len(heard) == 5
+    monkeypatch.setattr(_chunks, "_cores", lambda: 1)
+    for chunk in together:
+        (alone,) = compute_chunks(
+            c, method=method, runs=50, chunk_runs=10, indices=[chunk.index], seed=5
+        )
+        np.testing.assert_array_equal(chunk.run_values, alone.run_values)
+
+    class Stopped(Exception):
+        pass
+
+    def stop(_: float) -> None:
+        raise Stopped
+
+    monkeypatch.setattr(_chunks, "_cores", lambda: 2)
+    with pytest.raises(Stopped):
+        compute_chunks(
+            c,
+            method=method,
+            runs=50,
+            chunk_runs=10,
+            indices=[0, 1, 2, 3, 4],
+            seed=5,
+            progress=stop,
+        )
