@@ -5,7 +5,9 @@
 - the README stays a short front page (under 250 lines) whose relative links all lead to
   pages in docs/ that exist, and the docs' own links and anchors resolve;
 - docs/architecture.md names every package and module group of the apps, every API
-  module and every import-linter contract;
+  module and every import-linter contract (numbered as in pyproject.toml, and counted);
+  its module map names every module of the apps and of common/, and nothing else;
+- the layer packages whose docstring lists their modules list exactly them;
 - docs/glossary.md defines every word the code relies on;
 - no comment, docstring or page cites an issue number of our own tracker (the history
   the number pointed at is not in the repository; the comment says what it means).
@@ -239,6 +241,11 @@ def test_the_architecture_lists_every_import_contract() -> None:
     contracts = config["tool"]["importlinter"]["contracts"]
     missing = [c["name"] for c in contracts if c["name"] not in text]
     assert missing == [], f"docs/architecture.md does not list the contracts: {missing}"
+    # The count it gives, and the numbered list, are those of pyproject.toml.
+    assert f"`pyproject.toml` holds {len(contracts)} contracts" in text
+    section = text[text.index("## The import contracts") :]
+    for number, contract in enumerate(contracts, 1):
+        assert f"{number}. **{contract['name']}**" in section, contract["name"]
 
 
 def test_the_architecture_says_what_the_pure_cores_import() -> None:
@@ -400,3 +407,110 @@ def test_the_api_page_lists_every_route_with_its_module() -> None:
         if not re.search(rf"\| `{re.escape(route)}` \|[^|\n]*\| `{re.escape(module)}` \|", text)
     ]
     assert missing == [], f"docs/api.md lacks: {missing}"
+
+
+# --- The module map names every module ------------------------------------------------------
+
+MAP_ROOTS = ("annotations", "ranking", "reports", "common")
+
+
+def _module_map() -> list[tuple[str, str]]:
+    """docs/architecture.md's module map: (first cell, second cell) of each table row of
+    "Packages and modules"."""
+    text = ARCHITECTURE.read_text()
+    section = text[text.index("## Packages and modules") : text.index("## Templates")]
+    rows = []
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| `") and len(cells) == 2:
+            rows.append((cells[0], cells[1]))
+    return rows
+
+
+def _production_modules() -> list[Path]:
+    return sorted(
+        path.relative_to(REPO)
+        for root in MAP_ROOTS
+        for path in (REPO / root).rglob("*.py")
+        if path.name != "__init__.py"
+        and "migrations" not in path.parts
+        and "__pycache__" not in path.parts
+    )
+
+
+def _row_of(module: Path, rows: list[tuple[str, str]]) -> tuple[str, str] | None:
+    """The row that names ``module``: its own (``common/http.py``, ``annotations/tasks.py``)
+    or its layer package's (``annotations/services/``)."""
+    for first, second in rows:
+        if f"`{module.as_posix()}`" in first:
+            return first, second
+    package = f"`{'/'.join(module.parts[:2])}/`"
+    for first, second in rows:
+        if first == package:
+            return first, second
+    return None
+
+
+def test_the_module_map_names_every_module() -> None:
+    """Every module of the apps and of common/ is named in its package's row of the map
+    (the API modules in the REST API table, commands by name), as often as files of that
+    name sit in the package; and every module a row names exists there."""
+    text = ARCHITECTURE.read_text()
+    rows = _module_map()
+    missing, stale = [], []
+    for module in _production_modules():
+        if module.parts[1:2] == ("apis",):
+            if f"`{module.as_posix()}`" not in text:
+                missing.append(str(module))
+            continue
+        row = _row_of(module, rows)
+        if row is None:
+            missing.append(str(module))
+            continue
+        if f"`{module.as_posix()}`" in row[0]:
+            continue
+        name = f"`{module.stem}`" if "commands" in module.parts else f"`{module.name}`"
+        package = REPO.joinpath(*module.parts[:2])
+        files = [p for p in package.rglob(module.name) if "__pycache__" not in p.parts]
+        if row[1].count(name) < len(files):
+            missing.append(str(module))
+    for first, second in rows:
+        for package in re.findall(r"`((?:annotations|ranking|reports)/\w+)/`", first):
+            for name in re.findall(r"`(\w+\.py)`", second):
+                if not list((REPO / package).rglob(name)):
+                    stale.append(f"{package}/ names {name}")
+    assert missing == [], f"docs/architecture.md's module map does not name: {missing}"
+    assert stale == [], f"docs/architecture.md's module map names what is not there: {stale}"
+
+
+# --- A layer package's docstring names its modules ---------------------------------------
+
+# Packages whose docstring lists their modules: each names exactly its modules.
+LISTED = (
+    "annotations.core",
+    "annotations.models",
+    "annotations.selectors",
+    "annotations.services",
+    "annotations.views",
+)
+
+
+def _modules_of(package: str) -> set[str]:
+    folder = REPO.joinpath(*package.split("."))
+    return {p.stem for p in folder.glob("*.py") if p.stem != "__init__"}
+
+
+@pytest.mark.parametrize("package", LISTED)
+def test_a_package_docstring_names_exactly_its_modules(package: str) -> None:
+    docstring = importlib.import_module(package).__doc__ or ""
+    named = set(re.findall(r"``(\w+)``", docstring))
+    modules = _modules_of(package)
+    assert modules - named == set(), f"{package}'s docstring does not name {modules - named}"
+    assert named - modules == set(), f"{package}'s docstring names no module {named - modules}"
+
+
+def test_the_stats_door_names_every_private_module() -> None:
+    docstring = importlib.import_module("ranking.stats").__doc__ or ""
+    named = set(re.findall(r"``(_\w+)``", docstring))
+    private = {m for m in _modules_of("ranking.stats") if m.startswith("_")}
+    assert private - named == set(), f"ranking.stats' docstring does not name {private - named}"

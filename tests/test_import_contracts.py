@@ -37,7 +37,8 @@ def lint_imports(tree: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [str(LINT_IMPORTS), "--no-cache"],
         cwd=tree,
-        env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"},
+        # Wide enough that a long chain (a command importing a command) stays on one line.
+        env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", "COLUMNS": "400"},
         capture_output=True,
         text=True,
         timeout=300,
@@ -119,6 +120,124 @@ def test_a_new_page_module_is_fenced_the_day_it_lands(tree: Path) -> None:
     result = lint_imports(tree)
     assert result.returncode != 0
     assert "annotations.views.brand_new_page" in result.stdout
+
+
+# Every interface package is one layer of independent siblings, as annotations' pages are.
+INTERFACE_PACKAGES = (
+    "annotations.views",
+    "annotations.apis",
+    "annotations.management.commands",
+    "annotations.templatetags",
+    "ranking.views",
+    "ranking.apis",
+    "ranking.management.commands",
+    "ranking.templatetags",
+    "reports.views",
+    "reports.apis",
+    "reports.management.commands",
+)
+
+
+@pytest.mark.parametrize(
+    ("importer", "imported"),
+    [
+        ("ranking.views.means", "ranking.views.runs"),
+        ("ranking.management.commands.rank", "ranking.management.commands.means"),
+        ("annotations.apis.workers", "annotations.apis.judgements"),
+        (
+            "annotations.management.commands.import_e2e",
+            "annotations.management.commands.import_ratings",
+        ),
+        ("reports.apis.metrics", "reports.apis.datasheet"),
+    ],
+)
+def test_an_interface_importing_a_sibling_is_refused(
+    tree: Path, importer: str, imported: str
+) -> None:
+    # What two commands (or two pages, two APIs) share goes below them, in a service,
+    # selector or form.
+    module = tree.joinpath(*importer.split(".")).with_suffix(".py")
+    package, name = imported.rsplit(".", 1)
+    module.write_text(module.read_text() + f"\nfrom {package} import {name}  # noqa\n")
+    result = lint_imports(tree)
+    assert result.returncode != 0
+    assert f"{importer} -> {imported}" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "package", ["ranking.views", "ranking.management.commands", "reports.apis"]
+)
+def test_a_new_interface_module_is_fenced_the_day_it_lands(tree: Path, package: str) -> None:
+    tree.joinpath(*package.split("."), "brand_new.py").write_text('"""Not named yet."""\n')
+    result = lint_imports(tree)
+    assert result.returncode != 0
+    assert f"{package}.brand_new" in result.stdout
+
+
+def _contracts() -> list[dict]:
+    return tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+
+
+def test_every_interface_package_has_its_contract_of_independent_siblings() -> None:
+    """One exhaustive contract per interface package, one layer whose modules are all
+    independent (``|``): an interface package added to an app needs one too."""
+    fenced = {
+        c["containers"][0]: c
+        for c in _contracts()
+        if c["type"] == "layers" and len(c.get("containers", [])) == 1
+    }
+    for package in INTERFACE_PACKAGES:
+        contract = fenced.get(package)
+        assert contract is not None, f"{package} has no contract of independent siblings"
+        assert contract.get("exhaustive") is True, package
+        assert len(contract["layers"]) == 1 and ":" not in contract["layers"][0], package
+    folders = {
+        f"{app}.{layer}"
+        for app in ("annotations", "ranking", "reports")
+        for layer in ("views", "apis", "management.commands", "templatetags")
+        if (REPO / app).joinpath(*layer.split(".")).is_dir()
+    }
+    assert folders == set(INTERFACE_PACKAGES)
+
+
+# ranking.stats has one public door ---------------------------------------------------------
+
+
+def test_a_module_importing_a_private_stats_module_is_refused(tree: Path) -> None:
+    # The door exports what the rest of the project needs; a private module is the
+    # door's to change.
+    module = tree / "ranking" / "selectors" / "means.py"
+    module.write_text(
+        module.read_text() + "\nfrom ranking.stats._means import mean_intervals  # noqa\n"
+    )
+    result = lint_imports(tree)
+    assert result.returncode != 0
+    assert "ranking.selectors.means -> ranking.stats._means" in result.stdout
+
+
+def test_the_stats_door_contract_lists_every_private_module_and_every_source() -> None:
+    """A new private module of ranking/stats/ must be listed as forbidden, and a new
+    module of ranking/ as a source (import-linter cannot say "ranking but stats")."""
+    contract = next(c for c in _contracts() if c["name"] == "ranking.stats has one public door")
+    private = {
+        f"ranking.stats.{p.stem}"
+        for p in (REPO / "ranking" / "stats").glob("_*.py")
+        if p.stem != "__init__"
+    }
+    assert set(contract["forbidden_modules"]) == private
+    ranking = {
+        f"ranking.{entry.stem}"
+        for entry in (REPO / "ranking").iterdir()
+        if entry.name not in ("stats", "__init__.py")
+        and (entry.suffix == ".py" or (entry / "__init__.py").exists())
+    }
+    assert set(contract["source_modules"]) == {
+        *ranking,
+        "annotations",
+        "reports",
+        "common",
+        "humaneval",
+    }
 
 
 # annotations' access sits in two layers: the doors that take a request above the

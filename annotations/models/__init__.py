@@ -10,10 +10,12 @@ system and item, one judgement per assignment, a worker never holds the same tas
 scores are never negative, and so on. Business logic lives in the ``annotations.services`` package (writes, one module per
 entity) and reads in ``annotations.selectors``.
 
-One module per entity, the same names as the services': ``campaigns``, ``memberships``
+One module per entity, named as the module that writes it: ``campaigns``, ``memberships``
 (members and invitations), ``criteria``, ``outputs`` (systems, items, outputs), ``tasks``,
-``workers``, ``assignment``, ``judgements``, ``quality`` (worker checks), ``jobs``
-(background imports), ``mapped`` (saved column mappings). Import the models from here.
+``workers``, ``assignment``, ``judgements`` and ``quality`` (worker checks) as their
+services in ``annotations.services``; ``jobs`` (background imports) and ``mapped`` (saved
+column mappings) as their importers in ``annotations.importing``. Import the models from
+here.
 """
 
 from annotations.models.assignment import Assignment

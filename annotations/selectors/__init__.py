@@ -1,7 +1,10 @@
 """Reads, one module per entity or feature. Import from the module:
 ``from annotations.selectors.campaigns import ...``.
 
-``campaigns``, ``criteria``, ``judgements`` (which judgements count: the one rule),
-``worker`` (the worker's pages), ``plan``, ``monitor``, ``agreement``, ``quality``,
-``experts``, ``payments``, ``platforms``, ``memberships``, ``languages``, ``integrity``
-(copies the database does not check)."""
+``campaigns``, ``criteria``, ``judgements`` (which judgements count: the one rule; the
+task page a judgement is given on), ``sessions`` (a crowd worker's session: the worker of
+a session link, their assignments and progress, texts in their language), ``platforms``
+(what a platform's links carry), ``plan`` (the plan page's estimate), ``monitor`` (the
+monitor page), ``agreement`` (agreement among workers), ``quality``, ``experts``,
+``payments``, ``memberships``, ``languages``, ``integrity`` (copies the database does not
+check)."""

@@ -1,13 +1,18 @@
 """Writes, one module per entity or feature. Import from the module:
 ``from annotations.services.campaigns import ...``.
 
-``campaigns``, ``criteria``, ``tasks`` (the build), ``assignment`` (handing out work),
-``judgements``, ``quality``, ``workers``, ``memberships``, ``payments``, ``platforms``,
-``languages``, ``validation`` (model rules as domain errors), and the demo campaigns
-(``demo``, ``demo_multilingual``); the writers imports and the demo campaigns share: the
-finished judgements (``finished_judgements``) and the raw bulk inserter (``bulk``). File
-imports sit above, in ``annotations.importing``: they call these services, never the
-other way round.
+Campaigns and criteria: ``campaigns``, ``criteria``, ``validation`` (model rules as
+domain errors). The build and the hand-out: ``tasks`` (the build), ``assignment``
+(handing out work), ``places`` (the places a task holds), ``sessions`` (a worker's
+identity, enrolment from an entry link, consent, last seen), ``expiry`` (assignments past
+their time), ``drafts`` (autosaved answers). Answers and quality: ``judgements``,
+``quality``, ``workers`` (an organizer's marks on workers). People and money:
+``memberships``, ``payments``, ``languages``. The demo campaigns: ``demo``,
+``demo_multilingual``. The writers imports and the demo campaigns share: ``outputs``
+(systems, items and outputs in bulk), ``finished_judgements`` and the raw bulk inserter
+``bulk``. A crowd platform has no writes of its own (its reads are
+``annotations.selectors.platforms``). File imports sit above, in
+``annotations.importing``: they call these services, never the other way round.
 
 Every service is a typed function with keyword-only arguments that owns its transaction
 and raises ``common.errors.DomainError`` (or a subclass) for a broken domain rule.
