@@ -1,20 +1,28 @@
-"""Benchmark: one ranking run fanned out over 1, then 2, real Celery worker processes.
+"""Benchmark: one ranking run fanned out over Celery worker processes, one core each.
 
-Fan-out: the same run (method, runs, seed) computed by one worker process and
-by two must give identical results, and two should be faster. This script:
+Fan-out: the same run (method, runs, seed) computed by one worker process and by two
+must give identical results, and two should be nearly twice as fast as the same run
+computed in one process on one core. This script:
 
 - uses the PostgreSQL database ``he_fanout`` (created and migrated when missing) and
   Redis ``127.0.0.1:6379`` (database 13) as the broker;
 - imports the released E2E data (``$HUMANEVAL_E2E_DIR`` or ``../shared/e2e``) once, or,
   when it is absent, a synthetic campaign of 10 systems with planted strengths;
-- for 1 and 2 workers: starts that many ``celery worker --concurrency=1`` processes
-  (subprocesses, stopped by their pid at the end), warms them up with a small run
-  (numba's cached kernel loads once per process), then times a run of ``--runs`` runs
-  from creation until it is done;
-- computes the same run in this process (the ``rank`` command's path) as the oracle;
-- prints the times, ``identical: yes/no`` and the speed-up ratio.
+- computes the run in one process pinned to one core (``taskset``; the ``rank``
+  command's path, every chunk in that process): the reference, and the oracle;
+- for 1 and 2 workers: starts that many ``celery worker --concurrency=1`` processes,
+  worker ``i`` pinned to core ``i`` (subprocesses, stopped by their pid at the end),
+  warms them up with a small run (numba's cached kernel loads once per process), then
+  times a run of ``--runs`` runs from creation until it is done;
+- from the one-worker run's stored chunk times, simulates 4 and 8 workers of one core
+  each (the chunks dealt to the first free worker, in index order, as the queue deals
+  them, plus the one-worker run's overhead per chunk), where this machine has fewer
+  cores;
+- prints, per row, the time, the speed-up over the one-core reference and the
+  efficiency (speed-up / workers), ``identical: yes/no`` and the target: two workers at
+  least 1.8x faster than the one-core reference.
 
-    .venv/bin/python benchmarks/fanout.py [--runs 400] [--method wmt14] [--seed 1]
+    .venv/bin/python benchmarks/fanout.py [--runs 2000] [--method wmt14] [--seed 1]
 
 Skips (exit 0, with the reason) when PostgreSQL or Redis is not reachable.
 """
@@ -59,14 +67,22 @@ def _reachable() -> str | None:
     return None
 
 
+def _cores() -> list[int]:
+    return sorted(os.sched_getaffinity(0))
+
+
 def _start_workers(n: int, tag: str) -> list[subprocess.Popen[bytes]]:
     env = {**os.environ, "DATABASE_URL": DB_URL, "CELERY_BROKER_URL": BROKER}
     procs = []
+    cores = _cores()
     for i in range(n):
         log = open(f"/tmp/humaneval-fanout-{tag}-{i}.log", "wb")  # noqa: SIM115
         procs.append(
             subprocess.Popen(
                 [
+                    "taskset",
+                    "-c",
+                    str(cores[i % len(cores)]),
                     str(REPO / ".venv" / "bin" / "celery"),
                     "-A",
                     "humaneval",
@@ -161,7 +177,6 @@ def main() -> int:
     from humaneval.celery import app
     from ranking import stats
     from ranking.models import RankingRun
-    from ranking.services.compute import ranking_run_compute
     from ranking.services.runs import ranking_run_create
 
     call_command("migrate", verbosity=0)
@@ -191,8 +206,24 @@ def main() -> int:
     RankingRun.objects.filter(campaign=campaign).delete()  # earlier benchmark runs
     print(f"{source}: {args.method}, {args.runs} runs, seed {args.seed}")
 
-    timed = {}
+    here = ranking_run_create(
+        campaign=campaign,
+        criterion=criterion,
+        method=args.method,
+        runs=args.runs,
+        seed=args.seed,
+        queue=False,
+    )
+    # the reference: every chunk in one process on one core (the rank command's path)
+    reference = _one_core_in_process(here.pk)
+    here.refresh_from_db()
+    print(
+        f"in one process on one core (the rank command's path): {reference:.2f} s for "
+        f"{here.chunks.count()} chunks of {here.chunk_runs} runs"
+    )
+    timed: dict[int, float] = {}
     results = {}
+    chunk_seconds: list[float] = []
     for n in (1, 2):
         procs = _start_workers(n, f"w{n}")
         try:
@@ -207,25 +238,57 @@ def main() -> int:
             _stop_workers(procs)
         timed[n] = seconds
         results[n] = _values(run)
-        print(
-            f"{n} worker process(es): {seconds:.2f} s for {run.chunks.count()} chunks of "
-            f"{run.chunk_runs} runs"
-        )
-    here = ranking_run_create(
-        campaign=campaign,
-        criterion=criterion,
-        method=args.method,
-        runs=args.runs,
-        seed=args.seed,
-        queue=False,
-    )
-    t0 = time.perf_counter()
-    ranking_run_compute(run=here, fan_out=False)
-    print(f"in this process (the rank command's path): {time.perf_counter() - t0:.2f} s")
+        if n == 1:
+            chunk_seconds = [c.seconds or 0.0 for c in run.chunks.order_by("index")]
+    # per chunk, what the one-worker run spent beyond computing (claim, store, queue)
+    overhead = max(0.0, timed[1] - sum(chunk_seconds)) / max(1, len(chunk_seconds))
+    for k in (4, 8):
+        timed[k] = _makespan(chunk_seconds, k, overhead)
     identical = results[1] == results[2] == _values(here)
-    print(f"identical: {'yes' if identical else 'no'}")
-    print(f"speed-up 2 vs 1 worker processes: {timed[1] / timed[2]:.2f}x")
+    print(f"\n{'workers':>8} {'seconds':>8} {'speed-up':>9} {'efficiency':>11}")
+    for k in (1, 2, 4, 8):
+        note = " (simulated)" if k > 2 else ""
+        speed = reference / timed[k]
+        print(f"{k:>8} {timed[k]:>8.2f} {speed:>8.2f}x {speed / k:>10.0%}{note}")
+    print(f"identical on every measured row: {'yes' if identical else 'no'}")
+    two = reference / timed[2]
+    print(
+        f"two workers vs one core in process: {two:.2f}x (target >= 1.8x: "
+        f"{'met' if two >= 1.8 else 'MISSED'}); overhead per chunk {overhead * 1000:.0f} ms"
+    )
     return 0 if identical else 1
+
+
+def _one_core_in_process(run_id: int) -> float:
+    """Compute run ``run_id`` with every chunk in a fresh process pinned to one core."""
+    code = (
+        "import os, time, django; django.setup()\n"
+        "from ranking.models import RankingRun\n"
+        "from ranking.services.compute import ranking_run_compute\n"
+        f"run = RankingRun.objects.get(pk={run_id})\n"
+        "t = time.perf_counter(); ranking_run_compute(run=run, fan_out=False)\n"
+        "print(time.perf_counter() - t)\n"
+    )
+    env = {**os.environ, "DATABASE_URL": DB_URL, "DJANGO_SETTINGS_MODULE": "humaneval.settings"}
+    done = subprocess.run(
+        ["taskset", "-c", str(_cores()[0]), sys.executable, "-c", code],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def _makespan(chunks: list[float], workers: int, overhead: float) -> float:
+    """The time ``workers`` workers take when the queue deals the chunks in index order
+    to the first free one, each costing its time plus ``overhead``."""
+    free = [0.0] * workers
+    for seconds in chunks:
+        k = free.index(min(free))
+        free[k] += seconds + overhead
+    return max(free)
 
 
 if __name__ == "__main__":

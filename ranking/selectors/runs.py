@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 
 from annotations.access.campaigns import campaigns_visible_to
 from annotations.core.slices import describe
@@ -178,6 +178,25 @@ def ranking_scores(
         slot=slot,
         fingerprint=digest.hexdigest(),
     )
+
+
+def ranking_comparisons_estimate(
+    *,
+    criterion: Criterion,
+    exclude_excluded_workers: bool = True,
+    where: Mapping[str, str] | None = None,
+) -> int:
+    """About how many pairwise comparisons a ranking of these judgements makes (what a
+    run's chunks are sized by): ``k (k - 1) / 2`` per judgement for the mean number
+    ``k`` of scores per judgement, from two counts."""
+    counts = _counted_scores(
+        criterion=criterion, exclude_excluded_workers=exclude_excluded_workers, where=where
+    ).aggregate(scores=Count("pk"), judgements=Count("judgement_id", distinct=True))
+    scores, judgements = counts["scores"] or 0, counts["judgements"] or 0
+    if not judgements:
+        return 0
+    k = scores / judgements
+    return int(judgements * k * (k - 1) / 2)
 
 
 def _fingerprint_text(

@@ -85,7 +85,14 @@ def ranking_run_create(
             exclude_flagged=exclude_flagged,
             parameters=parameters,
             where=where,
-            chunk_runs=stats.DEFAULT_CHUNK_RUNS,
+            chunk_runs=stats.chunk_runs_for(
+                method,
+                runs,
+                selectors.ranking_comparisons_estimate(
+                    criterion=criterion, exclude_excluded_workers=exclude_flagged, where=where
+                ),
+                unit=stats.DEFAULT_CHUNK_RUNS,
+            ),
             created_by=owner,
         )
         if queue:

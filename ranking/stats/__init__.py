@@ -61,6 +61,7 @@ from ._adaptive import overlap_weights
 from ._chunks import (
     DEFAULT_CHUNK_RUNS,
     ChunkResult,
+    chunk_runs_for,
     chunk_sizes,
     compute_chunk,
     compute_chunked,
@@ -108,6 +109,7 @@ __all__ = [
     "RankingResult",
     "Simulator",
     "check_parameters",
+    "chunk_runs_for",
     "chunk_sizes",
     "comparisons_needed",
     "compute",

@@ -38,6 +38,7 @@ __all__ = [
     "DEFAULT_CHUNK_RUNS",
     "ChunkResult",
     "chunk_rng",
+    "chunk_runs_for",
     "chunk_sizes",
     "compute_chunk",
     "compute_chunked",
@@ -56,6 +57,34 @@ DEFAULT_CHUNK_RUNS = 40
 #: methods whose value is the mean over runs; the others' value is a fit on all the
 #: data, the same in every chunk
 _MEAN_OF_RUNS = ("wmt14", "bootstrap")
+
+
+#: the compute time a chunk is sized for: large against what a chunk costs beyond its
+#: computation (a Celery message, claiming it, storing its result: 30-90 ms measured)
+CHUNK_SECONDS = 1.0
+#: fewest chunks a run is cut into when its runs allow (8 workers get two chunks each)
+MIN_CHUNKS = 16
+#: seconds per run per comparison, one core (WMT14's and TrueSkill bootstrap's steps:
+#: E2E quality, about 30,000 comparisons, 2,000 runs in 22 s on this project's machine)
+SECONDS_PER_COMPARISON = {"wmt14": 3.7e-7, "bootstrap": 3.7e-7}
+
+
+def chunk_runs_for(
+    method: str, runs: int, comparisons: int, *, unit: int = DEFAULT_CHUNK_RUNS
+) -> int:
+    """The runs per chunk of a new run, sized by cost: the largest multiple of
+    :data:`DEFAULT_CHUNK_RUNS` whose chunk computes in about :data:`CHUNK_SECONDS` and
+    that still cuts the run into :data:`MIN_CHUNKS` chunks, and never less than
+    :data:`DEFAULT_CHUNK_RUNS` (a multiple of 8: the compiled kernel's lanes). Methods
+    whose runs cost little per comparison (Bradley-Terry, expected wins: counts and
+    fits) keep :data:`DEFAULT_CHUNK_RUNS`. Stored with the run, so its numbers never
+    depend on this rule afterwards. ``unit``: the smallest chunk (the default's)."""
+    per_run = SECONDS_PER_COMPARISON.get(method, 0.0) * max(comparisons, 0)
+    if per_run <= 0:
+        return unit
+    by_cost = int(CHUNK_SECONDS // (per_run * unit))
+    by_count = runs // (unit * MIN_CHUNKS)
+    return unit * max(1, min(by_cost, by_count))
 
 
 def chunk_sizes(runs: int, chunk_runs: int) -> list[int]:

@@ -8,6 +8,7 @@ from ranking import stats
 from ranking.models import RankingRun
 from ranking.services import runs as services
 from ranking.services.compute import ranking_run_compute
+from ranking.selectors import runs as selectors
 from ranking.services.runs import ranking_run_create
 from tests.ranking.chunked_runs import _values
 
@@ -33,3 +34,21 @@ def test_a_retried_run_gets_fresh_chunks_and_the_same_numbers(planted, dispatche
     services.ranking_run_retry(run=run)
     ranking_run_compute(run=run, fan_out=False)
     assert run.status == RankingRun.Status.DONE and _values(run) == first
+
+
+def test_a_new_run_stores_chunks_sized_by_its_cost(planted, monkeypatch):
+    """The chunk size is worked out from the comparisons at creation and stored: a run
+    of many cheap runs gets larger chunks, a run of few keeps the default."""
+    campaign, criterion = planted
+    estimate = selectors.ranking_comparisons_estimate(criterion=criterion)
+    # 50 judgements of 5 scores: 10 comparisons each
+    assert estimate == 500
+    few = ranking_run_create(campaign=campaign, criterion=criterion, runs=60, queue=False)
+    assert few.chunk_runs == 25
+    many = ranking_run_create(campaign=campaign, criterion=criterion, runs=20_000, queue=False)
+    assert many.chunk_runs == stats.chunk_runs_for("wmt14", 20_000, 500, unit=25)
+    assert many.chunk_runs > 25 and many.chunk_runs % 25 == 0
+    bt = ranking_run_create(
+        campaign=campaign, criterion=criterion, method="bradley_terry", runs=5000, queue=False
+    )
+    assert bt.chunk_runs == 25

@@ -262,3 +262,21 @@ def test_bootstrap_chunks_in_threads_are_each_chunk_alone(method, monkeypatch):
             seed=5,
             progress=stop,
         )
+
+
+def test_chunks_are_sized_by_cost():
+    """A chunk of E2E quality's 40 runs computed in about 0.4 s while a chunk cost 30-90 ms
+    beyond it (message, claim, store): chunks now aim at about a second each, in
+    multiples of the default size, still cutting a run into 16 when its runs allow."""
+    from ranking.stats import DEFAULT_CHUNK_RUNS, chunk_runs_for
+
+    e2e = 30_000  # comparisons of E2E quality, about
+    assert chunk_runs_for("wmt14", 2000, e2e) == 2 * DEFAULT_CHUNK_RUNS  # 25 chunks
+    assert chunk_runs_for("wmt14", 200, e2e) == DEFAULT_CHUNK_RUNS  # 5 chunks, not fewer
+    assert chunk_runs_for("wmt14", 20_000, 3_000) == 22 * DEFAULT_CHUNK_RUNS  # cheap: ~1 s
+    assert chunk_runs_for("wmt14", 20_000, 1_000_000) == DEFAULT_CHUNK_RUNS  # 15 s a chunk
+    assert chunk_runs_for("bradley_terry", 2000, e2e) == DEFAULT_CHUNK_RUNS
+    assert chunk_runs_for("wmt14", 2000, 0) == DEFAULT_CHUNK_RUNS
+    assert chunk_runs_for("wmt14", 2000, e2e, unit=25) == 75
+    for runs in (1, 39, 200, 2000, 10_000):
+        assert chunk_runs_for("wmt14", runs, e2e) % DEFAULT_CHUNK_RUNS == 0
