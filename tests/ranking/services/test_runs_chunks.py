@@ -6,9 +6,9 @@ import pytest
 
 from ranking import stats
 from ranking.models import RankingRun
+from ranking.selectors import runs as selectors
 from ranking.services import runs as services
 from ranking.services.compute import ranking_run_compute
-from ranking.selectors import runs as selectors
 from ranking.services.runs import ranking_run_create
 from tests.ranking.chunked_runs import _values
 
