@@ -345,21 +345,29 @@ def bootstrap_pair_scores(
     if runs < 1:
         raise ValueError("runs must be at least 1")
     with one_blas_thread():
-        return _bootstrap_pair_scores(
+        replicates, full, how = _replicates(
             comparisons,
             score,
             method=method,
             params=params,
             rng=rng,
             runs=runs,
-            confidence=confidence,
             progress=progress,
             warm_start=warm_start,
             resample=resample,
         )
+    return summarise_runs(
+        method=method,
+        run_values=replicates,
+        value=full,
+        confidence=confidence,
+        comparisons=comparisons.per_system(),
+        n_comparisons=len(comparisons),
+        params={**params, "resample": how},
+    )
 
 
-def _bootstrap_pair_scores(
+def _replicates(
     comparisons: Comparisons,
     score: Callable[..., FloatArray],
     *,
@@ -367,11 +375,11 @@ def _bootstrap_pair_scores(
     params: dict[str, Any],
     rng: np.random.Generator,
     runs: int,
-    confidence: float,
     progress: Callable[[float], None] | None,
     warm_start: bool,
     resample: str,
-) -> RankingResult:
+) -> tuple[FloatArray, FloatArray, str]:
+    """The replicates' scores, the data's, and the drawing used."""
     shared = prepared(comparisons, score, method=method, params=params)
     full, patterns = shared.value, shared.patterns
     how = resolve_resample(resample, patterns)
@@ -390,12 +398,4 @@ def _bootstrap_pair_scores(
         )
         if progress is not None:
             progress(min(start + len(part), runs) / runs)
-    return summarise_runs(
-        method=method,
-        run_values=replicates,
-        value=full,
-        confidence=confidence,
-        comparisons=comparisons.per_system(),
-        n_comparisons=len(comparisons),
-        params={**params, "resample": how},
-    )
+    return replicates, full, how
