@@ -21,7 +21,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.authtoken.models import Token
 
 from annotations.models import CampaignInvitation, CampaignMembership, ImportJob, Worker
-from annotations.services.memberships import token_digest
+from annotations.selectors.memberships import token_digest
 from ranking.models import RankingRun
 from tests.annotations.designer_data import add_member, judged_campaign
 

@@ -23,13 +23,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from annotations.access.apis import CampaignScoped, campaigns_visible_to
+from annotations.access.apis import CampaignScoped
 from annotations.importing import jobs as import_jobs
 from annotations.models import (
     Campaign,
     CampaignMembership,
 )
 from annotations.selectors import agreement as agreement_selectors
+from annotations.selectors import campaigns as campaign_selectors
 from annotations.selectors import monitor as monitor_selectors
 from annotations.serializers.campaigns import (
     BuildSerializer,
@@ -64,10 +65,9 @@ class CampaignListApi(DomainErrorsMixin, generics.ListAPIView):
 
     def get_queryset(self) -> QuerySet[Campaign]:
         query = validated_query(CampaignQuerySerializer, self.request)
-        qs = campaigns_visible_to(self.request.user).select_related("owner").order_by("-created_at")
-        if query.get("status"):
-            qs = qs.filter(status=query["status"])
-        return qs
+        return campaign_selectors.campaigns_listed(
+            user=self.request.user, status=query.get("status") or ""
+        )
 
     @extend_schema(parameters=[CampaignQuerySerializer])
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -94,7 +94,8 @@ class CampaignDetailApi(CampaignScoped, APIView):
         data = CampaignUpdateSerializer(self.campaign, data=request.data, partial=True)
         data.is_valid(raise_exception=True)
         campaign = campaign_services.campaign_settings_update(
-            campaign=Campaign.objects.get(pk=self.campaign.pk), **data.validated_data
+            campaign=campaign_selectors.campaign_reread(campaign=self.campaign),
+            **data.validated_data,
         )
         return Response(CampaignSerializer(campaign).data)
 
@@ -189,17 +190,10 @@ class CampaignProgressApi(CampaignScoped, APIView):
 
     @extend_schema(responses={200: ProgressSerializer, **ERRORS})
     def get(self, request: Request, slug: str) -> Response:
-        comparisons = {}
-        for criterion in self.campaign.criteria.all():
-            matrix = monitor_selectors.comparison_matrix(criterion=criterion)
-            comparisons[criterion.name] = {
-                a: {b: n for b, n in zip(matrix.labels, row, strict=True) if n}
-                for a, row in matrix.rows
-            }
         data = {
             "status": self.campaign.status,
             "criteria": monitor_selectors.campaign_progress(campaign=self.campaign),
             "agreement": agreement_selectors.campaign_agreement(campaign=self.campaign),
-            "comparisons": comparisons,
+            "comparisons": monitor_selectors.comparison_counts(campaign=self.campaign),
         }
         return Response(ProgressSerializer(data).data)

@@ -16,6 +16,7 @@ from annotations.access.apis import CampaignScoped
 from annotations.models import (
     Criterion,
 )
+from annotations.selectors import criteria as criteria_selectors
 from annotations.serializers.criteria import CriterionCreateSerializer, CriterionSerializer
 from annotations.services import criteria as criteria_services
 from common.api import (
@@ -46,7 +47,7 @@ class CriterionListApi(CampaignScoped, generics.ListAPIView):
 
 class CriterionDetailApi(CampaignScoped, APIView):
     def _criterion(self, pk: int) -> Criterion:
-        criterion = self.campaign.criteria.filter(pk=pk).first()
+        criterion = criteria_selectors.criterion_by_id(self.campaign, pk)
         if criterion is None:
             raise Http404("No such criterion in this campaign.")
         return criterion

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics
@@ -15,11 +15,9 @@ from rest_framework.views import APIView
 from annotations.access.apis import CampaignScoped
 from annotations.core.slices import SliceError, parse_where
 from annotations.exports import judgements as exports
-from annotations.models import (
-    Judgement,
-    JudgementScore,
-)
-from annotations.selectors.criteria import criterion_by_name
+from annotations.models import Judgement
+from annotations.selectors import judgements as judgement_selectors
+from annotations.selectors.criteria import criterion_get
 from annotations.serializers.judgements import (
     ExportQuerySerializer,
     JudgementQuerySerializer,
@@ -42,20 +40,11 @@ class JudgementListApi(CampaignScoped, generics.ListAPIView):
 
     def get_queryset(self) -> QuerySet[Judgement]:
         query = validated_query(JudgementQuerySerializer, self.request)
-        qs = Judgement.objects.filter(criterion__campaign=self.campaign)
-        if query.get("criterion"):
-            qs = qs.filter(criterion__name=query["criterion"])
-        if query.get("worker"):
-            qs = qs.filter(worker__external_id=query["worker"])
-        if query.get("submitted_after"):
-            qs = qs.filter(submitted_at__gt=query["submitted_after"])
-        scores = JudgementScore.objects.select_related("output__system", "output__item").order_by(
-            "slot", "id"
-        )
-        return (
-            qs.select_related("criterion", "worker")
-            .prefetch_related(Prefetch("scores", queryset=scores))
-            .order_by("submitted_at", "id")
+        return judgement_selectors.judgements_listed(
+            campaign=self.campaign,
+            criterion_name=query.get("criterion") or "",
+            worker_external_id=query.get("worker") or "",
+            submitted_after=query.get("submitted_after"),
         )
 
     @extend_schema(parameters=[JudgementQuerySerializer])
@@ -85,11 +74,7 @@ class ExportApi(CampaignScoped, APIView):
     def get(self, request: Request, slug: str) -> Any:
         query = validated_query(ExportQuerySerializer, request)
         name = query["criterion"]
-        criterion = criterion_by_name(self.campaign, name)
-        if criterion is None:
-            raise DomainError(
-                f"criterion: campaign '{self.campaign.slug}' has no criterion '{name}'."
-            )
+        criterion = criterion_get(self.campaign, name)
         fmt = query["fmt"]
         try:
             where = parse_where(request.query_params.getlist("where"))

@@ -53,7 +53,7 @@ class MemberDetailApi(CampaignScoped, APIView):
 
     @extend_schema(responses={204: None, **ERRORS})
     def delete(self, request: Request, slug: str, pk: int) -> Response:
-        membership = self.campaign.memberships.filter(pk=pk).first()
+        membership = member_selectors.membership_by_id(self.campaign, pk)
         if membership is None:
             raise Http404("No such member of this campaign.")
         membership_services.membership_remove(membership=membership)

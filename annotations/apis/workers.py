@@ -17,6 +17,7 @@ from annotations.models import (
     Worker,
 )
 from annotations.selectors import monitor as monitor_selectors
+from annotations.selectors import workers as worker_selectors
 from annotations.serializers.workers import (
     WorkerQualitySerializer,
     WorkerQuerySerializer,
@@ -38,19 +39,17 @@ class WorkerListApi(CampaignScoped, generics.ListAPIView):
 
     def get_queryset(self) -> QuerySet[Worker]:
         query = validated_query(WorkerQuerySerializer, self.request)
-        qs = self.campaign.workers.all()
-        for name in ("flagged", "excluded"):
-            if query.get(name) is not None:
-                qs = qs.filter(**{name: query[name]})
-        if query.get("platform"):
-            qs = qs.filter(platform=query["platform"])
-        return qs.order_by("-created_at", "id")
+        return worker_selectors.workers_listed(
+            campaign=self.campaign,
+            flagged=query.get("flagged"),
+            excluded=query.get("excluded"),
+            platform=query.get("platform") or "",
+        )
 
     @extend_schema(parameters=[WorkerQuerySerializer])
     def get(self, request: Request, slug: str) -> Response:
         page = self.paginate_queryset(self.get_queryset())
-        workers = Worker.objects.filter(pk__in=[w.pk for w in page or []])
-        rows = monitor_selectors.worker_table(campaign=self.campaign, workers=workers)
+        rows = monitor_selectors.worker_rows(campaign=self.campaign, workers=page or [])
         return self.get_paginated_response(WorkerQualitySerializer(rows, many=True).data)
 
 
@@ -76,7 +75,7 @@ class WorkerDetailApi(CampaignScoped, APIView):
         return Response(WorkerSerializer(worker).data)
 
     def _worker(self, pk: int) -> Worker:
-        worker = self.campaign.workers.filter(pk=pk).first()
+        worker = worker_selectors.worker_by_id(self.campaign, pk)
         if worker is None:
             raise Http404("No such worker in this campaign.")
         return worker

@@ -161,3 +161,19 @@ class Campaign(models.Model):
 
     def __str__(self) -> str:
         return self.name or self.slug
+
+    @property
+    def languages_or_default(self) -> list[str]:
+        """The campaign's languages, its default first: English alone when none is stored.
+        A new list each time (changing it changes nothing stored)."""
+        return list(self.languages or _english())
+
+    @property
+    def default_language(self) -> str:
+        """The campaign's default language: items imported without one get it."""
+        return self.languages_or_default[0]
+
+    @property
+    def is_multilingual(self) -> bool:
+        """Whether the campaign's outputs are in more than one language."""
+        return len(self.languages or []) > 1

@@ -6,7 +6,7 @@ import string
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, IntegerField, Model, OuterRef, QuerySet, Subquery
+from django.db.models import Count, Exists, IntegerField, Model, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from annotations.access.campaigns import campaigns_visible_to
@@ -44,13 +44,40 @@ def campaign_list(*, user: User | AnonymousUser) -> QuerySet[Campaign]:
     )
 
 
+def campaigns_listed(*, user: User | AnonymousUser, status: str = "") -> QuerySet[Campaign]:
+    """The campaigns the user may see, newest first, with their owners; only those of
+    ``status`` when given (the campaigns API's list)."""
+    qs = campaigns_visible_to(user).select_related("owner").order_by("-created_at")
+    if status:
+        qs = qs.filter(status=status)
+    return qs
+
+
+def campaign_find(slug: str) -> Campaign | None:
+    """The campaign with the slug ``slug``, or None: the one lookup by slug for the
+    command line (pages and APIs find a campaign among the user's: ``access``)."""
+    return Campaign.objects.filter(slug=slug).first()
+
+
+def campaign_by_slug(slug: str) -> Campaign:
+    """The campaign with the slug ``slug``; DomainError, in one wording, when there is none."""
+    campaign = campaign_find(slug)
+    if campaign is None:
+        raise DomainError(f"No campaign with the slug '{slug}'.")
+    return campaign
+
+
+def campaign_reread(*, campaign: Campaign) -> Campaign:
+    """The campaign as stored, as a separate instance: a form or serializer given it may
+    change it and fail without changing ``campaign``, which the page or response shows."""
+    return Campaign.objects.get(pk=campaign.pk)
+
+
 def campaign_criterion_get(
     *, campaign_slug: str, criterion_name: str
 ) -> tuple[Campaign, Criterion]:
     """A campaign and one of its criteria by name; DomainError says what exists instead."""
-    campaign = Campaign.objects.filter(slug=campaign_slug).first()
-    if campaign is None:
-        raise DomainError(f"No campaign with the slug '{campaign_slug}'.")
+    campaign = campaign_by_slug(campaign_slug)
     criterion = criterion_by_name(campaign, criterion_name)
     if criterion is None:
         names = ", ".join(campaign.criteria.values_list("name", flat=True)) or "none"
@@ -58,6 +85,66 @@ def campaign_criterion_get(
             f"Campaign '{campaign.slug}' has no criterion '{criterion_name}' (it has: {names})."
         )
     return campaign, criterion
+
+
+#: What building a campaign's tasks (and so launching it) needs, each with the step that
+#: supplies it, in the order to take them.
+BUILD_NEEDS: dict[str, str] = {"systems": "upload system outputs", "criteria": "add a criterion"}
+
+
+def campaign_build_blockers(*, campaign: Campaign) -> dict[str, str]:
+    """What of :data:`BUILD_NEEDS` the campaign lacks (``"systems"``, ``"criteria"``),
+    with the step that supplies it; empty when its tasks may be built. One query. The
+    one statement of the rule: the campaign page says it, building and launching refuse
+    by it."""
+    there = (
+        Campaign.objects.filter(pk=campaign.pk)
+        .annotate(
+            has_systems=Exists(System.objects.filter(campaign=OuterRef("pk"))),
+            has_criteria=Exists(Criterion.objects.filter(campaign=OuterRef("pk"))),
+        )
+        .values_list("has_systems", "has_criteria")
+        .first()
+    ) or (False, False)
+    return {
+        need: step
+        for (need, step), present in zip(BUILD_NEEDS.items(), there, strict=True)
+        if not present
+    }
+
+
+@dataclass(frozen=True)
+class CampaignSteps:
+    """What the campaign page offers next: ``next_step`` gets the primary button
+    (``upload``, ``criteria``, ``build`` or ``launch``; empty once live or ended), and
+    ``blocked`` says why a draft cannot be built and launched yet."""
+
+    next_step: str
+    blocked: str
+
+
+def campaign_steps(*, campaign: Campaign, built: bool) -> CampaignSteps:
+    """The campaign page's next step (``built``: the plan's, whether tasks are built) and
+    what blocks building (:func:`campaign_build_blockers`)."""
+    if campaign.status == Campaign.Status.PAUSED:
+        return CampaignSteps(next_step="launch", blocked="")
+    if campaign.status != Campaign.Status.DRAFT:
+        return CampaignSteps(next_step="", blocked="")
+    missing = campaign_build_blockers(campaign=campaign)
+    if "systems" in missing:
+        next_step = "upload"
+    elif "criteria" in missing:
+        next_step = "criteria"
+    else:
+        next_step = "launch" if built else "build"
+    return CampaignSteps(
+        next_step=next_step, blocked=f"First {' and '.join(missing.values())}." if missing else ""
+    )
+
+
+def campaign_systems(*, campaign: Campaign) -> list[System]:
+    """The campaign's systems by label."""
+    return list(campaign.systems.order_by("label"))
 
 
 @dataclass(frozen=True)

@@ -3,14 +3,16 @@ explain (which criterion a new worker judges, the worked example)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from django.db.models import Count, Q
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from annotations.core.examples import ExampleRow, worked_example
 from annotations.models import Campaign, Criterion, Output, Task, TaskOutput, Worker
 from annotations.selectors.sessions import is_together
+from common.errors import DomainError
 
 
 def standard_rated_tasks(*, criterion: Criterion) -> int:
@@ -37,8 +39,55 @@ def standard_rated_tasks(*, criterion: Criterion) -> int:
 
 def criterion_by_name(campaign: Campaign, name: str) -> Criterion | None:
     """The campaign's criterion called ``name``, or None: the one lookup by name (names are
-    unique within a campaign). Each caller says what a missing one means to it."""
+    unique within a campaign). Each caller says what a missing one means to it, or calls
+    :func:`criterion_get` for the one refusal."""
     return campaign.criteria.filter(name=name).first()
+
+
+def criterion_missing(campaign: Campaign, name: str, *, others: Sequence[str] = ()) -> DomainError:
+    """The one refusal of a criterion name the campaign does not have; ``others``, the
+    names it has, are said after it when the caller has read them."""
+    has = f"; it has {', '.join(others)}" if others else ""
+    return DomainError(f"Campaign '{campaign.slug}' has no criterion '{name}'{has}.")
+
+
+def criterion_get(campaign: Campaign, name: str) -> Criterion:
+    """The campaign's criterion called ``name``; :func:`criterion_missing`'s DomainError
+    when it has none by that name."""
+    criterion = criterion_by_name(campaign, name)
+    if criterion is None:
+        raise criterion_missing(campaign, name)
+    return criterion
+
+
+def criterion_chosen(
+    *, campaign: Campaign, criteria: Sequence[Criterion], name: str | None, strict: bool
+) -> Criterion | None:
+    """The criterion a page shows, among ``criteria`` (the campaign's in order, read
+    already for the page's choice of criteria): the one called ``name``, the first when
+    no name is given, None when the campaign has no criteria. A name it does not have
+    is refused (``strict``: :func:`criterion_missing`'s DomainError) or stands for the
+    first."""
+    first = criteria[0] if criteria else None
+    if not name:
+        return first
+    chosen = next((c for c in criteria if c.name == name), None)
+    if chosen is None and strict:
+        raise criterion_missing(campaign, name)
+    return chosen or first
+
+
+def criterion_by_id(campaign: Campaign, pk: int) -> Criterion | None:
+    """The campaign's criterion with id ``pk``, or None (another campaign's is None too)."""
+    return campaign.criteria.filter(pk=pk).first()
+
+
+def criteria_listed(*, campaign: Campaign) -> QuerySet[Criterion]:
+    """The campaign's criteria in order, each with ``has_tasks`` (the criteria page offers
+    to delete only those without)."""
+    return campaign.criteria.annotate(
+        has_tasks=Exists(Task.objects.filter(criterion=OuterRef("pk")))
+    )
 
 
 def criteria_in_order(*, campaign: Campaign) -> list[Criterion]:

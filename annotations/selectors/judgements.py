@@ -15,8 +15,9 @@ from __future__ import annotations
 import string
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
 from annotations.core.inputs import mr_attributes
 from annotations.core.languages import direction
@@ -31,6 +32,7 @@ from annotations.models import (
     Task,
     TaskOutput,
 )
+from annotations.selectors.criteria import criterion_by_name
 from annotations.selectors.sessions import criterion_in_language, is_together
 from common.queries import prepared
 
@@ -132,7 +134,7 @@ def item_attributes(*, campaign: Campaign) -> dict[str, list[str]]:
     """Every attribute of the campaign's items with its values (sorted), for choosing a
     slice; ``language`` too when the campaign has more than one."""
     found: dict[str, set[str]] = {}
-    if len(campaign.languages or []) > 1:
+    if campaign.is_multilingual:
         found[LANGUAGE] = set(campaign.languages)
     for attributes in campaign.items.exclude(attributes={}).values_list("attributes", flat=True):
         for name, value in attributes.items():
@@ -221,7 +223,7 @@ def _task_page(
             text_by_slot[to.slot] = to.shown_text
     order = [s for s in order if s in text_by_slot] + sorted(set(text_by_slot) - set(order))
     criterion, item = task.criterion, task.item
-    if task.language != (campaign.languages or ["en"])[0]:
+    if task.language != campaign.default_language:
         criterion = criterion_in_language(criterion, task.language)
     return TaskPage(
         campaign=campaign,
@@ -333,10 +335,42 @@ def preview_task(
     if task_id is not None:
         return qs.filter(pk=task_id).first()
     if criterion_name:
-        qs = qs.filter(criterion__name=criterion_name)
+        criterion = criterion_by_name(campaign, criterion_name)
+        if criterion is None:
+            return None
+        qs = qs.filter(criterion=criterion)
     if language and qs.filter(language=language).exists():
         qs = qs.filter(language=language)
     return (
         qs.filter(kind=Task.Kind.REGULAR).order_by("criterion__position", "number", "id").first()
         or qs.order_by("id").first()
+    )
+
+
+def judgements_listed(
+    *,
+    campaign: Campaign,
+    criterion_name: str = "",
+    worker_external_id: str = "",
+    submitted_after: datetime | None = None,
+) -> QuerySet[Judgement]:
+    """Every judgement of the campaign (counted or not), oldest first, with its criterion,
+    worker and scores (their outputs' systems and items): the judgements API's list.
+    Only those of the criterion called ``criterion_name``, of the worker with
+    ``worker_external_id`` and submitted after ``submitted_after`` when given (an unknown
+    name or id lists none)."""
+    qs = Judgement.objects.filter(criterion__campaign=campaign)
+    if criterion_name:
+        qs = qs.filter(criterion__name=criterion_name)
+    if worker_external_id:
+        qs = qs.filter(worker__external_id=worker_external_id)
+    if submitted_after:
+        qs = qs.filter(submitted_at__gt=submitted_after)
+    scores = JudgementScore.objects.select_related("output__system", "output__item").order_by(
+        "slot", "id"
+    )
+    return (
+        qs.select_related("criterion", "worker")
+        .prefetch_related(Prefetch("scores", queryset=scores))
+        .order_by("submitted_at", "id")
     )

@@ -52,7 +52,7 @@ def language_progress(*, campaign: Campaign) -> list[LanguageProgress]:
         .values_list("language", "n")
     )
     quotas = campaign.language_quotas or {}
-    languages = list(campaign.languages or ["en"])
+    languages = campaign.languages_or_default
     languages += sorted(set(tasks) - set(languages))
     jpt = campaign.judgements_per_task
     return [

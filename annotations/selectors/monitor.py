@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import statistics
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from itertools import combinations
@@ -35,6 +36,7 @@ from annotations.selectors.quality import (
     quality_verdict,
     worker_checks,
 )
+from annotations.selectors.sessions import is_together, page_key
 
 # Progress -----------------------------------------------------------------------------------
 
@@ -222,6 +224,19 @@ def comparison_matrix(*, criterion: Criterion) -> ComparisonMatrix:
     return ComparisonMatrix(criterion, [label for _, label in systems], counts.tolist())
 
 
+def comparison_counts(*, campaign: Campaign) -> dict[str, dict[str, dict[str, int]]]:
+    """Per criterion (by name), how often each pair of systems was compared
+    (:func:`comparison_matrix`), the pairs never compared left out: the progress API's."""
+    counts = {}
+    for criterion in campaign.criteria.all():
+        matrix = comparison_matrix(criterion=criterion)
+        counts[criterion.name] = {
+            a: {b: n for b, n in zip(matrix.labels, row, strict=True) if n}
+            for a, row in matrix.rows
+        }
+    return counts
+
+
 # Workers ------------------------------------------------------------------------------------
 
 
@@ -290,7 +305,7 @@ def campaign_judgements(*, campaign: Campaign) -> dict[int, dict]:
     counted: list[dict] = []
     repeats: list[dict] = []
     labels: dict[int, str] = {}
-    together = campaign.setup == Campaign.Setup.TOGETHER
+    together = is_together(campaign)
     for (
         jid,
         wid,
@@ -314,16 +329,6 @@ def campaign_judgements(*, campaign: Campaign) -> dict[int, dict]:
                 kind = "repeat"
             else:
                 kind = "attention" if tkind == Task.Kind.ATTENTION else "other"
-            # The page it was shown on (``selectors.sessions.pages_done``'s rule): in set-up 1
-            # a regular task's or an attention check's group, else the judgement's own page.
-            grouped = (
-                together
-                and group is not None
-                and (
-                    (tkind == Task.Kind.REGULAR and kind == "counted")
-                    or (tkind == Task.Kind.ATTENTION and kind == "attention")
-                )
-            )
             j = judgements[jid] = {
                 "worker": wid,
                 "task": tid,
@@ -332,7 +337,14 @@ def campaign_judgements(*, campaign: Campaign) -> dict[int, dict]:
                 "seconds": seconds,
                 "regular": {},
                 "kind": kind,
-                "page": (f"group-{tkind}", group) if grouped else ("judgement", jid),
+                # The page it was shown on (``selectors.sessions.page_key``).
+                "page": page_key(
+                    together=together,
+                    group=group,
+                    task_kind=tkind,
+                    assignment_kind=akind,
+                    own=("judgement", jid),
+                ),
             }
             if kind == "counted":
                 counted.append(j)
@@ -418,3 +430,11 @@ def worker_table(
             )
         )
     return result
+
+
+def worker_rows(*, campaign: Campaign, workers: Iterable[Worker]) -> list[WorkerRow]:
+    """:func:`worker_table`'s rows of ``workers`` alone (a page of the workers API, the
+    row of a worker the monitor just changed), in the table's order."""
+    return worker_table(
+        campaign=campaign, workers=Worker.objects.filter(pk__in=[w.pk for w in workers])
+    )

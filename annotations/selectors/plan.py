@@ -14,6 +14,7 @@ from django.db.models import Count
 from annotations.core.design import item_task_counts
 from annotations.models import Campaign, Judgement, Output, Task, TaskOutput
 from annotations.selectors.criteria import standard_outputs
+from annotations.selectors.sessions import tasks_per_regular_page
 
 
 @dataclass(frozen=True)
@@ -128,8 +129,8 @@ def campaign_plan(
     real_share = max(1.0 - campaign.attention_check_rate - campaign.repeat_rate, 1e-9)
     # Workers are counted in pages, the unit of ``tasks_per_worker`` and of the monitor's
     # worker table: in set-up 1 a regular page holds one task per criterion, while an
-    # attention check or a repeat is a page of one task (``services.assignment``).
-    per_page = max(n_criteria, 1) if campaign.setup == Campaign.Setup.TOGETHER else 1
+    # attention check or a repeat is a page of one task (``selectors.sessions.page_key``).
+    per_page = tasks_per_regular_page(campaign=campaign, criteria=n_criteria)
     regular_pages = math.ceil(judgements / per_page) if judgements else 0
     pages = math.ceil(regular_pages / real_share) if regular_pages else 0
     worker_tasks = judgements + (pages - regular_pages)

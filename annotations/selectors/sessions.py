@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from django.db.models import QuerySet
 
 from annotations.core.languages import CAMPAIGN_TEXTS, translated_for
-from annotations.models import Assignment, Campaign, Criterion, Worker
+from annotations.models import Assignment, Campaign, Criterion, Task, Worker
 from common.queries import prepared
 
 
@@ -74,15 +74,59 @@ def is_together(campaign: Campaign) -> bool:
     return campaign.setup == Campaign.Setup.TOGETHER
 
 
+# Pages -------------------------------------------------------------------------------------
+# A page is the unit of ``tasks_per_worker``: what a worker submits at once. The rule is
+# stated here once; the session's progress, the monitor's worker table and the plan count
+# by it.
+
+#: The kinds of task whose set-up 1 copies share a page (a group): the designed tasks and
+#: their attention checks. Imported tasks have no group.
+GROUPED_TASK_KINDS = frozenset({Task.Kind.REGULAR, Task.Kind.ATTENTION})
+
+
+def page_key(
+    *,
+    together: bool,
+    group: int | None,
+    task_kind: str,
+    assignment_kind: str | None,
+    own: tuple[str, int],
+) -> tuple[str, int]:
+    """The page a task was shown on, as a key: in set-up 1 (``together``) a grouped task
+    (:data:`GROUPED_TASK_KINDS`) handed out as itself, not as a repeat, is on its group's
+    page (one per criterion of the group); anything else (set-up 2, a repeat: a page of
+    one task) is a page of its own, ``own`` (the assignment's or judgement's key)."""
+    if (
+        together
+        and group is not None
+        and task_kind in GROUPED_TASK_KINDS
+        and assignment_kind not in (Assignment.Kind.REPEAT, Assignment.Kind.IMPORTED)
+    ):
+        return (f"group-{task_kind}", group)
+    return own
+
+
+def tasks_per_regular_page(*, campaign: Campaign, criteria: int) -> int:
+    """How many tasks a regular page holds (:func:`page_key`'s rule for a campaign with
+    ``criteria`` criteria): one per criterion in set-up 1, one in set-up 2. An attention
+    check or a repeat is a page of one task in either."""
+    return max(criteria, 1) if is_together(campaign) else 1
+
+
 def pages_done(*, worker: Worker, campaign: Campaign) -> int:
-    """Pages the worker submitted: assignments, counted once per group in set-up 1."""
+    """Pages the worker submitted (:func:`page_key`): assignments, counted once per
+    group in set-up 1."""
     rows = Assignment.objects.filter(worker=worker, state=Assignment.State.SUBMITTED)
     if not is_together(campaign):
         return rows.count()
     keys = {
-        (f"group-{task_kind}", group)
-        if group is not None and kind == Assignment.Kind.REGULAR
-        else ("assignment", pk)
+        page_key(
+            together=True,
+            group=group,
+            task_kind=task_kind,
+            assignment_kind=kind,
+            own=("assignment", pk),
+        )
         for pk, kind, group, task_kind in rows.values_list(
             "pk", "kind", "task__group", "task__kind"
         )

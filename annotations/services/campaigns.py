@@ -22,6 +22,7 @@ from annotations.models import (
     System,
     Task,
 )
+from annotations.selectors.campaigns import campaign_build_blockers
 from annotations.services.criteria import criteria_check_launchable
 from annotations.services.validation import SETTING_NAMES, model_check
 from common.errors import DomainError
@@ -360,7 +361,7 @@ def campaign_launch(*, campaign: Campaign) -> Campaign:
     """
     if campaign.status == Campaign.Status.DRAFT or campaign.status == Campaign.Status.PAUSED:
         campaign_settings_check(campaign=campaign)
-        if not campaign.criteria.exists():
+        if "criteria" in campaign_build_blockers(campaign=campaign):
             raise DomainError("Add at least one criterion before launching.")
         if not campaign.tasks.filter(kind=Task.Kind.REGULAR).exists():
             raise DomainError("Build the tasks before launching.")
@@ -438,7 +439,7 @@ def campaign_clone(*, campaign: Campaign, user: User, slug: str, name: str = "")
     fields = {name: getattr(campaign, name) for name in CLONED_FIELDS}
     # What workers read in each language, and who may judge in it, belong to the design.
     fields |= {
-        "languages": list(campaign.languages or ["en"]),
+        "languages": campaign.languages_or_default,
         "language_quotas": dict(campaign.language_quotas or {}),
         "translations": dict(campaign.translations or {}),
     }

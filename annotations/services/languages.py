@@ -24,7 +24,7 @@ class LanguageQuotaFull(DomainError):
 
 def campaign_language_for(*, campaign: Campaign, language: str = "") -> str:
     """``language`` if the campaign has it (normalised), else the campaign's first language."""
-    languages = list(campaign.languages or ["en"])
+    languages = campaign.languages_or_default
     if language:
         try:
             tag = language_check(language)
@@ -125,7 +125,7 @@ def campaign_languages_update(
             f"Languages: the campaign's outputs are in {', '.join(dropped)}; "
             "keep every language its outputs have."
         )
-    first = (campaign.languages or ["en"])[0]
+    first = campaign.default_language
     if tags[0] != first:
         translated = bool(campaign.translations) or any(
             Criterion.objects.filter(campaign=campaign)

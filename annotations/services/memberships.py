@@ -12,10 +12,9 @@ Accepting never lowers a role the user already holds.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import timedelta
 from smtplib import SMTPException
 
 from django.conf import settings
@@ -27,6 +26,13 @@ from django.utils import timezone
 
 from annotations.access.campaigns import ROLE_ORDER
 from annotations.models import Campaign, CampaignInvitation, CampaignMembership
+from annotations.selectors.memberships import (
+    InvitationRefused,
+    invitation_for_token,
+    invitation_is_for,
+    invitation_refusal_for,
+    token_digest,
+)
 from common.errors import DomainError
 from common.throttle import throttle_hit
 
@@ -60,20 +66,20 @@ def membership_remove(*, membership: CampaignMembership) -> None:
 # Invitations ----------------------------------------------------------------------------------
 
 
-class InvitationRefused(DomainError):
-    """An invitation link that cannot be used; ``reason`` is forged, used or expired."""
-
-    def __init__(self, message: str, *, reason: str) -> None:
-        self.reason = reason
-        super().__init__(message)
-
-
-def token_digest(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+#: Email backends that send nothing anybody receives (Django's console, file and dummy).
+NO_MAIL_BACKENDS = frozenset(
+    {
+        "django.core.mail.backends.console.EmailBackend",
+        "django.core.mail.backends.filebased.EmailBackend",
+        "django.core.mail.backends.dummy.EmailBackend",
+    }
+)
 
 
-def invitation_expires_at(invitation: CampaignInvitation) -> datetime:
-    return invitation.created_at + timedelta(days=settings.INVITATION_MAX_AGE_DAYS)
+def mail_is_sent() -> bool:
+    """Whether an email reaches its recipient (not when the backend only prints it): when
+    not, the owner is given the invitation's link to pass on."""
+    return settings.EMAIL_BACKEND not in NO_MAIL_BACKENDS
 
 
 def _one_line(text: str) -> str:
@@ -166,61 +172,6 @@ def invitation_create(
             "nothing was saved. Check the email settings and try again."
         ) from exc
     return invitation
-
-
-def invitation_for_token(*, token: str) -> CampaignInvitation:
-    """The usable invitation of ``token``, or :class:`InvitationRefused` saying why not."""
-    invitation = (
-        CampaignInvitation.objects.select_related("campaign", "invited_by")
-        .filter(token=token_digest(token))
-        .first()
-        if token
-        else None
-    )
-    if invitation is None:
-        raise InvitationRefused(
-            "This invitation link is not valid. Check that you copied the whole link, or "
-            "ask the campaign's owner for a new invitation.",
-            reason="forged",
-        )
-    if invitation.accepted_at is not None:
-        raise InvitationRefused(
-            "This invitation has already been used. If it was you, sign in to reach the "
-            "campaign; otherwise ask the campaign's owner for a new invitation.",
-            reason="used",
-        )
-    if timezone.now() >= invitation_expires_at(invitation):
-        raise InvitationRefused(
-            f"This invitation expired on {invitation_expires_at(invitation):%Y-%m-%d %H:%M} "
-            "UTC. Ask the campaign's owner for a new one.",
-            reason="expired",
-        )
-    return invitation
-
-
-def invitation_is_for(*, invitation: CampaignInvitation, user: User) -> bool:
-    """Whether ``user``'s account has the invited address (case does not matter)."""
-    invited = invitation.email.strip().casefold()
-    return bool(invited) and (user.email or "").strip().casefold() == invited
-
-
-def email_hint(email: str) -> str:
-    """The address an invitation was sent to, enough to recognise it and no more:
-    ``ada@example.org`` -> ``a…@example.org``."""
-    local, _, domain = email.strip().partition("@")
-    return f"{local[:1]}…@{domain}" if domain else "…"
-
-
-def invitation_refusal_for(*, invitation: CampaignInvitation, user: User) -> InvitationRefused:
-    """Why ``user`` (signed in with another address) cannot accept the invitation."""
-    return InvitationRefused(
-        f"This invitation was sent to {email_hint(invitation.email)}, which is not the "
-        f"email address of the account you are signed in with ({user.get_username()}). "
-        "Sign out, then open the link again and sign in with the invited address's "
-        "account, or create one. If your account should have that address, ask the "
-        "campaign's owner to invite the address your account has.",
-        reason="other-account",
-    )
 
 
 @transaction.atomic

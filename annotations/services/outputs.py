@@ -133,7 +133,7 @@ def outputs_store(*, campaign: Campaign, rows: Iterable[OutputRow]) -> OutputsSt
     items = {i.external_id: i for i in campaign.items.all()}
     # Languages: the row's, else the campaign's first; an item's is its first output's.
     # The campaign holds every language brought.
-    default = (campaign.languages or ["en"])[0]
+    default = campaign.default_language
     campaign_languages_add(
         campaign=campaign, languages=[r.language or default for r in rows], first=not items
     )

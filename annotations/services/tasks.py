@@ -17,6 +17,8 @@ from django.db import transaction
 from annotations.core.design import Design, balance_of, default_tasks_per_item, design_tasks
 from annotations.models import Assignment, Campaign, Criterion, Output, Task, TaskOutput
 from annotations.selectors import criteria as criteria_selectors
+from annotations.selectors.campaigns import campaign_build_blockers
+from annotations.selectors.sessions import is_together
 from annotations.services.campaigns import campaign_settings_check, campaign_settings_update
 from annotations.services.criteria import criterion_from_preset
 from common.errors import DomainError
@@ -100,20 +102,15 @@ def _refuse_unless_draft(campaign: Campaign) -> None:
 def _chosen_criteria(
     campaign: Campaign, criteria: Sequence[Criterion | str] | None
 ) -> list[Criterion]:
-    available = list(campaign.criteria.order_by("position", "name"))
-    if not available:
+    if "criteria" in campaign_build_blockers(campaign=campaign):
         raise DomainError(f"Campaign '{campaign.slug}' has no criteria: add one first.")
-    if criteria is None:
-        return available
+    available = criteria_selectors.criteria_in_order(campaign=campaign)
     by_name = {c.name: c for c in available}
     chosen: list[Criterion] = []
-    for c in criteria:
+    for c in available if criteria is None else criteria:
         name = c if isinstance(c, str) else c.name
         if name not in by_name or (not isinstance(c, str) and c.campaign_id != campaign.pk):
-            raise DomainError(
-                f"Campaign '{campaign.slug}' has no criterion '{name}'; "
-                f"it has {', '.join(by_name)}."
-            )
+            raise criteria_selectors.criterion_missing(campaign, name, others=list(by_name))
         if by_name[name] not in chosen:
             chosen.append(by_name[name])
     if not chosen:
@@ -168,7 +165,8 @@ def tasks_build(
     k = int(campaign.outputs_per_task)
     _check_arguments(tasks_per_item=tasks_per_item, seed=seed)
     chosen = _chosen_criteria(campaign, criteria)
-    if campaign.setup == Campaign.Setup.TOGETHER and len(chosen) != campaign.criteria.count():
+    together = is_together(campaign)
+    if together and len(chosen) != campaign.criteria.count():
         raise DomainError(
             f"Campaign '{campaign.slug}' shows all criteria of an item on one page "
             "(set-up 1): build the tasks of all its criteria together."
@@ -179,7 +177,6 @@ def tasks_build(
         seed = _seed_for(campaign=campaign, chosen=chosen)
     grid = _output_grid(campaign=campaign, chosen=chosen, systems=systems, items=items)
 
-    together = campaign.setup == Campaign.Setup.TOGETHER
     shared = (
         design_tasks(
             grid.available,
@@ -354,7 +351,7 @@ def _design_write(
     systems: list[tuple[int, str]],
 ) -> CriterionDesign:
     """Write one criterion's tasks and their output slots from ``design``."""
-    default_language = (campaign.languages or ["en"])[0]
+    default_language = campaign.default_language
     tasks = [
         Task(
             campaign=campaign,
@@ -422,9 +419,10 @@ def campaign_tasks_build_check(*, campaign: Campaign) -> None:
     """The refusals of :func:`campaign_tasks_build` that need no design, made before a
     background build is queued so that the page says them at once."""
     _refuse_unless_draft(campaign)
-    if not campaign.criteria.exists():
+    missing = campaign_build_blockers(campaign=campaign)
+    if "criteria" in missing:
         raise DomainError("Add at least one criterion before building tasks.")
-    if not campaign.systems.exists():
+    if "systems" in missing:
         raise DomainError("Upload system outputs before building tasks.")
     campaign_settings_check(campaign=campaign)
 

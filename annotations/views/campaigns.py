@@ -24,6 +24,7 @@ from annotations.models import (
     CampaignMembership,
 )
 from annotations.selectors import campaigns as campaign_selectors
+from annotations.selectors import criteria as criteria_selectors
 from annotations.selectors import monitor as monitor_selectors
 from annotations.selectors import plan as plan_selectors
 from annotations.selectors import platforms as platform_selectors
@@ -57,37 +58,19 @@ def campaign_new(request: AuthenticatedHttpRequest) -> HttpResponse:
 @campaign_view(Role.VIEWER)
 def campaign_detail(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     plan = plan_selectors.campaign_plan(campaign=campaign)
-    systems = campaign.systems.all()
-    criteria = campaign.criteria.all()
-    # The one step a draft needs next gets the primary button (the others are secondary).
-    next_step = ""
-    if campaign.status == Campaign.Status.DRAFT:
-        if not systems.exists():
-            next_step = "upload"
-        elif not criteria.exists():
-            next_step = "criteria"
-        elif not plan.built:
-            next_step = "build"
-        else:
-            next_step = "launch"
-    elif campaign.status == Campaign.Status.PAUSED:
-        next_step = "launch"
-    # Building (and so launching) needs outputs and criteria: the buttons say why not.
-    missing = [
-        what
-        for what, there in (("upload system outputs", systems), ("add a criterion", criteria))
-        if not there.exists()
-    ]
-    blocked = f"First {' and '.join(missing)}." if missing else ""
+    steps = campaign_selectors.campaign_steps(campaign=campaign, built=plan.built)
     context = campaign_context(
         request,
         campaign,
         plan=plan,
-        next_step=next_step,
-        blocked=blocked if campaign.status == Campaign.Status.DRAFT else "",
+        # The one step a draft needs next gets the primary button (the others are
+        # secondary); building (and so launching) needs outputs and criteria: the
+        # buttons say why not.
+        next_step=steps.next_step,
+        blocked=steps.blocked,
         totals=monitor_selectors.campaign_totals(campaign=campaign),
-        criteria=criteria,
-        systems=systems,
+        criteria=criteria_selectors.criteria_in_order(campaign=campaign),
+        systems=campaign_selectors.campaign_systems(campaign=campaign),
         n_items=campaign.items.count(),
         upload_form=UploadForm(),
         links=platform_selectors.entry_links(

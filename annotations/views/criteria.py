@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.db.models import Exists, OuterRef
 from django.http import (
+    Http404,
     HttpRequest,
     HttpResponse,
 )
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from annotations.access.pages import campaign_context, campaign_require, campaign_view
@@ -20,7 +20,6 @@ from annotations.models import (
     CampaignMembership,
     Criterion,
     Output,
-    Task,
 )
 from annotations.selectors import criteria as criteria_selectors
 from annotations.services import criteria as criteria_services
@@ -86,6 +85,13 @@ def _standard_partial(
     return render(request, "annotations/criteria/_criterion_fields.html#standard-picker", context)
 
 
+def _criterion(campaign: Campaign, pk: int) -> Criterion:
+    criterion = criteria_selectors.criterion_by_id(campaign, pk)
+    if criterion is None:
+        raise Http404("No such criterion in this campaign.")
+    return criterion
+
+
 @campaign_view(Role.VIEWER)
 @require_http_methods(["GET", "POST"])
 def criteria(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
@@ -129,16 +135,14 @@ def criteria(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
     if request.htmx and request.method == "GET":
         return render(request, "annotations/criteria/criteria.html#criterion-form", context)
     context["input_conflict"] = criteria_services.setup_input_conflict(campaign=campaign)
-    context["criteria"] = campaign.criteria.annotate(
-        has_tasks=Exists(Task.objects.filter(criterion=OuterRef("pk")))
-    )
+    context["criteria"] = criteria_selectors.criteria_listed(campaign=campaign)
     return render(request, "annotations/criteria/criteria.html", context)
 
 
 @campaign_view(Role.DESIGNER)
 @require_http_methods(["GET", "POST"])
 def criterion_edit(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> HttpResponse:
-    criterion = get_object_or_404(Criterion, campaign=campaign, pk=pk)
+    criterion = _criterion(campaign, pk)
     outputs, picker = _standard_picker(request, campaign, criterion.standard_output_id)
     if request.htmx and request.method == "GET" and "standard_q" in request.GET:
         return _standard_partial(request, campaign, outputs, picker, editing=True)
@@ -185,7 +189,7 @@ def criterion_edit(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> Htt
 @campaign_view(Role.DESIGNER)
 @require_POST
 def criterion_delete(request: HttpRequest, campaign: Campaign, pk: int) -> HttpResponse:
-    criterion = get_object_or_404(Criterion, campaign=campaign, pk=pk)
+    criterion = _criterion(campaign, pk)
     act(
         request,
         lambda: criteria_services.criterion_delete(criterion=criterion),

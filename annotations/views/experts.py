@@ -9,9 +9,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from annotations.access.pages import campaign_access, campaign_context, campaign_view
+from annotations.access.pages import campaign_context, campaign_require, campaign_view
 from annotations.exports.experts import expert_report_csv
 from annotations.models import Campaign, CampaignMembership, Criterion
+from annotations.selectors import criteria as criteria_selectors
 from annotations.selectors.experts import expert_report
 from annotations.services import workers as worker_services
 from common.errors import DomainError
@@ -20,14 +21,15 @@ from common.http import file_response
 Role = CampaignMembership.Role
 
 
-def _criterion(campaign: Campaign, name: str | None) -> Criterion | None:
-    criteria = list(campaign.criteria.all())
-    if name:
-        chosen = next((c for c in criteria if c.name == name), None)
-        if chosen is None:
-            raise Http404("No such criterion in this campaign.")
-        return chosen
-    return criteria[0] if criteria else None
+def _criterion(campaign: Campaign, criteria: list[Criterion], name: str | None) -> Criterion | None:
+    """The criterion asked for (a 404 when the campaign has none by its name), else the
+    first."""
+    try:
+        return criteria_selectors.criterion_chosen(
+            campaign=campaign, criteria=criteria, name=name, strict=True
+        )
+    except DomainError:
+        raise Http404("No such criterion in this campaign.") from None
 
 
 def _number(raw: str, *, field: str, cast: type = float) -> float:
@@ -42,10 +44,17 @@ def _number(raw: str, *, field: str, cast: type = float) -> float:
 def campaign_experts(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     """The report for one criterion (``?criterion=``); designers may exclude the crowd
     workers whose agreement with the experts is below a threshold (POST)."""
-    criterion = _criterion(campaign, request.POST.get("criterion") or request.GET.get("criterion"))
+    criteria = criteria_selectors.criteria_in_order(campaign=campaign)
+    criterion = _criterion(
+        campaign, criteria, request.POST.get("criterion") or request.GET.get("criterion")
+    )
     if request.method == "POST":
-        if not campaign_access(request, campaign).can_design:
-            return HttpResponse("Only designers and owners may exclude workers.", status=403)
+        campaign_require(
+            request,
+            campaign,
+            Role.DESIGNER,
+            denied="Only designers and owners may exclude workers.",
+        )
         if criterion is None:
             raise Http404("This campaign has no criteria.")
         try:
@@ -71,7 +80,7 @@ def campaign_experts(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         campaign_context(
             request,
             campaign,
-            criteria=list(campaign.criteria.all()),
+            criteria=criteria,
             criterion=criterion,
             report=report,
         ),
@@ -80,7 +89,11 @@ def campaign_experts(request: HttpRequest, campaign: Campaign) -> HttpResponse:
 
 @campaign_view(Role.VIEWER)
 def experts_export(request: HttpRequest, campaign: Campaign) -> HttpResponse:
-    criterion = _criterion(campaign, request.GET.get("criterion"))
+    criterion = _criterion(
+        campaign,
+        criteria_selectors.criteria_in_order(campaign=campaign),
+        request.GET.get("criterion"),
+    )
     if criterion is None:
         raise Http404("This campaign has no criteria.")
     return file_response(

@@ -6,10 +6,11 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.http import (
+    Http404,
     HttpRequest,
     HttpResponse,
 )
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
@@ -25,7 +26,6 @@ from annotations.forms.accounts import SignUpForm
 from annotations.forms.memberships import InvitationForm, MemberForm
 from annotations.models import (
     Campaign,
-    CampaignInvitation,
     CampaignMembership,
 )
 from annotations.selectors import memberships as member_selectors
@@ -86,19 +86,6 @@ def _members_page(
 
 
 INVITATION_LINK_KEY = "invitation_link"
-#: Email backends that send nothing anybody receives (Django's console, file and dummy).
-NO_MAIL_BACKENDS = frozenset(
-    {
-        "django.core.mail.backends.console.EmailBackend",
-        "django.core.mail.backends.filebased.EmailBackend",
-        "django.core.mail.backends.dummy.EmailBackend",
-    }
-)
-
-
-def mail_is_sent() -> bool:
-    """Whether an email reaches its recipient (not when the backend only prints it)."""
-    return settings.EMAIL_BACKEND not in NO_MAIL_BACKENDS
 
 
 @campaign_view(Role.OWNER)
@@ -123,7 +110,7 @@ def member_invite(request: AuthenticatedHttpRequest, campaign: Campaign) -> Http
             form.add_error(None, str(exc))
         else:
             role = role_label(invitation.role).lower()
-            if mail_is_sent():
+            if membership_services.mail_is_sent():
                 messages.success(request, f"Invitation sent to {invitation.email} as {role}.")
             else:
                 # The link is shown once, on the next page only (the token is not stored).
@@ -143,7 +130,9 @@ def member_invite(request: AuthenticatedHttpRequest, campaign: Campaign) -> Http
 @campaign_view(Role.OWNER)
 @require_POST
 def invitation_revoke(request: HttpRequest, campaign: Campaign, pk: int) -> HttpResponse:
-    invitation = get_object_or_404(CampaignInvitation, campaign=campaign, pk=pk)
+    invitation = member_selectors.invitation_by_id(campaign, pk)
+    if invitation is None:
+        raise Http404("No such invitation in this campaign.")
     act(
         request,
         lambda: membership_services.invitation_revoke(invitation=invitation),
@@ -159,8 +148,8 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     Forged, used and expired links get a page saying so (404 / 410), never a member.
     """
     try:
-        found = membership_services.invitation_for_token(token=token)
-    except membership_services.InvitationRefused as exc:
+        found = member_selectors.invitation_for_token(token=token)
+    except member_selectors.InvitationRefused as exc:
         status = 404 if exc.reason == "forged" else 410
         return render(
             request,
@@ -182,9 +171,9 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
                 f"{role_label(found.role).lower()} of this campaign.",
             )
             return redirect("annotations:designer-campaign", slug=found.campaign.slug)
-    elif not membership_services.invitation_is_for(invitation=found, user=request.user):  # type: ignore[arg-type]
+    elif not member_selectors.invitation_is_for(invitation=found, user=request.user):  # type: ignore[arg-type]
         # Another account than the invited address's: said before anything is offered.
-        refusal = membership_services.invitation_refusal_for(
+        refusal = member_selectors.invitation_refusal_for(
             invitation=found,
             user=request.user,  # type: ignore[arg-type]
         )
@@ -211,11 +200,11 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         "annotations/memberships/invitation.html",
         {
             "invitation": found,
-            "invited": membership_services.email_hint(found.email),
+            "invited": member_selectors.email_hint(found.email),
             "other_account": str(refusal) if refusal is not None else "",
             "role_label": role_label(found.role),
             "signup": signup,
-            "expires_at": membership_services.invitation_expires_at(found),
+            "expires_at": member_selectors.invitation_expires_at(found),
         },
         status=status,
     )
@@ -224,6 +213,8 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
 @campaign_view(Role.OWNER)
 @require_POST
 def member_remove(request: HttpRequest, campaign: Campaign, pk: int) -> HttpResponse:
-    membership = get_object_or_404(CampaignMembership, campaign=campaign, pk=pk)
+    membership = member_selectors.membership_by_id(campaign, pk)
+    if membership is None:
+        raise Http404("No such member of this campaign.")
     act(request, lambda: membership_services.membership_remove(membership=membership))
     return redirect("annotations:designer-members", slug=campaign.slug)

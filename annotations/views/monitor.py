@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.contrib import messages
-from django.http import (
-    HttpResponse,
-)
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
@@ -19,8 +17,10 @@ from annotations.models import (
     Worker,
 )
 from annotations.selectors import agreement as agreement_selectors
+from annotations.selectors import criteria as criteria_selectors
 from annotations.selectors import languages as language_selectors
 from annotations.selectors import monitor as monitor_selectors
+from annotations.selectors import workers as worker_selectors
 from annotations.services import workers as worker_services
 from common.errors import DomainError
 from common.http import (
@@ -47,7 +47,7 @@ def campaign_monitor(request: HtmxHttpRequest, campaign: Campaign) -> HttpRespon
         totals=monitor_selectors.progress_totals(progress=progress),
         languages=(
             language_selectors.language_progress(campaign=campaign)
-            if len(campaign.languages or []) > 1
+            if campaign.is_multilingual
             else []
         ),
         throughput=throughput,
@@ -56,9 +56,11 @@ def campaign_monitor(request: HtmxHttpRequest, campaign: Campaign) -> HttpRespon
     )
     if request.htmx:
         return render(request, "annotations/monitor/monitor.html#live", context)
-    criteria = list(campaign.criteria.all())
-    chosen = request.GET.get("criterion")
-    criterion = next((c for c in criteria if c.name == chosen), criteria[0] if criteria else None)
+    criteria = criteria_selectors.criteria_in_order(campaign=campaign)
+    # A criterion the campaign does not have shows the first, as no choice does.
+    criterion = criteria_selectors.criterion_chosen(
+        campaign=campaign, criteria=criteria, name=request.GET.get("criterion"), strict=False
+    )
     judgements = monitor_selectors.campaign_judgements(campaign=campaign)
     context.update(
         criteria=criteria,
@@ -74,7 +76,9 @@ def campaign_monitor(request: HtmxHttpRequest, campaign: Campaign) -> HttpRespon
 @campaign_view(Role.DESIGNER)
 @require_POST
 def worker_mark(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> HttpResponse:
-    worker = get_object_or_404(Worker, campaign=campaign, pk=pk)
+    worker = worker_selectors.worker_by_id(campaign, pk)
+    if worker is None:
+        raise Http404("No such worker in this campaign.")
     action = request.POST.get("action", "")
     changes: dict[str, Callable[[], Worker]] = {
         "flag": lambda: worker_services.worker_mark(worker=worker, flagged=True),
@@ -96,12 +100,7 @@ def worker_mark(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> HttpRe
     except DomainError as exc:
         error = str(exc)
     if request.htmx:
-        row = next(
-            r
-            for r in monitor_selectors.worker_table(
-                campaign=campaign, workers=Worker.objects.filter(pk=worker.pk)
-            )
-        )
+        row = monitor_selectors.worker_rows(campaign=campaign, workers=[worker])[0]
         return render(
             request,
             "annotations/monitor/monitor.html#worker-row",

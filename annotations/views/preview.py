@@ -17,6 +17,7 @@ from annotations.access.workers import problem_page
 from annotations.forms.judgements import ScoresForm, task_page
 from annotations.forms.sessions import ConsentForm
 from annotations.models import Assignment, Campaign, CampaignMembership, Task
+from annotations.selectors import campaigns as campaign_selectors
 from annotations.selectors import criteria as criteria_selectors
 from annotations.selectors import judgements as judgement_selectors
 from annotations.selectors import sessions as session_selectors
@@ -65,9 +66,7 @@ def campaign_preview_task(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         return _preview_together(request, campaign, group)
     if task is None:
         # Before tasks are built: a sample task made from the uploaded outputs.
-        from annotations.selectors.campaigns import sample_task_page
-
-        sample = sample_task_page(
+        sample = campaign_selectors.sample_task_page(
             campaign=campaign, criterion_name=request.GET.get("criterion") or None
         )
         if sample is None:
@@ -87,7 +86,7 @@ def campaign_preview_task(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         action=request.get_full_path(),
         preview=True,
         preview_ok=checked,
-        preview_criteria=list(campaign.criteria.order_by("position", "name")),
+        preview_criteria=criteria_selectors.criteria_in_order(campaign=campaign),
     )
     return render(request, template, context, status=status)
 

@@ -24,6 +24,7 @@ from annotations.models import (
     Campaign,
     CampaignMembership,
 )
+from annotations.selectors import campaigns as campaign_selectors
 from annotations.services import campaigns as campaign_services
 from annotations.services import criteria as criteria_services
 from annotations.services.campaigns import CampaignSettingsError
@@ -41,7 +42,9 @@ def campaign_settings(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     if request.method == "POST":
         campaign_require(request, campaign, Role.DESIGNER, denied="Viewers cannot change settings.")
         form = CampaignDesignForm(
-            request.POST, instance=Campaign.objects.get(pk=campaign.pk), fixed=fixed
+            request.POST,
+            instance=campaign_selectors.campaign_reread(campaign=campaign),
+            fixed=fixed,
         )
         if form.is_valid():
             fields = {name: form.cleaned_data[name] for name in form.changed_data}

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from annotations.models import Campaign
+from annotations.selectors.campaigns import campaign_by_slug
 from annotations.services.tasks import CriterionDesign, DesignReport, tasks_build
 from common.errors import DomainError
 
@@ -45,9 +45,10 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        campaign = Campaign.objects.filter(slug=options["campaign"]).first()
-        if campaign is None:
-            raise CommandError(f"No campaign '{options['campaign']}'.")
+        try:
+            campaign = campaign_by_slug(options["campaign"])
+        except DomainError as exc:
+            raise CommandError(str(exc)) from exc
         start = time.perf_counter()
         try:
             report = tasks_build(

@@ -6,7 +6,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from annotations.models import Campaign
+from annotations.selectors.campaigns import campaign_by_slug
+from annotations.selectors.criteria import criteria_in_order
 from annotations.services.tasks import DESIGN_PRESETS, campaign_design_preset_apply
 from common.errors import DomainError
 
@@ -19,14 +20,12 @@ class Command(BaseCommand):
         parser.add_argument("preset", choices=sorted(DESIGN_PRESETS))
 
     def handle(self, *args: Any, **options: Any) -> None:
-        campaign = Campaign.objects.filter(slug=options["campaign"]).first()
-        if campaign is None:
-            raise CommandError(f"No campaign '{options['campaign']}'.")
         try:
+            campaign = campaign_by_slug(options["campaign"])
             campaign = campaign_design_preset_apply(campaign=campaign, preset=options["preset"])
         except DomainError as error:
             raise CommandError(str(error)) from error
-        criteria = ", ".join(campaign.criteria.order_by("position").values_list("name", flat=True))
+        criteria = ", ".join(c.name for c in criteria_in_order(campaign=campaign))
         self.stdout.write(
             f"{campaign.slug}: {DESIGN_PRESETS[options['preset']].label}; "
             f"{campaign.outputs_per_task} output(s) per task; criteria {criteria}."

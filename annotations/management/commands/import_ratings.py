@@ -20,6 +20,7 @@ from annotations.importing.parsers.mapped import preview_mapped
 from annotations.importing.parsers.mapped.mapping import Mapping
 from annotations.importing.parsers.presets import PRESETS, mapping_renamed
 from annotations.models import Campaign
+from annotations.selectors.campaigns import campaign_find
 from annotations.services.campaigns import campaign_get_or_create
 from common.errors import DomainError
 
@@ -66,7 +67,8 @@ class Command(BaseCommand):
         start = time.perf_counter()
         try:
             if options["preview"]:
-                campaign = Campaign.objects.filter(slug=options["campaign"]).first()
+                # A campaign the import would create is previewed without one.
+                campaign = campaign_find(options["campaign"])
                 mapping = self._renamed(_mapping(options["mapping"], campaign), options)
                 self._preview(options["path"], mapping, options["preview"], campaign)
                 return

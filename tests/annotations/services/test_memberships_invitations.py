@@ -6,7 +6,8 @@ import pytest
 from django.contrib.auth.models import User
 
 from annotations.models import CampaignInvitation, CampaignMembership
-from annotations.services.memberships import invitation_accept, token_digest
+from annotations.selectors.memberships import InvitationRefused, token_digest
+from annotations.services.memberships import invitation_accept
 
 pytestmark = pytest.mark.django_db
 
@@ -28,8 +29,6 @@ def test_accepting_never_lowers_a_role(memberships_world):
 
 
 def test_the_service_refuses_another_address_and_changes_nothing(memberships_world):
-    from annotations.services.memberships import InvitationRefused
-
     people, campaign = memberships_world
     CampaignInvitation.objects.create(
         campaign=campaign, email="kim@example.org", role="owner", token=token_digest("tok")

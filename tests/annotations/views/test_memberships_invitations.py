@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from annotations.models import CampaignInvitation, CampaignMembership
-from annotations.services.memberships import token_digest
+from annotations.selectors.memberships import token_digest
 
 pytestmark = pytest.mark.django_db
 

@@ -47,7 +47,7 @@ from annotations.models import (
     TaskOutput,
     Worker,
 )
-from annotations.services.memberships import token_digest
+from annotations.selectors.memberships import token_digest
 from ranking.models import AdaptiveBatch, RankingResult, RankingRun
 from reports.models import Datasheet, MetricScore
 from tests.annotations.designer_data import judged_campaign

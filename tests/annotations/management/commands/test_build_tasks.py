@@ -69,7 +69,7 @@ def test_build_tasks_refuses_to_build_twice_and_names_the_way_out():
 
 
 def test_build_tasks_errors():
-    with pytest.raises(CommandError, match="No campaign 'nope'"):
+    with pytest.raises(CommandError, match="No campaign with the slug 'nope'"):
         _run("build_tasks", "nope")
     _campaign(4, 2)
     with pytest.raises(CommandError, match="no criterion 'fluency'"):

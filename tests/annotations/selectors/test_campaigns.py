@@ -1,0 +1,66 @@
+"""``annotations/selectors/campaigns.py``: the one lookup by slug, and the one statement
+of what building a campaign's tasks needs (which the campaign page, building and
+launching all read)."""
+
+from __future__ import annotations
+
+import pytest
+
+from annotations.models import Campaign
+from annotations.selectors.campaigns import (
+    campaign_build_blockers,
+    campaign_by_slug,
+    campaign_find,
+    campaign_steps,
+)
+from common.errors import DomainError
+from tests.factories import CampaignFactory, CriterionFactory, SystemFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_lookup_by_slug_refuses_in_one_wording():
+    campaign = CampaignFactory(slug="toy")
+    assert campaign_by_slug("toy") == campaign == campaign_find("toy")
+    assert campaign_find("nope") is None
+    with pytest.raises(DomainError) as refused:
+        campaign_by_slug("nope")
+    assert str(refused.value) == "No campaign with the slug 'nope'."
+
+
+def test_the_build_blockers_are_read_in_one_query_in_the_order_to_supply_them(
+    django_assert_num_queries,
+):
+    campaign = CampaignFactory()
+    with django_assert_num_queries(1):
+        assert campaign_build_blockers(campaign=campaign) == {
+            "systems": "upload system outputs",
+            "criteria": "add a criterion",
+        }
+    CriterionFactory(campaign=campaign)
+    assert list(campaign_build_blockers(campaign=campaign)) == ["systems"]
+    SystemFactory(campaign=campaign)
+    assert campaign_build_blockers(campaign=campaign) == {}
+
+
+def test_the_campaign_pages_next_step_follows_the_blockers_then_the_build(
+    django_assert_num_queries,
+):
+    campaign = CampaignFactory()
+    steps = campaign_steps(campaign=campaign, built=False)
+    assert steps.next_step == "upload"
+    assert steps.blocked == "First upload system outputs and add a criterion."
+    SystemFactory(campaign=campaign)
+    assert campaign_steps(campaign=campaign, built=False).next_step == "criteria"
+    CriterionFactory(campaign=campaign)
+    ready = campaign_steps(campaign=campaign, built=False)
+    assert (ready.next_step, ready.blocked) == ("build", "")
+    assert campaign_steps(campaign=campaign, built=True).next_step == "launch"
+    assert campaign_steps(campaign=campaign, built=True).blocked == ""
+    # Past the draft nothing is read: a paused campaign is launched again, a live or
+    # ended one has no next step.
+    with django_assert_num_queries(0):
+        campaign.status = Campaign.Status.PAUSED
+        assert campaign_steps(campaign=campaign, built=True).next_step == "launch"
+        campaign.status = Campaign.Status.LIVE
+        assert campaign_steps(campaign=campaign, built=True).next_step == ""
