@@ -6,5 +6,5 @@ task page a judgement is given on), ``sessions`` (a crowd worker's session: the 
 a session link, their assignments and progress, texts in their language), ``platforms``
 (what a platform's links carry), ``plan`` (the plan page's estimate), ``monitor`` (the
 monitor page), ``agreement`` (agreement among workers), ``quality``, ``experts``,
-``payments``, ``memberships``, ``languages``, ``integrity`` (copies the database does not
-check)."""
+``payments``, ``memberships``, ``languages``, ``workers`` (a campaign's crowd workers, one
+or listed), ``integrity`` (copies the database does not check)."""
