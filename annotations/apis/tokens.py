@@ -7,7 +7,6 @@ from typing import Any
 from django.contrib.auth.signals import user_logged_in
 from django.utils.cache import add_never_cache_headers
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import (
@@ -18,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from annotations.serializers.tokens import TokenSerializer
+from annotations.services.tokens import token_get_or_create
 from common.api import (
     ERROR_DESCRIPTIONS,
     DomainErrorsMixin,
@@ -75,7 +75,7 @@ class TokenApi(DomainErrorsMixin, ObtainAuthToken):
         # sign-in, and axes would otherwise create a session (and this response would set
         # a session cookie that signs the client in to the whole site).
         user_logged_in.send(sender=user.__class__, request=_Sessionless(request), user=user)
-        token, _ = Token.objects.get_or_create(user=user)
+        token = token_get_or_create(user=user)
         response = Response({"token": token.key})
         # The token is a credential: no cache keeps it (the request carried no session or
         # Authorization header for PrivateNoStoreMiddleware to see).

@@ -22,6 +22,7 @@ from rest_framework.authtoken.models import Token
 from annotations.access.campaigns import (
     campaigns_visible_to,
 )
+from annotations.services.tokens import token_rotate
 from common.auth import client_ip_address
 from common.http import (
     AuthenticatedHttpRequest,
@@ -79,15 +80,15 @@ class PasswordResetView(auth_views.PasswordResetView):
 @require_http_methods(["GET", "POST"])
 def account(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The user's page: their API token (POST makes a new one, revoking the old)."""
-    token = Token.objects.filter(user=request.user).first()
     if request.method == "POST":
-        if token is not None:
-            token.delete()
-        token = Token.objects.create(user=request.user)
+        token_rotate(user=request.user)
         messages.success(request, "A new API token was created; the old one no longer works.")
         return HttpResponseRedirect(reverse("annotations:designer-account"))
     return render(
         request,
         "annotations/accounts/account.html",
-        {"token": token, "campaigns": campaigns_visible_to(request.user)},
+        {
+            "token": Token.objects.filter(user=request.user).first(),
+            "campaigns": campaigns_visible_to(request.user),
+        },
     )
