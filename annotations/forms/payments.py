@@ -10,7 +10,12 @@ from django import forms
 from annotations.models import Worker
 from annotations.services.payments import Decision
 
-REVIEW_CHOICES = [("", "Undecided"), ("approved", "Approve"), ("rejected", "Reject")]
+# The decisions as the form's verbs (the model's labels name the state).
+REVIEW_CHOICES = [
+    (Worker.Review.UNDECIDED, "Undecided"),
+    (Worker.Review.APPROVED, "Approve"),
+    (Worker.Review.REJECTED, "Reject"),
+]
 
 
 class PaymentDecisionsForm(forms.Form):

@@ -9,6 +9,15 @@ from annotations.models.campaigns import LANGUAGE_MAX, Campaign
 from annotations.models.criteria import Criterion
 
 
+class PaymentReview(models.TextChoices):
+    """The organizer's payment decision on a worker (``Worker.Review``), and the payment
+    page's suggestion of one. Defined outside ``Worker`` so that its ``Meta`` can name it."""
+
+    UNDECIDED = "", "Not reviewed"
+    APPROVED = "approved", "Approved"
+    REJECTED = "rejected", "Rejected"
+
+
 class Worker(models.Model):
     """A crowd worker in one campaign. No IP addresses or locations are stored."""
 
@@ -17,6 +26,8 @@ class Worker(models.Model):
         MTURK = "mturk", "Amazon Mechanical Turk"
         LINK = "link", "Plain link"
         IMPORTED = "imported", "Imported"
+
+    Review = PaymentReview
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="workers")
     platform = models.CharField(max_length=8, choices=Platform.choices)
@@ -49,9 +60,9 @@ class Worker(models.Model):
     exclusion_reason = models.TextField(blank=True)
     review = models.CharField(
         max_length=8,
-        choices=[("", "Not reviewed"), ("approved", "Approved"), ("rejected", "Rejected")],
+        choices=Review.choices,
         blank=True,
-        default="",
+        default=Review.UNDECIDED,
         help_text="The organizer's payment decision.",
     )
     bonus = models.DecimalField(max_digits=8, decimal_places=2, default=0)
@@ -69,7 +80,7 @@ class Worker(models.Model):
                 name="worker_platform_valid",
             ),
             models.CheckConstraint(
-                condition=Q(review__in=["", "approved", "rejected"]), name="worker_review_valid"
+                condition=Q(review__in=PaymentReview.values), name="worker_review_valid"
             ),
             models.CheckConstraint(condition=Q(bonus__gte=0), name="worker_bonus_nonnegative"),
         ]

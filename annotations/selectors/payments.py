@@ -18,9 +18,8 @@ from annotations.models import Campaign, Worker
 from annotations.selectors import monitor as monitor_selectors
 from annotations.selectors.quality import WorkerChecks, quality_verdict, worker_checks
 
-APPROVE = "approved"
-REJECT = "rejected"
-REVIEW = ""  # no suggestion: the organizer decides
+# A suggestion is a decision the organizer could make; UNDECIDED: none, they decide.
+Review = Worker.Review
 
 # Shown to MTurk workers when their assignment is rejected without a stated reason.
 DEFAULT_REJECT_REASON = "The answers did not pass the study's quality checks."
@@ -85,28 +84,34 @@ def _suggest(
     worker: Worker, tasks_done: int, checks: WorkerChecks, threshold: float
 ) -> tuple[str, str]:
     if worker.excluded:
-        return REJECT, "Excluded" + (
+        return Review.REJECTED, "Excluded" + (
             f": {worker.exclusion_reason}" if worker.exclusion_reason else "."
         )
     verdict = quality_verdict(checks, threshold=threshold)
     if worker.stopped:
         if not verdict.checked:
-            return REJECT, "Stopped by hand (no quality checks)."
-        return REJECT, f"Stopped by the quality checks ({checks.failed} of {checks.n} failed)."
+            return Review.REJECTED, "Stopped by hand (no quality checks)."
+        return (
+            Review.REJECTED,
+            f"Stopped by the quality checks ({checks.failed} of {checks.n} failed).",
+        )
     if verdict.below:
         if _one_check_decides(checks, threshold):
-            return REVIEW, f"{verdict.reason} One check alone decides nothing: look at it."
-        return REJECT, verdict.reason
+            return (
+                Review.UNDECIDED,
+                f"{verdict.reason} One check alone decides nothing: look at it.",
+            )
+        return Review.REJECTED, verdict.reason
     if worker.flagged:
         if not verdict.checked:
-            return REJECT, "Flagged by hand (no quality checks)."
-        return REJECT, f"Flagged ({checks.failed} of {checks.n} quality checks failed)."
+            return Review.REJECTED, "Flagged by hand (no quality checks)."
+        return Review.REJECTED, f"Flagged ({checks.failed} of {checks.n} quality checks failed)."
     if tasks_done == 0:
-        return REVIEW, "No task finished: decide by hand."
+        return Review.UNDECIDED, "No task finished: decide by hand."
     if not verdict.checked:
         # Nothing was checked, so nothing was passed: a person decides.
-        return REVIEW, verdict.reason
-    return APPROVE, verdict.reason
+        return Review.UNDECIDED, verdict.reason
+    return Review.APPROVED, verdict.reason
 
 
 def payment_rows(*, campaign: Campaign) -> list[PaymentRow]:
@@ -152,11 +157,13 @@ class PaymentSummary:
 def payment_summary(*, rows: list[PaymentRow]) -> PaymentSummary:
     return PaymentSummary(
         workers=len(rows),
-        approved=sum(r.worker.review == APPROVE for r in rows),
-        rejected=sum(r.worker.review == REJECT for r in rows),
+        approved=sum(r.worker.review == Review.APPROVED for r in rows),
+        rejected=sum(r.worker.review == Review.REJECTED for r in rows),
         undecided=sum(not r.worker.review for r in rows),
         bonus_total=sum((r.worker.bonus for r in rows), Decimal(0)),
-        disagreeing=sum(r.decided and r.suggestion != REVIEW and not r.agrees for r in rows),
+        disagreeing=sum(
+            r.decided and r.suggestion != Review.UNDECIDED and not r.agrees for r in rows
+        ),
     )
 
 
@@ -166,7 +173,7 @@ def payment_summary(*, rows: list[PaymentRow]) -> PaymentSummary:
 def prolific_approved(*, campaign: Campaign) -> list[str]:
     """The participant ids of the Prolific workers the organizer approved, in order."""
     return list(
-        campaign.workers.filter(platform=Worker.Platform.PROLIFIC, review=APPROVE)
+        campaign.workers.filter(platform=Worker.Platform.PROLIFIC, review=Review.APPROVED)
         .order_by("external_id")
         .values_list("external_id", flat=True)
     )
@@ -206,13 +213,13 @@ def mturk_reviews(
     reasons = reasons or {}
     reviews = []
     workers = campaign.workers.filter(
-        platform=Worker.Platform.MTURK, review__in=[APPROVE, REJECT]
+        platform=Worker.Platform.MTURK, review__in=[Review.APPROVED, Review.REJECTED]
     ).order_by("external_id")
     for worker in workers:
         assignment_id = str(worker.metadata.get("assignment_id", "") or "")
         if not assignment_id:
             continue
-        approved = worker.review == APPROVE
+        approved = worker.review == Review.APPROVED
         reviews.append(
             MTurkReview(
                 hit_id=str(worker.metadata.get("hit_id", "") or ""),
@@ -232,7 +239,7 @@ def mturk_suggested_reasons(*, campaign: Campaign) -> dict[int, str]:
     return {
         r.worker.pk: r.reason
         for r in payment_rows(campaign=campaign)
-        if r.worker.platform == Worker.Platform.MTURK and r.suggestion == REJECT
+        if r.worker.platform == Worker.Platform.MTURK and r.suggestion == Review.REJECTED
     }
 
 
@@ -241,6 +248,6 @@ def mturk_unreviewable(*, campaign: Campaign) -> int:
     return sum(
         not w.metadata.get("assignment_id")
         for w in campaign.workers.filter(
-            platform=Worker.Platform.MTURK, review__in=[APPROVE, REJECT]
+            platform=Worker.Platform.MTURK, review__in=[Review.APPROVED, Review.REJECTED]
         ).only("metadata")
     )

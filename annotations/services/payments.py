@@ -14,10 +14,10 @@ from decimal import Decimal, InvalidOperation
 from django.db import transaction
 
 from annotations.models import Campaign, Worker
-from annotations.selectors.payments import APPROVE, REJECT, REVIEW, payment_rows
+from annotations.selectors.payments import payment_rows
 from common.errors import DomainError
 
-REVIEWS = (REVIEW, APPROVE, REJECT)
+Review = Worker.Review
 # Worker.bonus is DecimalField(max_digits=8, decimal_places=2).
 MAX_BONUS = Decimal("999999.99")
 
@@ -49,7 +49,7 @@ def _bonus(value: Decimal | str | None, worker: Worker) -> Decimal | None:
 
 
 def _apply(worker: Worker, decision: Decision) -> list[str]:
-    if decision.review not in REVIEWS:
+    if decision.review not in Review.values:
         raise DomainError(
             f"Worker {worker.external_id}, decision: choose approved, rejected or nothing "
             f"(got '{decision.review}')."
@@ -97,7 +97,7 @@ def workers_review_accept_suggestions(*, campaign: Campaign, overwrite: bool = F
     n = 0
     for row in payment_rows(campaign=campaign):
         worker = row.worker
-        if row.suggestion == REVIEW or worker.review == row.suggestion:
+        if row.suggestion == Review.UNDECIDED or worker.review == row.suggestion:
             continue
         if worker.review and not overwrite:
             continue

@@ -215,6 +215,20 @@ def test_scores_are_nonnegative_ranks_start_at_one_and_an_output_is_scored_once(
     )
 
 
+def test_a_workers_payment_review_is_one_of_the_review_choices():
+    """One ``Worker.Review`` names the values: the field, its database check, the
+    payment form's choices and the service's check all take them from it."""
+    from annotations.forms.payments import REVIEW_CHOICES
+
+    assert Worker.Review.values == ["", "approved", "rejected"]
+    assert Worker._meta.get_field("review").choices == Worker.Review.choices
+    assert [value for value, _ in REVIEW_CHOICES] == Worker.Review.values
+    worker = WorkerFactory()
+    for value in Worker.Review.values:
+        Worker.objects.filter(pk=worker.pk).update(review=value)
+    refused(lambda: Worker.objects.filter(pk=worker.pk).update(review="paid"))
+
+
 def test_worker_checks_are_one_per_assignment_and_kind():
     assignment = AssignmentFactory()
     WorkerCheck.objects.create(

@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 from annotations.exports.judgements import export_lines
 from annotations.models import Assignment, Campaign, Worker, WorkerCheck
 from annotations.selectors import monitor as monitor_selectors
-from annotations.selectors.payments import REJECT, REVIEW, payment_rows
+from annotations.selectors.payments import payment_rows
 from annotations.selectors.quality import WorkerChecks, quality_verdict
 from annotations.services.quality import worker_quality_update
 from tests.annotations.designer_data import judged_campaign, users
@@ -61,7 +61,7 @@ def test_a_failed_only_attention_check_is_not_hidden_by_passed_repeats(campaign,
     pay = next(r for r in payment_rows(campaign=campaign) if r.worker.pk == worker.pk)
     # the same verdict; one check alone suggests a look, not a rejection
     assert (pay.suggestion, pay.reason) == (
-        REVIEW,
+        Worker.Review.UNDECIDED,
         f"{reason} One check alone decides nothing: look at it.",
     )
 
@@ -102,6 +102,9 @@ def test_a_rejection_is_suggested_only_from_two_checks_of_a_kind(campaign):
     _checks(two, [("attention", False), ("attention", False), ("repeat", True)])
     _checks(uniform, [("uniform", False)])
     rows = {r.worker.pk: r for r in payment_rows(campaign=campaign)}
-    assert rows[one.pk].suggestion == REVIEW and "One check alone" in rows[one.pk].reason
-    assert rows[two.pk].suggestion == REJECT
-    assert rows[uniform.pk].suggestion == REJECT
+    assert (
+        rows[one.pk].suggestion == Worker.Review.UNDECIDED
+        and "One check alone" in rows[one.pk].reason
+    )
+    assert rows[two.pk].suggestion == Worker.Review.REJECTED
+    assert rows[uniform.pk].suggestion == Worker.Review.REJECTED
