@@ -2,7 +2,9 @@
 
 ``tasks_build`` turns the campaign's systems, items and outputs into integer arrays,
 asks ``annotations.core.design.design_tasks`` for a balanced design per criterion and writes
-the tasks and their ``TaskOutput`` slots in bulk, in one transaction.
+the tasks and their ``TaskOutput`` slots in bulk, in one transaction. ``tasks_add``
+writes more of them, numbered on, to built ones (adaptive design's batches, chosen by
+``ranking.services.adaptive``).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from django.db import transaction
+from django.db.models import Max
 
 from annotations.core.design import Design, balance_of, default_tasks_per_item, design_tasks
 from annotations.models import Assignment, Campaign, Criterion, Output, Task, TaskOutput
@@ -341,6 +344,20 @@ def _output_grid(
     return _OutputGrid(rows=rows, output_id=output_id, group_id=group_id)
 
 
+def _slotted(*, task: Task, shown: Sequence[tuple[int, int]], into: list[TaskOutput]) -> int:
+    """Add the task's outputs to ``into``, each at its group's display slot: ``shown`` is
+    (output id, group) in display order, and outputs of one group (identical texts
+    merged) share a slot. Returns how many outputs shared an earlier one's slot."""
+    slots: dict[int, int] = {}
+    merged = 0
+    for output_id, group in shown:
+        if group in slots:
+            merged += 1
+        slot = slots.setdefault(group, len(slots))
+        into.append(TaskOutput(task_id=task.pk, output_id=output_id, slot=slot))
+    return merged
+
+
 def _design_write(
     *,
     campaign: Campaign,
@@ -369,15 +386,8 @@ def _design_write(
     task_outputs: list[TaskOutput] = []
     merged = 0
     for task, row, i in zip(tasks, design.tasks, design.task_item, strict=True):
-        slots: dict[int, int] = {}
-        for s in row[row >= 0]:
-            group = int(grid.group_id[i, s])
-            if group in slots:
-                merged += 1
-            slot = slots.setdefault(group, len(slots))
-            task_outputs.append(
-                TaskOutput(task_id=task.pk, output_id=int(grid.output_id[i, s]), slot=slot)
-            )
+        shown = [(int(grid.output_id[i, s]), int(grid.group_id[i, s])) for s in row[row >= 0]]
+        merged += _slotted(task=task, shown=shown, into=task_outputs)
     TaskOutput.objects.bulk_create(task_outputs, batch_size=BATCH_SIZE)
     balance = balance_of(design)
     return CriterionDesign(
@@ -396,6 +406,47 @@ def _design_write(
         pair_mean=balance.pair_mean,
         pair_std=balance.pair_std,
     )
+
+
+@dataclass(frozen=True)
+class TaskRow:
+    """A task to add: its item, its language, and the outputs it shows in display order,
+    each as (output id, group); outputs of one group share a slot (identical texts
+    merged, as ``Output.canonical`` says when the campaign merges them)."""
+
+    item_id: int
+    language: str
+    outputs: Sequence[tuple[int, int]]
+
+
+@transaction.atomic
+def tasks_add(*, campaign: Campaign, criterion: Criterion, rows: Sequence[TaskRow]) -> int:
+    """Add regular tasks of the criterion to a campaign's built ones (adaptive design's
+    batches): numbered on from the campaign's highest task number, in the order of
+    ``rows``, each output at its group's slot as :func:`tasks_build` places them, no
+    place held yet. Returns the first new task's number (the highest before plus one,
+    also when ``rows`` is empty). Locks the campaign row, so that two additions never
+    take the same numbers."""
+    Campaign.objects.select_for_update().filter(pk=campaign.pk).values_list("pk").first()
+    last = Task.objects.filter(campaign=campaign).aggregate(n=Max("number"))["n"]
+    first = int(last or 0) + 1
+    tasks = [
+        Task(
+            campaign=campaign,
+            criterion=criterion,
+            item_id=row.item_id,
+            language=row.language,
+            kind=Task.Kind.REGULAR,
+            number=first + n,
+        )
+        for n, row in enumerate(rows)
+    ]
+    Task.objects.bulk_create(tasks, batch_size=BATCH_SIZE)
+    task_outputs: list[TaskOutput] = []
+    for task, row in zip(tasks, rows, strict=True):
+        _slotted(task=task, shown=row.outputs, into=task_outputs)
+    TaskOutput.objects.bulk_create(task_outputs, batch_size=BATCH_SIZE)
+    return first
 
 
 @transaction.atomic

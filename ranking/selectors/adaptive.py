@@ -77,13 +77,6 @@ def adaptive_output_rows(*, campaign: Campaign) -> OutputRows:
     return outputs
 
 
-def adaptive_task_last_number(*, campaign: Campaign) -> int:
-    """The campaign's highest task number (0 before any): a batch numbers on from it
-    (read under the campaign row's lock, which the batch holds)."""
-    last = Task.objects.filter(campaign=campaign).aggregate(n=Max("number"))["n"]
-    return int(last or 0)
-
-
 def adaptive_task_rows(*, criterion: Criterion) -> list[tuple[int, str]]:
     """The (item, language) row of each of the criterion's regular tasks."""
     return list(

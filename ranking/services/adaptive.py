@@ -47,8 +47,9 @@ from dataclasses import dataclass
 import numpy as np
 from django.db import transaction
 
-from annotations.models import Campaign, Criterion, Task, TaskOutput
+from annotations.models import Campaign, Criterion
 from annotations.services.campaigns import campaign_settings_problems
+from annotations.services.tasks import TaskRow, tasks_add
 from common.errors import DomainError
 from ranking import stats
 from ranking.models import AdaptiveBatch
@@ -210,7 +211,9 @@ def adaptive_batch_build(
         min_share=MIN_SHARE,
         margin=MARGIN,
     )
-    first_number, added, unplaced = _tasks_add(campaign, criterion, system_ids, batch, choice_rng)
+    first_number, added, unplaced = _batch_tasks_add(
+        campaign, criterion, system_ids, batch, choice_rng
+    )
     decision = {
         **batch.summary(),
         "contested_gaps": [f"{labels[a]} | {labels[b]}" for a, b in _gap_pairs(state, batch.gaps)],
@@ -252,14 +255,15 @@ def _gap_pairs(state: _State, gaps: np.ndarray) -> list[tuple[int, int]]:
     return [(int(order[int(p)]), int(order[int(p) + 1])) for p in gaps]
 
 
-def _tasks_add(
+def _batch_tasks_add(
     campaign: Campaign,
     criterion: Criterion,
     system_ids: list[int],
     batch: stats.AdaptiveBatch,
     rng: np.random.Generator,
 ) -> tuple[int, int, int]:
-    """Create the batch's tasks; returns (first task number, tasks added, tasks that no
+    """Choose the batch's tasks' rows and add them (``annotations.services.tasks``
+    numbers them on and places their outputs); returns (first task number, tasks added, tasks that no
     item could take: no row has outputs of all their systems)."""
     outputs = selectors.adaptive_output_rows(campaign=campaign)
     rows = sorted(outputs)
@@ -269,10 +273,7 @@ def _tasks_add(
         per_language[language] += 1
         if (item_id, language) in used:
             used[(item_id, language)] += 1
-    number = selectors.adaptive_task_last_number(campaign=campaign)
-    first = number + 1
-    new_tasks: list[Task] = []
-    slots_of: list[list[tuple[int, int]]] = []
+    new_tasks: list[TaskRow] = []
     unplaced = 0
     ties = rng.random(len(rows))
     for row_systems in batch.tasks:
@@ -285,26 +286,10 @@ def _tasks_add(
         row = rows[best]
         used[row] += 1
         per_language[row[1]] += 1
-        number += 1
         new_tasks.append(
-            Task(
-                campaign=campaign,
-                criterion=criterion,
-                item_id=row[0],
-                language=row[1],
-                kind=Task.Kind.REGULAR,
-                number=number,
-            )
+            TaskRow(item_id=row[0], language=row[1], outputs=[outputs[row][s] for s in wanted])
         )
-        slots_of.append([outputs[row][s] for s in wanted])
-    Task.objects.bulk_create(new_tasks, batch_size=1000)
-    links: list[TaskOutput] = []
-    for task, shown in zip(new_tasks, slots_of, strict=True):
-        slots: dict[int, int] = {}
-        for output_id, group in shown:
-            slot = slots.setdefault(group, len(slots))
-            links.append(TaskOutput(task_id=task.pk, output_id=output_id, slot=slot))
-    TaskOutput.objects.bulk_create(links, batch_size=2000)
+    first = tasks_add(campaign=campaign, criterion=criterion, rows=new_tasks)
     return first, len(new_tasks), unplaced
 
 
