@@ -17,14 +17,12 @@ from rest_framework.views import APIView
 from annotations.access.apis import CampaignScoped, campaign_require, campaigns_visible_to
 from annotations.models import CampaignMembership
 from annotations.selectors.criteria import criterion_by_name
-from annotations.selectors.judgements import item_attributes
-from common.api import ERRORS, DomainErrorsMixin, Pagination, validated_query
+from common.api import ERRORS, DomainErrorsMixin, Pagination
 from common.errors import DomainError
 from ranking.exports import runs as exports
 from ranking.models import RankingRun
 from ranking.selectors import runs as selectors
-from ranking.selectors import slices
-from ranking.serializers.runs import RankingResultSerializer, RankingRunSerializer, SlicesQuery
+from ranking.serializers.runs import RankingResultSerializer, RankingRunSerializer
 from ranking.services.runs import (
     ranking_run_cancel,
     ranking_run_create,
@@ -186,66 +184,3 @@ class RankingExportApi(RankingRunScoped, APIView):
         run = self._run(request, pk)
         text = exports.run_export(run=run, fmt=fmt)
         return HttpResponse(text, content_type=exports.EXPORT_TYPES[fmt][0])
-
-
-class CampaignRankingSlicesApi(CampaignScoped, APIView):
-    """``GET /api/campaigns/<slug>/rankings/slices/?criterion=&by=``: the latest finished
-    run on all items and on each value of ``by`` (an item attribute or ``language``),
-    side by side: per system its value and rank range in each. Start the runs with
-    ``POST .../rankings/`` and ``where``."""
-
-    @extend_schema(parameters=[SlicesQuery], responses={200: OpenApiTypes.OBJECT, **ERRORS})
-    def get(self, request: Request, slug: str) -> Response:
-        query = validated_query(SlicesQuery, request)
-        criterion = criterion_by_name(self.campaign, query["criterion"])
-        if criterion is None:
-            raise DomainError(
-                f"criterion: campaign '{self.campaign.slug}' has no criterion "
-                f"'{query['criterion']}'."
-            )
-        attributes = item_attributes(campaign=self.campaign)
-        if query["by"] not in attributes:
-            raise DomainError(
-                f"by: no item of '{self.campaign.slug}' has the attribute '{query['by']}' "
-                f"(its attributes: {', '.join(attributes) or 'none'})."
-            )
-        values = attributes[query["by"]]
-        runs = slices.ranking_runs_by_slice(
-            criterion=criterion, attribute=query["by"], values=values
-        )
-        table = slices.ranking_side_by_side(runs=runs)
-        ranked = {tuple(sorted(run.where.items())) for run in runs}
-        return Response(
-            {
-                "criterion": criterion.name,
-                "by": query["by"],
-                "slices": [
-                    {
-                        "where": c.run.where,
-                        "slice": c.heading,
-                        "ranking_run": c.run.pk,
-                        "judgements": c.run.n_judgements,
-                        "method": c.run.method,
-                    }
-                    for c in table.columns
-                ],
-                "not_ranked": [value for value in values if ((query["by"], value),) not in ranked],
-                "systems": [
-                    {
-                        "system": system,
-                        "by_slice": [
-                            None
-                            if r is None
-                            else {
-                                "value": r.value,
-                                "rank_lo": r.rank_lo,
-                                "rank_hi": r.rank_hi,
-                                "cluster": r.cluster,
-                            }
-                            for r in rows
-                        ],
-                    }
-                    for system, rows in table.cells()
-                ],
-            }
-        )

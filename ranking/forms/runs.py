@@ -1,25 +1,19 @@
-"""Forms of the ranking run pages: start a run, rank a criterion on each slice."""
+"""The form of the ranking runs page: start a run."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, cast
 
 from django import forms
 from django.conf import settings
-from django.contrib import messages
-from django.contrib.auth.models import AnonymousUser, User
 
 from annotations.core.slices import SliceError, parse_where
 from annotations.models import Campaign
 from annotations.selectors.judgements import item_attributes
-from common.errors import DomainError
 from common.forms import SiteLabels, bounded_number
 from ranking import stats
 from ranking.models import RankingRun
-from ranking.selectors import slices
 from ranking.selectors.runs import CONFIDENCE_RANGE
-from ranking.services.runs import ranking_run_create, ranking_slice_check
 
 
 class RankingRunForm(SiteLabels, forms.Form):
@@ -89,88 +83,3 @@ class RankingRunForm(SiteLabels, forms.Form):
             except stats.ParameterError as exc:
                 self.add_error(exc.field if exc.field in self.fields else None, str(exc))
         return data
-
-
-@dataclass(frozen=True)
-class SlicesStarted:
-    """What pressing "Rank the missing slices" did: runs started, slices left waiting
-    (refused: ``refusal`` says why, e.g. too many active runs)."""
-
-    started: int
-    waiting: int
-    refusal: str
-
-    def messages(self) -> list[tuple[int, str]]:
-        """The page's messages, as (level, text)."""
-        said: list[tuple[int, str]] = []
-        if self.started:
-            said.append(
-                (
-                    messages.SUCCESS,
-                    f"{self.started} ranking run(s) started; they appear here when done.",
-                )
-            )
-        if self.refusal:
-            said.append(
-                (
-                    messages.ERROR,
-                    f"{self.waiting} slice(s) not started yet: {self.refusal} Press the "
-                    "button again once the running ones are done.",
-                )
-            )
-        if not self.started and not self.refusal:
-            said.append((messages.SUCCESS, "Every slice already has a finished run."))
-        return said
-
-
-class SlicesForm(forms.Form):
-    """A criterion ranked on each value of an item attribute: the choice (GET; blank: the
-    first of each) and the button that starts the missing runs (POST)."""
-
-    criterion = forms.CharField(required=False, strip=False)
-    by = forms.CharField(required=False, strip=False)
-
-    def __init__(self, data: Any, *, campaign: Campaign) -> None:
-        super().__init__(data)
-        self.campaign = campaign
-        self.choice = slices.ranking_slice_choice(
-            campaign=campaign, criterion=self.data.get("criterion"), by=self.data.get("by")
-        )
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        if self.choice.error:
-            raise forms.ValidationError(self.choice.error)
-        return data
-
-    def start_missing(self, *, user: User | AnonymousUser) -> SlicesStarted:
-        """Start a run (the run form's defaults) on each slice with judgements of the
-        criterion and no finished run; once one is refused, count the rest as waiting."""
-        criterion = self.choice.criterion
-        if criterion is None or not self.is_valid():
-            raise DomainError("Choose one of the campaign's criteria and attributes.")
-        have = slices.ranking_runs_by_slice(
-            criterion=criterion, attribute=self.choice.by, values=self.choice.values
-        )
-        done = [run.where for run in have]
-        started, waiting, refusal = 0, 0, ""
-        for where in self.choice.slices:
-            if where in done:
-                continue
-            try:
-                ranking_slice_check(criterion=criterion, where=where)
-            except DomainError:
-                continue  # a value without judgements of this criterion: nothing to rank
-            if refusal:
-                waiting += 1
-                continue
-            try:
-                ranking_run_create(
-                    campaign=self.campaign, criterion=criterion, user=user, where=where
-                )
-            except DomainError as exc:
-                refusal = str(exc)
-                waiting += 1
-            else:
-                started += 1
-        return SlicesStarted(started=started, waiting=waiting, refusal=refusal)

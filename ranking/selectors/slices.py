@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,6 +11,7 @@ from annotations.core.slices import describe
 from annotations.models import Campaign, Criterion
 from annotations.selectors.criteria import criterion_by_name
 from annotations.selectors.judgements import item_attributes
+from common.errors import DomainError
 from ranking.models import RankingRun
 from ranking.selectors.runs import Row, ranking_run_rows
 
@@ -55,14 +57,56 @@ def ranking_runs_by_slice(
 ) -> list[RankingRun]:
     """The latest finished run of the criterion on every items and on each value's
     slice (``attribute=value``), those that exist, all items first."""
+    slices: list[dict[str, str]] = [{}] + [{attribute: value} for value in values]
+    return ranking_runs_on_slices(criterion=criterion, slices=slices)
+
+
+def ranking_runs_on_slices(
+    *, criterion: Criterion, slices: Sequence[Mapping[str, str]]
+) -> list[RankingRun]:
+    """The latest finished run of the criterion on each slice (a ``where``), those that
+    exist, in the slices' order."""
     done = RankingRun.objects.filter(criterion=criterion, status=RankingRun.Status.DONE)
     found = []
-    slices: list[dict[str, str]] = [{}] + [{attribute: value} for value in values]
     for where in slices:
         run = done.filter(where=where).order_by("-created_at").first()
         if run is not None:
             found.append(run)
     return found
+
+
+class SliceAttributeUnknown(DomainError):
+    """No item of the campaign has the attribute its slices are asked by (``by``).
+
+    One refusal, worded for each interface that asks: the API's message (``str``) names
+    the field first, as the services' refusals do; ``sentence`` is the ``rank``
+    command's; ``on_page`` the slices page's, whose form lists the attributes there are.
+    """
+
+    def __init__(self, *, campaign: Campaign, by: str, known: Iterable[str]) -> None:
+        self.by = by
+        names = ", ".join(known) or "none"
+        self.sentence = (
+            f"No item of '{campaign.slug}' has the attribute '{by}' (its attributes: {names})."
+        )
+        self.on_page = f"No item of this campaign has the attribute '{by}'."
+        super().__init__(
+            f"by: no item of '{campaign.slug}' has the attribute '{by}' (its attributes: {names})."
+        )
+
+
+def ranking_slice_values(
+    *, campaign: Campaign, by: str, attributes: Mapping[str, list[str]] | None = None
+) -> list[str]:
+    """The values of the item attribute ``by`` (``language`` too when the campaign has
+    several), one slice each, or :class:`SliceAttributeUnknown` when no item has it.
+    ``attributes``: the campaign's ``item_attributes``, when already read."""
+    if attributes is None:
+        attributes = item_attributes(campaign=campaign)
+    values = attributes.get(by)
+    if not values:
+        raise SliceAttributeUnknown(campaign=campaign, by=by, known=attributes)
+    return list(values)
 
 
 @dataclass(frozen=True)
@@ -100,8 +144,11 @@ def ranking_slice_choice(
     error = ""
     if found is None and criteria:
         error = f"Campaign '{campaign.slug}' has no criterion '{name}'."
-    elif by and by not in attributes:
-        error = f"No item of this campaign has the attribute '{by}'."
+    elif by:
+        try:
+            ranking_slice_values(campaign=campaign, by=by, attributes=attributes)
+        except SliceAttributeUnknown as exc:
+            error = exc.on_page
     return SliceChoice(
         attributes=attributes,
         criteria=criteria,

@@ -1,5 +1,4 @@
-"""REST serializers of ranking runs: a run (create, read), its result and the slices
-query."""
+"""REST serializers of ranking runs: a run (create, read) and its result."""
 
 from __future__ import annotations
 
@@ -233,8 +232,3 @@ class RankingResultSerializer(serializers.Serializer):
         "check, with a Wilson interval, on the judgements the run ranks (as its page shows); "
         "null when the criterion has no content checks.",
     )
-
-
-class SlicesQuery(serializers.Serializer):
-    criterion = serializers.CharField()
-    by = serializers.CharField(max_length=40)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ranking.apis import adaptive, means, power, runs
+from ranking.apis import adaptive, means, power, runs, slices
 
 urlpatterns = [
     path(
@@ -12,7 +12,7 @@ urlpatterns = [
     ),
     path(
         "campaigns/<slug:slug>/rankings/slices/",
-        runs.CampaignRankingSlicesApi.as_view(),
+        slices.CampaignRankingSlicesApi.as_view(),
         name="api-campaign-ranking-slices",
     ),
     path(

@@ -2,13 +2,13 @@
 
 from django.urls import path
 
-from ranking.views import adaptive, means, power, runs
+from ranking.views import adaptive, means, power, runs, slices
 
 app_name = "ranking"
 
 urlpatterns = [
     path("campaign/<slug:slug>/", runs.campaign_runs, name="campaign-runs"),
-    path("campaign/<slug:slug>/slices/", runs.campaign_slices, name="campaign-slices"),
+    path("campaign/<slug:slug>/slices/", slices.campaign_slices, name="campaign-slices"),
     path(
         "campaign/<slug:slug>/adaptive/",
         adaptive.campaign_adaptive,

@@ -1,17 +1,15 @@
 """Ranking pages: start a run, follow its progress, cancel, retry or delete it, read and
-export its result, compare two, rank a criterion on each slice."""
+export its result, compare two."""
 
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from annotations.access.pages import campaign_context, campaign_require, campaign_view
@@ -20,10 +18,9 @@ from annotations.selectors.criteria import criterion_by_name
 from common.errors import DomainError
 from common.http import HtmxHttpRequest, file_response
 from ranking.exports import runs as exports
-from ranking.forms.runs import RankingRunForm, SlicesForm
+from ranking.forms.runs import RankingRunForm
 from ranking.models import RankingRun
 from ranking.selectors import runs as selectors
-from ranking.selectors import slices
 from ranking.selectors.sweep import ranking_runs_as_swept
 from ranking.services.runs import (
     ranking_run_cancel,
@@ -240,34 +237,4 @@ def run_compare(request: HttpRequest) -> HttpResponse:
         request,
         "ranking/runs/compare.html",
         campaign_context(request, runs[0].campaign, sides=[_result_context(r) for r in runs]),
-    )
-
-
-@campaign_view(Role.VIEWER)
-@require_http_methods(["GET", "POST"])
-def campaign_slices(request: HttpRequest, campaign: Campaign) -> HttpResponse:
-    """A criterion ranked on every value of an item attribute, beside all items.
-
-    GET ``?criterion=&by=``: the latest finished run on all items and on each value's
-    slice, side by side (value and rank range per system). POST (designers): start the
-    runs that are missing, with the run form's defaults (wmt14, 200 runs, seed 1).
-    """
-    posted = request.method == "POST"
-    form = SlicesForm(request.POST if posted else request.GET, campaign=campaign)
-    choice = form.choice
-    if posted and choice.criterion is not None and form.is_valid():
-        campaign_require(
-            request, campaign, Role.DESIGNER, denied="Viewers cannot start ranking runs."
-        )
-        for level, text in form.start_missing(user=request.user).messages():
-            messages.add_message(request, level, text)
-        return redirect(
-            f"{reverse('ranking:campaign-slices', args=[campaign.slug])}?"
-            + urlencode({"criterion": choice.criterion.name, "by": choice.by})
-        )
-    return render(
-        request,
-        "ranking/runs/slices.html",
-        campaign_context(request, campaign, **slices.ranking_slices_page(choice=choice)),
-        status=400 if choice.error else 200,
     )

@@ -10,13 +10,12 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotations.core.slices import SliceError, attribute_name_check, describe, parse_where
 from annotations.selectors.campaigns import campaign_criterion_get
-from annotations.selectors.judgements import item_attributes
 from common.errors import DomainError
 from ranking import stats
 from ranking.exports import runs as exports
 from ranking.exports.runs import side_by_side
-from ranking.services import compute
-from ranking.services import runs as run_services
+from ranking.selectors import slices
+from ranking.services.slices import ranking_slices_start
 
 
 def _parameter(text: str) -> tuple[str, Any]:
@@ -119,35 +118,26 @@ class Command(BaseCommand):
             campaign, criterion = campaign_criterion_get(
                 campaign_slug=options["campaign"], criterion_name=options["criterion"]
             )
-            slices: list[dict[str, str]] = [where]
+            chosen: list[dict[str, str]] = [where]
             if by is not None:
-                values = item_attributes(campaign=campaign).get(by)
-                if not values:
-                    known = ", ".join(item_attributes(campaign=campaign)) or "none"
-                    raise CommandError(
-                        f"No item of '{campaign.slug}' has the attribute '{by}' "
-                        f"(its attributes: {known})."
-                    )
-                slices += [{**where, by: value} for value in values]
+                values = slices.ranking_slice_values(campaign=campaign, by=by)
+                chosen += [{**where, by: value} for value in values]
             # Every slice checked before anything is computed: all or nothing.
-            for chosen in slices:
-                run_services.ranking_slice_check(criterion=criterion, where=chosen)
-            runs = []
-            for chosen in slices:
-                run = run_services.ranking_run_create(
-                    campaign=campaign,
-                    criterion=criterion,
-                    method=options["method"],
-                    runs=options["runs"],
-                    seed=options["seed"],
-                    confidence=options["confidence"],
-                    exclude_flagged=not options["include_excluded"],
-                    parameters=parameters,
-                    queue=False,
-                    where=chosen,
-                )
-                compute.ranking_run_compute(run=run, fan_out=False)
-                runs.append(run)
+            runs = ranking_slices_start(
+                campaign=campaign,
+                criterion=criterion,
+                slices=chosen,
+                all_or_nothing=True,
+                compute_here=True,
+                method=options["method"],
+                runs=options["runs"],
+                seed=options["seed"],
+                confidence=options["confidence"],
+                exclude_flagged=not options["include_excluded"],
+                parameters=parameters,
+            ).runs
+        except slices.SliceAttributeUnknown as exc:
+            raise CommandError(exc.sentence) from exc
         except DomainError as exc:
             raise CommandError(str(exc)) from exc
         titles = []

@@ -72,3 +72,9 @@ def test_the_command_ranks_a_slice_a_language_and_every_value_side_by_side() -> 
         with pytest.raises(CommandError, match=f"(?i){message}"):
             call_command("rank", campaign.slug, "--criterion", criterion.name, *args)
     assert RankingRun.objects.count() == before
+    with pytest.raises(CommandError) as refused:
+        call_command("rank", campaign.slug, "--criterion", criterion.name, "--by", "colour")
+    assert str(refused.value) == (
+        f"No item of '{campaign.slug}' has the attribute 'colour' (its attributes: "
+        "challenge_set, language)."
+    )
