@@ -2,12 +2,12 @@
 ``from annotations.services.campaigns import ...``.
 
 Campaigns and criteria: ``campaigns``, ``criteria``, ``validation`` (model rules as
-domain errors). The build and the hand-out: ``tasks`` (the build), ``assignment``
+domain errors). The build and the hand-out: ``tasks`` (the build, and the tasks adaptive design adds), ``assignment``
 (handing out work), ``places`` (the places a task holds), ``sessions`` (a worker's
 identity, enrolment from an entry link, consent, last seen), ``expiry`` (assignments past
 their time), ``drafts`` (autosaved answers). Answers and quality: ``judgements``,
 ``quality``, ``workers`` (an organizer's marks on workers). People and money:
-``memberships``, ``payments``, ``languages``. The demo campaigns: ``demo``,
+``memberships``, ``payments``, ``languages``, ``tokens`` (a user's API token). The demo campaigns: ``demo``,
 ``demo_multilingual``. The writers imports and the demo campaigns share: ``outputs``
 (systems, items and outputs in bulk), ``finished_judgements`` and the raw bulk inserter
 ``bulk``. A crowd platform has no writes of its own (its reads are
