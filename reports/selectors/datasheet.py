@@ -334,11 +334,13 @@ def _recruitment(f: _Facts) -> list[str]:
         )
     bonused = [w for w in workers if w.bonus > 0]
     reviews = Counter(w.review for w in workers)
-    if not f.imported or bonused or reviews.get("approved") or reviews.get("rejected"):
+    approved = reviews.get(Worker.Review.APPROVED, 0)
+    rejected = reviews.get(Worker.Review.REJECTED, 0)
+    if not f.imported or bonused or approved or rejected:
         rec.append(
             f"Bonuses: {sum((w.bonus for w in bonused), start=0):.2f} in total to "
-            f"{len(bonused):,} workers; payment decisions: {reviews.get('approved', 0)} approved, "
-            f"{reviews.get('rejected', 0)} rejected."
+            f"{len(bonused):,} workers; payment decisions: {approved} approved, "
+            f"{rejected} rejected."
         )
     return rec
 

@@ -22,7 +22,7 @@ def test_platform_fills_what_the_campaign_knows(campaign):
     assert a["3.2.1"].startswith("2 evaluators submitted judgements (3 registered); 1 excluded")
     assert a["3.2.2"].startswith("1 marked as experts")
     assert "Prolific (2)" in a["3.2.3"] and "Amazon Mechanical Turk (1)" in a["3.2.3"]
-    assert "1.50 in total to 1 workers" in a["3.2.3"] and "1 approved" in a["3.2.3"]
+    assert "1.50 in total to 1 workers; payment decisions: 1 approved, 0 rejected." in a["3.2.3"]
     assert "(5 words)" in a["3.2.4"]
     assert "10% of tasks (1 passed, 0 failed)" in a["3.3.3"]
     assert "Minimum time per task: 20 s" in a["3.3.3"] and "1 judgements too fast" in a["3.3.3"]
