@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from annotations.access.apis import CampaignScoped, campaign_require, campaigns_visible_to
+from annotations.access.apis import CampaignScoped, campaign_require
 from annotations.models import CampaignMembership
 from annotations.selectors.criteria import criterion_by_name
 from common.api import ERRORS, DomainErrorsMixin, Pagination
@@ -22,6 +22,7 @@ from common.errors import DomainError
 from ranking.exports import runs as exports
 from ranking.models import RankingRun
 from ranking.selectors import runs as selectors
+from ranking.selectors.sweep import ranking_runs_as_swept
 from ranking.serializers.runs import RankingResultSerializer, RankingRunSerializer
 from ranking.services.runs import (
     ranking_run_cancel,
@@ -47,6 +48,11 @@ class CampaignRankingRunsApi(CampaignScoped, generics.ListAPIView):
         if params.get("status"):
             qs = qs.filter(status=params["status"])
         return qs.order_by("-created_at", "-id")
+
+    def paginate_queryset(self, queryset: Any) -> Any:
+        # each run as the sweep will leave it (a lost run as failed), as the pages show it
+        page = super().paginate_queryset(queryset)
+        return None if page is None else list(ranking_runs_as_swept(runs=list(page)))
 
     @extend_schema(
         parameters=[
@@ -78,13 +84,10 @@ class CampaignRankingRunsApi(CampaignScoped, generics.ListAPIView):
 
 class RankingRunScoped(DomainErrorsMixin):
     def _run(self, request: Request, pk: int) -> RankingRun:
-        run = (
-            RankingRun.objects.select_related("campaign", "criterion")
-            .filter(pk=pk, campaign__in=campaigns_visible_to(request.user))
-            .first()
-        )
+        run = selectors.ranking_runs_visible_to(user=request.user).filter(pk=pk).first()
         if run is None:
             raise Http404("No such ranking run among your campaigns.")
+        (run,) = ranking_runs_as_swept(runs=[run])  # as the pages show it
         campaign_require(
             request,
             run.campaign,
