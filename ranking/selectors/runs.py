@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -152,22 +151,26 @@ def ranking_scores(
     judgement = np.cumsum(new, dtype=np.int64) - 1
     score = np.ascontiguousarray(scores["score"])
     slot = np.ascontiguousarray(scores["slot"])
-    used = place[new].tolist()
+    used = place[new]
     items = {
-        pk: (key, hashlib.sha256(text.encode()).hexdigest()[:16])
-        for pk, key, text in Item.objects.filter(pk__in={ordered[k][1] for k in used}).values_list(
-            "pk", "external_id", "input"
-        )
+        pk: f"{json.dumps(key)}, {json.dumps(hashlib.sha256(text.encode()).hexdigest()[:16])}"
+        for pk, key, text in Item.objects.filter(
+            pk__in={ordered[k][1] for k in used.tolist()}
+        ).values_list("pk", "external_id", "input")
     }
+    workers = {worker: json.dumps(worker) for _, _, worker in ordered}
+    headers = [
+        f'["judgement", {items[ordered[k][1]]}, {workers[ordered[k][2]]}]' for k in used.tolist()
+    ]
     digest = hashlib.sha256(json.dumps(["criterion", criterion.name]).encode())
     digest.update(
         _fingerprint_text(
-            headers=[json.dumps(["judgement", *items[ordered[k][1]], ordered[k][2]]) for k in used],
+            headers=headers,
             labels=[json.dumps(s.label) for s in systems],
-            new=new.tolist(),
-            system=system.tolist(),
-            slot=slot.tolist(),
-            score=score.tolist(),
+            new=new,
+            system=system,
+            slot=slot,
+            score=score,
         ).encode()
     )
     return ScoreArrays(
@@ -203,22 +206,41 @@ def _fingerprint_text(
     *,
     headers: list[str],
     labels: list[str],
-    new: list[bool],
-    system: list[int],
-    slot: list[int],
-    score: list[float],
+    new: np.ndarray,
+    system: np.ndarray,
+    slot: np.ndarray,
+    score: np.ndarray,
 ) -> str:
     """The text the fingerprint hashes after the criterion: per judgement its header,
-    then per score ``json.dumps([label, slot, score])`` (written out: the same text)."""
-    # json.dumps writes a finite float as repr() does; anything else takes the slow way
-    number = repr if all(math.isfinite(v) for v in score) else json.dumps
-    parts: list[str] = []
-    header = iter(headers)
-    for starts, s, position, value in zip(new, system, slot, score, strict=True):
-        if starts:
-            parts.append(next(header))
-        parts.append(f"[{labels[s]}, {position}, {number(value)}]")
-    return "".join(parts)
+    then per score ``json.dumps([label, slot, score])``, written out once per distinct
+    (system, slot, score) and laid out by numpy (the same text)."""
+    if not len(score):
+        return ""
+    values, value = np.unique(score.view(np.int64), return_inverse=True)
+    slots, position = np.unique(slot, return_inverse=True)
+    key = (system * len(slots) + position.reshape(-1)) * len(values) + value.reshape(-1)
+    distinct, which = np.unique(key, return_inverse=True)
+    s_of, rest = np.divmod(distinct, len(slots) * len(values))
+    p_of, v_of = np.divmod(rest, len(values))
+    texts = np.array(
+        [
+            f"[{labels[s]}, {p}, {json.dumps(v)}]"
+            for s, p, v in zip(
+                s_of.tolist(),
+                slots[p_of].tolist(),
+                values[v_of].view(np.float64).tolist(),
+                strict=True,
+            )
+        ]
+        + list(headers),
+        dtype=object,
+    )
+    # each score's text after the headers of its judgement and those before it
+    at = np.arange(len(score)) + np.cumsum(new)
+    parts = np.empty(len(score) + len(headers), dtype=np.int64)
+    parts[at] = which.reshape(-1)
+    parts[at[new] - 1] = len(distinct) + np.arange(len(headers))
+    return "".join(texts[parts].tolist())
 
 
 def ranking_run_fingerprint(*, run: RankingRun, judgements: str, min_comparisons: int) -> str:
