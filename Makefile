@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install messages run test lint deploy serve browser benchmark benchmark-imports benchmark-load benchmark-arena benchmark-fanout clean
+.PHONY: install messages run test lint deploy serve browser benchmark benchmark-imports benchmark-load benchmark-arena benchmark-bt benchmark-fanout clean
 
 install: $(STAMP)
 
@@ -112,8 +112,17 @@ benchmark-imports: install
 benchmark-arena: install
 	$(PY) benchmarks/arena.py $(ARENA_ARGS)
 
-# One ranking run on 1 vs 2 real Celery worker processes (PostgreSQL he_fanout, Redis):
-# identical yes/no and the speed-up. FANOUT_ARGS="--runs 2000"
+# Bradley-Terry with 1,000 bootstrap replicates of 1,000,000 comparisons: `manage.py rank`
+# (start-up and database read included) against FastChat's compute_bootstrap_bt, same data
+# and run. FastChat's rating_systems.py from a checkout of github.com/lm-sys/FastChat:
+#   make benchmark-bt FASTCHAT_SRC=~/FastChat/fastchat/serve/monitor/rating_systems.py
+benchmark-bt: install
+	$(PY) -m pip install --quiet -e '.[dev,bench]'
+	FASTCHAT_SRC=$(FASTCHAT_SRC) $(PY) benchmarks/arena_bt.py $(BT_ARGS)
+
+# One ranking run on 1 and 2 real Celery worker processes, one core each (PostgreSQL
+# he_fanout, Redis) against the same run on one core in process; 4 and 8 simulated from
+# the chunk times: identical yes/no, speed-ups and efficiency. FANOUT_ARGS="--runs 2000"
 benchmark-fanout: install
 	$(PY) benchmarks/fanout.py $(FANOUT_ARGS)
 benchmark-replay: install

@@ -479,8 +479,11 @@ def _chunks_compute(
         )
         seconds = (time.perf_counter() - started) / len(chunks)
         outcome = "computed"
-        for chunk, part in zip(chunks, parts, strict=True):
-            outcome = _chunk_store(run, chunk, part, data, ranked, seconds=seconds)
+        # several chunks computed here (the rank command): stored in one transaction,
+        # one commit instead of one per chunk (each chunk's store a savepoint)
+        with transaction.atomic():
+            for chunk, part in zip(chunks, parts, strict=True):
+                outcome = _chunk_store(run, chunk, part, data, ranked, seconds=seconds)
         return outcome
     except RunStopped:
         return "skipped"
