@@ -57,4 +57,3 @@ class PasswordResetView(auth_views.PasswordResetView):
             response["Retry-After"] = str(window)
             return response
         return super().form_valid(form)
-

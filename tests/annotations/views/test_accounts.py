@@ -136,4 +136,3 @@ def test_a_new_password_from_a_reset_link_meets_the_validators(client):
     assert weak.status_code == 200
     assert "This password is too common." in weak.content.decode()
     assert User.objects.get(username="bea").check_password("the old password 1")
-
