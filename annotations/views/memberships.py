@@ -22,8 +22,7 @@ from annotations.access.pages import (
     campaign_require,
     campaign_view,
 )
-from annotations.forms.accounts import SignUpForm
-from annotations.forms.memberships import InvitationForm, MemberForm
+from annotations.forms.memberships import InvitationForm, MemberForm, SignUpForm
 from annotations.models import (
     Campaign,
     CampaignMembership,
