@@ -1,8 +1,12 @@
-"""Forms of the members page: add a member by user name, invite one by email."""
+"""Forms of members and invitations: add a member by user name, invite one by email, sign
+up from an invitation."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
+from django.contrib.auth.forms import UserCreationForm
 
 from annotations.models import CampaignMembership
 
@@ -15,3 +19,16 @@ class MemberForm(forms.Form):
 class InvitationForm(forms.Form):
     email = forms.EmailField(max_length=254, label="Email address")
     role = forms.ChoiceField(choices=CampaignMembership.Role.choices, label="Role")
+
+
+class SignUpForm(UserCreationForm):
+    """A new account made from an invitation link (the email comes from the invitation).
+
+    The password is checked by ``settings.AUTH_PASSWORD_VALIDATORS`` (``UserCreationForm``
+    runs them) against the account as it will be, the invited address included, so a
+    password like the address is refused too.
+    """
+
+    def __init__(self, *args: Any, email: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.instance.email = email

@@ -7,4 +7,5 @@ a session link, their assignments and progress, texts in their language), ``plat
 (what a platform's links carry), ``plan`` (the plan page's estimate), ``monitor`` (the
 monitor page), ``agreement`` (agreement among workers), ``quality``, ``experts``,
 ``payments``, ``memberships``, ``languages``, ``workers`` (a campaign's crowd workers, one
-or listed), ``integrity`` (copies the database does not check)."""
+or listed), ``tokens`` (a user's API token), ``integrity`` (copies the database does not
+check)."""

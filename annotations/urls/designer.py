@@ -3,7 +3,6 @@
 from django.urls import path
 
 from annotations.views import (
-    accounts,
     campaigns,
     criteria,
     experts,
@@ -17,12 +16,13 @@ from annotations.views import (
     plan,
     preview,
     settings,
+    tokens,
     uploads,
 )
 
 urlpatterns = [
     path("campaigns/new/", campaigns.campaign_new, name="designer-new"),
-    path("campaigns/account/", accounts.account, name="designer-account"),
+    path("campaigns/account/", tokens.account, name="designer-account"),
     path("campaigns/<slug:slug>/", campaigns.campaign_detail, name="designer-campaign"),
     path("campaigns/<slug:slug>/upload/", uploads.campaign_upload, name="designer-upload"),
     path(

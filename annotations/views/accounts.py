@@ -1,32 +1,15 @@
-"""Account pages of our own: the user's page (API token) and the password-reset request, throttled."""
+"""Account pages of our own: the password-reset request, throttled."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.conf import settings
-from django.contrib import messages
-
-# Account -------------------------------------------------------------------------------------
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.decorators import login_required
-from django.http import (
-    HttpResponse,
-    HttpResponseRedirect,
-)
+from django.http import HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
-from django.views.decorators.http import require_http_methods
-from rest_framework.authtoken.models import Token
 
-from annotations.access.campaigns import (
-    campaigns_visible_to,
-)
-from annotations.services.tokens import token_rotate
 from common.auth import client_ip_address
-from common.http import (
-    AuthenticatedHttpRequest,
-)
 from common.throttle import throttle_hit
 
 
@@ -74,21 +57,3 @@ class PasswordResetView(auth_views.PasswordResetView):
             response["Retry-After"] = str(window)
             return response
         return super().form_valid(form)
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def account(request: AuthenticatedHttpRequest) -> HttpResponse:
-    """The user's page: their API token (POST makes a new one, revoking the old)."""
-    if request.method == "POST":
-        token_rotate(user=request.user)
-        messages.success(request, "A new API token was created; the old one no longer works.")
-        return HttpResponseRedirect(reverse("annotations:designer-account"))
-    return render(
-        request,
-        "annotations/accounts/account.html",
-        {
-            "token": Token.objects.filter(user=request.user).first(),
-            "campaigns": campaigns_visible_to(request.user),
-        },
-    )

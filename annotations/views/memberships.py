@@ -22,8 +22,7 @@ from annotations.access.pages import (
     campaign_require,
     campaign_view,
 )
-from annotations.forms.accounts import SignUpForm
-from annotations.forms.memberships import InvitationForm, MemberForm
+from annotations.forms.memberships import InvitationForm, MemberForm, SignUpForm
 from annotations.models import (
     Campaign,
     CampaignMembership,
@@ -66,9 +65,11 @@ def _members_page(
     *,
     form: MemberForm | None = None,
     invite_form: InvitationForm | None = None,
+    invitation_link: dict[str, str] | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    """The members page: members with their roles, what each role may do, invitations."""
+    """The members page: members with their roles, what each role may do, invitations;
+    ``invitation_link`` (email and link) only in the answer to the POST that made it."""
     is_owner = campaign_access(request, campaign).is_owner
     context = campaign_context(
         request,
@@ -80,12 +81,9 @@ def _members_page(
         role_powers=[(Role(r).label, text) for r, text in ROLE_POWERS.items()],
         now=timezone.now(),
         max_age_days=settings.INVITATION_MAX_AGE_DAYS,
-        invitation_link=request.session.pop(INVITATION_LINK_KEY, None) if is_owner else None,
+        invitation_link=invitation_link if is_owner else None,
     )
     return render(request, "annotations/memberships/members.html", context, status=status)
-
-
-INVITATION_LINK_KEY = "invitation_link"
 
 
 @campaign_view(Role.OWNER)
@@ -112,18 +110,20 @@ def member_invite(request: AuthenticatedHttpRequest, campaign: Campaign) -> Http
             role = role_label(invitation.role).lower()
             if membership_services.mail_is_sent():
                 messages.success(request, f"Invitation sent to {invitation.email} as {role}.")
-            else:
-                # The link is shown once, on the next page only (the token is not stored).
-                request.session[INVITATION_LINK_KEY] = {
-                    "email": invitation.email,
-                    "link": links[-1],
-                }
-                messages.info(
-                    request,
-                    f"Invitation of {invitation.email} as {role} made, but no email was sent: "
-                    "this server has no mail set up. Give them the link below.",
-                )
-            return redirect("annotations:designer-members", slug=campaign.slug)
+                return redirect("annotations:designer-members", slug=campaign.slug)
+            # The link is shown once, in this answer only: only its digest is stored, in the
+            # invitation, and the raw link never goes to the session (or any other row), so
+            # no later GET can show it or has to delete it.
+            messages.info(
+                request,
+                f"Invitation of {invitation.email} as {role} made, but no email was sent: "
+                "this server has no mail set up. Give them the link below.",
+            )
+            return _members_page(
+                request,
+                campaign,
+                invitation_link={"email": invitation.email, "link": links[-1]},
+            )
     return _members_page(request, campaign, invite_form=form, status=400)
 
 

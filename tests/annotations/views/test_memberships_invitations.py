@@ -285,7 +285,9 @@ def test_without_real_mail_the_page_gives_the_invitation_link_instead_of_saying_
     people, campaign = memberships_world
     settings.EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
     client.force_login(people["owner"])
-    page = client.get(_invite(client, campaign, email="console@example.org")["Location"]).text
+    answer = _invite(client, campaign, email="console@example.org")
+    assert answer.status_code == 200
+    page = answer.text
     assert "Invitation sent" not in page and "no email was sent" in page
     link = re.search(
         r'data-invitation-link>.*?value="(http://testserver/invitations/[^"]+)"', page, re.S
@@ -299,3 +301,37 @@ def test_without_real_mail_the_page_gives_the_invitation_link_instead_of_saying_
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     page = client.get(_invite(client, campaign, email="mail@example.org")["Location"]).text
     assert "Invitation sent to mail@example.org" in page and "data-invitation-link" not in page
+
+
+def test_the_invitation_link_is_in_the_answer_to_its_post_only_never_in_the_session(
+    client, memberships_world, settings
+):
+    """Without mail, the raw link is shown once, in the answer to the POST that made the
+    invitation; the session never holds it, and the next GET neither shows it nor writes."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    people, campaign = memberships_world
+    settings.EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+    client.force_login(people["owner"])
+    client.get(_members(campaign))  # settle what the first visit of a session may write
+    answer = _invite(client, campaign, email="once@example.org")
+    assert answer.status_code == 200
+    links = re.findall(r'value="(http://testserver/invitations/[^"]+)"', answer.text)
+    assert len(links) == 1, answer.text
+    raw = links[0].rstrip("/").rsplit("/", 1)[1]
+    invitation = CampaignInvitation.objects.get(email="once@example.org")
+    assert invitation.token == token_digest(raw)
+    session = client.session
+    assert all(raw not in str(value) for value in session.values()), dict(session)
+    assert "invitation_link" not in session
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(_members(campaign))
+    assert page.status_code == 200
+    assert "data-invitation-link" not in page.text and raw not in page.text
+    writes = [
+        q["sql"]
+        for q in queries.captured_queries
+        if q["sql"].lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE"))
+    ]
+    assert writes == []
