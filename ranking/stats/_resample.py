@@ -44,7 +44,7 @@ import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -67,8 +67,6 @@ __all__ = [
     "pair_counts",
     "prepared",
 ]
-
-Resample = Literal["auto", "patterns", "judgements"]
 
 #: the ways to draw a replicate (see the module docstring)
 RESAMPLERS: tuple[str, ...] = ("auto", "patterns", "judgements")
