@@ -133,7 +133,12 @@ def ranking_scores(
     scores.dtype.names = ("j", "system", "score", "slot", "output")
     judgement_ids = np.fromiter((row[0] for row in ordered), dtype=np.int64, count=len(ordered))
     by_id = np.argsort(judgement_ids, kind="stable")
-    place = by_id[np.searchsorted(judgement_ids, scores["j"], sorter=by_id)]
+    found = np.searchsorted(judgement_ids, scores["j"], sorter=by_id)
+    # A judgement submitted between the two reads has scores but no place in the order:
+    # it is left out, as it would have been had it come a moment later.
+    known = found < len(by_id)
+    known[known] = judgement_ids[by_id[found[known]]] == scores["j"][known]
+    scores, place = scores[known], by_id[found[known]]
     order = np.lexsort((scores["output"], scores["slot"], place))
     scores, place = scores[order], place[order]
     # Only systems that were judged: a system without comparisons has no rank.

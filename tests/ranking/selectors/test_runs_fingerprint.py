@@ -157,3 +157,28 @@ def test_the_two_narrow_reads_give_the_scores_and_fingerprint_of_the_wide_one(tm
     assert got.score.tolist() == score
     assert got.slot.tolist() == slot
     assert got.fingerprint == fingerprint
+
+
+def test_a_judgement_submitted_between_the_two_reads_is_left_out(tmp_path, monkeypatch):
+    """The counted judgements are read first and their scores second: a judgement
+    submitted in between has scores but no place (an IndexError under concurrent
+    hand-outs on PostgreSQL). It is left out, as if it had come a moment later."""
+    import numpy as np
+
+    from ranking.selectors import runs
+
+    campaign, criterion = _imported(tmp_path, "between")
+    before = ranking_scores(criterion=criterion)
+    real = runs.numeric_rows
+
+    def with_a_newcomer(queryset, fields):
+        rows = real(queryset, fields)
+        extra = rows[:3].copy()
+        extra["judgement_id"] = rows["judgement_id"].max() + 1000
+        return np.concatenate([rows, extra])
+
+    monkeypatch.setattr(runs, "numeric_rows", with_a_newcomer)
+    after = ranking_scores(criterion=criterion)
+    assert after.fingerprint == before.fingerprint
+    assert after.judgement.tolist() == before.judgement.tolist()
+    assert after.score.tolist() == before.score.tolist()
