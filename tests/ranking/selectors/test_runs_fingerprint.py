@@ -167,7 +167,7 @@ def test_a_judgement_submitted_between_the_two_reads_is_left_out(tmp_path, monke
 
     from ranking.selectors import runs
 
-    campaign, criterion = _imported(tmp_path, "between")
+    _, criterion = _imported(tmp_path, "between")
     before = ranking_scores(criterion=criterion)
     real = runs.numeric_rows
 
