@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.test import override_settings
 
 
 @pytest.fixture(scope="session")
@@ -18,6 +19,17 @@ def e2e_dir() -> Path:
             "data in ../shared/e2e)"
         )
     return path
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_embedded_beat():
+    """No real embedded beat ticks in a test process: it would sweep the test database
+    every minute from a thread of its own, racing the tests (a tick in flight makes a
+    test's own tick a no-op). Session-wide, so that a live server, which loads the
+    middleware before any test's settings apply, starts none either; the beat's own
+    tests switch it on and replace its loop."""
+    with override_settings(EMBEDDED_BEAT=False):
+        yield
 
 
 @pytest.fixture(autouse=True)

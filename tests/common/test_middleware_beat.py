@@ -8,6 +8,7 @@ import threading
 
 import pytest
 from django.core.exceptions import MiddlewareNotUsed
+from django.core.handlers.wsgi import WSGIHandler
 from django.test import Client
 
 from common import jobs
@@ -32,6 +33,7 @@ def test_the_middleware_starts_the_beat_and_steps_aside(monkeypatch, settings) -
 @pytest.mark.django_db
 def test_requests_without_a_broker_start_one_beat_thread(monkeypatch, settings) -> None:
     settings.JOBS_IN_THREAD = True
+    settings.EMBEDDED_BEAT = True
     monkeypatch.setattr(jobs, "_beat_thread", None)
     release = threading.Event()
     loops: list[str] = []
@@ -53,6 +55,21 @@ def test_requests_without_a_broker_start_one_beat_thread(monkeypatch, settings) 
         if jobs._beat_thread is not None:
             jobs._beat_thread.join(timeout=30)
     assert loops == ["embedded-beat"]
+
+
+@pytest.mark.django_db
+def test_a_live_server_in_the_test_session_starts_no_beat(monkeypatch, settings) -> None:
+    """A live server (pytest-django's, session-wide) loads the middleware before any
+    test's own settings apply, with the defaults of a process without a broker: jobs in
+    threads. The session keeps the embedded beat off, so no real beat thread sweeps the
+    test database behind the tests' backs."""
+    monkeypatch.setattr(jobs, "_beat_thread", None)
+    loops: list[str] = []
+    monkeypatch.setattr(jobs, "_beat_run", lambda stopped: loops.append("beat"))
+    settings.JOBS_IN_THREAD = True  # the default without a broker
+    WSGIHandler()  # what the live server's thread builds
+    assert jobs._beat_thread is None
+    assert loops == []
 
 
 SCRIPT = """
