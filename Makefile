@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install messages run test lint deploy serve browser benchmark benchmark-imports benchmark-load benchmark-arena benchmark-bt benchmark-fanout clean
+.PHONY: install messages run test lint deploy serve browser benchmark benchmark-rank benchmark-imports benchmark-load benchmark-arena benchmark-bt benchmark-fanout clean
 
 install: $(STAMP)
 
@@ -106,6 +106,11 @@ benchmark: install
 
 benchmark-imports: install
 	$(PY) benchmarks/imports.py
+
+# `manage.py rank` of E2E quality (WMT14, 200 runs) in fresh processes, as a user runs it,
+# against a plain-Python yardstick of the same procedure timed in the same run.
+benchmark-rank: install
+	$(PY) benchmarks/rank_command.py $(RANK_ARGS)
 
 # 100 systems, 1,000,000 comparisons from latent qualities (no database): the compiled
 # WMT14 kernel vs numpy and a plain compiled loop, Bradley-Terry and expected wins.
