@@ -27,7 +27,7 @@ from common.api import ERRORS
 
 def languages_body(campaign: Campaign) -> dict[str, Any]:
     criteria = list(campaign.criteria.order_by("position", "pk"))
-    languages = list(campaign.languages or ["en"])
+    languages = campaign.languages_or_default
     return {
         "languages": languages,
         "quotas": campaign.language_quotas or {},

@@ -40,9 +40,9 @@ class LanguagesForm(forms.Form):
 
     def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["languages"].initial = ", ".join(campaign.languages or ["en"])
+        self.fields["languages"].initial = ", ".join(campaign.languages_or_default)
         quotas = campaign.language_quotas or {}
-        for tag in campaign.languages or ["en"]:
+        for tag in campaign.languages_or_default:
             self.fields[f"quota-{tag}"] = forms.IntegerField(
                 label=f"Workers in {language_name(tag)} ({tag})",
                 min_value=0,

@@ -174,6 +174,11 @@ class Campaign(models.Model):
         return self.languages_or_default[0]
 
     @property
+    def has_ended(self) -> bool:
+        """Whether the campaign is closed or archived: no worker takes part any more."""
+        return self.status in (self.Status.CLOSED, self.Status.ARCHIVED)
+
+    @property
     def is_multilingual(self) -> bool:
         """Whether the campaign's outputs are in more than one language."""
         return len(self.languages or []) > 1

@@ -282,7 +282,7 @@ def campaign_fixed_fields(*, campaign: Campaign) -> frozenset[str]:
     a live, paused or closed campaign always has tasks), and everything but the name
     and description once the campaign is closed or archived.
     """
-    if campaign.status in (Campaign.Status.CLOSED, Campaign.Status.ARCHIVED):
+    if campaign.has_ended:
         return frozenset(SETTINGS_FIELDS - ALWAYS_EDITABLE)
     if campaign.status != Campaign.Status.DRAFT or campaign.tasks.exists():
         return DESIGN_FIELDS
@@ -308,7 +308,7 @@ def campaign_settings_update(*, campaign: Campaign, **fields: Any) -> Campaign:
     changed = {k: v for k, v in fields.items() if getattr(campaign, k) != v}
     fixed = sorted(set(changed) & campaign_fixed_fields(campaign=campaign))
     if fixed:
-        if campaign.status in (Campaign.Status.CLOSED, Campaign.Status.ARCHIVED):
+        if campaign.has_ended:
             why = f"The campaign is {campaign.get_status_display().lower()}"
         else:
             why = "Tasks are built already"

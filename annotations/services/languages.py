@@ -92,7 +92,7 @@ def campaign_languages_add(
 
 
 def _not_ended(campaign: Campaign) -> None:
-    if campaign.status in (Campaign.Status.CLOSED, Campaign.Status.ARCHIVED):
+    if campaign.has_ended:
         raise DomainError(
             f"The campaign is {campaign.get_status_display().lower()}: its languages and "
             "texts can no longer change."

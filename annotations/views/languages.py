@@ -25,7 +25,7 @@ Role = CampaignMembership.Role
 
 
 def _ended(campaign: Campaign) -> bool:
-    return campaign.status in (Campaign.Status.CLOSED, Campaign.Status.ARCHIVED)
+    return campaign.has_ended
 
 
 @campaign_view(Role.VIEWER)
@@ -66,7 +66,7 @@ def campaign_languages(request: HttpRequest, campaign: Campaign) -> HttpResponse
             "status": statuses.get(tag),
             "progress": progress.get(tag),
         }
-        for i, tag in enumerate(campaign.languages or ["en"])
+        for i, tag in enumerate(campaign.languages_or_default)
     ]
     return render(
         request,
@@ -84,7 +84,7 @@ def campaign_translation(request: HttpRequest, campaign: Campaign, tag: str) -> 
         tag = language_check(tag)
     except LanguageError:
         raise Http404("No such language.") from None
-    languages = list(campaign.languages or ["en"])
+    languages = campaign.languages_or_default
     if tag not in languages[1:]:
         raise Http404("The campaign has no such language to translate into.")
     context = campaign_context(request, campaign)

@@ -52,7 +52,7 @@ def campaign_monitor(request: HtmxHttpRequest, campaign: Campaign) -> HttpRespon
         ),
         throughput=throughput,
         peak=max((n for _, n in throughput), default=0),
-        poll=campaign.status not in (Campaign.Status.CLOSED, Campaign.Status.ARCHIVED),
+        poll=not campaign.has_ended,
     )
     if request.htmx:
         return render(request, "annotations/monitor/monitor.html#live", context)

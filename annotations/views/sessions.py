@@ -109,7 +109,7 @@ def entry(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     # The language the worker judges in: the campaign's (one language), else ?lang=,
     # else the browser's; fixed at consent (``worker_enrol``).
     language = worker_language(
-        campaign.languages or ["en"],
+        campaign.languages_or_default,
         requested=request.GET.get("lang", "")[:40],
         accept_language=request.headers.get("Accept-Language", "")[:500],
     )
@@ -270,7 +270,7 @@ def _mturk_preview(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     In the language the worker would judge in (as the entry page chooses it): a task in
     that language, and the campaign's texts as the designer translated them, so that the
     description, instructions and example are not English under German buttons."""
-    languages = campaign.languages or ["en"]
+    languages = campaign.languages_or_default
     language = worker_language(
         languages,
         requested=request.GET.get("lang", "")[:40],
@@ -373,7 +373,7 @@ def _consent_page(
     criteria = criteria_selectors.criteria_explained(
         campaign=campaign, worker=worker, criterion_id=criterion_id, criteria=criteria
     )
-    if language and language != (campaign.languages or ["en"])[0]:
+    if language and language != campaign.default_language:
         campaign = session_selectors.campaign_in_language(campaign, language)
         criteria = [session_selectors.criterion_in_language(c, language) for c in criteria]
     scales = list(dict.fromkeys(c.scale for c in criteria))

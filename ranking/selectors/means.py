@@ -190,7 +190,7 @@ def campaign_means(
     criteria = campaign.criteria.order_by("position", "pk")
     if criterion:
         criteria = criteria.filter(name=criterion)
-    languages = list(campaign.languages or ["en"])
+    languages = campaign.languages_or_default
     return MeansTable(
         campaign=campaign.slug,
         confidence=confidence,

@@ -59,7 +59,7 @@ def campaign_means(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             confidence_label=f"{confidence:.0%}",
             confidence_choice=f"{confidence:g}",
             confidence_range=CONFIDENCE_RANGE,
-            multilingual=len(campaign.languages or []) > 1,
+            multilingual=campaign.is_multilingual,
             error=error,
         ),
         status=400 if error else 200,

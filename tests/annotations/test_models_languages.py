@@ -21,3 +21,8 @@ def test_the_first_language_is_the_default_and_the_list_is_a_copy():
     campaign.languages_or_default.append("fr")
     assert campaign.languages == ["de", "en"]
     assert not Campaign(languages=["fr"]).is_multilingual
+
+
+def test_a_campaign_has_ended_when_closed_or_archived():
+    ended = {status for status in Campaign.Status if Campaign(status=status).has_ended}
+    assert ended == {Campaign.Status.CLOSED, Campaign.Status.ARCHIVED}
