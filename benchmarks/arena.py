@@ -47,6 +47,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from benchmarks.imports import write_wmt_csv  # noqa: E402
+from benchmarks.rank_command import Yardstick  # noqa: E402
 from ranking.stats._methods import rank  # noqa: E402
 from ranking.stats._pairwise import Comparisons  # noqa: E402
 from ranking.stats._wmt14 import _Task, prepare, wmt14  # noqa: E402
@@ -210,7 +211,13 @@ def timed(label: str, fn):  # type: ignore[no-untyped-def]
     return out, elapsed
 
 
-def end_to_end(args: argparse.Namespace) -> None:
+#: What 45 s for import + rank means against the yardstick on a quiet machine: the
+#: yardstick takes about 9,000 s there (its CPU seconds, measured under any load, agree;
+#: docs/benchmarks.md), and 9,000 / 45 = 200.
+YARDSTICK_RATIO = 200.0
+
+
+def end_to_end(args: argparse.Namespace, comparisons: Comparisons) -> None:
     """Import + rank through ``manage.py`` (see the module's docstring), timed."""
     quality = np.linspace(3.0, -3.0, args.systems)
     with tempfile.TemporaryDirectory(prefix="humaneval-bench-arena-") as tmp:
@@ -266,6 +273,13 @@ def end_to_end(args: argparse.Namespace) -> None:
     value = {row["system"]: row["value"] for row in result["ranking"]}
     found = np.array([value[f"sys{s}"] for s in range(args.systems)])
     total = t_import + t_rank
+    # The yardstick, in this run: the same procedure on the same comparisons as a plain
+    # Python loop (benchmarks/rank_command.Yardstick), some steps of two runs timed and
+    # scaled to 200 full runs. The ratio cancels the machine's speed of the day.
+    stick, stick_cpu = Yardstick(comparisons).seconds(
+        runs=args.runs, timed_runs=2, seed=args.seed, steps=args.yardstick_steps
+    )
+    ratio = stick / total
     children_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(
         f"\nend to end on {database}: {args.rankings:,} five-way rankings of {args.systems} "
@@ -273,34 +287,17 @@ def end_to_end(args: argparse.Namespace) -> None:
         f"  manage.py import_wmt: {t_import:.1f} s\n"
         f"  manage.py rank --method wmt14 --runs {args.runs}: {t_rank:.1f} s\n"
         f"  import + rank: {total:.1f} s (target <= 45 s: {'met' if total <= 45 else 'MISSED'})\n"
+        f"  yardstick (plain Python, {args.runs} runs, scaled): {stick:,.0f} s wall, "
+        f"{stick_cpu:,.0f} s CPU; ratio "
+        f"{ratio:.0f}x (target >= {YARDSTICK_RATIO:.0f}x: "
+        f"{'met' if ratio >= YARDSTICK_RATIO else 'MISSED'})\n"
         f"  Spearman vs truth {spearman(found, quality):.4f} (target >= 0.99); "
         f"peak memory of a command {children_mb:.0f} MB"
     )
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--systems", type=int, default=100)
-    parser.add_argument("--comparisons", type=int, default=1_000_000)
-    parser.add_argument("--draw", type=float, default=0.1)
-    parser.add_argument("--runs", type=int, default=200)
-    parser.add_argument("--reference-steps", type=int, default=5000)
-    parser.add_argument("--bootstrap", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--wmt14-full", action="store_true")
-    parser.add_argument("--end-to-end", action="store_true", help="import + rank via manage.py")
-    parser.add_argument("--rankings", type=int, default=100_000, help="five-way, --end-to-end")
-    parser.add_argument(
-        "--repeat", type=int, default=3, help="timings of kernel and plain loop (best of)"
-    )
-    args = parser.parse_args()
-
-    c, quality = timed(
-        f"{args.comparisons:,} comparisons of {args.systems} systems generated",
-        lambda: arena(args.systems, args.comparisons, draw=args.draw, seed=args.seed),
-    )[0]
-    print(f"draws: {int(c.draws.sum()):,}")
-
+def in_process(args: argparse.Namespace, c: Comparisons, quality: np.ndarray) -> None:
+    """The measurements through ``ranking.stats`` (no database): see the docstring."""
     # WMT14: kernel vs numpy on the first steps (same seed, same runs), then the kernel in full
     steps = args.reference_steps
 
@@ -366,8 +363,41 @@ def main() -> int:
             f"clusters {int(result.cluster.max())}; mean rank-range width {widths.mean():.2f}"
         )
     print(f"peak memory: {peak_mb():.0f} MB")
-    if args.end_to_end:
-        end_to_end(args)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--systems", type=int, default=100)
+    parser.add_argument("--comparisons", type=int, default=1_000_000)
+    parser.add_argument("--draw", type=float, default=0.1)
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--reference-steps", type=int, default=5000)
+    parser.add_argument("--bootstrap", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--wmt14-full", action="store_true")
+    parser.add_argument("--end-to-end", action="store_true", help="import + rank via manage.py")
+    parser.add_argument("--rankings", type=int, default=100_000, help="five-way, --end-to-end")
+    parser.add_argument(
+        "--yardstick-steps", type=int, default=20_000, help="steps of the yardstick timed per run"
+    )
+    parser.add_argument(
+        "--only-end-to-end", action="store_true", help="skip the in-process measurements"
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="timings of kernel and plain loop (best of)"
+    )
+    args = parser.parse_args()
+
+    c, quality = timed(
+        f"{args.comparisons:,} comparisons of {args.systems} systems generated",
+        lambda: arena(args.systems, args.comparisons, draw=args.draw, seed=args.seed),
+    )[0]
+    print(f"draws: {int(c.draws.sum()):,}")
+
+    if not args.only_end_to_end:
+        in_process(args, c, quality)
+    if args.end_to_end or args.only_end_to_end:
+        end_to_end(args, c)
     return 0
 
 

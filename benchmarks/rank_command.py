@@ -8,7 +8,7 @@ with ``manage.py import_e2e``, then, round after round, alternately:
   the compiled kernel's load, the 200 runs and the table: what the user waits for);
 - times the *yardstick* in this process: the same WMT14 procedure on the same
   comparisons written as a plain Python loop with TrueSkill's one-on-one update in closed
-  form (``math.erf``; :func:`closed_form_run`), over ``--yardstick-runs`` runs,
+  form (``math.erf``; :class:`Yardstick`), over ``--yardstick-runs`` runs,
   extrapolated to 200.
 
 The ratio yardstick / command is what the machine's speed of the day cancels out of; it
@@ -70,54 +70,75 @@ def _vw(t: float, eps: float, drawn: bool) -> tuple[float, float]:
     return (-v if t < 0 else v), w
 
 
-def closed_form_run(
-    comparisons: Comparisons, params: TrueSkillParams, n_steps: int, stream: np.random.Generator
-) -> list[float]:
-    """One WMT14 run as a plain Python loop: the opponent chosen as WMT14 does, then
-    TrueSkill's one-on-one update in closed form. Returns the systems' final means."""
-    n = comparisons.n_systems
-    winners, losers = comparisons.winners.tolist(), comparisons.losers.tolist()
-    draws = comparisons.draws.tolist()
-    by_pair: defaultdict[tuple[int, int], list[int]] = defaultdict(list)
-    for c, (w, lo) in enumerate(zip(winners, losers, strict=True)):
-        by_pair[(min(w, lo), max(w, lo))].append(c)
-    mu = [params.mu] * n
-    sigma = [params.sigma] * n
-    tau2, beta2 = params.tau**2, params.beta**2
-    for _ in range(n_steps):
-        u_opponent, u_comparison = stream.random(2)
-        a = max(range(n), key=sigma.__getitem__)
-        candidates = [j for j in range(n) if j != a and (min(a, j), max(a, j)) in by_pair]
-        weights = [math.exp(-abs(mu[a] - mu[j])) for j in candidates]
-        threshold, cumulative, b = u_opponent * sum(weights), 0.0, candidates[-1]
-        for j, weight in zip(candidates, weights, strict=True):
-            cumulative += weight
-            if threshold < cumulative:
-                b = j
-                break
-        pool = by_pair[(min(a, b), max(a, b))]
-        c = pool[int(u_comparison * len(pool))]
-        w, lo = winners[c], losers[c]
-        var_w, var_l = sigma[w] ** 2 + tau2, sigma[lo] ** 2 + tau2
-        c2 = 2 * beta2 + var_w + var_l
-        root = math.sqrt(c2)
-        v, ww = _vw((mu[w] - mu[lo]) / root, params.draw_margin / root, draws[c])
-        mu[w] += var_w / root * v
-        mu[lo] -= var_l / root * v
-        sigma[w] = math.sqrt(var_w * (1 - var_w / c2 * ww))
-        sigma[lo] = math.sqrt(var_l * (1 - var_l / c2 * ww))
-    return mu
+class Yardstick:
+    """The WMT14 procedure as a plain Python loop: the opponent chosen as WMT14 does, then
+    TrueSkill's one-on-one update in closed form. Built once per data set (the pairs'
+    comparisons listed), then run as often as timed."""
 
+    def __init__(self, comparisons: Comparisons) -> None:
+        self.comparisons = comparisons
+        self.n = comparisons.n_systems
+        self.winners = comparisons.winners.tolist()
+        self.losers = comparisons.losers.tolist()
+        self.draws = comparisons.draws.tolist()
+        by_pair: defaultdict[tuple[int, int], list[int]] = defaultdict(list)
+        for c, (w, lo) in enumerate(zip(self.winners, self.losers, strict=True)):
+            by_pair[(min(w, lo), max(w, lo))].append(c)
+        self.by_pair = dict(by_pair)
 
-def yardstick_seconds(comparisons: Comparisons, *, runs: int, timed_runs: int, seed: int) -> float:
-    """The yardstick's seconds for ``runs`` runs, from ``timed_runs`` timed ones."""
-    from ranking.stats._wmt14 import prepare
+    def run(
+        self, params: TrueSkillParams, n_steps: int, stream: np.random.Generator
+    ) -> list[float]:
+        """``n_steps`` steps of one run; returns the systems' final means."""
+        n, winners, losers, draws, by_pair = (
+            self.n,
+            self.winners,
+            self.losers,
+            self.draws,
+            self.by_pair,
+        )
+        mu = [params.mu] * n
+        sigma = [params.sigma] * n
+        tau2, beta2 = params.tau**2, params.beta**2
+        for _ in range(n_steps):
+            u_opponent, u_comparison = stream.random(2)
+            a = max(range(n), key=sigma.__getitem__)
+            candidates = [j for j in range(n) if j != a and (min(a, j), max(a, j)) in by_pair]
+            weights = [math.exp(-abs(mu[a] - mu[j])) for j in candidates]
+            threshold, cumulative, b = u_opponent * sum(weights), 0.0, candidates[-1]
+            for j, weight in zip(candidates, weights, strict=True):
+                cumulative += weight
+                if threshold < cumulative:
+                    b = j
+                    break
+            pool = by_pair[(min(a, b), max(a, b))]
+            c = pool[int(u_comparison * len(pool))]
+            w, lo = winners[c], losers[c]
+            var_w, var_l = sigma[w] ** 2 + tau2, sigma[lo] ** 2 + tau2
+            c2 = 2 * beta2 + var_w + var_l
+            root = math.sqrt(c2)
+            v, ww = _vw((mu[w] - mu[lo]) / root, params.draw_margin / root, draws[c])
+            mu[w] += var_w / root * v
+            mu[lo] -= var_l / root * v
+            sigma[w] = math.sqrt(var_w * (1 - var_w / c2 * ww))
+            sigma[lo] = math.sqrt(var_l * (1 - var_l / c2 * ww))
+        return mu
 
-    n_steps, params, _ = prepare(comparisons, runs=timed_runs, steps=None, trueskill={})
-    started = time.perf_counter()
-    for stream in np.random.default_rng(seed).spawn(timed_runs):
-        closed_form_run(comparisons, params, n_steps, stream)
-    return (time.perf_counter() - started) / timed_runs * runs
+    def seconds(
+        self, *, runs: int, timed_runs: int, seed: int, steps: int | None = None
+    ) -> tuple[float, float]:
+        """Wall and CPU seconds of ``runs`` full runs, from ``timed_runs`` runs of
+        ``steps`` steps each (all of a run's steps when None), scaled to the full run's
+        steps. The CPU seconds are about the wall seconds of a quiet machine."""
+        from ranking.stats._wmt14 import prepare
+
+        comparisons_steps, params, _ = prepare(self.comparisons, runs=1, steps=None, trueskill={})
+        timed_steps = comparisons_steps if steps is None else min(steps, comparisons_steps)
+        wall, cpu = time.perf_counter(), time.process_time()
+        for stream in np.random.default_rng(seed).spawn(timed_runs):
+            self.run(params, timed_steps, stream)
+        scale = comparisons_steps / timed_steps * runs / timed_runs
+        return (time.perf_counter() - wall) * scale, (time.process_time() - cpu) * scale
 
 
 def command_seconds(env: dict[str, str], seed: int) -> float:
@@ -175,18 +196,19 @@ def main() -> int:
     )
     load = os.getloadavg()[0]
     print(f"E2E quality: {len(comparisons)} comparisons; load {load:.2f} on {os.cpu_count()} cores")
+    yardstick = Yardstick(comparisons)
     command_seconds(env, args.seed)  # the first call warms the OS's file cache, untimed
     walls, ratios = [], []
     for round_ in range(1, args.rounds + 1):
         wall = command_seconds(env, args.seed)
-        stick = yardstick_seconds(
-            comparisons, runs=200, timed_runs=args.yardstick_runs, seed=args.seed
+        stick, stick_cpu = yardstick.seconds(
+            runs=200, timed_runs=args.yardstick_runs, seed=args.seed
         )
         walls.append(wall)
         ratios.append(stick / wall)
         print(
-            f"round {round_}: rank {wall:.2f} s wall; yardstick {stick:.1f} s "
-            f"(200 runs, extrapolated); ratio {stick / wall:.1f}x"
+            f"round {round_}: rank {wall:.2f} s wall; yardstick {stick:.1f} s wall, "
+            f"{stick_cpu:.1f} s CPU (200 runs, extrapolated); ratio {stick / wall:.1f}x"
         )
     wall, ratio = statistics.median(walls), statistics.median(ratios)
     print(f"median: rank {wall:.2f} s wall [{min(walls):.2f}-{max(walls):.2f}]; ratio {ratio:.1f}x")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from benchmarks.rank_command import _vw, closed_form_run
+from benchmarks.rank_command import Yardstick, _vw
 from ranking.stats._pairwise import judgements_to_comparisons
 from ranking.stats._trueskill import vw_draw, vw_win
 from ranking.stats._wmt14 import prepare
@@ -32,7 +32,7 @@ def test_a_short_run_follows_the_package_loop() -> None:
     comparisons = judgements_to_comparisons(judgement, system, score, n_systems=systems)
     steps = 30
     n_steps, params, _ = prepare(comparisons, runs=1, steps=steps, trueskill={})
-    ours = closed_form_run(comparisons, params, n_steps, np.random.default_rng(1).spawn(1)[0])
+    ours = Yardstick(comparisons).run(params, n_steps, np.random.default_rng(1).spawn(1)[0])
     package = wmt14_reference(comparisons, rng=np.random.default_rng(1), runs=1, steps=steps)
     np.testing.assert_allclose(ours, package.run_values[0], atol=1e-3)
     assert ours != [params.mu] * systems
