@@ -19,6 +19,7 @@ from rest_framework.response import Response
 
 from annotations.access.apis import CampaignScoped
 from annotations.models import Campaign
+from annotations.selectors.criteria import criteria_in_order
 from annotations.selectors.languages import TranslationText, translations_needed
 from annotations.serializers.languages import LanguagesUpdateSerializer
 from annotations.services.languages import campaign_languages_set
@@ -26,7 +27,7 @@ from common.api import ERRORS
 
 
 def languages_body(campaign: Campaign) -> dict[str, Any]:
-    criteria = list(campaign.criteria.order_by("position", "pk"))
+    criteria = criteria_in_order(campaign=campaign)
     languages = campaign.languages_or_default
     return {
         "languages": languages,

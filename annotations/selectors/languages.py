@@ -9,6 +9,7 @@ from django.db.models import Count, Q
 
 from annotations.core.languages import CAMPAIGN_TEXTS
 from annotations.models import Campaign, Criterion, Task, Worker
+from annotations.selectors.criteria import criteria_in_order
 from annotations.selectors.judgements import judgements_counted
 
 
@@ -141,7 +142,7 @@ def translation_status(
     translation into ``language`` ("" where missing). One query (the criteria) unless
     they are given."""
     if criteria is None:
-        criteria = list(campaign.criteria.order_by("position", "pk"))
+        criteria = criteria_in_order(campaign=campaign)
     given = (campaign.translations or {}).get(language) or {}
     texts = [
         TranslationText(name, CAMPAIGN_TEXT_NAMES[name], original, str(given.get(name) or ""))
@@ -168,7 +169,7 @@ def translations_needed(*, campaign: Campaign) -> list[TranslationStatus]:
     languages = list(campaign.languages or [])[1:]
     if not languages:
         return []
-    criteria = list(campaign.criteria.order_by("position", "pk"))
+    criteria = criteria_in_order(campaign=campaign)
     return [
         translation_status(campaign=campaign, language=tag, criteria=criteria) for tag in languages
     ]

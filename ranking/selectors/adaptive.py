@@ -12,6 +12,7 @@ from django.db.models import F, Max, Sum
 from django.db.models.functions import Greatest
 
 from annotations.models import Campaign, Criterion, Output, Task
+from annotations.selectors.criteria import criteria_in_order
 from ranking.models import AdaptiveBatch
 
 
@@ -22,7 +23,7 @@ def adaptive_campaigns_live() -> list[Campaign]:
 
 def adaptive_criteria(*, campaign: Campaign) -> list[Criterion]:
     """The campaign's criteria in its order, each one's batches apart."""
-    return list(campaign.criteria.order_by("position", "pk"))
+    return criteria_in_order(campaign=campaign)
 
 
 def adaptive_systems(*, campaign: Campaign) -> list[tuple[int, str]]:

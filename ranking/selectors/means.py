@@ -22,6 +22,7 @@ from django.db.models.functions import Cast
 
 from annotations.core.slices import LANGUAGE
 from annotations.models import Campaign, Criterion
+from annotations.selectors.criteria import criteria_in_order
 from annotations.selectors.judgements import scores_counted
 from ranking import stats
 from ranking.models import RankingRun
@@ -180,16 +181,16 @@ def criterion_means(
 
 def means_criterion_names(*, campaign: Campaign) -> list[str]:
     """The campaign's criteria by name, in its order (the page's choice of criterion)."""
-    return list(campaign.criteria.order_by("position", "pk").values_list("name", flat=True))
+    return [c.name for c in criteria_in_order(campaign=campaign)]
 
 
 def campaign_means(
     *, campaign: Campaign, confidence: float = 0.95, criterion: str = ""
 ) -> MeansTable:
     """Every criterion's table (or the one named ``criterion``), in the campaign's order."""
-    criteria = campaign.criteria.order_by("position", "pk")
-    if criterion:
-        criteria = criteria.filter(name=criterion)
+    criteria = [
+        c for c in criteria_in_order(campaign=campaign) if not criterion or c.name == criterion
+    ]
     languages = campaign.languages_or_default
     return MeansTable(
         campaign=campaign.slug,

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from annotations.access.pages import campaign_context, campaign_require, campaign_view
 from annotations.models import Campaign, CampaignMembership
+from annotations.selectors.criteria import criteria_in_order, criterion_chosen
 from common.errors import DomainError
 from common.forms import SiteLabels
 from reports.core.correlation_report import scatter_svg
@@ -53,9 +54,10 @@ def campaign_metrics(request: HttpRequest, campaign: Campaign) -> HttpResponse:
                 form.add_error("file", str(exc))
             else:
                 return redirect("reports:metrics", slug=campaign.slug)
-    criteria = list(campaign.criteria.order_by("pk"))
-    chosen = next((c for c in criteria if c.name == request.GET.get("criterion")), None)
-    chosen = chosen or (criteria[0] if criteria else None)
+    criteria = criteria_in_order(campaign=campaign)
+    chosen = criterion_chosen(
+        campaign=campaign, criteria=criteria, name=request.GET.get("criterion"), strict=False
+    )
     counts = metric_score_counts(campaign=campaign)
     report, plots = None, []
     if chosen is not None and counts:

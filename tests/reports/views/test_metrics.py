@@ -68,3 +68,17 @@ def test_campaign_page_links_to_the_metrics_page(client, world):
     client.force_login(people["owner"])
     page = client.get(reverse("annotations:designer-campaign", args=[campaign.slug]))
     assert reverse("reports:metrics", args=[campaign.slug]).encode() in page.content
+
+
+def test_the_criteria_are_offered_in_the_campaigns_order_the_first_chosen(client, world):
+    """As on every other page: by position, not by when each criterion was created."""
+    people, campaign = world
+    first = campaign.criteria.get()
+    first.position = 1
+    first.save(update_fields=["position"])
+    campaign.criteria.create(name="aardvark-last-made", position=0)
+    client.force_login(people["owner"])
+    page = client.get(reverse("reports:metrics", args=[campaign.slug])).content.decode()
+    offered = re.findall(r'<option value="([^"]*)"\s*(selected)?', page)
+    assert [name for name, _ in offered] == ["aardvark-last-made", first.name]
+    assert offered[0][1] == "selected"
