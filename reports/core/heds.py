@@ -211,16 +211,6 @@ def answer_key(question_id: str, criterion: str | None = None) -> str:
     return f"{question_id}@{criterion}" if criterion is not None else question_id
 
 
-def parse_key(key: str) -> tuple[Question, str | None]:
-    """The question and criterion name of an answer key; ``KeyError`` when it names no
-    HEDS question, or names a section-4 question without a criterion (or the reverse)."""
-    question_id, _, criterion = key.partition("@")
-    question = BY_ID[question_id]
-    if question.per_criterion != bool(criterion):
-        raise KeyError(key)
-    return question, criterion or None
-
-
 def keys_for(criteria: list[str]) -> list[tuple[Question, str | None]]:
     """Every (question, criterion) of a datasheet in HEDS order: sections 1 to 3, section 4
     once per criterion, then section 5."""

@@ -414,10 +414,6 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
-def preset_names() -> list[str]:
-    return list(PRESETS)
-
-
 def preset_mapping(name: str) -> Mapping:
     """The built-in preset ``name`` (``KeyError`` when there is none)."""
     return mapping_from_dict(PRESETS[name][1])
