@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.db.models import QuerySet
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
@@ -25,10 +24,7 @@ from rest_framework.views import APIView
 
 from annotations.access.apis import CampaignScoped
 from annotations.importing import jobs as import_jobs
-from annotations.models import (
-    Campaign,
-    CampaignMembership,
-)
+from annotations.models import Campaign, CampaignMembership, ImportJob
 from annotations.selectors import agreement as agreement_selectors
 from annotations.selectors import campaigns as campaign_selectors
 from annotations.selectors import monitor as monitor_selectors
@@ -42,7 +38,6 @@ from annotations.serializers.campaigns import (
     ProgressSerializer,
 )
 from annotations.services import campaigns as campaign_services
-from annotations.services import tasks as task_services
 from common.api import (
     ERRORS,
     DomainErrorsMixin,
@@ -162,26 +157,17 @@ class CampaignBuildApi(CampaignScoped, APIView):
     def post(self, request: Request, slug: str) -> Response:
         data = BuildSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        seed = data.validated_data.get("seed")
-        if task_services.campaign_tasks_estimate(campaign=self.campaign) > (
-            settings.BUILD_INLINE_MAX_TASKS
-        ):
-            task_services.campaign_tasks_build_check(campaign=self.campaign)
-            job = import_jobs.job_active(
-                campaign=self.campaign, kind="build"
-            ) or import_jobs.job_create(
-                campaign=self.campaign,
-                kind="build",
-                title="the tasks",
-                options={"seed": seed},
-                user=request.user,
+        report = import_jobs.campaign_tasks_build_or_queue(
+            campaign=self.campaign, user=request.user, seed=data.validated_data.get("seed")
+        )
+        if isinstance(report, ImportJob):
+            page = reverse(
+                "annotations:designer-import-job", kwargs={"slug": slug, "pk": report.pk}
             )
-            page = reverse("annotations:designer-import-job", kwargs={"slug": slug, "pk": job.pk})
             return Response(
-                {"job": job.pk, "status": job.status, "url": page},
+                {"job": report.pk, "status": report.status, "url": page},
                 status=status.HTTP_202_ACCEPTED,
             )
-        report = task_services.campaign_tasks_build(campaign=self.campaign, seed=seed)
         return Response(plain(report))
 
 

@@ -26,6 +26,12 @@ from annotations.importing.outputs import (
     outputs_refuse_unless_draft,
 )
 from annotations.models import Campaign, ImportJob
+from annotations.services.tasks import (
+    DesignReport,
+    campaign_tasks_build,
+    campaign_tasks_build_check,
+    campaign_tasks_estimate,
+)
 from common import jobs
 from common.errors import DomainError, ImportFileError
 from common.queries import TRANSIENT_DATABASE_ERRORS
@@ -116,6 +122,22 @@ def job_active(*, campaign: Campaign, kind: str) -> ImportJob | None:
         )
         .order_by("-created_at")
         .first()
+    )
+
+
+def campaign_tasks_build_or_queue(
+    *, campaign: Campaign, user: Any = None, seed: int | None = None
+) -> DesignReport | ImportJob:
+    """The designer's "Build tasks", on the pages and the API alike: built during the
+    request when there are few (at most ``BUILD_INLINE_MAX_TASKS``; returns the build's
+    report), else checked now (a ``DomainError`` for what would stop it) and built by a
+    background "build" job whose page shows its progress (returns the job: the one
+    already pending or running for the campaign, if any)."""
+    if campaign_tasks_estimate(campaign=campaign) <= settings.BUILD_INLINE_MAX_TASKS:
+        return campaign_tasks_build(campaign=campaign, seed=seed)
+    campaign_tasks_build_check(campaign=campaign)
+    return job_active(campaign=campaign, kind="build") or job_create(
+        campaign=campaign, kind="build", title="the tasks", options={"seed": seed}, user=user
     )
 
 

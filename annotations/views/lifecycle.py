@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.conf import settings
 from django.contrib import messages
 from django.http import (
     HttpRequest,
@@ -17,12 +16,8 @@ from django.views.decorators.http import require_POST
 
 from annotations.access.pages import campaign_view
 from annotations.importing import jobs as import_jobs
-from annotations.models import (
-    Campaign,
-    CampaignMembership,
-)
+from annotations.models import Campaign, CampaignMembership, ImportJob
 from annotations.services import campaigns as campaign_services
-from annotations.services import tasks as task_services
 from common.errors import DomainError
 
 Role = CampaignMembership.Role
@@ -52,19 +47,12 @@ def campaign_build(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     ``BUILD_INLINE_MAX_TASKS``), else as a background job (``importing.jobs``, the large
     imports' mechanism) whose page shows its progress."""
     try:
-        if (
-            task_services.campaign_tasks_estimate(campaign=campaign)
-            > settings.BUILD_INLINE_MAX_TASKS
-        ):
-            task_services.campaign_tasks_build_check(campaign=campaign)
-            job = import_jobs.job_active(campaign=campaign, kind="build") or import_jobs.job_create(
-                campaign=campaign, kind="build", title="the tasks", user=request.user
-            )
-            return redirect("annotations:designer-import-job", slug=campaign.slug, pk=job.pk)
-        report = task_services.campaign_tasks_build(campaign=campaign)
+        report = import_jobs.campaign_tasks_build_or_queue(campaign=campaign, user=request.user)
     except DomainError as exc:
         messages.error(request, str(exc))
     else:
+        if isinstance(report, ImportJob):
+            return redirect("annotations:designer-import-job", slug=campaign.slug, pk=report.pk)
         summary = getattr(report, "summary", None)
         messages.success(
             request, "Tasks built." + (f" {summary}" if isinstance(summary, str) else "")
