@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-PACKAGES = ("humaneval", "common", "annotations", "ranking", "reports")
+PACKAGES = ("humaneval", "common", "annotations", "ranking", "reports", "benchmarks")
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 
@@ -58,6 +58,22 @@ def test_an_interface_importing_another_apps_interface_is_refused(tree: Path) ->
     result = lint_imports(tree)
     assert result.returncode != 0
     assert "ranking.views.means -> annotations.views.campaigns" in result.stdout
+
+
+def test_the_product_importing_a_benchmark_is_refused(tree: Path) -> None:
+    module = tree / "ranking" / "selectors" / "power.py"
+    module.write_text(module.read_text() + "\nfrom benchmarks import simulate  # noqa\n")
+    result = lint_imports(tree)
+    assert result.returncode != 0
+    assert "ranking.selectors.power -> benchmarks.simulate" in result.stdout
+
+
+def test_a_benchmark_importing_a_page_is_refused(tree: Path) -> None:
+    module = tree / "benchmarks" / "ranking.py"
+    module.write_text(module.read_text() + "\nfrom ranking.views import means  # noqa\n")
+    result = lint_imports(tree)
+    assert result.returncode != 0
+    assert "benchmarks.ranking -> ranking.views.means" in result.stdout
 
 
 @pytest.mark.parametrize("app", ["annotations", "ranking", "reports", "common"])
