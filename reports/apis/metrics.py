@@ -19,7 +19,11 @@ from common.errors import DomainError
 from common.parsers import MultiPartParser
 from reports.core.correlation_report import report_json
 from reports.selectors.metrics import metric_correlations
-from reports.serializers.metrics import CorrelationQuery, MetricUploadSerializer
+from reports.serializers.metrics import (
+    CorrelationQuery,
+    MetricImportSerializer,
+    MetricUploadSerializer,
+)
 from reports.services.metrics import metric_scores_import
 
 
@@ -44,7 +48,9 @@ class MetricCorrelationsApi(CampaignScoped):
         )
         return Response(report_json(report))
 
-    @extend_schema(request=MetricUploadSerializer, responses={201: OpenApiTypes.OBJECT, **ERRORS})
+    @extend_schema(
+        request=MetricUploadSerializer, responses={201: MetricImportSerializer, **ERRORS}
+    )
     def post(self, request: Request, slug: str) -> Response:
         serializer = MetricUploadSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -52,13 +58,4 @@ class MetricCorrelationsApi(CampaignScoped):
         done = metric_scores_import(
             campaign=self.campaign, data=upload.read(), file=upload.name or "upload"
         )
-        return Response(
-            {
-                "metrics": [
-                    {"metric": name, "segment_scores": seg, "system_scores": sys}
-                    for name, seg, sys in done.metrics
-                ],
-                "replaced": done.replaced,
-            },
-            status=status.HTTP_201_CREATED,
-        )
+        return Response(MetricImportSerializer(done).data, status=status.HTTP_201_CREATED)
