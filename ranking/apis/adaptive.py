@@ -10,9 +10,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from annotations.access.apis import CampaignScoped
-from annotations.selectors.criteria import criterion_by_name
+from annotations.selectors.criteria import criterion_get
 from common.api import ERRORS
-from common.errors import DomainError
 from ranking.selectors import adaptive as selectors
 from ranking.serializers.adaptive import (
     AdaptiveBatchRequest,
@@ -41,9 +40,6 @@ class AdaptiveApi(CampaignScoped):
     def post(self, request: Request, slug: str) -> Response:
         data = AdaptiveBatchRequest(data=request.data)
         data.is_valid(raise_exception=True)
-        name = data.validated_data["criterion"]
-        criterion = criterion_by_name(self.campaign, name)
-        if criterion is None:
-            raise DomainError(f"Campaign '{self.campaign.slug}' has no criterion '{name}'.")
+        criterion = criterion_get(self.campaign, data.validated_data["criterion"])
         batch = adaptive.adaptive_batch_now(criterion=criterion)
         return Response(AdaptiveBatchSerializer(batch).data, status=status.HTTP_201_CREATED)

@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from annotations.access.apis import CampaignScoped
-from annotations.selectors.criteria import criterion_by_name
+from annotations.selectors.criteria import criterion_get
 from common.api import ERRORS, validated_query
 from common.errors import DomainError
 from ranking.selectors import power as power_selectors
@@ -42,11 +42,7 @@ class PowerApi(CampaignScoped):
                 campaign=self.campaign, share=query["share"], draws=query["draws"], **common
             )
             return Response(PowerPlanSerializer(plan).data)
-        criterion = criterion_by_name(self.campaign, query["criterion"])
-        if criterion is None:
-            raise DomainError(
-                f"Campaign '{self.campaign.slug}' has no criterion '{query['criterion']}'."
-            )
+        criterion = criterion_get(self.campaign, query["criterion"])
         report = power_selectors.criterion_power(
             criterion=criterion, pairs=query["pairs"], **common
         )

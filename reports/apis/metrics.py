@@ -13,9 +13,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from annotations.access.apis import CampaignScoped
-from annotations.selectors.criteria import criterion_by_name
+from annotations.selectors.criteria import criterion_get
 from common.api import ERRORS, validated_query
-from common.errors import DomainError
 from common.parsers import MultiPartParser
 from reports.core.correlation_report import report_json
 from reports.selectors.metrics import metric_correlations
@@ -33,11 +32,7 @@ class MetricCorrelationsApi(CampaignScoped):
     @extend_schema(parameters=[CorrelationQuery], responses={200: OpenApiTypes.OBJECT, **ERRORS})
     def get(self, request: Request, slug: str) -> Response:
         query = validated_query(CorrelationQuery, request)
-        criterion = criterion_by_name(self.campaign, query["criterion"])
-        if criterion is None:
-            raise DomainError(
-                f"Campaign '{self.campaign.slug}' has no criterion '{query['criterion']}'."
-            )
+        criterion = criterion_get(self.campaign, query["criterion"])
         report = metric_correlations(
             campaign=self.campaign,
             criterion=criterion,

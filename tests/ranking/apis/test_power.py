@@ -35,7 +35,9 @@ def test_the_api_answers_both_questions_and_says_what_is_wrong(client, django_us
     ):
         response = client.get(url, bad)
         assert response.status_code == 400 and field in response.content.decode()
-    assert client.get(url, {"criterion": "nope"}).status_code in (400, 404)
+    nope = client.get(url, {"criterion": "nope"})
+    assert nope.status_code == 400
+    assert nope.json()["detail"] == f"Campaign '{campaign.slug}' has no criterion 'nope'."
 
 
 def _json_text(value: object) -> str:

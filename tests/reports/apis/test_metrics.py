@@ -30,7 +30,9 @@ def test_api_upload_then_correlations(client, world):
     )
     assert bad.status_code == 400
     assert (bad.json()["file"], bad.json()["line"], bad.json()["field"]) == ("b.csv", 2, "score")
-    assert client.get(url, {"criterion": "nope"}).status_code == 400
+    nope = client.get(url, {"criterion": "nope"})
+    assert nope.status_code == 400
+    assert nope.json()["detail"] == f"Campaign '{campaign.slug}' has no criterion 'nope'."
     client.force_login(people["viewer"])
     assert client.get(url, {"criterion": "quality"}).status_code == 200
     assert client.post(url, {"file": SimpleUploadedFile("m.csv", GOOD)}).status_code == 403
