@@ -4,70 +4,42 @@ a batch now; 201 with the batch, 400 naming why not)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from annotations.access.apis import CampaignScoped
-from annotations.selectors.criteria import criterion_by_name
+from annotations.selectors.criteria import criterion_get
 from common.api import ERRORS
-from common.errors import DomainError
-from ranking.models import AdaptiveBatch
 from ranking.selectors import adaptive as selectors
-from ranking.serializers.adaptive import AdaptiveBatchRequest
+from ranking.serializers.adaptive import (
+    AdaptiveBatchRequest,
+    AdaptiveBatchSerializer,
+    AdaptiveStatusSerializer,
+)
 from ranking.services import adaptive
 
 
-def batch_body(batch: AdaptiveBatch) -> dict[str, Any]:
-    return {
-        "number": batch.number,
-        "created_at": batch.created_at.isoformat(),
-        "trigger": batch.trigger,
-        "seed": batch.seed,
-        "method": batch.method,
-        "runs": batch.runs,
-        "judgements": batch.judgements,
-        "fingerprint": batch.fingerprint,
-        "tasks": batch.tasks,
-        "first_task_number": batch.first_task_number,
-        "stable": batch.stable,
-        "state": batch.state,
-        "decision": batch.decision,
-    }
-
-
 class AdaptiveApi(CampaignScoped):
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, **ERRORS})
+    @extend_schema(responses={200: AdaptiveStatusSerializer, **ERRORS})
     def get(self, request: Request, slug: str) -> Response:
         return Response(
-            {
-                "adaptive_design": self.campaign.adaptive_design,
-                "batch_tasks": self.campaign.adaptive_batch_tasks,
-                "problem": adaptive.adaptive_problem(self.campaign) or None,
-                "stable_refits": adaptive.STABLE_REFITS,
-                "criteria": [
-                    {
-                        "criterion": s.criterion,
-                        "open_places": s.open_places,
-                        "stable": s.stable,
-                        "batches": [batch_body(b) for b in s.batches],
-                    }
-                    for s in selectors.adaptive_status(campaign=self.campaign)
-                ],
-            }
+            AdaptiveStatusSerializer(
+                {
+                    "adaptive_design": self.campaign.adaptive_design,
+                    "batch_tasks": self.campaign.adaptive_batch_tasks,
+                    "problem": adaptive.adaptive_problem(self.campaign) or None,
+                    "stable_refits": adaptive.STABLE_REFITS,
+                    "criteria": selectors.adaptive_status(campaign=self.campaign),
+                }
+            ).data
         )
 
-    @extend_schema(request=AdaptiveBatchRequest, responses={201: OpenApiTypes.OBJECT, **ERRORS})
+    @extend_schema(request=AdaptiveBatchRequest, responses={201: AdaptiveBatchSerializer, **ERRORS})
     def post(self, request: Request, slug: str) -> Response:
         data = AdaptiveBatchRequest(data=request.data)
         data.is_valid(raise_exception=True)
-        name = data.validated_data["criterion"]
-        criterion = criterion_by_name(self.campaign, name)
-        if criterion is None:
-            raise DomainError(f"Campaign '{self.campaign.slug}' has no criterion '{name}'.")
+        criterion = criterion_get(self.campaign, data.validated_data["criterion"])
         batch = adaptive.adaptive_batch_now(criterion=criterion)
-        return Response(batch_body(batch), status=status.HTTP_201_CREATED)
+        return Response(AdaptiveBatchSerializer(batch).data, status=status.HTTP_201_CREATED)

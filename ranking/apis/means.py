@@ -10,9 +10,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from annotations.access.apis import CampaignScoped
-from annotations.selectors.criteria import criterion_by_name
+from annotations.selectors.criteria import criterion_get
 from common.api import ERRORS, validated_query
-from common.errors import DomainError
 from ranking.exports import means as means_exports
 from ranking.selectors import means as means_selectors
 from ranking.serializers.means import MeansQuery
@@ -23,8 +22,8 @@ class MeansApi(CampaignScoped):
     def get(self, request: Request, slug: str) -> Response:
         query = validated_query(MeansQuery, request)
         name = query.get("criterion") or ""
-        if name and criterion_by_name(self.campaign, name) is None:
-            raise DomainError(f"Campaign '{self.campaign.slug}' has no criterion '{name}'.")
+        if name:
+            criterion_get(self.campaign, name)  # refuses a name the campaign does not have
         table = means_selectors.campaign_means(
             campaign=self.campaign, confidence=query["confidence"], criterion=name
         )

@@ -39,15 +39,12 @@ class CampaignRankingRunsApi(CampaignScoped, generics.ListAPIView):
     pagination_class = Pagination
 
     def get_queryset(self) -> QuerySet[RankingRun]:
-        qs = RankingRun.objects.filter(campaign=self.campaign).select_related(
-            "campaign", "criterion"
-        )
         params = self.request.query_params
-        if params.get("criterion"):
-            qs = qs.filter(criterion__name=params["criterion"])
-        if params.get("status"):
-            qs = qs.filter(status=params["status"])
-        return qs.order_by("-created_at", "-id")
+        return selectors.ranking_runs_listed(
+            campaign=self.campaign,
+            criterion=params.get("criterion", ""),
+            status=params.get("status", ""),
+        )
 
     def paginate_queryset(self, queryset: Any) -> Any:
         # each run as the sweep will leave it (a lost run as failed), as the pages show it

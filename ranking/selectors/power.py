@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from statistics import median
+from typing import NamedTuple
 
 import numpy as np
 
@@ -97,6 +98,15 @@ class PowerReport:
         )
 
 
+class SimulatedRatio(NamedTuple):
+    """How far off the plan's figure was on one simulated campaign of ``systems``
+    systems: the lowest and highest ratio of the judgements needed to the figure."""
+
+    systems: int
+    low: float
+    high: float
+
+
 @dataclass(frozen=True)
 class PowerPlan:
     """Before launch: a balanced design's size to separate two systems ``share`` apart."""
@@ -117,10 +127,15 @@ class PowerPlan:
     pay_per_hour: float
 
     @property
-    def measured(self) -> list[tuple[int, float, float]]:
+    def level(self) -> bool:
+        """No number of judgements separates the two systems (``judgements`` is infinite)."""
+        return math.isinf(self.judgements)
+
+    @property
+    def measured(self) -> list[SimulatedRatio]:
         """(systems, lowest, highest) simulated / predicted, as measured on one simulated
         campaign (``stats.SIMULATED_RATIOS``): quoted, never applied."""
-        return [(n, lo, hi) for n, (lo, hi) in sorted(stats.SIMULATED_RATIOS.items())]
+        return [SimulatedRatio(n, lo, hi) for n, (lo, hi) in sorted(stats.SIMULATED_RATIOS.items())]
 
 
 def _seconds(criterion: Criterion | None, campaign: Campaign) -> float:

@@ -337,6 +337,21 @@ def ranking_runs_recent(*, campaign: Campaign, limit: int | None = 10) -> list[R
     return list(ranking_runs_as_swept(runs=list(runs if limit is None else runs[:limit])))
 
 
+def ranking_runs_listed(
+    *, campaign: Campaign, criterion: str = "", status: str = ""
+) -> QuerySet[RankingRun]:
+    """A campaign's ranking runs, newest first, with their campaign and criterion: the
+    runs API's list. ``criterion`` (a name) and ``status``, when given, keep only the
+    runs of that criterion and in that status. Stored status: the caller shows each run
+    of the page it cuts as the sweep will leave it (``ranking_runs_as_swept``)."""
+    runs = RankingRun.objects.filter(campaign=campaign).select_related("campaign", "criterion")
+    if criterion:
+        runs = runs.filter(criterion__name=criterion)
+    if status:
+        runs = runs.filter(status=status)
+    return runs.order_by("-created_at", "-id")
+
+
 def ranking_run_result_count(*, run: RankingRun) -> int:
     """The result rows (one per system ranked) a run holds: what deleting it drops."""
     return run.results.count()

@@ -1,9 +1,13 @@
-"""REST serializer of the power analysis query."""
+"""REST serializers of power analysis: the query, and its two answers (a plan before
+launch, a pilot's pairs after), told apart by ``kind``."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from common.serializers import bounded_number
@@ -40,3 +44,99 @@ class PowerQuery(serializers.Serializer):
             if problem:
                 raise serializers.ValidationError({"draws": problem})
         return attrs
+
+
+@extend_schema_field(OpenApiTypes.NUMBER)
+class Rounded(serializers.Field):
+    """A number to four places; infinite (two systems level so far: no number of
+    judgements separates them) as null, where the field allows null."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(read_only=True, **kwargs)
+
+    def to_representation(self, value: float) -> float | None:
+        return None if math.isinf(value) else round(value, 4)
+
+
+class Kind(serializers.ChoiceField):
+    """Which answer a body is: a constant, the one choice of its serializer."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(choices=[kind], read_only=True, source="*")
+        self.kind = kind
+
+    def to_representation(self, value: Any) -> str:
+        return self.kind
+
+
+class SimulatedRatioSerializer(serializers.Serializer):
+    """``ranking.selectors.power.SimulatedRatio``: quoted, not applied."""
+
+    systems = serializers.IntegerField()
+    low = serializers.FloatField()
+    high = serializers.FloatField()
+
+
+class PowerPlanSerializer(serializers.Serializer):
+    """Before launch (``ranking.selectors.power.PowerPlan``)."""
+
+    kind = Kind("plan")
+    share = serializers.FloatField()
+    draws = serializers.FloatField()
+    confidence = serializers.FloatField()
+    power = serializers.FloatField()
+    systems = serializers.IntegerField()
+    outputs_per_task = serializers.IntegerField()
+    judgements_per_task = serializers.IntegerField()
+    level = serializers.BooleanField(help_text="No number of judgements separates the two.")
+    comparisons_per_pair = Rounded(allow_null=True)
+    judgements = Rounded(allow_null=True)
+    tasks = Rounded(allow_null=True)
+    hours = Rounded(allow_null=True)
+    cost = Rounded(allow_null=True)
+    seconds_per_task = serializers.FloatField()
+    pay_per_hour = serializers.FloatField()
+    simulated_ratios = SimulatedRatioSerializer(
+        many=True,
+        source="measured",
+        help_text="How far off the figure was on one simulated E2E-like campaign.",
+    )
+
+
+class PowerPairSerializer(serializers.Serializer):
+    """A pair of systems after launch (``ranking.selectors.power.PowerPair``)."""
+
+    better = serializers.CharField()
+    worse = serializers.CharField()
+    share = Rounded()
+    draws = Rounded()
+    comparisons = serializers.IntegerField(source="have")
+    resolved = serializers.BooleanField()
+    level = serializers.BooleanField()
+    comparisons_more = Rounded(allow_null=True)
+    judgements_more = Rounded(allow_null=True)
+    hours = Rounded(allow_null=True)
+    cost = Rounded(allow_null=True)
+
+
+class PowerPilotSerializer(serializers.Serializer):
+    """After launch, from the judgements so far (``ranking.selectors.power.PowerReport``)."""
+
+    kind = Kind("pilot")
+    criterion = serializers.CharField()
+    confidence = serializers.FloatField()
+    power = serializers.FloatField()
+    systems = serializers.IntegerField()
+    outputs_per_task = serializers.IntegerField()
+    judgements = serializers.IntegerField()
+    seconds_per_task = serializers.FloatField()
+    pay_per_hour = serializers.FloatField()
+    pairs = PowerPairSerializer(many=True)
+
+
+#: the schema of the API's answer: a plan or a pilot, by ``kind``
+POWER_ANSWER = PolymorphicProxySerializer(
+    component_name="PowerAnswer",
+    serializers={"plan": PowerPlanSerializer, "pilot": PowerPilotSerializer},
+    resource_type_field_name="kind",
+)

@@ -70,6 +70,15 @@ def ranking_run_create(
     where = ranking_slice_check(criterion=criterion, where=where)
     _check_judgements(criterion=criterion, exclude_excluded_workers=exclude_flagged, where=where)
     owner = user if user is not None and user.is_authenticated else None
+    # Only the methods whose chunks are sized by cost read the comparisons (an aggregate
+    # over every counted score of the criterion).
+    comparisons = (
+        selectors.ranking_comparisons_estimate(
+            criterion=criterion, exclude_excluded_workers=exclude_flagged, where=where
+        )
+        if stats.chunks_sized_by_comparisons(method)
+        else 0
+    )
     # Runs whose computation was lost end first, so that they do not count as active.
     ranking_runs_sweep(campaign=campaign)
     with transaction.atomic():
@@ -86,12 +95,7 @@ def ranking_run_create(
             parameters=parameters,
             where=where,
             chunk_runs=stats.chunk_runs_for(
-                method,
-                runs,
-                selectors.ranking_comparisons_estimate(
-                    criterion=criterion, exclude_excluded_workers=exclude_flagged, where=where
-                ),
-                unit=stats.DEFAULT_CHUNK_RUNS,
+                method, runs, comparisons, unit=stats.DEFAULT_CHUNK_RUNS
             ),
             created_by=owner,
         )

@@ -40,6 +40,7 @@ __all__ = [
     "chunk_rng",
     "chunk_runs_for",
     "chunk_sizes",
+    "chunks_sized_by_comparisons",
     "compute_chunk",
     "compute_chunked",
     "compute_chunks",
@@ -90,6 +91,13 @@ def chunk_runs_for(
     by_cost = int(CHUNK_SECONDS // (per_run * unit))
     by_count = runs // (unit * MIN_CHUNKS)
     return unit * max(1, min(by_cost, by_count))
+
+
+def chunks_sized_by_comparisons(method: str) -> bool:
+    """Whether :func:`chunk_runs_for` sizes ``method``'s chunks by its comparisons (WMT14
+    and TrueSkill bootstrap); the other methods' chunks are ``unit`` runs whatever the
+    comparisons, so a caller need not count them."""
+    return SECONDS_PER_COMPARISON.get(method, 0.0) > 0
 
 
 def chunk_sizes(runs: int, chunk_runs: int) -> list[int]:

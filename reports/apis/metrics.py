@@ -13,13 +13,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from annotations.access.apis import CampaignScoped
-from annotations.selectors.criteria import criterion_by_name
+from annotations.selectors.criteria import criterion_get
 from common.api import ERRORS, validated_query
-from common.errors import DomainError
 from common.parsers import MultiPartParser
 from reports.core.correlation_report import report_json
 from reports.selectors.metrics import metric_correlations
-from reports.serializers.metrics import CorrelationQuery, MetricUploadSerializer
+from reports.serializers.metrics import (
+    CorrelationQuery,
+    MetricImportSerializer,
+    MetricUploadSerializer,
+)
 from reports.services.metrics import metric_scores_import
 
 
@@ -29,11 +32,7 @@ class MetricCorrelationsApi(CampaignScoped):
     @extend_schema(parameters=[CorrelationQuery], responses={200: OpenApiTypes.OBJECT, **ERRORS})
     def get(self, request: Request, slug: str) -> Response:
         query = validated_query(CorrelationQuery, request)
-        criterion = criterion_by_name(self.campaign, query["criterion"])
-        if criterion is None:
-            raise DomainError(
-                f"Campaign '{self.campaign.slug}' has no criterion '{query['criterion']}'."
-            )
+        criterion = criterion_get(self.campaign, query["criterion"])
         report = metric_correlations(
             campaign=self.campaign,
             criterion=criterion,
@@ -44,7 +43,9 @@ class MetricCorrelationsApi(CampaignScoped):
         )
         return Response(report_json(report))
 
-    @extend_schema(request=MetricUploadSerializer, responses={201: OpenApiTypes.OBJECT, **ERRORS})
+    @extend_schema(
+        request=MetricUploadSerializer, responses={201: MetricImportSerializer, **ERRORS}
+    )
     def post(self, request: Request, slug: str) -> Response:
         serializer = MetricUploadSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -52,13 +53,4 @@ class MetricCorrelationsApi(CampaignScoped):
         done = metric_scores_import(
             campaign=self.campaign, data=upload.read(), file=upload.name or "upload"
         )
-        return Response(
-            {
-                "metrics": [
-                    {"metric": name, "segment_scores": seg, "system_scores": sys}
-                    for name, seg, sys in done.metrics
-                ],
-                "replaced": done.replaced,
-            },
-            status=status.HTTP_201_CREATED,
-        )
+        return Response(MetricImportSerializer(done).data, status=status.HTTP_201_CREATED)

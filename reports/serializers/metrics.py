@@ -1,4 +1,5 @@
-"""REST serializers of metric-human correlation: the report's query, the upload."""
+"""REST serializers of metric-human correlation: the report's query, the upload and what
+it stored."""
 
 from __future__ import annotations
 
@@ -17,3 +18,18 @@ class CorrelationQuery(serializers.Serializer):
 
 class MetricUploadSerializer(serializers.Serializer):
     file = serializers.FileField(max_length=200, allow_empty_file=True)
+
+
+class MetricCountSerializer(serializers.Serializer):
+    """One metric an upload stored (``reports.services.metrics.MetricCount``)."""
+
+    metric = serializers.CharField()
+    segment_scores = serializers.IntegerField()
+    system_scores = serializers.IntegerField()
+
+
+class MetricImportSerializer(serializers.Serializer):
+    """What an upload stored (``reports.services.metrics.MetricImport``)."""
+
+    metrics = MetricCountSerializer(many=True)
+    replaced = serializers.IntegerField(help_text="Stored scores of these metrics replaced.")

@@ -9,6 +9,7 @@ stay as they are. All rows are checked before anything is written, in one transa
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.db import transaction
 
@@ -18,12 +19,20 @@ from reports.core.metric_files import parse_metric_file
 from reports.models import MetricScore
 
 
+class MetricCount(NamedTuple):
+    """One metric an import stored: its name, its segment-level and system-level scores."""
+
+    metric: str
+    segment_scores: int
+    system_scores: int
+
+
 @dataclass(frozen=True)
 class MetricImport:
     """What an import stored: per metric (name, segment-level, system-level scores), and
     how many stored scores it replaced."""
 
-    metrics: list[tuple[str, int, int]]
+    metrics: list[MetricCount]
     replaced: int
 
 
@@ -79,6 +88,6 @@ def metric_scores_import(
     replaced, _ = MetricScore.objects.filter(campaign=campaign, metric__in=list(counts)).delete()
     MetricScore.objects.bulk_create(new, batch_size=2000)
     return MetricImport(
-        metrics=[(name, seg, sys) for name, (seg, sys) in sorted(counts.items())],
+        metrics=[MetricCount(name, seg, sys) for name, (seg, sys) in sorted(counts.items())],
         replaced=replaced,
     )

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import User
 
 from annotations.services.criteria import criterion_from_preset
 from ranking.services import compute
 from tests.annotations.designer_data import judged_campaign, users
 from tests.ranking.planted import checked_campaign, planted_campaign
+from tests.ranking.running_runs import _running, lost_campaign
 
 STRENGTHS = [60.0, 30.0, 0.0, -30.0, -60.0]
 
@@ -45,3 +47,17 @@ def campaign():
 @pytest.fixture
 def checked():
     return checked_campaign()
+
+
+@pytest.fixture
+def lost(client, settings):
+    """A run whose worker stopped beating an hour ago (stale after 10 minutes), its
+    campaign's owner signed in: the pages' and the API's sweep tests."""
+    campaign, criterion = lost_campaign()
+    settings.RANKING_STALE_AFTER = 600
+    run = _running(campaign, criterion, heartbeat_ago=3600)
+    owner = User.objects.create_user("owner")
+    campaign.owner = owner
+    campaign.save(update_fields=["owner"])
+    client.force_login(owner)
+    return run

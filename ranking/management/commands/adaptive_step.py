@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from annotations.selectors.criteria import criterion_by_name
+from annotations.selectors.campaigns import campaign_by_slug, campaign_criterion_get
 from common.errors import DomainError
 
 if TYPE_CHECKING:
@@ -27,7 +27,6 @@ class Command(BaseCommand):
         parser.add_argument("--force", action="store_true", help="a batch now, even if not low")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        from annotations.models import Campaign
         from ranking.services.adaptive import adaptive_batch_build, adaptive_step
 
         if options["campaign"] is None:
@@ -35,17 +34,18 @@ class Command(BaseCommand):
                 raise CommandError("--force and --criterion need a campaign slug.")
             batches = adaptive_step()
         else:
-            campaign = Campaign.objects.filter(slug=options["campaign"]).first()
-            if campaign is None:
-                raise CommandError(f"There is no campaign '{options['campaign']}'.")
-            criteria: Iterable[Criterion] = campaign.criteria.order_by("position", "pk")
-            if options["criterion"]:
-                one = criterion_by_name(campaign, options["criterion"])
-                if one is None:
-                    raise CommandError(
-                        f"Campaign '{campaign.slug}' has no criterion '{options['criterion']}'."
+            criteria: Iterable[Criterion]
+            try:
+                if options["criterion"]:
+                    _, one = campaign_criterion_get(
+                        campaign_slug=options["campaign"], criterion_name=options["criterion"]
                     )
-                criteria = [one]
+                    criteria = [one]
+                else:
+                    campaign = campaign_by_slug(options["campaign"])
+                    criteria = campaign.criteria.order_by("position", "pk")
+            except DomainError as exc:
+                raise CommandError(str(exc)) from None
             batches = []
             try:
                 for criterion in criteria:

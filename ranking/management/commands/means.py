@@ -7,7 +7,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from annotations.selectors.criteria import criterion_by_name
+from annotations.selectors.campaigns import campaign_by_slug, campaign_criterion_get
+from common.errors import DomainError
 from ranking.exports import means as means_exports
 from ranking.selectors import means as means_selectors
 from ranking.selectors.runs import CONFIDENCE_RANGE
@@ -27,14 +28,16 @@ class Command(BaseCommand):
         parser.add_argument("--csv", action="store_true", help="CSV instead of a text table")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        from annotations.models import Campaign
-
-        campaign = Campaign.objects.filter(slug=options["campaign"]).first()
-        if campaign is None:
-            raise CommandError(f"There is no campaign '{options['campaign']}'.")
         name = options["criterion"]
-        if name and criterion_by_name(campaign, name) is None:
-            raise CommandError(f"Campaign '{campaign.slug}' has no criterion '{name}'.")
+        try:
+            if name:
+                campaign, _ = campaign_criterion_get(
+                    campaign_slug=options["campaign"], criterion_name=name
+                )
+            else:
+                campaign = campaign_by_slug(options["campaign"])
+        except DomainError as exc:
+            raise CommandError(str(exc)) from exc
         low, high = CONFIDENCE_RANGE
         if not low <= options["confidence"] <= high:
             raise CommandError(f"--confidence is between {low} and {high}, e.g. 0.95.")

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from annotations.selectors.campaigns import campaign_criterion_get
+from annotations.selectors.campaigns import campaign_by_slug, campaign_criterion_get
 from common.errors import DomainError
 from ranking.selectors import power as power_selectors
 
@@ -36,11 +36,10 @@ class Command(BaseCommand):
         parser.add_argument("--all-pairs", action="store_true", help="every pair, not neighbours")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        from annotations.models import Campaign
-
-        campaign = Campaign.objects.filter(slug=options["campaign"]).first()
-        if campaign is None:
-            raise CommandError(f"There is no campaign '{options['campaign']}'.")
+        try:
+            campaign = campaign_by_slug(options["campaign"])
+        except DomainError as exc:
+            raise CommandError(str(exc)) from exc
         money = dict(
             pay_per_hour=options["pay_per_hour"], seconds_per_task=options["seconds_per_task"]
         )

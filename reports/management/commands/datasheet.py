@@ -6,7 +6,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from annotations.models import Campaign
+from annotations.selectors.campaigns import campaign_by_slug
+from common.errors import DomainError
 from reports.exports.datasheet import FORMATS, datasheet_render
 from reports.selectors.datasheet import datasheet_for
 
@@ -19,8 +20,9 @@ class Command(BaseCommand):
         parser.add_argument("--format", choices=list(FORMATS), default="markdown")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        campaign = Campaign.objects.filter(slug=options["campaign"]).first()
-        if campaign is None:
-            raise CommandError(f"No campaign '{options['campaign']}'.")
+        try:
+            campaign = campaign_by_slug(options["campaign"])
+        except DomainError as exc:
+            raise CommandError(str(exc)) from exc
         sheet = datasheet_for(campaign=campaign)
         self.stdout.write(datasheet_render(sheet, options["format"]), ending="")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
 from annotations.models import (
@@ -28,7 +31,76 @@ def test_the_api(client, django_user_model):
     body = client.get(url).json()
     assert body["criteria"][0]["batches"][0]["number"] == 1
     bad = client.post(url, {"criterion": "nope"}, content_type="application/json")
-    assert bad.status_code == 400 and "nope" in bad.content.decode()
+    assert bad.status_code == 400
+    assert bad.json()["detail"] == f"Campaign '{campaign.slug}' has no criterion 'nope'."
     Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.CLOSED)
     closed = client.post(url, {"criterion": "quality"}, content_type="application/json")
     assert closed.status_code == 400 and "live" in closed.content.decode()
+
+
+BATCH = {
+    "number": 1,
+    "created_at": "<when>",
+    "trigger": "manual",
+    "seed": [5, 1, 1],
+    "method": "wmt14",
+    "runs": 64,
+    "judgements": 30,
+    "fingerprint": "609572931817dfd1898127dd39ebb171a76bc565208aebae618adccd5f796bf7",
+    "tasks": 20,
+    "first_task_number": 31,
+    "stable": False,
+    "state": [
+        {"label": "s0", "value": 1.371923, "sigma": 0.18661, "rank_lo": 1, "rank_hi": 2, "cluster": 1},
+        {"label": "s1", "value": 0.962504, "sigma": 0.160661, "rank_lo": 1, "rank_hi": 2, "cluster": 1},
+        {"label": "s2", "value": 0.243874, "sigma": 0.120599, "rank_lo": 3, "rank_hi": 3, "cluster": 2},
+        {"label": "s3", "value": -0.244787, "sigma": 0.113154, "rank_lo": 4, "rank_hi": 4, "cluster": 3},
+        {"label": "s4", "value": -1.130665, "sigma": 0.181109, "rank_lo": 5, "rank_hi": 6, "cluster": 4},
+        {"label": "s5", "value": -1.219491, "sigma": 0.190481, "rank_lo": 5, "rank_hi": 6, "cluster": 4},
+    ],
+    "decision": {
+        "tasks": 20,
+        "minimum": 3,
+        "contested_gaps": ["s0 | s1", "s4 | s5"],
+        "boundary_systems": ["s5", "s0", "s4", "s1"],
+        "quota": {"s0": 14, "s1": 12, "s2": 3, "s3": 3, "s4": 13, "s5": 15},
+        "unplaced": 0,
+    },
+}  # fmt: skip
+
+#: ``datetime.isoformat()``: microseconds and ``+00:00``, not DRF's ``Z``
+WHEN = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?\+00:00")
+
+
+def _when_out(text: str) -> str:
+    """The JSON text with each batch's time, checked for its format, taken out."""
+    assert WHEN.search(text), text
+    return WHEN.sub("<when>", text)
+
+
+def test_the_api_answers_in_the_same_json_it_always_did(client, django_user_model):
+    """Every key, its place and its number type, before and after a batch."""
+    campaign = adaptive_campaign()
+    judge_all(campaign)
+    url = f"/api/campaigns/{campaign.slug}/adaptive/"
+    client.force_login(_member(django_user_model, campaign, "designer"))
+    before = {
+        "adaptive_design": True,
+        "batch_tasks": 20,
+        "problem": None,
+        "stable_refits": 3,
+        "criteria": [{"criterion": "quality", "open_places": 0, "stable": False, "batches": []}],
+    }
+    assert client.get(url).content.decode() == json.dumps(before, separators=(",", ":"))
+    made = client.post(url, {"criterion": "quality"}, content_type="application/json")
+    assert _when_out(made.content.decode()) == json.dumps(BATCH, separators=(",", ":"))
+    after = {
+        **before,
+        "criteria": [
+            {"criterion": "quality", "open_places": 20, "stable": False, "batches": [BATCH]}
+        ],
+    }
+    assert _when_out(client.get(url).content.decode()) == json.dumps(after, separators=(",", ":"))
+    Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.CLOSED)
+    closed = client.get(url).json()
+    assert closed["problem"] and "live" in closed["problem"]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import math
+
 import pytest
 
 from tests.ranking.planted import planted_campaign
@@ -32,4 +35,162 @@ def test_the_api_answers_both_questions_and_says_what_is_wrong(client, django_us
     ):
         response = client.get(url, bad)
         assert response.status_code == 400 and field in response.content.decode()
-    assert client.get(url, {"criterion": "nope"}).status_code in (400, 404)
+    nope = client.get(url, {"criterion": "nope"})
+    assert nope.status_code == 400
+    assert nope.json()["detail"] == f"Campaign '{campaign.slug}' has no criterion 'nope'."
+
+
+def _json_text(value: object) -> str:
+    """The JSON as sent: key order and number types (``194.0`` is not ``194``) count."""
+    return json.dumps(value)
+
+
+PLAN = {
+    "kind": "plan",
+    "share": 0.6,
+    "draws": 0.0,
+    "confidence": 0.95,
+    "power": 0.8,
+    "systems": 3,
+    "outputs_per_task": 3,
+    "judgements_per_task": 3,
+    "level": False,
+    "comparisons_per_pair": 194.0,
+    "judgements": 194.0,
+    "tasks": 65,
+    "hours": 3.2333,
+    "cost": 38.8,
+    "seconds_per_task": 60.0,
+    "pay_per_hour": 12.0,
+    "simulated_ratios": [
+        {"systems": 2, "low": 1.26, "high": 1.64},
+        {"systems": 5, "low": 0.65, "high": 1.0},
+        {"systems": 20, "low": 0.25, "high": 0.25},
+    ],
+}
+
+PILOT = {
+    "kind": "pilot",
+    "criterion": "quality",
+    "confidence": 0.95,
+    "power": 0.8,
+    "systems": 3,
+    "outputs_per_task": 3,
+    "judgements": 60,
+    "seconds_per_task": 30.0,
+    "pay_per_hour": 10.0,
+    "pairs": [
+        {
+            "better": "s0",
+            "worse": "s1",
+            "share": 0.9,
+            "draws": 0.0,
+            "comparisons": 60,
+            "resolved": True,
+            "level": False,
+            "comparisons_more": 0.0,
+            "judgements_more": 0.0,
+            "hours": 0.0,
+            "cost": 0.0,
+        },
+        {
+            "better": "s0",
+            "worse": "s2",
+            "share": 0.9167,
+            "draws": 0.0,
+            "comparisons": 60,
+            "resolved": True,
+            "level": False,
+            "comparisons_more": 0.0,
+            "judgements_more": 0.0,
+            "hours": 0.0,
+            "cost": 0.0,
+        },
+        {
+            "better": "s1",
+            "worse": "s2",
+            "share": 0.525,
+            "draws": 0.0167,
+            "comparisons": 60,
+            "resolved": False,
+            "level": False,
+            "comparisons_more": 3025.0,
+            "judgements_more": 3025.0,
+            "hours": 25.2083,
+            "cost": 252.0833,
+        },
+    ],
+}
+
+
+def test_the_api_answers_in_the_same_json_it_always_did(client, django_user_model) -> None:
+    """Every key, its place and its number type, for both answers."""
+    from annotations.models import CampaignMembership
+
+    campaign, criterion = planted_campaign(strengths=[40.0, 0.0, 0.0], n_judgements=60, k=3)
+    user = django_user_model.objects.create_user("viewer", password="pw-123456789")
+    CampaignMembership.objects.create(campaign=campaign, user=user, role="viewer")
+    client.force_login(user)
+    url = f"/api/campaigns/{campaign.slug}/power/"
+    plan = client.get(url, {"share": 0.6, "pay_per_hour": 12, "seconds_per_task": 60})
+    assert _json_text(plan.json()) == _json_text(PLAN)
+    pilot = client.get(url, {"criterion": criterion.name, "pairs": "all", "pay_per_hour": 10})
+    assert _json_text(pilot.json()) == _json_text(PILOT)
+
+
+def test_infinite_numbers_are_null_and_said_level(client, django_user_model, monkeypatch) -> None:
+    """Two systems level so far: no number of judgements separates them (``math.inf``),
+    sent as null with ``level: true``."""
+    from annotations.models import CampaignMembership
+    from ranking.selectors import power as power_selectors
+
+    campaign, criterion = planted_campaign(strengths=[40.0, 0.0, 0.0], n_judgements=60, k=3)
+    user = django_user_model.objects.create_user("viewer", password="pw-123456789")
+    CampaignMembership.objects.create(campaign=campaign, user=user, role="viewer")
+    client.force_login(user)
+    inf = math.inf
+    level_plan = power_selectors.PowerPlan(
+        share=0.6, draws=0.0, confidence=0.95, power=0.8, systems=3, outputs_per_task=3,
+        judgements_per_task=3, comparisons_per_pair=inf, judgements=inf, tasks=inf,
+        hours=inf, cost=inf, seconds_per_task=60.0, pay_per_hour=0.0,
+    )  # fmt: skip
+    level_pair = power_selectors.PowerPair(
+        better="s1", worse="s2", share=0.5, draws=0.1, have=40, comparisons_more=inf,
+        judgements_more=inf, hours=inf, cost=inf,
+    )  # fmt: skip
+    report = power_selectors.PowerReport(
+        criterion="quality", confidence=0.95, power=0.8, systems=3, outputs_per_task=3,
+        judgements=60, seconds_per_task=30.0, pay_per_hour=0.0, pairs=[level_pair],
+    )  # fmt: skip
+    monkeypatch.setattr(power_selectors, "campaign_power_plan", lambda **kw: level_plan)
+    monkeypatch.setattr(power_selectors, "criterion_power", lambda **kw: report)
+    url = f"/api/campaigns/{campaign.slug}/power/"
+    plan = client.get(url, {"share": 0.6}).json()
+    assert _json_text(plan) == _json_text(
+        {
+            **PLAN,
+            "level": True,
+            "comparisons_per_pair": None,
+            "judgements": None,
+            "tasks": None,
+            "hours": None,
+            "cost": None,
+            "pay_per_hour": 0.0,
+        }
+    )
+    pilot = client.get(url, {"criterion": criterion.name}).json()
+    assert pilot["pairs"] == [
+        {
+            "better": "s1",
+            "worse": "s2",
+            "share": 0.5,
+            "draws": 0.1,
+            "comparisons": 40,
+            "resolved": False,
+            "level": True,
+            "comparisons_more": None,
+            "judgements_more": None,
+            "hours": None,
+            "cost": None,
+        }
+    ]

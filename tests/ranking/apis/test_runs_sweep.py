@@ -8,12 +8,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from ranking.models import RankingRun
-from tests.ranking.views.test_runs_sweep import _writes, lost, planted  # noqa: F401
+from tests.ranking.running_runs import writes
 
 pytestmark = pytest.mark.django_db
 
 
-def test_the_api_shows_a_lost_run_as_the_pages_do_and_writes_nothing(lost, client):  # noqa: F811
+def test_the_api_shows_a_lost_run_as_the_pages_do_and_writes_nothing(lost, client):
     """The run's API and the campaign's list said "running" for a run the pages already
     showed as failed: both now show it as the sweep will leave it."""
     detail = f"/api/rankings/{lost.pk}/"
@@ -23,7 +23,7 @@ def test_the_api_shows_a_lost_run_as_the_pages_do_and_writes_nothing(lost, clien
         with CaptureQueriesContext(connection) as queries:
             response = client.get(url)
         assert response.status_code == 200, url
-        assert _writes(queries) == [], url
+        assert writes(queries) == [], url
     body = client.get(detail).json()
     assert body["status"] == "failed" and "No progress for over 10 min" in body["error"]
     (row,) = client.get(listing).json()["results"]

@@ -52,3 +52,25 @@ def test_a_new_run_stores_chunks_sized_by_its_cost(planted, monkeypatch):
         campaign=campaign, criterion=criterion, method="bradley_terry", runs=5000, queue=False
     )
     assert bt.chunk_runs == 25
+
+
+@pytest.mark.parametrize(
+    "method,estimated",
+    [("wmt14", True), ("bootstrap", True), ("bradley_terry", False), ("expected_wins", False)],
+)
+def test_only_the_methods_sized_by_cost_count_the_comparisons(
+    planted, method, estimated, django_assert_num_queries
+):
+    """Only WMT14's and TrueSkill bootstrap's chunks are sized by the comparisons: the
+    other methods' runs are created without the query that estimates them (it aggregates
+    every counted score of the criterion)."""
+    campaign, criterion = planted
+    ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)  # warm
+    queries = 11 if estimated else 10
+    with django_assert_num_queries(queries) as captured:
+        run = ranking_run_create(
+            campaign=campaign, criterion=criterion, method=method, runs=RUNS, queue=False
+        )
+    estimates = [q for q in captured.captured_queries if "COUNT(DISTINCT" in q["sql"].upper()]
+    assert len(estimates) == int(estimated)
+    assert run.chunk_runs == 25

@@ -282,6 +282,18 @@ def test_chunks_are_sized_by_cost():
         assert chunk_runs_for("wmt14", runs, e2e) % DEFAULT_CHUNK_RUNS == 0
 
 
+def test_the_methods_whose_chunks_are_sized_by_their_comparisons():
+    """The services count a run's comparisons only for the methods that need them: those
+    whose chunk size changes with the comparisons, and no other."""
+    from ranking.stats import METHODS, chunk_runs_for, chunks_sized_by_comparisons
+
+    sized = {m for m in METHODS if chunks_sized_by_comparisons(m)}
+    assert sized == {"wmt14", "bootstrap"}
+    for method in METHODS:
+        moves = chunk_runs_for(method, 20_000, 3_000) != chunk_runs_for(method, 20_000, 0)
+        assert moves == (method in sized), method
+
+
 def test_side_by_side_passes_hold_a_bounded_number_of_runs(monkeypatch):
     """All of a run's chunks in one compiled pass outgrew the caches (2,000 runs of E2E
     quality: 7.7 s against 5.7 s in passes of 160): passes hold at most

@@ -5,42 +5,14 @@ beat, or the embedded beat without a broker)."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from ranking.models import RankingRun
-from tests.ranking.planted import planted_campaign
-from tests.ranking.running_runs import _running
+from tests.ranking.running_runs import writes
 
 pytestmark = pytest.mark.django_db
-
-
-STRENGTHS = [60.0, 20.0, -20.0, -60.0]
-WRITES = ("INSERT", "UPDATE", "DELETE")
-
-
-@pytest.fixture
-def planted():
-    return planted_campaign(strengths=STRENGTHS, n_judgements=40, seed=11, k=4)
-
-
-@pytest.fixture
-def lost(planted, client, settings):
-    """A run whose worker stopped beating an hour ago, its campaign's owner signed in."""
-    campaign, criterion = planted
-    settings.RANKING_STALE_AFTER = 600
-    run = _running(campaign, criterion, heartbeat_ago=3600)
-    owner = User.objects.create_user("owner")
-    campaign.owner = owner
-    campaign.save(update_fields=["owner"])
-    client.force_login(owner)
-    return run
-
-
-def _writes(queries: CaptureQueriesContext) -> list[str]:
-    return [q["sql"] for q in queries.captured_queries if q["sql"].lstrip().startswith(WRITES)]
 
 
 def test_a_lost_run_shows_as_failed_and_the_pages_write_nothing(lost, client):
@@ -55,7 +27,7 @@ def test_a_lost_run_shows_as_failed_and_the_pages_write_nothing(lost, client):
         with CaptureQueriesContext(connection) as queries:
             response = client.get(url)
         assert response.status_code == 200, url
-        assert _writes(queries) == [], url
+        assert writes(queries) == [], url
     detail = client.get(pages[0]).content.decode()
     assert "No progress for over 10 min" in detail and "every 1s" not in detail
     assert 'badge-run-failed">Failed' in client.get(pages[1]).content.decode()
@@ -68,7 +40,7 @@ def test_the_htmx_poll_of_a_lost_run_writes_nothing(lost, client):
     with CaptureQueriesContext(connection) as queries:
         partial = client.get(url, HTTP_HX_REQUEST="true").content.decode()
     assert "No progress for over 10 min" in partial
-    assert _writes(queries) == []
+    assert writes(queries) == []
 
 
 def test_retrying_a_lost_run_sweeps_it_first(lost, client):

@@ -30,7 +30,27 @@ def test_api_upload_then_correlations(client, world):
     )
     assert bad.status_code == 400
     assert (bad.json()["file"], bad.json()["line"], bad.json()["field"]) == ("b.csv", 2, "score")
-    assert client.get(url, {"criterion": "nope"}).status_code == 400
+    nope = client.get(url, {"criterion": "nope"})
+    assert nope.status_code == 400
+    assert nope.json()["detail"] == f"Campaign '{campaign.slug}' has no criterion 'nope'."
     client.force_login(people["viewer"])
     assert client.get(url, {"criterion": "quality"}).status_code == 200
     assert client.post(url, {"file": SimpleUploadedFile("m.csv", GOOD)}).status_code == 403
+
+
+def test_the_upload_answers_in_the_same_json_it_always_did(client, world):
+    """Every key, its place and its type; a second upload says what it replaced."""
+    people, campaign = world
+    client.force_login(people["owner"])
+    url = reverse("api-metric-correlations", args=[campaign.slug])
+    two = GOOD + b"s0,bleu,0.5\ns1,bleu,0.25\n"
+    first = client.post(url, {"file": SimpleUploadedFile("m.csv", two)})
+    assert first.status_code == 201
+    assert first.content.decode() == (
+        '{"metrics":[{"metric":"bleu","segment_scores":0,"system_scores":2},'
+        '{"metric":"len","segment_scores":0,"system_scores":4}],"replaced":0}'
+    )
+    again = client.post(url, {"file": SimpleUploadedFile("m.csv", GOOD)})
+    assert again.content.decode() == (
+        '{"metrics":[{"metric":"len","segment_scores":0,"system_scores":4}],"replaced":4}'
+    )

@@ -28,6 +28,28 @@ def test_the_command():
     assert out.getvalue().splitlines()[0].startswith("criterion,confidence,system,language")
     with pytest.raises(CommandError, match="no criterion"):
         call_command("means", campaign.slug, "--criterion", "nope")
-    with pytest.raises(CommandError, match="no campaign"):
+    with pytest.raises(CommandError, match="No campaign with the slug"):
         call_command("means", "nope")
     assert Campaign.objects.count() == 1 and Criterion.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["nope"], "No campaign with the slug 'nope'."),
+        (["nope", "--criterion", "quality"], "No campaign with the slug 'nope'."),
+        (
+            ["{slug}", "--criterion", "fluency"],
+            "Campaign '{slug}' has no criterion 'fluency' (it has: quality).",
+        ),
+    ],
+)
+def test_an_unknown_campaign_or_criterion_is_refused_in_the_other_commands_words(args, message):
+    """The words of ``rank``, ``correlate`` and ``export_judgements`` (the selectors' one
+    refusal), not a wording of this command's own."""
+    from tests.ranking.planted import planted_campaign
+
+    campaign, _ = planted_campaign(strengths=[10, 0], n_judgements=3, seed=2, k=2)
+    with pytest.raises(CommandError) as error:
+        call_command("means", *[a.format(slug=campaign.slug) for a in args], stdout=io.StringIO())
+    assert str(error.value) == message.format(slug=campaign.slug)

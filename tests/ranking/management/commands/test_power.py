@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from io import StringIO
 
 import pytest
@@ -21,9 +22,31 @@ def test_the_command_prints_both_answers_and_refuses_bad_input() -> None:
     call_command("power", campaign.slug, "--criterion", criterion.name, stdout=out)
     text = out.getvalue()
     assert "s0 vs " in text and "resolved" in text
-    with pytest.raises(CommandError, match="no campaign"):
+    with pytest.raises(CommandError, match="No campaign with the slug"):
         call_command("power", "nope", "--share", "0.6")
     with pytest.raises(CommandError, match="confidence"):
         call_command("power", campaign.slug, "--share", "0.6", "--confidence", "2")
     with pytest.raises(CommandError, match="--criterion"):
         call_command("power", campaign.slug)
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["nope"], "No campaign with the slug 'nope'."),
+        (["nope", "--criterion", "quality"], "No campaign with the slug 'nope'."),
+        (
+            ["{slug}", "--criterion", "fluency"],
+            "Campaign '{slug}' has no criterion 'fluency' (it has: quality).",
+        ),
+    ],
+)
+def test_an_unknown_campaign_or_criterion_is_refused_in_the_other_commands_words(args, message):
+    """The words of ``rank``, ``correlate`` and ``export_judgements`` (the selectors' one
+    refusal), not a wording of this command's own."""
+    from tests.ranking.planted import planted_campaign
+
+    campaign, _ = planted_campaign(strengths=[10, 0], n_judgements=3, seed=2, k=2)
+    with pytest.raises(CommandError) as error:
+        call_command("power", *[a.format(slug=campaign.slug) for a in args], stdout=io.StringIO())
+    assert str(error.value) == message.format(slug=campaign.slug)

@@ -6,7 +6,7 @@ import json
 from io import StringIO
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 pytestmark = pytest.mark.django_db
 
@@ -27,3 +27,11 @@ def test_cli_formats(campaign, fmt):
         assert text.startswith(r"\section*{Human evaluation datasheet: Demo}")
     else:
         assert text.startswith("# Human evaluation datasheet: Demo") and "## 4. Quality" in text
+
+
+def test_an_unknown_campaign_is_refused_in_the_other_commands_words():
+    """The words of ``correlate``, ``rank`` and ``build_tasks`` (the selector's one
+    refusal), not a wording of this command's own."""
+    with pytest.raises(CommandError) as error:
+        call_command("datasheet", "nope", stdout=StringIO())
+    assert str(error.value) == "No campaign with the slug 'nope'."
