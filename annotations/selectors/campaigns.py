@@ -12,7 +12,7 @@ from django.db.models.functions import Coalesce
 from annotations.access.campaigns import campaigns_visible_to
 from annotations.core.inputs import mr_attributes
 from annotations.models import Campaign, Criterion, Item, Judgement, Output, System
-from annotations.selectors.criteria import criterion_by_name
+from annotations.selectors.criteria import criterion_by_name, criterion_missing
 from annotations.selectors.judgements import SlotView, TaskPage
 from common.errors import DomainError
 
@@ -80,10 +80,8 @@ def campaign_criterion_get(
     campaign = campaign_by_slug(campaign_slug)
     criterion = criterion_by_name(campaign, criterion_name)
     if criterion is None:
-        names = ", ".join(campaign.criteria.values_list("name", flat=True)) or "none"
-        raise DomainError(
-            f"Campaign '{campaign.slug}' has no criterion '{criterion_name}' (it has: {names})."
-        )
+        names = list(campaign.criteria.values_list("name", flat=True))
+        raise criterion_missing(campaign, criterion_name, others=names)
     return campaign, criterion
 
 

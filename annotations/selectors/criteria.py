@@ -47,7 +47,7 @@ def criterion_by_name(campaign: Campaign, name: str) -> Criterion | None:
 def criterion_missing(campaign: Campaign, name: str, *, others: Sequence[str] = ()) -> DomainError:
     """The one refusal of a criterion name the campaign does not have; ``others``, the
     names it has, are said after it when the caller has read them."""
-    has = f"; it has {', '.join(others)}" if others else ""
+    has = f" (it has: {', '.join(others)})" if others else ""
     return DomainError(f"Campaign '{campaign.slug}' has no criterion '{name}'{has}.")
 
 

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from annotations.access.apis import CampaignScoped, campaign_require
 from annotations.models import CampaignMembership
-from annotations.selectors.criteria import criterion_by_name
+from annotations.selectors.criteria import criterion_by_name, criterion_missing
 from common.api import ERRORS, DomainErrorsMixin, Pagination
 from common.errors import DomainError
 from ranking.exports import runs as exports
@@ -68,9 +68,7 @@ class CampaignRankingRunsApi(CampaignScoped, generics.ListAPIView):
         name = fields.pop("criterion")["name"]
         criterion = criterion_by_name(self.campaign, name)
         if criterion is None:
-            raise DomainError(
-                f"criterion: campaign '{self.campaign.slug}' has no criterion '{name}'."
-            )
+            raise DomainError(f"criterion: {criterion_missing(self.campaign, name)}")
 
         run = ranking_run_create(
             campaign=self.campaign, criterion=criterion, user=request.user, **fields

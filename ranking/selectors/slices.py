@@ -9,7 +9,7 @@ from typing import Any
 
 from annotations.core.slices import describe
 from annotations.models import Campaign, Criterion
-from annotations.selectors.criteria import criterion_by_name
+from annotations.selectors.criteria import criterion_by_name, criterion_missing
 from annotations.selectors.judgements import item_attributes
 from common.errors import DomainError
 from ranking.models import RankingRun
@@ -143,7 +143,7 @@ def ranking_slice_choice(
     found = criterion_by_name(campaign, name)
     error = ""
     if found is None and criteria:
-        error = f"Campaign '{campaign.slug}' has no criterion '{name}'."
+        error = str(criterion_missing(campaign, name, others=criteria))
     elif by:
         try:
             ranking_slice_values(campaign=campaign, by=by, attributes=attributes)

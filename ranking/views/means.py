@@ -8,6 +8,7 @@ from django.shortcuts import render
 
 from annotations.access.pages import campaign_context, campaign_view
 from annotations.models import Campaign, CampaignMembership
+from annotations.selectors.criteria import criterion_missing
 from common.http import file_response
 from ranking.exports import means as means_exports
 from ranking.forms.means import MeansForm
@@ -29,7 +30,7 @@ def campaign_means(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     names = means_selectors.means_criterion_names(campaign=campaign)
     error = ""
     if criterion and criterion not in names:
-        error = f"Campaign '{campaign.slug}' has no criterion '{criterion}'."
+        error = str(criterion_missing(campaign, criterion, others=names))
     if form.errors:
         # Worded as the API's error (``field: message``), the same bounds and messages.
         error = "; ".join(

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods
 
 from annotations.access.pages import campaign_context, campaign_require, campaign_view
 from annotations.models import Campaign, CampaignMembership
-from annotations.selectors.criteria import criterion_by_name
+from annotations.selectors.criteria import criterion_by_name, criterion_missing
 from common.errors import DomainError
 from common.http import HtmxHttpRequest, file_response
 from ranking.exports import runs as exports
@@ -55,8 +55,7 @@ def campaign_runs(request: HttpRequest, campaign: Campaign) -> HttpResponse:
                 criterion = criterion_by_name(campaign, data["criterion"])
                 if criterion is None:  # offered by the form, deleted since
                     raise DomainError(
-                        f"criterion: campaign '{campaign.slug}' has no criterion "
-                        f"'{data['criterion']}'."
+                        f"criterion: {criterion_missing(campaign, data['criterion'])}"
                     )
                 run = ranking_run_create(
                     campaign=campaign,

@@ -42,7 +42,7 @@ def test_criterion_get_refuses_a_name_the_campaign_lacks_in_one_wording(
         criterion_get(campaign, "adequacy")
     assert str(refused.value) == "Campaign 'toy' has no criterion 'adequacy'."
     named = criterion_missing(campaign, "x", others=["fluency", "quality"])
-    assert str(named) == "Campaign 'toy' has no criterion 'x'; it has fluency, quality."
+    assert str(named) == "Campaign 'toy' has no criterion 'x' (it has: fluency, quality)."
 
 
 def test_criterion_chosen_reads_nothing_and_says_what_an_unknown_name_means(
@@ -84,3 +84,18 @@ def test_criteria_listed_says_which_criteria_have_tasks():
         built.name: True,
         bare.name: False,
     }
+
+
+def test_the_refusal_of_an_unknown_criterion_is_worded_in_one_place():
+    """Pages, APIs, commands and selectors of every app refuse through criterion_missing."""
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[3]
+    wording = "has no criterion '"
+    writers = sorted(
+        str(path.relative_to(repo))
+        for app in ("annotations", "ranking", "reports", "common")
+        for path in (repo / app).rglob("*.py")
+        if wording in path.read_text(encoding="utf-8")
+    )
+    assert writers == ["annotations/selectors/criteria.py"]

@@ -39,7 +39,7 @@ def test_the_api_shows_slices_side_by_side(client, django_user_model) -> None:
     assert unknown.status_code == 400
     assert (
         unknown.json()["detail"]
-        == f"criterion: campaign '{campaign.slug}' has no criterion 'nope'."
+        == f"criterion: Campaign '{campaign.slug}' has no criterion 'nope'."
     )
 
 

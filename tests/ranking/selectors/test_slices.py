@@ -42,7 +42,7 @@ def test_the_pages_choice_says_what_is_unknown() -> None:
     colour = slices.ranking_slice_choice(campaign=campaign, criterion=None, by="colour")
     assert colour.error == "No item of this campaign has the attribute 'colour'."
     nope = slices.ranking_slice_choice(campaign=campaign, criterion="nope", by="colour")
-    assert nope.error == f"Campaign '{campaign.slug}' has no criterion 'nope'."
+    assert nope.error == f"Campaign '{campaign.slug}' has no criterion 'nope' (it has: quality)."
 
 
 def test_the_latest_finished_run_of_each_slice_in_the_slices_order() -> None:

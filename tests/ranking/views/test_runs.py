@@ -130,7 +130,7 @@ def test_a_criterion_gone_since_the_form_was_checked_is_a_form_error(client, set
         {"criterion": "quality", "method": "wmt14", "runs": 20, "seed": 1, "confidence": 0.95},
     )
     assert response.status_code == 200
-    assert f"campaign &#x27;{campaign.slug}&#x27; has no criterion" in response.content.decode()
+    assert f"Campaign &#x27;{campaign.slug}&#x27; has no criterion" in response.content.decode()
     assert not RankingRun.objects.exists()
 
 
