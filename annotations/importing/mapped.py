@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -34,7 +33,7 @@ from annotations.importing.parsers.mapped.source import file_columns
 from annotations.importing.parsers.presets import PRESETS, preset_mapping
 from annotations.models import Campaign, Criterion, ImportJob, Judgement, Output, RatingMapping
 from annotations.selectors.criteria import criterion_by_name
-from annotations.services.criteria import CRITERION_PRESETS, criterion_from_preset
+from annotations.services.criteria import CRITERION_PRESETS, criterion_create_imported
 from annotations.services.finished_judgements import (
     FinishedJudgement,
     FinishedScore,
@@ -179,27 +178,30 @@ def _likert_levels(values: list[int]) -> dict[str, Any]:
 
 
 def _criterion_from_definition(
-    *, campaign: Campaign, name: str, definition: dict[str, Any]
+    *, campaign: Campaign, name: str, definition: dict[str, Any], parsed: ParsedMapped, field: str
 ) -> Criterion:
-    """A new criterion as the file's definition gives it (humaneval's exports)."""
-    criterion = Criterion(
-        campaign=campaign,
-        name=name,
-        question=str(definition.get("question") or f"{name} (imported)"),
-        show_input=bool(definition.get("show_input", True)),
-        scale=definition["scale"],
-        scale_settings=dict(definition.get("scale_settings") or {}),
-        content_checks=list(definition.get("content_checks") or []),
-        standard_input=str(definition.get("standard_input") or ""),
-        standard_text=str(definition.get("standard_text") or ""),
-        position=campaign.criteria.count(),
-    )
+    """A new criterion as the file's definition gives it (humaneval's exports), under
+    the criteria service's rules: a definition they refuse is an error naming the
+    file, the line that gives it and its column."""
     try:
-        criterion.full_clean(exclude=["campaign", "standard_output"], validate_unique=False)
-    except ValidationError as exc:
-        raise DomainError(f"Criterion '{name}': the file's definition is refused ({exc}).") from exc
-    criterion.save()
-    return criterion
+        return criterion_create_imported(
+            campaign=campaign,
+            name=name,
+            question=str(definition.get("question") or f"{name} (imported)"),
+            show_input=bool(definition.get("show_input", True)),
+            scale=definition["scale"],
+            scale_settings=dict(definition.get("scale_settings") or {}),
+            content_checks=list(definition.get("content_checks") or []),
+            standard_input=str(definition.get("standard_input") or ""),
+            standard_text=str(definition.get("standard_text") or ""),
+        )
+    except DomainError as exc:
+        raise ImportFileError(
+            f"the definition of criterion '{name}' is refused ({exc}); nothing was written.",
+            file=parsed.file,
+            line=parsed.definition_lines.get(name),
+            field=field,
+        ) from exc
 
 
 def _criterion(
@@ -208,6 +210,7 @@ def _criterion(
     columns: CriterionColumns,
     parsed: ParsedMapped,
     definition: dict[str, Any] | None = None,
+    definition_field: str = "",
 ) -> tuple[Criterion, bool, str]:
     """The campaign's criterion of that name, or a new one (as the file's definition
     gives it, else from the preset of that name when there is one, else of the
@@ -228,17 +231,20 @@ def _criterion(
         return existing, False, ""
     if definition is not None:
         created = _criterion_from_definition(
-            campaign=campaign, name=columns.name, definition=definition
+            campaign=campaign,
+            name=columns.name,
+            definition=definition,
+            parsed=parsed,
+            field=definition_field,
         )
         return created, True, f"{_scale_text(created)}, as the file's definition gives it"
-    criterion, how = _criterion_new(campaign=campaign, columns=columns, parsed=parsed)
     ticked = {
         c for j in parsed.judgements if j.criterion == columns.name for cs in j.checks for c in cs
     }
     offered = [k for k in CHECK_KEYS if k in ticked] if columns.checks else []
-    if offered != list(criterion.content_checks or []):
-        criterion.content_checks = offered
-        criterion.save(update_fields=["content_checks"])
+    criterion, how = _criterion_new(
+        campaign=campaign, columns=columns, parsed=parsed, content_checks=offered
+    )
     return criterion, True, how
 
 
@@ -270,12 +276,29 @@ def scale_inferred(scores: list[float]) -> tuple[str, list[int], str]:
     return str(Criterion.Scale.MAGNITUDE), [], f"numbers beyond 0-100 or fractions: {seen}"
 
 
+def _criterion_create(*, campaign: Campaign, **fields: Any) -> Criterion:
+    """``criterion_create_imported``, its refusal naming the criterion."""
+    name = fields.get("name") or fields.get("preset")
+    try:
+        return criterion_create_imported(campaign=campaign, **fields)
+    except DomainError as exc:
+        raise DomainError(f"Criterion '{name}': {exc}") from exc
+
+
 def _criterion_new(
-    *, campaign: Campaign, columns: CriterionColumns, parsed: ParsedMapped
+    *,
+    campaign: Campaign,
+    columns: CriterionColumns,
+    parsed: ParsedMapped,
+    content_checks: list[str],
 ) -> tuple[Criterion, str]:
+    """A new criterion (through the criteria service) offering ``content_checks``, and
+    how its scale was chosen."""
     preset = CRITERION_PRESETS.get(columns.name)
     if preset is not None and columns.scale in ("", preset["scale"]) and not columns.levels:
-        criterion = criterion_from_preset(campaign=campaign, preset=columns.name)
+        criterion = _criterion_create(
+            campaign=campaign, preset=columns.name, content_checks=content_checks
+        )
         return criterion, f"{_scale_text(criterion)}, from the criterion preset '{columns.name}'"
     scores = [s for j in parsed.judgements if j.criterion == columns.name for s in j.scores]
     scale, levels, reason = scale_inferred(scores)
@@ -301,14 +324,14 @@ def _criterion_new(
         settings_ = {"standard": 100, "max_digits": 6}
     else:
         settings_ = {}
-    criterion = Criterion.objects.create(
+    criterion = _criterion_create(
         campaign=campaign,
         name=columns.name,
         question=f"{columns.name} (imported)",
         show_input=True,
         scale=scale,
         scale_settings=settings_,
-        position=campaign.criteria.count(),
+        content_checks=content_checks,
     )
     return criterion, f"{_scale_text(criterion)}, {how}"
 
@@ -371,6 +394,7 @@ def _criteria_store(
             columns=columns,
             parsed=parsed,
             definition=parsed.definitions.get(columns.name),
+            definition_field=mapping.definition,
         )
         criteria[columns.name] = criterion
         _likert_check(mapping=mapping, parsed=parsed, columns=columns, criterion=criterion)
@@ -716,9 +740,7 @@ def mapped_preview_scales(
 def mapped_preview_upload(*, upload: Upload, mapping: Mapping, rows: int = 5) -> ParsedMapped:
     """The first rows of an uploaded file as parsed (nothing is written)."""
     parsed: ParsedMapped = _with_file(upload, lambda path: preview_mapped(path, mapping, rows=rows))
-    return ParsedMapped(
-        file=upload.name, slots=parsed.slots, rows=parsed.rows, definitions=parsed.definitions
-    )
+    return replace(parsed, file=upload.name)
 
 
 # --------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ worker ticks are stored per output in ``JudgementScore.checks``.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -168,11 +169,21 @@ def _check_scale_settings(criterion: Criterion) -> None:
                 raise DomainError(f"Likert level {i}: each level needs a whole-number value.")
 
 
-@transaction.atomic
-def criterion_create(*, campaign: Campaign, preset: str = "", **fields: Any) -> Criterion:
-    """A new criterion, from a preset (fields then override it) or from fields alone."""
-    if campaign.status != Campaign.Status.DRAFT:
-        raise DomainError("Criteria can be added only while the campaign is a draft.")
+def _criterion_new(
+    *,
+    campaign: Campaign,
+    preset: str,
+    fields: dict[str, Any],
+    content_checks: Iterable[str] | None = None,
+    standard_input: str = "",
+    standard_text: str = "",
+) -> Criterion:
+    """A new criterion, saved once it obeys the rules every new criterion obeys, whoever
+    makes it (the designer, the API, an import): known fields, a name no other criterion
+    of the campaign has, a known preset, the scale's settings, and the model's own rules
+    (a slug of at most 64 characters as its name). From a preset (the fields given, but
+    ``None`` and "", then override it) or from the fields alone; last by default, a
+    position given (the API's field) wins."""
     unknown = set(fields) - CRITERION_FIELDS
     if unknown:
         raise DomainError(f"Unknown criterion fields: {', '.join(sorted(unknown))}.")
@@ -181,18 +192,61 @@ def criterion_create(*, campaign: Campaign, preset: str = "", **fields: Any) -> 
         raise DomainError("Name: a criterion needs a name (or a preset).")
     if criterion_by_name(campaign, name) is not None:
         raise DomainError(f"Name: the campaign already has a criterion '{name}'.")
+    values: dict[str, Any] = dict(fields)
     if preset:
-        criterion = criterion_from_preset(campaign=campaign, preset=preset, name=name)
-        overrides = {k: v for k, v in fields.items() if k != "name" and v not in (None, "")}
-        if overrides:
-            return criterion_update(criterion=criterion, **overrides)
-        return criterion
-    # Last by default; a position given (the API's field) wins.
-    criterion = Criterion(campaign=campaign, **{"position": campaign.criteria.count(), **fields})
+        if preset not in CRITERION_PRESETS:
+            raise DomainError(
+                f"Unknown criterion preset '{preset}'; choose one of "
+                f"{', '.join(CRITERION_PRESETS)}."
+            )
+        given = {k: v for k, v in fields.items() if v not in (None, "")}
+        values = {**copy.deepcopy(CRITERION_PRESETS[preset]), **given}
+    if content_checks is not None:
+        values["content_checks"] = content_checks_clean(keys=content_checks)
+    criterion = Criterion(
+        campaign=campaign,
+        standard_input=standard_input.strip(),
+        standard_text=standard_text.strip(),
+        **{"position": campaign.criteria.count(), **values, "name": name},
+    )
     _check_scale_settings(criterion)
     model_check(instance=criterion)
     criterion.save()
     return criterion
+
+
+@transaction.atomic
+def criterion_create(*, campaign: Campaign, preset: str = "", **fields: Any) -> Criterion:
+    """A new criterion, from a preset (fields then override it) or from fields alone."""
+    if campaign.status != Campaign.Status.DRAFT:
+        raise DomainError("Criteria can be added only while the campaign is a draft.")
+    return _criterion_new(campaign=campaign, preset=preset, fields=fields)
+
+
+@transaction.atomic
+def criterion_create_imported(
+    *,
+    campaign: Campaign,
+    preset: str = "",
+    content_checks: Iterable[str] | None = None,
+    standard_input: str = "",
+    standard_text: str = "",
+    **fields: Any,
+) -> Criterion:
+    """A new criterion that a file of finished judgements brings (the WMT and the
+    column-mapped importers), under the rules of :func:`criterion_create` but in a
+    campaign of any status: the judgements come finished, no task is built for them
+    (the importers refuse an archived campaign themselves). Besides the fields, the
+    content checks it offers (``None``: its preset's, if any) and a written-in standard,
+    as a file's criterion definition gives them."""
+    return _criterion_new(
+        campaign=campaign,
+        preset=preset,
+        fields=fields,
+        content_checks=content_checks,
+        standard_input=standard_input,
+        standard_text=standard_text,
+    )
 
 
 @transaction.atomic

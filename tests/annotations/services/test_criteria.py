@@ -13,7 +13,7 @@ from annotations.services.criteria import (
 )
 from annotations.services.demo import demo_campaign_seed
 from common.errors import DomainError
-from tests.factories import CriterionFactory, OutputFactory, task_with_outputs
+from tests.factories import CampaignFactory, CriterionFactory, OutputFactory, task_with_outputs
 
 pytestmark = pytest.mark.django_db
 
@@ -81,3 +81,26 @@ def test_the_current_standard_is_always_among_the_candidates():
     ]
     listed = standard_candidates(campaign=criterion.campaign, limit=2, include=outputs[2].pk)
     assert [o.pk for o in listed] == [outputs[2].pk, outputs[0].pk, outputs[1].pk]
+
+
+@pytest.mark.parametrize("status", ["draft", "closed"])
+def test_an_imported_criterion_obeys_the_rules_of_a_new_one_in_any_status(status) -> None:
+    """``criterion_create_imported``: the rules of ``criterion_create`` (a slug name, the
+    scale's settings), in a campaign of any status (finished judgements are imported into
+    closed campaigns too)."""
+    from annotations.services.criteria import criterion_create_imported
+
+    campaign = CampaignFactory(status=status)
+    with pytest.raises(DomainError, match="Name: "):
+        criterion_create_imported(campaign=campaign, name="not a slug", question="?")
+    with pytest.raises(DomainError, match="at least two levels"):
+        criterion_create_imported(
+            campaign=campaign, name="one", scale="likert", scale_settings={"levels": [{"value": 1}]}
+        )
+    made = criterion_create_imported(campaign=campaign, preset="fluency", content_checks=[])
+    assert (made.name, made.scale, made.content_checks) == ("fluency", "likert", [])
+    assert criterion_create_imported(campaign=campaign, preset="quality").content_checks == [
+        "added",
+        "missing",
+        "perfect",
+    ]
