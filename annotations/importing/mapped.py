@@ -33,6 +33,7 @@ from annotations.importing.parsers.mapped.source import file_columns
 from annotations.importing.parsers.presets import PRESETS, preset_mapping
 from annotations.models import Campaign, Criterion, ImportJob, Judgement, Output, RatingMapping
 from annotations.selectors.criteria import criterion_by_name
+from annotations.services.campaigns import campaign_get_or_create
 from annotations.services.criteria import CRITERION_PRESETS, criterion_create_imported
 from annotations.services.finished_judgements import (
     FinishedJudgement,
@@ -40,7 +41,7 @@ from annotations.services.finished_judgements import (
     judgements_refuse_if_archived,
     judgements_store_finished,
 )
-from annotations.services.outputs import outputs_store
+from annotations.services.outputs import items_inputs_fill, outputs_store
 from common.errors import DomainError, ImportFileError
 
 #: ImportJob.kind of a mapped ratings import run in the background
@@ -128,22 +129,9 @@ class MappedImported:
     aggregate: int = 0
 
     def summary(self) -> dict[str, Any]:
-        return {
-            "file": Path(self.file).name,
-            "judgements": self.judgements,
-            "skipped": self.skipped,
-            "rows": self.rows,
-            "criteria": list(self.criteria),
-            "criteria_created": list(self.criteria_created),
-            "items_created": self.items_created,
-            "outputs_created": self.outputs_created,
-            "workers": self.workers,
-            "texts_differing": self.texts_differing,
-            "inputs_filled": self.inputs_filled,
-            "scales": list(self.scales),
-            "aggregate": self.aggregate,
-            "notes": self.notes(),
-        }
+        """The fields (tuples as lists, the file's name without folders) and the notes."""
+        data = {k: list(v) if isinstance(v, tuple) else v for k, v in self.__dict__.items()}
+        return {**data, "file": Path(self.file).name, "notes": self.notes()}
 
     def notes(self) -> list[str]:
         """What the import did that the counts do not say, in sentences (the command and
@@ -242,10 +230,13 @@ def _criterion(
         c for j in parsed.judgements if j.criterion == columns.name for cs in j.checks for c in cs
     }
     offered = [k for k in CHECK_KEYS if k in ticked] if columns.checks else []
-    criterion, how = _criterion_new(
-        campaign=campaign, columns=columns, parsed=parsed, content_checks=offered
-    )
-    return criterion, True, how
+    try:
+        new, how = _criterion_new(
+            campaign=campaign, columns=columns, parsed=parsed, content_checks=offered
+        )
+    except DomainError as exc:
+        raise DomainError(f"Criterion '{columns.name}': {exc}") from exc
+    return new, True, how
 
 
 def _scale_text(criterion: Criterion) -> str:
@@ -276,15 +267,6 @@ def scale_inferred(scores: list[float]) -> tuple[str, list[int], str]:
     return str(Criterion.Scale.MAGNITUDE), [], f"numbers beyond 0-100 or fractions: {seen}"
 
 
-def _criterion_create(*, campaign: Campaign, **fields: Any) -> Criterion:
-    """``criterion_create_imported``, its refusal naming the criterion."""
-    name = fields.get("name") or fields.get("preset")
-    try:
-        return criterion_create_imported(campaign=campaign, **fields)
-    except DomainError as exc:
-        raise DomainError(f"Criterion '{name}': {exc}") from exc
-
-
 def _criterion_new(
     *,
     campaign: Campaign,
@@ -292,11 +274,11 @@ def _criterion_new(
     parsed: ParsedMapped,
     content_checks: list[str],
 ) -> tuple[Criterion, str]:
-    """A new criterion (through the criteria service) offering ``content_checks``, and
-    how its scale was chosen."""
+    """A new criterion (through the criteria service, its refusals naming the criterion
+    by ``_criterion``) offering ``content_checks``, and how its scale was chosen."""
     preset = CRITERION_PRESETS.get(columns.name)
     if preset is not None and columns.scale in ("", preset["scale"]) and not columns.levels:
-        criterion = _criterion_create(
+        criterion = criterion_create_imported(
             campaign=campaign, preset=columns.name, content_checks=content_checks
         )
         return criterion, f"{_scale_text(criterion)}, from the criterion preset '{columns.name}'"
@@ -310,8 +292,7 @@ def _criterion_new(
         if columns.scale == Criterion.Scale.LIKERT:
             if not scores or not all(float(x).is_integer() for x in scores):
                 raise DomainError(
-                    f"Criterion '{columns.name}': a Likert scale needs whole-number scores "
-                    "(or its levels in the mapping)."
+                    "a Likert scale needs whole-number scores (or its levels in the mapping)."
                 )
             first = min(1, int(min(scores)))
             levels = list(range(first, max(int(max(scores)), first + 1) + 1))
@@ -324,7 +305,7 @@ def _criterion_new(
         settings_ = {"standard": 100, "max_digits": 6}
     else:
         settings_ = {}
-    criterion = _criterion_create(
+    criterion = criterion_create_imported(
         campaign=campaign,
         name=columns.name,
         question=f"{columns.name} (imported)",
@@ -493,9 +474,7 @@ def _outputs_store(*, campaign: Campaign, mapping: Mapping, parsed: ParsedMapped
                     text=text,
                     language=row.language,
                 )
-    for item in campaign.items.filter(external_id__in=inputs_filled):
-        item.input = items[item.external_id]
-        item.save(update_fields=["input"])
+    items_inputs_fill(campaign=campaign, inputs={i: items[i] for i in inputs_filled})
     if missing:
         outputs_store(campaign=campaign, rows=list(missing.values()))
         outputs.update({(r.item_id, r.system): r.text for r in missing.values()})
@@ -662,6 +641,17 @@ def mapped_import(
         experts=experts,
         progress=progress,
     )
+
+
+@transaction.atomic
+def mapped_import_into(
+    *, campaign_slug: str, path: Path, mapping: Mapping, experts: bool = False
+) -> tuple[Campaign, bool, MappedImported]:
+    """:func:`mapped_import` into the campaign of that slug (created when missing), all or
+    nothing, the campaign too; with whether it was created."""
+    campaign, created = campaign_get_or_create(slug=campaign_slug)
+    summary = mapped_import(campaign=campaign, path=path, mapping=mapping, experts=experts)
+    return campaign, created, summary
 
 
 def _with_file(upload: Upload, fn: Callable[[Path], Any]) -> Any:
