@@ -13,6 +13,7 @@ from annotations.importing.parsers.wmt import ParsedWMT, WMTRanking, parse_wmt_c
 from annotations.models import Campaign, Criterion, Item, Judgement, Output, System
 from annotations.selectors.criteria import criterion_by_name
 from annotations.services.bulk import BATCH_SIZE, bulk_insert, gc_paused
+from annotations.services.campaigns import campaign_get_or_create
 from annotations.services.criteria import CRITERION_PRESETS, criterion_create_imported
 from annotations.services.finished_judgements import (
     FinishedJudgement,
@@ -210,3 +211,17 @@ def wmt_import(
         return _wmt_store(
             campaign=campaign, criterion_name=criterion_name, parsed=parsed, experts=experts
         )
+
+
+@transaction.atomic
+def wmt_import_into(
+    *, campaign_slug: str, path: Path, criterion_name: str = "ranking", experts: bool = False
+) -> tuple[Campaign, bool, WMTImported]:
+    """:func:`wmt_import` into the campaign of that slug, created as a draft when there is
+    none, in one transaction: on a bad file nothing is written, not even the campaign.
+    Returns the campaign, whether it was created, and the summary."""
+    campaign, created = campaign_get_or_create(slug=campaign_slug)
+    summary = wmt_import(
+        campaign=campaign, path=path, criterion_name=criterion_name, experts=experts
+    )
+    return campaign, created, summary
