@@ -71,18 +71,6 @@ def test_demo_campaign_has_a_standard_for_each_magnitude_criterion_and_relaunche
     assert campaign_launch(campaign=campaign).status == "live"
 
 
-def test_the_current_standard_is_always_among_the_candidates():
-    from annotations.services.criteria import standard_candidates
-
-    criterion = CriterionFactory()
-    outputs = [OutputFactory(item__campaign=criterion.campaign) for _ in range(3)]
-    assert [o.pk for o in standard_candidates(campaign=criterion.campaign, limit=2)] == [
-        o.pk for o in outputs[:2]
-    ]
-    listed = standard_candidates(campaign=criterion.campaign, limit=2, include=outputs[2].pk)
-    assert [o.pk for o in listed] == [outputs[2].pk, outputs[0].pk, outputs[1].pk]
-
-
 @pytest.mark.parametrize("status", ["draft", "closed"])
 def test_an_imported_criterion_obeys_the_rules_of_a_new_one_in_any_status(status) -> None:
     """``criterion_create_imported``: the rules of ``criterion_create`` (a slug name, the
