@@ -8,7 +8,8 @@ from typing import Any
 from django import forms
 
 from annotations.models import Campaign
-from annotations.services.campaigns import SETTINGS_ON_PAGE, campaign_settings_problems
+from annotations.selectors.campaigns import SETTINGS_ON_PAGE
+from annotations.services.campaigns import campaign_settings_problems
 
 # The design form's fields as an organizer reads them: grouped, in plain words.
 SETTINGS_LABELS: dict[str, tuple[str, str]] = {

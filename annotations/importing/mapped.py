@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -34,14 +33,15 @@ from annotations.importing.parsers.mapped.source import file_columns
 from annotations.importing.parsers.presets import PRESETS, preset_mapping
 from annotations.models import Campaign, Criterion, ImportJob, Judgement, Output, RatingMapping
 from annotations.selectors.criteria import criterion_by_name
-from annotations.services.criteria import CRITERION_PRESETS, criterion_from_preset
+from annotations.services.campaigns import campaign_get_or_create
+from annotations.services.criteria import CRITERION_PRESETS, criterion_create_imported
 from annotations.services.finished_judgements import (
     FinishedJudgement,
     FinishedScore,
     judgements_refuse_if_archived,
     judgements_store_finished,
 )
-from annotations.services.outputs import outputs_store
+from annotations.services.outputs import items_inputs_fill, outputs_store
 from common.errors import DomainError, ImportFileError
 
 #: ImportJob.kind of a mapped ratings import run in the background
@@ -129,22 +129,9 @@ class MappedImported:
     aggregate: int = 0
 
     def summary(self) -> dict[str, Any]:
-        return {
-            "file": Path(self.file).name,
-            "judgements": self.judgements,
-            "skipped": self.skipped,
-            "rows": self.rows,
-            "criteria": list(self.criteria),
-            "criteria_created": list(self.criteria_created),
-            "items_created": self.items_created,
-            "outputs_created": self.outputs_created,
-            "workers": self.workers,
-            "texts_differing": self.texts_differing,
-            "inputs_filled": self.inputs_filled,
-            "scales": list(self.scales),
-            "aggregate": self.aggregate,
-            "notes": self.notes(),
-        }
+        """The fields (tuples as lists, the file's name without folders) and the notes."""
+        data = {k: list(v) if isinstance(v, tuple) else v for k, v in self.__dict__.items()}
+        return {**data, "file": Path(self.file).name, "notes": self.notes()}
 
     def notes(self) -> list[str]:
         """What the import did that the counts do not say, in sentences (the command and
@@ -179,27 +166,30 @@ def _likert_levels(values: list[int]) -> dict[str, Any]:
 
 
 def _criterion_from_definition(
-    *, campaign: Campaign, name: str, definition: dict[str, Any]
+    *, campaign: Campaign, name: str, definition: dict[str, Any], parsed: ParsedMapped, field: str
 ) -> Criterion:
-    """A new criterion as the file's definition gives it (humaneval's exports)."""
-    criterion = Criterion(
-        campaign=campaign,
-        name=name,
-        question=str(definition.get("question") or f"{name} (imported)"),
-        show_input=bool(definition.get("show_input", True)),
-        scale=definition["scale"],
-        scale_settings=dict(definition.get("scale_settings") or {}),
-        content_checks=list(definition.get("content_checks") or []),
-        standard_input=str(definition.get("standard_input") or ""),
-        standard_text=str(definition.get("standard_text") or ""),
-        position=campaign.criteria.count(),
-    )
+    """A new criterion as the file's definition gives it (humaneval's exports), under
+    the criteria service's rules: a definition they refuse is an error naming the
+    file, the line that gives it and its column."""
     try:
-        criterion.full_clean(exclude=["campaign", "standard_output"], validate_unique=False)
-    except ValidationError as exc:
-        raise DomainError(f"Criterion '{name}': the file's definition is refused ({exc}).") from exc
-    criterion.save()
-    return criterion
+        return criterion_create_imported(
+            campaign=campaign,
+            name=name,
+            question=str(definition.get("question") or f"{name} (imported)"),
+            show_input=bool(definition.get("show_input", True)),
+            scale=definition["scale"],
+            scale_settings=dict(definition.get("scale_settings") or {}),
+            content_checks=list(definition.get("content_checks") or []),
+            standard_input=str(definition.get("standard_input") or ""),
+            standard_text=str(definition.get("standard_text") or ""),
+        )
+    except DomainError as exc:
+        raise ImportFileError(
+            f"the definition of criterion '{name}' is refused ({exc}); nothing was written.",
+            file=parsed.file,
+            line=parsed.definition_lines.get(name),
+            field=field,
+        ) from exc
 
 
 def _criterion(
@@ -208,6 +198,7 @@ def _criterion(
     columns: CriterionColumns,
     parsed: ParsedMapped,
     definition: dict[str, Any] | None = None,
+    definition_field: str = "",
 ) -> tuple[Criterion, bool, str]:
     """The campaign's criterion of that name, or a new one (as the file's definition
     gives it, else from the preset of that name when there is one, else of the
@@ -228,18 +219,24 @@ def _criterion(
         return existing, False, ""
     if definition is not None:
         created = _criterion_from_definition(
-            campaign=campaign, name=columns.name, definition=definition
+            campaign=campaign,
+            name=columns.name,
+            definition=definition,
+            parsed=parsed,
+            field=definition_field,
         )
         return created, True, f"{_scale_text(created)}, as the file's definition gives it"
-    criterion, how = _criterion_new(campaign=campaign, columns=columns, parsed=parsed)
     ticked = {
         c for j in parsed.judgements if j.criterion == columns.name for cs in j.checks for c in cs
     }
     offered = [k for k in CHECK_KEYS if k in ticked] if columns.checks else []
-    if offered != list(criterion.content_checks or []):
-        criterion.content_checks = offered
-        criterion.save(update_fields=["content_checks"])
-    return criterion, True, how
+    try:
+        new, how = _criterion_new(
+            campaign=campaign, columns=columns, parsed=parsed, content_checks=offered
+        )
+    except DomainError as exc:
+        raise DomainError(f"Criterion '{columns.name}': {exc}") from exc
+    return new, True, how
 
 
 def _scale_text(criterion: Criterion) -> str:
@@ -271,11 +268,19 @@ def scale_inferred(scores: list[float]) -> tuple[str, list[int], str]:
 
 
 def _criterion_new(
-    *, campaign: Campaign, columns: CriterionColumns, parsed: ParsedMapped
+    *,
+    campaign: Campaign,
+    columns: CriterionColumns,
+    parsed: ParsedMapped,
+    content_checks: list[str],
 ) -> tuple[Criterion, str]:
+    """A new criterion (through the criteria service, its refusals naming the criterion
+    by ``_criterion``) offering ``content_checks``, and how its scale was chosen."""
     preset = CRITERION_PRESETS.get(columns.name)
     if preset is not None and columns.scale in ("", preset["scale"]) and not columns.levels:
-        criterion = criterion_from_preset(campaign=campaign, preset=columns.name)
+        criterion = criterion_create_imported(
+            campaign=campaign, preset=columns.name, content_checks=content_checks
+        )
         return criterion, f"{_scale_text(criterion)}, from the criterion preset '{columns.name}'"
     scores = [s for j in parsed.judgements if j.criterion == columns.name for s in j.scores]
     scale, levels, reason = scale_inferred(scores)
@@ -287,8 +292,7 @@ def _criterion_new(
         if columns.scale == Criterion.Scale.LIKERT:
             if not scores or not all(float(x).is_integer() for x in scores):
                 raise DomainError(
-                    f"Criterion '{columns.name}': a Likert scale needs whole-number scores "
-                    "(or its levels in the mapping)."
+                    "a Likert scale needs whole-number scores (or its levels in the mapping)."
                 )
             first = min(1, int(min(scores)))
             levels = list(range(first, max(int(max(scores)), first + 1) + 1))
@@ -301,14 +305,14 @@ def _criterion_new(
         settings_ = {"standard": 100, "max_digits": 6}
     else:
         settings_ = {}
-    criterion = Criterion.objects.create(
+    criterion = criterion_create_imported(
         campaign=campaign,
         name=columns.name,
         question=f"{columns.name} (imported)",
         show_input=True,
         scale=scale,
         scale_settings=settings_,
-        position=campaign.criteria.count(),
+        content_checks=content_checks,
     )
     return criterion, f"{_scale_text(criterion)}, {how}"
 
@@ -371,6 +375,7 @@ def _criteria_store(
             columns=columns,
             parsed=parsed,
             definition=parsed.definitions.get(columns.name),
+            definition_field=mapping.definition,
         )
         criteria[columns.name] = criterion
         _likert_check(mapping=mapping, parsed=parsed, columns=columns, criterion=criterion)
@@ -469,9 +474,7 @@ def _outputs_store(*, campaign: Campaign, mapping: Mapping, parsed: ParsedMapped
                     text=text,
                     language=row.language,
                 )
-    for item in campaign.items.filter(external_id__in=inputs_filled):
-        item.input = items[item.external_id]
-        item.save(update_fields=["input"])
+    items_inputs_fill(campaign=campaign, inputs={i: items[i] for i in inputs_filled})
     if missing:
         outputs_store(campaign=campaign, rows=list(missing.values()))
         outputs.update({(r.item_id, r.system): r.text for r in missing.values()})
@@ -640,6 +643,17 @@ def mapped_import(
     )
 
 
+@transaction.atomic
+def mapped_import_into(
+    *, campaign_slug: str, path: Path, mapping: Mapping, experts: bool = False
+) -> tuple[Campaign, bool, MappedImported]:
+    """:func:`mapped_import` into the campaign of that slug (created when missing), all or
+    nothing, the campaign too; with whether it was created."""
+    campaign, created = campaign_get_or_create(slug=campaign_slug)
+    summary = mapped_import(campaign=campaign, path=path, mapping=mapping, experts=experts)
+    return campaign, created, summary
+
+
 def _with_file(upload: Upload, fn: Callable[[Path], Any]) -> Any:
     """``fn`` on the upload written to a temporary file named as the upload (so that
     errors name the uploaded file, never a server path)."""
@@ -716,9 +730,7 @@ def mapped_preview_scales(
 def mapped_preview_upload(*, upload: Upload, mapping: Mapping, rows: int = 5) -> ParsedMapped:
     """The first rows of an uploaded file as parsed (nothing is written)."""
     parsed: ParsedMapped = _with_file(upload, lambda path: preview_mapped(path, mapping, rows=rows))
-    return ParsedMapped(
-        file=upload.name, slots=parsed.slots, rows=parsed.rows, definitions=parsed.definitions
-    )
+    return replace(parsed, file=upload.name)
 
 
 # --------------------------------------------------------------------------------------

@@ -12,7 +12,6 @@ from pathlib import Path
 from django.db import transaction
 
 from annotations.core.languages import LanguageError, language_check
-from annotations.core.outputs import OutputRow
 from annotations.importing.parsers.common import ParsedOutputs, collapse_whitespace
 from annotations.importing.parsers.e2e_outputs import (
     PARTICIPANTS_FILE,
@@ -22,10 +21,9 @@ from annotations.importing.parsers.e2e_outputs import (
 )
 from annotations.importing.parsers.generic_csv import parse_outputs_csv
 from annotations.importing.parsers.generic_jsonl import parse_outputs_jsonl
-from annotations.models import Campaign, Item, Output, System
-from annotations.services.bulk import BATCH_SIZE, bulk_insert
-from annotations.services.languages import campaign_languages_add
-from annotations.services.outputs import outputs_detect_identical
+from annotations.models import Campaign, Output
+from annotations.services.campaigns import campaign_get_or_create
+from annotations.services.outputs import outputs_store, systems_describe
 from common.errors import DomainError, ImportFileError
 
 # --------------------------------------------------------------------------------------
@@ -111,106 +109,17 @@ def systems_name(campaign: Campaign, folder: Path) -> int:
     if not path.is_file():
         return 0
     participants = parse_participants(path)
-    named: list[System] = []
-    for system in campaign.systems.all():
-        participant = participant_for(system.label, participants)
+
+    def describe(label: str) -> tuple[str, dict[str, str]] | None:
+        participant = participant_for(label, participants)
         if participant is None:
-            continue
-        system.name = participant.name
-        system.metadata = {
-            **system.metadata,
+            return None
+        return participant.name, {
             "participant": participant.label,
             "affiliation": participant.affiliation,
         }
-        named.append(system)
-    System.objects.bulk_update(named, ["name", "metadata"], batch_size=BATCH_SIZE)
-    return len(named)
 
-
-def _outputs_write(
-    *,
-    campaign: Campaign,
-    rows: Sequence[OutputRow],
-    progress: Callable[[int, int], None] | None,
-    language: str = "",
-) -> tuple[int, int, int, tuple[str, ...]]:
-    """Store checked outputs (new systems, new items, outputs) with raw bulk inserts.
-
-    Returns (systems created, items created, identical groups, new systems no built
-    task shows). ``progress(outputs written, outputs to write)`` after each chunk.
-    """
-    systems = dict(campaign.systems.values_list("label", "id"))
-    new_systems = [
-        System(campaign=campaign, label=label)
-        for label in dict.fromkeys(r.system for r in rows)
-        if label not in systems
-    ]
-    System.objects.bulk_create(new_systems, batch_size=BATCH_SIZE)
-    systems.update({s.label: s.pk for s in new_systems})
-    items = dict(campaign.items.values_list("external_id", "id"))
-    new_items = {r.item_id: r.input for r in rows if r.item_id not in items}
-    # Languages: the row's, else the file's, else the campaign's first; an item's is its
-    # first output's. The campaign holds every language brought.
-    default = language or (campaign.languages or ["en"])[0]
-    item_language: dict[str, str] = {}
-    for r in rows:
-        item_language.setdefault(r.item_id, r.language or default)
-    campaign_languages_add(
-        campaign=campaign,
-        languages=[r.language or default for r in rows],
-        first=not items,
-    )
-    # Item attributes, merged over each item's rows (checked consistent before).
-    attributes: dict[str, dict[str, str]] = {}
-    for r in rows:
-        if r.attributes:
-            attributes.setdefault(r.item_id, {}).update(r.attributes)
-    item_ids = bulk_insert(
-        Item,
-        ("campaign", "external_id", "input", "position", "attributes", "language"),
-        [
-            (
-                campaign.pk,
-                external_id,
-                text,
-                len(items) + n,
-                attributes.get(external_id, {}),
-                item_language[external_id],
-            )
-            for n, (external_id, text) in enumerate(new_items.items())
-        ],
-    )
-    # Items the campaign had gain the attributes they lacked.
-    grown = [
-        item
-        for item in campaign.items.filter(
-            external_id__in=[i for i in attributes if i not in new_items]
-        )
-        if any(k not in item.attributes for k in attributes[item.external_id])
-    ]
-    for item in grown:
-        item.attributes = {**attributes[item.external_id], **item.attributes}
-    Item.objects.bulk_update(grown, ["attributes"], batch_size=BATCH_SIZE)
-    items.update(zip(new_items, item_ids, strict=True))
-    done = 0
-
-    def advance(n: int) -> None:
-        nonlocal done
-        done += n
-        if progress is not None:
-            progress(done, len(rows))
-
-    bulk_insert(
-        Output,
-        ("item", "system", "text", "language"),
-        [(items[r.item_id], systems[r.system], r.text, r.language or default) for r in rows],
-        progress=advance,
-    )
-    groups = outputs_detect_identical(campaign=campaign)
-    unjudged: tuple[str, ...] = ()
-    if new_systems and campaign.tasks.exists():
-        unjudged = tuple(s.label for s in new_systems)
-    return len(new_systems), len(new_items), groups, unjudged
+    return systems_describe(campaign=campaign, describe=describe)
 
 
 def outputs_refuse_unless_draft(campaign: Campaign) -> None:
@@ -255,21 +164,36 @@ def outputs_import(
     outputs_check_against(campaign, parsed)
     if progress is not None:
         progress(0, len(parsed.rows))
-    systems, items, groups, unjudged = _outputs_write(
-        campaign=campaign, rows=parsed.rows, progress=progress, language=language
+    stored = outputs_store(
+        campaign=campaign, rows=parsed.rows, language=language, progress=progress
     )
+    # New systems that tasks built before this import do not show.
+    unjudged: tuple[str, ...] = ()
+    if stored.systems_new and campaign.tasks.exists():
+        unjudged = stored.systems_new
     named = 0
     if path.is_dir():
         named = systems_name(campaign, path)
     return OutputsImported(
         file=str(path),
-        systems=systems,
-        items=items,
-        outputs=len(parsed.rows),
-        identical_groups=groups,
+        systems=stored.systems,
+        items=stored.items,
+        outputs=stored.outputs,
+        identical_groups=stored.identical_groups,
         systems_named=named,
         systems_not_in_tasks=unjudged,
     )
+
+
+@transaction.atomic
+def outputs_import_into(
+    *, campaign_slug: str, path: Path, language: str = ""
+) -> tuple[Campaign, bool, OutputsImported]:
+    """:func:`outputs_import` into the campaign of that slug, created as a draft when
+    there is none, in one transaction: on a bad file nothing is written, not even the
+    campaign. Returns the campaign, whether it was created, and the summary."""
+    campaign, created = campaign_get_or_create(slug=campaign_slug)
+    return campaign, created, outputs_import(campaign=campaign, path=path, language=language)
 
 
 # Uploaded files (the web page, the API and background jobs)

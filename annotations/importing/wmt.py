@@ -13,7 +13,8 @@ from annotations.importing.parsers.wmt import ParsedWMT, WMTRanking, parse_wmt_c
 from annotations.models import Campaign, Criterion, Item, Judgement, Output, System
 from annotations.selectors.criteria import criterion_by_name
 from annotations.services.bulk import BATCH_SIZE, bulk_insert, gc_paused
-from annotations.services.criteria import CRITERION_PRESETS, criterion_from_preset
+from annotations.services.campaigns import campaign_get_or_create
+from annotations.services.criteria import CRITERION_PRESETS, criterion_create_imported
 from annotations.services.finished_judgements import (
     FinishedJudgement,
     FinishedScore,
@@ -21,7 +22,7 @@ from annotations.services.finished_judgements import (
     judgements_store_finished,
 )
 from annotations.services.languages import campaign_languages_add
-from common.errors import ImportFileError
+from common.errors import DomainError, ImportFileError
 
 # --------------------------------------------------------------------------------------
 # WMT relative ranking
@@ -43,24 +44,33 @@ class WMTImported:
 
 
 def _wmt_criterion(*, campaign: Campaign, name: str, k: int) -> Criterion:
+    """The campaign's criterion of that name, else a new one (through the criteria
+    service, under its rules): the preset of that name, else a Likert scale over the k
+    ranks."""
     criterion = criterion_by_name(campaign, name)
     if criterion is not None:
         return criterion
-    if name in CRITERION_PRESETS:
-        return criterion_from_preset(campaign=campaign, preset=name)
-    levels = [
-        {"value": k + 1 - rank, "label": str(k + 1 - rank), "descriptor": f"ranked {rank} of {k}"}
-        for rank in range(k, 0, -1)
-    ]
-    return Criterion.objects.create(
-        campaign=campaign,
-        name=name,
-        question=WMT_QUESTION,
-        show_input=True,
-        scale=Criterion.Scale.LIKERT,
-        scale_settings={"levels": levels, "source": "wmt-ranking"},
-        position=campaign.criteria.count(),
-    )
+    try:
+        if name in CRITERION_PRESETS:
+            return criterion_create_imported(campaign=campaign, preset=name)
+        levels = [
+            {
+                "value": k + 1 - rank,
+                "label": str(k + 1 - rank),
+                "descriptor": f"ranked {rank} of {k}",
+            }
+            for rank in range(k, 0, -1)
+        ]
+        return criterion_create_imported(
+            campaign=campaign,
+            name=name,
+            question=WMT_QUESTION,
+            show_input=True,
+            scale=Criterion.Scale.LIKERT,
+            scale_settings={"levels": levels, "source": "wmt-ranking"},
+        )
+    except DomainError as exc:
+        raise DomainError(f"Criterion '{name}': {exc}") from exc
 
 
 def _wmt_ids(r: WMTRanking) -> dict[str, Any]:
@@ -201,3 +211,17 @@ def wmt_import(
         return _wmt_store(
             campaign=campaign, criterion_name=criterion_name, parsed=parsed, experts=experts
         )
+
+
+@transaction.atomic
+def wmt_import_into(
+    *, campaign_slug: str, path: Path, criterion_name: str = "ranking", experts: bool = False
+) -> tuple[Campaign, bool, WMTImported]:
+    """:func:`wmt_import` into the campaign of that slug, created as a draft when there is
+    none, in one transaction: on a bad file nothing is written, not even the campaign.
+    Returns the campaign, whether it was created, and the summary."""
+    campaign, created = campaign_get_or_create(slug=campaign_slug)
+    summary = wmt_import(
+        campaign=campaign, path=path, criterion_name=criterion_name, experts=experts
+    )
+    return campaign, created, summary

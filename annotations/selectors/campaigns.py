@@ -16,6 +16,55 @@ from annotations.selectors.criteria import criterion_by_name, criterion_missing
 from annotations.selectors.judgements import SlotView, TaskPage
 from common.errors import DomainError
 
+# A campaign's settings, in the order the settings page shows them (``task_seed`` last:
+# building the tasks sets it, the page does not show it). The one list of them: the
+# design form, the REST serializers, ``campaign_settings_update`` and clones read it.
+SETTINGS_ORDER: tuple[str, ...] = (
+    "name",
+    "description",
+    "setup",
+    "outputs_per_task",
+    "judgements_per_task",
+    "tasks_per_worker",
+    "assignment_timeout_minutes",
+    "min_seconds_per_task",
+    "min_time_policy",
+    "merge_identical_outputs",
+    "attention_check_rate",
+    "repeat_rate",
+    "quality_threshold",
+    "stop_failed_workers",
+    "adaptive_design",
+    "adaptive_batch_tasks",
+    "accept_prolific",
+    "accept_mturk",
+    "accept_link",
+    "completion_code",
+    "failed_check_code",
+    "screened_out_code",
+    "consent_text",
+    "instructions",
+    "task_seed",
+)
+SETTINGS_FIELDS = frozenset(SETTINGS_ORDER)
+# The settings the settings page edits (the seed is the tasks' own).
+SETTINGS_ON_PAGE: tuple[str, ...] = tuple(f for f in SETTINGS_ORDER if f != "task_seed")
+# Settings that shape the task design: they change only while the campaign is a draft.
+DESIGN_FIELDS = frozenset(
+    {
+        "setup",
+        "outputs_per_task",
+        "judgements_per_task",
+        "tasks_per_worker",
+        "merge_identical_outputs",
+        "task_seed",
+        "attention_check_rate",
+        "repeat_rate",
+    }
+)
+# What a closed or archived campaign may still change: how it is called.
+ALWAYS_EDITABLE = frozenset({"name", "description"})
+
 
 def count_of(model: type[Model]) -> Coalesce:
     """The number of ``model`` rows of the campaign in the outer query.
@@ -215,3 +264,17 @@ def sample_task_page(*, campaign: Campaign, criterion_name: str | None = None) -
         ],
         assignment=None,
     )
+
+
+def campaign_fixed_fields(*, campaign: Campaign) -> frozenset[str]:
+    """The settings that can no longer change, and so are shown read-only.
+
+    The design fields once tasks are built (the built tasks would no longer match them;
+    a live, paused or closed campaign always has tasks), and everything but the name
+    and description once the campaign is closed or archived.
+    """
+    if campaign.has_ended:
+        return frozenset(SETTINGS_FIELDS - ALWAYS_EDITABLE)
+    if campaign.status != Campaign.Status.DRAFT or campaign.tasks.exists():
+        return DESIGN_FIELDS
+    return frozenset()

@@ -3,7 +3,7 @@ explain (which criterion a new worker judges, the worked example)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -191,3 +191,71 @@ def standard_outputs(*, criteria: list[Criterion]) -> set[int]:
             )
         )
     return standards
+
+
+def _standard_outputs(*, campaign: Campaign, query: str = "") -> QuerySet[Output]:
+    """Uploaded outputs with a text, of the items matching ``query`` (an item's id, or a
+    text found in its input, in the output or in the system's label), in item order."""
+    outputs = Output.objects.filter(item__campaign=campaign).exclude(text="")
+    query = query.strip()
+    if query:
+        outputs = outputs.filter(
+            Q(item__external_id__iexact=query)
+            | Q(item__input__icontains=query)
+            | Q(text__icontains=query)
+            | Q(system__label__iexact=query)
+        )
+    return outputs
+
+
+def standard_candidates(
+    *,
+    campaign: Campaign,
+    limit: int = 200,
+    include: int | Iterable[int | None] | None = None,
+    query: str = "",
+) -> list[Output]:
+    """Uploaded outputs a designer may pick a standard from, with their item, in item
+    order (at most ``limit``; empty placeholders, e.g. of WMT imports, left out; with
+    ``query`` only those of :func:`_standard_outputs`), plus the outputs with the ids
+    ``include`` (a criterion's current standard, the one just chosen) wherever they
+    are. :func:`standard_candidates_total` says how many match in all."""
+    related = Output.objects.filter(item__campaign=campaign).select_related("item", "system")
+    outputs = list(
+        _standard_outputs(campaign=campaign, query=query)
+        .select_related("item", "system")
+        .order_by("item__position", "item_id", "system__label")[:limit]
+    )
+    wanted = [include] if isinstance(include, int) else list(include or [])
+    have = {o.pk for o in outputs}
+    missing = [pk for pk in wanted if pk is not None and pk not in have]
+    if missing:
+        outputs = [*related.filter(pk__in=missing), *outputs]
+    return outputs
+
+
+def standard_candidates_total(*, campaign: Campaign, query: str = "") -> int:
+    """How many outputs :func:`standard_candidates` chooses from (before its limit)."""
+    return _standard_outputs(campaign=campaign, query=query).count()
+
+
+def setup_input_conflict(*, campaign: Campaign) -> str:
+    """Set-up 1 shows every criterion of an item on one page, under one input: a
+    criterion that hides the input (RankME judges naturalness without it) would be
+    judged with it in view beside criteria that show it. Says so ("" when no conflict).
+    """
+    if campaign.setup != Campaign.Setup.TOGETHER:
+        return ""
+    criteria = list(campaign.criteria.order_by("position", "name"))
+    hidden = [c.name for c in criteria if not c.show_input]
+    shown = [c.name for c in criteria if c.show_input]
+    if not hidden or not shown:
+        return ""
+    return (
+        f"Set-up 1 shows all criteria of an item on one page, with the input when any of "
+        f"them shows it: {', '.join(hidden)} hide{'s' if len(hidden) == 1 else ''} the input "
+        f"but {', '.join(shown)} show{'s' if len(shown) == 1 else ''} it, so "
+        f"{', '.join(hidden)} would be judged with the input in view. Use set-up 2 (one "
+        "criterion per task; RankME judges naturalness without the input), or show the "
+        "input for every criterion."
+    )

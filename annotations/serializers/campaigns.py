@@ -7,7 +7,7 @@ from rest_framework import serializers
 from annotations.models import (
     Campaign,
 )
-from annotations.services.campaigns import SETTINGS_FIELDS
+from annotations.selectors.campaigns import SETTINGS_FIELDS
 from common.serializers import ApiModelSerializer
 
 # Query parameters (validated like bodies: a bad value is a 400 naming the parameter) ------

@@ -22,7 +22,11 @@ from annotations.models import (
     System,
     Task,
 )
-from annotations.selectors.campaigns import campaign_build_blockers
+from annotations.selectors.campaigns import (
+    SETTINGS_FIELDS,
+    campaign_build_blockers,
+    campaign_fixed_fields,
+)
 from annotations.services.criteria import criteria_check_launchable
 from annotations.services.validation import SETTING_NAMES, model_check
 from common.errors import DomainError
@@ -30,54 +34,6 @@ from common.errors import DomainError
 # Slugs that would collide with designer pages under /campaigns/.
 RESERVED_SLUGS = frozenset({"new", "account"})
 
-# A campaign's settings, in the order the settings page shows them (``task_seed`` last:
-# building the tasks sets it, the page does not show it). The one list of them: the
-# design form, the REST serializers, ``campaign_settings_update`` and clones read it.
-SETTINGS_ORDER: tuple[str, ...] = (
-    "name",
-    "description",
-    "setup",
-    "outputs_per_task",
-    "judgements_per_task",
-    "tasks_per_worker",
-    "assignment_timeout_minutes",
-    "min_seconds_per_task",
-    "min_time_policy",
-    "merge_identical_outputs",
-    "attention_check_rate",
-    "repeat_rate",
-    "quality_threshold",
-    "stop_failed_workers",
-    "adaptive_design",
-    "adaptive_batch_tasks",
-    "accept_prolific",
-    "accept_mturk",
-    "accept_link",
-    "completion_code",
-    "failed_check_code",
-    "screened_out_code",
-    "consent_text",
-    "instructions",
-    "task_seed",
-)
-SETTINGS_FIELDS = frozenset(SETTINGS_ORDER)
-# The settings the settings page edits (the seed is the tasks' own).
-SETTINGS_ON_PAGE: tuple[str, ...] = tuple(f for f in SETTINGS_ORDER if f != "task_seed")
-# Settings that shape the task design: they change only while the campaign is a draft.
-DESIGN_FIELDS = frozenset(
-    {
-        "setup",
-        "outputs_per_task",
-        "judgements_per_task",
-        "tasks_per_worker",
-        "merge_identical_outputs",
-        "task_seed",
-        "attention_check_rate",
-        "repeat_rate",
-    }
-)
-# What a closed or archived campaign may still change: how it is called.
-ALWAYS_EDITABLE = frozenset({"name", "description"})
 # What a clone copies: the whole design and what workers read, not the name, the design
 # seed or the completion codes (a new round gets fresh codes, so that one round's code
 # never pays for another). Identity, owner and status are not settings.
@@ -273,20 +229,6 @@ def campaign_get_or_create(*, slug: str, name: str = "", **fields: Any) -> tuple
 def campaign_start(*, user: User, slug: str, name: str = "", **fields: Any) -> Campaign:
     """A new draft campaign owned by ``user`` (the designer's "New campaign")."""
     return campaign_create(slug=slug, name=name, owner=user, **fields)
-
-
-def campaign_fixed_fields(*, campaign: Campaign) -> frozenset[str]:
-    """The settings that can no longer change, and so are shown read-only.
-
-    The design fields once tasks are built (the built tasks would no longer match them;
-    a live, paused or closed campaign always has tasks), and everything but the name
-    and description once the campaign is closed or archived.
-    """
-    if campaign.has_ended:
-        return frozenset(SETTINGS_FIELDS - ALWAYS_EDITABLE)
-    if campaign.status != Campaign.Status.DRAFT or campaign.tasks.exists():
-        return DESIGN_FIELDS
-    return frozenset()
 
 
 def _named(fields: Iterable[str]) -> str:

@@ -16,15 +16,15 @@ worker ticks are stored per output in ``JudgementScore.checks``.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
 from django.utils.translation import gettext
 
 from annotations.models import Campaign, Criterion, Output
-from annotations.selectors.criteria import criterion_by_name
+from annotations.selectors.criteria import criterion_by_name, setup_input_conflict
 from annotations.services.validation import model_check
 from common.errors import DomainError
 
@@ -168,11 +168,21 @@ def _check_scale_settings(criterion: Criterion) -> None:
                 raise DomainError(f"Likert level {i}: each level needs a whole-number value.")
 
 
-@transaction.atomic
-def criterion_create(*, campaign: Campaign, preset: str = "", **fields: Any) -> Criterion:
-    """A new criterion, from a preset (fields then override it) or from fields alone."""
-    if campaign.status != Campaign.Status.DRAFT:
-        raise DomainError("Criteria can be added only while the campaign is a draft.")
+def _criterion_new(
+    *,
+    campaign: Campaign,
+    preset: str,
+    fields: dict[str, Any],
+    content_checks: Iterable[str] | None = None,
+    standard_input: str = "",
+    standard_text: str = "",
+) -> Criterion:
+    """A new criterion, saved once it obeys the rules every new criterion obeys, whoever
+    makes it (the designer, the API, an import): known fields, a name no other criterion
+    of the campaign has, a known preset, the scale's settings, and the model's own rules
+    (a slug of at most 64 characters as its name). From a preset (the fields given, but
+    ``None`` and "", then override it) or from the fields alone; last by default, a
+    position given (the API's field) wins."""
     unknown = set(fields) - CRITERION_FIELDS
     if unknown:
         raise DomainError(f"Unknown criterion fields: {', '.join(sorted(unknown))}.")
@@ -181,18 +191,61 @@ def criterion_create(*, campaign: Campaign, preset: str = "", **fields: Any) -> 
         raise DomainError("Name: a criterion needs a name (or a preset).")
     if criterion_by_name(campaign, name) is not None:
         raise DomainError(f"Name: the campaign already has a criterion '{name}'.")
+    values: dict[str, Any] = dict(fields)
     if preset:
-        criterion = criterion_from_preset(campaign=campaign, preset=preset, name=name)
-        overrides = {k: v for k, v in fields.items() if k != "name" and v not in (None, "")}
-        if overrides:
-            return criterion_update(criterion=criterion, **overrides)
-        return criterion
-    # Last by default; a position given (the API's field) wins.
-    criterion = Criterion(campaign=campaign, **{"position": campaign.criteria.count(), **fields})
+        if preset not in CRITERION_PRESETS:
+            raise DomainError(
+                f"Unknown criterion preset '{preset}'; choose one of "
+                f"{', '.join(CRITERION_PRESETS)}."
+            )
+        given = {k: v for k, v in fields.items() if v not in (None, "")}
+        values = {**copy.deepcopy(CRITERION_PRESETS[preset]), **given}
+    if content_checks is not None:
+        values["content_checks"] = content_checks_clean(keys=content_checks)
+    criterion = Criterion(
+        campaign=campaign,
+        standard_input=standard_input.strip(),
+        standard_text=standard_text.strip(),
+        **{"position": campaign.criteria.count(), **values, "name": name},
+    )
     _check_scale_settings(criterion)
     model_check(instance=criterion)
     criterion.save()
     return criterion
+
+
+@transaction.atomic
+def criterion_create(*, campaign: Campaign, preset: str = "", **fields: Any) -> Criterion:
+    """A new criterion, from a preset (fields then override it) or from fields alone."""
+    if campaign.status != Campaign.Status.DRAFT:
+        raise DomainError("Criteria can be added only while the campaign is a draft.")
+    return _criterion_new(campaign=campaign, preset=preset, fields=fields)
+
+
+@transaction.atomic
+def criterion_create_imported(
+    *,
+    campaign: Campaign,
+    preset: str = "",
+    content_checks: Iterable[str] | None = None,
+    standard_input: str = "",
+    standard_text: str = "",
+    **fields: Any,
+) -> Criterion:
+    """A new criterion that a file of finished judgements brings (the WMT and the
+    column-mapped importers), under the rules of :func:`criterion_create` but in a
+    campaign of any status: the judgements come finished, no task is built for them
+    (the importers refuse an archived campaign themselves). Besides the fields, the
+    content checks it offers (``None``: its preset's, if any) and a written-in standard,
+    as a file's criterion definition gives them."""
+    return _criterion_new(
+        campaign=campaign,
+        preset=preset,
+        fields=fields,
+        content_checks=content_checks,
+        standard_input=standard_input,
+        standard_text=standard_text,
+    )
 
 
 @transaction.atomic
@@ -292,52 +345,6 @@ def checklist_problem(*, offered: Iterable[str], ticked: Iterable[str]) -> str:
     return ""
 
 
-def _standard_outputs(*, campaign: Campaign, query: str = "") -> Any:
-    """Uploaded outputs with a text, of the items matching ``query`` (an item's id, or a
-    text found in its input, in the output or in the system's label), in item order."""
-    outputs = Output.objects.filter(item__campaign=campaign).exclude(text="")
-    query = query.strip()
-    if query:
-        outputs = outputs.filter(
-            Q(item__external_id__iexact=query)
-            | Q(item__input__icontains=query)
-            | Q(text__icontains=query)
-            | Q(system__label__iexact=query)
-        )
-    return outputs
-
-
-def standard_candidates(
-    *,
-    campaign: Campaign,
-    limit: int = 200,
-    include: int | Iterable[int | None] | None = None,
-    query: str = "",
-) -> list[Output]:
-    """Uploaded outputs a designer may pick a standard from, with their item, in item
-    order (at most ``limit``; empty placeholders, e.g. of WMT imports, left out; with
-    ``query`` only those of :func:`_standard_outputs`), plus the outputs with the ids
-    ``include`` (a criterion's current standard, the one just chosen) wherever they
-    are. :func:`standard_candidates_total` says how many match in all."""
-    related = Output.objects.filter(item__campaign=campaign).select_related("item", "system")
-    outputs = list(
-        _standard_outputs(campaign=campaign, query=query)
-        .select_related("item", "system")
-        .order_by("item__position", "item_id", "system__label")[:limit]
-    )
-    wanted = [include] if isinstance(include, int) else list(include or [])
-    have = {o.pk for o in outputs}
-    missing = [pk for pk in wanted if pk is not None and pk not in have]
-    if missing:
-        outputs = [*related.filter(pk__in=missing), *outputs]
-    return outputs
-
-
-def standard_candidates_total(*, campaign: Campaign, query: str = "") -> int:
-    """How many outputs :func:`standard_candidates` chooses from (before its limit)."""
-    return _standard_outputs(campaign=campaign, query=query).count()
-
-
 @transaction.atomic
 def criterion_rankme_set(
     *,
@@ -403,28 +410,6 @@ def criterion_define(
         standard_input=standard_input,
         standard_text=standard_text,
         content_checks=content_checks,
-    )
-
-
-def setup_input_conflict(*, campaign: Campaign) -> str:
-    """Set-up 1 shows every criterion of an item on one page, under one input: a
-    criterion that hides the input (RankME judges naturalness without it) would be
-    judged with it in view beside criteria that show it. Says so ("" when no conflict).
-    """
-    if campaign.setup != Campaign.Setup.TOGETHER:
-        return ""
-    criteria = list(campaign.criteria.order_by("position", "name"))
-    hidden = [c.name for c in criteria if not c.show_input]
-    shown = [c.name for c in criteria if c.show_input]
-    if not hidden or not shown:
-        return ""
-    return (
-        f"Set-up 1 shows all criteria of an item on one page, with the input when any of "
-        f"them shows it: {', '.join(hidden)} hide{'s' if len(hidden) == 1 else ''} the input "
-        f"but {', '.join(shown)} show{'s' if len(shown) == 1 else ''} it, so "
-        f"{', '.join(hidden)} would be judged with the input in view. Use set-up 2 (one "
-        "criterion per task; RankME judges naturalness without the input), or show the "
-        "input for every criterion."
     )
 
 

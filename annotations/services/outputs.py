@@ -1,15 +1,19 @@
-"""Systems, items and outputs written in bulk (``outputs_store``), and the outputs of an
+"""Systems, items and outputs written in bulk (``outputs_store``), items given their
+input (``items_inputs_fill``), systems named (``systems_describe``), and the outputs of an
 item that share a text (``outputs_detect_identical``): the importers
 (``annotations.importing``, above) and the demo campaigns call them."""
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+
+from django.db import transaction
 
 from annotations.core.outputs import OutputRow
 from annotations.models import Campaign, Item, Output, System
+from annotations.services.bulk import BATCH_SIZE, bulk_insert
 from annotations.services.languages import campaign_languages_add
 from common.errors import DomainError
 
@@ -20,69 +24,39 @@ class OutputsStored:
     items: int
     outputs: int
     identical_groups: int
+    #: the labels of the systems created, in the rows' order
+    systems_new: tuple[str, ...] = ()
 
 
-def _systems_add(campaign: Campaign, rows: list[OutputRow], systems: dict[str, System]) -> int:
-    """Create the rows' systems the campaign lacks and add them to ``systems`` (by label);
-    returns how many were new."""
-    new_systems = [
-        System(campaign=campaign, label=lbl)
-        for lbl in dict.fromkeys(r.system for r in rows)
-        if lbl not in systems
-    ]
-    System.objects.bulk_create(new_systems)
-    systems.update(
-        {s.label: s for s in campaign.systems.filter(label__in=[s.label for s in new_systems])}
+def _outputs_check(campaign: Campaign, rows: Sequence[OutputRow]) -> None:
+    """An output the campaign has already, or two of one item and system, is an error."""
+    existing = set(
+        Output.objects.filter(item__campaign=campaign).values_list(
+            "item__external_id", "system__label"
+        )
     )
-    return len(new_systems)
-
-
-def _items_new(
-    campaign: Campaign,
-    rows: list[OutputRow],
-    items: dict[str, Item],
-    attributes: dict[str, dict[str, str]],
-    item_language: dict[str, str],
-) -> list[Item]:
-    """The rows' items the campaign does not have yet (unsaved), in the rows' order,
-    placed after its existing ones."""
-    next_pos = len(items)
-    new_items: list[Item] = []
-    new_item_ids: set[str] = set()  # a set, not a scan of new_items: linear imports
     for r in rows:
-        if r.item_id not in items and r.item_id not in new_item_ids:
-            new_item_ids.add(r.item_id)
-            new_items.append(
-                Item(
-                    campaign=campaign,
-                    external_id=r.item_id,
-                    input=r.input,
-                    position=next_pos,
-                    attributes=attributes.get(r.item_id, {}),
-                    language=item_language[r.item_id],
-                )
-            )
-            next_pos += 1
-    return new_items
+        key = (r.item_id, r.system)
+        if key in existing:
+            raise DomainError(f"System '{r.system}' already has an output for item '{r.item_id}'.")
+        existing.add(key)
 
 
 def _items_gaining_attributes(
-    items: dict[str, Item], attributes: dict[str, dict[str, str]]
+    campaign: Campaign, attributes: dict[str, dict[str, str]], new: Iterable[str]
 ) -> list[Item]:
-    """Items that exist already, with the attributes they lack added (unsaved); a
-    different value for one they have is an error (the import is then rolled back)."""
+    """Items the campaign had, with the attributes they lack added (unsaved); a different
+    value for one they have is an error (the import is then rolled back)."""
     changed_items: list[Item] = []
-    for item_id, attrs in attributes.items():
-        item = items.get(item_id)
-        if item is None:
-            continue
+    for item in campaign.items.filter(external_id__in=[i for i in attributes if i not in new]):
+        attrs = attributes[item.external_id]
         clash = next(
             (k for k, v in attrs.items() if k in item.attributes and item.attributes[k] != v),
             None,
         )
         if clash is not None:
             raise DomainError(
-                f"Item '{item_id}' already has {clash} '{item.attributes[clash]}', not "
+                f"Item '{item.external_id}' already has {clash} '{item.attributes[clash]}', not "
                 f"'{attrs[clash]}'."
             )
         if any(k not in item.attributes for k in attrs):
@@ -91,81 +65,124 @@ def _items_gaining_attributes(
     return changed_items
 
 
-def _outputs_new(
+@transaction.atomic
+def outputs_store(
+    *,
     campaign: Campaign,
-    rows: list[OutputRow],
-    items: dict[str, Item],
-    systems: dict[str, System],
-    default: str,
-) -> list[Output]:
-    """The rows' outputs (unsaved); one the campaign has already, or two of one item and
-    system, is an error."""
-    existing = set(
-        Output.objects.filter(item__campaign=campaign).values_list(
-            "item__external_id", "system__label"
-        )
-    )
-    outputs: list[Output] = []
-    for r in rows:
-        key = (r.item_id, r.system)
-        if key in existing:
-            raise DomainError(f"System '{r.system}' already has an output for item '{r.item_id}'.")
-        existing.add(key)
-        outputs.append(
-            Output(
-                item=items[r.item_id],
-                system=systems[r.system],
-                text=r.text,
-                language=r.language or default,
-            )
-        )
-    return outputs
+    rows: Iterable[OutputRow],
+    language: str = "",
+    progress: Callable[[int, int], None] | None = None,
+) -> OutputsStored:
+    """Add systems, items and outputs to a campaign in bulk, then mark identical outputs.
 
-
-def outputs_store(*, campaign: Campaign, rows: Iterable[OutputRow]) -> OutputsStored:
-    """Add systems, items and outputs to a campaign in bulk (call inside a transaction).
-
-    Existing systems and items are reused; an output that exists already is an error,
-    so importing the same file twice cannot silently double anything.
+    Existing systems and items are reused (an item keeps its input; it gains the
+    attributes it lacks, a different value for one it has is an error); an output that
+    exists already, or twice in ``rows``, is an error, so importing the same file twice
+    cannot silently double anything. A row's language, else ``language``, else the
+    campaign's first; an item's is its first output's; the campaign holds every language
+    brought. Written by the raw bulk inserter (``annotations.services.bulk``): the
+    statements do not grow with the rows. ``progress(outputs written, outputs to
+    write)`` after each chunk.
     """
     rows = list(rows)
-    systems = {s.label: s for s in campaign.systems.all()}
-    items = {i.external_id: i for i in campaign.items.all()}
-    # Languages: the row's, else the campaign's first; an item's is its first output's.
-    # The campaign holds every language brought.
-    default = campaign.default_language
-    campaign_languages_add(
-        campaign=campaign, languages=[r.language or default for r in rows], first=not items
-    )
+    _outputs_check(campaign, rows)
+    systems = dict(campaign.systems.values_list("label", "id"))
+    new_systems = [
+        System(campaign=campaign, label=label)
+        for label in dict.fromkeys(r.system for r in rows)
+        if label not in systems
+    ]
+    System.objects.bulk_create(new_systems, batch_size=BATCH_SIZE)
+    systems.update({s.label: s.pk for s in new_systems})
+    items = dict(campaign.items.values_list("external_id", "id"))
+    new_items: dict[str, str] = {}
+    for r in rows:
+        if r.item_id not in items:
+            new_items.setdefault(r.item_id, r.input)
+    default = language or campaign.default_language
     item_language: dict[str, str] = {}
     for r in rows:
         item_language.setdefault(r.item_id, r.language or default)
-    n_new_systems = _systems_add(campaign, rows, systems)
+    campaign_languages_add(
+        campaign=campaign, languages=[r.language or default for r in rows], first=not items
+    )
     # Attributes per item, merged over its rows (the parsers made them consistent).
     attributes: dict[str, dict[str, str]] = {}
     for r in rows:
         if r.attributes:
             attributes.setdefault(r.item_id, {}).update(r.attributes)
-    new_items = _items_new(campaign, rows, items, attributes, item_language)
     Item.objects.bulk_update(
-        _items_gaining_attributes(items, attributes), ["attributes"], batch_size=2000
+        _items_gaining_attributes(campaign, attributes, new_items),
+        ["attributes"],
+        batch_size=BATCH_SIZE,
     )
-    Item.objects.bulk_create(new_items)
-    items.update(
-        {
-            i.external_id: i
-            for i in campaign.items.filter(external_id__in=[i.external_id for i in new_items])
-        }
+    item_ids = bulk_insert(
+        Item,
+        ("campaign", "external_id", "input", "position", "attributes", "language"),
+        [
+            (
+                campaign.pk,
+                external_id,
+                text,
+                len(items) + n,
+                attributes.get(external_id, {}),
+                item_language[external_id],
+            )
+            for n, (external_id, text) in enumerate(new_items.items())
+        ],
     )
-    outputs = _outputs_new(campaign, rows, items, systems, default)
-    Output.objects.bulk_create(outputs, batch_size=2000)
-    groups = outputs_detect_identical(campaign=campaign)
+    items.update(zip(new_items, item_ids, strict=True))
+    done = 0
+
+    def advance(n: int) -> None:
+        nonlocal done
+        done += n
+        if progress is not None:
+            progress(done, len(rows))
+
+    bulk_insert(
+        Output,
+        ("item", "system", "text", "language"),
+        [(items[r.item_id], systems[r.system], r.text, r.language or default) for r in rows],
+        progress=advance,
+        ids=False,  # nothing refers to them yet: PostgreSQL numbers them as they arrive
+    )
     return OutputsStored(
-        systems=n_new_systems,
+        systems=len(new_systems),
         items=len(new_items),
-        outputs=len(outputs),
-        identical_groups=groups,
+        outputs=len(rows),
+        identical_groups=outputs_detect_identical(campaign=campaign),
+        systems_new=tuple(s.label for s in new_systems),
     )
+
+
+@transaction.atomic
+def items_inputs_fill(*, campaign: Campaign, inputs: Mapping[str, str]) -> int:
+    """Give the campaign's items that have no input the one ``inputs`` has for their
+    external id (an item with an input keeps it); returns how many were filled."""
+    filled = list(campaign.items.filter(external_id__in=list(inputs), input=""))
+    for item in filled:
+        item.input = inputs[item.external_id]
+    Item.objects.bulk_update(filled, ["input"], batch_size=BATCH_SIZE)
+    return len(filled)
+
+
+@transaction.atomic
+def systems_describe(
+    *, campaign: Campaign, describe: Callable[[str], tuple[str, dict[str, str]] | None]
+) -> int:
+    """Name the campaign's systems: ``describe(label)`` gives a system's name and the
+    metadata to add to its own (None leaves it as it is); returns how many were named."""
+    named: list[System] = []
+    for system in campaign.systems.all():
+        described = describe(system.label)
+        if described is None:
+            continue
+        system.name, metadata = described
+        system.metadata = {**system.metadata, **metadata}
+        named.append(system)
+    System.objects.bulk_update(named, ["name", "metadata"], batch_size=BATCH_SIZE)
+    return len(named)
 
 
 def normalise_output_text(text: str) -> str:

@@ -52,8 +52,10 @@ def _standard_picker(
     query = query[:200]
     chosen = request.POST.get("standard_output") or request.GET.get("standard_output") or ""
     include = [current, int(chosen) if chosen.isdigit() else None]
-    outputs = criteria_services.standard_candidates(campaign=campaign, query=query, include=include)
-    total = criteria_services.standard_candidates_total(campaign=campaign, query=query)
+    outputs = criteria_selectors.standard_candidates(
+        campaign=campaign, query=query, include=include
+    )
+    total = criteria_selectors.standard_candidates_total(campaign=campaign, query=query)
     return outputs, {"standard_q": query, "standard_total": total, "standard_chosen": chosen}
 
 
@@ -134,7 +136,7 @@ def criteria(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
     )
     if request.htmx and request.method == "GET":
         return render(request, "annotations/criteria/criteria.html#criterion-form", context)
-    context["input_conflict"] = criteria_services.setup_input_conflict(campaign=campaign)
+    context["input_conflict"] = criteria_selectors.setup_input_conflict(campaign=campaign)
     context["criteria"] = criteria_selectors.criteria_listed(campaign=campaign)
     return render(request, "annotations/criteria/criteria.html", context)
 

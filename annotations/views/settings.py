@@ -25,8 +25,8 @@ from annotations.models import (
     CampaignMembership,
 )
 from annotations.selectors import campaigns as campaign_selectors
+from annotations.selectors import criteria as criteria_selectors
 from annotations.services import campaigns as campaign_services
-from annotations.services import criteria as criteria_services
 from annotations.services.campaigns import CampaignSettingsError
 from common.errors import DomainError
 
@@ -38,7 +38,7 @@ Role = CampaignMembership.Role
 def campaign_settings(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     """The design form. Settings that can no longer change are disabled and shown as
     text (the service refuses them too); every impossible setting is named on its field."""
-    fixed = campaign_services.campaign_fixed_fields(campaign=campaign)
+    fixed = campaign_selectors.campaign_fixed_fields(campaign=campaign)
     if request.method == "POST":
         campaign_require(request, campaign, Role.DESIGNER, denied="Viewers cannot change settings.")
         form = CampaignDesignForm(
@@ -82,7 +82,7 @@ def campaign_settings(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             groups=groups,
             locked=locked,
             design_fields=fixed,
-            input_conflict=criteria_services.setup_input_conflict(campaign=campaign),
+            input_conflict=criteria_selectors.setup_input_conflict(campaign=campaign),
         ),
     )
 

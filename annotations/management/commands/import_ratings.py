@@ -8,10 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import transaction
 
 from annotations.importing.mapped import (
-    mapped_import,
+    mapped_import_into,
     mapped_preview_scales,
     mapping_parse,
     mapping_resolve,
@@ -21,7 +20,6 @@ from annotations.importing.parsers.mapped.mapping import Mapping
 from annotations.importing.parsers.presets import PRESETS, mapping_renamed
 from annotations.models import Campaign
 from annotations.selectors.campaigns import campaign_find
-from annotations.services.campaigns import campaign_get_or_create
 from common.errors import DomainError
 
 
@@ -66,21 +64,19 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         start = time.perf_counter()
         try:
+            # The campaign's saved mappings and the presets; a campaign the import would
+            # create has none saved (and is previewed without one).
+            found = campaign_find(options["campaign"])
+            mapping = self._renamed(_mapping(options["mapping"], found), options)
             if options["preview"]:
-                # A campaign the import would create is previewed without one.
-                campaign = campaign_find(options["campaign"])
-                mapping = self._renamed(_mapping(options["mapping"], campaign), options)
-                self._preview(options["path"], mapping, options["preview"], campaign)
+                self._preview(options["path"], mapping, options["preview"], found)
                 return
-            with transaction.atomic():
-                campaign, created = campaign_get_or_create(slug=options["campaign"])
-                mapping = self._renamed(_mapping(options["mapping"], campaign), options)
-                s = mapped_import(
-                    campaign=campaign,
-                    path=options["path"],
-                    mapping=mapping,
-                    experts=options["experts"],
-                )
+            campaign, created, s = mapped_import_into(
+                campaign_slug=options["campaign"],
+                path=options["path"],
+                mapping=mapping,
+                experts=options["experts"],
+            )
         except DomainError as exc:
             raise CommandError(f"Import failed, nothing was written: {exc}") from exc
         self.stdout.write(

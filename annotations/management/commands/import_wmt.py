@@ -7,10 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import transaction
 
-from annotations.importing.wmt import wmt_import
-from annotations.services.campaigns import campaign_get_or_create
+from annotations.importing.wmt import wmt_import_into
 from common.errors import DomainError
 
 
@@ -38,14 +36,12 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         start = time.perf_counter()
         try:
-            with transaction.atomic():
-                campaign, created = campaign_get_or_create(slug=options["campaign"])
-                s = wmt_import(
-                    campaign=campaign,
-                    path=options["path"],
-                    criterion_name=options["criterion"],
-                    experts=options["experts"],
-                )
+            campaign, created, s = wmt_import_into(
+                campaign_slug=options["campaign"],
+                path=options["path"],
+                criterion_name=options["criterion"],
+                experts=options["experts"],
+            )
         except DomainError as exc:
             raise CommandError(f"Import failed, nothing was written: {exc}") from exc
         self.stdout.write(

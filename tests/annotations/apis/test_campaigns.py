@@ -103,10 +103,9 @@ def test_api_permissions(world, stubs, who, index):
             assert "detail" in response.json() or response.json()
 
 
-def test_create_campaign_upload_and_criteria_flow(world):
+def test_create_campaign_upload_and_criteria_flow(world, api_as):
     people, _, _ = world
-    client = APIClient()
-    client.force_authenticate(people["owner"])
+    client = api_as(people["owner"])
     created = client.post(
         "/api/campaigns/", {"slug": "api-made", "name": "API made"}, format="json"
     )

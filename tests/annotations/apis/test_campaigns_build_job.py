@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
-from rest_framework.test import APIClient
 
 from annotations.models import Campaign, ImportJob
 from tests.annotations.large_campaign import _campaign
@@ -17,12 +16,11 @@ def _in_process(settings):
     settings.JOBS_IN_THREAD = False
 
 
-def test_the_api_answers_202_with_the_job(settings, django_capture_on_commit_callbacks):
+def test_the_api_answers_202_with_the_job(settings, django_capture_on_commit_callbacks, api_as):
     owner = User.objects.create(username="owner")
     campaign = _campaign(owner)
     settings.BUILD_INLINE_MAX_TASKS = 100
-    client = APIClient()
-    client.force_authenticate(owner)
+    client = api_as(owner)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(f"/api/campaigns/{campaign.slug}/build/", {"seed": 4}, format="json")
     assert response.status_code == 202, response.content

@@ -5,27 +5,15 @@ from __future__ import annotations
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from rest_framework.test import APIClient
 
 from annotations.models import Campaign, CampaignMembership
-from tests.annotations.designer_data import add_member, judged_campaign, users
+from tests.annotations.designer_data import add_member, judged_campaign
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def people():
-    return users()
-
-
-def _client(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
-
-
-def test_a_magnitude_campaign_is_set_up_and_launched_through_the_api_alone(people):
-    client = _client(people["owner"])
+def test_a_magnitude_campaign_is_set_up_and_launched_through_the_api_alone(people, owner_api):
+    client = owner_api
     made = client.post("/api/campaigns/", {"slug": "rankme", "name": "R"}, format="json")
     assert made.status_code == 201
     settings = {"consent_text": "I agree.", "outputs_per_task": 3}
@@ -64,10 +52,10 @@ def test_a_magnitude_campaign_is_set_up_and_launched_through_the_api_alone(peopl
     assert launched.json()["status"] == "live"
 
 
-def test_archive_clone_and_delete(people):
+def test_archive_clone_and_delete(people, owner_api, api_as):
     campaign = judged_campaign(owner=people["owner"], n_items=2, n_workers=1)
     add_member(campaign, people["designer"], CampaignMembership.Role.DESIGNER)
-    designer, owner = _client(people["designer"]), _client(people["owner"])
+    designer, owner = api_as(people["designer"]), owner_api
     assert designer.post(f"/api/campaigns/{campaign.slug}/archive/").status_code == 400
     assert designer.post(f"/api/campaigns/{campaign.slug}/close/").status_code == 200
     archived = designer.post(f"/api/campaigns/{campaign.slug}/archive/")

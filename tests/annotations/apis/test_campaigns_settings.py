@@ -7,12 +7,9 @@ from tests.annotations.draft_campaign import _draft
 # The same rules through the API ------------------------------------------------------------
 
 
-def test_api_refuses_impossible_settings_in_the_same_words(people):
-    from rest_framework.test import APIClient
-
+def test_api_refuses_impossible_settings_in_the_same_words(people, owner_api):
     campaign = _draft(people["owner"])
-    client = APIClient()
-    client.force_authenticate(people["owner"])
+    client = owner_api
     url = f"/api/campaigns/{campaign.slug}/"
     response = client.patch(url, {"outputs_per_task": 7, "tasks_per_worker": 0}, format="json")
     assert response.status_code == 400

@@ -3,28 +3,16 @@
 from __future__ import annotations
 
 import pytest
-from rest_framework.test import APIClient
 
-from tests.annotations.designer_data import judged_campaign, users
+from tests.annotations.designer_data import judged_campaign
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def people():
-    return users()
-
-
-def _client(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
-
-
-def test_an_output_of_another_campaign_is_refused_as_the_standard(people):
+def test_an_output_of_another_campaign_is_refused_as_the_standard(people, owner_api):
     mine = judged_campaign(owner=people["owner"], slug="mine", n_items=1, n_workers=1)
     other = judged_campaign(owner=people["outsider"], slug="other", n_items=1, n_workers=1)
-    client = _client(people["owner"])
+    client = owner_api
     foreign = other.items.get().outputs.first()
     assert foreign is not None
     created = client.post(

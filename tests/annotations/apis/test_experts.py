@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from rest_framework.test import APIClient
 
 from annotations.models import Worker
 
 pytestmark = pytest.mark.django_db
 
 
-def test_api_reports_marks_and_excludes(experts_world):
+def test_api_reports_marks_and_excludes(experts_world, api_as):
     people, campaign, _ = experts_world
-    api = APIClient()
-    api.force_authenticate(people["designer"])
+    api = api_as(people["designer"])
     base = f"/api/campaigns/{campaign.slug}/experts/"
     report = api.get(base, {"criterion": "quality"}).json()
     assert report["experts"] == 2
@@ -30,7 +28,6 @@ def test_api_reports_marks_and_excludes(experts_world):
         f"/api/campaigns/{campaign.slug}/workers/{careful.pk}/", {"expert": True}, format="json"
     )
     assert patched.json()["expert"] is True
-    viewer = APIClient()
-    viewer.force_authenticate(people["viewer"])
+    viewer = api_as(people["viewer"])
     assert viewer.get(base, {"criterion": "quality"}).status_code == 200
     assert viewer.post(base, {"criterion": "quality", "threshold": 0.5}).status_code == 403

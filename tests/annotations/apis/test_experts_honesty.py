@@ -11,16 +11,13 @@ from tests.annotations.experts_data import experts_campaign
 pytestmark = pytest.mark.django_db
 
 
-def test_the_api_gives_both_rankings_and_the_reasons():
-    from rest_framework.test import APIClient
-
+def test_the_api_gives_both_rankings_and_the_reasons(api_as):
     people = users()
     campaign, _criterion = experts_campaign()
     CampaignMembership.objects.create(
         campaign=campaign, user=people["viewer"], role=CampaignMembership.Role.VIEWER
     )
-    api = APIClient()
-    api.force_authenticate(people["viewer"])
+    api = api_as(people["viewer"])
     url = f"/api/campaigns/{campaign.slug}/experts/"
     report = api.get(url, {"criterion": "quality"}).json()
     assert report["excluded"] == 0 and report["spearman_with_excluded"] is None

@@ -6,9 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
-from rest_framework.test import APIClient
 
 from annotations.models import ImportJob, Judgement, RatingMapping
 from tests.annotations.importing.conftest import rows3, three_slot_mapping, write_csv
@@ -25,15 +23,9 @@ def _csv(tmp_path: Path, rows: list[list[str]] | None = None) -> bytes:
 # API
 
 
-def _api(user: User) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
-
-
-def test_api_import_with_json_mapping(tmp_path: Path, people_campaign) -> None:
+def test_api_import_with_json_mapping(tmp_path: Path, people_campaign, api_as) -> None:
     people, campaign = people_campaign
-    response = _api(people["designer"]).post(
+    response = api_as(people["designer"]).post(
         "/api/campaigns/byo/ratings/",
         {
             "file": SimpleUploadedFile("mine.csv", _csv(tmp_path)),
@@ -46,9 +38,9 @@ def test_api_import_with_json_mapping(tmp_path: Path, people_campaign) -> None:
     assert Judgement.objects.filter(criterion__campaign=campaign).count() == 4
 
 
-def test_api_preview_writes_nothing(tmp_path: Path, people_campaign) -> None:
+def test_api_preview_writes_nothing(tmp_path: Path, people_campaign, api_as) -> None:
     people, _campaign = people_campaign
-    response = _api(people["designer"]).post(
+    response = api_as(people["designer"]).post(
         "/api/campaigns/byo/ratings/",
         {
             "file": SimpleUploadedFile("w.csv", FILES["wmt"](tmp_path).read_bytes()),
@@ -64,11 +56,11 @@ def test_api_preview_writes_nothing(tmp_path: Path, people_campaign) -> None:
     assert not Judgement.objects.exists()
 
 
-def test_api_errors(tmp_path: Path, people_campaign) -> None:
+def test_api_errors(tmp_path: Path, people_campaign, api_as) -> None:
     people, _campaign = people_campaign
     rows = rows3()
     rows[2][3] = ""  # team1 empty: the row has no outputs
-    client = _api(people["designer"])
+    client = api_as(people["designer"])
     response = client.post(
         "/api/campaigns/byo/ratings/",
         {
@@ -98,7 +90,7 @@ def test_api_errors(tmp_path: Path, people_campaign) -> None:
         format="multipart",
     )
     assert response.status_code == 400
-    viewer = _api(people["viewer"]).post(
+    viewer = api_as(people["viewer"]).post(
         "/api/campaigns/byo/ratings/",
         {"file": SimpleUploadedFile("m.csv", b"a\n"), "mapping": "wmt"},
         format="multipart",
@@ -107,11 +99,11 @@ def test_api_errors(tmp_path: Path, people_campaign) -> None:
     assert not Judgement.objects.exists()
 
 
-def test_api_large_upload_is_a_job(tmp_path: Path, people_campaign, settings) -> None:
+def test_api_large_upload_is_a_job(tmp_path: Path, people_campaign, settings, api_as) -> None:
     settings.IMPORT_INLINE_MAX_BYTES = 10
     settings.JOBS_IN_THREAD = False
     people, _campaign = people_campaign
-    response = _api(people["designer"]).post(
+    response = api_as(people["designer"]).post(
         "/api/campaigns/byo/ratings/",
         {
             "file": SimpleUploadedFile("mine.csv", _csv(tmp_path)),
@@ -124,9 +116,9 @@ def test_api_large_upload_is_a_job(tmp_path: Path, people_campaign, settings) ->
     assert job.kind == "ratings" and job.options["mapping"]["system"] == "team{i}"
 
 
-def test_api_mappings(people_campaign) -> None:
+def test_api_mappings(people_campaign, api_as) -> None:
     people, campaign = people_campaign
-    client = _api(people["designer"])
+    client = api_as(people["designer"])
     response = client.post(
         "/api/campaigns/byo/rating-mappings/",
         {"name": "mine", "mapping": three_slot_mapping()},
@@ -134,7 +126,7 @@ def test_api_mappings(people_campaign) -> None:
     )
     assert response.status_code == 201, response.content
     assert RatingMapping.objects.get(campaign=campaign).name == "mine"
-    listed = _api(people["viewer"]).get("/api/campaigns/byo/rating-mappings/").json()
+    listed = api_as(people["viewer"]).get("/api/campaigns/byo/rating-mappings/").json()
     assert [m["name"] for m in listed][-1] == "mine" and listed[0]["builtin"] is True
     assert {"mturk", "wmt", "potato"} <= {m["name"] for m in listed}
     bad = client.post(
@@ -144,7 +136,7 @@ def test_api_mappings(people_campaign) -> None:
     )
     assert bad.status_code == 400 and "slots" in bad.json()["detail"]
     assert (
-        _api(people["viewer"])
+        api_as(people["viewer"])
         .post("/api/campaigns/byo/rating-mappings/", {"name": "x", "mapping": {}}, format="json")
         .status_code
         == 403

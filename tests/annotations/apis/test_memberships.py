@@ -3,29 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from rest_framework.test import APIClient
 
 from annotations.models import CampaignMembership
-from tests.annotations.designer_data import add_member, judged_campaign, users
+from tests.annotations.designer_data import add_member, judged_campaign
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def people():
-    return users()
-
-
-def _client(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
-
-
-def test_members_list_add_remove_owners_only(people):
+def test_members_list_add_remove_owners_only(people, owner_api, api_as):
     campaign = judged_campaign(owner=people["owner"], n_items=1, n_workers=1)
     add_member(campaign, people["viewer"], CampaignMembership.Role.VIEWER)
-    viewer, owner = _client(people["viewer"]), _client(people["owner"])
+    viewer, owner = api_as(people["viewer"]), owner_api
     url = f"/api/campaigns/{campaign.slug}/members/"
     listed = viewer.get(url).json()
     assert [(m["username"], m["role"]) for m in listed] == [

@@ -3,29 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from rest_framework.test import APIClient
 
 from annotations.models import CampaignMembership
-from tests.annotations.designer_data import add_member, judged_campaign, users
+from tests.annotations.designer_data import add_member, judged_campaign
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def people():
-    return users()
-
-
-def _client(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
-
-
-def test_payments_are_read_as_the_page_shows_them(people):
+def test_payments_are_read_as_the_page_shows_them(people, api_as):
     campaign = judged_campaign(owner=people["owner"], n_items=2, n_workers=2)
     add_member(campaign, people["viewer"], CampaignMembership.Role.VIEWER)
-    rows = _client(people["viewer"]).get(f"/api/campaigns/{campaign.slug}/payments/").json()
+    rows = api_as(people["viewer"]).get(f"/api/campaigns/{campaign.slug}/payments/").json()
     assert len(rows) == 2
     # Workers without quality checks get no suggestion (the organizer decides).
     assert {r["suggestion"] for r in rows} <= {"approved", "rejected", "review", ""}

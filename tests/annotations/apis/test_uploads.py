@@ -17,23 +17,15 @@ pytestmark = pytest.mark.django_db
 # The API takes the web page's path: the size limit, then a job when large.
 
 
-def _api(user):
-    from rest_framework.test import APIClient
-
-    api = APIClient()
-    api.force_authenticate(user)
-    return api
-
-
 def test_api_upload_over_the_limit_is_a_413_naming_the_file_and_writes_nothing(
-    owner, settings
+    owner, settings, api_as
 ) -> None:
     settings.IMPORT_UPLOAD_MAX_BYTES = 500
     campaign = campaign_create(slug="pilot", owner=owner)
     data = outputs_csv(5, 20)
     assert len(data) > 500
     before = model_counts()
-    response = _api(owner).post(
+    response = api_as(owner).post(
         f"/api/campaigns/{campaign.slug}/outputs/",
         {"files": [SimpleUploadedFile("huge.csv", data)]},
         format="multipart",
@@ -47,12 +39,12 @@ def test_api_upload_over_the_limit_is_a_413_naming_the_file_and_writes_nothing(
 
 
 def test_api_large_upload_runs_as_a_job(
-    owner, settings, django_capture_on_commit_callbacks
+    owner, settings, django_capture_on_commit_callbacks, api_as
 ) -> None:
     settings.IMPORT_INLINE_MAX_BYTES = 1000
     campaign = campaign_create(slug="pilot", owner=owner)
     with django_capture_on_commit_callbacks(execute=True):
-        response = _api(owner).post(
+        response = api_as(owner).post(
             f"/api/campaigns/{campaign.slug}/outputs/",
             {"files": [SimpleUploadedFile("big.csv", outputs_csv(5, 40))]},
             format="multipart",
@@ -69,9 +61,9 @@ def test_api_large_upload_runs_as_a_job(
     assert Output.objects.filter(item__campaign=campaign).count() == 200
 
 
-def test_api_small_upload_imports_during_the_request_without_server_paths(owner) -> None:
+def test_api_small_upload_imports_during_the_request_without_server_paths(owner, api_as) -> None:
     campaign = campaign_create(slug="pilot", owner=owner)
-    response = _api(owner).post(
+    response = api_as(owner).post(
         f"/api/campaigns/{campaign.slug}/outputs/",
         {"files": [SimpleUploadedFile("small.csv", outputs_csv(2, 3))]},
         format="multipart",
@@ -79,7 +71,7 @@ def test_api_small_upload_imports_during_the_request_without_server_paths(owner)
     assert response.status_code == 201, response.content
     assert response.json()[0]["file"] == "small.csv" and response.json()[0]["outputs"] == 6
     assert not ImportJob.objects.exists()
-    bad = _api(owner).post(
+    bad = api_as(owner).post(
         f"/api/campaigns/{campaign.slug}/outputs/",
         {"files": [SimpleUploadedFile("bad.csv", b"item_id,input,system\nm,x,s\n")]},
         format="multipart",

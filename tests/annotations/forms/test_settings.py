@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from annotations.forms.settings import SETTINGS_GROUPS, SETTINGS_LABELS, CampaignDesignForm
-from annotations.services.campaigns import SETTINGS_ON_PAGE
+from annotations.selectors.campaigns import SETTINGS_ON_PAGE
 
 
 def test_every_setting_is_in_exactly_one_group():

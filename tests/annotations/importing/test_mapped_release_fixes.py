@@ -96,15 +96,8 @@ def test_likert_scores_outside_a_criterions_levels_are_refused(tmp_path):
     assert not Judgement.objects.exists()
 
 
-def test_a_humaneval_csv_criterion_with_levels_zero_refuses_one(tmp_path):
-    campaign = CampaignFactory()
-    definition = {
-        "name": "zero",
-        "scale": "likert",
-        "question": "?",
-        "scale_settings": {"levels": [{"value": 0, "label": "0"}]},
-        "content_checks": [],
-    }
+def _humaneval_csv(path: Path, definition: dict[str, Any]) -> Path:
+    """One row of humaneval's CSV export, score 1, giving ``definition``."""
     header = [
         "_unit_id",
         "_worker_id",
@@ -139,14 +132,59 @@ def test_a_humaneval_csv_criterion_with_levels_zero_refuses_one(tmp_path):
         json.dumps(definition),
         "{}",
     ]
-    path = write_csv(tmp_path / "h.csv", [header, row])
+    return write_csv(path, [header, row])
+
+
+def test_a_humaneval_csv_criterion_with_levels_zero_refuses_one(tmp_path):
+    campaign = CampaignFactory()
+    definition = {
+        "name": "zero",
+        "scale": "likert",
+        "question": "?",
+        "scale_settings": {"levels": [{"value": 0, "label": "0"}, {"value": 2, "label": "2"}]},
+        "content_checks": [],
+    }
     with pytest.raises(ImportFileError) as err:
         mapped_import(
             campaign=campaign,
-            path=path,
+            path=_humaneval_csv(tmp_path / "h.csv", definition),
             mapping=mapping_resolve(campaign=None, name="humaneval-csv"),
         )
-    assert err.value.line == 2 and err.value.field == "score1" and "0" in err.value.reason
+    assert err.value.line == 2 and err.value.field == "score1" and "0, 2" in err.value.reason
+    assert not Judgement.objects.exists() and not Criterion.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("scale_settings", "why"),
+    [
+        ({"levels": [{"value": 0, "label": "0"}]}, "at least two levels"),
+        ({"levels": [{"value": "low"}, {"value": 1}]}, "whole-number value"),
+    ],
+)
+def test_a_definition_the_criteria_service_refuses_is_refused_naming_where(
+    tmp_path, scale_settings, why
+):
+    """A criterion an import creates obeys the criteria service's rules: a Likert scale
+    of one level, or of a level without a whole-number value, is refused as the designer's
+    page and the API refuse it (it was created before), naming the file, the line and the
+    definition's column; nothing is written."""
+    campaign = CampaignFactory()
+    definition = {
+        "name": "odd",
+        "scale": "likert",
+        "question": "?",
+        "scale_settings": scale_settings,
+        "content_checks": [],
+    }
+    with pytest.raises(ImportFileError) as err:
+        mapped_import(
+            campaign=campaign,
+            path=_humaneval_csv(tmp_path / "h.csv", definition),
+            mapping=mapping_resolve(campaign=None, name="humaneval-csv"),
+        )
+    assert Path(err.value.file).name == "h.csv"
+    assert (err.value.line, err.value.field) == (2, "_criterion")
+    assert "'odd'" in err.value.reason and why in err.value.reason
     assert not Judgement.objects.exists() and not Criterion.objects.exists()
 
 

@@ -89,3 +89,19 @@ def test_unknown_extension(tmp_path: Path) -> None:
     with pytest.raises(ImportFileError, match="unknown format") as info:
         outputs_import(campaign=CampaignFactory(), path=path)
     assert info.value.file == str(path)
+
+
+def test_the_statements_do_not_grow_with_the_rows(tmp_path: Path) -> None:
+    """The outputs are written through the outputs service's bulk writer: no statement
+    per row, per item or per system."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    statements = []
+    for n in (4, 40):
+        rows = [HEADER] + [[f"m{i}", f"in {i}", f"s{i % n}", f"text {i}"] for i in range(n)]
+        path = write_csv(tmp_path / f"o{n}.csv", rows)
+        with CaptureQueriesContext(connection) as context:
+            outputs_import(campaign=CampaignFactory(), path=path)
+        statements.append(len(context.captured_queries))
+    assert statements[0] == statements[1]

@@ -6,7 +6,7 @@ import pytest
 
 from annotations.importing.wmt import wmt_import
 from annotations.models import Criterion, Item, Judgement, Output, Task, Worker
-from common.errors import ImportFileError
+from common.errors import DomainError, ImportFileError
 from tests.annotations.importing.conftest import write_csv
 from tests.factories import CampaignFactory, OutputFactory
 
@@ -183,3 +183,18 @@ def test_an_archived_campaign_takes_no_rankings(tmp_path: Path, counts) -> None:
     with pytest.raises(DomainError, match="is archived, so it is read-only"):
         wmt_import(campaign=campaign, path=write_csv(tmp_path / "wmt.csv", GOOD))
     assert counts() == before
+
+
+@pytest.mark.parametrize("name", ["My ranking", "x" * 65])
+def test_a_criterion_name_the_criteria_service_refuses_is_refused(tmp_path: Path, name) -> None:
+    """The criterion a WMT import creates obeys the criteria service's rules: a name that
+    is not a slug of at most 64 characters is refused, as the designer's page and the API
+    refuse it (the import created it before); nothing is written."""
+    campaign = CampaignFactory()
+    with pytest.raises(DomainError, match=r"Criterion '.*': Name: ") as err:
+        wmt_import(
+            campaign=campaign, path=write_csv(tmp_path / "wmt.csv", GOOD), criterion_name=name
+        )
+    assert str(tmp_path) not in str(err.value)
+    assert not Criterion.objects.exists() and not Judgement.objects.exists()
+    assert not Item.objects.filter(campaign=campaign).exists()

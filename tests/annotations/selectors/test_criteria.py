@@ -15,7 +15,7 @@ from annotations.selectors.criteria import (
     criterion_missing,
 )
 from common.errors import DomainError
-from tests.factories import CampaignFactory, CriterionFactory, TaskFactory
+from tests.factories import CampaignFactory, CriterionFactory, OutputFactory, TaskFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -99,3 +99,15 @@ def test_the_refusal_of_an_unknown_criterion_is_worded_in_one_place():
         if wording in path.read_text(encoding="utf-8")
     )
     assert writers == ["annotations/selectors/criteria.py"]
+
+
+def test_the_current_standard_is_always_among_the_candidates():
+    from annotations.selectors.criteria import standard_candidates
+
+    criterion = CriterionFactory()
+    outputs = [OutputFactory(item__campaign=criterion.campaign) for _ in range(3)]
+    assert [o.pk for o in standard_candidates(campaign=criterion.campaign, limit=2)] == [
+        o.pk for o in outputs[:2]
+    ]
+    listed = standard_candidates(campaign=criterion.campaign, limit=2, include=outputs[2].pk)
+    assert [o.pk for o in listed] == [outputs[2].pk, outputs[0].pk, outputs[1].pk]

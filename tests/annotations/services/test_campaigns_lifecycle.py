@@ -17,6 +17,7 @@ from annotations.models import (
     Output,
     Worker,
 )
+from annotations.selectors import campaigns as campaign_selectors
 from annotations.selectors.campaigns import campaign_contents
 from annotations.services import campaigns as campaign_services
 from annotations.services import criteria as criteria_services
@@ -164,16 +165,16 @@ def test_the_rules_hold_when_a_campaign_is_created_too():
 def test_design_fields_are_fixed_once_tasks_are_built_and_almost_all_once_closed():
     campaign = judged_campaign()
     assert (
-        campaign_services.campaign_fixed_fields(campaign=campaign)
-        == campaign_services.DESIGN_FIELDS
+        campaign_selectors.campaign_fixed_fields(campaign=campaign)
+        == campaign_selectors.DESIGN_FIELDS
     )
     with pytest.raises(DomainError, match="judgements per task"):
         campaign_services.campaign_settings_update(campaign=campaign, judgements_per_task=5)
     campaign_services.campaign_settings_update(campaign=campaign, instructions="Read *carefully*.")
     campaign_services.campaign_close(campaign=campaign)
     campaign.refresh_from_db()
-    assert campaign_services.campaign_fixed_fields(campaign=campaign) == (
-        campaign_services.SETTINGS_FIELDS - {"name", "description"}
+    assert campaign_selectors.campaign_fixed_fields(campaign=campaign) == (
+        campaign_selectors.SETTINGS_FIELDS - {"name", "description"}
     )
     with pytest.raises(DomainError, match="The campaign is closed"):
         campaign_services.campaign_settings_update(campaign=campaign, instructions="Other.")

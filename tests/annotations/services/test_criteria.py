@@ -13,7 +13,7 @@ from annotations.services.criteria import (
 )
 from annotations.services.demo import demo_campaign_seed
 from common.errors import DomainError
-from tests.factories import CriterionFactory, OutputFactory, task_with_outputs
+from tests.factories import CampaignFactory, CriterionFactory, OutputFactory, task_with_outputs
 
 pytestmark = pytest.mark.django_db
 
@@ -71,13 +71,24 @@ def test_demo_campaign_has_a_standard_for_each_magnitude_criterion_and_relaunche
     assert campaign_launch(campaign=campaign).status == "live"
 
 
-def test_the_current_standard_is_always_among_the_candidates():
-    from annotations.services.criteria import standard_candidates
+@pytest.mark.parametrize("status", ["draft", "closed"])
+def test_an_imported_criterion_obeys_the_rules_of_a_new_one_in_any_status(status) -> None:
+    """``criterion_create_imported``: the rules of ``criterion_create`` (a slug name, the
+    scale's settings), in a campaign of any status (finished judgements are imported into
+    closed campaigns too)."""
+    from annotations.services.criteria import criterion_create_imported
 
-    criterion = CriterionFactory()
-    outputs = [OutputFactory(item__campaign=criterion.campaign) for _ in range(3)]
-    assert [o.pk for o in standard_candidates(campaign=criterion.campaign, limit=2)] == [
-        o.pk for o in outputs[:2]
+    campaign = CampaignFactory(status=status)
+    with pytest.raises(DomainError, match="Name: "):
+        criterion_create_imported(campaign=campaign, name="not a slug", question="?")
+    with pytest.raises(DomainError, match="at least two levels"):
+        criterion_create_imported(
+            campaign=campaign, name="one", scale="likert", scale_settings={"levels": [{"value": 1}]}
+        )
+    made = criterion_create_imported(campaign=campaign, preset="fluency", content_checks=[])
+    assert (made.name, made.scale, made.content_checks) == ("fluency", "likert", [])
+    assert criterion_create_imported(campaign=campaign, preset="quality").content_checks == [
+        "added",
+        "missing",
+        "perfect",
     ]
-    listed = standard_candidates(campaign=criterion.campaign, limit=2, include=outputs[2].pk)
-    assert [o.pk for o in listed] == [outputs[2].pk, outputs[0].pk, outputs[1].pk]

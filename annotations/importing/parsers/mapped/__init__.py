@@ -66,6 +66,8 @@ class ParsedMapped:
     rows: list[MappedRow]
     #: criterion name -> its definition as the file gives it (``definition`` column)
     definitions: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: criterion name -> the line that first gives its definition
+    definition_lines: dict[str, int] = field(default_factory=dict)
 
     @property
     def judgements(self) -> list[MappedJudgement]:
@@ -99,6 +101,7 @@ def _rows(path: Path, mapping: Mapping, limit: int | None) -> ParsedMapped:
         slots=k,
         rows=rows,
         definitions={name: d for name, (d, _) in definitions.items()},
+        definition_lines={name: line for name, (_, line) in definitions.items()},
     )
 
 
