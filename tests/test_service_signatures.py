@@ -12,6 +12,7 @@ REPO = Path(__file__).resolve().parent.parent
 SERVICES = REPO / "annotations" / "services"
 
 POSITIONAL: dict[str, str] = {
+    "criteria.likert_levels_inferred": "pure: the Likert levels of whole-number scores",
     "criteria.likert_settings": "pure: the settings of a Likert scale's values",
     "drafts.draft_clean": "pure: a posted form's answers as a draft",
     "judgements.max_magnitude": "pure: a magnitude criterion's largest score",

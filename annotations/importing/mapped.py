@@ -37,6 +37,7 @@ from annotations.services.campaigns import campaign_get_or_create
 from annotations.services.criteria import (
     CRITERION_PRESETS,
     criterion_create_imported,
+    likert_levels_inferred,
     likert_settings,
     magnitude_settings,
 )
@@ -163,23 +164,9 @@ class MappedImported:
         return notes
 
 
-def _preset_fits(
-    preset: dict[str, Any] | None, columns: CriterionColumns
-) -> TypeGuard[dict[str, Any]]:
-    """A new criterion takes the preset of its name unless the mapping says another
-    scale or gives levels (the import and its preview decide alike)."""
+def _preset_fits(preset: dict[str, Any] | None, columns: CriterionColumns) -> TypeGuard[dict]:
+    """A new criterion takes its name's preset unless the mapping says otherwise."""
     return preset is not None and columns.scale in ("", preset["scale"]) and not columns.levels
-
-
-def likert_levels_inferred(scores: list[float]) -> list[int] | None:
-    """The Likert levels whole-number scores imply, from min(1, lowest) to the highest,
-    at least two (an all-zero yes/no question gets 0 and 1); ``None`` when a score is not
-    a whole number (or there is none). The one rule of both the inferred scale and a
-    mapping that says Likert without its levels."""
-    if not scores or not all(float(s).is_integer() for s in scores):
-        return None
-    first = min(1, int(min(scores)))
-    return list(range(first, max(int(max(scores)), first + 1) + 1))
 
 
 def _criterion_from_definition(
@@ -306,12 +293,11 @@ def _criterion_new(
     elif columns.scale:
         how = "the mapping's"
         if columns.scale == Criterion.Scale.LIKERT:
-            inferred = likert_levels_inferred(scores)
-            if inferred is None:
+            levels = likert_levels_inferred(scores) or []
+            if not levels:
                 raise DomainError(
                     "a Likert scale needs whole-number scores (or its levels in the mapping)."
                 )
-            levels = inferred
             how = f"the mapping's scale, levels inferred from the file ({len(scores)} scores)"
         scale = columns.scale
     settings_: dict[str, Any]

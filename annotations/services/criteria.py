@@ -56,6 +56,17 @@ def likert_settings(values: Sequence[int], descriptors: Sequence[str] = ()) -> d
     }
 
 
+def likert_levels_inferred(scores: Sequence[float]) -> list[int] | None:
+    """The Likert levels whole-number scores imply, from min(1, lowest) to the highest,
+    at least two (an all-zero yes/no question gets 0 and 1); ``None`` when a score is not
+    a whole number (or there is none). The one rule of the imports' inferred scales (a
+    column-mapped file's inferred scale, and its mapping's Likert without levels)."""
+    if not scores or not all(float(s).is_integer() for s in scores):
+        return None
+    first = min(1, int(min(scores)))
+    return list(range(first, max(int(max(scores)), first + 1) + 1))
+
+
 def _likert(descriptors: list[str]) -> dict[str, Any]:
     return likert_settings(range(1, len(descriptors) + 1), descriptors)
 

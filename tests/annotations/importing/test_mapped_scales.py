@@ -1,7 +1,7 @@
 """The scale a column-mapped import gives a new criterion (annotations/importing/mapped.py):
-Likert levels are inferred by one rule, whether the scale is inferred or the mapping says
-Likert without levels, and a magnitude criterion gets the criteria service's settings,
-the ones its presets get."""
+Likert levels are inferred by one rule (the criteria service's ``likert_levels_inferred``),
+whether the scale is inferred or the mapping says Likert without levels, and a magnitude
+criterion gets the criteria service's settings, the ones its presets get."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from annotations.importing import mapped
-from annotations.importing.mapped import likert_levels_inferred, mapped_import, mapping_parse
+from annotations.importing.mapped import mapped_import, mapping_parse
 from annotations.models import Criterion
-from annotations.services.criteria import CRITERION_PRESETS, magnitude_settings
+from annotations.services.criteria import magnitude_settings
 from tests.annotations.importing.conftest import write_csv
 from tests.factories import CampaignFactory
 
@@ -45,21 +45,6 @@ def _file(tmp_path: Path) -> Path:
     return write_csv(tmp_path / "ratings.csv", rows)
 
 
-@pytest.mark.parametrize(
-    "scores,levels",
-    [
-        ([0.0, 0.0], [0, 1]),
-        ([1.0, 3.0], [1, 2, 3]),
-        ([2.0, 5.0], [1, 2, 3, 4, 5]),
-        ([0.0, 10.0], list(range(11))),
-        ([1.5, 2.0], None),
-        ([], None),
-    ],
-)
-def test_the_levels_whole_numbers_imply(scores, levels) -> None:
-    assert likert_levels_inferred(scores) == levels
-
-
 @pytest.mark.django_db
 def test_both_likert_paths_infer_levels_by_the_one_rule(tmp_path, monkeypatch) -> None:
     seven = list(range(1, 8))
@@ -80,8 +65,3 @@ def test_an_imported_magnitude_criterion_gets_the_services_settings(tmp_path, mo
     mapped_import(campaign=campaign, path=_file(tmp_path), mapping=mapping_parse(MAPPING))
     imported = campaign.criteria.get(name="sized")
     assert imported.scale_settings == magnitude_settings() == {"standard": 50, "max_digits": 4}
-
-
-def test_the_magnitude_presets_have_the_services_settings() -> None:
-    magnitude = [p for p in CRITERION_PRESETS.values() if p["scale"] == Criterion.Scale.MAGNITUDE]
-    assert magnitude and all(p["scale_settings"] == magnitude_settings() for p in magnitude)
