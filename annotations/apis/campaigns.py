@@ -1,4 +1,6 @@
-"""REST API of campaigns: list, create, read, change, clone, lifecycle, build and progress (thin: validate, call a service or selector).
+"""REST API of campaigns: list, create, read, change, delete, clone and progress (thin:
+validate, call a service or selector; the lifecycle and the build are
+``annotations/apis/lifecycle.py``).
 
 Access: a campaign outside the user's is a 404; reading needs the viewer role, changing
 the designer role (403 otherwise). Every error has one JSON shape, ``{"detail", "code",
@@ -11,9 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
-from django.urls import reverse
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import generics, status
 from rest_framework.exceptions import (
     NotAuthenticated,
@@ -23,13 +23,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotations.access.apis import CampaignScoped
-from annotations.importing import jobs as import_jobs
-from annotations.models import Campaign, CampaignMembership, ImportJob
+from annotations.models import Campaign, CampaignMembership
 from annotations.selectors import agreement as agreement_selectors
 from annotations.selectors import campaigns as campaign_selectors
 from annotations.selectors import monitor as monitor_selectors
 from annotations.serializers.campaigns import (
-    BuildSerializer,
     CampaignCreateSerializer,
     CampaignQuerySerializer,
     CampaignSerializer,
@@ -42,7 +40,6 @@ from common.api import (
     ERRORS,
     DomainErrorsMixin,
     Pagination,
-    plain,
     validated_query,
 )
 
@@ -121,54 +118,6 @@ class CampaignCloneApi(CampaignScoped, APIView):
             campaign=self.campaign, user=user, **data.validated_data
         )
         return Response(CampaignSerializer(clone).data, status=status.HTTP_201_CREATED)
-
-
-class CampaignActionApi(CampaignScoped, APIView):
-    """Launch, pause, close, archive or unarchive a campaign (the pages' services)."""
-
-    action = ""
-
-    @extend_schema(request=None, responses={200: CampaignSerializer, **ERRORS})
-    def post(self, request: Request, slug: str) -> Response:
-        service = {
-            "launch": campaign_services.campaign_launch,
-            "pause": campaign_services.campaign_pause,
-            "close": campaign_services.campaign_close,
-            "archive": campaign_services.campaign_archive,
-            "unarchive": campaign_services.campaign_unarchive,
-        }[self.action]
-        return Response(CampaignSerializer(service(campaign=self.campaign)).data)
-
-
-class CampaignBuildApi(CampaignScoped, APIView):
-    """Build the task design (drafts only); returns the design report."""
-
-    @extend_schema(
-        request=BuildSerializer,
-        responses={
-            200: OpenApiTypes.OBJECT,
-            202: OpenApiResponse(
-                description="A large campaign (more than BUILD_INLINE_MAX_TASKS tasks), "
-                "built as a background job: its id, status and progress page."
-            ),
-            **ERRORS,
-        },
-    )
-    def post(self, request: Request, slug: str) -> Response:
-        data = BuildSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        report = import_jobs.campaign_tasks_build_or_queue(
-            campaign=self.campaign, user=request.user, seed=data.validated_data.get("seed")
-        )
-        if isinstance(report, ImportJob):
-            page = reverse(
-                "annotations:designer-import-job", kwargs={"slug": slug, "pk": report.pk}
-            )
-            return Response(
-                {"job": report.pk, "status": report.status, "url": page},
-                status=status.HTTP_202_ACCEPTED,
-            )
-        return Response(plain(report))
 
 
 class CampaignProgressApi(CampaignScoped, APIView):

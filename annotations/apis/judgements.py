@@ -1,25 +1,19 @@
-"""REST API of judgements (list) and their export."""
+"""REST API of judgements: the list (their export is ``annotations/apis/exports.py``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.db.models import QuerySet
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import generics
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from annotations.access.apis import CampaignScoped
-from annotations.core.slices import SliceError, parse_where
-from annotations.exports import judgements as exports
 from annotations.models import Judgement
 from annotations.selectors import judgements as judgement_selectors
-from annotations.selectors.criteria import criterion_get
 from annotations.serializers.judgements import (
-    ExportQuerySerializer,
     JudgementQuerySerializer,
     JudgementSerializer,
 )
@@ -27,8 +21,6 @@ from common.api import (
     Pagination,
     validated_query,
 )
-from common.errors import DomainError
-from common.http import streamed_file_response
 
 
 class JudgementListApi(CampaignScoped, generics.ListAPIView):
@@ -50,41 +42,3 @@ class JudgementListApi(CampaignScoped, generics.ListAPIView):
     @extend_schema(parameters=[JudgementQuerySerializer])
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
-
-
-class ExportApi(CampaignScoped, APIView):
-    """Raw judgements of one criterion, streamed: ``fmt=csv`` (E2E-like), ``jsonl`` or
-    ``wmt`` (WMT ranking CSV)."""
-
-    @extend_schema(
-        parameters=[
-            ExportQuerySerializer,
-            OpenApiParameter(
-                "where",
-                str,
-                many=True,
-                description="Only items whose attribute has this value: ATTR=VALUE (repeatable).",
-            ),
-        ],
-        responses={
-            (200, "text/csv"): OpenApiTypes.STR,
-            (200, "application/x-ndjson"): OpenApiTypes.STR,
-        },
-    )
-    def get(self, request: Request, slug: str) -> Any:
-        query = validated_query(ExportQuerySerializer, request)
-        name = query["criterion"]
-        criterion = criterion_get(self.campaign, name)
-        fmt = query["fmt"]
-        try:
-            where = parse_where(request.query_params.getlist("where"))
-        except SliceError as exc:
-            raise DomainError(f"where: {exc}") from None
-        lines = exports.export_lines(
-            criterion=criterion, fmt=fmt, include_excluded=query["include_excluded"], where=where
-        )
-        return streamed_file_response(
-            lines,
-            content_type=exports.FORMATS[fmt][0],
-            filename=exports.export_filename(criterion=criterion, fmt=fmt),
-        )

@@ -190,8 +190,8 @@ class CriterionForm(forms.Form):
             kept.pop("levels", None)
             fields["scale_settings"] = {
                 **kept,
-                "standard": data.get("standard") or 100,
-                "max_digits": kept.get("max_digits", 6),
+                "standard": data.get("standard") or Criterion.MAGNITUDE_STANDARD,
+                "max_digits": kept.get("max_digits", Criterion.MAGNITUDE_MAX_DIGITS),
             }
         elif data["scale"] == Criterion.Scale.LIKERT:
             fields["scale_settings"] = {"levels": data["levels"]}
@@ -220,7 +220,7 @@ class CriterionForm(forms.Form):
             "question": criterion.question,
             "show_input": criterion.show_input,
             "scale": criterion.scale,
-            "standard": criterion.scale_settings.get("standard", 100),
+            "standard": criterion.standard,
             "levels": _levels_text(criterion.likert_levels),
             "standard_output": str(criterion.standard_output_id or WRITE_IN),
             "standard_input": criterion.standard_input,
@@ -234,7 +234,11 @@ class CriterionForm(forms.Form):
         """The form filled from a preset (empty but for the defaults when unknown)."""
         fields = CRITERION_PRESETS.get(preset)
         if fields is None:
-            return {"show_input": True, "scale": Criterion.Scale.MAGNITUDE, "standard": 100}
+            return {
+                "show_input": True,
+                "scale": Criterion.Scale.MAGNITUDE,
+                "standard": Criterion.MAGNITUDE_STANDARD,
+            }
         settings = fields.get("scale_settings", {})
         return {
             "preset": preset,
@@ -242,7 +246,7 @@ class CriterionForm(forms.Form):
             "question": fields["question"],
             "show_input": fields.get("show_input", True),
             "scale": fields["scale"],
-            "standard": settings.get("standard", 100),
+            "standard": settings.get("standard", Criterion.MAGNITUDE_STANDARD),
             "levels": _levels_text(settings.get("levels", [])),
             "content_checks": list(fields.get("content_checks", [])),
         }

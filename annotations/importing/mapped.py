@@ -9,7 +9,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from django.conf import settings
 from django.db import transaction
@@ -34,7 +34,13 @@ from annotations.importing.parsers.presets import PRESETS, preset_mapping
 from annotations.models import Campaign, Criterion, ImportJob, Judgement, Output, RatingMapping
 from annotations.selectors.criteria import criterion_by_name
 from annotations.services.campaigns import campaign_get_or_create
-from annotations.services.criteria import CRITERION_PRESETS, criterion_create_imported
+from annotations.services.criteria import (
+    CRITERION_PRESETS,
+    criterion_create_imported,
+    likert_levels_inferred,
+    likert_settings,
+    magnitude_settings,
+)
 from annotations.services.finished_judgements import (
     FinishedJudgement,
     FinishedScore,
@@ -158,11 +164,9 @@ class MappedImported:
         return notes
 
 
-def _likert_levels(values: list[int]) -> dict[str, Any]:
-    return {
-        "levels": [{"value": v, "label": str(v), "descriptor": ""} for v in values],
-        "source": "mapped-import",
-    }
+def _preset_fits(preset: dict[str, Any] | None, columns: CriterionColumns) -> TypeGuard[dict]:
+    """A new criterion takes its name's preset unless the mapping says otherwise."""
+    return preset is not None and columns.scale in ("", preset["scale"]) and not columns.levels
 
 
 def _criterion_from_definition(
@@ -258,9 +262,8 @@ def scale_inferred(scores: list[float]) -> tuple[str, list[int], str]:
         return str(Criterion.Scale.MAGNITUDE), [], "no scores"
     low, high = min(scores), max(scores)
     seen = f"{len(scores)} scores from {low:g} to {high:g}"
-    if all(float(s).is_integer() for s in scores) and low >= 0 and high <= 10:
-        first = min(1, int(low))
-        levels = list(range(first, max(int(high), first + 1) + 1))
+    levels = likert_levels_inferred(scores)
+    if levels is not None and low >= 0 and high <= 10:
         return str(Criterion.Scale.LIKERT), levels, f"whole numbers: {seen}"
     if low >= 0 and high <= 100:
         return str(Criterion.Scale.SLIDER), [], f"numbers from 0 to 100: {seen}"
@@ -277,7 +280,7 @@ def _criterion_new(
     """A new criterion (through the criteria service, its refusals naming the criterion
     by ``_criterion``) offering ``content_checks``, and how its scale was chosen."""
     preset = CRITERION_PRESETS.get(columns.name)
-    if preset is not None and columns.scale in ("", preset["scale"]) and not columns.levels:
+    if _preset_fits(preset, columns):
         criterion = criterion_create_imported(
             campaign=campaign, preset=columns.name, content_checks=content_checks
         )
@@ -290,19 +293,18 @@ def _criterion_new(
     elif columns.scale:
         how = "the mapping's"
         if columns.scale == Criterion.Scale.LIKERT:
-            if not scores or not all(float(x).is_integer() for x in scores):
+            levels = likert_levels_inferred(scores) or []
+            if not levels:
                 raise DomainError(
                     "a Likert scale needs whole-number scores (or its levels in the mapping)."
                 )
-            first = min(1, int(min(scores)))
-            levels = list(range(first, max(int(max(scores)), first + 1) + 1))
             how = f"the mapping's scale, levels inferred from the file ({len(scores)} scores)"
         scale = columns.scale
     settings_: dict[str, Any]
     if scale == Criterion.Scale.LIKERT:
-        settings_ = _likert_levels(levels)
+        settings_ = {**likert_settings(levels), "source": "mapped-import"}
     elif scale == Criterion.Scale.MAGNITUDE:
-        settings_ = {"standard": 100, "max_digits": 6}
+        settings_ = magnitude_settings()
     else:
         settings_ = {}
     criterion = criterion_create_imported(
@@ -708,7 +710,7 @@ def mapped_preview_scales(
             how = f"the campaign's criterion: {_scale_text(existing)}"
         elif name in parsed.definitions:
             how = f"new, {parsed.definitions[name].get('scale')} as the file's definition gives it"
-        elif preset is not None and columns.scale in ("", preset["scale"]) and not columns.levels:
+        elif _preset_fits(preset, columns):
             how = f"new, {preset['scale']} from the criterion preset '{name}'"
         elif columns.levels:
             how = f"new, Likert with the mapping's levels {', '.join(map(str, columns.levels))}"

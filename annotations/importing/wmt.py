@@ -124,9 +124,9 @@ def _wmt_store(
         if label not in systems
     ]
     item_ids = bulk_insert(
-        Item,
-        ("campaign", "external_id", "input", "position", "language"),
-        [
+        model=Item,
+        fields=("campaign", "external_id", "input", "position", "language"),
+        rows=[
             (campaign.pk, segment, "", len(items) + n, language_of[segment])
             for n, segment in enumerate(new_items)
         ],
@@ -143,7 +143,9 @@ def _wmt_store(
                 new_outputs.append(
                     (items[r.segment_id], systems[label], "", language_of[r.segment_id])
                 )
-    bulk_insert(Output, ("item", "system", "text", "language"), new_outputs, ids=False)
+    bulk_insert(
+        model=Output, fields=("item", "system", "text", "language"), rows=new_outputs, ids=False
+    )
     # Scores: k + 1 - rank, so that higher is better as for every other criterion.
     k = parsed.systems_per_row
     # Files without times get the import's, to the second (as exports write times), so

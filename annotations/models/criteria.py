@@ -24,6 +24,12 @@ class Criterion(models.Model):
     quality and informativeness set-ups), e.g. ``["added", "missing", "perfect"]``.
     """
 
+    #: A magnitude criterion's settings when none are given (RankME's modulus 100, and
+    #: scores of at most six digits), defined once: the criteria service writes them
+    #: (``annotations.services.criteria.magnitude_settings``), everything else reads them.
+    MAGNITUDE_STANDARD = 100
+    MAGNITUDE_MAX_DIGITS = 6
+
     class Scale(models.TextChoices):
         MAGNITUDE = "magnitude", "Magnitude estimation (RankME)"
         SLIDER = "slider", "Continuous slider (0-100, unlabeled)"
@@ -71,7 +77,7 @@ class Criterion(models.Model):
 
     @property
     def standard(self) -> int:
-        return int(self.scale_settings.get("standard", 100))
+        return int(self.scale_settings.get("standard", self.MAGNITUDE_STANDARD))
 
     @property
     def likert_levels(self) -> list[dict[str, Any]]:

@@ -16,6 +16,10 @@ from annotations.models import Campaign, Judgement, Output, Task, TaskOutput
 from annotations.selectors.criteria import standard_outputs
 from annotations.selectors.sessions import tasks_per_regular_page
 
+#: What a crowd worker is paid an hour when no one says (in settings.PAYMENT_CURRENCY):
+#: the one default of the plan page, the power page and API, and their selectors.
+PAY_PER_HOUR_DEFAULT = 12.0
+
 
 @dataclass(frozen=True)
 class SystemPlan:
@@ -68,7 +72,10 @@ class Plan:
 
 
 def campaign_plan(
-    *, campaign: Campaign, pay_per_hour: float = 0.0, seconds_per_task: float | None = None
+    *,
+    campaign: Campaign,
+    pay_per_hour: float = PAY_PER_HOUR_DEFAULT,
+    seconds_per_task: float | None = None,
 ) -> Plan:
     """The campaign's plan: from the built tasks when there are any, else estimated.
 

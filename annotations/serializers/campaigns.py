@@ -48,12 +48,6 @@ class CampaignUpdateSerializer(ApiModelSerializer):
         extra_kwargs = {name: {"required": False} for name in SETTINGS_FIELDS}
 
 
-class BuildSerializer(serializers.Serializer):
-    seed = serializers.IntegerField(
-        required=False, allow_null=True, min_value=0, max_value=2**31 - 1
-    )
-
-
 class CriterionProgressSerializer(serializers.Serializer):
     criterion = serializers.CharField(source="criterion.name")
     planned = serializers.IntegerField()

@@ -1,4 +1,4 @@
-"""REST serializers of judgements and their export."""
+"""REST serializers of judgements (the export's query is ``annotations/serializers/exports.py``)."""
 
 from __future__ import annotations
 
@@ -18,12 +18,6 @@ class JudgementQuerySerializer(serializers.Serializer):
         required=False,
         error_messages={"invalid": "Not an ISO 8601 date and time (e.g. 2025-01-31T12:00Z)."},
     )
-
-
-class ExportQuerySerializer(serializers.Serializer):
-    criterion = serializers.CharField(max_length=100)
-    fmt = serializers.ChoiceField(choices=["csv", "jsonl", "wmt"], default="csv")
-    include_excluded = serializers.BooleanField(required=False, default=True)
 
 
 class JudgementScoreSerializer(ApiModelSerializer):

@@ -14,6 +14,8 @@ their time), ``drafts`` (autosaved answers). Answers and quality: ``judgements``
 ``annotations.selectors.platforms``). File imports sit above, in
 ``annotations.importing``: they call these services, never the other way round.
 
-Every service is a typed function with keyword-only arguments that owns its transaction
-and raises ``common.errors.DomainError`` (or a subclass) for a broken domain rule.
+Services that write: typed functions with keyword-only arguments, each owning its
+transaction and raising ``common.errors.DomainError`` (or a subclass) for a broken domain
+rule. Small pure helpers of one or two values (and the few one-value lookups the hand-out
+uses): positional. ``tests/test_service_signatures.py`` lists the positional ones.
 """

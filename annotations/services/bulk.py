@@ -88,10 +88,10 @@ def gc_paused() -> Iterator[None]:
 
 
 def bulk_insert(
+    *,
     model: type[models.Model],
     fields: Sequence[str],
     rows: Sequence[Sequence[Any]],
-    *,
     progress: Callable[[int], None] | None = None,
     ids: bool = True,
 ) -> list[int]:

@@ -36,13 +36,39 @@ E2E_NATURALNESS_QUESTION = "Could the utterance have been produced by a native s
 RANKME_INFORMATIVENESS_QUESTION = "How informative is the utterance, relative to the standard?"
 
 
-def _likert(descriptors: list[str]) -> dict[str, Any]:
+def magnitude_settings() -> dict[str, Any]:
+    """A new magnitude criterion's settings (a fresh dict): the standard's value and the
+    most digits a score has, the defaults of ``Criterion``. The presets and the imports
+    write these."""
+    return {"standard": Criterion.MAGNITUDE_STANDARD, "max_digits": Criterion.MAGNITUDE_MAX_DIGITS}
+
+
+def likert_settings(values: Sequence[int], descriptors: Sequence[str] = ()) -> dict[str, Any]:
+    """A Likert criterion's settings: a level per value, labelled with it, described by
+    ``descriptors`` in order (blank when there are fewer). The presets and the imports
+    write these (descriptors beyond the values are dropped)."""
+    described = [*descriptors, *[""] * len(values)][: len(values)]
     return {
         "levels": [
-            {"value": i + 1, "label": str(i + 1), "descriptor": d}
-            for i, d in enumerate(descriptors)
+            {"value": v, "label": str(v), "descriptor": d}
+            for v, d in zip(values, described, strict=True)
         ]
     }
+
+
+def likert_levels_inferred(scores: Sequence[float]) -> list[int] | None:
+    """The Likert levels whole-number scores imply, from min(1, lowest) to the highest,
+    at least two (an all-zero yes/no question gets 0 and 1); ``None`` when a score is not
+    a whole number (or there is none). The one rule of the imports' inferred scales (a
+    column-mapped file's inferred scale, and its mapping's Likert without levels)."""
+    if not scores or not all(float(s).is_integer() for s in scores):
+        return None
+    first = min(1, int(min(scores)))
+    return list(range(first, max(int(max(scores)), first + 1) + 1))
+
+
+def _likert(descriptors: list[str]) -> dict[str, Any]:
+    return likert_settings(range(1, len(descriptors) + 1), descriptors)
 
 
 # Criterion presets: name -> fields of a Criterion. MTG's 1-5 scales follow the
@@ -53,21 +79,21 @@ CRITERION_PRESETS: dict[str, dict[str, Any]] = {
         "question": E2E_QUALITY_QUESTION,
         "show_input": True,
         "scale": Criterion.Scale.MAGNITUDE,
-        "scale_settings": {"standard": 100, "max_digits": 6},
+        "scale_settings": magnitude_settings(),
         "content_checks": ["added", "missing", "perfect"],
     },
     "naturalness": {
         "question": E2E_NATURALNESS_QUESTION,
         "show_input": False,
         "scale": Criterion.Scale.MAGNITUDE,
-        "scale_settings": {"standard": 100, "max_digits": 6},
+        "scale_settings": magnitude_settings(),
     },
     # RankME's third criterion (Novikova, Dusek and Rieser 2018), with its checklist.
     "informativeness": {
         "question": RANKME_INFORMATIVENESS_QUESTION,
         "show_input": True,
         "scale": Criterion.Scale.MAGNITUDE,
-        "scale_settings": {"standard": 100, "max_digits": 6},
+        "scale_settings": magnitude_settings(),
         "content_checks": ["added", "missing", "perfect"],
     },
     "grammar": {
@@ -156,7 +182,7 @@ def _check_scale_settings(criterion: Criterion) -> None:
     if not isinstance(settings, dict):
         raise DomainError("Scale settings must be a JSON object.")
     if criterion.scale == Criterion.Scale.MAGNITUDE:
-        standard = settings.get("standard", 100)
+        standard = settings.get("standard", Criterion.MAGNITUDE_STANDARD)
         if not isinstance(standard, int | float) or standard <= 0:
             raise DomainError("The standard's value must be a positive number.")
     if criterion.scale == Criterion.Scale.LIKERT:

@@ -71,7 +71,7 @@ def page_resume(*, worker: Worker, campaign: Campaign, now: datetime) -> Assignm
                 assignment.save(update_fields=["state"])
                 if assignment.kind == Assignment.Kind.REGULAR:
                     released[assignment.task_id] = released.get(assignment.task_id, 0) + 1
-        places_held_release(released)
+        places_held_release(released=released)
         if room:
             found = page[0]
     return found
@@ -98,5 +98,5 @@ def assignments_expire(*, campaign: Campaign | None = None, now: datetime | None
     for _, task_id, kind in rows:
         if kind == Assignment.Kind.REGULAR:
             released[task_id] = released.get(task_id, 0) + 1
-    places_held_release(released)
+    places_held_release(released=released)
     return len(rows)

@@ -305,8 +305,8 @@ def _assignments_insert(
 
     imported, submitted = Assignment.Kind.IMPORTED.value, Assignment.State.SUBMITTED.value
     return bulk_insert(
-        Assignment,
-        (
+        model=Assignment,
+        fields=(
             "worker",
             "task",
             "item",
@@ -317,7 +317,7 @@ def _assignments_insert(
             "started_at",
             "submitted_at",
         ),
-        [
+        rows=[
             (
                 worker_pk[j.worker_id],
                 task_ids[index],
@@ -369,8 +369,8 @@ def _judgements_insert(
             )
         )
     return bulk_insert(
-        Judgement,
-        (
+        model=Judgement,
+        fields=(
             "assignment",
             "task",
             "worker",
@@ -381,7 +381,7 @@ def _judgements_insert(
             "too_fast",
             "metadata",
         ),
-        judgement_rows,
+        rows=judgement_rows,
         progress=advance,
     )
 
@@ -424,10 +424,10 @@ def _scores_insert(
                 )
                 append((*row, list(s.checks)) if with_checks else row)
     bulk_insert(
-        JudgementScore,
-        ("judgement", "output", "slot", "score", "rank", "coverage")
+        model=JudgementScore,
+        fields=("judgement", "output", "slot", "score", "rank", "coverage")
         + (("checks",) if with_checks else ()),
-        score_rows,
+        rows=score_rows,
         progress=advance,
         ids=False,
     )
@@ -471,15 +471,15 @@ def judgements_store_finished(
     total = len(plan.rows) + sum(map(len, plan.slots_of_task)) + 2 * len(judgements) + n_scores
     advance = _progress_counter(progress, total)
     task_ids = bulk_insert(
-        Task,
-        ("campaign", "criterion", "item", "kind", "number", "external_id", "language"),
-        plan.rows,
+        model=Task,
+        fields=("campaign", "criterion", "item", "kind", "number", "external_id", "language"),
+        rows=plan.rows,
         progress=advance,
     )
     bulk_insert(
-        TaskOutput,
-        ("task", "output", "slot", "text"),
-        [
+        model=TaskOutput,
+        fields=("task", "output", "slot", "text"),
+        rows=[
             (task_id, output_id, slot, text)
             for task_id, slots in zip(task_ids, plan.slots_of_task, strict=True)
             for output_id, slot, text in slots

@@ -92,7 +92,8 @@ class AssignmentExpired(DomainError):
 
 
 def max_magnitude(criterion: Criterion) -> int:
-    return 10 ** int(criterion.scale_settings.get("max_digits", 6)) - 1
+    digits = criterion.scale_settings.get("max_digits", Criterion.MAGNITUDE_MAX_DIGITS)
+    return 10 ** int(digits) - 1
 
 
 def score_error(*, criterion: Criterion, score: float) -> str | None:

@@ -117,9 +117,9 @@ def outputs_store(
         batch_size=BATCH_SIZE,
     )
     item_ids = bulk_insert(
-        Item,
-        ("campaign", "external_id", "input", "position", "attributes", "language"),
-        [
+        model=Item,
+        fields=("campaign", "external_id", "input", "position", "attributes", "language"),
+        rows=[
             (
                 campaign.pk,
                 external_id,
@@ -141,9 +141,9 @@ def outputs_store(
             progress(done, len(rows))
 
     bulk_insert(
-        Output,
-        ("item", "system", "text", "language"),
-        [(items[r.item_id], systems[r.system], r.text, r.language or default) for r in rows],
+        model=Output,
+        fields=("item", "system", "text", "language"),
+        rows=[(items[r.item_id], systems[r.system], r.text, r.language or default) for r in rows],
         progress=advance,
         ids=False,  # nothing refers to them yet: PostgreSQL numbers them as they arrive
     )

@@ -95,7 +95,7 @@ def _places_held_recount_one(*, task_id: int) -> tuple[QuerySet[Task], dict[str,
     return Task.objects.filter(pk=task_id), {"places_held": _places_held()}
 
 
-def places_held_release(released: Mapping[int, int]) -> None:
+def places_held_release(*, released: Mapping[int, int]) -> None:
     """Take ``released[task_id]`` places off each task's counter (assignments expired)."""
     by_count: dict[int, list[int]] = {}
     for task_id, n in released.items():

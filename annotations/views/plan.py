@@ -29,10 +29,12 @@ Role = CampaignMembership.Role
 @campaign_view(Role.VIEWER)
 def campaign_plan(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
     form = PlanForm(request.GET or None)
-    pay = Decimal(12)
+    pay = Decimal(str(plan_selectors.PAY_PER_HOUR_DEFAULT))
     seconds = None
     if form.is_valid():
-        pay = form.cleaned_data.get("pay_per_hour") or Decimal(0)
+        # A blank pay is the default the untouched page shows (the field says so).
+        given = form.cleaned_data.get("pay_per_hour")
+        pay = pay if given is None else given
         seconds = form.cleaned_data.get("seconds_per_task")
     plan = plan_selectors.campaign_plan(
         campaign=campaign,

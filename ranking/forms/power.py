@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 
+from annotations.selectors.plan import PAY_PER_HOUR_DEFAULT
 from common.forms import bounded_number
 from ranking.selectors.power import (
     DRAWS_RANGE,
@@ -30,7 +31,9 @@ class PowerForm(forms.Form):
     draws = bounded_number(DRAWS_RANGE, initial=0.0, label="Share of draws", required=False)
     confidence = bounded_number(CONFIDENCE_RANGE, initial=0.95)
     power = bounded_number(POWER_RANGE, initial=0.8)
-    pay_per_hour = bounded_number(PAY_PER_HOUR_RANGE, initial=12.0, label="Pay per hour")
+    pay_per_hour = bounded_number(
+        PAY_PER_HOUR_RANGE, initial=PAY_PER_HOUR_DEFAULT, label="Pay per hour"
+    )
     seconds_per_task = bounded_number(
         SECONDS_PER_TASK_RANGE,
         required=False,

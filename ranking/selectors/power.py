@@ -20,6 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from annotations.models import Campaign, Criterion
+from annotations.selectors.plan import PAY_PER_HOUR_DEFAULT
 from ranking import stats
 from ranking.selectors.runs import ranking_scores
 
@@ -166,7 +167,7 @@ def campaign_power_plan(
     draws: float = 0.0,
     confidence: float = 0.95,
     power: float = 0.8,
-    pay_per_hour: float = 0.0,
+    pay_per_hour: float = PAY_PER_HOUR_DEFAULT,
     seconds_per_task: float | None = None,
 ) -> PowerPlan:
     """The judgements a balanced design of this campaign needs to separate two systems
@@ -205,7 +206,7 @@ def criterion_power(
     confidence: float = 0.95,
     power: float = 0.8,
     pairs: str = "adjacent",
-    pay_per_hour: float = 0.0,
+    pay_per_hour: float = PAY_PER_HOUR_DEFAULT,
     seconds_per_task: float | None = None,
 ) -> PowerReport | None:
     """From the criterion's judgements so far: what each pair of neighbours (or every
@@ -270,7 +271,7 @@ def campaign_power_reports(
     campaign: Campaign,
     confidence: float = 0.95,
     power: float = 0.8,
-    pay_per_hour: float = 0.0,
+    pay_per_hour: float = PAY_PER_HOUR_DEFAULT,
     seconds_per_task: float | None = None,
 ) -> list[PowerReport]:
     """:func:`criterion_power` of each criterion that has one (two systems compared)."""

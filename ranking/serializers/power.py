@@ -10,6 +10,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from annotations.selectors.plan import PAY_PER_HOUR_DEFAULT
 from common.serializers import bounded_number
 from ranking.selectors.power import (
     DRAWS_RANGE,
@@ -31,7 +32,7 @@ class PowerQuery(serializers.Serializer):
     confidence = bounded_number(CONFIDENCE_RANGE, default=0.95)
     power = bounded_number(POWER_RANGE, default=0.8)
     pairs = serializers.ChoiceField(choices=["adjacent", "all"], default="adjacent")
-    pay_per_hour = bounded_number(PAY_PER_HOUR_RANGE, default=0.0)
+    pay_per_hour = bounded_number(PAY_PER_HOUR_RANGE, default=PAY_PER_HOUR_DEFAULT)
     seconds_per_task = bounded_number(SECONDS_PER_TASK_RANGE, required=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

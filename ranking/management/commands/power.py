@@ -8,6 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotations.selectors.campaigns import campaign_by_slug, campaign_criterion_get
+from annotations.selectors.plan import PAY_PER_HOUR_DEFAULT
 from common.errors import DomainError
 from ranking.selectors import power as power_selectors
 
@@ -31,7 +32,7 @@ class Command(BaseCommand):
         parser.add_argument("--draws", type=float, default=0.0, help="assumed share of draws")
         parser.add_argument("--confidence", type=float, default=0.95)
         parser.add_argument("--power", type=float, default=0.8)
-        parser.add_argument("--pay-per-hour", type=float, default=0.0)
+        parser.add_argument("--pay-per-hour", type=float, default=PAY_PER_HOUR_DEFAULT)
         parser.add_argument("--seconds-per-task", type=float)
         parser.add_argument("--all-pairs", action="store_true", help="every pair, not neighbours")
 

@@ -1,5 +1,6 @@
-"""The campaigns API (annotations/apis/campaigns.py): who may do what, a campaign set up
-through the API, its life cycle and progress."""
+"""The campaigns API (annotations/apis/campaigns.py): who may do what (every API of a
+campaign at once), a campaign set up through the API, its progress, a clone and a delete
+(its lifecycle: test_lifecycle.py)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from annotations.models import Campaign
+from annotations.models import Campaign, CampaignMembership
+from annotations.services.campaigns import campaign_close
 from ranking.models import RankingRun
+from tests.annotations.designer_data import add_member, judged_campaign
 
 pytestmark = pytest.mark.django_db
 
@@ -125,9 +128,8 @@ def test_create_campaign_upload_and_criteria_flow(world, api_as):
     assert all(s["outputs"] == 1 for s in systems["results"])
 
 
-def test_lifecycle_and_progress(designer_api):
+def test_progress(designer_api):
     client, campaign, _ = designer_api
-    assert client.post(f"/api/campaigns/{campaign.slug}/launch/").json()["status"] == "live"
     progress = client.get(f"/api/campaigns/{campaign.slug}/progress/").json()
     assert progress["criteria"][0] == {
         **progress["criteria"][0],
@@ -139,5 +141,22 @@ def test_lifecycle_and_progress(designer_api):
     assert -1 <= progress["agreement"][0]["preference_alpha"] <= 1
     assert -1 <= progress["agreement"][0]["inter_kappa"] <= 1
     assert "intra_kappa" in progress["agreement"][0]
-    assert client.post(f"/api/campaigns/{campaign.slug}/close/").json()["status"] == "closed"
-    assert Campaign.objects.get(pk=campaign.pk).status == "closed"
+
+
+def test_clone_and_delete(people, owner_api, api_as):
+    campaign = judged_campaign(owner=people["owner"], n_items=2, n_workers=1)
+    add_member(campaign, people["designer"], CampaignMembership.Role.DESIGNER)
+    campaign_close(campaign=campaign)
+    designer, owner = api_as(people["designer"]), owner_api
+    clone = designer.post(
+        f"/api/campaigns/{campaign.slug}/clone/", {"slug": "round-2"}, format="json"
+    )
+    assert clone.status_code == 201, clone.content
+    copy = Campaign.objects.get(slug="round-2")
+    assert copy.status == "draft" and copy.owner == people["designer"]
+    assert copy.criteria.get().standard_text == campaign.criteria.get().standard_text
+    # Only owners delete.
+    refused = designer.delete(f"/api/campaigns/{campaign.slug}/")
+    assert refused.status_code == 403
+    assert owner.delete(f"/api/campaigns/{campaign.slug}/").status_code == 204
+    assert not Campaign.objects.filter(slug=campaign.slug).exists()

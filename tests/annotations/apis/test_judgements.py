@@ -1,8 +1,6 @@
-"""The judgements API (annotations/apis/judgements.py): paginated, filtered, the export streamed."""
+"""The judgements API (annotations/apis/judgements.py): paginated, filtered."""
 
 from __future__ import annotations
-
-import json
 
 import pytest
 
@@ -20,13 +18,3 @@ def test_judgements_paginated_and_filtered(designer_api):
     assert paged["count"] == 12 and len(paged["results"]) == 2 and paged["next"] is None
     bad = client.get(f"/api/campaigns/{campaign.slug}/judgements/?submitted_after=yesterday")
     assert bad.status_code == 400 and "submitted_after" in bad.json()["detail"]
-
-
-def test_export_is_streamed(designer_api):
-    client, campaign, _ = designer_api
-    response = client.get(f"/api/campaigns/{campaign.slug}/export/?criterion=quality&fmt=jsonl")
-    assert response.status_code == 200 and response.streaming
-    lines = b"".join(response.streaming_content).decode().splitlines()
-    assert len(lines) == 12 and json.loads(lines[0])["criterion"] == "quality"
-    missing = client.get(f"/api/campaigns/{campaign.slug}/export/?criterion=nope")
-    assert missing.status_code == 400 and "no criterion 'nope'" in missing.json()["detail"]

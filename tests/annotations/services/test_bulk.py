@@ -20,7 +20,10 @@ def test_rows_nobody_refers_to_are_numbered_by_the_database() -> None:
     rows = [(campaign.pk, f"item{n}", f"input {n}", n) for n in range(2500)]
     with transaction.atomic(), CaptureQueriesContext(connection) as context:
         returned = bulk_insert(
-            Item, ("campaign", "external_id", "input", "position"), rows, ids=False
+            model=Item,
+            fields=("campaign", "external_id", "input", "position"),
+            rows=rows,
+            ids=False,
         )
     assert returned == []
     sql = " ".join(q["sql"] for q in context.captured_queries)
@@ -36,7 +39,11 @@ def test_rows_nobody_refers_to_are_numbered_by_the_database() -> None:
 def test_ids_are_returned_in_row_order_when_asked() -> None:
     campaign = CampaignFactory()
     with transaction.atomic():
-        ids = bulk_insert(System, ("campaign", "label"), [(campaign.pk, f"s{n}") for n in range(7)])
+        ids = bulk_insert(
+            model=System,
+            fields=("campaign", "label"),
+            rows=[(campaign.pk, f"s{n}") for n in range(7)],
+        )
     assert dict(System.objects.filter(pk__in=ids).values_list("pk", "label")) == {
         pk: f"s{n}" for n, pk in enumerate(ids)
     }
@@ -64,10 +71,17 @@ def test_a_table_that_took_many_rows_is_analysed_once_the_import_commits(
 
     few = [(campaign.pk, f"few{n}", "", n) for n in range(299)]
     with django_capture_on_commit_callbacks(execute=True) as callbacks, transaction.atomic():
-        bulk_insert(Item, ("campaign", "external_id", "input", "position"), few, ids=False)
+        bulk_insert(
+            model=Item, fields=("campaign", "external_id", "input", "position"), rows=few, ids=False
+        )
     assert callbacks == []
     many = [(campaign.pk, f"item{n}", "", n) for n in range(300)]
     with django_capture_on_commit_callbacks(execute=True) as callbacks, transaction.atomic():
-        bulk_insert(Item, ("campaign", "external_id", "input", "position"), many, ids=False)
+        bulk_insert(
+            model=Item,
+            fields=("campaign", "external_id", "input", "position"),
+            rows=many,
+            ids=False,
+        )
     assert len(callbacks) == 1
     assert reltuples() == Item.objects.count() == 599

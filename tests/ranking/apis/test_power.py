@@ -194,3 +194,27 @@ def test_infinite_numbers_are_null_and_said_level(client, django_user_model, mon
             "cost": None,
         }
     ]
+
+
+def test_without_pay_the_api_costs_what_the_page_shows(client, django_user_model) -> None:
+    """One default pay per hour (``annotations.selectors.plan.PAY_PER_HOUR_DEFAULT``): the
+    API asked without ``pay_per_hour`` gives the cost the untouched power page shows (it
+    gave 0 while the page said 12 an hour)."""
+    from annotations.models import CampaignMembership
+
+    campaign, criterion = planted_campaign(strengths=[40.0, 0.0, 0.0], n_judgements=60, k=3)
+    user = django_user_model.objects.create_user("viewer", password="pw-123456789")
+    CampaignMembership.objects.create(campaign=campaign, user=user, role="viewer")
+    client.force_login(user)
+    page = client.get(f"/rankings/campaign/{campaign.slug}/power/").context
+    url = f"/api/campaigns/{campaign.slug}/power/"
+    plan = client.get(url, {"share": page["plan"].share}).json()
+    assert plan["cost"] > 0
+    assert plan["cost"] == pytest.approx(page["plan"].cost, abs=1e-4)
+    assert plan["pay_per_hour"] == page["plan"].pay_per_hour
+    pilot = client.get(url, {"criterion": criterion.name}).json()
+    (report,) = page["reports"]
+    assert pilot["pay_per_hour"] == report.pay_per_hour
+    assert [p["cost"] for p in pilot["pairs"]] == pytest.approx(
+        [p.cost for p in report.pairs], abs=1e-4
+    )

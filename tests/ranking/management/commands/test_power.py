@@ -50,3 +50,12 @@ def test_an_unknown_campaign_or_criterion_is_refused_in_the_other_commands_words
     with pytest.raises(CommandError) as error:
         call_command("power", *[a.format(slug=campaign.slug) for a in args], stdout=io.StringIO())
     assert str(error.value) == message.format(slug=campaign.slug)
+
+
+def test_without_pay_the_command_plans_at_the_pages_default() -> None:
+    from annotations.selectors.plan import PAY_PER_HOUR_DEFAULT
+
+    campaign, _ = planted_campaign(strengths=[40.0, 0.0, 0.0], n_judgements=60, k=3)
+    out = StringIO()
+    call_command("power", campaign.slug, "--share", "0.6", stdout=out)
+    assert f"at {PAY_PER_HOUR_DEFAULT:.2f} per hour" in out.getvalue()

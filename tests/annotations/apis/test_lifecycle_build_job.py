@@ -1,4 +1,4 @@
-"""The API's build answers 202 with the job."""
+"""The build API (annotations/apis/lifecycle.py) answers 202 with the job of a large build."""
 
 from __future__ import annotations
 

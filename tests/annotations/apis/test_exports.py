@@ -1,0 +1,44 @@
+"""The judgements export API (annotations/apis/exports.py): streamed, in every format of
+the export's one list, under ``fmt=`` (DRF keeps ``format=`` for itself)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from annotations.exports import judgements as exports
+
+pytestmark = pytest.mark.django_db
+
+
+def test_export_is_streamed(designer_api):
+    client, campaign, _ = designer_api
+    response = client.get(f"/api/campaigns/{campaign.slug}/export/?criterion=quality&fmt=jsonl")
+    assert response.status_code == 200 and response.streaming
+    lines = b"".join(response.streaming_content).decode().splitlines()
+    assert len(lines) == 12 and json.loads(lines[0])["criterion"] == "quality"
+    missing = client.get(f"/api/campaigns/{campaign.slug}/export/?criterion=nope")
+    assert missing.status_code == 400 and "no criterion 'nope'" in missing.json()["detail"]
+
+
+@pytest.mark.parametrize("fmt", sorted(exports.FORMATS))
+def test_every_export_format_is_offered(designer_api, fmt):
+    client, campaign, _ = designer_api
+    response = client.get(f"/api/campaigns/{campaign.slug}/export/?criterion=quality&fmt={fmt}")
+    assert response.status_code == 200, response.content
+    assert response["Content-Type"] == exports.FORMATS[fmt][0]
+    assert f".{exports.FORMATS[fmt][1]}" in response["Content-Disposition"]
+
+
+def test_an_unknown_format_is_a_400_naming_the_parameter(designer_api):
+    client, campaign, _ = designer_api
+    response = client.get(f"/api/campaigns/{campaign.slug}/export/?criterion=quality&fmt=xlsx")
+    assert response.status_code == 400 and "fmt" in response.json()["detail"]
+
+
+def test_the_format_parameter_is_drf_s_and_not_the_export_s(designer_api):
+    # Why the API's parameter is ``fmt``: DRF takes ``format`` as its renderer override.
+    client, campaign, _ = designer_api
+    response = client.get(f"/api/campaigns/{campaign.slug}/export/?criterion=quality&format=csv")
+    assert response.status_code == 404
