@@ -716,16 +716,9 @@ def page_next_for(*, worker: Worker, campaign: Campaign, now: datetime | None = 
     task row at a time (``FOR UPDATE SKIP LOCKED``), in set-up 1 followed by the rest of
     its group.
     """
-    if campaign.status != Campaign.Status.LIVE:
-        raise CampaignNotOpen(f"The campaign '{campaign}' is not open ({campaign.status}).")
-    if worker.campaign_id != campaign.pk:
-        raise DomainError("This worker belongs to another campaign.")
+    _hand_out_check(worker=worker, campaign=campaign)
     now = now or timezone.now()
-    # The lock, and the fields another request may have changed since ``worker`` was read.
-    locked = _worker_seen_locked.rows(worker_id=worker.pk, now=now)
-    if not locked:
-        raise Worker.DoesNotExist(f"Worker {worker.pk} does not exist.")
-    worker.stopped, worker.language = locked[0]
+    _worker_seen(worker=worker, now=now)
     if worker.stopped:
         return NextPage(None, None)
     # One read of the worker's assignments (a session's worth) answers the usual case:
@@ -733,33 +726,102 @@ def page_next_for(*, worker: Worker, campaign: Campaign, now: datetime | None = 
     mine = _assignments_of(worker_id=worker.pk)
     together = is_together(campaign)
     submitted = sum(state == Assignment.State.SUBMITTED for state, *_ in mine)
-    if any(state == Assignment.State.ACTIVE for state, *_ in mine):
-        resumed = page_resume(worker=worker, campaign=campaign, now=now)
-        if resumed is not None:
-            return NextPage(resumed, None if together else submitted)
+    resumed = _page_resumed(
+        worker=worker, campaign=campaign, now=now, mine=mine, submitted=submitted
+    )
+    if resumed is not None:
+        return resumed
     position = pages_done(worker=worker, campaign=campaign) if together else submitted
     if position >= campaign.tasks_per_worker:
         return NextPage(None, position)
-    plan = session_plan(campaign=campaign, worker=worker)
-    rng = np.random.default_rng(_seed(campaign.task_seed, worker.pk, position, 3))
-    kind = Assignment.Kind.REGULAR
-    task: Task | None = None
-    if plan[position] == KIND_REPEAT:
-        task = _pick_repeat(worker=worker, rng=rng)
-        kind = Assignment.Kind.REPEAT if task is not None else kind
-    elif plan[position] == KIND_ATTENTION:
-        task = _pick_attention(campaign=campaign, worker=worker, rng=rng)
-    tasks: list[Task] | None = None
-    if task is not None:
-        tasks = [task]
-        if together and task.group is not None and task.kind == Task.Kind.ATTENTION:
-            tasks += _group_tasks(task)
+    tasks, kind = _check_planned(campaign=campaign, worker=worker, position=position)
     if tasks is None:
-        last_item = max(mine, key=lambda row: (row[2], row[3]))[1] if mine else None
-        tasks = _claim_regular(campaign=campaign, worker=worker, now=now, avoid_item=last_item)
+        tasks = _claim_regular(
+            campaign=campaign, worker=worker, now=now, avoid_item=_item_shown_last(mine)
+        )
     if not tasks:
         return NextPage(None, position)
-    # One order of the outputs for the whole page (set-up 1 shows each output once).
+    return _page_hand_out(
+        campaign=campaign, worker=worker, tasks=tasks, kind=kind, position=position, now=now
+    )
+
+
+def _page_resumed(
+    *,
+    worker: Worker,
+    campaign: Campaign,
+    now: datetime,
+    mine: list[tuple[str, int, datetime, int]],
+    submitted: int,
+) -> NextPage | None:
+    """The worker's active page, resumed (a refresh, a closed tab or another browser
+    continue the same task), if ``mine`` (their assignments) has one still open."""
+    if not any(state == Assignment.State.ACTIVE for state, *_ in mine):
+        return None
+    resumed = page_resume(worker=worker, campaign=campaign, now=now)
+    if resumed is None:
+        return None
+    return NextPage(resumed, None if is_together(campaign) else submitted)
+
+
+def _item_shown_last(mine: list[tuple[str, int, datetime, int]]) -> int | None:
+    """The item of the worker's latest assignment (of ``mine``), which the next regular
+    task avoids."""
+    return max(mine, key=lambda row: (row[2], row[3]))[1] if mine else None
+
+
+def _hand_out_check(*, worker: Worker, campaign: Campaign) -> None:
+    """Refuse to hand out a task of a campaign that is not live, or to another
+    campaign's worker."""
+    if campaign.status != Campaign.Status.LIVE:
+        raise CampaignNotOpen(f"The campaign '{campaign}' is not open ({campaign.status}).")
+    if worker.campaign_id != campaign.pk:
+        raise DomainError("This worker belongs to another campaign.")
+
+
+def _worker_seen(*, worker: Worker, now: datetime) -> None:
+    """Lock the worker's row (stamping their last visit) and read into ``worker`` what
+    another request may have changed since it was read: ``stopped`` and ``language``."""
+    locked = _worker_seen_locked.rows(worker_id=worker.pk, now=now)
+    if not locked:
+        raise Worker.DoesNotExist(f"Worker {worker.pk} does not exist.")
+    worker.stopped, worker.language = locked[0]
+
+
+def _check_planned(
+    *, campaign: Campaign, worker: Worker, position: int
+) -> tuple[list[Task] | None, str]:
+    """The check the session plan asks for at ``position`` (a repeat, or an attention
+    check with the rest of its group in set-up 1) and the kind of its assignments; no
+    tasks (None, regular) when the plan asks for a regular task or the check cannot be
+    made, so that a regular task is handed out instead."""
+    plan = session_plan(campaign=campaign, worker=worker)
+    rng = np.random.default_rng(_seed(campaign.task_seed, worker.pk, position, 3))
+    task: Task | None = None
+    kind = Assignment.Kind.REGULAR
+    if plan[position] == KIND_REPEAT:
+        task, kind = _pick_repeat(worker=worker, rng=rng), Assignment.Kind.REPEAT
+    elif plan[position] == KIND_ATTENTION:
+        task = _pick_attention(campaign=campaign, worker=worker, rng=rng)
+    if task is None:
+        return None, Assignment.Kind.REGULAR
+    if is_together(campaign) and task.group is not None and task.kind == Task.Kind.ATTENTION:
+        return [task, *_group_tasks(task)], kind
+    return [task], kind
+
+
+def _page_hand_out(
+    *,
+    campaign: Campaign,
+    worker: Worker,
+    tasks: list[Task],
+    kind: str,
+    position: int,
+    now: datetime,
+) -> NextPage:
+    """Create the page's active assignments (one per task, the outputs in one order for
+    the whole page: set-up 1 shows each output once) and recount the places a regular
+    hand-out holds."""
     outputs = task_outputs_with_task(task_id=tasks[0].pk)
     order = display_order_for(
         task=tasks[0],
