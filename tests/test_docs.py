@@ -492,6 +492,7 @@ LISTED = (
     "annotations.selectors",
     "annotations.services",
     "annotations.views",
+    "reports.core",
 )
 
 
