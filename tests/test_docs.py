@@ -494,6 +494,7 @@ LISTED = (
     "annotations.serializers",
     "annotations.services",
     "annotations.views",
+    "reports.core",
 )
 
 

@@ -5,6 +5,12 @@ id: the pages then work inside MTurk's iframe (where cookies may be blocked) and
 browser the worker opens them in. The token is the worker's only credential on those
 pages; :func:`worker_session_view` reads it (and the campaign) once for the view.
 
+Before a worker exists, the entry page signs who they are (:func:`identity_sign`) into
+the consent form, and the consent post reads it back (:func:`identity_read`). Two
+signed cookies let a browser come back from the entry link: a plain-link worker's id
+(:func:`link_cookie_worker_id`, :func:`remember_link_worker`) and the worker whose
+session the browser started (:func:`session_cookie_worker_id`, :func:`remember_session`).
+
 Every worker page may be framed by the crowd platforms in
 ``settings.WORKER_FRAME_ANCESTORS`` (MTurk shows HITs in an iframe); all other pages of
 the site refuse framing. Worker pages speak the worker's language (:func:`interface_for`).
@@ -16,6 +22,7 @@ page with the task in hand), ``annotations.views.judgements`` (the task page's s
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import wraps
 from typing import Any
 
@@ -34,6 +41,11 @@ from annotations.models import Campaign, Worker
 from annotations.selectors import sessions as session_selectors
 
 _TOKEN_SALT = "humaneval.worker.session"
+_IDENTITY_SALT = "humaneval.worker.identity"
+_LINK_COOKIE_SALT = "humaneval.worker.link"
+_SESSION_COOKIE_SALT = "humaneval.worker.returning"
+# How long a consent page may stay open before its signed identity is refused.
+IDENTITY_MAX_AGE = 60 * 60 * 24 * 7
 
 View = Callable[..., HttpResponse]
 
@@ -111,6 +123,142 @@ def _worker_from_token(campaign: Campaign, token: str) -> Worker | None:
     if worker_id is None:
         return None
     return Worker.objects.filter(pk=worker_id, campaign=campaign).first()
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who a worker not yet created is, as the entry page read it from the link.
+
+    ``language`` is the one they will judge in (empty if none was chosen);
+    ``criterion_id`` the one criterion a set-up 2 worker will judge (None otherwise).
+    """
+
+    platform: str
+    external_id: str
+    metadata: dict[str, Any] = field(default_factory=dict)
+    language: str = ""
+    criterion_id: int | None = None
+
+
+def identity_sign(
+    *,
+    campaign: Campaign,
+    platform: str,
+    external_id: str,
+    metadata: dict[str, Any],
+    language: str,
+    criterion_id: int | None,
+) -> str:
+    """The identity the consent form carries until the worker agrees: signed, for this
+    campaign only, readable by :func:`identity_read` for :data:`IDENTITY_MAX_AGE` seconds."""
+    return signing.dumps(
+        {
+            "c": campaign.pk,
+            "p": platform,
+            "x": external_id,
+            "m": metadata,
+            "l": language,
+            # set-up 2: the one criterion this worker will judge, explained alone
+            "k": criterion_id,
+        },
+        salt=_IDENTITY_SALT,
+    )
+
+
+def identity_read(*, campaign: Campaign, signed: str) -> Identity | None:
+    """The identity :func:`identity_sign` signed for this campaign, or None if it is
+    missing, forged, older than :data:`IDENTITY_MAX_AGE` or another campaign's."""
+    try:
+        found = signing.loads(signed, salt=_IDENTITY_SALT, max_age=IDENTITY_MAX_AGE)
+    except signing.BadSignature:  # SignatureExpired is one
+        return None
+    if not isinstance(found, dict) or found.get("c") != campaign.pk:
+        return None
+    if not all(key in found for key in ("p", "x", "m")):
+        return None
+    criterion_id = found.get("k")
+    return Identity(
+        platform=found["p"],
+        external_id=found["x"],
+        metadata=found["m"],
+        language=str(found.get("l") or ""),
+        criterion_id=(
+            criterion_id
+            if isinstance(criterion_id, int) and not isinstance(criterion_id, bool)
+            else None
+        ),
+    )
+
+
+def _link_cookie_name(campaign_id: int) -> str:
+    return f"hew_{campaign_id}"
+
+
+def _session_cookie_name(campaign_id: int) -> str:
+    return f"hews_{campaign_id}"
+
+
+def _set_worker_cookie(
+    request: HttpRequest, response: HttpResponse, name: str, value: str, salt: str
+) -> None:
+    response.set_signed_cookie(
+        name,
+        value,
+        salt=salt,
+        max_age=settings.WORKER_COOKIE_MAX_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure(),
+    )
+
+
+def link_cookie_worker_id(request: HttpRequest, campaign: Campaign) -> str:
+    """The id of the plain-link worker this browser was (their signed cookie), or ""."""
+    return (
+        request.get_signed_cookie(
+            _link_cookie_name(campaign.pk), default="", salt=_LINK_COOKIE_SALT
+        )
+        or ""
+    )
+
+
+def remember_link_worker(
+    request: HttpRequest, response: HttpResponse, worker: Worker
+) -> HttpResponse:
+    """Let this browser come back to a plain-link worker's session from the plain link:
+    their id, signed, in a cookie. Inside a third-party iframe the browser may drop it;
+    the session URL does not need it."""
+    _set_worker_cookie(
+        request,
+        response,
+        _link_cookie_name(worker.campaign_id),
+        worker.external_id,
+        _LINK_COOKIE_SALT,
+    )
+    return response
+
+
+def session_cookie_worker_id(request: HttpRequest, campaign: Campaign) -> int | None:
+    """The worker whose session this browser started (its signed cookie), if any. No query."""
+    value = request.get_signed_cookie(
+        _session_cookie_name(campaign.pk), default="", salt=_SESSION_COOKIE_SALT
+    )
+    return int(value) if value and value.isdigit() else None
+
+
+def remember_session(request: HttpRequest, response: HttpResponse, worker: Worker) -> HttpResponse:
+    """Let this browser come back to the worker's session from the entry link: the
+    signed worker id in a cookie of its own (a platform id alone never opens a session).
+    Inside a third-party iframe the browser may drop it; the platform's own session
+    (``SESSION_ID``, ``assignmentId``) then proves the worker instead."""
+    _set_worker_cookie(
+        request,
+        response,
+        _session_cookie_name(worker.campaign_id),
+        str(worker.pk),
+        _SESSION_COOKIE_SALT,
+    )
+    return response
 
 
 def worker_session_url(campaign: Campaign, worker: Worker) -> str:

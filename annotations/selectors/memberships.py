@@ -113,8 +113,13 @@ def email_hint(email: str) -> str:
     return f"{local[:1]}…@{domain}" if domain else "…"
 
 
-def invitation_refusal_for(*, invitation: CampaignInvitation, user: User) -> InvitationRefused:
-    """Why ``user`` (signed in with another address) cannot accept the invitation."""
+def invitation_refusal_for(
+    *, invitation: CampaignInvitation, user: User
+) -> InvitationRefused | None:
+    """Why ``user`` cannot accept the invitation (signed in with another address than the
+    invited one: ``other-account``), or None if they may (:func:`invitation_is_for`)."""
+    if invitation_is_for(invitation=invitation, user=user):
+        return None
     return InvitationRefused(
         f"This invitation was sent to {email_hint(invitation.email)}, which is not the "
         f"email address of the account you are signed in with ({user.get_username()}). "

@@ -1,14 +1,17 @@
 """A crowd worker's session, the reads: the worker of a session link, their assignments,
-their progress (pages done of the pages they owe), and the campaign's and criteria's
-texts in their language. The writes are ``services.sessions``; the task page a session
+their progress (pages done of the pages they owe), the session's plan (which positions
+are checks), and the campaign's and criteria's texts in their language. The writes are ``services.sessions``; the task page a session
 shows is read by ``selectors.judgements``.
 """
 
 from __future__ import annotations
 
 import copy
+import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+import numpy as np
 from django.db.models import QuerySet
 
 from annotations.core.languages import CAMPAIGN_TEXTS, translated_for
@@ -72,6 +75,83 @@ def assignment_for_worker(*, worker: Worker, assignment_id: int) -> Assignment |
 def is_together(campaign: Campaign) -> bool:
     """Set-up 1: every criterion of a group on one page (a page is then a group)."""
     return campaign.setup == Campaign.Setup.TOGETHER
+
+
+# The session's plan ---------------------------------------------------------------------------
+# Which kind of task each position of a worker's session holds, fixed by seeds: the
+# hand-out (``services.assignment``) reads it.
+
+KIND_REGULAR = "regular"
+KIND_ATTENTION = "attention"
+KIND_REPEAT = "repeat"
+
+
+def session_seed(*parts: int) -> list[int]:
+    """The seed of one of a session's generators, from its parts (the campaign's
+    ``task_seed``, the worker, what it draws for)."""
+    # numpy seeds must be non-negative; task_seed is a signed 64-bit field.
+    return [int(p) % (2**63) for p in parts]
+
+
+def _fraction(x: float) -> float:
+    """What ``x`` has beyond its whole part; below 1e-9 it is float noise (0.2 * 10): 0."""
+    return max(0.0, x - math.floor(x + 1e-9) - 1e-9)
+
+
+def _rounded(x: float, u: float) -> int:
+    """``x`` rounded down, or up with probability equal to its fraction (``u`` uniform in
+    [0, 1)): on average ``x``."""
+    return math.floor(x + 1e-9) + int(u < _fraction(x))
+
+
+def session_plan(*, campaign: Campaign, worker: Worker) -> list[str]:
+    """The kind of task at each position of the worker's session, fixed by seeds.
+
+    ``regular``, ``attention`` or ``repeat``; ``rate * tasks_per_worker`` of each check,
+    rounded up or down at random (seeded per worker) so that the share over all workers
+    is the rate: 10% of 4 tasks gives 40% of the workers one check each, where rounding
+    would give nobody any. Repeats never in the first two positions (something must be
+    there to repeat).
+    """
+    n = campaign.tasks_per_worker
+    rng = np.random.default_rng(session_seed(campaign.task_seed, worker.pk, 1))
+    repeats, checks = n * campaign.repeat_rate, n * campaign.attention_check_rate
+    # Every fetch plans: the generator of the rounding only when a count has a fraction.
+    up = (
+        np.random.default_rng(session_seed(campaign.task_seed, worker.pk, 4)).random(2)
+        if _fraction(repeats) or _fraction(checks)
+        else (1.0, 1.0)
+    )
+    n_repeat = min(_rounded(repeats, up[0]), max(0, n - 2))
+    n_attention = min(_rounded(checks, up[1]), n - n_repeat)
+    plan = [KIND_REGULAR] * n
+    repeat_at: Iterable[np.integer] = (
+        rng.choice(np.arange(2, n), size=n_repeat, replace=False) if n_repeat else []
+    )
+    for p in repeat_at:
+        plan[int(p)] = KIND_REPEAT
+    # Not the first task when there are others: a check is a copy of a task of the
+    # worker's own criteria, which the worker has none of before their first task.
+    free = np.array(
+        [i for i in range(n) if plan[i] == KIND_REGULAR and (i or n_attention >= n - n_repeat)],
+        dtype=np.int64,
+    )
+    attention_at: Iterable[np.integer] = (
+        rng.choice(free, size=n_attention, replace=False) if n_attention else []
+    )
+    for p in attention_at:
+        plan[int(p)] = KIND_ATTENTION
+    # A repeat needs an earlier regular task that was not the one just done (see
+    # _pick_repeat): where only the position right before it is regular, move an earlier
+    # attention check between them, the first one (so every repeat before gains one too).
+    # [A, R, rep] -> [R, A, rep].
+    for r in range(n):
+        if plan[r] != KIND_REPEAT or any(k == KIND_REGULAR for k in plan[: r - 1]):
+            continue
+        if plan[r - 1] == KIND_REGULAR:
+            a = min(i for i in range(r - 1) if plan[i] == KIND_ATTENTION)
+            plan[a], plan[r - 1] = plan[r - 1], plan[a]
+    return plan
 
 
 # Pages -------------------------------------------------------------------------------------

@@ -43,7 +43,6 @@ SQLite the whole transaction is serialised by ``BEGIN IMMEDIATE`` instead.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -71,7 +70,14 @@ from django.utils import timezone
 
 from annotations.models import Assignment, Campaign, Task, TaskOutput, Worker
 from annotations.selectors.judgements import task_outputs_with_task
-from annotations.selectors.sessions import is_together, pages_done
+from annotations.selectors.sessions import (
+    KIND_ATTENTION,
+    KIND_REPEAT,
+    is_together,
+    pages_done,
+    session_plan,
+    session_seed,
+)
 from annotations.services.expiry import page_resume
 from annotations.services.places import (
     places_held_recount,
@@ -96,79 +102,9 @@ _WINDOW = 64
 # of the items for each worker (a < prime, so the products fit in 64 bits).
 _ORDER_PRIME = 2_147_483_647
 
-KIND_REGULAR = "regular"
-KIND_ATTENTION = "attention"
-KIND_REPEAT = "repeat"
-
 
 class CampaignNotOpen(DomainError):
     """The campaign does not hand out work now (draft, paused or closed)."""
-
-
-def _seed(*parts: int) -> list[int]:
-    # numpy seeds must be non-negative; task_seed is a signed 64-bit field.
-    return [int(p) % (2**63) for p in parts]
-
-
-def _fraction(x: float) -> float:
-    """What ``x`` has beyond its whole part; below 1e-9 it is float noise (0.2 * 10): 0."""
-    return max(0.0, x - math.floor(x + 1e-9) - 1e-9)
-
-
-def _rounded(x: float, u: float) -> int:
-    """``x`` rounded down, or up with probability equal to its fraction (``u`` uniform in
-    [0, 1)): on average ``x``."""
-    return math.floor(x + 1e-9) + int(u < _fraction(x))
-
-
-def session_plan(*, campaign: Campaign, worker: Worker) -> list[str]:
-    """The kind of task at each position of the worker's session, fixed by seeds.
-
-    ``regular``, ``attention`` or ``repeat``; ``rate * tasks_per_worker`` of each check,
-    rounded up or down at random (seeded per worker) so that the share over all workers
-    is the rate: 10% of 4 tasks gives 40% of the workers one check each, where rounding
-    would give nobody any. Repeats never in the first two positions (something must be
-    there to repeat).
-    """
-    n = campaign.tasks_per_worker
-    rng = np.random.default_rng(_seed(campaign.task_seed, worker.pk, 1))
-    repeats, checks = n * campaign.repeat_rate, n * campaign.attention_check_rate
-    # Every fetch plans: the generator of the rounding only when a count has a fraction.
-    up = (
-        np.random.default_rng(_seed(campaign.task_seed, worker.pk, 4)).random(2)
-        if _fraction(repeats) or _fraction(checks)
-        else (1.0, 1.0)
-    )
-    n_repeat = min(_rounded(repeats, up[0]), max(0, n - 2))
-    n_attention = min(_rounded(checks, up[1]), n - n_repeat)
-    plan = [KIND_REGULAR] * n
-    repeat_at: Iterable[np.integer] = (
-        rng.choice(np.arange(2, n), size=n_repeat, replace=False) if n_repeat else []
-    )
-    for p in repeat_at:
-        plan[int(p)] = KIND_REPEAT
-    # Not the first task when there are others: a check is a copy of a task of the
-    # worker's own criteria, which the worker has none of before their first task.
-    free = np.array(
-        [i for i in range(n) if plan[i] == KIND_REGULAR and (i or n_attention >= n - n_repeat)],
-        dtype=np.int64,
-    )
-    attention_at: Iterable[np.integer] = (
-        rng.choice(free, size=n_attention, replace=False) if n_attention else []
-    )
-    for p in attention_at:
-        plan[int(p)] = KIND_ATTENTION
-    # A repeat needs an earlier regular task that was not the one just done (see
-    # _pick_repeat): where only the position right before it is regular, move an earlier
-    # attention check between them, the first one (so every repeat before gains one too).
-    # [A, R, rep] -> [R, A, rep].
-    for r in range(n):
-        if plan[r] != KIND_REPEAT or any(k == KIND_REGULAR for k in plan[: r - 1]):
-            continue
-        if plan[r - 1] == KIND_REGULAR:
-            a = min(i for i in range(r - 1) if plan[i] == KIND_ATTENTION)
-            plan[a], plan[r - 1] = plan[r - 1], plan[a]
-    return plan
 
 
 def display_order_for(
@@ -182,7 +118,7 @@ def display_order_for(
     """The task's output ``slots`` in the order this assignment shows them (a seeded
     permutation)."""
     slots = sorted(set(slots))
-    rng = np.random.default_rng(_seed(campaign.task_seed, worker.pk, task.pk, position, 2))
+    rng = np.random.default_rng(session_seed(campaign.task_seed, worker.pk, task.pk, position, 2))
     return [slots[i] for i in rng.permutation(len(slots))]
 
 
@@ -206,7 +142,7 @@ def worker_order_key(*, campaign: Campaign, worker: Worker) -> tuple[int, int, i
     ``(item_id * a + criterion_id * b + c) mod 2**31 - 1``: seeded by the campaign's
     ``task_seed`` and the worker id, so the same worker always gets the same order.
     """
-    rng = np.random.default_rng(_seed(campaign.task_seed, worker.pk, 4))
+    rng = np.random.default_rng(session_seed(campaign.task_seed, worker.pk, 4))
     a, b, c = (int(x) for x in rng.integers(1, _ORDER_PRIME, size=3))
     return a, b, c
 
@@ -716,16 +652,9 @@ def page_next_for(*, worker: Worker, campaign: Campaign, now: datetime | None = 
     task row at a time (``FOR UPDATE SKIP LOCKED``), in set-up 1 followed by the rest of
     its group.
     """
-    if campaign.status != Campaign.Status.LIVE:
-        raise CampaignNotOpen(f"The campaign '{campaign}' is not open ({campaign.status}).")
-    if worker.campaign_id != campaign.pk:
-        raise DomainError("This worker belongs to another campaign.")
+    _hand_out_check(worker=worker, campaign=campaign)
     now = now or timezone.now()
-    # The lock, and the fields another request may have changed since ``worker`` was read.
-    locked = _worker_seen_locked.rows(worker_id=worker.pk, now=now)
-    if not locked:
-        raise Worker.DoesNotExist(f"Worker {worker.pk} does not exist.")
-    worker.stopped, worker.language = locked[0]
+    _worker_seen(worker=worker, now=now)
     if worker.stopped:
         return NextPage(None, None)
     # One read of the worker's assignments (a session's worth) answers the usual case:
@@ -733,33 +662,102 @@ def page_next_for(*, worker: Worker, campaign: Campaign, now: datetime | None = 
     mine = _assignments_of(worker_id=worker.pk)
     together = is_together(campaign)
     submitted = sum(state == Assignment.State.SUBMITTED for state, *_ in mine)
-    if any(state == Assignment.State.ACTIVE for state, *_ in mine):
-        resumed = page_resume(worker=worker, campaign=campaign, now=now)
-        if resumed is not None:
-            return NextPage(resumed, None if together else submitted)
+    resumed = _page_resumed(
+        worker=worker, campaign=campaign, now=now, mine=mine, submitted=submitted
+    )
+    if resumed is not None:
+        return resumed
     position = pages_done(worker=worker, campaign=campaign) if together else submitted
     if position >= campaign.tasks_per_worker:
         return NextPage(None, position)
-    plan = session_plan(campaign=campaign, worker=worker)
-    rng = np.random.default_rng(_seed(campaign.task_seed, worker.pk, position, 3))
-    kind = Assignment.Kind.REGULAR
-    task: Task | None = None
-    if plan[position] == KIND_REPEAT:
-        task = _pick_repeat(worker=worker, rng=rng)
-        kind = Assignment.Kind.REPEAT if task is not None else kind
-    elif plan[position] == KIND_ATTENTION:
-        task = _pick_attention(campaign=campaign, worker=worker, rng=rng)
-    tasks: list[Task] | None = None
-    if task is not None:
-        tasks = [task]
-        if together and task.group is not None and task.kind == Task.Kind.ATTENTION:
-            tasks += _group_tasks(task)
+    tasks, kind = _check_planned(campaign=campaign, worker=worker, position=position)
     if tasks is None:
-        last_item = max(mine, key=lambda row: (row[2], row[3]))[1] if mine else None
-        tasks = _claim_regular(campaign=campaign, worker=worker, now=now, avoid_item=last_item)
+        tasks = _claim_regular(
+            campaign=campaign, worker=worker, now=now, avoid_item=_item_shown_last(mine)
+        )
     if not tasks:
         return NextPage(None, position)
-    # One order of the outputs for the whole page (set-up 1 shows each output once).
+    return _page_hand_out(
+        campaign=campaign, worker=worker, tasks=tasks, kind=kind, position=position, now=now
+    )
+
+
+def _page_resumed(
+    *,
+    worker: Worker,
+    campaign: Campaign,
+    now: datetime,
+    mine: list[tuple[str, int, datetime, int]],
+    submitted: int,
+) -> NextPage | None:
+    """The worker's active page, resumed (a refresh, a closed tab or another browser
+    continue the same task), if ``mine`` (their assignments) has one still open."""
+    if not any(state == Assignment.State.ACTIVE for state, *_ in mine):
+        return None
+    resumed = page_resume(worker=worker, campaign=campaign, now=now)
+    if resumed is None:
+        return None
+    return NextPage(resumed, None if is_together(campaign) else submitted)
+
+
+def _item_shown_last(mine: list[tuple[str, int, datetime, int]]) -> int | None:
+    """The item of the worker's latest assignment (of ``mine``), which the next regular
+    task avoids."""
+    return max(mine, key=lambda row: (row[2], row[3]))[1] if mine else None
+
+
+def _hand_out_check(*, worker: Worker, campaign: Campaign) -> None:
+    """Refuse to hand out a task of a campaign that is not live, or to another
+    campaign's worker."""
+    if campaign.status != Campaign.Status.LIVE:
+        raise CampaignNotOpen(f"The campaign '{campaign}' is not open ({campaign.status}).")
+    if worker.campaign_id != campaign.pk:
+        raise DomainError("This worker belongs to another campaign.")
+
+
+def _worker_seen(*, worker: Worker, now: datetime) -> None:
+    """Lock the worker's row (stamping their last visit) and read into ``worker`` what
+    another request may have changed since it was read: ``stopped`` and ``language``."""
+    locked = _worker_seen_locked.rows(worker_id=worker.pk, now=now)
+    if not locked:
+        raise Worker.DoesNotExist(f"Worker {worker.pk} does not exist.")
+    worker.stopped, worker.language = locked[0]
+
+
+def _check_planned(
+    *, campaign: Campaign, worker: Worker, position: int
+) -> tuple[list[Task] | None, str]:
+    """The check the session plan asks for at ``position`` (a repeat, or an attention
+    check with the rest of its group in set-up 1) and the kind of its assignments; no
+    tasks (None, regular) when the plan asks for a regular task or the check cannot be
+    made, so that a regular task is handed out instead."""
+    plan = session_plan(campaign=campaign, worker=worker)
+    rng = np.random.default_rng(session_seed(campaign.task_seed, worker.pk, position, 3))
+    task: Task | None = None
+    kind = Assignment.Kind.REGULAR
+    if plan[position] == KIND_REPEAT:
+        task, kind = _pick_repeat(worker=worker, rng=rng), Assignment.Kind.REPEAT
+    elif plan[position] == KIND_ATTENTION:
+        task = _pick_attention(campaign=campaign, worker=worker, rng=rng)
+    if task is None:
+        return None, Assignment.Kind.REGULAR
+    if is_together(campaign) and task.group is not None and task.kind == Task.Kind.ATTENTION:
+        return [task, *_group_tasks(task)], kind
+    return [task], kind
+
+
+def _page_hand_out(
+    *,
+    campaign: Campaign,
+    worker: Worker,
+    tasks: list[Task],
+    kind: str,
+    position: int,
+    now: datetime,
+) -> NextPage:
+    """Create the page's active assignments (one per task, the outputs in one order for
+    the whole page: set-up 1 shows each output once) and recount the places a regular
+    hand-out holds."""
     outputs = task_outputs_with_task(task_id=tasks[0].pk)
     order = display_order_for(
         task=tasks[0],

@@ -29,7 +29,6 @@ from annotations.models import Campaign, CampaignInvitation, CampaignMembership
 from annotations.selectors.memberships import (
     InvitationRefused,
     invitation_for_token,
-    invitation_is_for,
     invitation_refusal_for,
     token_digest,
 )
@@ -186,8 +185,9 @@ def invitation_accept(*, token: str, user: User) -> CampaignMembership:
     invitation = CampaignInvitation.objects.select_for_update().get(pk=found.pk)
     if invitation.accepted_at is not None:
         raise InvitationRefused("This invitation has already been used.", reason="used")
-    if not invitation_is_for(invitation=invitation, user=user):
-        raise invitation_refusal_for(invitation=invitation, user=user)
+    refusal = invitation_refusal_for(invitation=invitation, user=user)
+    if refusal is not None:
+        raise refusal
     campaign = found.campaign
     membership = CampaignMembership.objects.filter(campaign=campaign, user=user).first()
     role = invitation.role

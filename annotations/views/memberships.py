@@ -25,6 +25,7 @@ from annotations.access.pages import (
 from annotations.forms.memberships import InvitationForm, MemberForm, SignUpForm
 from annotations.models import (
     Campaign,
+    CampaignInvitation,
     CampaignMembership,
 )
 from annotations.selectors import memberships as member_selectors
@@ -36,6 +37,7 @@ from common.http import (
 )
 
 Role = CampaignMembership.Role
+_INVITATION = "annotations/memberships/invitation.html"
 
 
 # Members -------------------------------------------------------------------------------------
@@ -150,54 +152,68 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     try:
         found = member_selectors.invitation_for_token(token=token)
     except member_selectors.InvitationRefused as exc:
-        status = 404 if exc.reason == "forged" else 410
         return render(
             request,
-            "annotations/memberships/invitation.html",
+            _INVITATION,
             {"refused": str(exc), "reason": exc.reason},
-            status=status,
+            status=404 if exc.reason == "forged" else 410,
         )
-    signup = None
-    refusal = None
     if not request.user.is_authenticated:
-        signup = SignUpForm(request.POST or None, email=found.email)
-        if request.method == "POST" and signup.is_valid():
-            user = signup.save(commit=False)
-            membership_services.invitation_sign_up(token=token, user=user)
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(
-                request,
-                f"Welcome, {user.get_username()}: you are now "
-                f"{role_label(found.role).lower()} of this campaign.",
-            )
-            return redirect("annotations:designer-campaign", slug=found.campaign.slug)
-    elif not member_selectors.invitation_is_for(invitation=found, user=request.user):  # type: ignore[arg-type]
-        # Another account than the invited address's: said before anything is offered.
-        refusal = member_selectors.invitation_refusal_for(
-            invitation=found,
+        return _invitation_sign_up(request, token, found)
+    # Another account than the invited address's: said before anything is offered.
+    refusal = member_selectors.invitation_refusal_for(invitation=found, user=request.user)  # type: ignore[arg-type]
+    if refusal is not None:
+        return _invitation_page(request, found, refusal=refusal, status=403)
+    if request.method == "POST":
+        return _invitation_accept(request, token, found)
+    return _invitation_page(request, found)
+
+
+def _invitation_sign_up(
+    request: HttpRequest, token: str, found: CampaignInvitation
+) -> HttpResponse:
+    """The sign-up form of someone not signed in; posted valid, the new account accepts."""
+    signup = SignUpForm(request.POST or None, email=found.email)
+    if request.method == "POST" and signup.is_valid():
+        user = signup.save(commit=False)
+        membership_services.invitation_sign_up(token=token, user=user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(
+            request,
+            f"Welcome, {user.get_username()}: you are now "
+            f"{role_label(found.role).lower()} of this campaign.",
+        )
+        return redirect("annotations:designer-campaign", slug=found.campaign.slug)
+    return _invitation_page(request, found, signup=signup, status=400 if signup.is_bound else 200)
+
+
+def _invitation_accept(request: HttpRequest, token: str, found: CampaignInvitation) -> HttpResponse:
+    """Accept as the signed-in account; a refusal is said on the invitation's page."""
+    try:
+        membership = membership_services.invitation_accept(
+            token=token,
             user=request.user,  # type: ignore[arg-type]
         )
-    elif request.method == "POST":
-        try:
-            membership = membership_services.invitation_accept(
-                token=token,
-                user=request.user,  # type: ignore[arg-type]
-            )
-        except DomainError as exc:
-            messages.error(request, str(exc))
-        else:
-            messages.success(
-                request, f"You are now {role_label(membership.role).lower()} of this campaign."
-            )
-            return redirect("annotations:designer-campaign", slug=found.campaign.slug)
-    status = 200
-    if refusal is not None:
-        status = 403
-    elif signup is not None and signup.is_bound:
-        status = 400
+    except DomainError as exc:
+        messages.error(request, str(exc))
+        return _invitation_page(request, found)
+    messages.success(
+        request, f"You are now {role_label(membership.role).lower()} of this campaign."
+    )
+    return redirect("annotations:designer-campaign", slug=found.campaign.slug)
+
+
+def _invitation_page(
+    request: HttpRequest,
+    found: CampaignInvitation,
+    *,
+    signup: SignUpForm | None = None,
+    refusal: member_selectors.InvitationRefused | None = None,
+    status: int = 200,
+) -> HttpResponse:
     return render(
         request,
-        "annotations/memberships/invitation.html",
+        _INVITATION,
         {
             "invitation": found,
             "invited": member_selectors.email_hint(found.email),

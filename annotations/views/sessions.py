@@ -4,7 +4,8 @@ page; the completion and stop pages.
 A worker's pages live under ``/w/<slug>/s/<token>/``, the token being the signed worker
 id (``annotations.access.workers``): the pages then work inside MTurk's iframe (where
 cookies may be blocked) and in any browser the worker opens them in. Link workers are
-recognised by a signed cookie.
+recognised by a signed cookie; that cookie, the one a returning browser holds and the
+signed identity the consent form carries are read and written there too.
 
 A worker row is created only when consent is given: the entry page (a GET, which link
 previewers and crawlers also make) shows the consent form carrying the identity read
@@ -15,10 +16,6 @@ submit is ``annotations.views.judgements``) or the end.
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.conf import settings
-from django.core import signing
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -27,8 +24,15 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from annotations.access.workers import (
+    Identity,
+    identity_read,
+    identity_sign,
+    link_cookie_worker_id,
     live_campaign_view,
     problem_page,
+    remember_link_worker,
+    remember_session,
+    session_cookie_worker_id,
     worker_draft_url,
     worker_form_view,
     worker_page,
@@ -49,12 +53,6 @@ from annotations.services import sessions as session_services
 from annotations.services.languages import LanguageQuotaFull, language_quota_full
 from common.errors import DomainError
 from common.http import HtmxHttpRequest
-
-_LINK_COOKIE_SALT = "humaneval.worker.link"
-_SESSION_COOKIE_SALT = "humaneval.worker.returning"
-_IDENTITY_SALT = "humaneval.worker.identity"
-# How long a consent page may stay open before its signed identity is refused.
-_IDENTITY_MAX_AGE = 60 * 60 * 24 * 7
 
 # The notices of the task page, asked for by the query the submit sends the worker on with.
 ALREADY_SUBMITTED = gettext_lazy(
@@ -85,10 +83,7 @@ def entry(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     arrival = platform_selectors.arrival_from(
         campaign=campaign,
         params=request.GET,
-        link_worker_id=request.get_signed_cookie(
-            _link_cookie_name(campaign), default="", salt=_LINK_COOKIE_SALT
-        )
-        or "",
+        link_worker_id=link_cookie_worker_id(request, campaign),
     )
     if arrival == "mturk-preview":
         return _mturk_preview(request, campaign)
@@ -98,14 +93,22 @@ def entry(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         known = session_services.worker_returning(
             campaign=campaign,
             arrival=arrival,
-            session_worker_id=_session_cookie_worker_id(request, campaign),
+            session_worker_id=session_cookie_worker_id(request, campaign),
         )
     except session_services.SessionElsewhere:
         return problem_page(request, "session-elsewhere", campaign, status=403)
     if known is not None:
         # This browser may come back by itself from now on (another device that came
         # through the same platform session, say).
-        return _remember_session(request, redirect(worker_session_url(campaign, known)), known)
+        return remember_session(request, redirect(worker_session_url(campaign, known)), known)
+    return _newcomer(request, campaign, arrival)
+
+
+def _newcomer(
+    request: HttpRequest, campaign: Campaign, arrival: platform_selectors.Arrival
+) -> HttpResponse:
+    """The consent page of a worker not yet known, carrying their identity signed; or the
+    page that says their language is full."""
     # The language the worker judges in: the campaign's (one language), else ?lang=,
     # else the browser's; fixed at consent (``worker_enrol``).
     language = worker_language(
@@ -119,17 +122,13 @@ def entry(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         return problem_page(request, "language-full", campaign, status=409)
     criteria = criteria_selectors.criteria_in_order(campaign=campaign)
     criterion_id = criteria_selectors.criterion_for_newcomer(campaign=campaign, criteria=criteria)
-    identity = signing.dumps(
-        {
-            "c": campaign.pk,
-            "p": arrival.platform,
-            "x": arrival.external_id,
-            "m": arrival.metadata,
-            "l": language,
-            # set-up 2: the one criterion this worker will judge, explained alone below
-            "k": criterion_id,
-        },
-        salt=_IDENTITY_SALT,
+    identity = identity_sign(
+        campaign=campaign,
+        platform=arrival.platform,
+        external_id=arrival.external_id,
+        metadata=arrival.metadata,
+        language=language,
+        criterion_id=criterion_id,
     )
     return _consent_page(
         request,
@@ -142,44 +141,6 @@ def entry(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         criterion_id=criterion_id,
         criteria=criteria,
     )
-
-
-def _link_cookie_name(campaign: Campaign) -> str:
-    return f"hew_{campaign.pk}"
-
-
-def _session_cookie_worker_id(request: HttpRequest, campaign: Campaign) -> int | None:
-    """The worker whose session this browser started (its signed cookie), if any. No query."""
-    value = request.get_signed_cookie(f"hews_{campaign.pk}", default="", salt=_SESSION_COOKIE_SALT)
-    return int(value) if value and value.isdigit() else None
-
-
-def _remember_session(request: HttpRequest, response: HttpResponse, worker: Worker) -> HttpResponse:
-    """Let this browser come back to the worker's session from the entry link: the
-    signed worker id in a cookie of its own (a platform id alone never opens a session).
-    Inside a third-party iframe the browser may drop it; the platform's own session
-    (``SESSION_ID``, ``assignmentId``) then proves the worker instead."""
-    response.set_signed_cookie(
-        f"hews_{worker.campaign_id}",
-        str(worker.pk),
-        salt=_SESSION_COOKIE_SALT,
-        max_age=settings.WORKER_COOKIE_MAX_AGE,
-        httponly=True,
-        samesite="Lax",
-        secure=request.is_secure(),
-    )
-    return response
-
-
-def _identity_from(campaign: Campaign, signed: str) -> dict[str, Any] | None:
-    """The identity the entry page signed for this campaign, or None if forged or stale."""
-    try:
-        identity = signing.loads(signed, salt=_IDENTITY_SALT, max_age=_IDENTITY_MAX_AGE)
-    except signing.BadSignature:
-        return None
-    if not isinstance(identity, dict) or identity.get("c") != campaign.pk:
-        return None
-    return identity
 
 
 @worker_form_view
@@ -200,16 +161,16 @@ def start(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         query = request.META.get("QUERY_STRING", "")[:2000]
         return redirect(f"{entry_url}?{query}" if query else entry_url)
     signed = request.POST.get("identity", "")
-    identity = _identity_from(campaign, signed)
+    identity = identity_read(campaign=campaign, signed=signed)
     if identity is None:
         return problem_page(request, "bad-link", campaign, status=400)
     # The language chosen on the entry page (signed with the identity) speaks on.
-    with translation.override(interface_language(str(identity.get("l") or "en"))):
+    with translation.override(interface_language(identity.language or "en")):
         return _start(request, campaign, identity, signed)
 
 
 def _start(
-    request: HttpRequest, campaign: Campaign, identity: dict[str, Any], signed: str
+    request: HttpRequest, campaign: Campaign, identity: Identity, signed: str
 ) -> HttpResponse:
     form = ConsentForm(request.POST)
     if not form.is_valid():
@@ -221,18 +182,18 @@ def _start(
             form,
             status=400,
             identity=signed,
-            language=str(identity.get("l", "")),
-            criterion_id=_signed_criterion(identity),
+            language=identity.language,
+            criterion_id=identity.criterion_id,
         )
     try:
         worker = session_services.worker_enrol(
             campaign=campaign,
-            platform=identity["p"],
-            external_id=identity["x"],
-            metadata=identity["m"],
-            language=str(identity.get("l", "")),
-            criterion_id=_signed_criterion(identity),
-            session_worker_id=_session_cookie_worker_id(request, campaign),
+            platform=identity.platform,
+            external_id=identity.external_id,
+            metadata=identity.metadata,
+            language=identity.language,
+            criterion_id=identity.criterion_id,
+            session_worker_id=session_cookie_worker_id(request, campaign),
         )
     except LanguageQuotaFull:
         return problem_page(request, "language-full", campaign, status=409)
@@ -240,28 +201,12 @@ def _start(
         return problem_page(request, "session-elsewhere", campaign, status=403)
     except DomainError:
         return problem_page(request, "bad-link", campaign, status=400)
-    response = _remember_session(
+    response = remember_session(
         request, HttpResponseRedirect(worker_session_url(campaign, worker), status=303), worker
     )
     if worker.platform == Worker.Platform.LINK:
-        # Lets the same browser come back to its session from the plain link. Inside a
-        # third-party iframe the browser may drop it; the session URL does not need it.
-        response.set_signed_cookie(
-            _link_cookie_name(campaign),
-            worker.external_id,
-            salt=_LINK_COOKIE_SALT,
-            max_age=settings.WORKER_COOKIE_MAX_AGE,
-            httponly=True,
-            samesite="Lax",
-            secure=request.is_secure(),
-        )
+        remember_link_worker(request, response, worker)
     return response
-
-
-def _signed_criterion(identity: dict[str, Any]) -> int | None:
-    """The criterion the entry page chose for this worker (``k``), if any."""
-    value = identity.get("k")
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _mturk_preview(request: HttpRequest, campaign: Campaign) -> HttpResponse:

@@ -9,11 +9,13 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotations.core.slices import SliceError, attribute_name_check, describe, parse_where
+from annotations.models import Campaign
 from annotations.selectors.campaigns import campaign_criterion_get
 from common.errors import DomainError
 from ranking import stats
 from ranking.exports import runs as exports
 from ranking.exports.runs import side_by_side
+from ranking.models import RankingRun
 from ranking.selectors import slices
 from ranking.services.slices import ranking_slices_start
 
@@ -93,40 +95,17 @@ class Command(BaseCommand):
         plot: Path | None = options["plot"]
         if plot is not None and plot.suffix.lower() not in (".svg", ".png"):
             raise CommandError("--plot must name a .svg or .png file.")
-        parameters = dict(_parameter(p) for p in options["param"])
-        try:
-            stats.check_parameters(
-                options["method"],
-                parameters,
-                runs=options["runs"],
-                confidence=options["confidence"],
-                seed=options["seed"],
-            )
-        except stats.ParameterError as exc:
-            raise CommandError(f"{_OPTIONS.get(exc.field, '--' + exc.field)}: {exc}") from exc
-        conditions = list(options["where"])
-        if options["language"]:
-            conditions.append(f"language={options['language']}")
-        try:
-            where = parse_where(conditions)
-            by = attribute_name_check(options["by"]) if options["by"] else None
-        except SliceError as exc:
-            raise CommandError(str(exc)) from exc
-        if by is not None and by in where:
-            raise CommandError(f"--by {by} and --where {by}=... ask for two different things.")
+        parameters = _parameters(options)
+        where, by = _slice_asked(options)
         try:
             campaign, criterion = campaign_criterion_get(
                 campaign_slug=options["campaign"], criterion_name=options["criterion"]
             )
-            chosen: list[dict[str, str]] = [where]
-            if by is not None:
-                values = slices.ranking_slice_values(campaign=campaign, by=by)
-                chosen += [{**where, by: value} for value in values]
             # Every slice checked before anything is computed: all or nothing.
             runs = ranking_slices_start(
                 campaign=campaign,
                 criterion=criterion,
-                slices=chosen,
+                slices=_slices(campaign, where, by),
                 all_or_nothing=True,
                 compute_here=True,
                 method=options["method"],
@@ -140,26 +119,8 @@ class Command(BaseCommand):
             raise CommandError(exc.sentence) from exc
         except DomainError as exc:
             raise CommandError(str(exc)) from exc
-        titles = []
-        for run in runs:
-            if run.status != run.Status.DONE:
-                raise CommandError(f"Ranking run {run.pk} ended {run.status}: {run.error}")
-            kept, share = stats.range_coverage(run.runs, run.confidence)
-            title = (
-                f"{campaign.slug} / {criterion.name}: {run.method}, {run.runs:,} runs, seed "
-                f"{run.seed}, ranges keeping {kept:,} of {run.runs:,} runs ({share:.1%}; "
-                f"{run.confidence:.1%} asked), {run.n_judgements:,} judgements"
-                + (f", slice {describe(run.where)}" if run.where else "")
-            )
-            titles.append(title)
-            self.stdout.write(
-                exports.run_export(run=run, fmt=options["format"], title=title), ending=""
-            )
-            if options["format"] == "table":
-                note = run.stability.get("note") if run.stability else None
-                if note:
-                    self.stdout.write(f"\nStability: {note}")
-                self.stdout.write(f"Ranking run {run.pk} stored; computed in {run.seconds:.2f} s.")
+        heading = f"{campaign.slug} / {criterion.name}"
+        titles = [self._print_run(run, heading, options["format"]) for run in runs]
         if len(runs) > 1 and options["format"] == "table":
             self.stdout.write(side_by_side(runs))
         if plot is not None:  # the first run's (all items, or the --where slice)
@@ -167,3 +128,69 @@ class Command(BaseCommand):
                 exports.run_plot(run=runs[0], fmt=plot.suffix.lower()[1:], title=titles[0])
             )
             self.stderr.write(f"Plot written to {plot}")
+
+    def _print_run(self, run: RankingRun, heading: str, fmt: str) -> str:
+        """Print a finished run in ``fmt`` (a table with its stability note and where it is
+        stored); its title, returned. A run that did not finish is the command's error."""
+        if run.status != run.Status.DONE:
+            raise CommandError(f"Ranking run {run.pk} ended {run.status}: {run.error}")
+        title = _title(heading, run)
+        self.stdout.write(exports.run_export(run=run, fmt=fmt, title=title), ending="")
+        if fmt == "table":
+            note = run.stability.get("note") if run.stability else None
+            if note:
+                self.stdout.write(f"\nStability: {note}")
+            self.stdout.write(f"Ranking run {run.pk} stored; computed in {run.seconds:.2f} s.")
+        return title
+
+
+def _parameters(options: dict[str, Any]) -> dict[str, Any]:
+    """The method's ``--param`` values, checked with the run's settings as a run checks them."""
+    parameters = dict(_parameter(p) for p in options["param"])
+    try:
+        stats.check_parameters(
+            options["method"],
+            parameters,
+            runs=options["runs"],
+            confidence=options["confidence"],
+            seed=options["seed"],
+        )
+    except stats.ParameterError as exc:
+        raise CommandError(f"{_OPTIONS.get(exc.field, '--' + exc.field)}: {exc}") from exc
+    return parameters
+
+
+def _slice_asked(options: dict[str, Any]) -> tuple[dict[str, str], str | None]:
+    """The slice of ``--where`` and ``--language``, and the attribute of ``--by`` (or None)."""
+    conditions = list(options["where"])
+    if options["language"]:
+        conditions.append(f"language={options['language']}")
+    try:
+        where = parse_where(conditions)
+        by = attribute_name_check(options["by"]) if options["by"] else None
+    except SliceError as exc:
+        raise CommandError(str(exc)) from exc
+    if by is not None and by in where:
+        raise CommandError(f"--by {by} and --where {by}=... ask for two different things.")
+    return where, by
+
+
+def _slices(campaign: Campaign, where: dict[str, str], by: str | None) -> list[dict[str, str]]:
+    """The slices to rank: ``where``, then (``--by``) ``where`` with each value of ``by``."""
+    chosen = [where]
+    if by is not None:
+        values = slices.ranking_slice_values(campaign=campaign, by=by)
+        chosen += [{**where, by: value} for value in values]
+    return chosen
+
+
+def _title(heading: str, run: RankingRun) -> str:
+    """The run's title line: what was ranked (``heading``: the campaign and criterion),
+    how, and how much of it the ranges keep."""
+    kept, share = stats.range_coverage(run.runs, run.confidence)
+    return (
+        f"{heading}: {run.method}, {run.runs:,} runs, seed "
+        f"{run.seed}, ranges keeping {kept:,} of {run.runs:,} runs ({share:.1%}; "
+        f"{run.confidence:.1%} asked), {run.n_judgements:,} judgements"
+        + (f", slice {describe(run.where)}" if run.where else "")
+    )

@@ -4,20 +4,35 @@ only credential of a worker page.
 Worker forms post without any cookie (MTurk's iframe in a browser that blocks third-party
 cookies), so worker pages never set Django's CSRF cookie, while a forged, tampered or
 foreign token is refused and the designer's preview (a cookie login) keeps the CSRF
-check; worker pages are never cached.
+check; worker pages are never cached. The signed identity a consent form carries and the
+worker cookies that bring a browser back (``identity_sign``/``identity_read``, the link and
+session cookies) are tested directly at the end.
 """
 
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
+from django.conf import settings
 from django.core import signing
-from django.test import Client
+from django.http import HttpRequest, HttpResponse
+from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
-from annotations.access.workers import worker_token
+from annotations.access.workers import (
+    IDENTITY_MAX_AGE,
+    Identity,
+    identity_read,
+    identity_sign,
+    link_cookie_worker_id,
+    remember_link_worker,
+    remember_session,
+    session_cookie_worker_id,
+    worker_token,
+)
 from annotations.models import Assignment, Campaign, Judgement, Worker
 from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
 
@@ -262,3 +277,113 @@ def test_worker_pages_are_never_cached(campaign):
     assert [r.status_code for r in responses] == [200, 303, 200, 204, 400, 303, 302, 302]
     for response in responses:
         assert "no-store" in response["Cache-Control"], response.request["PATH_INFO"]
+
+
+def _signed(campaign: Campaign, **changes: object) -> str:
+    fields: dict = {
+        "platform": "prolific",
+        "external_id": "p-1",
+        "metadata": {"study_id": "s"},
+        "language": "de",
+        "criterion_id": 7,
+    }
+    return identity_sign(campaign=campaign, **{**fields, **changes})
+
+
+def _signed_at(monkeypatch, campaign: Campaign, age: int) -> str:
+    """An identity signed ``age`` seconds ago (the signer's timestamp set back)."""
+    with monkeypatch.context() as patched:
+        patched.setattr(
+            signing.TimestampSigner,
+            "timestamp",
+            lambda self: signing.b62_encode(int(time.time()) - age),
+        )
+        return _signed(campaign)
+
+
+def test_a_signed_identity_reads_back_as_signed(campaign):
+    assert identity_read(campaign=campaign, signed=_signed(campaign)) == Identity(
+        platform="prolific",
+        external_id="p-1",
+        metadata={"study_id": "s"},
+        language="de",
+        criterion_id=7,
+    )
+    assert identity_read(
+        campaign=campaign, signed=_signed(campaign, language="", criterion_id=None)
+    ) == Identity(platform="prolific", external_id="p-1", metadata={"study_id": "s"})
+
+
+def test_an_identity_tampered_with_or_of_another_campaign_is_refused(campaign):
+    good = _signed(campaign)
+    other = CampaignFactory()
+    assert identity_read(campaign=campaign, signed=good[:-2] + "xx") is None
+    assert identity_read(campaign=campaign, signed="") is None
+    assert identity_read(campaign=other, signed=good) is None
+    assert identity_read(campaign=other, signed=_signed(other)) is not None
+    # Signed with another salt (a worker cookie's, say): not an identity.
+    assert identity_read(campaign=campaign, signed=signing.dumps({"c": campaign.pk})) is None
+    # Signed right but without the platform's id: refused, not a KeyError later.
+    lacking = signing.dumps({"c": campaign.pk, "p": "link"}, salt="humaneval.worker.identity")
+    assert identity_read(campaign=campaign, signed=lacking) is None
+
+
+def test_an_identity_older_than_its_max_age_is_refused(monkeypatch, campaign):
+    fresh = _signed_at(monkeypatch, campaign, IDENTITY_MAX_AGE - 60)
+    stale = _signed_at(monkeypatch, campaign, IDENTITY_MAX_AGE + 60)
+    assert identity_read(campaign=campaign, signed=fresh) is not None
+    assert identity_read(campaign=campaign, signed=stale) is None
+
+
+def test_an_identity_reads_a_criterion_only_as_an_integer(campaign):
+    """A ``True`` is an ``int`` to Python; it names no criterion."""
+    assert identity_read(campaign=campaign, signed=_signed(campaign, criterion_id=True)) == (
+        Identity(platform="prolific", external_id="p-1", metadata={"study_id": "s"}, language="de")
+    )
+
+
+def _request_with(response: HttpResponse) -> HttpRequest:
+    """A request from a browser that holds the cookies ``response`` set."""
+    request = RequestFactory().get("/")
+    request.COOKIES = {name: morsel.value for name, morsel in response.cookies.items()}
+    return request
+
+
+def test_the_worker_cookies_read_back_what_they_remember(campaign):
+    worker = WorkerFactory(campaign=campaign, platform=Worker.Platform.LINK, external_id="l-42")
+    response = HttpResponse()
+    assert remember_session(RequestFactory().get("/"), response, worker) is response
+    assert remember_link_worker(RequestFactory().get("/"), response, worker) is response
+    request = _request_with(response)
+    assert session_cookie_worker_id(request, campaign) == worker.pk
+    assert link_cookie_worker_id(request, campaign) == "l-42"
+    for morsel in response.cookies.values():
+        assert morsel["httponly"] and morsel["samesite"] == "Lax"
+        assert morsel["max-age"] == settings.WORKER_COOKIE_MAX_AGE
+        assert not morsel["secure"]  # set from request.is_secure()
+    # Another campaign's pages do not read them.
+    other = CampaignFactory()
+    assert session_cookie_worker_id(request, other) is None
+    assert link_cookie_worker_id(request, other) == ""
+    # Nor does a browser without them.
+    assert session_cookie_worker_id(RequestFactory().get("/"), campaign) is None
+    assert link_cookie_worker_id(RequestFactory().get("/"), campaign) == ""
+
+
+def test_worker_cookies_swapped_or_forged_are_not_read(campaign):
+    worker = WorkerFactory(campaign=campaign, platform=Worker.Platform.LINK, external_id="l-42")
+    response = HttpResponse()
+    remember_session(RequestFactory().get("/"), response, worker)
+    remember_link_worker(RequestFactory().get("/"), response, worker)
+    request = _request_with(response)
+    session_name, link_name = f"hews_{campaign.pk}", f"hew_{campaign.pk}"
+    # Each cookie's value under the other's name (a salt of its own each).
+    request.COOKIES = {
+        session_name: response.cookies[link_name].value,
+        link_name: response.cookies[session_name].value,
+    }
+    assert session_cookie_worker_id(request, campaign) is None
+    assert link_cookie_worker_id(request, campaign) == ""
+    request.COOKIES = {session_name: str(worker.pk), link_name: "l-42"}  # unsigned
+    assert session_cookie_worker_id(request, campaign) is None
+    assert link_cookie_worker_id(request, campaign) == ""

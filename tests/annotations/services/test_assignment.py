@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from annotations.models import Assignment, Campaign, Judgement, JudgementScore, Task, Worker
+from annotations.selectors.sessions import session_plan
 from annotations.services.assignment import (
     CampaignNotOpen,
     _pick_repeat,
     page_next_for,
-    session_plan,
     task_next_for,
 )
 from annotations.services.expiry import assignments_expire

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from annotations.models import Assignment, Campaign, Task, WorkerCheck
 from annotations.selectors.judgements import page_assignments
-from annotations.selectors.sessions import worker_progress
-from annotations.services.assignment import session_plan, task_next_for
+from annotations.selectors.sessions import session_plan, worker_progress
+from annotations.services.assignment import task_next_for
 from annotations.services.judgements import judgements_submit_page
 from tests.annotations.built_campaigns import built_campaign
 from tests.factories import WorkerFactory

@@ -139,6 +139,34 @@ def test_page_refusals(people_campaign) -> None:
     assert page.status_code == 400 and "built-in" in page.content.decode()
 
 
+def test_page_import_message_names_what_was_imported(tmp_path: Path, people_campaign) -> None:
+    people, _ = people_campaign
+    client = _client(people["designer"])
+    client.post(URL, _form(action="import", file=SimpleUploadedFile("mine.csv", _csv(tmp_path))))
+    said = [str(m) for m in client.get("/campaigns/byo/monitor/").context["messages"]]
+    assert any(
+        m.startswith("Imported 4 judgements from 2 rows of mine.csv (fluency, adequacy):")
+        for m in said
+    ), said
+
+
+def test_page_too_large_a_file_is_a_413_and_a_large_one_a_job(
+    tmp_path: Path, people_campaign, settings
+) -> None:
+    people, campaign = people_campaign
+    client = _client(people["designer"])
+    data = _csv(tmp_path)
+    settings.IMPORT_UPLOAD_MAX_BYTES = len(data) - 1
+    page = client.post(URL, _form(action="preview", file=SimpleUploadedFile("mine.csv", data)))
+    assert page.status_code == 413 and "mine.csv" in page.content.decode()
+    settings.IMPORT_UPLOAD_MAX_BYTES = len(data)
+    settings.IMPORT_INLINE_MAX_BYTES = len(data) - 1
+    response = client.post(URL, _form(action="import", file=SimpleUploadedFile("mine.csv", data)))
+    job = campaign.import_jobs.get()
+    assert response.status_code == 302 and response["Location"].endswith(f"/{job.pk}/")
+    assert not Judgement.objects.exists()
+
+
 def test_page_preview_lists_every_missing_column(tmp_path: Path, people_campaign) -> None:
     """Three columns the mapping reads are absent: the preview names all three at once
     (it used to name the first and leave the designer to find the others one by one)."""
