@@ -26,7 +26,6 @@ POSITIONAL: dict[str, str] = {
     "places.task_to_lock": "a lookup of the hand-out: one task's row, to lock",
     # Writes, but its caller is annotations/services/assignment.py, left to its owner
     # in this change: to be made keyword-only with it.
-    "places.places_held_recount": "writes: to be keyword-only with its caller",
 }
 
 

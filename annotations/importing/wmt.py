@@ -113,7 +113,7 @@ def _wmt_store(
         )
     )
     # The outputs' language per segment: the file's trglang, else the campaign's first.
-    default = (campaign.languages or ["en"])[0]
+    default = campaign.default_language
     language_of: dict[str, str] = {}
     for r in parsed.rankings:
         language_of.setdefault(r.segment_id, r.language or default)

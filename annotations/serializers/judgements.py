@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from annotations.models import (
-    Judgement,
-    JudgementScore,
-)
+from annotations.models import Judgement, JudgementScore, TaskOutput
 from common.serializers import ApiModelSerializer
 
 
@@ -51,5 +48,5 @@ class JudgementSerializer(ApiModelSerializer):
         ]
 
     def get_scores(self, obj: Judgement) -> list[dict]:
-        regular = [s for s in obj.scores.all() if s.role == "regular"]
+        regular = [s for s in obj.scores.all() if s.role == TaskOutput.Role.REGULAR]
         return JudgementScoreSerializer(regular, many=True).data  # type: ignore[return-value]

@@ -781,5 +781,5 @@ def _page_hand_out(
         for t in tasks
     ]
     if kind == Assignment.Kind.REGULAR:
-        places_held_recount([t.pk for t in tasks if t.kind == Task.Kind.REGULAR])
+        places_held_recount(task_ids=[t.pk for t in tasks if t.kind == Task.Kind.REGULAR])
     return NextPage(assignments[0], position, outputs if len(tasks) == 1 else None)

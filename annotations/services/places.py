@@ -77,7 +77,7 @@ def _places_held() -> Coalesce:
     return Coalesce(Subquery(held), Value(0))
 
 
-def places_held_recount(task_ids: Sequence[int]) -> None:
+def places_held_recount(*, task_ids: Sequence[int]) -> None:
     """Set ``Task.places_held`` of these tasks from their assignments (one statement).
 
     Called under the tasks' row locks, after a claim: the counter is exact again even if

@@ -363,7 +363,7 @@ def _criterion_facts(c: Criterion, *, imported: bool, ticked: bool) -> text.Crit
         standard=c.standard,
         standard_input=c.standard_input,
         standard_text=c.standard_text,
-        max_digits=int(settings.get("max_digits", 6)),
+        max_digits=int(settings.get("max_digits", Criterion.MAGNITUDE_MAX_DIGITS)),
         likert_levels=c.likert_levels,
         content_checks=list(c.content_checks or []),
     )
