@@ -30,30 +30,51 @@ Bradley-Terry order of those shares, and the *target clusters* are what the refi
 gives, without sampling noise, from the expected comparisons of a balanced campaign of
 the real campaign's size (``--reference``; 2,979 judgements for E2E quality): only the
 boundaries that size resolves are there, and each lies between systems in true order.
+``--planted N`` replaces the fitted qualities by ``N`` equally spaced ones
+(``--planted-step``) judged by the fitted crowd: a truth nobody tuned for.
 A refit's clusters are *right* when no boundary is wrong (no system in a better cluster
 than one that beats it by more than ``LEVEL`` = 0.005 in win share: closer pairs are
 practically level and may be split either way) and every target boundary separates the
 truly best systems from the rest (a further correct boundary is allowed: it is finer,
 not wrong). A design runs in batches of ``--batch`` tasks (refit after each batch) until
-its clusters are right at three refits in a row, or ``--cap`` judgements (5 times the
-reference); *judgements needed* is the count at the first of those three (the cap when
-never). *Wrong refits* is the share of refits whose clusters draw a wrong boundary,
-and *ever wrong* the share of seeds with one such refit before stopping. *Stop*: the
-production stop rule (``ranking.services.adaptive``: the clusters equal at three refits
-in a row), the median judgements at which it first holds, and the share of seeds whose
-clusters are then right (*stop right*) or draw a wrong boundary (*stop wrong*): what an
-organizer who closes the campaign when told would report; every system in one cluster
-never counts as stable. *Ratio*: median over the balanced median; *per seed*: the median
-of per-seed ratios (the designs share a seed's test set and refit draws but not the
-workers' answers: not a paired comparison); *gm ratio*: the ratio of geometric means
-with its 95% bootstrap interval over seeds (each design's seeds resampled on their own).
+its clusters are right at three refits in a row, the production stop rule has held and
+the largest budget is spent, or ``--cap`` judgements (5 times the reference);
+*judgements needed* is the count at the first of those three right refits (the cap when
+never). *Wrong refits* is the share of refits until then whose clusters draw a wrong
+boundary, and *ever wrong* the share of seeds with one such refit.
+
+Common random numbers: a seed's crowd is drawn once (``Simulator.draw_stream``: per
+request ``j`` its item, worker, judgement level and flat draw, and per request and
+system the noise) and every design answers its ``j``-th request from it, so an output
+that two designs show at the same request gets the same score; the designs differ only
+in what they ask. Items come in random permutations (each once before any twice) in
+every design; the balanced design keeps ``design_tasks``' systems. The per-seed ratio
+(a design over balanced) is therefore a paired comparison: *paired ratio* is the
+geometric mean of the per-seed ratios with its 95% percentile bootstrap over seeds
+(resampled jointly), *median ratio* the median per-seed ratio, *fewer* the share of
+seeds where the design needed fewer judgements than balanced.
+
+Three tables: (1) to the truth, as above; (2) at the *production stop*
+(``ranking.services.adaptive``: the clusters equal at three refits in a row, a boundary
+drawn; no knowledge of the truth): the judgements then (paired ratio as above) and the
+share of seeds whose clusters are then right or draw a wrong boundary, with Wilson 95%
+intervals; (3) at *fixed budgets* (``--budgets``, shares of the reference rounded down
+to whole batches): the share of seeds whose clusters at the last refit within the
+budget are right / wrong, with Wilson intervals.
+
+Held-out tuning: ``contested``'s ``margin`` and ``min_share`` (the coverage minimum,
+``--margins``, ``--min-shares``) are chosen on ``--tune-seeds`` seeds from
+``TUNE_SEEDS`` = 100,000 on (the fewest judgements needed, geometric mean), disjoint
+from the evaluation seeds ``0 .. --seeds - 1``; ``lucb`` and ``overlap`` take the chosen
+``min_share`` too (their other constants are not tuned here).
+
 Designs:
 ``balanced`` (``annotations.core.design.design_tasks``), ``contested``
 (``choose_batch``, today's rule), ``overlap`` (``choose_batch(rule="overlap")``:
 pairwise uncertainty sampling), ``lucb`` (``choose_batch(rule="lucb")``: LUCB-style
 confidence bounds per cluster boundary) and ``oracle`` (a bound, not a design: told
-the target boundaries and the true order, 90% of its tasks show the 5 systems nearest
-a target boundary, 10% are random).
+the true strengths and the target, it gives each system the share of slots that
+separates the target with the fewest judgements under the normal approximation).
 
 ``power``: the plan page's "judgements needed to separate systems"
 (``comparisons_needed`` / ``judgements_for``) against the simulator: for 2, 5 and 20
@@ -66,6 +87,7 @@ not TrueSkill with WMT14 sampling, for speed (a refit takes milliseconds); it tr
 the 10 comparisons of a judgement as independent, as the power formula does.
 
     /work/venv/bin/python benchmarks/simulate.py [check|designs|power|all] [--quick]
+        [--criterion naturalness] [--planted 10] [--seeds 150] [--tune-seeds 40]
 """
 
 from __future__ import annotations
@@ -684,9 +706,10 @@ def run_design(
     ``stream``: the seed's crowd (:meth:`Simulator.draw_stream`, at least ``cap``
     requests; default drawn from the seed): every design answers its ``j``-th request
     from it, so the same request gets the same answer in every design (common random
-    numbers); the refit draws are the seed's too. ``margin`` and ``min_share``: the
-    adaptive rules' settings; ``shares``: the oracle's (default computed); ``record``:
-    keep every batch's tasks and scores in the run.
+    numbers); the refit draws are the seed's too. ``margin``: the adaptive rules';
+    ``min_share``: ``contested``'s coverage minimum (the other rules keep 0.3);
+    ``shares``: the oracle's (default computed); ``record``: keep every batch's tasks
+    and scores in the run.
     """
     n = sim.n_systems
     outputs = truth.outputs
@@ -724,7 +747,8 @@ def run_design(
                 rng=design_rng,
                 rule="contested" if state is None else design,
                 margin=margin,
-                min_share=min_share,
+                # the tuned coverage minimum is contested's; the other rules keep theirs
+                min_share=min_share if design == "contested" else 0.3,
             ).tasks
         scores = sim.answer_stream(tasks, stream, first=done, outputs=outputs)
         if record:
@@ -1079,7 +1103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=0,
         help="planted truth: this many systems of equally spaced qualities (fitted crowd)",
     )
-    parser.add_argument("--planted-step", type=float, default=0.1, help="their quality step")
+    parser.add_argument("--planted-step", type=float, default=0.02, help="their quality step")
     parser.add_argument("--batch", type=int, default=100, help="tasks per batch")
     parser.add_argument("--reference", type=int, default=None, help="target: balanced size")
     parser.add_argument("--cap", type=int, default=None, help="judgements at most per run")

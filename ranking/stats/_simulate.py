@@ -32,6 +32,12 @@ ties and the mass at 100 come out as in the real data. A slider is
 rounded to the worker's step; a Likert level cuts the slider at 20, 40, 60 and 80.
 The slider and Likert mappings are assumptions (the E2E campaign used RankME only).
 
+Common random numbers: :meth:`Simulator.draw_stream` draws a crowd's random numbers
+in advance (per request its item, worker, judgement level and flat draw; per request
+and system the noise), and :meth:`Simulator.answer_stream` answers the ``j``-th request
+from its ``j``-th row, so two task designs answered from one stream get the same score
+for the same output at the same request and differ only in what they ask.
+
 :func:`fit` estimates every parameter from RankME judgements by an EM-style
 alternation: scores at a capped worker's ceiling are right-censored (replaced by their
 conditional expectation under the current fit, a Tobit step), the judgement levels are
