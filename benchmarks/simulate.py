@@ -1032,6 +1032,7 @@ def plot(runs: dict[str, list[Run]], curves: dict, path: Path, cap: int, batch: 
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import NullFormatter
 
     fig, axes = plt.subplots(1, 2 if curves else 1, figsize=(11 if curves else 6, 4), squeeze=False)
     ax = axes[0][0]
@@ -1063,6 +1064,8 @@ def plot(runs: dict[str, list[Run]], curves: dict, path: Path, cap: int, batch: 
         ax.axhline(0.8, color="k", lw=0.8, ls=":")
         ax.axvline(1.0, color="k", lw=0.8, ls=":")
         ax.set_xscale("log")
+        ax.set_xticks([0.25, 0.5, 1.0, 2.0, 4.0], labels=["0.25", "0.5", "1", "2", "4"])
+        ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel("judgements / predicted by the power analysis")
         ax.set_ylabel("share of seeds separating the pair")
         ax.set_title("Power analysis against the simulator")
