@@ -1092,8 +1092,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=40,
         help=f"tuning seeds {TUNE_SEEDS} .. (disjoint from the evaluation seeds; 0: no tuning)",
     )
-    parser.add_argument("--margins", default="1,2,3,4", help="contested margins to tune")
-    parser.add_argument("--min-shares", default="0.3", help="coverage minima to tune")
+    parser.add_argument("--margins", default="1,2,3,4,5", help="contested margins to tune")
+    parser.add_argument(
+        "--min-shares", default="0.15,0.3,0.5", help="contested coverage minima to tune"
+    )
     parser.add_argument("--margin", type=int, default=3, help="without tuning")
     parser.add_argument("--min-share", type=float, default=0.3, help="without tuning")
     parser.add_argument(
@@ -1124,7 +1126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.quick:
         args.seeds, args.power_seeds, args.tune_seeds = 4, 10, 3
-        args.margins = "2,3"
+        args.margins, args.min_shares = "2,3", "0.3"
 
     started = time.perf_counter()
     if args.campaign:
