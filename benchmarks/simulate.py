@@ -30,30 +30,51 @@ Bradley-Terry order of those shares, and the *target clusters* are what the refi
 gives, without sampling noise, from the expected comparisons of a balanced campaign of
 the real campaign's size (``--reference``; 2,979 judgements for E2E quality): only the
 boundaries that size resolves are there, and each lies between systems in true order.
+``--planted N`` replaces the fitted qualities by ``N`` equally spaced ones
+(``--planted-step``) judged by the fitted crowd: a truth nobody tuned for.
 A refit's clusters are *right* when no boundary is wrong (no system in a better cluster
 than one that beats it by more than ``LEVEL`` = 0.005 in win share: closer pairs are
 practically level and may be split either way) and every target boundary separates the
 truly best systems from the rest (a further correct boundary is allowed: it is finer,
 not wrong). A design runs in batches of ``--batch`` tasks (refit after each batch) until
-its clusters are right at three refits in a row, or ``--cap`` judgements (5 times the
-reference); *judgements needed* is the count at the first of those three (the cap when
-never). *Wrong refits* is the share of refits whose clusters draw a wrong boundary,
-and *ever wrong* the share of seeds with one such refit before stopping. *Stop*: the
-production stop rule (``ranking.services.adaptive``: the clusters equal at three refits
-in a row), the median judgements at which it first holds, and the share of seeds whose
-clusters are then right (*stop right*) or draw a wrong boundary (*stop wrong*): what an
-organizer who closes the campaign when told would report; every system in one cluster
-never counts as stable. *Ratio*: median over the balanced median; *per seed*: the median
-of per-seed ratios (the designs share a seed's test set and refit draws but not the
-workers' answers: not a paired comparison); *gm ratio*: the ratio of geometric means
-with its 95% bootstrap interval over seeds (each design's seeds resampled on their own).
+its clusters are right at three refits in a row, the production stop rule has held and
+the largest budget is spent, or ``--cap`` judgements (5 times the reference);
+*judgements needed* is the count at the first of those three right refits (the cap when
+never). *Wrong refits* is the share of refits until then whose clusters draw a wrong
+boundary, and *ever wrong* the share of seeds with one such refit.
+
+Common random numbers: a seed's crowd is drawn once (``Simulator.draw_stream``: per
+request ``j`` its item, worker, judgement level and flat draw, and per request and
+system the noise) and every design answers its ``j``-th request from it, so an output
+that two designs show at the same request gets the same score; the designs differ only
+in what they ask. Items come in random permutations (each once before any twice) in
+every design; the balanced design keeps ``design_tasks``' systems. The per-seed ratio
+(a design over balanced) is therefore a paired comparison: *paired ratio* is the
+geometric mean of the per-seed ratios with its 95% percentile bootstrap over seeds
+(resampled jointly), *median ratio* the median per-seed ratio, *fewer* the share of
+seeds where the design needed fewer judgements than balanced.
+
+Three tables: (1) to the truth, as above; (2) at the *production stop*
+(``ranking.services.adaptive``: the clusters equal at three refits in a row, a boundary
+drawn; no knowledge of the truth): the judgements then (paired ratio as above) and the
+share of seeds whose clusters are then right or draw a wrong boundary, with Wilson 95%
+intervals; (3) at *fixed budgets* (``--budgets``, shares of the reference rounded down
+to whole batches): the share of seeds whose clusters at the last refit within the
+budget are right / wrong, with Wilson intervals.
+
+Held-out tuning: ``contested``'s ``margin`` and ``min_share`` (the coverage minimum,
+``--margins``, ``--min-shares``) are chosen on ``--tune-seeds`` seeds from
+``TUNE_SEEDS`` = 100,000 on (the fewest judgements needed, geometric mean), disjoint
+from the evaluation seeds ``0 .. --seeds - 1``; ``lucb`` and ``overlap`` take the chosen
+``min_share`` too (their other constants are not tuned here).
+
 Designs:
 ``balanced`` (``annotations.core.design.design_tasks``), ``contested``
 (``choose_batch``, today's rule), ``overlap`` (``choose_batch(rule="overlap")``:
 pairwise uncertainty sampling), ``lucb`` (``choose_batch(rule="lucb")``: LUCB-style
 confidence bounds per cluster boundary) and ``oracle`` (a bound, not a design: told
-the target boundaries and the true order, 90% of its tasks show the 5 systems nearest
-a target boundary, 10% are random).
+the true strengths and the target, it gives each system the share of slots that
+separates the target with the fewest judgements under the normal approximation).
 
 ``power``: the plan page's "judgements needed to separate systems"
 (``comparisons_needed`` / ``judgements_for``) against the simulator: for 2, 5 and 20
@@ -66,6 +87,7 @@ not TrueSkill with WMT14 sampling, for speed (a refit takes milliseconds); it tr
 the 10 comparisons of a judgement as independent, as the power formula does.
 
     /work/venv/bin/python benchmarks/simulate.py [check|designs|power|all] [--quick]
+        [--criterion naturalness] [--planted 10] [--seeds 150] [--tune-seeds 40]
 """
 
 from __future__ import annotations
@@ -98,13 +120,17 @@ from ranking.stats import (  # noqa: E402
     fit_simulator,
     judgements_for,
     pair_shares,
+    wilson_interval,
 )
 from ranking.stats._bradley_terry import bradley_terry_fit  # noqa: E402
 from ranking.stats._clusters import value_order  # noqa: E402
 from ranking.stats._result import summarise_runs  # noqa: E402
+from ranking.stats._simulate import AnswerStream  # noqa: E402
 
 SCORE_COLUMN = {"quality": "quality", "naturalness": "natur"}
 DESIGNS = ("balanced", "contested", "overlap", "lucb", "oracle")
+#: the first tuning seed: tuning seeds run from here, evaluation seeds from 0
+TUNE_SEEDS = 100_000
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
 DOCS = REPO / "docs"
@@ -551,7 +577,11 @@ def right_and_wrong(cluster: IntArray, truth: Truth) -> tuple[bool, bool]:
 
 @dataclass
 class Run:
+    """One design's run on one seed: its refits, when it reached the truth, when it
+    stopped by the production rule."""
+
     design: str
+    #: every refit: judgements so far, clusters right, a wrong boundary drawn
     judgements: list[int] = field(default_factory=list)
     right: list[bool] = field(default_factory=list)
     wrong: list[bool] = field(default_factory=list)
@@ -562,6 +592,27 @@ class Run:
     stopped: int | None = None
     stopped_right: bool | None = None
     stopped_wrong: bool | None = None
+    #: the refits until the truth was reached (right at ``streak`` in a row)
+    reached_refits: int | None = None
+    #: with ``run_design(record=True)``: every batch's tasks and their scores
+    asked: list[IntArray] = field(default_factory=list)
+    answers: list[FloatArray] = field(default_factory=list)
+
+    def until_reached(self) -> list[bool]:
+        """``wrong`` of the refits until the truth was reached (all when never)."""
+        return self.wrong if self.reached_refits is None else self.wrong[: self.reached_refits]
+
+    def at(self, budget: int) -> tuple[bool, bool]:
+        """(right, wrong) of the last refit at ``budget`` judgements or fewer (none yet:
+        neither)."""
+        last = None
+        for i, j in enumerate(self.judgements):
+            if j > budget:
+                break
+            last = i
+        if last is None:
+            return False, False
+        return self.right[last], self.wrong[last]
 
 
 def oracle_shares(truth: Truth) -> FloatArray:
@@ -642,54 +693,69 @@ def run_design(
     cap: int,
     k: int = 5,
     streak: int = 3,
+    stream: AnswerStream | None = None,
+    until: int = 0,
+    margin: int = 3,
+    min_share: float = 0.3,
+    shares: FloatArray | None = None,
+    record: bool = False,
 ) -> Run:
+    """Run ``design`` on one seed until it has reached the truth, stopped by the
+    production rule and collected ``until`` judgements (or the cap).
+
+    ``stream``: the seed's crowd (:meth:`Simulator.draw_stream`, at least ``cap``
+    requests; default drawn from the seed): every design answers its ``j``-th request
+    from it, so the same request gets the same answer in every design (common random
+    numbers); the refit draws are the seed's too. ``margin``: the adaptive rules';
+    ``min_share``: ``contested``'s coverage minimum (the other rules keep 0.3);
+    ``shares``: the oracle's (default computed); ``record``: keep every batch's tasks
+    and scores in the run.
+    """
     n = sim.n_systems
     outputs = truth.outputs
-    shares = oracle_shares(truth) if design == "oracle" else np.empty(0)
-    design_rng, answer_rng = np.random.default_rng([seed, 13, DESIGNS.index(design)]).spawn(2)
+    if stream is None:
+        stream = seed_stream(sim, seed, cap)
+    if design == "oracle" and shares is None:
+        shares = oracle_shares(truth)
+    design_rng = np.random.default_rng([seed, 13, DESIGNS.index(design)])
     normals = np.random.default_rng([seed, 17]).standard_normal((1000, n))
     wins, draws = np.zeros((n, n)), np.zeros((n, n))
     run = Run(design)
     planned = None
     if design == "balanced":
         n_items = -(-cap // -(-n // k)) + 1
-        d = design_tasks(np.ones((n_items, n), dtype=bool), k=k, rng=design_rng)
-        planned, planned_items = d.tasks, d.task_item % sim.n_items
+        planned = design_tasks(np.ones((n_items, n), dtype=bool), k=k, rng=design_rng).tasks
     state = None
     done = 0
     good = 0
     recent: list[tuple[int, ...]] = []
     while done < cap:
+        size = min(batch, cap - done)
         if planned is not None:
-            tasks, items = planned[done : done + batch], planned_items[done : done + batch]
+            tasks = planned[done : done + size]
+        elif design == "oracle":
+            assert shares is not None
+            tasks = oracle_tasks(shares, size, k=k, rng=design_rng)
         else:
-            items = design_rng.integers(sim.n_items, size=batch)
-            if design == "oracle":
-                tasks = oracle_tasks(shares, batch, k=k, rng=design_rng)
-            elif state is None:
-                tasks = choose_batch(
-                    value=np.zeros(n),
-                    sigma=np.ones(n),
-                    rank_lo=np.ones(n, dtype=np.int64),
-                    rank_hi=np.full(n, n, dtype=np.int64),
-                    n_tasks=batch,
-                    k=k,
-                    rng=design_rng,
-                ).tasks
-            else:
-                tasks = choose_batch(
-                    value=state.value,
-                    sigma=state.spread,
-                    rank_lo=state.rank_lo,
-                    rank_hi=state.rank_hi,
-                    n_tasks=batch,
-                    k=k,
-                    rng=design_rng,
-                    rule=design,
-                ).tasks
-        scores = sim.answer(tasks, rng=answer_rng, items=items, outputs=outputs)
+            tasks = choose_batch(
+                value=np.zeros(n) if state is None else state.value,
+                sigma=np.ones(n) if state is None else state.spread,
+                rank_lo=np.ones(n, dtype=np.int64) if state is None else state.rank_lo,
+                rank_hi=np.full(n, n, dtype=np.int64) if state is None else state.rank_hi,
+                n_tasks=size,
+                k=k,
+                rng=design_rng,
+                rule="contested" if state is None else design,
+                margin=margin,
+                # the tuned coverage minimum is contested's; the other rules keep theirs
+                min_share=min_share if design == "contested" else 0.3,
+            ).tasks
+        scores = sim.answer_stream(tasks, stream, first=done, outputs=outputs)
+        if record:
+            run.asked.append(tasks)
+            run.answers.append(scores)
         add_counts(wins, draws, tasks, scores)
-        done += batch
+        done += size
         if np.any((wins + wins.T + draws).sum(axis=1) == 0):
             continue
         state = bt_normal(wins, draws, normals)
@@ -698,79 +764,210 @@ def run_design(
         stable = len(recent) == streak and len(set(recent)) == 1 and len(set(recent[0])) > 1
         if run.stopped is None and stable:
             run.stopped, run.stopped_right, run.stopped_wrong = done, right, wrong
-        if run.needed is None:  # the refits until the true clusters are reached
-            run.judgements.append(done)
-            run.right.append(right)
-            run.wrong.append(wrong)
+        run.judgements.append(done)
+        run.right.append(right)
+        run.wrong.append(wrong)
+        if run.needed is None:
             good = good + 1 if right else 0
             if good == streak:
                 run.needed = run.judgements[-streak]
-        if run.needed is not None and run.stopped is not None:
+                run.reached_refits = len(run.judgements)
+        if run.needed is not None and run.stopped is not None and done >= until:
             break
     return run
 
 
-def gm_ratio_ci(
-    needed: FloatArray, base: FloatArray, *, rng: np.random.Generator, draws: int = 10_000
+def seed_stream(sim: Simulator, seed: int, cap: int) -> AnswerStream:
+    """The crowd's answers of one seed, shared by every design (common random numbers)."""
+    return sim.draw_stream(np.random.default_rng([seed, 11]), cap)
+
+
+def paired_ratio_ci(
+    values: FloatArray, base: FloatArray, *, rng: np.random.Generator, draws: int = 10_000
 ) -> tuple[float, float, float]:
-    """The ratio of geometric means (exp of the mean log judgements needed, a design over
-    the balanced one) and its 95% percentile-bootstrap interval over seeds, each design's
-    seeds resampled independently (their answers are independent)."""
-    a, b = np.log(needed), np.log(base)
-    point = float(np.exp(a.mean() - b.mean()))
-    ia = rng.integers(0, a.size, (draws, a.size))
-    ib = rng.integers(0, b.size, (draws, b.size))
-    boot = np.exp(a[ia].mean(axis=1) - b[ib].mean(axis=1))
+    """The geometric mean of the per-seed ratios ``values / base`` and its 95%
+    percentile-bootstrap interval, seeds resampled jointly (the designs share a seed's
+    answers: a paired comparison)."""
+    logs = np.log(np.asarray(values, dtype=float)) - np.log(np.asarray(base, dtype=float))
+    point = float(np.exp(logs.mean()))
+    idx = rng.integers(0, logs.size, (draws, logs.size))
+    boot = np.exp(logs[idx].mean(axis=1))
     low, high = np.percentile(boot, [2.5, 97.5])
     return point, float(low), float(high)
 
 
+def budget_counts(
+    runs: dict[str, list[Run]], budgets: Sequence[int]
+) -> dict[str, list[tuple[int, int, int]]]:
+    """Per design and budget: (seeds right, seeds wrong, seeds) at that budget
+    (:meth:`Run.at`)."""
+    out = {}
+    for d, rs in runs.items():
+        rows = []
+        for b in budgets:
+            at = [r.at(b) for r in rs]
+            rows.append((sum(r for r, _ in at), sum(w for _, w in at), len(rs)))
+        out[d] = rows
+    return out
+
+
+def budget_table(runs: dict[str, list[Run]], budgets: Sequence[int], reference: int) -> list[str]:
+    """The fixed-budget table: share of seeds right / wrong with Wilson 95% intervals."""
+    counts = budget_counts(runs, budgets)
+    head = f"{'design':<10}" + "".join(
+        f" {f'{b} ({b / reference:.0%}) right':>24} {'wrong':>18}" for b in budgets
+    )
+    lines = [head]
+    for d, rows in counts.items():
+        cells = []
+        for right, wrong, total in rows:
+            (rl,), (rh,) = wilson_interval([right], [total])
+            (wl,), (wh,) = wilson_interval([wrong], [total])
+            cells.append(
+                f" {right / total:6.2f} [{rl:4.2f}-{rh:4.2f}]{'':>8}"
+                f" {wrong / total:5.2f} [{wl:4.2f}-{wh:4.2f}]"
+            )
+        lines.append(f"{d:<10}" + "".join(cells))
+    return lines
+
+
+def tune(
+    sim: Simulator,
+    *,
+    truth: Truth,
+    seeds: Sequence[int],
+    batch: int,
+    cap: int,
+    margins: Sequence[int],
+    min_shares: Sequence[float],
+) -> tuple[tuple[int, float], list[str]]:
+    """The ``contested`` rule's ``margin`` and ``min_share`` with the fewest judgements
+    needed (geometric mean over ``seeds``, the cap when never reached), and the lines
+    of the grid. The tuning seeds must be disjoint from the evaluation seeds."""
+    lines = [f"{'margin':>6} {'min_share':>9} {'gm needed':>9} {'reached':>8}"]
+    best: tuple[float, tuple[int, float]] = (math.inf, (margins[0], min_shares[0]))
+    streams = {seed: seed_stream(sim, seed, cap) for seed in seeds}
+    for margin in margins:
+        for min_share in min_shares:
+            needed = []
+            for seed in seeds:
+                run = run_design(
+                    sim,
+                    "contested",
+                    truth=truth,
+                    seed=seed,
+                    batch=batch,
+                    cap=cap,
+                    stream=streams[seed],
+                    margin=margin,
+                    min_share=min_share,
+                )
+                needed.append(run.needed if run.needed is not None else cap)
+            gm = float(np.exp(np.mean(np.log(needed))))
+            reached = np.mean([x < cap for x in needed])
+            lines.append(f"{margin:6d} {min_share:9.2f} {gm:9.0f} {reached:8.2f}")
+            if gm < best[0]:
+                best = (gm, (margin, min_share))
+    return best[1], lines
+
+
 def designs(
-    sim: Simulator, *, reference: int, seeds: int, batch: int, cap: int
-) -> tuple[list[str], dict[str, list[Run]], dict]:
+    sim: Simulator,
+    *,
+    reference: int,
+    seeds: Sequence[int],
+    batch: int,
+    cap: int,
+    budgets: Sequence[int],
+    margin: int = 3,
+    min_share: float = 0.3,
+    names: Sequence[str] = DESIGNS,
+    truth: Truth | None = None,
+) -> tuple[dict[str, list[str]], dict[str, list[Run]], dict]:
+    """Run every design on every seed (common random numbers) and tabulate: judgements
+    to the truth, the production stop, and the fixed budgets."""
     n = sim.n_systems
-    truth = make_truth(sim, reference=reference)
+    truth = truth or make_truth(sim, reference=reference)
     adjacent = [truth.share[truth.order[p], truth.order[p + 1]] for p in range(n - 1)]
     info = {
         "target": sorted(truth.target),
         "n_target_clusters": len(truth.target) + 1,
         "adjacent_shares": adjacent,
     }
-    runs: dict[str, list[Run]] = {d: [] for d in DESIGNS}
-    for seed in range(seeds):
-        for d in DESIGNS:
-            runs[d].append(run_design(sim, d, truth=truth, seed=seed, batch=batch, cap=cap))
-    lines = [
-        f"{'design':<10} {'median':>7} {'IQR':>13} {'ratio':>6} {'per seed':>8} "
-        f"{'gm ratio [95% CI]':>20} {'reached':>8} "
-        f"{'wrong refits':>12} {'ever wrong':>10} {'stop':>6} {'stop right':>10} "
-        f"{'stop wrong':>10}"
-    ]
-    needed = {
-        d: np.array([r.needed if r.needed is not None else cap for r in runs[d]], dtype=float)
-        for d in DESIGNS
-    }
-    base = float(np.median(needed["balanced"]))
+    shares = oracle_shares(truth) if "oracle" in names else None
+    runs: dict[str, list[Run]] = {d: [] for d in names}
+    for seed in seeds:
+        stream = seed_stream(sim, seed, cap)
+        for d in names:
+            runs[d].append(
+                run_design(
+                    sim,
+                    d,
+                    truth=truth,
+                    seed=seed,
+                    batch=batch,
+                    cap=cap,
+                    stream=stream,
+                    until=max(budgets),
+                    margin=margin,
+                    min_share=min_share,
+                    shares=shares,
+                )
+            )
+    return design_tables(runs, cap=cap, budgets=budgets, reference=reference), runs, info
+
+
+def design_tables(
+    runs: dict[str, list[Run]], *, cap: int, budgets: Sequence[int], reference: int
+) -> dict[str, list[str]]:
+    """The three tables of :func:`designs`: to the truth, at the stop, at fixed budgets."""
     ci_rng = np.random.default_rng(7)
-    for d in DESIGNS:
+    needed = {
+        d: np.array([r.needed if r.needed is not None else cap for r in rs], dtype=float)
+        for d, rs in runs.items()
+    }
+    stops = {
+        d: np.array([r.stopped if r.stopped is not None else cap for r in rs], dtype=float)
+        for d, rs in runs.items()
+    }
+    truth_lines = [
+        f"{'design':<10} {'median':>7} {'IQR':>13} {'paired ratio [95% CI]':>22} "
+        f"{'median ratio':>12} {'fewer':>6} {'reached':>8} {'wrong refits':>12} {'ever wrong':>10}"
+    ]
+    stop_lines = [
+        f"{'design':<10} {'median':>7} {'IQR':>13} {'paired ratio [95% CI]':>22} "
+        f"{'stopped':>8} {'right [95% CI]':>20} {'wrong [95% CI]':>20}"
+    ]
+    for d, rs in runs.items():
         med = float(np.median(needed[d]))
         q1, q3 = np.percentile(needed[d], [25, 75])
-        # the median of per-seed ratios: the designs share the seed's test set and refit
-        # draws, not the workers' answers, so this is not a paired comparison
-        paired = float(np.median(needed[d] / needed["balanced"]))
-        gm, low, high = gm_ratio_ci(needed[d], needed["balanced"], rng=ci_rng)
-        reached = np.mean([r.needed is not None for r in runs[d]])
-        wrong = np.mean(np.concatenate([r.wrong for r in runs[d]]))
-        ever = np.mean([any(r.wrong) for r in runs[d]])
-        stops = [r.stopped if r.stopped is not None else cap for r in runs[d]]
-        stop_right = np.mean([bool(r.stopped_right) for r in runs[d]])
-        stop_wrong = np.mean([bool(r.stopped_wrong) for r in runs[d]])
-        lines.append(
-            f"{d:<10} {med:7.0f} {q1:6.0f}-{q3:6.0f} {med / base:6.2f} {paired:8.2f} "
-            f"{gm:8.2f} [{low:4.2f}-{high:4.2f}] {reached:8.2f} {wrong:12.3f} {ever:10.2f} {np.median(stops):6.0f} "
-            f"{stop_right:10.2f} {stop_wrong:10.2f}"
+        gm, low, high = paired_ratio_ci(needed[d], needed["balanced"], rng=ci_rng)
+        per_seed = float(np.median(needed[d] / needed["balanced"]))
+        fewer = float(np.mean(needed[d] < needed["balanced"]))
+        reached = np.mean([r.needed is not None for r in rs])
+        wrong = np.mean(np.concatenate([r.until_reached() for r in rs]))
+        ever = np.mean([any(r.until_reached()) for r in rs])
+        truth_lines.append(
+            f"{d:<10} {med:7.0f} {q1:6.0f}-{q3:6.0f} {gm:8.2f} [{low:4.2f}-{high:4.2f}]   "
+            f"{per_seed:12.2f} {fewer:6.2f} {reached:8.2f} {wrong:12.3f} {ever:10.2f}"
         )
-    return lines, runs, info
+        smed = float(np.median(stops[d]))
+        s1, s3 = np.percentile(stops[d], [25, 75])
+        sgm, slow, shigh = paired_ratio_ci(stops[d], stops["balanced"], rng=ci_rng)
+        right_n = sum(bool(r.stopped_right) for r in rs)
+        wrong_n = sum(bool(r.stopped_wrong) for r in rs)
+        (rl, wl), (rh, wh) = wilson_interval([right_n, wrong_n], [len(rs), len(rs)])
+        stopped = np.mean([r.stopped is not None for r in rs])
+        stop_lines.append(
+            f"{d:<10} {smed:7.0f} {s1:6.0f}-{s3:6.0f} {sgm:8.2f} [{slow:4.2f}-{shigh:4.2f}]   "
+            f"{stopped:8.2f} {right_n / len(rs):6.2f} [{rl:4.2f}-{rh:4.2f}] "
+            f"{wrong_n / len(rs):6.2f} [{wl:4.2f}-{wh:4.2f}]"
+        )
+    return {
+        "truth": truth_lines,
+        "stop": stop_lines,
+        "budgets": budget_table(runs, budgets, reference),
+    }
 
 
 # --- power -------------------------------------------------------------------------------
@@ -835,6 +1032,7 @@ def plot(runs: dict[str, list[Run]], curves: dict, path: Path, cap: int, batch: 
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import NullFormatter
 
     fig, axes = plt.subplots(1, 2 if curves else 1, figsize=(11 if curves else 6, 4), squeeze=False)
     ax = axes[0][0]
@@ -866,6 +1064,8 @@ def plot(runs: dict[str, list[Run]], curves: dict, path: Path, cap: int, batch: 
         ax.axhline(0.8, color="k", lw=0.8, ls=":")
         ax.axvline(1.0, color="k", lw=0.8, ls=":")
         ax.set_xscale("log")
+        ax.set_xticks([0.25, 0.5, 1.0, 2.0, 4.0], labels=["0.25", "0.5", "1", "2", "4"])
+        ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel("judgements / predicted by the power analysis")
         ax.set_ylabel("share of seeds separating the pair")
         ax.set_title("Power analysis against the simulator")
@@ -885,7 +1085,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--criterion", default="quality", choices=SCORE_COLUMN)
     parser.add_argument("--campaign", help="fit to this campaign (slug) in the database")
     parser.add_argument("--criterion-name", help="with --campaign: the criterion (first)")
-    parser.add_argument("--seeds", type=int, default=20)
+    parser.add_argument("--seeds", type=int, default=150, help="evaluation seeds 0 .. N-1")
+    parser.add_argument(
+        "--tune-seeds",
+        type=int,
+        default=40,
+        help=f"tuning seeds {TUNE_SEEDS} .. (disjoint from the evaluation seeds; 0: no tuning)",
+    )
+    parser.add_argument("--margins", default="1,2,3,4,5", help="contested margins to tune")
+    parser.add_argument(
+        "--min-shares", default="0.15,0.3,0.5", help="contested coverage minima to tune"
+    )
+    parser.add_argument("--margin", type=int, default=3, help="without tuning")
+    parser.add_argument("--min-share", type=float, default=0.3, help="without tuning")
+    parser.add_argument(
+        "--budgets", default="0.25,0.5,0.75,1", help="fixed budgets, shares of the reference"
+    )
+    parser.add_argument("--designs", default=",".join(DESIGNS), help="designs to run")
+    parser.add_argument(
+        "--planted",
+        type=int,
+        default=0,
+        help="planted truth: this many systems of equally spaced qualities (fitted crowd)",
+    )
+    parser.add_argument("--planted-step", type=float, default=0.02, help="their quality step")
     parser.add_argument("--batch", type=int, default=100, help="tasks per batch")
     parser.add_argument("--reference", type=int, default=None, help="target: balanced size")
     parser.add_argument("--cap", type=int, default=None, help="judgements at most per run")
@@ -902,7 +1125,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="smoke run: 4 seeds, 10 power seeds")
     args = parser.parse_args(argv)
     if args.quick:
-        args.seeds, args.power_seeds = 4, 10
+        args.seeds, args.power_seeds, args.tune_seeds = 4, 10, 3
+        args.margins, args.min_shares = "2,3", "0.3"
 
     started = time.perf_counter()
     if args.campaign:
@@ -945,6 +1169,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.quality_scale != 1.0:
         sim = sim.with_quality(sim.quality * args.quality_scale)
         print(f"what-if: qualities times {args.quality_scale}")
+    if args.planted:
+        n = args.planted
+        sim = sim.with_quality(args.planted_step * ((n - 1) / 2 - np.arange(n)))
+        print(f"planted truth: {n} systems, qualities equally spaced by {args.planted_step}")
     runs: dict[str, list[Run]] = {}
     curves: dict = {}
     if args.command in ("all", "check"):
@@ -953,15 +1181,51 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in ("all", "designs"):
         reference = args.reference or len(data)
         cap = args.cap or 5 * reference
-        lines, runs, info = designs(
-            sim, reference=reference, seeds=args.seeds, batch=args.batch, cap=cap
+        budgets = [
+            max(args.batch, int(float(f) * reference) // args.batch * args.batch)
+            for f in args.budgets.split(",")
+        ]
+        truth = make_truth(sim, reference=reference)
+        margin, min_share = args.margin, args.min_share
+        if args.tune_seeds:
+            tuning = range(TUNE_SEEDS, TUNE_SEEDS + args.tune_seeds)
+            (margin, min_share), lines = tune(
+                sim,
+                truth=truth,
+                seeds=tuning,
+                batch=args.batch,
+                cap=cap,
+                margins=[int(m) for m in args.margins.split(",")],
+                min_shares=[float(m) for m in args.min_shares.split(",")],
+            )
+            print(
+                f"\n== tuning contested on seeds {tuning.start}-{tuning.stop - 1} "
+                f"(evaluation: 0-{args.seeds - 1}): margin {margin}, min_share {min_share} =="
+            )
+            print("\n".join(lines), flush=True)
+        tables, runs, info = designs(
+            sim,
+            reference=reference,
+            seeds=range(args.seeds),
+            batch=args.batch,
+            cap=cap,
+            budgets=budgets,
+            margin=margin,
+            min_share=min_share,
+            names=[d for d in args.designs.split(",") if d],
+            truth=truth,
         )
         print(
             f"\n== designs: judgements to the true clusters ({info['n_target_clusters']} target "
             f"clusters, from {reference} judgements without noise; {args.seeds} seeds, batches "
-            f"of {args.batch}, cap {cap}) =="
+            f"of {args.batch}, cap {cap}; contested margin {margin}, min_share {min_share}; "
+            "answers shared across designs) =="
         )
-        print("\n".join(lines), flush=True)
+        print("\n".join(tables["truth"]))
+        print("\n== at the production stop (clusters equal at three refits in a row) ==")
+        print("\n".join(tables["stop"]))
+        print("\n== at fixed budgets: share of seeds right / wrong [Wilson 95%] ==")
+        print("\n".join(tables["budgets"]), flush=True)
     if args.command in ("all", "power"):
         lines, curves = power(sim, step=args.power_step, seeds=args.power_seeds, sizes=(2, 5, 20))
         print(

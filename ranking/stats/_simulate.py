@@ -32,6 +32,12 @@ ties and the mass at 100 come out as in the real data. A slider is
 rounded to the worker's step; a Likert level cuts the slider at 20, 40, 60 and 80.
 The slider and Likert mappings are assumptions (the E2E campaign used RankME only).
 
+Common random numbers: :meth:`Simulator.draw_stream` draws a crowd's random numbers
+in advance (per request its item, worker, judgement level and flat draw; per request
+and system the noise), and :meth:`Simulator.answer_stream` answers the ``j``-th request
+from its ``j``-th row, so two task designs answered from one stream get the same score
+for the same output at the same request and differ only in what they ask.
+
 :func:`fit` estimates every parameter from RankME judgements by an EM-style
 alternation: scores at a capped worker's ceiling are right-censored (replaced by their
 conditional expectation under the current fit, a Tobit step), the judgement levels are
@@ -48,7 +54,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-__all__ = ["SCALES", "Simulator", "fit", "fit_simulator", "pair_shares"]
+__all__ = ["SCALES", "AnswerStream", "Simulator", "fit", "fit_simulator", "pair_shares"]
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -152,16 +158,9 @@ class Simulator:
         ``outputs``: :meth:`draw_outputs` of the campaign (default: drawn here, so the
         same output judged in two calls differs).
         """
-        t = np.asarray(tasks, dtype=np.int64)
-        if t.ndim != 2 or t.shape[1] < 1:
-            raise ValueError("tasks must have shape (n_tasks, k)")
+        t = self._check_tasks(tasks)
         n_tasks = t.shape[0]
         present = t >= 0
-        if np.any(t >= self.n_systems):
-            raise ValueError(f"system indices must lie in 0 .. {self.n_systems - 1}")
-        ordered = np.sort(t, axis=1)
-        if np.any((ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] >= 0)):
-            raise ValueError("the systems of a task must be distinct")
         it = (
             rng.integers(self.n_items, size=n_tasks)
             if items is None
@@ -207,6 +206,83 @@ class Simulator:
             raise ValueError(f"scale must be one of {', '.join(SCALES)}")
         z, wk = self.latent(tasks, rng=rng, items=items, workers=workers, outputs=outputs)
         flat = rng.random(wk.shape[0]) < self.flat_share[wk]
+        return self._scores(z, wk, flat, scale)
+
+    def draw_stream(self, rng: np.random.Generator, n_judgements: int) -> AnswerStream:
+        """The crowd's random numbers for ``n_judgements`` requests, drawn in advance.
+
+        Common random numbers: designs that answer their ``j``-th request from the
+        same stream (:meth:`answer_stream`) get the same item, worker, judgement level
+        and flat-or-not for it, and the same noise for every system they show, so an
+        output shown by two designs at the same request gets the same score. Items
+        run through random permutations (every item once before any twice, as
+        production hands out the least-used item first).
+        """
+        if n_judgements < 1:
+            raise ValueError("n_judgements must be at least 1")
+        rounds = -(-n_judgements // self.n_items)
+        items = np.concatenate([rng.permutation(self.n_items) for _ in range(rounds)])
+        return AnswerStream(
+            item=items[:n_judgements].astype(np.int64),
+            worker=np.asarray(
+                rng.choice(self.n_workers, size=n_judgements, p=self.weight), dtype=np.int64
+            ),
+            level=rng.standard_normal(n_judgements),
+            flat=rng.random(n_judgements),
+            noise=rng.standard_normal((n_judgements, self.n_systems)),
+        )
+
+    def answer_stream(
+        self,
+        tasks: ArrayLike,
+        stream: AnswerStream,
+        *,
+        first: int,
+        outputs: FloatArray,
+        scale: str = "rankme",
+    ) -> FloatArray:
+        """Scores of ``tasks`` as the requests ``first, first + 1, ...`` of ``stream``.
+
+        Deterministic: request ``j``'s item, worker, level and flat draw are
+        ``stream``'s ``j``-th, and system ``s``'s noise is ``stream.noise[j, s]``
+        whatever its position in the task (see :meth:`draw_stream`). ``outputs``: the
+        test set (:meth:`draw_outputs`). Otherwise as :meth:`answer`.
+        """
+        if scale not in SCALES:
+            raise ValueError(f"scale must be one of {', '.join(SCALES)}")
+        t = self._check_tasks(tasks)
+        rows = first + np.arange(t.shape[0])
+        if first < 0 or rows[-1] >= stream.item.shape[0]:
+            raise ValueError(f"the stream holds {stream.item.shape[0]} requests")
+        if stream.noise.shape[1] != self.n_systems:
+            raise ValueError("the stream was drawn for another number of systems")
+        present = t >= 0
+        s = np.where(present, t, 0)
+        it, wk = stream.item[rows], stream.worker[rows]
+        level = self.offset[wk] + self.judgement_sd * stream.level[rows]
+        signal = self.quality[s] + self.difficulty[it][:, None] + outputs[it[:, None], s]
+        z = (
+            level[:, None]
+            + self.scale[wk][:, None] * signal
+            + self.noise[wk][:, None] * stream.noise[rows[:, None], s]
+        )
+        z = np.where(present, z, np.nan)
+        flat = stream.flat[rows] < self.flat_share[wk]
+        return self._scores(z, wk, flat, scale)
+
+    def _check_tasks(self, tasks: ArrayLike) -> IntArray:
+        t = np.asarray(tasks, dtype=np.int64)
+        if t.ndim != 2 or t.shape[1] < 1:
+            raise ValueError("tasks must have shape (n_tasks, k)")
+        if np.any(t >= self.n_systems):
+            raise ValueError(f"system indices must lie in 0 .. {self.n_systems - 1}")
+        ordered = np.sort(t, axis=1)
+        if np.any((ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] >= 0)):
+            raise ValueError("the systems of a task must be distinct")
+        return t
+
+    def _scores(self, z: FloatArray, wk: IntArray, flat: BoolArray, scale: str) -> FloatArray:
+        """Log magnitudes ``z`` as scores on ``scale`` (flat judgements replaced)."""
         z = np.where(flat[:, None] & ~np.isnan(z), np.log(self.flat_value[wk])[:, None], z)
         grid = np.where(flat, 1.0, self.grid[wk])[:, None]
         if scale == "rankme":
@@ -219,6 +295,26 @@ class Simulator:
             return slider
         levels = 1.0 + sum((slider > c).astype(np.float64) for c in LIKERT_CUTS)
         return np.where(np.isnan(z), np.nan, levels)
+
+
+@dataclass(frozen=True, eq=False)
+class AnswerStream:
+    """A crowd's random numbers drawn in advance, one row per request
+    (:meth:`Simulator.draw_stream`).
+
+    Attributes
+    ----------
+    item, worker : (n_requests,) the request's item and worker.
+    level : (n_requests,) standard normal: the judgement's level ``g_j / judgement_sd``.
+    flat : (n_requests,) uniform: the judgement is flat when below the worker's share.
+    noise : (n_requests, n_systems) standard normal: each system's ``e / noise_w``.
+    """
+
+    item: IntArray
+    worker: IntArray
+    level: FloatArray
+    flat: FloatArray
+    noise: FloatArray
 
 
 def pair_shares(

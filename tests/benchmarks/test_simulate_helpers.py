@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -85,12 +87,86 @@ def test_a_run_records_the_production_stop_rule_and_whether_it_stopped_right() -
             assert run.judgements[-1] - run.needed == 2 * 20  # refits kept until reached
 
 
-def test_the_geometric_mean_ratio_and_its_bootstrap_interval() -> None:
-    from benchmarks.simulate import gm_ratio_ci
+def test_the_paired_ratio_and_its_bootstrap_interval() -> None:
+    from benchmarks.simulate import paired_ratio_ci
 
     base = np.array([1000.0, 1200.0, 1500.0, 900.0, 1300.0])
-    point, low, high = gm_ratio_ci(base / 2, base, rng=np.random.default_rng(0))
-    assert point == pytest.approx(0.5)
-    assert low < 0.5 < high  # seeds resampled apart: the interval has width
-    same = gm_ratio_ci(base, base, rng=np.random.default_rng(0))
-    assert same[0] == pytest.approx(1.0) and same[1] < 1.0 < same[2]
+    # every seed exactly half: the seeds are paired, so the interval has no width
+    point, low, high = paired_ratio_ci(base / 2, base, rng=np.random.default_rng(0))
+    assert (point, low, high) == pytest.approx((0.5, 0.5, 0.5))
+    ratio = np.array([0.5, 1.0, 0.8, 0.6, 1.2])
+    point, low, high = paired_ratio_ci(base * ratio, base, rng=np.random.default_rng(0))
+    assert point == pytest.approx(float(np.exp(np.log(ratio).mean())))
+    assert 0.5 <= low < point < high <= 1.2
+
+
+def crn_runs(seed: int) -> dict[str, Any]:
+    from benchmarks.simulate import make_truth, run_design
+    from tests.ranking.stats.test_simulate import make
+
+    sim = make(n_systems=6, n_items=40, n_workers=20).with_quality(
+        np.array([0.6, 0.3, 0.2, 0.0, -0.1, -0.5])
+    )
+    truth = make_truth(sim, reference=600, judgements=50_000)
+    return {
+        d: run_design(sim, d, truth=truth, seed=seed, batch=20, cap=400, until=400, record=True)
+        for d in ("balanced", "contested", "lucb")
+    }
+
+
+def answers_by_request(run: Any) -> dict[tuple[int, int], float]:
+    """(request number, system) -> score."""
+    tasks, scores = np.concatenate(run.asked), np.concatenate(run.answers)
+    return {
+        (j, int(s)): float(x)
+        for j, (row, xs) in enumerate(zip(tasks, scores, strict=True))
+        for s, x in zip(row, xs, strict=True)
+    }
+
+
+def test_every_design_gets_the_same_answer_to_the_same_request() -> None:
+    """Common random numbers: the j-th request showing system s gets the same score in
+    every design of a seed (whatever the other systems and positions), so the designs'
+    per-seed comparison is paired; another seed's crowd answers differently."""
+    runs = crn_runs(seed=0)
+    by = {d: answers_by_request(r) for d, r in runs.items()}
+    for other in ("contested", "lucb"):
+        shared = by["balanced"].keys() & by[other].keys()
+        assert len(shared) > 200  # the designs do share requests
+        assert all(by["balanced"][key] == by[other][key] for key in shared)
+    # the designs differ in what they ask, not in how the crowd answers
+    assert any(
+        not np.array_equal(a, b)
+        for a, b in zip(runs["balanced"].asked, runs["contested"].asked, strict=False)
+    )
+    again = answers_by_request(crn_runs(seed=1)["balanced"])
+    shared = by["balanced"].keys() & again.keys()
+    differ = np.mean([by["balanced"][key] != again[key] for key in shared])
+    assert differ > 0.3
+
+
+def test_budget_counts_take_the_last_refit_at_or_below_each_budget() -> None:
+    from benchmarks.simulate import Run, budget_counts, budget_table
+
+    def run(right: list[bool], wrong: list[bool]) -> Run:
+        return Run("x", judgements=[100, 200, 300], right=right, wrong=wrong)
+
+    runs = {
+        "balanced": [
+            run([False, True, True], [False, False, False]),
+            run([False, False, True], [True, False, False]),
+            run([True, True, False], [False, False, True]),
+        ],
+        "contested": [
+            run([True, True, True], [False, False, False]),
+            run([False, False, False], [True, True, True]),
+        ],
+    }
+    counts = budget_counts(runs, [50, 100, 250, 300, 1000])
+    # 50: no refit yet (neither right nor wrong); 250: the refit at 200
+    assert counts["balanced"] == [(0, 0, 3), (1, 1, 3), (2, 0, 3), (2, 1, 3), (2, 1, 3)]
+    assert counts["contested"] == [(0, 0, 2), (1, 1, 2), (1, 1, 2), (1, 1, 2), (1, 1, 2)]
+    lines = budget_table(runs, [100, 300], reference=300)
+    assert len(lines) == 3 and "300 (100%) right" in lines[0]
+    # 2 of 3 right at 300: 0.67 with its Wilson interval
+    assert "0.67 [0.21-0.94]" in lines[1]

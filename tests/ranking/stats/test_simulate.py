@@ -153,3 +153,26 @@ def test_with_interaction_keeps_each_workers_total_variance():
     with pytest.raises(ValueError):
         sim.with_quality([np.nan, 1.0])
     assert sim.with_quality([1.0, 0.0]).n_systems == 2
+
+
+def test_a_stream_answers_a_request_alike_whatever_else_the_task_shows():
+    """Common random numbers: request j's score for system s depends on the stream's
+    j-th row and s, not on the task's other systems or their order."""
+    sim = make(n_systems=6, flat_share=np.full(30, 0.3))
+    outputs = sim.draw_outputs(np.random.default_rng(0))
+    stream = sim.draw_stream(np.random.default_rng(1), 400)
+    a = sim.answer_stream(np.tile([[0, 1, 2, 3]], (200, 1)), stream, first=100, outputs=outputs)
+    b = sim.answer_stream(np.tile([[5, 2, 0, 4]], (200, 1)), stream, first=100, outputs=outputs)
+    np.testing.assert_array_equal(a[:, 0], b[:, 2])  # system 0
+    np.testing.assert_array_equal(a[:, 2], b[:, 1])  # system 2
+    assert not np.array_equal(a[:, 1], b[:, 0])  # other systems, other scores
+    # flat judgements are flat in both tasks
+    flat_a = a.max(axis=1) == a.min(axis=1)
+    assert 0.15 < flat_a.mean() < 0.5 and np.all(b[flat_a].max(axis=1) == b[flat_a].min(axis=1))
+    other = sim.draw_stream(np.random.default_rng(2), 400)
+    c = sim.answer_stream(np.tile([[0, 1, 2, 3]], (200, 1)), other, first=100, outputs=outputs)
+    assert np.mean(a != c) > 0.3
+    # items run through permutations: every item once before any twice
+    assert sorted(stream.item[:80].tolist()) == sorted(list(range(80)))
+    with pytest.raises(ValueError, match="400 requests"):
+        sim.answer_stream([[0, 1]], stream, first=400, outputs=outputs)
