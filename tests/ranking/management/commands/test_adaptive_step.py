@@ -10,6 +10,10 @@ from django.core.management import CommandError, call_command
 from ranking.models import AdaptiveBatch
 from ranking.tasks import adaptive_step_task
 from tests.ranking.adaptive_data import adaptive_campaign, judge_all
+from tests.ranking.management.commands.refusals import (
+    UNKNOWN,
+    assert_refused_in_the_selectors_words,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -32,25 +36,6 @@ def test_the_command_and_the_beat_task():
         call_command("adaptive_step", "--force")
 
 
-@pytest.mark.parametrize(
-    "args,message",
-    [
-        (["nope"], "No campaign with the slug 'nope'."),
-        (["nope", "--criterion", "quality"], "No campaign with the slug 'nope'."),
-        (
-            ["{slug}", "--criterion", "fluency"],
-            "Campaign '{slug}' has no criterion 'fluency' (it has: quality).",
-        ),
-    ],
-)
+@UNKNOWN
 def test_an_unknown_campaign_or_criterion_is_refused_in_the_other_commands_words(args, message):
-    """The words of ``rank``, ``correlate`` and ``export_judgements`` (the selectors' one
-    refusal), not a wording of this command's own."""
-    from tests.ranking.planted import planted_campaign
-
-    campaign, _ = planted_campaign(strengths=[10, 0], n_judgements=3, seed=2, k=2)
-    with pytest.raises(CommandError) as error:
-        call_command(
-            "adaptive_step", *[a.format(slug=campaign.slug) for a in args], stdout=io.StringIO()
-        )
-    assert str(error.value) == message.format(slug=campaign.slug)
+    assert_refused_in_the_selectors_words("adaptive_step", args, message)

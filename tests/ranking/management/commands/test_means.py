@@ -12,6 +12,10 @@ from annotations.models import (
     Campaign,
     Criterion,
 )
+from tests.ranking.management.commands.refusals import (
+    UNKNOWN,
+    assert_refused_in_the_selectors_words,
+)
 from tests.ranking.means_data import rated_campaign
 
 pytestmark = pytest.mark.django_db
@@ -33,23 +37,6 @@ def test_the_command():
     assert Campaign.objects.count() == 1 and Criterion.objects.count() == 1
 
 
-@pytest.mark.parametrize(
-    "args,message",
-    [
-        (["nope"], "No campaign with the slug 'nope'."),
-        (["nope", "--criterion", "quality"], "No campaign with the slug 'nope'."),
-        (
-            ["{slug}", "--criterion", "fluency"],
-            "Campaign '{slug}' has no criterion 'fluency' (it has: quality).",
-        ),
-    ],
-)
+@UNKNOWN
 def test_an_unknown_campaign_or_criterion_is_refused_in_the_other_commands_words(args, message):
-    """The words of ``rank``, ``correlate`` and ``export_judgements`` (the selectors' one
-    refusal), not a wording of this command's own."""
-    from tests.ranking.planted import planted_campaign
-
-    campaign, _ = planted_campaign(strengths=[10, 0], n_judgements=3, seed=2, k=2)
-    with pytest.raises(CommandError) as error:
-        call_command("means", *[a.format(slug=campaign.slug) for a in args], stdout=io.StringIO())
-    assert str(error.value) == message.format(slug=campaign.slug)
+    assert_refused_in_the_selectors_words("means", args, message)

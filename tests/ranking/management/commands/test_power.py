@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-import io
 from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
 
+from tests.ranking.management.commands.refusals import (
+    UNKNOWN,
+    assert_refused_in_the_selectors_words,
+)
 from tests.ranking.planted import planted_campaign
 
 pytestmark = pytest.mark.django_db
@@ -30,26 +33,9 @@ def test_the_command_prints_both_answers_and_refuses_bad_input() -> None:
         call_command("power", campaign.slug)
 
 
-@pytest.mark.parametrize(
-    "args,message",
-    [
-        (["nope"], "No campaign with the slug 'nope'."),
-        (["nope", "--criterion", "quality"], "No campaign with the slug 'nope'."),
-        (
-            ["{slug}", "--criterion", "fluency"],
-            "Campaign '{slug}' has no criterion 'fluency' (it has: quality).",
-        ),
-    ],
-)
+@UNKNOWN
 def test_an_unknown_campaign_or_criterion_is_refused_in_the_other_commands_words(args, message):
-    """The words of ``rank``, ``correlate`` and ``export_judgements`` (the selectors' one
-    refusal), not a wording of this command's own."""
-    from tests.ranking.planted import planted_campaign
-
-    campaign, _ = planted_campaign(strengths=[10, 0], n_judgements=3, seed=2, k=2)
-    with pytest.raises(CommandError) as error:
-        call_command("power", *[a.format(slug=campaign.slug) for a in args], stdout=io.StringIO())
-    assert str(error.value) == message.format(slug=campaign.slug)
+    assert_refused_in_the_selectors_words("power", args, message)
 
 
 def test_without_pay_the_command_plans_at_the_pages_default() -> None:
