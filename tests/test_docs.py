@@ -489,6 +489,7 @@ def test_the_module_map_names_every_module() -> None:
 LISTED = (
     "annotations.apis",
     "annotations.core",
+    "annotations.importing",
     "annotations.models",
     "annotations.selectors",
     "annotations.serializers",
