@@ -24,6 +24,7 @@ from annotations.importing.outputs import (
     Upload,
     outputs_import_uploads,
     outputs_refuse_unless_draft,
+    uploads_refuse_if_none,
 )
 from annotations.models import Campaign, ImportJob
 from annotations.selectors.jobs import import_job_active, import_job_progress_key
@@ -63,8 +64,7 @@ def import_job_create(
     The files are kept in the job (zipped), so that a Celery worker on another machine
     can read them; they are dropped when the job ends.
     """
-    if not uploads:
-        raise DomainError("Choose at least one file to upload.")
+    uploads_refuse_if_none(uploads)
     outputs_refuse_unless_draft(campaign)
     with transaction.atomic():
         job = ImportJob.objects.create(
