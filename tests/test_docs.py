@@ -7,7 +7,9 @@
 - docs/architecture.md names every package and module group of the apps, every API
   module and every import-linter contract (numbered as in pyproject.toml, and counted);
   its module map names every module of the apps and of common/, and nothing else;
-- the layer packages whose docstring lists their modules list exactly them;
+- the layer packages whose docstring lists their modules list exactly them; the stats
+  door names every package its modules import, and the pages' docstring says what each
+  page without an entity of its name works on;
 - docs/glossary.md defines every word the code relies on;
 - no comment, docstring or page cites an issue number of our own tracker (the history
   the number pointed at is not in the repository; the comment says what it means).
@@ -15,6 +17,7 @@
 
 from __future__ import annotations
 
+import ast
 import importlib
 import re
 import subprocess
@@ -489,6 +492,7 @@ def test_the_module_map_names_every_module() -> None:
 LISTED = (
     "annotations.apis",
     "annotations.core",
+    "annotations.importing",
     "annotations.models",
     "annotations.selectors",
     "annotations.serializers",
@@ -517,3 +521,39 @@ def test_the_stats_door_names_every_private_module() -> None:
     named = set(re.findall(r"``(_\w+)``", docstring))
     private = {m for m in _modules_of("ranking.stats") if m.startswith("_")}
     assert private - named == set(), f"ranking.stats' docstring does not name {private - named}"
+
+
+def test_the_stats_door_names_every_package_its_modules_import() -> None:
+    # "Imports numpy, scipy and numba only" was false while _pairwise imported
+    # annotations.core.scoring: every package outside the standard library that a module
+    # of ranking/stats/ imports, at the top or inside a function, is named.
+    import sys
+
+    docstring = importlib.import_module("ranking.stats").__doc__ or ""
+    imported: set[str] = set()
+    for module in (REPO / "ranking" / "stats").glob("*.py"):
+        for node in ast.walk(ast.parse(module.read_text())):
+            if isinstance(node, ast.Import):
+                imported |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                imported.add(node.module.split(".")[0])
+    outside = imported - set(sys.stdlib_module_names) - {"__future__"}
+    unnamed = {package for package in outside if package not in docstring}
+    assert unnamed == set(), f"ranking.stats' docstring does not say it imports {unnamed}"
+
+
+def test_the_pages_docstring_says_what_each_feature_without_its_entitys_name_uses() -> None:
+    # Pages are named by feature, services and selectors by entity: a page module with no
+    # service or selector of its name is named where the docstring says what it uses.
+    docstring = importlib.import_module("annotations.views").__doc__ or ""
+    paragraphs = [" ".join(p.split()) for p in docstring.split("\n\n")]
+    others = next((p for p in paragraphs if "The other features" in p), "")
+    site = {"home", "accounts", "errors"}  # the site's pages: no entity of their own
+    unnamed = {
+        name
+        for name in _modules_of("annotations.views") - site
+        if not (REPO / "annotations" / "services" / f"{name}.py").exists()
+        and not (REPO / "annotations" / "selectors" / f"{name}.py").exists()
+        and not re.search(rf"\b{name}\b", others)
+    }
+    assert others and unnamed == set(), f"annotations.views' docstring does not place {unnamed}"

@@ -13,15 +13,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from annotations.access.apis import CampaignScoped
-from annotations.importing.mapped import (
-    mapped_preview_upload,
-    mapped_upload,
+from annotations.importing.mapped import mapped_preview_upload, mapped_upload
+from annotations.importing.mappings import (
     mapping_parse,
     mapping_resolve,
+    mappings_offered,
     rating_mapping_save,
 )
 from annotations.importing.parsers.mapped import Mapping, ParsedMapped
-from annotations.importing.parsers.presets import PRESETS
 from annotations.importing.uploads import UploadTooLargeError, uploads_read
 from annotations.serializers.mapped import MappingSerializer, RatingsUploadSerializer
 from common.api import ERRORS, ErrorSerializer, error_body
@@ -57,13 +56,7 @@ class RatingMappingListApi(CampaignScoped):
 
     @extend_schema(responses={200: MappingSerializer(many=True), **ERRORS})
     def get(self, request: Request, slug: str) -> Response:
-        rows = [
-            {"name": name, "title": title, "builtin": True, "mapping": mapping}
-            for name, (title, mapping) in PRESETS.items()
-        ] + [
-            {"name": m.name, "title": m.name, "builtin": False, "mapping": m.mapping}
-            for m in self.campaign.rating_mappings.all()
-        ]
+        rows = mappings_offered(campaign=self.campaign)
         return Response(MappingSerializer(rows, many=True).data)
 
     @extend_schema(request=MappingSerializer, responses={201: MappingSerializer, **ERRORS})

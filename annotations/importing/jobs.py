@@ -24,8 +24,10 @@ from annotations.importing.outputs import (
     Upload,
     outputs_import_uploads,
     outputs_refuse_unless_draft,
+    uploads_refuse_if_none,
 )
 from annotations.models import Campaign, ImportJob
+from annotations.selectors.jobs import import_job_active, import_job_progress_key
 from annotations.services.tasks import (
     DesignReport,
     campaign_tasks_build,
@@ -62,8 +64,7 @@ def import_job_create(
     The files are kept in the job (zipped), so that a Celery worker on another machine
     can read them; they are dropped when the job ends.
     """
-    if not uploads:
-        raise DomainError("Choose at least one file to upload.")
+    uploads_refuse_if_none(uploads)
     outputs_refuse_unless_draft(campaign)
     with transaction.atomic():
         job = ImportJob.objects.create(
@@ -112,19 +113,6 @@ def job_create(
     return job
 
 
-def job_active(*, campaign: Campaign, kind: str) -> ImportJob | None:
-    """The campaign's pending or running job of ``kind``, if any."""
-    return (
-        ImportJob.objects.filter(
-            campaign=campaign,
-            kind=kind,
-            status__in=[ImportJob.Status.PENDING, ImportJob.Status.RUNNING],
-        )
-        .order_by("-created_at")
-        .first()
-    )
-
-
 def campaign_tasks_build_or_queue(
     *, campaign: Campaign, user: Any = None, seed: int | None = None
 ) -> DesignReport | ImportJob:
@@ -136,7 +124,7 @@ def campaign_tasks_build_or_queue(
     if campaign_tasks_estimate(campaign=campaign) <= settings.BUILD_INLINE_MAX_TASKS:
         return campaign_tasks_build(campaign=campaign, seed=seed)
     campaign_tasks_build_check(campaign=campaign)
-    return job_active(campaign=campaign, kind="build") or job_create(
+    return import_job_active(campaign=campaign, kind="build") or job_create(
         campaign=campaign, kind="build", title="the tasks", options={"seed": seed}, user=user
     )
 
@@ -151,10 +139,6 @@ def import_job_dispatch(job_id: int) -> None:
     thread of the web process runs it, so that its page shows its progress; the job
     records its own failure, which never surfaces in the request that queued it)."""
     jobs.dispatch(RUN_TASK, job_id)
-
-
-def _progress_key(job_id: int) -> str:
-    return f"humaneval:import-job:{job_id}:progress"
 
 
 class _JobProgress:
@@ -189,20 +173,12 @@ class _JobProgress:
                     "SET rows_done = %s, rows_total = %s WHERE id = %s",
                     [done, total, self.job_id],
                 )
-        cache.set(_progress_key(self.job_id), (done, total), timeout=24 * 3600)
+        cache.set(import_job_progress_key(self.job_id), (done, total), timeout=24 * 3600)
 
     def close(self) -> None:
         if self.side is not None:
             self.side.close()
-        cache.delete(_progress_key(self.job_id))
-
-
-def import_job_progress(*, job: ImportJob) -> tuple[int, int]:
-    """(rows done, rows total) of a job, the freshest of the row and the cache."""
-    cached = cache.get(_progress_key(job.pk)) if job.status == ImportJob.Status.RUNNING else None
-    if cached is not None and cached[0] >= job.rows_done:
-        return int(cached[0]), int(cached[1])
-    return job.rows_done, job.rows_total
+        cache.delete(import_job_progress_key(self.job_id))
 
 
 class JobLost(Exception):
@@ -403,7 +379,7 @@ def import_jobs_sweep(
         if ImportJob.objects.filter(silent, pk=pk, attempts__lt=cap).update(
             status=ImportJob.Status.PENDING, heartbeat_at=now, rows_done=0
         ):
-            cache.delete(_progress_key(pk))
+            cache.delete(import_job_progress_key(pk))
             transaction.on_commit(functools.partial(import_job_dispatch, pk))
     reasons = [
         (
@@ -463,6 +439,6 @@ def _fail(base: QuerySet[ImportJob], condition: Q, reason: str, *, now: datetime
             data=b"",
             finished_at=now,
         ):
-            cache.delete(_progress_key(pk))
+            cache.delete(import_job_progress_key(pk))
             failed.append(pk)
     return failed

@@ -211,6 +211,13 @@ class Upload:
     data: bytes
 
 
+def uploads_refuse_if_none(uploads: Sequence[object]) -> None:
+    """Refuse an upload of no file (the form, the API, the job and the import say it
+    alike)."""
+    if not uploads:
+        raise DomainError("Choose at least one file to upload.")
+
+
 def _scrub(text: str, tmp: str) -> str:
     """A message without the server's temporary folder: only the uploaded file names."""
     text = re.sub(re.escape(tmp) + r"/(?:outputs|\d+)/", "", text)
@@ -230,8 +237,7 @@ def outputs_import_uploads(
     nothing of any file is kept, and the error names the uploaded file (never a path
     on the server), the line and the field.
     """
-    if not uploads:
-        raise DomainError("Choose at least one file to upload.")
+    uploads_refuse_if_none(uploads)
     outputs_refuse_unless_draft(campaign)
     with tempfile.TemporaryDirectory(prefix="humaneval-upload-") as tmp:
         folder = Path(tmp) / "outputs"

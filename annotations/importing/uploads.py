@@ -16,9 +16,9 @@ from annotations.importing.outputs import (
     Upload,
     UploadTooLargeError,
     outputs_import_uploads,
+    uploads_refuse_if_none,
 )
 from annotations.models import Campaign, ImportJob
-from common.errors import DomainError
 
 # Upload, UploadTooLargeError and outputs_import_uploads live with the outputs importer
 # (background jobs use them too); interfaces take every upload name from here.
@@ -43,8 +43,7 @@ def uploads_read(*, files: Sequence[Any]) -> list[Upload]:
     sizes are checked before anything is read into memory.
     """
     limit = settings.IMPORT_UPLOAD_MAX_BYTES
-    if not files:
-        raise DomainError("Choose at least one file to upload.")
+    uploads_refuse_if_none(files)
     names = [Path(f.name or "").name or f"upload-{i + 1}" for i, f in enumerate(files)]
     for name, f in zip(names, files, strict=True):
         if f.size > limit:

@@ -22,6 +22,10 @@ class ImportJob(models.Model):
         DONE = "done", "Done"
         FAILED = "failed", "Failed"
 
+    #: a job in one of these states is not over: its page polls, and a new build job of
+    #: the campaign is this one
+    ACTIVE = (Status.PENDING, Status.RUNNING)
+
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="import_jobs")
     kind = models.CharField(max_length=16, help_text="The importer: outputs, e2e, wmt, ...")
     filename = models.CharField(max_length=255)

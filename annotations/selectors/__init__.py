@@ -7,5 +7,6 @@ a session link, their assignments and progress, texts in their language), ``plat
 (what a platform's links carry), ``plan`` (the plan page's estimate), ``monitor`` (the
 monitor page), ``agreement`` (agreement among workers), ``quality``, ``experts``,
 ``payments``, ``memberships``, ``languages``, ``workers`` (a campaign's crowd workers, one
-or listed), ``tokens`` (a user's API token), ``integrity`` (copies the database does not
-check)."""
+or listed), ``tokens`` (a user's API token), ``jobs`` (background import jobs: one by id, the
+active one of a kind, the progress a job's page shows), ``integrity`` (copies the
+database does not check)."""

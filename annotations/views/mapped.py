@@ -18,15 +18,18 @@ from annotations.forms.mapped import MappingForm
 from annotations.importing.mapped import (
     MappedImported,
     mapped_columns_upload,
-    mapped_preview_scales,
     mapped_preview_upload,
     mapped_upload,
+)
+from annotations.importing.mapped_criteria import mapped_preview_scales
+from annotations.importing.mappings import (
+    MappingOffered,
     mapping_parse,
+    mappings_offered,
     rating_mapping_save,
 )
 from annotations.importing.parsers.mapped.header import header_problems
 from annotations.importing.parsers.mapped.mapping import Mapping
-from annotations.importing.parsers.presets import PRESETS
 from annotations.importing.uploads import UploadTooLargeError, uploads_read
 from annotations.models import Campaign, CampaignMembership
 from common.errors import DomainError, ImportFileError
@@ -36,20 +39,12 @@ TEMPLATE = "annotations/mapped/mapped_import.html"
 PREVIEW_ROWS = 5
 
 
-def _presets(campaign: Campaign) -> list[dict[str, Any]]:
-    return [
-        {"name": name, "title": title, "mapping": mapping}
-        for name, (title, mapping) in PRESETS.items()
-    ] + [
-        {"name": m.name, "title": f"{m.name} (saved)", "mapping": m.mapping}
-        for m in campaign.rating_mappings.all()
-    ]
-
-
 def _page(
     request: HttpRequest, campaign: Campaign, form: MappingForm, status: int = 200, **extra: Any
 ) -> HttpResponse:
-    context = campaign_context(request, campaign, form=form, presets=_presets(campaign), **extra)
+    context = campaign_context(
+        request, campaign, form=form, presets=mappings_offered(campaign=campaign), **extra
+    )
     if getattr(request, "htmx", False):
         # The preview panel, with the error in it: htmx swaps in 2xx responses only, so
         # a 400 would leave the panel as it was and the designer without an answer.
@@ -84,8 +79,9 @@ def mapped_import(request: HttpRequest, campaign: Campaign) -> HttpResponseBase:
 
 def _preset_page(request: HttpRequest, campaign: Campaign, chosen: str) -> HttpResponse:
     """The form, filled from the preset named ``chosen`` if there is one."""
-    preset = next((p for p in _presets(campaign) if p["name"] == chosen), None)
-    form = MappingForm(initial=MappingForm.initial_from(preset["mapping"]) if preset else {})
+    offered = mappings_offered(campaign=campaign)
+    preset: MappingOffered | None = next((p for p in offered if p.name == chosen), None)
+    form = MappingForm(initial=MappingForm.initial_from(preset.mapping) if preset else {})
     return _page(request, campaign, form, chosen=chosen if preset else "")
 
 

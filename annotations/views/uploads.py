@@ -4,22 +4,23 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.http import (
+    Http404,
     HttpRequest,
     HttpResponse,
 )
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
 from django.views.decorators.http import require_POST
 
 from annotations.access.pages import campaign_context, campaign_view
 from annotations.forms.uploads import UploadForm
-from annotations.importing import jobs as import_jobs
 from annotations.importing import uploads as outputs_uploads
 from annotations.models import (
     Campaign,
     CampaignMembership,
     ImportJob,
 )
+from annotations.selectors.jobs import import_job_by_id, import_job_progress
 from common.errors import DomainError, ImportFileError
 from common.http import (
     HtmxHttpRequest,
@@ -75,8 +76,10 @@ def _not_in_tasks(labels: list[str]) -> str:
 @campaign_view(Role.VIEWER)
 def import_job(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> HttpResponse:
     """A background import: a progress bar polling its own partial, then the result."""
-    job = get_object_or_404(ImportJob, campaign=campaign, pk=pk)
-    done, total = import_jobs.import_job_progress(job=job)
+    job = import_job_by_id(campaign, pk)
+    if job is None:
+        raise Http404("No such import job in this campaign.")
+    done, total = import_job_progress(job=job)
     context = campaign_context(
         request,
         campaign,
@@ -84,7 +87,7 @@ def import_job(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> HttpRes
         rows_done=done,
         rows_total=total,
         percent=int(100 * done / total) if total else 0,
-        active=job.status in (ImportJob.Status.PENDING, ImportJob.Status.RUNNING),
+        active=job.status in ImportJob.ACTIVE,
         not_in_tasks=_not_in_tasks(job.summary["systems_not_in_tasks"])
         if job.status == ImportJob.Status.DONE and job.summary.get("systems_not_in_tasks")
         else "",

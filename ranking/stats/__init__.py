@@ -1,8 +1,13 @@
 """Pure numerical code for ranking NLG systems from human judgements: the front door.
 
-Imports numpy, scipy and numba only (never Django); importing it costs numpy alone: scipy
-is imported by the functions that use it and numba when the WMT14 method first runs
-(they would cost 0.3 s and 0.4 s at every start-up otherwise; see
+Imports numpy, scipy, numba (with its llvmlite) and threadpoolctl, and one pure rule of
+annotations' core: ``_pairwise`` takes a judgement's scores as ranks from
+``annotations.core.scoring`` (`scores_to_ranks`), which the import contracts allow
+(ranking sits above annotations, and the pure cores' contract forbids ``ranking.stats``
+only Django, DRF, Celery and the models and services). Never Django. Importing it costs
+numpy alone (with the small threadpoolctl, and ``annotations.core.scoring``, which
+imports numpy only): scipy is imported by the functions that use it and numba when the WMT14
+method first runs (they would cost 0.3 s and 0.4 s at every start-up otherwise; see
 ``tests/ranking/stats/test_methods_lazy_imports.py``). The rest of the project uses what this
 module exports and nothing else; the ``_``-prefixed modules behind it are private
 (their tests import them directly):

@@ -23,7 +23,8 @@ from typing import Any
 import pytest
 
 from annotations.exports.judgements import IMPORT_KEYS, export_lines
-from annotations.importing.mapped import mapped_import, mapping_parse
+from annotations.importing.mapped import mapped_import
+from annotations.importing.mappings import mapping_parse
 from annotations.importing.parsers.presets import preset_dict, preset_mapping
 from annotations.importing.wmt import wmt_import
 from annotations.models import Campaign, Item, Judgement, JudgementScore, Output, Task

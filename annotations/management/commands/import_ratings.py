@@ -9,12 +9,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from annotations.importing.mapped import (
-    mapped_import_into,
-    mapped_preview_scales,
-    mapping_parse,
-    mapping_resolve,
-)
+from annotations.importing.mapped import mapped_import_into
+from annotations.importing.mapped_criteria import mapped_preview_scales
+from annotations.importing.mappings import mapping_parse, mapping_resolve
 from annotations.importing.parsers.mapped import preview_mapped
 from annotations.importing.parsers.mapped.mapping import Mapping
 from annotations.importing.parsers.presets import PRESETS, mapping_renamed

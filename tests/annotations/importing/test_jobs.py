@@ -7,9 +7,10 @@ import pytest
 from django.core.cache import cache
 
 from annotations.importing import jobs
-from annotations.importing.jobs import import_job_create, import_job_progress, import_job_run
+from annotations.importing.jobs import import_job_create, import_job_run
 from annotations.importing.outputs import Upload
 from annotations.models import Campaign, ImportJob, Output
+from annotations.selectors.jobs import import_job_progress_key
 from annotations.services import bulk
 from tests.annotations.import_jobs import _job, outputs_csv
 from tests.annotations.importing.conftest import model_counts
@@ -121,26 +122,6 @@ def _unthrottled(call):
     return wrapper
 
 
-def test_progress_of_a_running_job_comes_from_the_cache() -> None:
-    campaign = CampaignFactory()
-    job = import_job_create(
-        campaign=campaign, uploads=[Upload("a.csv", outputs_csv(1, 1))], queue=False
-    )
-    ImportJob.objects.filter(pk=job.pk).update(status="running")
-    job.refresh_from_db()
-    assert import_job_progress(job=job) == (0, 0)
-    progress = jobs._JobProgress(job.pk)
-    from django.db import transaction
-
-    with transaction.atomic():  # as during the import: the row cannot show it
-        progress(30, 120)
-    job.refresh_from_db()
-    assert (job.rows_done, job.rows_total) == (0, 0)
-    assert import_job_progress(job=job) == (30, 120)
-    progress.close()
-    assert import_job_progress(job=job) == (0, 0)
-
-
 # Lost jobs: a sweep, as for ranking runs, fails them with a reason.
 
 
@@ -157,7 +138,7 @@ def test_sweep_fails_running_jobs_past_the_limit_and_pending_jobs_never_picked_u
     queued_long_ago = _job(campaign, "pending", created_ago=3601)
     queued = _job(campaign, "pending", created_ago=10)
     done = _job(campaign, "done", created_ago=99999)
-    cache.set(jobs._progress_key(lost.pk), (5, 10))
+    cache.set(import_job_progress_key(lost.pk), (5, 10))
     assert import_jobs_sweep() == sorted([lost.pk, queued_long_ago.pk])
     for job in (lost, busy, queued_long_ago, queued, done):
         job.refresh_from_db()
@@ -166,7 +147,7 @@ def test_sweep_fails_running_jobs_past_the_limit_and_pending_jobs_never_picked_u
     assert "upload the files again" in lost.error
     assert "Not started within 1 h" in queued_long_ago.error
     assert bytes(lost.data) == b"" and lost.finished_at is not None
-    assert cache.get(jobs._progress_key(lost.pk)) is None
+    assert cache.get(import_job_progress_key(lost.pk)) is None
     assert (busy.status, queued.status, done.status) == ("running", "pending", "done")
     assert bytes(busy.data) != b""
     assert import_jobs_sweep() == []  # nothing left to sweep

@@ -17,10 +17,8 @@ from annotations.importing.mapped import (
     mapped_import_upload,
     mapped_preview_upload,
     mapped_upload,
-    mapping_parse,
-    mapping_resolve,
-    rating_mapping_save,
 )
+from annotations.importing.mappings import mapping_parse, mapping_resolve, rating_mapping_save
 from annotations.importing.outputs import Upload
 from annotations.importing.parsers.mapped.mapping import mapping_from_dict
 from annotations.importing.parsers.presets import mapping_renamed, preset_mapping

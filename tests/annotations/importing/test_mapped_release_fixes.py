@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from annotations.exports.judgements import csv_lines, jsonl_lines
-from annotations.importing.mapped import mapped_import, mapping_parse, mapping_resolve
+from annotations.importing.mapped import mapped_import
+from annotations.importing.mappings import mapping_parse, mapping_resolve
 from annotations.models import Criterion, Item, Judgement, JudgementScore
 from common.errors import ImportFileError
 from tests.annotations.importing.conftest import model_counts, write_csv

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from annotations.importing.mapped import mapped_import, mapping_parse
+from annotations.importing.mapped import mapped_import
+from annotations.importing.mappings import mapping_parse
 from annotations.models import Criterion, Judgement, JudgementScore
 from annotations.selectors.agreement import criterion_agreement
 from common.errors import DomainError

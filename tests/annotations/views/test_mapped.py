@@ -11,7 +11,8 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from annotations.importing.mapped import mapped_import, mapping_parse
+from annotations.importing.mapped import mapped_import
+from annotations.importing.mappings import mapping_parse
 from annotations.models import Judgement, RatingMapping
 from annotations.services.campaigns import campaign_create
 from tests.annotations.importing.conftest import rows3, three_slot_mapping, write_csv

@@ -1,4 +1,4 @@
-"""The scale a column-mapped import gives a new criterion (annotations/importing/mapped.py):
+"""The scale a column-mapped import gives a new criterion (annotations/importing/mapped_criteria.py):
 Likert levels are inferred by one rule (the criteria service's ``likert_levels_inferred``),
 whether the scale is inferred or the mapping says Likert without levels, and a magnitude
 criterion gets the criteria service's settings, the ones its presets get."""
@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from annotations.importing import mapped
-from annotations.importing.mapped import mapped_import, mapping_parse
+from annotations.importing import mapped_criteria
+from annotations.importing.mapped import mapped_import
+from annotations.importing.mappings import mapping_parse
 from annotations.models import Criterion
 from annotations.services.criteria import magnitude_settings
 from tests.annotations.importing.conftest import write_csv
@@ -48,7 +49,7 @@ def _file(tmp_path: Path) -> Path:
 @pytest.mark.django_db
 def test_both_likert_paths_infer_levels_by_the_one_rule(tmp_path, monkeypatch) -> None:
     seven = list(range(1, 8))
-    monkeypatch.setattr(mapped, "likert_levels_inferred", lambda scores: seven)
+    monkeypatch.setattr(mapped_criteria, "likert_levels_inferred", lambda scores: seven)
     campaign = CampaignFactory()
     mapped_import(campaign=campaign, path=_file(tmp_path), mapping=mapping_parse(MAPPING))
     for name in ("said", "guessed"):
