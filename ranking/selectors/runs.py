@@ -53,6 +53,25 @@ class Row:
 #: from these bounds. The statistics take any level strictly between 0 and 1; below 1/2 an
 #: interval covers less than it leaves out, and 0.999 is already an extreme level.
 CONFIDENCE_RANGE = (0.5, 0.999)
+#: The confidence level those pages, APIs and commands take when none is given, and the
+#: level a run's content checks are summarized at.
+DEFAULT_CONFIDENCE = 0.95
+
+
+@dataclass(frozen=True)
+class RunDefaults:
+    """What a ranking run is started with when its request leaves it out: the run page's
+    form, the runs API's serializer, the ``rank`` command and the services that create
+    runs all take these (the model's column defaults are the same values, tested: the
+    models sit below the selectors and cannot import them)."""
+
+    method: str = "wmt14"
+    runs: int = 200
+    seed: int = 1
+    confidence: float = DEFAULT_CONFIDENCE
+
+
+RUN_DEFAULTS = RunDefaults()
 
 
 @dataclass(frozen=True)
@@ -542,7 +561,7 @@ def ranking_data_rule(*, run: RankingRun) -> DataRule:
     """Apply the minimum-data rule (``RANKING_MIN_COMPARISONS``, as the run stored it)
     to a finished run."""
     inputs = run.inputs or {}
-    minimum = int(inputs.get("min_comparisons", getattr(settings, "RANKING_MIN_COMPARISONS", 30)))
+    minimum = int(inputs.get("min_comparisons", settings.RANKING_MIN_COMPARISONS))
     thin = [
         (label, n)
         for label, n in run.results.order_by("comparisons", "system__label").values_list(
@@ -660,7 +679,9 @@ class CheckSummary:
     rows: list[CheckRow]
 
 
-def content_check_summary(*, run: RankingRun, confidence: float = 0.95) -> CheckSummary | None:
+def content_check_summary(
+    *, run: RankingRun, confidence: float = DEFAULT_CONFIDENCE
+) -> CheckSummary | None:
     """Per system, the share of its outputs on which workers ticked each content check,
     with a Wilson interval (``ranking.stats.wilson_interval``, 95% by default), on the
     judgements the run ranks (its slice, its exclusions); None when the criterion has no
