@@ -27,7 +27,7 @@ from annotations.models import (
 from annotations.selectors import agreement as agreement_selectors
 from annotations.selectors.judgements import regular_q
 from ranking.models import RankingRun
-from ranking.selectors.runs import ranking_data_rule
+from ranking.selectors.data_rule import ranking_data_rule
 from ranking.stats import range_coverage
 from reports.core import datasheet_text as text
 from reports.core import heds

@@ -19,7 +19,7 @@ from ranking.forms.runs import RankingRunForm
 from ranking.models import RankingRun
 from ranking.selectors import means as means_selectors
 from ranking.selectors import power as power_selectors
-from ranking.selectors import runs as runs_selectors
+from ranking.selectors.content_checks import content_check_summary
 from ranking.selectors.power import DEFAULT_POWER
 from ranking.selectors.runs import DEFAULT_CONFIDENCE, RUN_DEFAULTS
 from ranking.serializers.means import MeansQuery
@@ -72,7 +72,7 @@ def test_every_confidence_taker_defaults_to_the_default_confidence() -> None:
         power_selectors.campaign_power_plan,
         power_selectors.criterion_power,
         power_selectors.campaign_power_reports,
-        runs_selectors.content_check_summary,
+        content_check_summary,
     ):
         assert _parameter_default(function, "confidence") == DEFAULT_CONFIDENCE, function
     # The means form leaves the level out (the page falls back on the default).
