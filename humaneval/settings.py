@@ -260,6 +260,9 @@ RANKING_MAX_ACTIVE_RUNS_PER_USER = env.int("HUMANEVAL_RANKING_MAX_ACTIVE_RUNS", 
 RANKING_BATCH_RUNS = 2_000
 RANKING_MAX_RUN_VALUES = 5_000_000  # runs x systems kept in memory (16 bytes each)
 RANKING_MIN_COMPARISONS = 30  # per system, before clusters and stability are shown
+# The correlation report's page bootstraps its intervals with this many resamples (the CLI
+# and the API take more when asked): the page answers while a person waits.
+REPORTS_PAGE_RESAMPLES = env.int("HUMANEVAL_REPORTS_PAGE_RESAMPLES", default=200)
 # Redis redelivers a message unacknowledged this long (a worker lost with its host);
 # longer than the hard time limit, so that a running task is rarely delivered twice (a
 # copy of a chunk's message is skipped while the chunk beats). Lost chunks do not wait

@@ -1,7 +1,7 @@
 """The developer documentation matches the code, and a newcomer finds things by one rule.
 
 - every module path (``ranking/stats/_wmt14.py``, ``annotations/importing/``) and every
-  dotted name (``ranking.selectors.runs.DataRule``) the docs name exists;
+  dotted name (``ranking.selectors.data_rule.DataRule``) the docs name exists;
 - the README stays a short front page (under 250 lines) whose relative links all lead to
   pages in docs/ that exist, and the docs' own links and anchors resolve;
 - docs/architecture.md names every package and module group of the apps, every API
@@ -125,7 +125,7 @@ def test_the_path_check_sees_what_it_must() -> None:
         "see `ranking/stats/_wmt14.py`, annotations/importing/ and (tests/test_docs.py);\n"
         "| `annotations/services/<entity>.py` | `<app>/views/<feature>.py` | "
         "`annotations/urls/{pages,api}.py` |\n"
-        "`ranking.stats.check_parameters` and ranking.selectors.runs.DataRule, "
+        "`ranking.stats.check_parameters` and ranking.selectors.data_rule.DataRule, "
         "not ``tests/annotations/test_x.py`` as annotations/test_x.py; `common.py`"
     )
     assert _paths_named(text) == {
@@ -137,7 +137,7 @@ def test_the_path_check_sees_what_it_must() -> None:
     }
     assert _dotted_names(text) == {
         "ranking.stats.check_parameters",
-        "ranking.selectors.runs.DataRule",
+        "ranking.selectors.data_rule.DataRule",
     }
     assert _resolves("ranking.stats.check_parameters")
     assert _resolves("annotations.selectors.judgements")
@@ -498,6 +498,7 @@ LISTED = (
     "annotations.serializers",
     "annotations.services",
     "annotations.views",
+    "ranking.selectors",
     "reports.core",
 )
 

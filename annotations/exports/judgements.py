@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from django.db.models import Count, Max, Prefetch, Q, QuerySet
+from django.db.models import Count, Max, Prefetch, QuerySet
 
 from annotations.core.export_safety import csv_row
 from annotations.models import Criterion, Judgement, JudgementScore, TaskOutput
-from annotations.selectors.judgements import judgements_counted
+from annotations.selectors.judgements import judgements_counted, regular_q
 from common.errors import DomainError
 
 FORMATS: dict[str, tuple[str, str]] = {
@@ -88,13 +88,13 @@ def judgements_for_export(
         criterion=criterion, exclude_excluded_workers=not include_excluded, where=where
     )
     scores = (
-        JudgementScore.objects.filter(role=TaskOutput.Role.REGULAR)
+        JudgementScore.objects.filter(regular_q())
         .select_related("output__system")
         .order_by("slot", "id")
     )
     # The texts a task showed instead of its outputs' own (an import keeps the text each
     # judge saw there): exported as the text of the output, so a round trip keeps it.
-    shown = TaskOutput.objects.filter(role=TaskOutput.Role.REGULAR).exclude(text="")
+    shown = TaskOutput.objects.filter(regular_q()).exclude(text="")
     return (
         qs.select_related("task__item", "worker")
         .prefetch_related(
@@ -181,7 +181,7 @@ def _width(criterion: Criterion) -> int:
     """Output columns: the design's k, or more when a judgement holds more outputs."""
     most = (
         Judgement.objects.filter(criterion=criterion)
-        .annotate(n=Count("scores", filter=Q(scores__role=TaskOutput.Role.REGULAR)))
+        .annotate(n=Count("scores", filter=regular_q(prefix="scores__")))
         .aggregate(m=Max("n"))["m"]
     )
     return max(criterion.campaign.outputs_per_task, most or 0)

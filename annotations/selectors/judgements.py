@@ -69,6 +69,19 @@ def counted_q(
     return q & slice_q(where, prefix=prefix)
 
 
+def regular_q(*, prefix: str = "") -> Q:
+    """The scores of a counted judgement that count, as a ``Q``: those of its regular
+    outputs, never an attention check's degraded copy. A task's outputs (``TaskOutput``)
+    carry the same ``role``, so the ``Q`` also keeps the outputs a task shows for real;
+    ``prefix`` reaches the role from another model (``"scores__"`` from ``Judgement``)."""
+    return Q(**{f"{prefix}role": TaskOutput.Role.REGULAR})
+
+
+def score_counts(*, role: str) -> bool:
+    """:func:`regular_q` for a score (or task output) already read: by its ``role``."""
+    return role == TaskOutput.Role.REGULAR
+
+
 def judgement_counts(*, task_kind: str, assignment_kind: str | None) -> bool:
     """The rule for a judgement already read as values (its task's and assignment's kind)."""
     return task_kind in COUNTED_TASK_KINDS and assignment_kind != Assignment.Kind.REPEAT
@@ -110,8 +123,8 @@ def scores_counted(
         counted_q(
             prefix="judgement__", exclude_excluded_workers=exclude_excluded_workers, where=where
         ),
+        regular_q(),
         judgement__criterion=criterion,
-        role=TaskOutput.Role.REGULAR,
     )
 
 

@@ -21,13 +21,13 @@ from annotations.models import (
     Judgement,
     JudgementScore,
     Task,
-    TaskOutput,
     Worker,
 )
 from annotations.selectors.judgements import (
     judgement_counts,
     judgement_is_repeat,
     judgements_counted,
+    score_counts,
     scores_counted,
 )
 from annotations.selectors.quality import (
@@ -350,7 +350,7 @@ def campaign_judgements(*, campaign: Campaign) -> dict[int, dict]:
                 counted.append(j)
             elif kind == "repeat":
                 repeats.append(j)
-        if role == TaskOutput.Role.REGULAR:
+        if score_counts(role=role):
             j["regular"][oid] = score
             labels[oid] = label
     for j in counted:

@@ -14,6 +14,7 @@ from django.db.models import Count
 from annotations.core.design import item_task_counts
 from annotations.models import Campaign, Judgement, Output, Task, TaskOutput
 from annotations.selectors.criteria import standard_outputs
+from annotations.selectors.judgements import regular_q
 from annotations.selectors.sessions import tasks_per_regular_page
 
 #: What a crowd worker is paid an hour when no one says (in settings.PAYMENT_CURRENCY):
@@ -102,7 +103,7 @@ def campaign_plan(
             regular.annotate(n=Count("task_outputs__slot", distinct=True)).values_list("id", "n")
         )
         for task_id, system_id in TaskOutput.objects.filter(
-            task__in=regular, role=TaskOutput.Role.REGULAR
+            regular_q(), task__in=regular
         ).values_list("task_id", "output__system_id"):
             comparisons[system_id] += (slots[task_id] - 1) * jpt
     else:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from annotations.models import Judgement, JudgementScore, TaskOutput
+from annotations.models import Judgement, JudgementScore
+from annotations.selectors.judgements import score_counts
 from common.serializers import ApiModelSerializer
 
 
@@ -48,5 +49,5 @@ class JudgementSerializer(ApiModelSerializer):
         ]
 
     def get_scores(self, obj: Judgement) -> list[dict]:
-        regular = [s for s in obj.scores.all() if s.role == TaskOutput.Role.REGULAR]
+        regular = [s for s in obj.scores.all() if score_counts(role=s.role)]
         return JudgementScoreSerializer(regular, many=True).data  # type: ignore[return-value]

@@ -22,6 +22,7 @@ from common.errors import DomainError
 from ranking.exports import runs as exports
 from ranking.models import RankingRun
 from ranking.selectors import runs as selectors
+from ranking.selectors.content_checks import content_check_summary
 from ranking.selectors.sweep import ranking_runs_as_swept
 from ranking.serializers.runs import RankingResultSerializer, RankingRunSerializer
 from ranking.services.runs import (
@@ -154,7 +155,7 @@ class RankingResultApi(RankingRunScoped, APIView):
                     "provisional": meta["provisional"],
                     "data_rule": meta["data_rule"],
                     "coverage": meta["coverage"],
-                    "content_checks": selectors.content_check_summary(run=run),
+                    "content_checks": content_check_summary(run=run),
                 }
             ).data
         )

@@ -23,7 +23,7 @@ def rank_range_plot(
 
     ``clusters=False`` (the minimum-data rule is not met): one colour, no rules between
     clusters, no cluster numbers; ``no_clusters`` says in a few words which part of the
-    rule failed (:attr:`~ranking.selectors.runs.DataRule.no_clusters_short`)."""
+    rule failed (:attr:`~ranking.selectors.data_rule.DataRule.no_clusters_short`)."""
     if fmt not in ("svg", "png"):
         raise ValueError("The plot is drawn as svg or png.")
     import matplotlib

@@ -42,6 +42,7 @@ from ranking.exports import plots
 from ranking.models import RankingRun
 from ranking.selectors import runs as selectors
 from ranking.selectors import slices
+from ranking.selectors.data_rule import ranking_data_rule
 from ranking.selectors.runs import Row
 
 __all__ = [
@@ -98,7 +99,7 @@ def run_export(*, run: RankingRun, fmt: str, title: str | None = None) -> str:
 
 def run_plot(*, run: RankingRun, fmt: str = "svg", title: str | None = None) -> bytes:
     """A finished run's rank-range plot; clusters only when the minimum-data rule is met."""
-    rule = selectors.ranking_data_rule(run=run)
+    rule = ranking_data_rule(run=run)
     return plots.rank_range_plot(
         selectors.ranking_run_rows(run=run),
         fmt=fmt,
@@ -132,7 +133,7 @@ def _clusters_shown(meta: dict) -> bool:
 
 def _no_clusters(meta: dict) -> str:
     """Why the clusters are not shown, naming the part of the minimum-data rule that
-    failed (``data_rule.no_clusters``, from :class:`~ranking.selectors.runs.DataRule`)."""
+    failed (``data_rule.no_clusters``, from :class:`~ranking.selectors.data_rule.DataRule`)."""
     rule = meta.get("data_rule")
     reason = rule.get("no_clusters") if isinstance(rule, dict) else None
     return _one_line(reason) if reason else "the minimum-data rule is not met."

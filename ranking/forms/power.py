@@ -9,6 +9,7 @@ from django import forms
 from annotations.selectors.plan import PAY_PER_HOUR_DEFAULT
 from common.forms import bounded_number
 from ranking.selectors.power import (
+    DEFAULT_POWER,
     DRAWS_RANGE,
     PAY_PER_HOUR_RANGE,
     POWER_RANGE,
@@ -16,7 +17,7 @@ from ranking.selectors.power import (
     SHARE_RANGE,
     power_draws_problem,
 )
-from ranking.selectors.runs import CONFIDENCE_RANGE
+from ranking.selectors.runs import CONFIDENCE_RANGE, DEFAULT_CONFIDENCE
 
 
 class PowerForm(forms.Form):
@@ -29,8 +30,8 @@ class PowerForm(forms.Form):
         help_text="Share of two systems' comparisons the better one wins (e.g. 0.6).",
     )
     draws = bounded_number(DRAWS_RANGE, initial=0.0, label="Share of draws", required=False)
-    confidence = bounded_number(CONFIDENCE_RANGE, initial=0.95)
-    power = bounded_number(POWER_RANGE, initial=0.8)
+    confidence = bounded_number(CONFIDENCE_RANGE, initial=DEFAULT_CONFIDENCE)
+    power = bounded_number(POWER_RANGE, initial=DEFAULT_POWER)
     pay_per_hour = bounded_number(
         PAY_PER_HOUR_RANGE, initial=PAY_PER_HOUR_DEFAULT, label="Pay per hour"
     )

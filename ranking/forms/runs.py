@@ -13,29 +13,31 @@ from annotations.selectors.judgements import item_attributes
 from common.forms import SiteLabels, bounded_number
 from ranking import stats
 from ranking.models import RankingRun
-from ranking.selectors.runs import CONFIDENCE_RANGE
+from ranking.selectors.runs import CONFIDENCE_RANGE, RUN_DEFAULTS
 
 
 class RankingRunForm(SiteLabels, forms.Form):
     criterion = forms.ChoiceField()
     method = forms.ChoiceField(
         choices=RankingRun.Method.choices,
-        initial=RankingRun.Method.WMT14,
+        initial=RUN_DEFAULTS.method,
         help_text="The E2E NLG Challenge used TrueSkill with the WMT14 procedure.",
     )
     runs = forms.IntegerField(
         min_value=1,
         max_value=settings.RANKING_MAX_RUNS,
-        initial=200,
+        initial=RUN_DEFAULTS.runs,
         help_text=(
             "Repetitions (TrueSkill runs or bootstrap resamples). More runs give steadier "
             "rank ranges and take longer; the result says whether they were enough."
         ),
     )
-    seed = forms.IntegerField(initial=1, help_text="The same seed gives the same result.")
+    seed = forms.IntegerField(
+        initial=RUN_DEFAULTS.seed, help_text="The same seed gives the same result."
+    )
     confidence = bounded_number(
         CONFIDENCE_RANGE,
-        initial=0.95,
+        initial=RUN_DEFAULTS.confidence,
         help_text="Level of the rank ranges and of the significance clusters.",
     )
     exclude_flagged = forms.BooleanField(

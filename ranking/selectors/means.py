@@ -26,7 +26,7 @@ from annotations.selectors.criteria import criteria_in_order
 from annotations.selectors.judgements import scores_counted
 from ranking import stats
 from ranking.models import RankingRun
-from ranking.selectors.runs import Row, ranking_run_rows_claimed
+from ranking.selectors.runs import DEFAULT_CONFIDENCE, Row, ranking_run_rows_claimed
 
 ALL = ""  # the pooled column's key: every language
 
@@ -106,7 +106,7 @@ def criterion_means(
     *,
     criterion: Criterion,
     languages: list[str],
-    confidence: float = 0.95,
+    confidence: float = DEFAULT_CONFIDENCE,
     exclude_excluded_workers: bool = True,
 ) -> CriterionMeans:
     """The criterion's mean rating per system and language (and pooled), with intervals."""
@@ -185,7 +185,7 @@ def means_criterion_names(*, campaign: Campaign) -> list[str]:
 
 
 def campaign_means(
-    *, campaign: Campaign, confidence: float = 0.95, criterion: str = ""
+    *, campaign: Campaign, confidence: float = DEFAULT_CONFIDENCE, criterion: str = ""
 ) -> MeansTable:
     """Every criterion's table (or the one named ``criterion``), in the campaign's order."""
     criteria = [

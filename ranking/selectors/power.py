@@ -22,7 +22,7 @@ import numpy as np
 from annotations.models import Campaign, Criterion
 from annotations.selectors.plan import PAY_PER_HOUR_DEFAULT
 from ranking import stats
-from ranking.selectors.runs import ranking_scores
+from ranking.selectors.runs import DEFAULT_CONFIDENCE, ranking_scores
 
 # A power question's inputs and their bounds, inclusive, defined once: the power page's form
 # (ranking/forms/power.py) and the API's query (ranking/serializers/power.py) are built
@@ -34,6 +34,8 @@ from ranking.selectors.runs import ranking_scores
 SHARE_RANGE = (0.51, 0.99)
 DRAWS_RANGE = (0.0, 1.0)  # and at most twice the worse system's share: power_draws_problem
 POWER_RANGE = (0.5, 0.99)
+#: the power a question takes when none is given (the page's form, the API, the command)
+DEFAULT_POWER = 0.8
 PAY_PER_HOUR_RANGE = (0.0, 10_000.0)
 SECONDS_PER_TASK_RANGE = (1.0, 86_400.0)
 
@@ -165,8 +167,8 @@ def campaign_power_plan(
     campaign: Campaign,
     share: float = 0.6,
     draws: float = 0.0,
-    confidence: float = 0.95,
-    power: float = 0.8,
+    confidence: float = DEFAULT_CONFIDENCE,
+    power: float = DEFAULT_POWER,
     pay_per_hour: float = PAY_PER_HOUR_DEFAULT,
     seconds_per_task: float | None = None,
 ) -> PowerPlan:
@@ -203,8 +205,8 @@ def campaign_power_plan(
 def criterion_power(
     *,
     criterion: Criterion,
-    confidence: float = 0.95,
-    power: float = 0.8,
+    confidence: float = DEFAULT_CONFIDENCE,
+    power: float = DEFAULT_POWER,
     pairs: str = "adjacent",
     pay_per_hour: float = PAY_PER_HOUR_DEFAULT,
     seconds_per_task: float | None = None,
@@ -269,8 +271,8 @@ def criterion_power(
 def campaign_power_reports(
     *,
     campaign: Campaign,
-    confidence: float = 0.95,
-    power: float = 0.8,
+    confidence: float = DEFAULT_CONFIDENCE,
+    power: float = DEFAULT_POWER,
     pay_per_hour: float = PAY_PER_HOUR_DEFAULT,
     seconds_per_task: float | None = None,
 ) -> list[PowerReport]:

@@ -1,16 +1,16 @@
-"""Reads for rankings: the judgements a run uses, as integer-indexed arrays, and results."""
+"""Reads for rankings: the judgements a run uses, as integer-indexed arrays, and results;
+a run's defaults and the confidence levels' bounds, defined once here. The minimum-data
+rule is ``data_rule``'s, the content checks' summary ``content_checks``'."""
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
-from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, QuerySet
 
@@ -26,6 +26,7 @@ from annotations.selectors.judgements import (
 from common.arrays import numeric_rows
 from ranking import stats
 from ranking.models import RankingRun
+from ranking.selectors.data_rule import ranking_data_rule
 from ranking.selectors.sweep import ranking_runs_as_swept
 
 
@@ -53,6 +54,25 @@ class Row:
 #: from these bounds. The statistics take any level strictly between 0 and 1; below 1/2 an
 #: interval covers less than it leaves out, and 0.999 is already an extreme level.
 CONFIDENCE_RANGE = (0.5, 0.999)
+#: The confidence level those pages, APIs and commands take when none is given, and the
+#: level a run's content checks are summarized at.
+DEFAULT_CONFIDENCE = 0.95
+
+
+@dataclass(frozen=True)
+class RunDefaults:
+    """What a ranking run is started with when its request leaves it out: the run page's
+    form, the runs API's serializer, the ``rank`` command and the services that create
+    runs all take these (the model's column defaults are the same values, tested: the
+    models sit below the selectors and cannot import them)."""
+
+    method: str = "wmt14"
+    runs: int = 200
+    seed: int = 1
+    confidence: float = DEFAULT_CONFIDENCE
+
+
+RUN_DEFAULTS = RunDefaults()
 
 
 @dataclass(frozen=True)
@@ -360,339 +380,6 @@ def ranking_run_result_count(*, run: RankingRun) -> int:
 def ranking_runs_active_count(*, user_id: int) -> int:
     """Pending or running runs a designer started (they count against a cap)."""
     return RankingRun.objects.filter(created_by_id=user_id, status__in=RankingRun.ACTIVE).count()
-
-
-@dataclass(frozen=True)
-class DataRule:
-    """Whether a finished run has enough data for its clusters and stability verdict.
-
-    The rule has two parts: enough comparisons (every system of the campaign ranked,
-    each in at least ``min_comparisons`` comparisons) and a passing stability check of
-    the clusters (``ranking.stats``: two random halves of the runs give the same
-    clusters and no boundary rests near the cut). They fail for different reasons and
-    call for different remedies: more judgements for the first, more runs for the
-    second; :attr:`no_clusters` says which. Why the stability check failed is worded
-    from the reasons the check stored (:func:`ranking.stats.stability_reasons`), the
-    same source as its note, so the two never contradict each other.
-    """
-
-    min_comparisons: int
-    thin_systems: list[tuple[str, int]]
-    unranked: list[str]
-    stable: bool | None
-    #: the run's runs, and the runs its stability check suggests (None: not stored)
-    runs: int = 0
-    suggested_runs: int | None = None
-    #: systems left out of the ranking with fewer than ``min_comparisons`` comparisons
-    #: (label, comparisons): the others are ranked without them
-    provisional: list[tuple[str, int]] = field(default_factory=list)
-    method: str = ""
-    #: why the stability check failed, one clause per failed part (empty: it passed)
-    reasons: list[str] = field(default_factory=list)
-    #: the runs needed as the check estimated them: (fewest, most or None: unbounded)
-    runs_interval: tuple[int, int | None] | None = None
-    #: the most runs this server accepts for the run's campaign (None: not stored)
-    max_runs: int | None = None
-    #: the check found fragile boundaries but could give no estimate of the runs needed
-    runs_unknown: bool = False
-
-    @property
-    def stability_failure(self) -> str:
-        """Why the stability check failed, in one clause list (empty when it did not)."""
-        return "; ".join(self.reasons) or "it failed"
-
-    @property
-    def runs_advice(self) -> str:
-        """What more runs can do, from the stored estimate: a number with its
-        uncertainty, or that more runs than the server accepts would be needed."""
-        interval = self.runs_interval
-        if self.runs_unknown:
-            return (
-                f"no estimate of the runs needed: {self.runs:,} runs cannot tell whether "
-                "more runs settle the fragile boundaries; if a range end lies on the cut no "
-                "number of runs does, and more judgements of the systems at that boundary, "
-                "not more runs, are needed"
-            )
-        if self.suggested_runs is None and interval is not None:
-            cap = f"the {self.max_runs:,}" if self.max_runs else "the runs"
-            return (
-                f"settling them would take more runs than {cap} this server accepts: read "
-                "those boundaries as uncertain"
-            )
-        if not self.suggested_runs or self.suggested_runs <= self.runs:
-            return "rank again with more runs"
-        if interval is None:
-            return f"rank again with more runs (about {self.suggested_runs:,} suggested)"
-        low, high = interval
-        if high is None:
-            needed = f"{low:,} at the fewest, no upper bound known"
-        else:
-            needed = f"about {low:,} to {high:,}"
-        return (
-            f"rank again with more runs ({self.suggested_runs:,} suggested; the runs needed: "
-            f"{needed})"
-        )
-
-    @property
-    def enough_comparisons(self) -> bool:
-        return not self.thin_systems
-
-    @property
-    def met(self) -> bool:
-        return (
-            self.enough_comparisons
-            and not self.unranked
-            and not self.provisional
-            and self.stable is True
-        )
-
-    @property
-    def provisional_note(self) -> str:
-        """What the provisional systems are and why they are not ranked; empty if none."""
-        if not self.provisional:
-            return ""
-        listed = ", ".join(f"{label} ({n})" for label, n in self.provisional[:10])
-        more = f" and {len(self.provisional) - 10} more" if len(self.provisional) > 10 else ""
-        trueskill = (
-            " Under TrueSkill a system's comparisons move its opponents' values too, so "
-            "ranking them in would change the other systems' values and order."
-            if self.method in ("wmt14", "bootstrap")
-            else ""
-        )
-        return (
-            f"{len(self.provisional)} system(s) are provisional, not ranked: fewer than "
-            f"{self.min_comparisons} comparisons each: {listed}{more}. The ranking is "
-            f"computed without them (as WMT leaves out systems below a minimum and "
-            f"Chatbot Arena lists new models as preliminary).{trueskill}"
-        )
-
-    @property
-    def problems(self) -> list[str]:
-        """What is missing, one sentence each (empty when the rule is met)."""
-        out = []
-        if self.provisional:
-            out.append(self.provisional_note)
-        if self.thin_systems:
-            listed = ", ".join(f"{label} ({n})" for label, n in self.thin_systems[:10])
-            more = f" and {len(self.thin_systems) - 10} more" if len(self.thin_systems) > 10 else ""
-            out.append(
-                f"{len(self.thin_systems)} system(s) have fewer than {self.min_comparisons} "
-                f"comparisons: {listed}{more}."
-            )
-        if self.unranked:
-            out.append(
-                f"{len(self.unranked)} system(s) have no comparisons at all and are unranked: "
-                f"{', '.join(self.unranked[:10])}{' ...' if len(self.unranked) > 10 else ''}."
-            )
-        if self.stable is False:
-            out.append(f"The stability check fails: {self.stability_failure}.")
-        elif self.stable is None:
-            out.append("The run stored no stability check.")
-        return out
-
-    @property
-    def no_clusters(self) -> str:
-        """Why no clusters are shown, naming the part of the rule that failed, and what to
-        do about it (a sentence per failed part); empty when the rule is met."""
-        out = []
-        if self.provisional:
-            out.append(
-                f"Provisional systems: {len(self.provisional)} system(s) have fewer than "
-                f"{self.min_comparisons} comparisons and are not ranked; collect more "
-                "judgements for them, then rank again."
-            )
-        if self.thin_systems:
-            out.append(
-                f"Too few comparisons: {len(self.thin_systems)} system(s) have fewer than "
-                f"{self.min_comparisons} (RANKING_MIN_COMPARISONS); collect more judgements "
-                "for them, then rank again."
-            )
-        if self.unranked:
-            out.append(
-                f"Unranked systems: {len(self.unranked)} system(s) have no comparisons; "
-                "collect judgements for them, then rank again."
-            )
-        if self.stable is False:
-            out.append(
-                f"The stability check fails at {self.runs:,} runs ({self.stability_failure}); "
-                f"{self.runs_advice}."
-            )
-        elif self.stable is None:
-            out.append("The run stored no stability check; rank again.")
-        return " ".join(out)
-
-    @property
-    def no_clusters_short(self) -> str:
-        """:attr:`no_clusters` in a few words (for a plot's axis label)."""
-        parts = []
-        if self.provisional:
-            parts.append("provisional systems left out")
-        if self.thin_systems:
-            parts.append(f"fewer than {self.min_comparisons} comparisons")
-        if self.unranked:
-            parts.append("unranked systems")
-        if self.stable is False:
-            parts.append(f"stability check fails at {self.runs:,} runs")
-        elif self.stable is None:
-            parts.append("no stability check")
-        return "; ".join(parts)
-
-
-def ranking_data_rule(*, run: RankingRun) -> DataRule:
-    """Apply the minimum-data rule (``RANKING_MIN_COMPARISONS``, as the run stored it)
-    to a finished run."""
-    inputs = run.inputs or {}
-    minimum = int(inputs.get("min_comparisons", getattr(settings, "RANKING_MIN_COMPARISONS", 30)))
-    thin = [
-        (label, n)
-        for label, n in run.results.order_by("comparisons", "system__label").values_list(
-            "system__label", "comparisons"
-        )
-        if n < minimum
-    ]
-    stability = run.stability or {}
-    suggested = stability.get("suggested_runs")
-    interval = stability.get("runs_interval")
-    cap = stability.get("max_runs")
-    return DataRule(
-        min_comparisons=minimum,
-        thin_systems=thin,
-        unranked=list(inputs.get("unranked", [])),
-        stable=bool(stability["stable"]) if "stable" in stability else None,
-        runs=run.runs,
-        suggested_runs=int(suggested) if isinstance(suggested, int | float) else None,
-        provisional=[(p["system"], int(p["comparisons"])) for p in inputs.get("provisional", [])],
-        method=run.method,
-        reasons=stats.stability_reasons(stability) if stability.get("stable") is False else [],
-        runs_interval=(
-            (int(interval[0]), None if interval[1] is None else int(interval[1]))
-            if isinstance(interval, list) and len(interval) == 2
-            else None
-        ),
-        max_runs=int(cap) if isinstance(cap, int) else None,
-        runs_unknown=_runs_unknown(stability),
-    )
-
-
-def _runs_unknown(stability: dict[str, Any]) -> bool:
-    """Whether a stored check gave no estimate of the runs needed. Checks stored before
-    ``runs_unknown`` existed suggested twice their runs then: an interval with no upper
-    bound whose lower end is within twice the runs is the same case."""
-    if "runs_unknown" in stability:
-        return bool(stability["runs_unknown"])
-    interval, runs = stability.get("runs_interval"), stability.get("n_runs")
-    return (
-        stability.get("stable") is False
-        and isinstance(interval, list)
-        and len(interval) == 2
-        and interval[1] is None
-        and isinstance(runs, int)
-        and isinstance(interval[0], int)
-        and interval[0] <= 2 * runs
-    )
-
-
-@dataclass(frozen=True)
-class CheckCounts:
-    """How often each content check was ticked for each system's outputs."""
-
-    checks: list[str]
-    systems: list[str]
-    outputs: list[int]  # outputs judged per system (the trials)
-    ticked: list[list[int]]  # [system][check]
-
-
-def content_check_counts(
-    *,
-    criterion: Criterion,
-    exclude_excluded_workers: bool = True,
-    where: Mapping[str, str] | None = None,
-) -> CheckCounts | None:
-    """Per system: outputs judged and how many times each enabled content check was ticked.
-
-    None when the criterion has no content checks. Uses the judgements a ranking uses.
-    """
-    checks = [str(c) for c in (criterion.content_checks or [])]
-    if not checks:
-        return None
-    qs = _counted_scores(
-        criterion=criterion, exclude_excluded_workers=exclude_excluded_workers, where=where
-    )
-    outputs: Counter[str] = Counter()
-    ticked: Counter[tuple[str, str]] = Counter()
-    for label, ticks in qs.values_list("output__system__label", "checks").iterator():
-        outputs[label] += 1
-        for key in set(ticks or []):
-            ticked[(label, str(key))] += 1
-    systems = sorted(outputs)
-    return CheckCounts(
-        checks=checks,
-        systems=systems,
-        outputs=[outputs[s] for s in systems],
-        ticked=[[ticked[(s, c)] for c in checks] for s in systems],
-    )
-
-
-@dataclass(frozen=True)
-class CheckCell:
-    """How often one content check was ticked on one system's outputs: the share and its
-    Wilson interval."""
-
-    ticked: int
-    rate: float
-    lo: float
-    hi: float
-
-
-@dataclass(frozen=True)
-class CheckRow:
-    system: str
-    outputs: int  # outputs judged (the trials)
-    cells: list[CheckCell]  # one per check, in ``CheckSummary.checks`` order
-
-
-@dataclass(frozen=True)
-class CheckSummary:
-    """A run's content checks per system, as its result page (and API) show them."""
-
-    checks: list[str]
-    confidence: float
-    rows: list[CheckRow]
-
-
-def content_check_summary(*, run: RankingRun, confidence: float = 0.95) -> CheckSummary | None:
-    """Per system, the share of its outputs on which workers ticked each content check,
-    with a Wilson interval (``ranking.stats.wilson_interval``, 95% by default), on the
-    judgements the run ranks (its slice, its exclusions); None when the criterion has no
-    content checks."""
-    counts = content_check_counts(
-        criterion=run.criterion, exclude_excluded_workers=run.exclude_flagged, where=run.where
-    )
-    if counts is None:
-        return None
-    trials = np.asarray(counts.outputs, dtype=np.int64)
-    ticked = np.asarray(counts.ticked, dtype=np.int64).reshape(len(counts.systems), -1)
-    rows = []
-    for i, system in enumerate(counts.systems):
-        lo, hi = stats.wilson_interval(
-            ticked[i], np.full(ticked.shape[1], trials[i]), confidence=confidence
-        )
-        rows.append(
-            CheckRow(
-                system=system,
-                outputs=int(trials[i]),
-                cells=[
-                    CheckCell(
-                        ticked=int(ticked[i, j]),
-                        rate=float(ticked[i, j] / trials[i]),
-                        lo=float(lo[j]),
-                        hi=float(hi[j]),
-                    )
-                    for j in range(ticked.shape[1])
-                ],
-            )
-        )
-    return CheckSummary(checks=counts.checks, confidence=confidence, rows=rows)
 
 
 def ranking_run_rows(*, run: RankingRun) -> list[Row]:

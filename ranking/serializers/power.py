@@ -13,6 +13,7 @@ from rest_framework import serializers
 from annotations.selectors.plan import PAY_PER_HOUR_DEFAULT
 from common.serializers import bounded_number
 from ranking.selectors.power import (
+    DEFAULT_POWER,
     DRAWS_RANGE,
     PAY_PER_HOUR_RANGE,
     POWER_RANGE,
@@ -20,7 +21,7 @@ from ranking.selectors.power import (
     SHARE_RANGE,
     power_draws_problem,
 )
-from ranking.selectors.runs import CONFIDENCE_RANGE
+from ranking.selectors.runs import CONFIDENCE_RANGE, DEFAULT_CONFIDENCE
 
 
 class PowerQuery(serializers.Serializer):
@@ -29,8 +30,8 @@ class PowerQuery(serializers.Serializer):
     criterion = serializers.CharField(required=False)
     share = bounded_number(SHARE_RANGE, required=False)
     draws = bounded_number(DRAWS_RANGE, default=0.0)
-    confidence = bounded_number(CONFIDENCE_RANGE, default=0.95)
-    power = bounded_number(POWER_RANGE, default=0.8)
+    confidence = bounded_number(CONFIDENCE_RANGE, default=DEFAULT_CONFIDENCE)
+    power = bounded_number(POWER_RANGE, default=DEFAULT_POWER)
     pairs = serializers.ChoiceField(choices=["adjacent", "all"], default="adjacent")
     pay_per_hour = bounded_number(PAY_PER_HOUR_RANGE, default=PAY_PER_HOUR_DEFAULT)
     seconds_per_task = bounded_number(SECONDS_PER_TASK_RANGE, required=False)

@@ -13,7 +13,7 @@ from annotations.core.slices import MAX_CONDITIONS, too_many_conditions
 from common.serializers import bounded_number
 from ranking import stats
 from ranking.models import RankingRun
-from ranking.selectors.runs import CONFIDENCE_RANGE
+from ranking.selectors.runs import CONFIDENCE_RANGE, RUN_DEFAULTS
 
 _EXCLUDED_HELP = (
     "Leave out the judgements of workers marked excluded (on the monitor, or by the quality "
@@ -86,7 +86,7 @@ class RankingRunSerializer(serializers.ModelSerializer):
     runs = serializers.IntegerField(
         min_value=1,
         max_value=settings.RANKING_MAX_RUNS,
-        default=200,
+        default=RUN_DEFAULTS.runs,
         help_text=f"Runs or bootstrap replicates, 1 to {settings.RANKING_MAX_RUNS:,}.",
     )
     where = serializers.DictField(
@@ -100,7 +100,7 @@ class RankingRunSerializer(serializers.ModelSerializer):
     confidence = bounded_number(
         CONFIDENCE_RANGE,
         required=False,
-        default=0.95,
+        default=RUN_DEFAULTS.confidence,
         help_text="Level of the rank ranges and of the significance clusters.",
     )
     result_url = serializers.SerializerMethodField()

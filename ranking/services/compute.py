@@ -260,7 +260,7 @@ def _max_runs(campaign: Campaign) -> int:
 def _min_comparisons() -> int:
     """The comparisons a system needs to be ranked (``RANKING_MIN_COMPARISONS``); fewer
     (but some) make it provisional (:func:`ranking.stats.prepare_comparisons`)."""
-    return int(getattr(settings, "RANKING_MIN_COMPARISONS", 30))
+    return int(settings.RANKING_MIN_COMPARISONS)
 
 
 def _provisional(data: selectors.ScoreArrays, ranked: set[str]) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from annotations.models import Campaign, Criterion
 from common.errors import DomainError
 from ranking.models import RankingRun
+from ranking.selectors.runs import RUN_DEFAULTS
 from ranking.selectors.slices import ranking_runs_on_slices
 from ranking.services import compute
 from ranking.services.runs import ranking_run_create, ranking_slice_check
@@ -43,10 +44,10 @@ def ranking_slices_start(
     missing_only: bool = False,
     all_or_nothing: bool = False,
     compute_here: bool = False,
-    method: str = RankingRun.Method.WMT14,
-    runs: int = 200,
-    seed: int = 1,
-    confidence: float = 0.95,
+    method: str = RUN_DEFAULTS.method,
+    runs: int = RUN_DEFAULTS.runs,
+    seed: int = RUN_DEFAULTS.seed,
+    confidence: float = RUN_DEFAULTS.confidence,
     exclude_flagged: bool = True,
     parameters: dict[str, Any] | None = None,
 ) -> SlicesStarted:

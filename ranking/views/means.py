@@ -13,7 +13,7 @@ from common.http import file_response
 from ranking.exports import means as means_exports
 from ranking.forms.means import MeansForm
 from ranking.selectors import means as means_selectors
-from ranking.selectors.runs import CONFIDENCE_RANGE
+from ranking.selectors.runs import CONFIDENCE_RANGE, DEFAULT_CONFIDENCE
 
 Role = CampaignMembership.Role
 
@@ -25,7 +25,7 @@ def campaign_means(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     ``?format=csv`` downloads it."""
     form = MeansForm(request.GET or None)
     values = form.cleaned_data if form.is_bound and form.is_valid() else {}
-    confidence = values.get("confidence") or 0.95
+    confidence = values.get("confidence") or DEFAULT_CONFIDENCE
     criterion = values.get("criterion") or ""
     names = means_selectors.means_criterion_names(campaign=campaign)
     error = ""

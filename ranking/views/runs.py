@@ -21,6 +21,8 @@ from ranking.exports import runs as exports
 from ranking.forms.runs import RankingRunForm
 from ranking.models import RankingRun
 from ranking.selectors import runs as selectors
+from ranking.selectors.content_checks import content_check_summary
+from ranking.selectors.data_rule import ranking_data_rule
 from ranking.selectors.sweep import ranking_runs_as_swept
 from ranking.services.runs import (
     ranking_run_cancel,
@@ -97,7 +99,7 @@ def run_is_stable(run: RankingRun) -> bool | None:
 
 def _result_context(run: RankingRun, *, can_design: bool = False) -> dict[str, Any]:
     done = run.status == RankingRun.Status.DONE
-    rule = selectors.ranking_data_rule(run=run) if done else None
+    rule = ranking_data_rule(run=run) if done else None
     stable = run_is_stable(run) if done else None
     suggested = (run.stability or {}).get("suggested_runs")
     return {
@@ -111,7 +113,7 @@ def _result_context(run: RankingRun, *, can_design: bool = False) -> dict[str, A
         "formats": list(exports.FORMATS),
         "stable": stable,
         "can_design": can_design,
-        "checks": selectors.content_check_summary(run=run) if done else None,
+        "checks": content_check_summary(run=run) if done else None,
         "coverage": selectors.ranking_run_coverage(run=run) if done else None,
         # A one-click rerun with the suggested number of runs when the result is unstable.
         "rerun_runs": (

@@ -25,8 +25,9 @@ from annotations.models import (
     WorkerCheck,
 )
 from annotations.selectors import agreement as agreement_selectors
+from annotations.selectors.judgements import regular_q
 from ranking.models import RankingRun
-from ranking.selectors.runs import ranking_data_rule
+from ranking.selectors.data_rule import ranking_data_rule
 from ranking.stats import range_coverage
 from reports.core import datasheet_text as text
 from reports.core import heds
@@ -182,9 +183,7 @@ def _facts(campaign: Campaign) -> _Facts:
         n_imported=n_imported,
         imported=n_imported > 0 and n_imported == sum(judged_on.values()),
         judged_outputs=set(
-            JudgementScore.objects.filter(
-                judgement__criterion__campaign=campaign, role=TaskOutput.Role.REGULAR
-            )
+            JudgementScore.objects.filter(regular_q(), judgement__criterion__campaign=campaign)
             .values_list("output_id", flat=True)
             .distinct()
         ),
@@ -326,7 +325,7 @@ def _quality_checks(a: text.Answers, f: _Facts) -> None:
 
 def _presentation(a: text.Answers, f: _Facts, criteria: list[Criterion], ticked: set[str]) -> None:
     """3.3.4: what a task shows, and how."""
-    shown_tasks = TaskOutput.objects.filter(task__campaign=f.campaign, role=TaskOutput.Role.REGULAR)
+    shown_tasks = TaskOutput.objects.filter(regular_q(), task__campaign=f.campaign)
     if f.imported:
         shown_tasks = shown_tasks.filter(task__kind=Task.Kind.IMPORTED)
     text.presentation(
@@ -396,9 +395,9 @@ def _criterion_answers(
 
 def _stored_scores(c: Criterion) -> text.StoredScores:
     """The range and number of the criterion's stored scores of regular outputs."""
-    scores = JudgementScore.objects.filter(
-        judgement__criterion=c, role=TaskOutput.Role.REGULAR
-    ).aggregate(low=Min("score"), high=Max("score"), n=Count("pk"))
+    scores = JudgementScore.objects.filter(regular_q(), judgement__criterion=c).aggregate(
+        low=Min("score"), high=Max("score"), n=Count("pk")
+    )
     return text.StoredScores(low=scores["low"], high=scores["high"], n=scores["n"])
 
 

@@ -66,7 +66,7 @@ def campaign_metrics(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             campaign=campaign,
             criterion=chosen,
             seed=seed,
-            resamples=int(getattr(settings, "REPORTS_PAGE_RESAMPLES", 200)),
+            resamples=settings.REPORTS_PAGE_RESAMPLES,
         )
         plots = [
             # scatter_svg escapes every text and writes no style or script (CSP-safe).

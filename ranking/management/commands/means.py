@@ -11,7 +11,7 @@ from annotations.selectors.campaigns import campaign_by_slug, campaign_criterion
 from common.errors import DomainError
 from ranking.exports import means as means_exports
 from ranking.selectors import means as means_selectors
-from ranking.selectors.runs import CONFIDENCE_RANGE
+from ranking.selectors.runs import CONFIDENCE_RANGE, DEFAULT_CONFIDENCE
 
 
 class Command(BaseCommand):
@@ -24,7 +24,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("campaign", help="campaign slug")
         parser.add_argument("--criterion", default="", help="one criterion (default: all)")
-        parser.add_argument("--confidence", type=float, default=0.95)
+        parser.add_argument("--confidence", type=float, default=DEFAULT_CONFIDENCE)
         parser.add_argument("--csv", action="store_true", help="CSV instead of a text table")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -40,7 +40,9 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from exc
         low, high = CONFIDENCE_RANGE
         if not low <= options["confidence"] <= high:
-            raise CommandError(f"--confidence is between {low} and {high}, e.g. 0.95.")
+            raise CommandError(
+                f"--confidence is between {low} and {high}, e.g. {DEFAULT_CONFIDENCE}."
+            )
         table = means_selectors.campaign_means(
             campaign=campaign, confidence=options["confidence"], criterion=name
         )

@@ -11,6 +11,7 @@ from annotations.selectors.campaigns import campaign_by_slug, campaign_criterion
 from annotations.selectors.plan import PAY_PER_HOUR_DEFAULT
 from common.errors import DomainError
 from ranking.selectors import power as power_selectors
+from ranking.selectors.runs import DEFAULT_CONFIDENCE
 
 
 def _number(value: float, unit: str = "") -> str:
@@ -30,8 +31,8 @@ class Command(BaseCommand):
         parser.add_argument("--criterion", help="criterion name (after launch: required)")
         parser.add_argument("--share", type=float, help="assumed share, e.g. 0.6 (before launch)")
         parser.add_argument("--draws", type=float, default=0.0, help="assumed share of draws")
-        parser.add_argument("--confidence", type=float, default=0.95)
-        parser.add_argument("--power", type=float, default=0.8)
+        parser.add_argument("--confidence", type=float, default=DEFAULT_CONFIDENCE)
+        parser.add_argument("--power", type=float, default=power_selectors.DEFAULT_POWER)
         parser.add_argument("--pay-per-hour", type=float, default=PAY_PER_HOUR_DEFAULT)
         parser.add_argument("--seconds-per-task", type=float)
         parser.add_argument("--all-pairs", action="store_true", help="every pair, not neighbours")

@@ -17,6 +17,7 @@ from ranking.exports import runs as exports
 from ranking.exports.runs import side_by_side
 from ranking.models import RankingRun
 from ranking.selectors import slices
+from ranking.selectors.runs import RUN_DEFAULTS
 from ranking.services.slices import ranking_slices_start
 
 
@@ -56,10 +57,10 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("campaign", help="campaign slug")
         parser.add_argument("--criterion", required=True)
-        parser.add_argument("--method", default="wmt14", choices=stats.METHODS)
-        parser.add_argument("--runs", type=int, default=200)
-        parser.add_argument("--seed", type=int, default=1)
-        parser.add_argument("--confidence", type=float, default=0.95)
+        parser.add_argument("--method", default=RUN_DEFAULTS.method, choices=stats.METHODS)
+        parser.add_argument("--runs", type=int, default=RUN_DEFAULTS.runs)
+        parser.add_argument("--seed", type=int, default=RUN_DEFAULTS.seed)
+        parser.add_argument("--confidence", type=float, default=RUN_DEFAULTS.confidence)
         parser.add_argument("--format", default="table", choices=exports.FORMATS)
         parser.add_argument("--plot", type=Path, help="write the rank-range plot (.svg or .png)")
         parser.add_argument(

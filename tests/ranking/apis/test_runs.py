@@ -8,7 +8,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from ranking.models import RankingRun
-from ranking.selectors.runs import content_check_summary
+from ranking.selectors.content_checks import content_check_summary
 from ranking.services.compute import ranking_run_compute
 from ranking.services.runs import ranking_run_create
 from tests.annotations.designer_data import judged_campaign, users

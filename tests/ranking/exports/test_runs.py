@@ -6,7 +6,7 @@ import pytest
 
 from ranking.exports.plots import rank_range_plot
 from ranking.exports.runs import FORMATS, Row, parse_csv, render
-from ranking.selectors.runs import DataRule
+from ranking.selectors.data_rule import DataRule
 
 ROWS = [
     Row("slug", 0.300, 0.01, 1, 1, 1, 1200),

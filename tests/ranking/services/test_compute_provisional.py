@@ -13,7 +13,8 @@ from rest_framework.test import APIClient
 
 from ranking.exports.runs import parse_csv
 from ranking.models import RankingRun
-from ranking.selectors.runs import ranking_data_rule, ranking_run_rows
+from ranking.selectors.data_rule import ranking_data_rule
+from ranking.selectors.runs import ranking_run_rows
 from ranking.services.compute import ranking_run_compute
 from ranking.services.runs import ranking_run_create
 from tests.factories import SystemFactory

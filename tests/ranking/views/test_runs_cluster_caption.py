@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ranking.selectors.runs import ranking_data_rule
+from ranking.selectors.data_rule import ranking_data_rule
 from ranking.stats._clusters import clusters_from_ranges
 from tests.ranking.planted import planted_campaign
 from tests.ranking.ranked_runs import _owned, _rank

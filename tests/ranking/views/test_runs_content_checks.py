@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from scipy.stats import binomtest
 
-from ranking.selectors.runs import content_check_counts, content_check_summary
+from ranking.selectors.content_checks import content_check_counts, content_check_summary
 from ranking.services.compute import ranking_run_compute
 from ranking.services.runs import ranking_run_create
 

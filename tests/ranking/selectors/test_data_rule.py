@@ -1,4 +1,4 @@
-"""Honest results on thin data (the data rule of ranking/selectors/runs.py): unranked
+"""Honest results on thin data (the data rule, ranking/selectors/data_rule.py): unranked
 systems are listed, clusters and the stability verdict only under the minimum-data rule,
 alike on the page, in the API and in every export."""
 
@@ -12,7 +12,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from ranking.exports.runs import parse_csv
-from ranking.selectors.runs import ranking_data_rule
+from ranking.selectors.data_rule import ranking_data_rule
 from tests.factories import SystemFactory
 from tests.ranking.planted import planted_campaign
 from tests.ranking.ranked_runs import _export, _owned, _rank

@@ -1,4 +1,4 @@
-"""Reads of ranking runs (ranking/selectors/runs.py): the content-check summary of a run
+"""The content checks of a ranking (ranking/selectors/content_checks.py): the summary of a run
 (per system, how often workers ticked each check, with a Wilson interval; only for
 criteria with content checks), as the ranking page and the result API show it."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from scipy.stats import binomtest
 
-from ranking.selectors.runs import content_check_counts, content_check_summary
+from ranking.selectors.content_checks import content_check_counts, content_check_summary
 from ranking.services.compute import ranking_run_compute
 from ranking.services.runs import ranking_run_create
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ranking.selectors.runs import ranking_data_rule
+from ranking.selectors.data_rule import ranking_data_rule
 from ranking.services.compute import ranking_run_compute
 from ranking.services.runs import ranking_run_create
 from tests.ranking.planted import planted_campaign
