@@ -189,6 +189,14 @@ def campaign_settings_check(*, campaign: Campaign) -> None:
         raise CampaignSettingsError(problems)
 
 
+def campaign_slug_check(*, slug: str) -> None:
+    """Refuse a slug no campaign may take (``DomainError``): one that would collide with
+    the designer pages under ``/campaigns/``. ``campaign_create`` and the admin's campaign
+    form ask this one rule."""
+    if slug in RESERVED_SLUGS:
+        raise DomainError(f"The slug '{slug}' is reserved; choose another.", field="slug")
+
+
 @transaction.atomic
 def campaign_create(
     *,
@@ -202,8 +210,7 @@ def campaign_create(
     Every way of making a campaign ends here (the pages, the API, clones, importers and
     their commands), so the slug rules hold on all of them.
     """
-    if slug in RESERVED_SLUGS:
-        raise DomainError(f"The slug '{slug}' is reserved; choose another.")
+    campaign_slug_check(slug=slug)
     if Campaign.objects.filter(slug=slug).exists():
         raise DomainError(f"A campaign with the slug '{slug}' already exists.")
     campaign = Campaign(slug=slug, name=name or slug, owner=owner, **fields)
