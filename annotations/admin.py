@@ -1,3 +1,4 @@
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -146,9 +147,9 @@ class CampaignAdmin(admin.ModelAdmin):
 
     def get_prepopulated_fields(
         self, request: HttpRequest, obj: Campaign | None = None
-    ) -> dict[str, tuple[str, ...]]:
+    ) -> dict[str, Sequence[str]]:
         # A read-only slug has no input to fill in.
-        return {} if obj is not None else dict(super().get_prepopulated_fields(request, obj))
+        return {} if obj is not None else super().get_prepopulated_fields(request, obj)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Campaign]:
         # One subquery per count: joining systems, items and tasks at once would multiply
