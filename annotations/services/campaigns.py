@@ -242,6 +242,24 @@ def _named(fields: Iterable[str]) -> str:
     return ", ".join(SETTING_NAMES.get(f, f.replace("_", " ")).lower() for f in sorted(fields))
 
 
+def campaign_fixed_check(*, campaign: Campaign, changed: Iterable[str]) -> None:
+    """Refuse (``DomainError``) a change to settings that can no longer change
+    (``campaign_fixed_fields``: the design once tasks are built, almost everything once
+    the campaign has ended), naming them: the one rule and its wording, which
+    ``campaign_settings_update`` and the settings page's form ask."""
+    fixed = sorted(set(changed) & campaign_fixed_fields(campaign=campaign))
+    if not fixed:
+        return
+    if campaign.has_ended:
+        why = f"The campaign is {campaign.get_status_display().lower()}"
+    else:
+        why = "Tasks are built already"
+    raise DomainError(
+        f"{why}; these settings can no longer change: {_named(fixed)}. "
+        "Clone the campaign to run a new round with other settings."
+    )
+
+
 @transaction.atomic
 def campaign_settings_update(*, campaign: Campaign, **fields: Any) -> Campaign:
     """Change a campaign's settings (locks the campaign row).
@@ -255,16 +273,7 @@ def campaign_settings_update(*, campaign: Campaign, **fields: Any) -> Campaign:
         raise DomainError(f"These settings cannot be changed here: {', '.join(sorted(unknown))}.")
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     changed = {k: v for k, v in fields.items() if getattr(campaign, k) != v}
-    fixed = sorted(set(changed) & campaign_fixed_fields(campaign=campaign))
-    if fixed:
-        if campaign.has_ended:
-            why = f"The campaign is {campaign.get_status_display().lower()}"
-        else:
-            why = "Tasks are built already"
-        raise DomainError(
-            f"{why}; these settings can no longer change: {_named(fixed)}. "
-            "Clone the campaign to run a new round with other settings."
-        )
+    campaign_fixed_check(campaign=campaign, changed=changed)
     if not changed:
         return campaign
     for key, value in changed.items():
