@@ -1,3 +1,4 @@
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -32,8 +33,9 @@ from annotations.models import (
     TaskOutput,
     Worker,
 )
-from annotations.selectors.campaigns import count_of
-from annotations.services.campaigns import RESERVED_SLUGS
+from annotations.selectors.campaigns import campaign_fixed_fields, count_of
+from annotations.services.campaigns import campaign_slug_check
+from common.errors import DomainError
 
 # DRF's API token admin (its documented customisation): a user picked by id, not from a
 # select of every account.
@@ -53,14 +55,17 @@ class MembershipInline(admin.TabularInline):
 
 
 class CampaignAdminForm(forms.ModelForm):
-    """The admin writes rows directly: the slug rule of ``campaign_create`` checked here.
+    """The admin writes rows directly: it asks ``campaign_create``'s slug rule
+    (``campaign_slug_check``) rather than a copy of it.
 
     No ``Meta``: the admin builds the form's model and fields (``CampaignAdmin``)."""
 
     def clean_slug(self) -> str:
         slug = self.cleaned_data["slug"]
-        if slug in RESERVED_SLUGS:
-            raise forms.ValidationError(f"The slug '{slug}' is reserved; choose another.")
+        try:
+            campaign_slug_check(slug=slug)
+        except DomainError as exc:
+            raise forms.ValidationError(str(exc)) from None
         return slug
 
     def clean_languages(self) -> list[str]:
@@ -126,8 +131,25 @@ class CampaignAdmin(admin.ModelAdmin):
     search_fields = ("slug", "name", "description")
     prepopulated_fields = {"slug": ("name",)}
     inlines = (CriterionInline, MembershipInline)
-    readonly_fields = ("created_at", "updated_at")
+    # The status moves only through the life-cycle services (launch, pause, close,
+    # archive: their checks and locks); a new campaign is a draft.
+    readonly_fields = ("status", "created_at", "updated_at")
     autocomplete_fields = ("owner",)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Campaign | None = None) -> list[str]:
+        """Besides the status, what the services no longer let change: the slug (the
+        workers' links carry it) and ``campaign_fixed_fields`` (the design once tasks are
+        built, nearly everything once the campaign has ended)."""
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None:
+            fields += ["slug", *sorted(campaign_fixed_fields(campaign=obj))]
+        return fields
+
+    def get_prepopulated_fields(
+        self, request: HttpRequest, obj: Campaign | None = None
+    ) -> dict[str, Sequence[str]]:
+        # A read-only slug has no input to fill in.
+        return {} if obj is not None else super().get_prepopulated_fields(request, obj)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Campaign]:
         # One subquery per count: joining systems, items and tasks at once would multiply

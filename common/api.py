@@ -134,8 +134,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             status=status.HTTP_400_BAD_REQUEST,
         )
     if isinstance(exc, DomainError):
+        fields = {exc.field: [str(exc)]} if exc.field else None
         return Response(
-            error_body(detail=str(exc), code="refused"), status=status.HTTP_400_BAD_REQUEST
+            error_body(detail=str(exc), code="refused", fields=fields),
+            status=status.HTTP_400_BAD_REQUEST,
         )
     if isinstance(exc, RequestDataTooBig):
         # Over the one upload limit while streaming (common.uploads), or a form field over

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 
 class DomainError(Exception):
-    """A domain rule refused the request. The message is fit to show a person."""
+    """A domain rule refused the request. The message is fit to show a person.
+
+    ``field``, when given, names the input field at fault: the API lists the message
+    under it (``fields``), as it does for a serializer's refusal.
+    """
+
+    def __init__(self, *args: object, field: str = "") -> None:
+        super().__init__(*args)
+        self.field = field
 
 
 class ImportFileError(DomainError):
@@ -19,11 +27,10 @@ class ImportFileError(DomainError):
     ) -> None:
         self.file = file
         self.line = line
-        self.field = field
         self.reason = message
         where = file
         if line is not None:
             where += f", line {line}"
         if field:
             where += f", field '{field}'"
-        super().__init__(f"{where}: {message}")
+        super().__init__(f"{where}: {message}", field=field)

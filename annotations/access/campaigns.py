@@ -13,6 +13,9 @@ decorator and context are in ``access.pages``, the API base class in ``access.ap
 so that commands and Celery workers that only check roles never load DRF). A campaign
 outside the user's is a 404, a role too weak a 403. :func:`role_of`, :func:`has_role`,
 :func:`campaign_check` and :func:`campaign_for` take a user, for code without a request.
+:func:`criterion_or_404` is the one 404 of a criterion the URL's path names (its id) and
+the campaign does not have; a criterion named by a query parameter or a body field is
+``selectors.criteria.criterion_get``'s 400 instead.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
-from annotations.models import Campaign, CampaignMembership
+from annotations.models import Campaign, CampaignMembership, Criterion
 
 ROLE_ORDER: dict[str, int] = {
     CampaignMembership.Role.VIEWER: 1,
@@ -41,6 +44,7 @@ ROLE_POWERS: dict[str, str] = {
 }
 
 NOT_FOUND = "No such campaign among yours."
+CRITERION_NOT_FOUND = "No such criterion in this campaign."
 
 
 def role_label(role: str | None) -> str:
@@ -169,3 +173,12 @@ def request_campaign(request: UserRequest, slug: str, role: str) -> Campaign:
         raise Http404(NOT_FOUND)
     campaign_require(request, campaign, role)
     return campaign
+
+
+def criterion_or_404(campaign: Campaign, pk: int) -> Criterion:
+    """The campaign's criterion ``pk``, named by the URL's path: ``Http404`` when the
+    campaign has none by that id (another campaign's criterion is not found either)."""
+    criterion = campaign.criteria.filter(pk=pk).first()
+    if criterion is None:
+        raise Http404(CRITERION_NOT_FOUND)
+    return criterion

@@ -1,4 +1,5 @@
-"""The crowd worker's access: worker page decorators, the worker's token, the problem page.
+"""The crowd worker's access: worker page decorators, the worker's token, the problem page
+and the consent page (:func:`consent_page`, which the designer's preview shows too).
 
 A worker's pages live under ``/w/<slug>/s/<token>/``, the token being the signed worker
 id: the pages then work inside MTurk's iframe (where cookies may be blocked) and in any
@@ -21,11 +22,12 @@ page with the task in hand), ``annotations.views.judgements`` (the task page's s
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import wraps
 from typing import Any
 
+from django import forms
 from django.conf import settings
 from django.core import signing
 from django.http import HttpRequest, HttpResponse
@@ -37,8 +39,9 @@ from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
 
 from annotations.core.languages import INTERFACE_LANGUAGES, interface_language, worker_language
-from annotations.models import Campaign, Worker
+from annotations.models import Campaign, Criterion, Worker
 from annotations.selectors import sessions as session_selectors
+from annotations.selectors.criteria import example_for
 
 _TOKEN_SALT = "humaneval.worker.session"
 _IDENTITY_SALT = "humaneval.worker.identity"
@@ -292,6 +295,36 @@ def problem_page(
             # What an unfilled link shows instead of the id (not translated).
             "placeholder_prolific": "{{%PROLIFIC_PID%}}",
             "placeholder_mturk": "${workerId}",
+        },
+        status=status,
+    )
+
+
+def consent_page(
+    request: HttpRequest,
+    campaign: Campaign,
+    criteria: Sequence[Criterion],
+    *,
+    form: forms.Form,
+    progress: session_selectors.Progress | None,
+    status: int = 200,
+    **extra: Any,
+) -> HttpResponse:
+    """The consent and instructions page, as a worker's session shows it and as the
+    designer's preview shows it: the campaign, each of ``criteria`` with its scale and
+    worked example, the consent ``form``, the ``progress`` bar (None: none). ``extra`` is
+    what only one of them shows: where a worker's consent posts (``consent_action``, with
+    the signed ``identity`` of a worker not yet created), the preview's notes
+    (``preview``, ``one_each``)."""
+    return render(
+        request,
+        "annotations/shared/consent.html",
+        {
+            "campaign": campaign,
+            "form": form,
+            "progress": progress,
+            "explained": [(c, example_for(c)) for c in criteria],
+            **extra,
         },
         status=status,
     )

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 from django.db.models import QuerySet
-from django.http import (
-    Http404,
-)
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, status
 from rest_framework.request import Request
@@ -13,10 +10,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotations.access.apis import CampaignScoped
+from annotations.access.campaigns import criterion_or_404
 from annotations.models import (
     Criterion,
 )
-from annotations.selectors import criteria as criteria_selectors
 from annotations.serializers.criteria import CriterionCreateSerializer, CriterionSerializer
 from annotations.services import criteria as criteria_services
 from common.api import (
@@ -47,10 +44,7 @@ class CriterionListApi(CampaignScoped, generics.ListAPIView):
 
 class CriterionDetailApi(CampaignScoped, APIView):
     def _criterion(self, pk: int) -> Criterion:
-        criterion = criteria_selectors.criterion_by_id(self.campaign, pk)
-        if criterion is None:
-            raise Http404("No such criterion in this campaign.")
-        return criterion
+        return criterion_or_404(self.campaign, pk)
 
     @extend_schema(responses={200: CriterionSerializer, **ERRORS})
     def get(self, request: Request, slug: str, pk: int) -> Response:

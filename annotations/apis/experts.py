@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-from django.http import (
-    Http404,
-)
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotations.access.apis import CampaignScoped
-from annotations.models import (
-    Criterion,
-)
-from annotations.selectors.criteria import criterion_by_name
+from annotations.selectors.criteria import criterion_get
 from annotations.selectors.experts import expert_report
 from annotations.serializers.experts import ExpertExcludeSerializer, ExpertReportSerializer
 from annotations.serializers.workers import WorkerSerializer
@@ -31,18 +25,12 @@ class CampaignExpertsApi(CampaignScoped, APIView):
     correlations, with 95% bootstrap intervals. POST excludes the crowd workers whose
     alpha is below ``threshold`` (among those sharing ``min_units`` outputs)."""
 
-    def _criterion(self, name: str) -> Criterion:
-        criterion = criterion_by_name(self.campaign, name)
-        if criterion is None:
-            raise Http404("No such criterion in this campaign.")
-        return criterion
-
     @extend_schema(
         parameters=[OpenApiParameter("criterion", str, required=True)],
         responses={200: ExpertReportSerializer, **ERRORS},
     )
     def get(self, request: Request, slug: str) -> Response:
-        criterion = self._criterion(request.query_params.get("criterion", ""))
+        criterion = criterion_get(self.campaign, request.query_params.get("criterion", ""))
         return Response(ExpertReportSerializer(expert_report(criterion=criterion)).data)
 
     @extend_schema(
@@ -52,7 +40,7 @@ class CampaignExpertsApi(CampaignScoped, APIView):
         data = ExpertExcludeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         newly = worker_services.workers_exclude_by_expert_agreement(
-            criterion=self._criterion(data.validated_data["criterion"]),
+            criterion=criterion_get(self.campaign, data.validated_data["criterion"]),
             threshold=data.validated_data["threshold"],
             min_units=data.validated_data["min_units"],
         )

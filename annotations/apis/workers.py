@@ -55,7 +55,8 @@ class WorkerListApi(CampaignScoped, generics.ListAPIView):
 
 class WorkerDetailApi(CampaignScoped, APIView):
     """Flag, exclude or mark as expert a worker (``PATCH {"flagged": true}`` /
-    ``{"excluded": true}`` / ``{"expert": true}``)."""
+    ``{"excluded": true, "reason": "..."}`` / ``{"expert": true}``); an exclusion without
+    a reason is refused, a 400 naming ``reason``."""
 
     @extend_schema(responses={200: WorkerSerializer, **ERRORS})
     def get(self, request: Request, slug: str, pk: int) -> Response:
@@ -70,6 +71,7 @@ class WorkerDetailApi(CampaignScoped, APIView):
             worker=worker,
             flagged=data.validated_data.get("flagged"),
             excluded=data.validated_data.get("excluded"),
+            reason=data.validated_data.get("reason"),
             expert=data.validated_data.get("expert"),
         )
         return Response(WorkerSerializer(worker).data)

@@ -9,7 +9,8 @@ from django import forms
 
 from annotations.models import Campaign
 from annotations.selectors.campaigns import SETTINGS_ON_PAGE
-from annotations.services.campaigns import campaign_settings_problems
+from annotations.services.campaigns import campaign_fixed_check, campaign_settings_problems
+from common.errors import DomainError
 
 # The design form's fields as an organizer reads them: grouped, in plain words.
 SETTINGS_LABELS: dict[str, tuple[str, str]] = {
@@ -181,7 +182,7 @@ class CampaignDesignForm(forms.ModelForm):
         """
         data = super().clean() or {}
         # A fixed setting has no input on the page; a value posted anyway (an old page,
-        # a script) is refused out loud rather than dropped.
+        # a script) is refused out loud rather than dropped, by the service's rule.
         tried = []
         for name, field in self.fields.items():
             raw = self.data.get(self.add_prefix(name)) if field.disabled else None
@@ -194,13 +195,11 @@ class CampaignDesignForm(forms.ModelForm):
                 except forms.ValidationError:
                     posted = raw
                 if posted != self.get_initial_for_field(field, name):
-                    tried.append(str(field.label or name).lower())
-        if tried:
-            self.add_error(
-                None,
-                f"These settings can no longer change: {', '.join(tried)}. "
-                "Clone the campaign to run a new round with other settings.",
-            )
+                    tried.append(name)
+        try:
+            campaign_fixed_check(campaign=self.instance, changed=tried)
+        except DomainError as exc:
+            self.add_error(None, str(exc))
         candidate = copy.copy(self.instance)
         for name, value in data.items():
             if name in self.fields and value is not None:

@@ -77,11 +77,6 @@ def criterion_chosen(
     return chosen or first
 
 
-def criterion_by_id(campaign: Campaign, pk: int) -> Criterion | None:
-    """The campaign's criterion with id ``pk``, or None (another campaign's is None too)."""
-    return campaign.criteria.filter(pk=pk).first()
-
-
 def criteria_listed(*, campaign: Campaign) -> QuerySet[Criterion]:
     """The campaign's criteria in order, each with ``has_tasks`` (the criteria page offers
     to delete only those without)."""

@@ -17,6 +17,14 @@ class WorkerQuerySerializer(serializers.Serializer):
 
 
 class WorkerSerializer(ApiModelSerializer):
+    reason = serializers.CharField(
+        write_only=True,
+        required=False,
+        allow_blank=True,
+        help_text='Why the worker is excluded: required with `"excluded": true` (kept while '
+        "they stay excluded; cleared when they are included again).",
+    )
+
     class Meta:
         model = Worker
         fields = [
@@ -26,12 +34,16 @@ class WorkerSerializer(ApiModelSerializer):
             "flagged",
             "excluded",
             "expert",
+            "exclusion_reason",
+            "reason",
             "stopped",
             "consented_at",
             "created_at",
             "last_seen_at",
         ]
-        read_only_fields = [f for f in fields if f not in ("flagged", "excluded", "expert")]
+        read_only_fields = [
+            f for f in fields if f not in ("flagged", "excluded", "expert", "reason")
+        ]
 
 
 class WorkerQualitySerializer(serializers.Serializer):

@@ -189,6 +189,14 @@ def campaign_settings_check(*, campaign: Campaign) -> None:
         raise CampaignSettingsError(problems)
 
 
+def campaign_slug_check(*, slug: str) -> None:
+    """Refuse a slug no campaign may take (``DomainError``): one that would collide with
+    the designer pages under ``/campaigns/``. ``campaign_create`` and the admin's campaign
+    form ask this one rule."""
+    if slug in RESERVED_SLUGS:
+        raise DomainError(f"The slug '{slug}' is reserved; choose another.", field="slug")
+
+
 @transaction.atomic
 def campaign_create(
     *,
@@ -202,8 +210,7 @@ def campaign_create(
     Every way of making a campaign ends here (the pages, the API, clones, importers and
     their commands), so the slug rules hold on all of them.
     """
-    if slug in RESERVED_SLUGS:
-        raise DomainError(f"The slug '{slug}' is reserved; choose another.")
+    campaign_slug_check(slug=slug)
     if Campaign.objects.filter(slug=slug).exists():
         raise DomainError(f"A campaign with the slug '{slug}' already exists.")
     campaign = Campaign(slug=slug, name=name or slug, owner=owner, **fields)
@@ -235,6 +242,24 @@ def _named(fields: Iterable[str]) -> str:
     return ", ".join(SETTING_NAMES.get(f, f.replace("_", " ")).lower() for f in sorted(fields))
 
 
+def campaign_fixed_check(*, campaign: Campaign, changed: Iterable[str]) -> None:
+    """Refuse (``DomainError``) a change to settings that can no longer change
+    (``campaign_fixed_fields``: the design once tasks are built, almost everything once
+    the campaign has ended), naming them: the one rule and its wording, which
+    ``campaign_settings_update`` and the settings page's form ask."""
+    fixed = sorted(set(changed) & campaign_fixed_fields(campaign=campaign))
+    if not fixed:
+        return
+    if campaign.has_ended:
+        why = f"The campaign is {campaign.get_status_display().lower()}"
+    else:
+        why = "Tasks are built already"
+    raise DomainError(
+        f"{why}; these settings can no longer change: {_named(fixed)}. "
+        "Clone the campaign to run a new round with other settings."
+    )
+
+
 @transaction.atomic
 def campaign_settings_update(*, campaign: Campaign, **fields: Any) -> Campaign:
     """Change a campaign's settings (locks the campaign row).
@@ -248,16 +273,7 @@ def campaign_settings_update(*, campaign: Campaign, **fields: Any) -> Campaign:
         raise DomainError(f"These settings cannot be changed here: {', '.join(sorted(unknown))}.")
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     changed = {k: v for k, v in fields.items() if getattr(campaign, k) != v}
-    fixed = sorted(set(changed) & campaign_fixed_fields(campaign=campaign))
-    if fixed:
-        if campaign.has_ended:
-            why = f"The campaign is {campaign.get_status_display().lower()}"
-        else:
-            why = "Tasks are built already"
-        raise DomainError(
-            f"{why}; these settings can no longer change: {_named(fixed)}. "
-            "Clone the campaign to run a new round with other settings."
-        )
+    campaign_fixed_check(campaign=campaign, changed=changed)
     if not changed:
         return campaign
     for key, value in changed.items():

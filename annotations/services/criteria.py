@@ -18,15 +18,18 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from annotations.models import Campaign, Criterion, Output
 from annotations.selectors.criteria import criterion_by_name, setup_input_conflict
 from annotations.services.validation import model_check
 from common.errors import DomainError
+
+if TYPE_CHECKING:  # the stubs' name of a lazy string (a dev dependency)
+    from django_stubs_ext import StrPromise
 
 E2E_QUALITY_QUESTION = (
     "How do you judge the overall quality of the utterance in terms of its grammatical "
@@ -162,11 +165,13 @@ CRITERION_FIELDS = frozenset(
     {"name", "question", "show_input", "scale", "scale_settings", "position", "example"}
 )
 
-# Key -> what the worker reads beside the box, in the order shown.
-CONTENT_CHECKS: dict[str, str] = {
-    "added": "contains information not in the input",
-    "missing": "misses information from the input",
-    "perfect": "reflects the input perfectly",
+# Key -> what the worker reads beside the box, in the order shown: the one wording of the
+# content checks (whole sentences, translated lazily into the worker's language), which
+# the task page, the worked example, the designer's form and the checklist's refusal use.
+CONTENT_CHECKS: dict[str, StrPromise] = {
+    "added": gettext_lazy("It contains information not in the input"),
+    "missing": gettext_lazy("It misses information from the input"),
+    "perfect": gettext_lazy("It reflects the input perfectly"),
 }
 
 
@@ -359,14 +364,10 @@ def checklist_problem(*, offered: Iterable[str], ticked: Iterable[str]) -> str:
         return gettext("tick at least one statement about this output.")
     if "perfect" in ticked and ticked & {"added", "missing"}:
         # The sentences as the worker reads them beside the boxes.
-        other = (
-            gettext("It contains information not in the input")
-            if "added" in ticked
-            else gettext("It misses information from the input")
-        )
+        other = CONTENT_CHECKS["added" if "added" in ticked else "missing"]
         return gettext("“%(perfect)s” cannot be ticked together with “%(other)s”; untick one.") % {
-            "perfect": gettext("It reflects the input perfectly"),
-            "other": other,
+            "perfect": str(CONTENT_CHECKS["perfect"]),
+            "other": str(other),
         }
     return ""
 

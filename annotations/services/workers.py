@@ -13,6 +13,9 @@ from annotations.models import Criterion, Worker
 from annotations.selectors.experts import expert_report
 from common.errors import DomainError
 
+#: The longest reason an exclusion keeps.
+REASON_MAX_LENGTH = 500
+
 
 @transaction.atomic
 def worker_mark(
@@ -27,9 +30,22 @@ def worker_mark(
     (``selectors.experts`` compares the crowd with the experts).
 
     Their judgements stay stored; rankings run with ``exclude_flagged`` leave out
-    excluded workers. ``reason`` is kept with an exclusion (``Worker.exclusion_reason``)
-    and cleared when the worker is included again.
+    excluded workers. An exclusion says why: ``reason`` is required (under 500
+    characters) unless the worker is already excluded, whose reason is then kept; it is
+    stored as ``Worker.exclusion_reason`` and cleared when the worker is included again.
+    Refusals are ``DomainError`` naming the field ``reason``, whichever door asks (the
+    monitor page, the API, the experts' agreement rule).
     """
+    excluded_after = worker.excluded if excluded is None else excluded
+    wanted = (reason or "").strip() if excluded_after else ""
+    if excluded_after and reason is None and worker.excluded:
+        wanted = worker.exclusion_reason  # kept
+    if excluded and not wanted:
+        raise DomainError(
+            "Say why this worker is excluded (e.g. 'failed 3 of 4 checks').", field="reason"
+        )
+    if reason is not None and len(wanted) > REASON_MAX_LENGTH:
+        raise DomainError(f"Keep the reason under {REASON_MAX_LENGTH} characters.", field="reason")
     fields = []
     if flagged is not None and worker.flagged != flagged:
         worker.flagged = flagged
@@ -40,8 +56,7 @@ def worker_mark(
     if expert is not None and worker.expert != expert:
         worker.expert = expert
         fields.append("expert")
-    wanted = (reason or "").strip() if worker.excluded else ""
-    if (excluded is not None or reason is not None) and worker.exclusion_reason != wanted:
+    if worker.exclusion_reason != wanted:
         worker.exclusion_reason = wanted
         fields.append("exclusion_reason")
     if fields:
@@ -51,10 +66,6 @@ def worker_mark(
 
 def worker_exclude(*, worker: Worker, reason: str) -> Worker:
     """Exclude a worker from rankings, saying why (the reason is required and kept)."""
-    if not reason.strip():
-        raise DomainError("Say why this worker is excluded (e.g. 'failed 3 of 4 checks').")
-    if len(reason) > 500:
-        raise DomainError("Keep the reason under 500 characters.")
     return worker_mark(worker=worker, excluded=True, reason=reason)
 
 

@@ -81,24 +81,10 @@ def input_pairs(text: str) -> list[tuple[str, str]] | None:
 
 
 @register.filter
-def check_label(key: str) -> str:
-    """What a worker reads beside a content check's box."""
-    return CONTENT_CHECKS.get(key, key)
-
-
-#: what a worker reads beside each content check's box, whole sentences to translate
-CHECK_SENTENCES = {
-    "added": _("It contains information not in the input"),
-    "missing": _("It misses information from the input"),
-    "perfect": _("It reflects the input perfectly"),
-}
-
-
-@register.filter
 def check_sentence(key: str) -> str:
-    """A content check as the worker reads it, in the worker's language."""
-    sentence = CHECK_SENTENCES.get(key)
-    return str(sentence) if sentence is not None else f"It {check_label(key)}"
+    """A content check as the worker reads it beside its box, in the worker's language
+    (``services.criteria.CONTENT_CHECKS``, the one wording)."""
+    return str(CONTENT_CHECKS.get(key, key))
 
 
 @register.filter

@@ -6,19 +6,18 @@ from typing import Any
 
 from django.contrib import messages
 from django.http import (
-    Http404,
     HttpRequest,
     HttpResponse,
 )
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
+from annotations.access.campaigns import criterion_or_404
 from annotations.access.pages import campaign_context, campaign_require, campaign_view
 from annotations.forms.criteria import CriterionForm, CriterionPresetForm
 from annotations.models import (
     Campaign,
     CampaignMembership,
-    Criterion,
     Output,
 )
 from annotations.selectors import criteria as criteria_selectors
@@ -87,13 +86,6 @@ def _standard_partial(
     return render(request, "annotations/criteria/_criterion_fields.html#standard-picker", context)
 
 
-def _criterion(campaign: Campaign, pk: int) -> Criterion:
-    criterion = criteria_selectors.criterion_by_id(campaign, pk)
-    if criterion is None:
-        raise Http404("No such criterion in this campaign.")
-    return criterion
-
-
 @campaign_view(Role.VIEWER)
 @require_http_methods(["GET", "POST"])
 def criteria(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
@@ -144,7 +136,7 @@ def criteria(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
 @campaign_view(Role.DESIGNER)
 @require_http_methods(["GET", "POST"])
 def criterion_edit(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> HttpResponse:
-    criterion = _criterion(campaign, pk)
+    criterion = criterion_or_404(campaign, pk)
     outputs, picker = _standard_picker(request, campaign, criterion.standard_output_id)
     if request.htmx and request.method == "GET" and "standard_q" in request.GET:
         return _standard_partial(request, campaign, outputs, picker, editing=True)
@@ -191,7 +183,7 @@ def criterion_edit(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> Htt
 @campaign_view(Role.DESIGNER)
 @require_POST
 def criterion_delete(request: HttpRequest, campaign: Campaign, pk: int) -> HttpResponse:
-    criterion = _criterion(campaign, pk)
+    criterion = criterion_or_404(campaign, pk)
     act(
         request,
         lambda: criteria_services.criterion_delete(criterion=criterion),

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods
 
 from annotations.access.pages import campaign_context, campaign_require, campaign_view
 from annotations.exports.experts import expert_report_csv
-from annotations.models import Campaign, CampaignMembership, Criterion
+from annotations.models import Campaign, CampaignMembership
 from annotations.selectors import criteria as criteria_selectors
 from annotations.selectors.experts import expert_report
 from annotations.services import workers as worker_services
@@ -19,17 +19,6 @@ from common.errors import DomainError
 from common.http import file_response
 
 Role = CampaignMembership.Role
-
-
-def _criterion(campaign: Campaign, criteria: list[Criterion], name: str | None) -> Criterion | None:
-    """The criterion asked for (a 404 when the campaign has none by its name), else the
-    first."""
-    try:
-        return criteria_selectors.criterion_chosen(
-            campaign=campaign, criteria=criteria, name=name, strict=True
-        )
-    except DomainError:
-        raise Http404("No such criterion in this campaign.") from None
 
 
 def _number(raw: str, *, field: str, cast: type = float) -> float:
@@ -45,9 +34,15 @@ def campaign_experts(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     """The report for one criterion (``?criterion=``); designers may exclude the crowd
     workers whose agreement with the experts is below a threshold (POST)."""
     criteria = criteria_selectors.criteria_in_order(campaign=campaign)
-    criterion = _criterion(
-        campaign, criteria, request.POST.get("criterion") or request.GET.get("criterion")
-    )
+    try:
+        criterion = criteria_selectors.criterion_chosen(
+            campaign=campaign,
+            criteria=criteria,
+            name=request.POST.get("criterion") or request.GET.get("criterion"),
+            strict=True,
+        )
+    except DomainError as exc:  # a criterion the campaign does not have
+        return HttpResponse(str(exc), status=400, content_type="text/plain")
     if request.method == "POST":
         campaign_require(
             request,
@@ -89,11 +84,15 @@ def campaign_experts(request: HttpRequest, campaign: Campaign) -> HttpResponse:
 
 @campaign_view(Role.VIEWER)
 def experts_export(request: HttpRequest, campaign: Campaign) -> HttpResponse:
-    criterion = _criterion(
-        campaign,
-        criteria_selectors.criteria_in_order(campaign=campaign),
-        request.GET.get("criterion"),
-    )
+    try:
+        criterion = criteria_selectors.criterion_chosen(
+            campaign=campaign,
+            criteria=criteria_selectors.criteria_in_order(campaign=campaign),
+            name=request.GET.get("criterion"),
+            strict=True,
+        )
+    except DomainError as exc:  # a criterion the campaign does not have
+        return HttpResponse(str(exc), status=400, content_type="text/plain")
     if criterion is None:
         raise Http404("This campaign has no criteria.")
     return file_response(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.http import (
-    Http404,
     HttpRequest,
     HttpResponse,
 )
@@ -16,7 +15,7 @@ from annotations.models import (
     Campaign,
     CampaignMembership,
 )
-from annotations.selectors.criteria import criterion_by_name
+from annotations.selectors.criteria import criterion_get
 from common.errors import DomainError
 from common.http import (
     streamed_file_response,
@@ -30,17 +29,15 @@ Role = CampaignMembership.Role
 
 @campaign_view(Role.VIEWER)
 def campaign_export(request: HttpRequest, campaign: Campaign) -> HttpResponseBase:
-    criterion = criterion_by_name(campaign, request.GET.get("criterion", ""))
-    if criterion is None:
-        raise Http404("No such criterion in this campaign.")
     fmt = request.GET.get("format", "csv")
     include_excluded = request.GET.get("include_excluded", "1") not in ("0", "false", "")
     try:
+        criterion = criterion_get(campaign, request.GET.get("criterion", ""))
         where = parse_where(request.GET.getlist("where"))
         lines = exports.export_lines(
             criterion=criterion, fmt=fmt, include_excluded=include_excluded, where=where
         )
-    except (DomainError, SliceError) as exc:  # an unknown format or slice
+    except (DomainError, SliceError) as exc:  # an unknown criterion, format or slice
         return HttpResponse(str(exc), status=400, content_type="text/plain")
     return streamed_file_response(
         lines,

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods
 
 from annotations.access import campaigns as access
 from annotations.access.pages import campaign_view
-from annotations.access.workers import problem_page
+from annotations.access.workers import consent_page, problem_page
 from annotations.forms.judgements import ScoresForm, task_page
 from annotations.forms.sessions import ConsentForm
 from annotations.models import Assignment, Campaign, CampaignMembership, Task
@@ -31,19 +31,15 @@ def campaign_preview_intro(request: HttpRequest, campaign: Campaign) -> HttpResp
     """The worker's consent and instructions page as workers see it. Records nothing;
     its Start button leads to the task preview (which works before tasks are built)."""
     criteria = criteria_selectors.criteria_in_order(campaign=campaign)
-    return render(
+    return consent_page(
         request,
-        "annotations/shared/consent.html",
-        {
-            "campaign": campaign,
-            "form": ConsentForm(),
-            "preview": True,
-            "progress": None,
-            "criteria": criteria,
-            "explained": [(c, criteria_selectors.example_for(c)) for c in criteria],
-            # set-up 2 with several criteria: a worker reads one of these, not all
-            "one_each": campaign.setup == Campaign.Setup.SEPARATE and len(criteria) > 1,
-        },
+        campaign,
+        criteria,
+        form=ConsentForm(),
+        progress=None,
+        preview=True,
+        # set-up 2 with several criteria: a worker reads one of these, not all
+        one_each=campaign.setup == Campaign.Setup.SEPARATE and len(criteria) > 1,
     )
 
 

@@ -25,6 +25,7 @@ from django.views.decorators.http import require_http_methods
 
 from annotations.access.workers import (
     Identity,
+    consent_page,
     identity_read,
     identity_sign,
     link_cookie_worker_id,
@@ -321,33 +322,23 @@ def _consent_page(
     if language and language != campaign.default_language:
         campaign = session_selectors.campaign_in_language(campaign, language)
         criteria = [session_selectors.criterion_in_language(c, language) for c in criteria]
-    scales = list(dict.fromkeys(c.scale for c in criteria))
-    likert = next((c for c in criteria if c.scale == Criterion.Scale.LIKERT), None)
-    return render(
+    return consent_page(
         request,
-        "annotations/shared/consent.html",
-        {
-            "campaign": campaign,
-            "worker": worker,
-            "form": form,
-            "token": token,
-            "identity": identity,
-            "consent_action": (
-                reverse("annotations:worker-consent", args=[campaign.slug, token])
-                if worker is not None
-                else _start_action(request, campaign)
-            ),
-            "progress": (
-                session_selectors.worker_progress(worker=worker, campaign=campaign)
-                if worker is not None
-                else session_selectors.Progress(done=0, total=campaign.tasks_per_worker)
-            ),
-            "criteria": criteria,
-            "explained": [(c, criteria_selectors.example_for(c)) for c in criteria],
-            "scales": scales,
-            "likert_example": likert.likert_levels if likert else [],
-        },
+        campaign,
+        criteria,
+        form=form,
+        progress=(
+            session_selectors.worker_progress(worker=worker, campaign=campaign)
+            if worker is not None
+            else session_selectors.Progress(done=0, total=campaign.tasks_per_worker)
+        ),
         status=status,
+        identity=identity,
+        consent_action=(
+            reverse("annotations:worker-consent", args=[campaign.slug, token])
+            if worker is not None
+            else _start_action(request, campaign)
+        ),
     )
 
 

@@ -77,3 +77,81 @@ def test_the_admin_refuses_a_reserved_slug_like_every_other_way_in(client):
     assert page.status_code == 200
     assert "reserved" in page.content.decode()
     assert not Campaign.objects.filter(slug="new").exists()
+
+
+def _change_page_post(client, campaign: Campaign, **changes) -> dict:
+    """The campaign's change page as the browser would post it back, with ``changes``."""
+    url = reverse("admin:annotations_campaign_change", args=[campaign.pk])
+    page = client.get(url)
+    assert page.status_code == 200
+
+    def fill(data: dict, form, names) -> None:
+        for name in names:
+            value = form[name].value()
+            if isinstance(value, bool):
+                if value:
+                    data[form.add_prefix(name)] = "on"
+            else:
+                data[form.add_prefix(name)] = "" if value is None else value
+
+    data: dict = {}
+    form = page.context["adminform"].form
+    fill(data, form, form.fields)
+    for inline in page.context["inline_admin_formsets"]:
+        formset = inline.formset
+        management = formset.management_form
+        fill(data, management, management.fields)
+        for row in formset.forms:
+            fill(data, row, row.fields)
+    data.update(changes)
+    return {"path": url, "data": data}
+
+
+def test_the_admin_cannot_change_a_campaigns_status(client):
+    """The status moves through the life-cycle services only (their checks and locks)."""
+    admin = get_user_model().objects.create_superuser("root", "root@example.org", "pw")
+    client.force_login(admin)
+    campaign = judged_campaign(slug="guarded")
+    assert campaign.status == Campaign.Status.DRAFT
+    post = _change_page_post(client, campaign, status=Campaign.Status.LIVE, name="Renamed")
+    response = client.post(post["path"], post["data"])
+    assert response.status_code == 302, response.content.decode()[:2000]
+    campaign.refresh_from_db()
+    assert campaign.name == "Renamed"  # the page still saves what it may
+    assert campaign.status == Campaign.Status.DRAFT
+    page = client.get(post["path"]).content.decode()
+    assert 'name="status"' not in page
+
+
+def test_the_admin_shows_read_only_what_the_services_fix(client):
+    """Tasks are built: the design fields (campaign_fixed_fields) and the slug stay put."""
+    from annotations.selectors.campaigns import campaign_fixed_fields
+
+    admin = get_user_model().objects.create_superuser("root", "root@example.org", "pw")
+    client.force_login(admin)
+    campaign = judged_campaign(slug="built")
+    fixed = campaign_fixed_fields(campaign=campaign)
+    assert "outputs_per_task" in fixed
+    post = _change_page_post(client, campaign, outputs_per_task=2, slug="moved")
+    response = client.post(post["path"], post["data"])
+    assert response.status_code == 302, response.content.decode()[:2000]
+    campaign.refresh_from_db()
+    assert (campaign.outputs_per_task, campaign.slug) == (5, "built")
+    page = client.get(post["path"]).content.decode()
+    for field in (*fixed, "slug"):
+        assert f'name="{field}"' not in page, field
+
+
+def test_the_reserved_slug_rule_is_worded_in_one_place():
+    """The admin asks services.campaigns.campaign_slug_check; no copy of the rule."""
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[2]
+    wording = "is reserved; choose another"
+    writers = sorted(
+        str(path.relative_to(repo))
+        for app in ("annotations", "ranking", "reports", "common")
+        for path in (repo / app).rglob("*.py")
+        if wording in path.read_text(encoding="utf-8")
+    )
+    assert writers == ["annotations/services/campaigns.py"]

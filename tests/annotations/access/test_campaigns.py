@@ -16,12 +16,15 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from annotations.access.campaigns import (
+    CRITERION_NOT_FOUND,
     campaign_access,
     campaign_require,
+    criterion_or_404,
     request_campaign,
 )
 from annotations.models import CampaignMembership
 from tests.annotations.designer_data import judged_world
+from tests.factories import CampaignFactory, CriterionFactory
 
 Role = CampaignMembership.Role
 REPO = Path(__file__).resolve().parents[3]
@@ -188,3 +191,40 @@ def test_ranking_and_reports_reach_access_through_one_module_per_interface(
                         if a.name.startswith("annotations.access")
                     ]
     assert strays == []
+
+
+@pytest.mark.django_db
+def test_criterion_or_404_finds_no_other_campaigns_criterion():
+    campaign = CampaignFactory()
+    own, foreign = CriterionFactory(campaign=campaign), CriterionFactory()
+    assert criterion_or_404(campaign, own.pk) == own
+    with pytest.raises(Http404, match=CRITERION_NOT_FOUND):
+        criterion_or_404(campaign, foreign.pk)
+
+
+@pytest.mark.django_db
+def test_a_criterion_in_the_path_is_a_404_and_one_in_the_query_a_400(client, experts_world):
+    """The path names a resource (not found: 404); a query parameter is input (bad: 400)."""
+    people, campaign, criterion = experts_world
+    client.force_login(people["designer"])
+    foreign = CriterionFactory()  # another campaign's
+    page = reverse("annotations:designer-criterion", args=[campaign.slug, foreign.pk])
+    assert client.get(page).status_code == 404
+    api = client.get(f"/api/campaigns/{campaign.slug}/criteria/{foreign.pk}/")
+    assert api.status_code == 404 and api.json()["detail"] == CRITERION_NOT_FOUND
+    export = reverse("annotations:designer-export", args=[campaign.slug])
+    response = client.get(export + "?criterion=nope")
+    assert response.status_code == 400
+    assert response.content.decode() == f"Campaign '{campaign.slug}' has no criterion 'nope'."
+    assert client.get(export + f"?criterion={criterion.name}").status_code == 200
+
+
+def test_the_missing_criterion_404_is_worded_in_one_place():
+    wording = "No such criterion in this campaign."
+    writers = sorted(
+        str(path.relative_to(REPO))
+        for app in ("annotations", "ranking", "reports", "common")
+        for path in (REPO / app).rglob("*.py")
+        if wording in path.read_text(encoding="utf-8")
+    )
+    assert writers == ["annotations/access/campaigns.py"]

@@ -387,3 +387,18 @@ def test_worker_cookies_swapped_or_forged_are_not_read(campaign):
     request.COOKIES = {session_name: str(worker.pk), link_name: "l-42"}  # unsigned
     assert session_cookie_worker_id(request, campaign) is None
     assert link_cookie_worker_id(request, campaign) == ""
+
+
+def test_the_consent_page_is_rendered_in_one_place():
+    """The worker's consent page and the designer's preview of it share
+    ``consent_page``: no page module builds the page's context on its own."""
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[3]
+    renderers = sorted(
+        str(path.relative_to(repo))
+        for app in ("annotations", "ranking", "reports", "common")
+        for path in (repo / app).rglob("*.py")
+        if "annotations/shared/consent.html" in path.read_text(encoding="utf-8")
+    )
+    assert renderers == ["annotations/access/workers.py"]

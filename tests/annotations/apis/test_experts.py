@@ -18,7 +18,12 @@ def test_api_reports_marks_and_excludes(experts_world, api_as):
     assert [w["worker"] for w in report["workers"]] == ["careless", "careful"]
     assert report["spearman"]["value"] == pytest.approx(1.0)
     assert report["workers"][0]["alpha"]["low"] <= report["workers"][0]["alpha"]["value"]
-    assert api.get(base, {"criterion": "nope"}).status_code == 404
+    # A criterion named by a query parameter or a body field: a 400, as every API's.
+    missing = api.get(base, {"criterion": "nope"})
+    assert missing.status_code == 400 and missing.json()["code"] == "refused"
+    assert "has no criterion 'nope'" in missing.json()["detail"]
+    missing = api.post(base, {"criterion": "nope", "threshold": 0.5}, format="json")
+    assert missing.status_code == 400 and "has no criterion 'nope'" in missing.json()["detail"]
     refused = api.post(base, {"criterion": "quality", "threshold": 5}, format="json")
     assert refused.status_code == 400 and "threshold" in str(refused.json())
     done = api.post(base, {"criterion": "quality", "threshold": 0.5}, format="json")

@@ -11,9 +11,12 @@ def test_workers_filter_and_exclude(designer_api):
     client, campaign, _ = designer_api
     worker = campaign.workers.get(external_id="PID0002")
     response = client.patch(
-        f"/api/campaigns/{campaign.slug}/workers/{worker.pk}/", {"excluded": True}, format="json"
+        f"/api/campaigns/{campaign.slug}/workers/{worker.pk}/",
+        {"excluded": True, "reason": "Same score everywhere"},
+        format="json",
     )
     assert response.json()["excluded"] is True
+    assert response.json()["exclusion_reason"] == "Same score everywhere"
     listed = client.get(f"/api/campaigns/{campaign.slug}/workers/?excluded=true").json()
     assert [r["worker"]["external_id"] for r in listed["results"]] == ["PID0002"]
     assert listed["results"][0]["tasks_done"] == 4
@@ -23,3 +26,25 @@ def test_workers_filter_and_exclude(designer_api):
     )
     worker.refresh_from_db()
     assert worker.external_id == "PID0002"
+
+
+def test_an_exclusion_without_a_reason_is_refused_naming_the_field(designer_api):
+    """The API obeys the page's rule (services.workers.worker_mark): an exclusion says why."""
+    client, campaign, _ = designer_api
+    worker = campaign.workers.get(external_id="PID0002")
+    url = f"/api/campaigns/{campaign.slug}/workers/{worker.pk}/"
+    for body in ({"excluded": True}, {"excluded": True, "reason": "   "}):
+        response = client.patch(url, body, format="json")
+        assert response.status_code == 400, body
+        error = response.json()
+        assert error["code"] == "refused"
+        assert list(error["fields"]) == ["reason"]
+        assert "Say why this worker is excluded" in error["fields"]["reason"][0]
+    response = client.patch(url, {"excluded": True, "reason": "x" * 501}, format="json")
+    assert response.status_code == 400 and list(response.json()["fields"]) == ["reason"]
+    worker.refresh_from_db()
+    assert not worker.excluded and worker.exclusion_reason == ""
+    # Once excluded with a reason, a repeated exclusion keeps it; inclusion clears it.
+    client.patch(url, {"excluded": True, "reason": "bot"}, format="json")
+    assert client.patch(url, {"excluded": True}, format="json").json()["exclusion_reason"] == "bot"
+    assert client.patch(url, {"excluded": False}, format="json").json()["exclusion_reason"] == ""

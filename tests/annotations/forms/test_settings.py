@@ -47,3 +47,40 @@ def test_a_setting_left_out_of_the_groups_fails_loudly(monkeypatch):
     monkeypatch.setattr(settings_forms, "SETTINGS_GROUPS", short)
     with pytest.raises(settings_forms.SettingsPageIncomplete, match="instructions"):
         CampaignDesignForm().groups()
+
+
+@pytest.mark.django_db
+def test_a_fixed_setting_posted_anyway_is_refused_by_the_services_rule():
+    """The form asks services.campaigns.campaign_fixed_check, the rule
+    campaign_settings_update obeys, and shows its words: no copy of the rule."""
+    from pathlib import Path
+
+    from django.forms.models import model_to_dict
+
+    from annotations.selectors.campaigns import campaign_fixed_fields
+    from annotations.services.campaigns import campaign_fixed_check
+    from common.errors import DomainError
+    from tests.annotations.designer_data import judged_campaign
+
+    campaign = judged_campaign()  # tasks built: the design is fixed
+    fixed = campaign_fixed_fields(campaign=campaign)
+    data = {
+        k: v
+        for k, v in model_to_dict(campaign, fields=SETTINGS_ON_PAGE).items()
+        if v is not None and v is not False and k not in fixed
+    }
+    data["judgements_per_task"] = 5
+    form = CampaignDesignForm(data, instance=campaign, fixed=fixed)
+    assert not form.is_valid()
+    with pytest.raises(DomainError) as refusal:
+        campaign_fixed_check(campaign=campaign, changed=["judgements_per_task"])
+    assert form.non_field_errors() == [str(refusal.value)]
+    assert str(refusal.value).startswith("Tasks are built already; these settings can no longer")
+    repo = Path(__file__).resolve().parents[3]
+    writers = sorted(
+        str(path.relative_to(repo))
+        for app in ("annotations", "ranking", "reports", "common")
+        for path in (repo / app).rglob("*.py")
+        if "settings can no longer change" in path.read_text(encoding="utf-8")
+    )
+    assert writers == ["annotations/services/campaigns.py"]

@@ -8,7 +8,6 @@ import pytest
 from annotations.selectors.criteria import (
     criteria_in_order,
     criteria_listed,
-    criterion_by_id,
     criterion_by_name,
     criterion_chosen,
     criterion_get,
@@ -66,13 +65,6 @@ def test_criterion_chosen_reads_nothing_and_says_what_an_unknown_name_means(
         with pytest.raises(DomainError, match="Campaign 'toy' has no criterion 'nope'"):
             criterion_chosen(campaign=campaign, criteria=criteria, name="nope", strict=True)
         assert criterion_chosen(campaign=campaign, criteria=[], name=None, strict=True) is None
-
-
-def test_criterion_by_id_finds_no_other_campaigns_criterion():
-    campaign = CampaignFactory()
-    own, foreign = CriterionFactory(campaign=campaign), CriterionFactory()
-    assert criterion_by_id(campaign, own.pk) == own
-    assert criterion_by_id(campaign, foreign.pk) is None
 
 
 def test_criteria_listed_says_which_criteria_have_tasks():

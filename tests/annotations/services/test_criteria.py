@@ -92,3 +92,34 @@ def test_an_imported_criterion_obeys_the_rules_of_a_new_one_in_any_status(status
         "missing",
         "perfect",
     ]
+
+
+def test_the_content_checks_are_worded_once_and_translated():
+    """CONTENT_CHECKS holds the sentences every door shows (the task page's boxes, the
+    worked example, the designer's form, the checklist's refusal), in the worker's
+    language; no module writes them again."""
+    from pathlib import Path
+
+    from django.utils import translation
+
+    from annotations.services.criteria import CONTENT_CHECKS, checklist_problem
+    from annotations.templatetags.rankme import check_sentence
+
+    with translation.override("de"):
+        assert [str(s) for s in CONTENT_CHECKS.values()] == [
+            "Er enthält Informationen, die nicht in der Eingabe stehen",
+            "Ihm fehlen Informationen aus der Eingabe",
+            "Er gibt die Eingabe perfekt wieder",
+        ]
+        assert check_sentence("perfect") == "Er gibt die Eingabe perfekt wieder"
+        refusal = checklist_problem(offered=CONTENT_CHECKS, ticked=["perfect", "missing"])
+        assert "Er gibt die Eingabe perfekt wieder" in refusal
+        assert "Ihm fehlen Informationen aus der Eingabe" in refusal
+    repo = Path(__file__).resolve().parents[3]
+    writers = sorted(
+        str(path.relative_to(repo))
+        for app in ("annotations", "ranking", "reports", "common")
+        for path in (repo / app).rglob("*.py")
+        if "It reflects the input perfectly" in path.read_text(encoding="utf-8")
+    )
+    assert writers == ["annotations/services/criteria.py"]

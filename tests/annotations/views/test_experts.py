@@ -22,7 +22,12 @@ def test_page_shows_each_worker_with_an_interval_and_the_ranking_correlation(cli
     assert "Exclude these workers" not in page  # a viewer cannot exclude
     assert client.post(url, {"criterion": "quality", "threshold": "0.5"}).status_code == 403
     assert not Worker.objects.filter(excluded=True).exists()
-    assert client.get(url + "?criterion=nope").status_code == 404
+    # A query parameter naming a criterion the campaign lacks is a bad request, not a
+    # missing page (the page and its CSV alike).
+    for path in (url, reverse("annotations:designer-experts-export", args=[campaign.slug])):
+        refused = client.get(path + "?criterion=nope")
+        assert refused.status_code == 400
+        assert refused.content.decode() == f"Campaign '{campaign.slug}' has no criterion 'nope'."
 
 
 def test_designer_excludes_below_a_threshold_and_sees_who(client, experts_world):

@@ -204,3 +204,15 @@ def test_consent_page_explains_the_content_checks(client, campaign):
     ):
         assert sentence in explained
     assert "Tick at least one statement for every text." in explained
+
+
+def test_the_consent_page_passes_only_what_its_templates_read(client, campaign):
+    """The consent page's context comes from access.workers.consent_page, as the
+    designer's preview's does: no key that no template reads (the scales and a Likert
+    example once were)."""
+    page = client.get(f"/w/{campaign.slug}/?PROLIFIC_PID=abc123&STUDY_ID=s1&SESSION_ID=x9")
+    assert page.status_code == 200
+    for read in ("campaign", "form", "progress", "explained", "identity", "consent_action"):
+        assert read in page.context, read
+    for unread in ("scales", "likert_example", "criteria", "worker", "token"):
+        assert unread not in page.context, unread
