@@ -43,9 +43,27 @@ TokenAdmin.raw_id_fields = ("user",)
 
 
 class CriterionInline(admin.TabularInline):
+    """The campaign's criteria; read-only once the campaign has tasks (the criteria
+    service refuses every change then: ``criterion_update``)."""
+
     model = Criterion
     extra = 0
     fields = ("name", "question", "show_input", "scale", "position")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        if obj is not None and obj.tasks.exists():
+            return self.fields
+        return super().get_readonly_fields(request, obj)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return not (obj is not None and obj.tasks.exists()) and super().has_add_permission(
+            request, obj
+        )
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return not (obj is not None and obj.tasks.exists()) and super().has_delete_permission(
+            request, obj
+        )
 
 
 class MembershipInline(admin.TabularInline):
@@ -192,6 +210,12 @@ class CriterionAdmin(admin.ModelAdmin):
     autocomplete_fields = ("campaign",)
     raw_id_fields = ("standard_output",)
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Criterion | None = None) -> Any:
+        """Every field once the criterion has tasks, as the criteria service refuses."""
+        if obj is not None and obj.tasks.exists():
+            return [f.name for f in Criterion._meta.fields]
+        return super().get_readonly_fields(request, obj)
+
 
 @admin.register(System)
 class SystemAdmin(admin.ModelAdmin):
@@ -256,9 +280,12 @@ class WorkerAdmin(admin.ModelAdmin):
     )
     list_filter = ("platform", "flagged", "excluded", "stopped", "campaign")
     search_fields = ("external_id",)
-    list_editable = ("flagged", "excluded")
+    list_editable = ("flagged",)
     autocomplete_fields = ("campaign",)
     raw_id_fields = ("criterion",)
+    # Excluding needs a reason (services.workers.worker_mark): through the monitor page or
+    # the API, never a bare tick here.
+    readonly_fields = ("excluded", "exclusion_reason")
 
 
 @admin.register(Assignment)

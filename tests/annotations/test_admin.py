@@ -155,3 +155,28 @@ def test_the_reserved_slug_rule_is_worded_in_one_place():
         if wording in path.read_text(encoding="utf-8")
     )
     assert writers == ["annotations/services/campaigns.py"]
+
+
+def test_the_admin_cannot_exclude_a_worker_without_a_reason(client):
+    """Excluding goes through worker_mark (a reason is required): not from the admin."""
+    admin = get_user_model().objects.create_superuser("root", "root@example.org", "pw")
+    client.force_login(admin)
+    campaign = judged_campaign(slug="judged", n_items=2, n_workers=2)
+    worker = Worker.objects.filter(campaign=campaign).first()
+    page = client.get(reverse("admin:annotations_worker_change", args=[worker.pk]))
+    assert 'name="excluded"' not in page.content.decode()
+    listing = client.get(reverse("admin:annotations_worker_changelist")).content.decode()
+    assert 'name="form-0-excluded"' not in listing and 'name="form-0-flagged"' in listing
+
+
+def test_the_admin_cannot_change_a_criterion_that_has_tasks(client):
+    """As the criteria service refuses (criterion_update): read-only there and inline."""
+    admin = get_user_model().objects.create_superuser("root", "root@example.org", "pw")
+    client.force_login(admin)
+    campaign = judged_campaign(slug="judged", n_items=2, n_workers=2)
+    criterion = campaign.criteria.first()
+    assert criterion.tasks.exists()
+    page = client.get(reverse("admin:annotations_criterion_change", args=[criterion.pk]))
+    assert 'name="question"' not in page.content.decode()
+    inline = client.get(reverse("admin:annotations_campaign_change", args=[campaign.pk]))
+    assert 'name="criteria-0-question"' not in inline.content.decode()
