@@ -170,3 +170,58 @@ def test_budget_counts_take_the_last_refit_at_or_below_each_budget() -> None:
     assert len(lines) == 3 and "300 (100%) right" in lines[0]
     # 2 of 3 right at 300: 0.67 with its Wilson interval
     assert "0.67 [0.21-0.94]" in lines[1]
+
+
+def history(clusters: list[tuple[int, ...]], step: int = 100, overlap=(-1, 3)):
+    from benchmarks.simulate import Refit
+
+    return [
+        Refit((i + 1) * step, c, tuple((x, x) for x in c), tuple(overlap))
+        for i, c in enumerate(clusters)
+    ]
+
+
+def test_stop_rules_read_only_the_refit_history() -> None:
+    """The candidate stop rules: production's (three equal refits with a boundary), a
+    longer streak, stability while the judgements grew by half, and no nearly drawn
+    boundary left open."""
+    from benchmarks.simulate import PRODUCTION_STOP, STOP_RULES, StopRule
+
+    a, b = (1, 2, 2), (1, 1, 2)
+    assert PRODUCTION_STOP.holds(history([b, a, a, a]))
+    assert not PRODUCTION_STOP.holds(history([a, b, a]))
+    assert not PRODUCTION_STOP.holds(history([(1, 1, 1)] * 3))  # no boundary
+    five = STOP_RULES["5 in a row"]
+    assert not five.holds(history([b, a, a, a, a])) and five.holds(history([a] * 5))
+    grew = StopRule("g", growth=0.5)
+    # equal since 400 at 600 judgements (grew by half), not since 500 at 700
+    assert grew.holds(history([b, b, b, a, a, a]))
+    assert not grew.holds(history([b, b, b, b, a, a, a]))
+    assert not grew.holds(history([a, a]))  # nothing read 2/3 of the judgements
+    gap = StopRule("gap", open_margin=1)
+    assert not gap.holds(history([a] * 3, overlap=(-2, 1)))
+    assert gap.holds(history([a] * 3, overlap=(-2, 2)))
+    ranges = StopRule("r", ranges=True)
+    moved = history([a] * 3)
+    moved[0] = type(moved[0])(100, a, ((1, 2), (2, 3), (2, 3)), (-1, 3))
+    assert PRODUCTION_STOP.holds(moved) and not ranges.holds(moved)
+
+
+def test_a_run_records_every_stop_rule() -> None:
+    """Each rule's first stop is recorded with its clusters' right / wrong; a longer
+    streak never stops earlier than a shorter one on the same run."""
+    from benchmarks.simulate import PRODUCTION_STOP, STOP_RULES, make_truth, run_design
+    from tests.ranking.stats.test_simulate import make
+
+    sim = make(n_systems=6, n_items=40, n_workers=20).with_quality(
+        np.array([0.6, 0.3, 0.2, 0.0, -0.1, -0.5])
+    )
+    truth = make_truth(sim, reference=600, judgements=100_000)
+    rules = [PRODUCTION_STOP, STOP_RULES["5 in a row"]]
+    run = run_design(sim, "contested", truth=truth, seed=0, batch=20, cap=1200, stop_rules=rules)
+    assert run.stops[PRODUCTION_STOP.name][0] == run.stopped
+    assert run.stops[PRODUCTION_STOP.name][1:] == (run.stopped_right, run.stopped_wrong)
+    if "5 in a row" in run.stops:
+        assert run.stops["5 in a row"][0] >= run.stopped
+    else:
+        assert run.judgements[-1] == 1200
