@@ -55,12 +55,15 @@ geometric mean of the per-seed ratios with its 95% percentile bootstrap over see
 seeds where the design needed fewer judgements than balanced.
 
 Three tables: (1) to the truth, as above; (2) at the *production stop*
-(``ranking.services.adaptive``: the clusters equal at three refits in a row, a boundary
-drawn; no knowledge of the truth): the judgements then (paired ratio as above) and the
+(``ranking.services.adaptive``: a boundary drawn, the clusters equal at three refits in a
+row and while each system was shown 160 more times on average; no knowledge of the
+truth: :data:`PRODUCTION_STOP`): the judgements then (paired ratio as above) and the
 share of seeds whose clusters are then right or draw a wrong boundary, with Wilson 95%
 intervals; (3) at *fixed budgets* (``--budgets``, shares of the reference rounded down
 to whole batches): the share of seeds whose clusters at the last refit within the
-budget are right / wrong, with Wilson intervals.
+budget are right / wrong, with Wilson intervals. With ``--stop-rules``, a fourth:
+every candidate stop rule (:class:`StopRule`, :data:`STOP_RULES`; all read the refits
+only) at its first stop, the judgements as a paired ratio to the first rule named.
 
 Held-out tuning: ``contested``'s ``margin`` and ``min_share`` (the coverage minimum,
 ``--margins``, ``--min-shares``) are chosen on ``--tune-seeds`` seeds from
@@ -597,8 +600,12 @@ class StopRule:
     and, with ``growth``, of every refit since the latest one that read at most
     ``judgements / (1 + growth)`` (there must be one: the clusters stayed while the
     judgements grew by that share, whatever the batch size); with ``open_margin``, no
-    gap's overlap lies in ``(0, open_margin]`` (no nearly drawn boundary is open).
-    Production's rule (``ranking.services.adaptive``) is ``StopRule("3 in a row")``.
+    gap's overlap lies in ``(0, open_margin]`` (no nearly drawn boundary is open); with
+    ``shows``, of every refit back to one that read ``ceil(shows * n_systems / k)``
+    fewer judgements (the clusters held while each system was shown ``shows`` more
+    times on average: production's :func:`ranking.services.adaptive.stable_span`).
+    Production's rule (``ranking.services.adaptive``) is :data:`PRODUCTION_STOP`; the
+    rule before it is ``STOP_RULES["3 in a row"]``.
     """
 
     name: str
@@ -606,14 +613,20 @@ class StopRule:
     growth: float = 0.0
     ranges: bool = False
     open_margin: int = 0
+    shows: float = 0.0
 
-    def holds(self, history: Sequence[Refit]) -> bool:
+    def holds(self, history: Sequence[Refit], *, k: int = 5) -> bool:
         if len(history) < self.streak or len(set(history[-1].cluster)) < 2:
             return False
         last = history[-1]
         first = len(history) - self.streak
+        limits = []
         if self.growth:
-            limit = last.judgements / (1.0 + self.growth)
+            limits.append(last.judgements / (1.0 + self.growth))
+        if self.shows:
+            span = math.ceil(self.shows * len(last.cluster) / k)
+            limits.append(last.judgements - span)
+        for limit in limits:
             back = [i for i, r in enumerate(history) if r.judgements <= limit]
             if not back:
                 return False
@@ -624,13 +637,17 @@ class StopRule:
         return not any(0 < o <= self.open_margin for o in last.overlap)
 
 
-#: production's rule: the clusters equal at three refits in a row, a boundary drawn
-PRODUCTION_STOP = StopRule("3 in a row")
-#: the candidates ``--stop-rules`` names (production's first)
+#: production's rule (``ranking.services.adaptive``: ``STABLE_REFITS`` = 3,
+#: ``STABLE_SHOWS`` = 160): a boundary drawn, the clusters equal at three refits in a
+#: row and at every refit while each system was shown 160 more times on average
+PRODUCTION_STOP = StopRule("production", shows=160)
+#: the candidates ``--stop-rules`` names (production's first); "3 in a row" was
+#: production's rule until the simulator showed it stopping too early
 STOP_RULES = {
     rule.name: rule
     for rule in (
         PRODUCTION_STOP,
+        StopRule("3 in a row"),
         StopRule("4 in a row", streak=4),
         StopRule("5 in a row", streak=5),
         StopRule("6 in a row", streak=6),
@@ -655,8 +672,8 @@ class Run:
     right: list[bool] = field(default_factory=list)
     wrong: list[bool] = field(default_factory=list)
     needed: int | None = None
-    #: the production stop rule (``ranking.services.adaptive``: the clusters equal at
-    #: ``streak`` refits in a row): the judgements then, and whether those clusters were
+    #: the production stop rule (:data:`PRODUCTION_STOP`, as
+    #: ``ranking.services.adaptive`` has it): the judgements then, and whether those clusters were
     #: right / drew a wrong boundary (None: never stable before the cap)
     stopped: int | None = None
     stopped_right: bool | None = None
@@ -802,7 +819,6 @@ def run_design(
     state = None
     done = 0
     good = 0
-    recent: list[tuple[int, ...]] = []
     history: list[Refit] = []
     while done < cap:
         size = min(batch, cap - done)
@@ -835,23 +851,20 @@ def run_design(
             continue
         state = bt_normal(wins, draws, normals)
         right, wrong = right_and_wrong(state.cluster, truth)
-        recent = [*recent[-(streak - 1) :], tuple(int(c) for c in state.cluster)]
-        stable = len(recent) == streak and len(set(recent)) == 1 and len(set(recent[0])) > 1
-        if run.stopped is None and stable:
-            run.stopped, run.stopped_right, run.stopped_wrong = done, right, wrong
-        if stop_rules:
-            _, overlap, _ = contested_gaps(state.value, state.rank_lo, state.rank_hi)
-            history.append(
-                Refit(
-                    done,
-                    recent[-1],
-                    tuple(zip(state.rank_lo.tolist(), state.rank_hi.tolist(), strict=True)),
-                    tuple(overlap.tolist()),
-                )
+        _, overlap, _ = contested_gaps(state.value, state.rank_lo, state.rank_hi)
+        history.append(
+            Refit(
+                done,
+                tuple(int(c) for c in state.cluster),
+                tuple(zip(state.rank_lo.tolist(), state.rank_hi.tolist(), strict=True)),
+                tuple(overlap.tolist()),
             )
-            for rule in stop_rules:
-                if rule.name not in run.stops and rule.holds(history):
-                    run.stops[rule.name] = (done, right, wrong)
+        )
+        if run.stopped is None and PRODUCTION_STOP.holds(history, k=k):
+            run.stopped, run.stopped_right, run.stopped_wrong = done, right, wrong
+        for rule in stop_rules:
+            if rule.name not in run.stops and rule.holds(history, k=k):
+                run.stops[rule.name] = (done, right, wrong)
         run.judgements.append(done)
         run.right.append(right)
         run.wrong.append(wrong)
@@ -1323,11 +1336,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         unknown = sorted(set(names) - set(STOP_RULES) - {""})
         if unknown:
             parser.error(f"unknown stop rule(s): {', '.join(unknown)}")
-        stop_rules = [PRODUCTION_STOP] + [
-            STOP_RULES[name] for name in names if name and STOP_RULES[name] != PRODUCTION_STOP
-        ]
-        if len(stop_rules) == 1:
-            stop_rules = []
+        # the table's ratios are to the first rule named (production's when not named)
+        stop_rules = [STOP_RULES[name] for name in dict.fromkeys(names) if name]
+        if stop_rules and PRODUCTION_STOP not in stop_rules:
+            stop_rules.insert(0, PRODUCTION_STOP)
         if args.tune_seeds:
             tuning = range(TUNE_SEEDS, TUNE_SEEDS + args.tune_seeds)
             (margin, min_share), lines = tune(
@@ -1364,14 +1376,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             "answers shared across designs) =="
         )
         print("\n".join(tables["truth"]))
-        print("\n== at the production stop (clusters equal at three refits in a row) ==")
+        print(f"\n== at the production stop ({PRODUCTION_STOP}) ==")
         print("\n".join(tables["stop"]))
         print("\n== at fixed budgets: share of seeds right / wrong [Wilson 95%] ==")
         print("\n".join(tables["budgets"]), flush=True)
         if stop_rules:
             print(
                 "\n== stop rules (no truth): judgements at the first stop (paired ratio to "
-                "production's rule), right / wrong then [Wilson 95%] =="
+                "the first rule), right / wrong then [Wilson 95%] =="
             )
             print("\n".join(tables["stop rules"]), flush=True)
     if args.command in ("all", "power"):
