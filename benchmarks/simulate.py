@@ -55,12 +55,15 @@ geometric mean of the per-seed ratios with its 95% percentile bootstrap over see
 seeds where the design needed fewer judgements than balanced.
 
 Three tables: (1) to the truth, as above; (2) at the *production stop*
-(``ranking.services.adaptive``: the clusters equal at three refits in a row, a boundary
-drawn; no knowledge of the truth): the judgements then (paired ratio as above) and the
+(``ranking.services.adaptive``: a boundary drawn, the clusters equal at three refits in a
+row and while each system was shown 160 more times on average; no knowledge of the
+truth: :data:`PRODUCTION_STOP`): the judgements then (paired ratio as above) and the
 share of seeds whose clusters are then right or draw a wrong boundary, with Wilson 95%
 intervals; (3) at *fixed budgets* (``--budgets``, shares of the reference rounded down
 to whole batches): the share of seeds whose clusters at the last refit within the
-budget are right / wrong, with Wilson intervals.
+budget are right / wrong, with Wilson intervals. With ``--stop-rules``, a fourth:
+every candidate stop rule (:class:`StopRule`, :data:`STOP_RULES`; all read the refits
+only) at its first stop, the judgements as a paired ratio to the first rule named.
 
 Held-out tuning: ``contested``'s ``margin`` and ``min_share`` (the coverage minimum,
 ``--margins``, ``--min-shares``) are chosen on ``--tune-seeds`` seeds from
@@ -122,6 +125,7 @@ from ranking.stats import (  # noqa: E402
     pair_shares,
     wilson_interval,
 )
+from ranking.stats._adaptive import contested_gaps  # noqa: E402
 from ranking.stats._bradley_terry import bradley_terry_fit  # noqa: E402
 from ranking.stats._clusters import value_order  # noqa: E402
 from ranking.stats._result import summarise_runs  # noqa: E402
@@ -575,6 +579,88 @@ def right_and_wrong(cluster: IntArray, truth: Truth) -> tuple[bool, bool]:
     return (not wrong) and found, wrong
 
 
+@dataclass(frozen=True)
+class Refit:
+    """What a truth-free stop rule may read of one refit: the judgements it read, its
+    clusters and rank ranges (as tuples, per system) and every gap's overlap in value
+    order (``contested_gaps``; zero or less: a boundary)."""
+
+    judgements: int
+    cluster: tuple[int, ...]
+    ranges: tuple[tuple[int, int], ...]
+    overlap: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class StopRule:
+    """A stop rule that knows no truth, on the history of refits (the latest last).
+
+    It holds at a refit when that refit draws a boundary and its clusters (with
+    ``ranges``, its rank ranges too) equal those of the ``streak - 1`` refits before it
+    and, with ``growth``, of every refit since the latest one that read at most
+    ``judgements / (1 + growth)`` (there must be one: the clusters stayed while the
+    judgements grew by that share, whatever the batch size); with ``open_margin``, no
+    gap's overlap lies in ``(0, open_margin]`` (no nearly drawn boundary is open); with
+    ``shows``, of every refit back to one that read ``ceil(shows * n_systems / k)``
+    fewer judgements (the clusters held while each system was shown ``shows`` more
+    times on average: production's :func:`ranking.services.adaptive.stable_span`).
+    Production's rule (``ranking.services.adaptive``) is :data:`PRODUCTION_STOP`; the
+    rule before it is ``STOP_RULES["3 in a row"]``.
+    """
+
+    name: str
+    streak: int = 3
+    growth: float = 0.0
+    ranges: bool = False
+    open_margin: int = 0
+    shows: float = 0.0
+
+    def holds(self, history: Sequence[Refit], *, k: int = 5) -> bool:
+        if len(history) < self.streak or len(set(history[-1].cluster)) < 2:
+            return False
+        last = history[-1]
+        first = len(history) - self.streak
+        limits = []
+        if self.growth:
+            limits.append(last.judgements / (1.0 + self.growth))
+        if self.shows:
+            span = math.ceil(self.shows * len(last.cluster) / k)
+            limits.append(last.judgements - span)
+        for limit in limits:
+            back = [i for i, r in enumerate(history) if r.judgements <= limit]
+            if not back:
+                return False
+            first = min(first, back[-1])
+        for old in history[first:-1]:
+            if old.cluster != last.cluster or (self.ranges and old.ranges != last.ranges):
+                return False
+        return not any(0 < o <= self.open_margin for o in last.overlap)
+
+
+#: production's rule (``ranking.services.adaptive``: ``STABLE_REFITS`` = 3,
+#: ``STABLE_SHOWS`` = 160): a boundary drawn, the clusters equal at three refits in a
+#: row and at every refit while each system was shown 160 more times on average
+PRODUCTION_STOP = StopRule("production", shows=160)
+#: the candidates ``--stop-rules`` names (production's first); "3 in a row" was
+#: production's rule until the simulator showed it stopping too early
+STOP_RULES = {
+    rule.name: rule
+    for rule in (
+        PRODUCTION_STOP,
+        StopRule("3 in a row"),
+        StopRule("4 in a row", streak=4),
+        StopRule("5 in a row", streak=5),
+        StopRule("6 in a row", streak=6),
+        StopRule("8 in a row", streak=8),
+        StopRule("3 + no gap <=1", open_margin=1),
+        StopRule("5 + no gap <=1", streak=5, open_margin=1),
+        StopRule("grew 50%", growth=0.5),
+        StopRule("ranges 3", ranges=True),
+        StopRule("3 + no gap <=2", open_margin=2),
+    )
+}
+
+
 @dataclass
 class Run:
     """One design's run on one seed: its refits, when it reached the truth, when it
@@ -586,14 +672,17 @@ class Run:
     right: list[bool] = field(default_factory=list)
     wrong: list[bool] = field(default_factory=list)
     needed: int | None = None
-    #: the production stop rule (``ranking.services.adaptive``: the clusters equal at
-    #: ``streak`` refits in a row): the judgements then, and whether those clusters were
+    #: the production stop rule (:data:`PRODUCTION_STOP`, as
+    #: ``ranking.services.adaptive`` has it): the judgements then, and whether those clusters were
     #: right / drew a wrong boundary (None: never stable before the cap)
     stopped: int | None = None
     stopped_right: bool | None = None
     stopped_wrong: bool | None = None
     #: the refits until the truth was reached (right at ``streak`` in a row)
     reached_refits: int | None = None
+    #: per stop rule of ``run_design(stop_rules=...)`` (by name): (judgements, right,
+    #: wrong) at its first stop; a rule that never held before the cap is absent
+    stops: dict[str, tuple[int, bool, bool]] = field(default_factory=dict)
     #: with ``run_design(record=True)``: every batch's tasks and their scores
     asked: list[IntArray] = field(default_factory=list)
     answers: list[FloatArray] = field(default_factory=list)
@@ -699,6 +788,7 @@ def run_design(
     min_share: float = 0.3,
     shares: FloatArray | None = None,
     record: bool = False,
+    stop_rules: Sequence[StopRule] = (),
 ) -> Run:
     """Run ``design`` on one seed until it has reached the truth, stopped by the
     production rule and collected ``until`` judgements (or the cap).
@@ -709,7 +799,8 @@ def run_design(
     numbers); the refit draws are the seed's too. ``margin``: the adaptive rules';
     ``min_share``: ``contested``'s coverage minimum (the other rules keep 0.3);
     ``shares``: the oracle's (default computed); ``record``: keep every batch's tasks
-    and scores in the run.
+    and scores in the run; ``stop_rules``: further truth-free stop rules, each recorded
+    in ``Run.stops`` (the run goes on until every one has held, or the cap).
     """
     n = sim.n_systems
     outputs = truth.outputs
@@ -728,7 +819,7 @@ def run_design(
     state = None
     done = 0
     good = 0
-    recent: list[tuple[int, ...]] = []
+    history: list[Refit] = []
     while done < cap:
         size = min(batch, cap - done)
         if planned is not None:
@@ -760,10 +851,20 @@ def run_design(
             continue
         state = bt_normal(wins, draws, normals)
         right, wrong = right_and_wrong(state.cluster, truth)
-        recent = [*recent[-(streak - 1) :], tuple(int(c) for c in state.cluster)]
-        stable = len(recent) == streak and len(set(recent)) == 1 and len(set(recent[0])) > 1
-        if run.stopped is None and stable:
+        _, overlap, _ = contested_gaps(state.value, state.rank_lo, state.rank_hi)
+        history.append(
+            Refit(
+                done,
+                tuple(int(c) for c in state.cluster),
+                tuple(zip(state.rank_lo.tolist(), state.rank_hi.tolist(), strict=True)),
+                tuple(overlap.tolist()),
+            )
+        )
+        if run.stopped is None and PRODUCTION_STOP.holds(history, k=k):
             run.stopped, run.stopped_right, run.stopped_wrong = done, right, wrong
+        for rule in stop_rules:
+            if rule.name not in run.stops and rule.holds(history, k=k):
+                run.stops[rule.name] = (done, right, wrong)
         run.judgements.append(done)
         run.right.append(right)
         run.wrong.append(wrong)
@@ -772,7 +873,8 @@ def run_design(
             if good == streak:
                 run.needed = run.judgements[-streak]
                 run.reached_refits = len(run.judgements)
-        if run.needed is not None and run.stopped is not None and done >= until:
+        stopped = run.stopped is not None and len(run.stops) == len(stop_rules)
+        if run.needed is not None and stopped and done >= until:
             break
     return run
 
@@ -883,6 +985,7 @@ def designs(
     min_share: float = 0.3,
     names: Sequence[str] = DESIGNS,
     truth: Truth | None = None,
+    stop_rules: Sequence[StopRule] = (),
 ) -> tuple[dict[str, list[str]], dict[str, list[Run]], dict]:
     """Run every design on every seed (common random numbers) and tabulate: judgements
     to the truth, the production stop, and the fixed budgets."""
@@ -912,9 +1015,13 @@ def designs(
                     margin=margin,
                     min_share=min_share,
                     shares=shares,
+                    stop_rules=stop_rules,
                 )
             )
-    return design_tables(runs, cap=cap, budgets=budgets, reference=reference), runs, info
+    tables = design_tables(runs, cap=cap, budgets=budgets, reference=reference)
+    if stop_rules:
+        tables["stop rules"] = stop_rule_table(runs, stop_rules, cap=cap)
+    return tables, runs, info
 
 
 def design_tables(
@@ -968,6 +1075,39 @@ def design_tables(
         "stop": stop_lines,
         "budgets": budget_table(runs, budgets, reference),
     }
+
+
+def stop_rule_table(
+    runs: dict[str, list[Run]], rules: Sequence[StopRule], *, cap: int
+) -> list[str]:
+    """Per design and stop rule: the share of seeds it stopped on before the cap, the
+    judgements then (median; paired ratio to the first rule's on the same seed, the cap
+    when a rule never held), and the share of seeds whose clusters were then right /
+    drew a wrong boundary (Wilson 95%; a seed never stopped is neither)."""
+    ci_rng = np.random.default_rng(7)
+    lines = [
+        f"{'design':<10} {'rule':<22} {'stopped':>7} {'median':>7} "
+        f"{'ratio [95% CI]':>20} {'right [95% CI]':>20} {'wrong [95% CI]':>20}"
+    ]
+    for d, rs in runs.items():
+        at = {
+            rule.name: np.array([r.stops.get(rule.name, (cap,))[0] for r in rs], dtype=float)
+            for rule in rules
+        }
+        base = at[rules[0].name]
+        for rule in rules:
+            stops = [r.stops[rule.name] for r in rs if rule.name in r.stops]
+            right_n = sum(right for _, right, _ in stops)
+            wrong_n = sum(wrong for _, _, wrong in stops)
+            (rl, wl), (rh, wh) = wilson_interval([right_n, wrong_n], [len(rs), len(rs)])
+            gm, low, high = paired_ratio_ci(at[rule.name], base, rng=ci_rng)
+            lines.append(
+                f"{d:<10} {rule.name:<22} {len(stops) / len(rs):7.2f} "
+                f"{np.median(at[rule.name]):7.0f} {gm:6.2f} [{low:4.2f}-{high:4.2f}]   "
+                f"{right_n / len(rs):6.2f} [{rl:4.2f}-{rh:4.2f}] "
+                f"{wrong_n / len(rs):6.2f} [{wl:4.2f}-{wh:4.2f}]"
+            )
+    return lines
 
 
 # --- power -------------------------------------------------------------------------------
@@ -1103,6 +1243,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--designs", default=",".join(DESIGNS), help="designs to run")
     parser.add_argument(
+        "--stop-rules",
+        default="",
+        help=f"candidate stop rules to tabulate ('all': {', '.join(STOP_RULES)})",
+    )
+    parser.add_argument(
         "--planted",
         type=int,
         default=0,
@@ -1187,6 +1332,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         ]
         truth = make_truth(sim, reference=reference)
         margin, min_share = args.margin, args.min_share
+        names = list(STOP_RULES) if args.stop_rules == "all" else args.stop_rules.split(",")
+        unknown = sorted(set(names) - set(STOP_RULES) - {""})
+        if unknown:
+            parser.error(f"unknown stop rule(s): {', '.join(unknown)}")
+        # the table's ratios are to the first rule named (production's when not named)
+        stop_rules = [STOP_RULES[name] for name in dict.fromkeys(names) if name]
+        if stop_rules and PRODUCTION_STOP not in stop_rules:
+            stop_rules.insert(0, PRODUCTION_STOP)
         if args.tune_seeds:
             tuning = range(TUNE_SEEDS, TUNE_SEEDS + args.tune_seeds)
             (margin, min_share), lines = tune(
@@ -1214,6 +1367,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             min_share=min_share,
             names=[d for d in args.designs.split(",") if d],
             truth=truth,
+            stop_rules=stop_rules,
         )
         print(
             f"\n== designs: judgements to the true clusters ({info['n_target_clusters']} target "
@@ -1222,10 +1376,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             "answers shared across designs) =="
         )
         print("\n".join(tables["truth"]))
-        print("\n== at the production stop (clusters equal at three refits in a row) ==")
+        print(f"\n== at the production stop ({PRODUCTION_STOP}) ==")
         print("\n".join(tables["stop"]))
         print("\n== at fixed budgets: share of seeds right / wrong [Wilson 95%] ==")
         print("\n".join(tables["budgets"]), flush=True)
+        if stop_rules:
+            print(
+                "\n== stop rules (no truth): judgements at the first stop (paired ratio to "
+                "the first rule), right / wrong then [Wilson 95%] =="
+            )
+            print("\n".join(tables["stop rules"]), flush=True)
     if args.command in ("all", "power"):
         lines, curves = power(sim, step=args.power_step, seeds=args.power_seeds, sizes=(2, 5, 20))
         print(

@@ -50,15 +50,17 @@ def adaptive_batch_last_number(*, criterion: Criterion) -> int:
 
 
 def adaptive_refits_before(
-    *, criterion: Criterion, number: int, limit: int
+    *, criterion: Criterion, number: int, limit: int | None = None
 ) -> list[tuple[list[dict[str, Any]], int]]:
-    """The state and the judgements read of the criterion's ``limit`` batches before batch
-    ``number``, the latest first (what the stop rule compares a refit with)."""
-    return list(
+    """The state and the judgements read of the criterion's batches before batch
+    ``number`` (the ``limit`` latest; all by default), the latest first (what the stop
+    rule compares a refit with)."""
+    rows = (
         AdaptiveBatch.objects.filter(criterion=criterion, number__lt=number)
         .order_by("-number")
-        .values_list("state", "judgements")[:limit]
+        .values_list("state", "judgements")
     )
+    return list(rows if limit is None else rows[:limit])
 
 
 #: (item id, language) -> system id -> (output id, group): the outputs a task can show,

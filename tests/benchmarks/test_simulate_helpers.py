@@ -83,8 +83,9 @@ def test_a_run_records_the_production_stop_rule_and_whether_it_stopped_right() -
         assert run.stopped is not None and run.stopped % 20 == 0
         assert run.stopped_right is not None and run.stopped_wrong is not None
         assert not (run.stopped_right and run.stopped_wrong)
-        if run.needed is not None:
-            assert run.judgements[-1] - run.needed == 2 * 20  # refits kept until reached
+        if run.needed is not None and run.reached_refits is not None:
+            # right at three refits in a row from ``needed``
+            assert run.judgements[run.reached_refits - 1] - run.needed == 2 * 20
 
 
 def test_the_paired_ratio_and_its_bootstrap_interval() -> None:
@@ -170,3 +171,70 @@ def test_budget_counts_take_the_last_refit_at_or_below_each_budget() -> None:
     assert len(lines) == 3 and "300 (100%) right" in lines[0]
     # 2 of 3 right at 300: 0.67 with its Wilson interval
     assert "0.67 [0.21-0.94]" in lines[1]
+
+
+def history(clusters: list[tuple[int, ...]], step: int = 100, overlap=(-1, 3)):
+    from benchmarks.simulate import Refit
+
+    return [
+        Refit((i + 1) * step, c, tuple((x, x) for x in c), tuple(overlap))
+        for i, c in enumerate(clusters)
+    ]
+
+
+def test_stop_rules_read_only_the_refit_history() -> None:
+    """The candidate stop rules: production's (three equal refits with a boundary), a
+    longer streak, stability while the judgements grew by half, and no nearly drawn
+    boundary left open."""
+    from benchmarks.simulate import PRODUCTION_STOP, STOP_RULES, StopRule
+
+    a, b = (1, 2, 2), (1, 1, 2)
+    assert PRODUCTION_STOP.holds(history([b, a, a, a]))
+    assert not PRODUCTION_STOP.holds(history([a, b, a]))
+    assert not PRODUCTION_STOP.holds(history([(1, 1, 1)] * 3))  # no boundary
+    five = STOP_RULES["5 in a row"]
+    assert not five.holds(history([b, a, a, a, a])) and five.holds(history([a] * 5))
+    grew = StopRule("g", growth=0.5)
+    # equal since 400 at 600 judgements (grew by half), not since 500 at 700
+    assert grew.holds(history([b, b, b, a, a, a]))
+    assert not grew.holds(history([b, b, b, b, a, a, a]))
+    assert not grew.holds(history([a, a]))  # nothing read 2/3 of the judgements
+    gap = StopRule("gap", open_margin=1)
+    assert not gap.holds(history([a] * 3, overlap=(-2, 1)))
+    assert gap.holds(history([a] * 3, overlap=(-2, 2)))
+    # shows 50, 3 systems, 5 per task: held over ceil(50 * 3 / 5) = 30 judgements
+    span = StopRule("s", shows=50)
+    assert span.holds(history([b, a, a, a, a], step=10))  # equal since 20 at 50
+    assert not span.holds(history([b, b, a, a, a], step=10))  # since 30 at 50: 20
+    assert not span.holds(history([b, a, a, a, a], step=10), k=3)  # 50 apart: no refit
+    ranges = StopRule("r", ranges=True)
+    moved = history([a] * 3)
+    moved[0] = type(moved[0])(100, a, ((1, 2), (2, 3), (2, 3)), (-1, 3))
+    assert PRODUCTION_STOP.holds(moved) and not ranges.holds(moved)
+
+
+def test_a_run_records_every_stop_rule() -> None:
+    """Each rule's first stop is recorded with its clusters' right / wrong; production's
+    rule (three equal refits and the span) never stops before three equal refits."""
+    from benchmarks.simulate import PRODUCTION_STOP, STOP_RULES, make_truth, run_design
+    from tests.ranking.stats.test_simulate import make
+
+    sim = make(n_systems=6, n_items=40, n_workers=20).with_quality(
+        np.array([0.6, 0.3, 0.2, 0.0, -0.1, -0.5])
+    )
+    truth = make_truth(sim, reference=600, judgements=100_000)
+    rules = [PRODUCTION_STOP, STOP_RULES["3 in a row"]]
+    run = run_design(sim, "contested", truth=truth, seed=0, batch=20, cap=1200, stop_rules=rules)
+    assert run.stops[PRODUCTION_STOP.name][0] == run.stopped
+    assert run.stops[PRODUCTION_STOP.name][1:] == (run.stopped_right, run.stopped_wrong)
+    assert run.stops["3 in a row"][0] <= run.stopped
+
+
+def test_the_simulator_evaluates_the_production_stop_rule() -> None:
+    """``PRODUCTION_STOP`` is ``ranking.services.adaptive``'s rule, constants and all."""
+    from benchmarks.simulate import PRODUCTION_STOP
+    from ranking.services import adaptive
+
+    assert PRODUCTION_STOP.streak == adaptive.STABLE_REFITS
+    assert PRODUCTION_STOP.shows == adaptive.STABLE_SHOWS
+    assert not (PRODUCTION_STOP.growth or PRODUCTION_STOP.ranges or PRODUCTION_STOP.open_margin)

@@ -154,7 +154,10 @@ def test_tasks_never_mix_languages_and_languages_stay_balanced():
     assert abs(by_language["de"] - by_language["fr"]) <= 1
 
 
-def test_the_stop_rule_says_when_the_clusters_hold():
+def test_the_stop_rule_says_when_the_clusters_hold(monkeypatch):
+    # a span of 20 judgements (10 showings of 6 systems in tasks of 3): three refits of
+    # 60, 70 and 80 judgements cover it, so the streak decides
+    monkeypatch.setattr(adaptive, "STABLE_SHOWS", 10)
     campaign = adaptive_campaign(items=60, batch=10)
     criterion = campaign.criteria.get()
     batches = []
@@ -356,3 +359,47 @@ def test_every_system_in_one_cluster_is_never_stable():
     two = [1] + [2] * (n - 1)
     stored(two)
     assert now(two)
+
+
+def test_three_equal_refits_are_not_stable_until_the_clusters_held_over_the_span():
+    """The defect: three equal refits of a few judgements each were called stable; on
+    the simulator the clusters were then right in a third of the seeds (E2E quality).
+    The clusters must have held while each system was shown ``STABLE_SHOWS`` more
+    times on average (``stable_span``)."""
+    campaign = adaptive_campaign(items=60, batch=10)
+    criterion = campaign.criteria.get()
+    batches = []
+    for round_ in range(3):
+        judge_all(campaign, seed=round_)
+        batches.append(adaptive.adaptive_batch_now(criterion=criterion, trigger="auto"))
+    assert [b.judgements for b in batches] == [60, 70, 80]
+    labels = [row["label"] for row in batches[2].state]
+    n = len(labels)
+    two = [1] + [2] * (n - 1)
+    for batch in batches[:2]:
+        batch.state = [{**row, "cluster": two[labels.index(row["label"])]} for row in batch.state]
+        batch.save(update_fields=["state"])
+
+    def now(judgements: int) -> bool:
+        state = adaptive._State(
+            labels=labels,
+            value=np.zeros(n),
+            sigma=np.ones(n),
+            rank_lo=np.ones(n, dtype=np.int64),
+            rank_hi=np.full(n, n),
+            cluster=np.asarray(two),
+            judged=np.ones(n, dtype=bool),
+            judgements=judgements,
+            fingerprint="",
+        )
+        return adaptive._stable(criterion, state, 3)
+
+    assert not now(80)  # three equal refits, 20 judgements apart: too early
+    span = adaptive.stable_span(n_systems=n, k=3)
+    assert span == 320  # 160 showings of 6 systems, 3 per task
+    assert not now(60 + span - 1)  # the earliest equal refit is one judgement short
+    assert now(60 + span)  # equal since the refit of 60: held over the span
+    # a changed refit inside the span breaks it
+    batches[1].state = [{**row, "cluster": 1} for row in batches[1].state]
+    batches[1].save(update_fields=["state"])
+    assert not now(60 + span)
