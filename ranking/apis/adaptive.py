@@ -31,6 +31,10 @@ class AdaptiveApi(CampaignScoped):
                     "batch_tasks": self.campaign.adaptive_batch_tasks,
                     "problem": adaptive.adaptive_problem(self.campaign) or None,
                     "stable_refits": adaptive.STABLE_REFITS,
+                    "stable_span": adaptive.stable_span(
+                        n_systems=len(selectors.adaptive_systems(campaign=self.campaign)),
+                        k=self.campaign.outputs_per_task,
+                    ),
                     "criteria": selectors.adaptive_status(campaign=self.campaign),
                 }
             ).data

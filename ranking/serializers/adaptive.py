@@ -63,4 +63,7 @@ class AdaptiveStatusSerializer(serializers.Serializer):
         allow_null=True, help_text="Why the campaign cannot get a batch now; null when it can."
     )
     stable_refits = serializers.IntegerField()
+    stable_span = serializers.IntegerField(
+        help_text="Judgements the clusters must also have held over to be stable."
+    )
     criteria = AdaptiveCriterionSerializer(many=True)

@@ -48,6 +48,11 @@ def campaign_adaptive(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             problem=adaptive.adaptive_problem(campaign),
             statuses=selectors.adaptive_status_rows(campaign=campaign),
             stable_refits=adaptive.STABLE_REFITS,
+            stable_shows=adaptive.STABLE_SHOWS,
+            stable_span=adaptive.stable_span(
+                n_systems=len(selectors.adaptive_systems(campaign=campaign)),
+                k=campaign.outputs_per_task,
+            ),
             refit_runs=adaptive.REFIT_RUNS,
             min_share=adaptive.MIN_SHARE,
         ),

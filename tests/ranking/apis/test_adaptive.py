@@ -102,6 +102,7 @@ def test_the_api_answers_in_the_same_json_it_always_did(client, django_user_mode
         "batch_tasks": 20,
         "problem": None,
         "stable_refits": 3,
+        "stable_span": 320,  # ceil(160 shows x 6 systems / 3 outputs per task)
         "criteria": [{"criterion": "quality", "open_places": 0, "stable": False, "batches": []}],
     }
     assert client.get(url).content.decode() == json.dumps(before, separators=(",", ":"))

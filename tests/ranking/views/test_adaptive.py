@@ -26,3 +26,14 @@ def test_the_page_shows_batches_and_designers_add_one(client, django_user_model)
     assert client.post(url, {"criterion": "nope"}).status_code == 302
     assert AdaptiveBatch.objects.count() == 1
     assert "Adaptive design" in client.get(f"/rankings/campaign/{campaign.slug}/").content.decode()
+
+
+def test_the_page_says_what_stable_means_the_span_included(client, django_user_model):
+    """Stable is three equal refits in a row *and* clusters held over a span of
+    judgements (ranking.services.adaptive.stable_span): the page says both."""
+    campaign = adaptive_campaign()
+    client.force_login(_member(django_user_model, campaign, "viewer"))
+    body = client.get(f"/rankings/campaign/{campaign.slug}/adaptive/").content.decode()
+    # 6 systems, 3 outputs per task: ceil(160 x 6 / 3) = 320 judgements
+    assert "3 refits in a row agree and the clusters have held" in body
+    assert "shown 160 more times on average (the last 320 judgements)" in body
