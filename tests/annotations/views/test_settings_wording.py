@@ -1,4 +1,4 @@
-"""What a viewer read wrongly: settings inputs they cannot save."""
+"""The settings page's wording: one name, and read-only text for a viewer who cannot save."""
 
 from __future__ import annotations
 
@@ -26,3 +26,14 @@ def test_a_viewer_reads_the_settings_as_text_without_inputs(client):
     client.force_login(people["owner"])
     html = client.get(reverse("annotations:designer-settings", args=[campaign.slug])).text
     assert 'name="name"' in html and "Save settings" in html
+
+
+def test_the_settings_page_has_one_name(client):
+    people = users()
+    campaign = judged_campaign(owner=people["owner"], n_items=2, n_workers=0)
+    client.force_login(people["owner"])
+    url = reverse("annotations:designer-settings", args=[campaign.slug])
+    html = client.get(url).text
+    assert f'<a href="{url}" aria-current="page">Settings</a>' in html
+    assert "<title>Settings ·" in html and "<h2>Settings</h2>" in html
+    assert re.search(r">\s*Design( and settings)?\s*<", html) is None

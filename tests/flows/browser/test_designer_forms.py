@@ -1,5 +1,7 @@
-"""The new-campaign form in real Chromium: the slug follows the name as it is typed,
-until the designer edits the slug (emptied, it follows again)."""
+"""The designer's forms in real Chromium: the new-campaign form's slug follows the name as
+it is typed, until the designer edits the slug (emptied, it follows again); the criterion
+form shows the chosen scale's fields only (redrawn by htmx, or by a button without
+JavaScript)."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ import os
 
 import pytest
 
-from tests.flows.browser.conftest import sign_in
+from tests.flows.browser.conftest import save_screenshot, sign_in
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
@@ -45,3 +47,50 @@ def test_the_slug_follows_the_name_until_edited(page, live_server, screenshot, s
     page.get_by_text("Upload outputs next").wait_for()
     campaign = Campaign.objects.get(slug="cafe-study-e2e-wmt-round-2-final")
     assert campaign.name == f"{NAME} (final)!"
+
+
+def _signed_in(new_page, live_server, *, javascript: bool = True, width: int = 1280):
+    page = new_page(java_script_enabled=javascript, width=width)
+    page.set_default_timeout(30_000)
+    page.goto(live_server.url + "/accounts/login/")
+    page.get_by_label("Username").fill("owner")
+    page.get_by_label("Password").fill("owner-pass")
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_load_state("load")
+    return page
+
+
+@pytest.fixture
+def owner():
+    from tests.annotations.designer_data import users
+
+    person = users()["owner"]
+    person.set_password("owner-pass")
+    person.save()
+    return person
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_the_criterion_form_shows_the_chosen_scales_fields(
+    new_page, live_server, owner, javascript
+):
+    from annotations.services.campaigns import campaign_create
+
+    campaign = campaign_create(slug="crit", name="Criteria", owner=owner)
+    page = _signed_in(new_page, live_server, javascript=javascript)
+    page.goto(live_server.url + f"/campaigns/{campaign.slug}/criteria/", wait_until="load")
+    assert page.get_by_label("Scale").input_value() == "magnitude"
+    assert page.get_by_label("Likert levels").count() == 0
+    assert page.get_by_label("Standard's value").is_visible()
+    page.get_by_label("Question").fill("How good is it?")
+    page.get_by_label("Scale").select_option("likert")
+    if not javascript:
+        page.get_by_role("button", name="Show this scale's fields").click()
+    page.get_by_label("Likert levels").wait_for()
+    assert page.get_by_label("Standard's value").count() == 0
+    assert page.get_by_label("Question").input_value() == "How good is it?"
+    assert not campaign.criteria.exists()  # redrawn, not saved
+    if javascript:
+        for width in (1280, 390):
+            page.set_viewport_size({"width": width, "height": 900})
+            save_screenshot(page, f"designer-criterion-likert-{width}")

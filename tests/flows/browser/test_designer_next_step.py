@@ -1,6 +1,7 @@
-"""What a new designer sees in Chromium: the next needed step is the one primary
-button; a live campaign shows no upload form but says why; the monitor's worker table
-counts pages and labels what they were; the plan's costs carry a currency."""
+"""The designer's next step in Chromium: the next needed step is the one primary
+button; an empty draft's Build and Launch are disabled with the reason; a live campaign
+shows no upload form but says why; the monitor's worker table counts pages and labels
+what they were; the plan's costs carry a currency."""
 
 from __future__ import annotations
 
@@ -62,3 +63,53 @@ def test_next_step_primary_upload_closed_pages_labelled(new_page, live_server):
     page.goto(live_server.url + f"/campaigns/{judged.slug}/plan/")
     assert page.locator("[data-cost]").inner_text().startswith("£")
     assert page.get_by_label("Pay per hour (GBP)").is_visible()
+
+
+def _signed_in(new_page, live_server, *, javascript: bool = True, width: int = 1280):
+    page = new_page(java_script_enabled=javascript, width=width)
+    page.set_default_timeout(30_000)
+    page.goto(live_server.url + "/accounts/login/")
+    page.get_by_label("Username").fill("owner")
+    page.get_by_label("Password").fill("owner-pass")
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_load_state("load")
+    return page
+
+
+@pytest.fixture
+def owner():
+    from tests.annotations.designer_data import users
+
+    person = users()["owner"]
+    person.set_password("owner-pass")
+    person.save()
+    return person
+
+
+def test_empty_draft_buttons_disabled_and_amounts_formatted(new_page, live_server, owner):
+    from annotations.models import Campaign
+    from annotations.services.campaigns import campaign_create
+    from tests.annotations.designer_data import judged_campaign
+
+    empty = campaign_create(slug="empty", name="Empty", owner=owner)
+    judged = judged_campaign(owner=owner, n_items=4, n_workers=2)
+    Campaign.objects.filter(pk=judged.pk).update(status="draft")
+    for width in (1280, 390):
+        page = _signed_in(new_page, live_server, width=width)
+        page.goto(live_server.url + f"/campaigns/{empty.slug}/")
+        for name in ("Build tasks", "Launch"):
+            assert page.get_by_role("button", name=name, exact=True).is_disabled()
+        assert page.get_by_text("upload system outputs and add a criterion").is_visible()
+        save_screenshot(page, f"designer-empty-draft-{width}")
+        page.goto(live_server.url + f"/campaigns/{judged.slug}/plan/")
+        cost = page.locator("[data-cost]").inner_text()
+        assert cost.startswith("£") and "GBP" not in cost
+        save_screenshot(page, f"designer-plan-{width}")
+        page.goto(live_server.url + f"/campaigns/{judged.slug}/settings/")
+        assert page.get_by_role("heading", name="Settings", exact=True).is_visible()
+        save_screenshot(page, f"designer-settings-{width}")
+        page.goto(live_server.url + f"/campaigns/{judged.slug}/payments/")
+        save_screenshot(page, f"designer-payments-{width}")
+        page.goto(live_server.url + "/api/docs/")
+        page.get_by_role("link", name="Back to humaneval").wait_for()
+        save_screenshot(page, f"api-docs-{width}")

@@ -309,3 +309,49 @@ def test_designer_finds_a_standard_beyond_the_first_200_outputs(
     saved = campaign.criteria.get(name="informativeness")
     assert saved.standard_output_id == far.pk and saved.standard_text == "sys3 on place 51."
     assert saved.question == "How informative is it, really?"
+
+
+def _start(page, live_server, campaign: Campaign, pid: str) -> None:
+    page.goto(f"{live_server.url}/w/{campaign.slug}/?PROLIFIC_PID={pid}&STUDY_ID=st")
+
+
+def test_set_up_1_shows_one_standard_with_a_value_per_criterion(page, live_server, screenshot):
+    from annotations.core.outputs import OutputRow
+    from annotations.services.criteria import criterion_from_preset
+    from annotations.services.outputs import outputs_store
+    from annotations.services.tasks import tasks_build
+    from tests.factories import CampaignFactory
+
+    campaign = CampaignFactory(
+        slug="walk-together", setup="together", outputs_per_task=3, consent_text=""
+    )
+    for preset in ("informativeness", "naturalness", "quality"):
+        criterion_from_preset(campaign=campaign, preset=preset)
+    campaign.criteria.update(
+        standard_text="Cotto is a coffee shop near The Bakers.",
+        standard_input="name[Cotto], eatType[coffee shop], near[The Bakers]",
+        show_input=True,
+    )
+    outputs_store(
+        campaign=campaign,
+        rows=[
+            OutputRow(
+                item_id="mr0",
+                input="name[Cotto], eatType[coffee shop]",
+                system=f"sys{s}",
+                text=f"Cotto text of system {s}.",
+            )
+            for s in range(3)
+        ],
+    )
+    tasks_build(campaign=campaign, seed=1)
+    Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.LIVE)
+    _start(page, live_server, campaign, "pid-together")
+    page.get_by_label("I have read the information above").check()
+    page.get_by_role("button", name="Start").click()
+    page.locator("#together-form").wait_for()
+    assert page.locator("section[data-standard]").count() == 1
+    assert page.get_by_text("Here is the TASK for you").count() == 1
+    values = page.locator("[data-standard-value]").all_inner_texts()
+    assert values == ["Informativeness: 100", "Naturalness: 100", "Quality: 100"]
+    screenshot("together-one-standard")

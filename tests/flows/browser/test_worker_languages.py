@@ -10,6 +10,7 @@ from annotations.access.workers import worker_token
 from annotations.models import Campaign, Task
 from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
 from tests.flows.browser.conftest import save_screenshot, settled_width
+from tests.flows.browser.test_worker_session import make_campaign
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -43,3 +44,26 @@ def test_arabic_outputs_run_right_to_left(new_page, live_server, width):
     assert "ما مدى سلاسة النص؟" in page.content()
     assert settled_width(page, width) <= width
     save_screenshot(page, f"worker-arabic-{width}")
+
+
+def _start(page, live_server, campaign: Campaign, pid: str) -> None:
+    page.goto(f"{live_server.url}/w/{campaign.slug}/?PROLIFIC_PID={pid}&STUDY_ID=st")
+
+
+def test_english_facts_of_a_right_to_left_item_read_left_to_right(page, live_server, screenshot):
+    from annotations.models import Item
+
+    campaign = make_campaign("magnitude")
+    Item.objects.filter(campaign=campaign).update(
+        input="name[Cotto], eatType[coffee shop], near[The Bakers]", language="ar"
+    )
+    _start(page, live_server, campaign, "pid-rtl")
+    page.get_by_label("I have read the information above").check()
+    page.get_by_role("button", name="Start").click()
+    page.get_by_text("Task 1 of 2").wait_for()
+    directions = page.evaluate(
+        "() => [...document.querySelectorAll('.w-input .w-mr dd')]"
+        ".map(e => [e.textContent, getComputedStyle(e).direction])"
+    )
+    assert directions == [["Cotto", "ltr"], ["coffee shop", "ltr"], ["The Bakers", "ltr"]]
+    screenshot("rtl-item-english-facts")

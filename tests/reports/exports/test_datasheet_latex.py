@@ -14,7 +14,7 @@ from annotations.models import Campaign, Criterion, Task
 from reports.exports.datasheet import datasheet_latex
 from reports.selectors.datasheet import datasheet_for
 from reports.services.datasheet import datasheet_answers_update
-from tests.reports.datasheet_honesty_data import PLATFORM_DEFAULTS, _campaign
+from tests.reports.datasheet_claims_data import PLATFORM_DEFAULTS, _campaign
 
 pytestmark = pytest.mark.django_db
 

@@ -317,7 +317,8 @@ FILES: dict[str, Callable[[Path], Path]] = {
 
 def test_every_preset_has_a_file_shape() -> None:
     # The RankME release's presets read that release's own headers (one to three
-    # criteria, one or three outputs per row): test_release_fixes writes those files.
+    # criteria, one or three outputs per row):
+    # tests/annotations/importing/test_mapped_releases.py writes those files.
     release = {name for name in PRESETS if name.startswith("rankme-crowdflower-")}
     assert set(FILES) == set(PRESETS) - release
 
@@ -390,3 +391,11 @@ def test_wrong_shape_names_the_missing_column(tmp_path: Path) -> None:
     with pytest.raises(ImportFileError) as err:
         parse_mapped(path, preset_mapping("mturk"))
     assert (err.value.line, err.value.field) == (1, "Input.item_id")
+
+
+def test_the_e2e_presets_say_which_release_they_fit():
+    from annotations.importing.parsers.presets import PRESETS
+
+    for name in ("e2e-quality", "e2e-naturalness"):
+        title = PRESETS[name][0]
+        assert "E2E NLG Challenge" in title and "not the RankME paper's release" in title

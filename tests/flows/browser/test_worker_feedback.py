@@ -1,4 +1,4 @@
-"""What a new crowd worker tripped on, in real Chromium: the consent error takes the
+"""What the worker's form tells the worker, in real Chromium: the consent error takes the
 focus, the ranking preview ranks only valid numbers, the autosave line is announced."""
 
 from __future__ import annotations
@@ -85,64 +85,3 @@ def test_autosave_status_line_appears_and_is_polite(page, live_server, screensho
     assert status.inner_text() == "Your answers are saved as you type."
     assert status.is_visible()
     screenshot("autosave-status")
-
-
-def test_set_up_1_shows_one_standard_with_a_value_per_criterion(page, live_server, screenshot):
-    from annotations.core.outputs import OutputRow
-    from annotations.services.criteria import criterion_from_preset
-    from annotations.services.outputs import outputs_store
-    from annotations.services.tasks import tasks_build
-    from tests.factories import CampaignFactory
-
-    campaign = CampaignFactory(
-        slug="walk-together", setup="together", outputs_per_task=3, consent_text=""
-    )
-    for preset in ("informativeness", "naturalness", "quality"):
-        criterion_from_preset(campaign=campaign, preset=preset)
-    campaign.criteria.update(
-        standard_text="Cotto is a coffee shop near The Bakers.",
-        standard_input="name[Cotto], eatType[coffee shop], near[The Bakers]",
-        show_input=True,
-    )
-    outputs_store(
-        campaign=campaign,
-        rows=[
-            OutputRow(
-                item_id="mr0",
-                input="name[Cotto], eatType[coffee shop]",
-                system=f"sys{s}",
-                text=f"Cotto text of system {s}.",
-            )
-            for s in range(3)
-        ],
-    )
-    tasks_build(campaign=campaign, seed=1)
-    Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.LIVE)
-    _start(page, live_server, campaign, "pid-together")
-    page.get_by_label("I have read the information above").check()
-    page.get_by_role("button", name="Start").click()
-    page.locator("#together-form").wait_for()
-    assert page.locator("section[data-standard]").count() == 1
-    assert page.get_by_text("Here is the TASK for you").count() == 1
-    values = page.locator("[data-standard-value]").all_inner_texts()
-    assert values == ["Informativeness: 100", "Naturalness: 100", "Quality: 100"]
-    screenshot("together-one-standard")
-
-
-def test_english_facts_of_a_right_to_left_item_read_left_to_right(page, live_server, screenshot):
-    from annotations.models import Item
-
-    campaign = make_campaign("magnitude")
-    Item.objects.filter(campaign=campaign).update(
-        input="name[Cotto], eatType[coffee shop], near[The Bakers]", language="ar"
-    )
-    _start(page, live_server, campaign, "pid-rtl")
-    page.get_by_label("I have read the information above").check()
-    page.get_by_role("button", name="Start").click()
-    page.get_by_text("Task 1 of 2").wait_for()
-    directions = page.evaluate(
-        "() => [...document.querySelectorAll('.w-input .w-mr dd')]"
-        ".map(e => [e.textContent, getComputedStyle(e).direction])"
-    )
-    assert directions == [["Cotto", "ltr"], ["coffee shop", "ltr"], ["The Bakers", "ltr"]]
-    screenshot("rtl-item-english-facts")

@@ -1,4 +1,4 @@
-"""Statistical-honesty suite, monitor: every sentence the monitor can show about the
+"""The monitor's claims about the data: every sentence the monitor can show about the
 data appears where the data support it and nowhere else (a fixture for each case)."""
 
 from __future__ import annotations

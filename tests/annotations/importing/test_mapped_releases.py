@@ -1,4 +1,4 @@
-"""Defects found importing public releases (RankME's CrowdFlower CSVs, the HANNA user study)
+"""Importing the shapes of public releases (RankME's CrowdFlower CSVs, the HANNA user study)
 through a mapping (annotations/importing/mapped.py): each test writes the small file it needs."""
 
 from __future__ import annotations

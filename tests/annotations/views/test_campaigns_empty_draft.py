@@ -1,4 +1,4 @@
-"""What a new designer read wrongly on the overview: buttons not yet usable."""
+"""An empty draft's overview: the buttons not yet usable are disabled with the reason."""
 
 from __future__ import annotations
 

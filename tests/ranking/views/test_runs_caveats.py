@@ -1,4 +1,4 @@
-"""The statistical-honesty suite: every message the ranking page and API can show about
+"""The ranking page's caveats: every message the ranking page and API can show about
 what the numbers rest on appears where the data call for it, and only there.
 
 One pair of cases per message: thin data, a provisional system, unstable (fragile)

@@ -1,4 +1,4 @@
-"""The monitor as organizers use it: polling only the progress, queries that do not grow, no polling once closed."""
+"""The monitor's load on the server: polling only the progress, queries that do not grow, no polling once closed."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A constant and a column system together are refused."""
+"""Where a mapping takes the system from: a column or a constant, not both and not neither."""
 
 from __future__ import annotations
 

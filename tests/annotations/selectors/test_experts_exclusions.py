@@ -1,5 +1,5 @@
-"""Crowd versus experts, honestly (annotations/selectors/experts.py): the crowd ranking leaves
-excluded workers out and shows their effect."""
+"""Excluded workers in crowd versus experts (annotations/selectors/experts.py): the crowd
+ranking leaves them out and shows their effect."""
 
 from __future__ import annotations
 

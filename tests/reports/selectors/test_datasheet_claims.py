@@ -1,4 +1,4 @@
-"""Statistical-honesty suite, datasheet (HEDS): each sentence the datasheet can state
+"""The datasheet's claims (HEDS): each sentence the datasheet can state
 appears for data that support it and not for data that do not; what the stored data
 cannot tell is left for a person, whose answer replaces the platform's."""
 
@@ -22,7 +22,7 @@ from tests.factories import (
     judgement_of,
     task_with_outputs,
 )
-from tests.reports.datasheet_honesty_data import PLATFORM_DEFAULTS, _campaign
+from tests.reports.datasheet_claims_data import PLATFORM_DEFAULTS, _campaign
 
 pytestmark = pytest.mark.django_db
 
