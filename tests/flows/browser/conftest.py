@@ -129,3 +129,26 @@ def wait_until(page: object, expression: str, arg: object = None, timeout: float
         if time.monotonic() > deadline:
             raise AssertionError(f"still false after {timeout:.0f} s: {expression}")
         page.wait_for_timeout(50)  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def owner():
+    """The designer data's owner, signing in with the password ``owner-pass``."""
+    from tests.annotations.designer_data import users
+
+    person = users()["owner"]
+    person.set_password("owner-pass")
+    person.save()
+    return person
+
+
+def signed_in_owner(new_page, live_server, *, javascript: bool = True, width: int = 1280):
+    """A page signed in as ``owner`` (the fixture above)."""
+    page = new_page(java_script_enabled=javascript, width=width)
+    page.set_default_timeout(30_000)
+    page.goto(live_server.url + "/accounts/login/")
+    page.get_by_label("Username").fill("owner")
+    page.get_by_label("Password").fill("owner-pass")
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_load_state("load")
+    return page

@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from tests.flows.browser.conftest import save_screenshot, sign_in
+from tests.flows.browser.conftest import save_screenshot, sign_in, signed_in_owner
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
@@ -49,27 +49,6 @@ def test_the_slug_follows_the_name_until_edited(page, live_server, screenshot, s
     assert campaign.name == f"{NAME} (final)!"
 
 
-def _signed_in(new_page, live_server, *, javascript: bool = True, width: int = 1280):
-    page = new_page(java_script_enabled=javascript, width=width)
-    page.set_default_timeout(30_000)
-    page.goto(live_server.url + "/accounts/login/")
-    page.get_by_label("Username").fill("owner")
-    page.get_by_label("Password").fill("owner-pass")
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_load_state("load")
-    return page
-
-
-@pytest.fixture
-def owner():
-    from tests.annotations.designer_data import users
-
-    person = users()["owner"]
-    person.set_password("owner-pass")
-    person.save()
-    return person
-
-
 @pytest.mark.parametrize("javascript", [True, False])
 def test_the_criterion_form_shows_the_chosen_scales_fields(
     new_page, live_server, owner, javascript
@@ -77,7 +56,7 @@ def test_the_criterion_form_shows_the_chosen_scales_fields(
     from annotations.services.campaigns import campaign_create
 
     campaign = campaign_create(slug="crit", name="Criteria", owner=owner)
-    page = _signed_in(new_page, live_server, javascript=javascript)
+    page = signed_in_owner(new_page, live_server, javascript=javascript)
     page.goto(live_server.url + f"/campaigns/{campaign.slug}/criteria/", wait_until="load")
     assert page.get_by_label("Scale").input_value() == "magnitude"
     assert page.get_by_label("Likert levels").count() == 0

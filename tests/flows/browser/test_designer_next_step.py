@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from tests.flows.browser.conftest import save_screenshot
+from tests.flows.browser.conftest import save_screenshot, signed_in_owner
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
@@ -65,27 +65,6 @@ def test_next_step_primary_upload_closed_pages_labelled(new_page, live_server):
     assert page.get_by_label("Pay per hour (GBP)").is_visible()
 
 
-def _signed_in(new_page, live_server, *, javascript: bool = True, width: int = 1280):
-    page = new_page(java_script_enabled=javascript, width=width)
-    page.set_default_timeout(30_000)
-    page.goto(live_server.url + "/accounts/login/")
-    page.get_by_label("Username").fill("owner")
-    page.get_by_label("Password").fill("owner-pass")
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_load_state("load")
-    return page
-
-
-@pytest.fixture
-def owner():
-    from tests.annotations.designer_data import users
-
-    person = users()["owner"]
-    person.set_password("owner-pass")
-    person.save()
-    return person
-
-
 def test_empty_draft_buttons_disabled_and_amounts_formatted(new_page, live_server, owner):
     from annotations.models import Campaign
     from annotations.services.campaigns import campaign_create
@@ -95,7 +74,7 @@ def test_empty_draft_buttons_disabled_and_amounts_formatted(new_page, live_serve
     judged = judged_campaign(owner=owner, n_items=4, n_workers=2)
     Campaign.objects.filter(pk=judged.pk).update(status="draft")
     for width in (1280, 390):
-        page = _signed_in(new_page, live_server, width=width)
+        page = signed_in_owner(new_page, live_server, width=width)
         page.goto(live_server.url + f"/campaigns/{empty.slug}/")
         for name in ("Build tasks", "Launch"):
             assert page.get_by_role("button", name=name, exact=True).is_disabled()
