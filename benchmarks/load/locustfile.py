@@ -16,22 +16,24 @@ from __future__ import annotations
 import json
 import os
 import random
-import re
+import sys
 import threading
 import time
 import uuid
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
 from locust import FastHttpUser, events, task
 
+# Locust puts this file's folder on the path, not the repository's.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from benchmarks.load.pages import ACTION, IDENTITY, SCORE, answers, unescape
+
 SLUG = os.environ.get("LOAD_SLUG", "load")
 THINK = float(os.environ.get("LOAD_THINK", "0"))
-RESULTS = os.environ.get("LOAD_RESULTS", "")
 
-_IDENTITY = re.compile(r'name="identity"\s+value="([^"]+)"|value="([^"]+)"\s+name="identity"')
-_ACTION = re.compile(r'<form[^>]*action="([^"]*/task/[0-9]+/)"')
-_SCORE = re.compile(r'name="score_([0-9]+)"')
+RESULTS = os.environ.get("LOAD_RESULTS", "")
 
 _lock = threading.Lock()
 # name -> list of (response ms, queries, db ms, ok, seconds from the start to its end)
@@ -84,10 +86,6 @@ def _dump(**_: Any) -> None:
         )
 
 
-def _unescape(text: str) -> str:
-    return text.replace("&amp;", "&").replace("&quot;", '"').replace("&#x27;", "'")
-
-
 class CrowdWorker(FastHttpUser):
     """One participant after another, fetch -> submit in a loop."""
 
@@ -103,11 +101,11 @@ class CrowdWorker(FastHttpUser):
             name="entry",
             catch_response=True,
         ) as page:
-            found = _IDENTITY.search(page.text or "")
+            found = IDENTITY.search(page.text or "")
             if page.status_code != 200 or found is None:
                 page.failure(f"entry: {page.status_code}, no identity")
                 return False
-        identity = _unescape(found.group(1) or found.group(2))
+        identity = unescape(found.group(1) or found.group(2))
         with self.client.post(
             f"/w/{SLUG}/start/",
             data={"agree": "on", "identity": identity},
@@ -135,17 +133,17 @@ class CrowdWorker(FastHttpUser):
                 page.failure(f"fetch: {page.status_code}")
                 self.session_url = ""
                 return
-            action = _ACTION.search(text)
+            action = ACTION.search(text)
             if action is None:
                 # The session is over (done page): the next participant comes in.
                 self.session_url = ""
                 return
-        slots = sorted({int(s) for s in _SCORE.findall(text)})
+        slots = sorted({int(s) for s in SCORE.findall(text)})
         if THINK > 0:
             time.sleep(random.expovariate(1.0 / THINK))
-        scores = {f"score_{s}": str(random.randint(1, 200)) for s in slots}
+        scores = answers(text, slots)
         with self.client.post(
-            _unescape(action.group(1)),
+            unescape(action.group(1)),
             data=scores,
             name="submit",
             allow_redirects=False,

@@ -1,0 +1,34 @@
+"""The load benchmark's crowd worker (benchmarks/load/pages.py, read by locustfile.py) answers as a worker
+does: its submits are accepted, content checks included, so the benchmark measures real
+submits and not refusals."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.test import Client
+
+from benchmarks.load.__main__ import build_campaign
+from benchmarks.load.pages import ACTION, IDENTITY, SCORE, answers, unescape
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_load_client_answers_every_task_page_so_that_the_submit_is_accepted():
+    campaign = build_campaign(slug="load", items=6, systems=7, synthetic=True)
+    assert any(c.content_checks for c in campaign.criteria.all())  # what it must tick
+    client, pid = Client(), uuid.uuid4().hex[:24]
+    entry = client.get(f"/w/load/?PROLIFIC_PID={pid}&STUDY_ID=load&SESSION_ID={pid}")
+    found = IDENTITY.search(entry.content.decode())
+    assert found is not None
+    identity = unescape(found.group(1) or found.group(2))
+    session = client.post("/w/load/start/", {"agree": "on", "identity": identity})["Location"]
+    for _ in range(4):
+        page = client.get(session).content.decode()
+        action = ACTION.search(page)
+        assert action is not None
+        slots = sorted({int(s) for s in SCORE.findall(page)})
+        submitted = client.post(unescape(action.group(1)), answers(page, slots))
+        assert submitted.status_code in (302, 303), submitted.content.decode()[:500]
+        assert "already" not in submitted["Location"]
