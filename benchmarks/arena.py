@@ -212,9 +212,8 @@ def timed(label: str, fn):  # type: ignore[no-untyped-def]
 
 
 #: What 45 s for import + rank means against the yardstick on a quiet machine: the
-#: yardstick takes about 9,000 s there (its CPU seconds, measured under any load, agree;
-#: docs/benchmarks.md), and 9,000 / 45 = 200.
-YARDSTICK_RATIO = 200.0
+#: yardstick took 8,448 s there (docs/benchmarks.md), and 8,448 / 45 = 188.
+YARDSTICK_RATIO = 188.0
 
 
 def end_to_end(args: argparse.Namespace, comparisons: Comparisons) -> None:
