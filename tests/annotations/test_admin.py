@@ -20,6 +20,7 @@ from annotations.models import (
 )
 from ranking.models import RankingRun
 from tests.annotations.designer_data import judged_campaign
+from tests.source_text import modules_containing
 
 pytestmark = pytest.mark.django_db
 
@@ -144,16 +145,8 @@ def test_the_admin_shows_read_only_what_the_services_fix(client):
 
 def test_the_reserved_slug_rule_is_worded_in_one_place():
     """The admin asks services.campaigns.campaign_slug_check; no copy of the rule."""
-    from pathlib import Path
-
-    repo = Path(__file__).resolve().parents[2]
     wording = "is reserved; choose another"
-    writers = sorted(
-        str(path.relative_to(repo))
-        for app in ("annotations", "ranking", "reports", "common")
-        for path in (repo / app).rglob("*.py")
-        if wording in path.read_text(encoding="utf-8")
-    )
+    writers = modules_containing(wording)
     assert writers == ["annotations/services/campaigns.py"]
 
 

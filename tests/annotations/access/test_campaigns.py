@@ -25,6 +25,7 @@ from annotations.access.campaigns import (
 from annotations.models import CampaignMembership
 from tests.annotations.designer_data import judged_world
 from tests.factories import CampaignFactory, CriterionFactory
+from tests.source_text import modules_containing
 
 Role = CampaignMembership.Role
 REPO = Path(__file__).resolve().parents[3]
@@ -221,10 +222,5 @@ def test_a_criterion_in_the_path_is_a_404_and_one_in_the_query_a_400(client, exp
 
 def test_the_missing_criterion_404_is_worded_in_one_place():
     wording = "No such criterion in this campaign."
-    writers = sorted(
-        str(path.relative_to(REPO))
-        for app in ("annotations", "ranking", "reports", "common")
-        for path in (REPO / app).rglob("*.py")
-        if wording in path.read_text(encoding="utf-8")
-    )
+    writers = modules_containing(wording)
     assert writers == ["annotations/access/campaigns.py"]

@@ -35,6 +35,7 @@ from annotations.access.workers import (
 )
 from annotations.models import Assignment, Campaign, Judgement, Worker
 from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
+from tests.source_text import modules_containing
 
 pytestmark = pytest.mark.django_db
 
@@ -392,13 +393,5 @@ def test_worker_cookies_swapped_or_forged_are_not_read(campaign):
 def test_the_consent_page_is_rendered_in_one_place():
     """The worker's consent page and the designer's preview of it share
     ``consent_page``: no page module builds the page's context on its own."""
-    from pathlib import Path
-
-    repo = Path(__file__).resolve().parents[3]
-    renderers = sorted(
-        str(path.relative_to(repo))
-        for app in ("annotations", "ranking", "reports", "common")
-        for path in (repo / app).rglob("*.py")
-        if "annotations/shared/consent.html" in path.read_text(encoding="utf-8")
-    )
+    renderers = modules_containing("annotations/shared/consent.html")
     assert renderers == ["annotations/access/workers.py"]

@@ -8,6 +8,7 @@ import pytest
 
 from annotations.forms.settings import SETTINGS_GROUPS, SETTINGS_LABELS, CampaignDesignForm
 from annotations.selectors.campaigns import SETTINGS_ON_PAGE
+from tests.source_text import modules_containing
 
 
 def test_every_setting_is_in_exactly_one_group():
@@ -53,7 +54,6 @@ def test_a_setting_left_out_of_the_groups_fails_loudly(monkeypatch):
 def test_a_fixed_setting_posted_anyway_is_refused_by_the_services_rule():
     """The form asks services.campaigns.campaign_fixed_check, the rule
     campaign_settings_update obeys, and shows its words: no copy of the rule."""
-    from pathlib import Path
 
     from django.forms.models import model_to_dict
 
@@ -76,11 +76,5 @@ def test_a_fixed_setting_posted_anyway_is_refused_by_the_services_rule():
         campaign_fixed_check(campaign=campaign, changed=["judgements_per_task"])
     assert form.non_field_errors() == [str(refusal.value)]
     assert str(refusal.value).startswith("Tasks are built already; these settings can no longer")
-    repo = Path(__file__).resolve().parents[3]
-    writers = sorted(
-        str(path.relative_to(repo))
-        for app in ("annotations", "ranking", "reports", "common")
-        for path in (repo / app).rglob("*.py")
-        if "settings can no longer change" in path.read_text(encoding="utf-8")
-    )
+    writers = modules_containing("settings can no longer change")
     assert writers == ["annotations/services/campaigns.py"]

@@ -15,6 +15,7 @@ from annotations.selectors.criteria import (
 )
 from common.errors import DomainError
 from tests.factories import CampaignFactory, CriterionFactory, OutputFactory, TaskFactory
+from tests.source_text import modules_containing
 
 pytestmark = pytest.mark.django_db
 
@@ -80,16 +81,8 @@ def test_criteria_listed_says_which_criteria_have_tasks():
 
 def test_the_refusal_of_an_unknown_criterion_is_worded_in_one_place():
     """Pages, APIs, commands and selectors of every app refuse through criterion_missing."""
-    from pathlib import Path
-
-    repo = Path(__file__).resolve().parents[3]
     wording = "has no criterion '"
-    writers = sorted(
-        str(path.relative_to(repo))
-        for app in ("annotations", "ranking", "reports", "common")
-        for path in (repo / app).rglob("*.py")
-        if wording in path.read_text(encoding="utf-8")
-    )
+    writers = modules_containing(wording)
     assert writers == ["annotations/selectors/criteria.py"]
 
 

@@ -14,6 +14,7 @@ from annotations.services.criteria import (
 from annotations.services.demo import demo_campaign_seed
 from common.errors import DomainError
 from tests.factories import CampaignFactory, CriterionFactory, OutputFactory, task_with_outputs
+from tests.source_text import modules_containing
 
 pytestmark = pytest.mark.django_db
 
@@ -98,7 +99,6 @@ def test_the_content_checks_are_worded_once_and_translated():
     """CONTENT_CHECKS holds the sentences every door shows (the task page's boxes, the
     worked example, the designer's form, the checklist's refusal), in the worker's
     language; no module writes them again."""
-    from pathlib import Path
 
     from django.utils import translation
 
@@ -115,11 +115,5 @@ def test_the_content_checks_are_worded_once_and_translated():
         refusal = checklist_problem(offered=CONTENT_CHECKS, ticked=["perfect", "missing"])
         assert "Er gibt die Eingabe perfekt wieder" in refusal
         assert "Ihm fehlen Informationen aus der Eingabe" in refusal
-    repo = Path(__file__).resolve().parents[3]
-    writers = sorted(
-        str(path.relative_to(repo))
-        for app in ("annotations", "ranking", "reports", "common")
-        for path in (repo / app).rglob("*.py")
-        if "It reflects the input perfectly" in path.read_text(encoding="utf-8")
-    )
+    writers = modules_containing("It reflects the input perfectly")
     assert writers == ["annotations/services/criteria.py"]
