@@ -161,7 +161,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
-    data_dir = Path(os.environ.get("HUMANEVAL_E2E_DIR", REPO.parent / "shared" / "e2e"))
+    from benchmarks.ranking_stats import e2e_dir
+
+    data_dir = e2e_dir()
     if not (data_dir / "quality.csv").is_file():
         print(f"E2E data not found at {data_dir}: nothing to benchmark (set HUMANEVAL_E2E_DIR).")
         return 0
@@ -182,18 +184,9 @@ def main() -> int:
     import django
 
     django.setup()
-    from annotations.models import Criterion
-    from ranking.selectors.runs import ranking_scores
-    from ranking.stats._pairwise import judgements_to_comparisons
+    from benchmarks.ranking import criterion_comparisons
 
-    scores = ranking_scores(criterion=Criterion.objects.get(campaign__slug="e2e", name="quality"))
-    comparisons = judgements_to_comparisons(
-        scores.judgement,
-        scores.system,
-        scores.score,
-        n_systems=len(scores.systems),
-        slot=scores.slot,
-    )
+    comparisons = criterion_comparisons(campaign="e2e", criterion="quality")
     load = os.getloadavg()[0]
     print(f"E2E quality: {len(comparisons)} comparisons; load {load:.2f} on {os.cpu_count()} cores")
     yardstick = Yardstick(comparisons)

@@ -22,9 +22,32 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ranking.stats._pairwise import Comparisons
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+
+
+def criterion_comparisons(*, campaign: str, criterion: str) -> Comparisons:
+    """A criterion's counted judgements as the comparisons a ranking run reads (through
+    the run's own selector). Needs Django set up."""
+    from annotations.models import Criterion
+    from ranking.selectors.runs import ranking_scores
+    from ranking.stats._pairwise import judgements_to_comparisons
+
+    scores = ranking_scores(
+        criterion=Criterion.objects.get(campaign__slug=campaign, name=criterion)
+    )
+    return judgements_to_comparisons(
+        scores.judgement,
+        scores.system,
+        scores.score,
+        n_systems=len(scores.systems),
+        slot=scores.slot,
+    )
 
 
 def main() -> int:
@@ -34,7 +57,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
-    data_dir = Path(os.environ.get("HUMANEVAL_E2E_DIR", REPO.parent / "shared" / "e2e"))
+    from benchmarks.ranking_stats import e2e_dir
+
+    data_dir = e2e_dir()
     if not (data_dir / "quality.csv").is_file():
         print(f"E2E data not found at {data_dir}: nothing to benchmark (set HUMANEVAL_E2E_DIR).")
         return 0
@@ -48,25 +73,16 @@ def main() -> int:
     from django.core.management import call_command
 
     from annotations.importing.ratings import e2e_import
-    from annotations.models import Criterion
     from benchmarks.ranking_stats import benchmark
-    from ranking.selectors.runs import ranking_scores
-    from ranking.stats._pairwise import judgements_to_comparisons
 
     call_command("migrate", verbosity=0)
     started = time.perf_counter()
     e2e_import(campaign_slug="e2e", folder=data_dir)
     print(f"imported {data_dir} in {time.perf_counter() - started:.1f} s")
-    comparisons = {}
-    for name in ("quality", "naturalness"):
-        scores = ranking_scores(criterion=Criterion.objects.get(campaign__slug="e2e", name=name))
-        comparisons[name] = judgements_to_comparisons(
-            scores.judgement,
-            scores.system,
-            scores.score,
-            n_systems=len(scores.systems),
-            slot=scores.slot,
-        )
+    comparisons = {
+        name: criterion_comparisons(campaign="e2e", criterion=name)
+        for name in ("quality", "naturalness")
+    }
     benchmark(comparisons, runs=args.runs, reference_runs=args.reference_runs, seed=args.seed)
     return 0
 
