@@ -31,10 +31,7 @@ class AdaptiveApi(CampaignScoped):
                     "batch_tasks": self.campaign.adaptive_batch_tasks,
                     "problem": adaptive.adaptive_problem(self.campaign) or None,
                     "stable_refits": adaptive.STABLE_REFITS,
-                    "stable_span": adaptive.stable_span(
-                        n_systems=len(selectors.adaptive_systems(campaign=self.campaign)),
-                        k=self.campaign.outputs_per_task,
-                    ),
+                    "stable_span": adaptive.campaign_stable_span(campaign=self.campaign),
                     "criteria": selectors.adaptive_status(campaign=self.campaign),
                 }
             ).data

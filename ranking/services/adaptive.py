@@ -75,8 +75,15 @@ STABLE_SHOWS = 160
 
 def stable_span(*, n_systems: int, k: int) -> int:
     """Judgements the clusters must have held over to be stable: ``STABLE_SHOWS``
-    showings of each of ``n_systems`` systems in tasks of ``k``."""
-    return math.ceil(STABLE_SHOWS * n_systems / max(k, 1))
+    showings of each of ``n_systems`` systems in tasks of ``k`` (at most all of them)."""
+    return math.ceil(STABLE_SHOWS * n_systems / max(min(k, n_systems), 1))
+
+
+def campaign_stable_span(*, campaign: Campaign) -> int:
+    """:func:`stable_span` of the campaign's systems in its tasks: what its adaptive
+    page and API state the stop rule waits for."""
+    n = len(selectors.adaptive_systems(campaign=campaign))
+    return stable_span(n_systems=n, k=int(campaign.outputs_per_task))
 
 
 def adaptive_problem(campaign: Campaign) -> str:
@@ -175,9 +182,8 @@ def _stable(criterion: Criterion, state: _State, number: int) -> bool:
     mine = [int(c) for c in state.cluster]
     if len(set(mine)) < 2:
         return False
-    n = len(state.labels)
-    k = min(int(criterion.campaign.outputs_per_task), n)
-    since = state.judgements - stable_span(n_systems=n, k=k)
+    span = stable_span(n_systems=len(state.labels), k=int(criterion.campaign.outputs_per_task))
+    since = state.judgements - span
     seen = state.judgements
     before = selectors.adaptive_refits_before(criterion=criterion, number=number)
     for checked, (old, judgements) in enumerate(before, start=1):

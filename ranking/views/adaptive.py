@@ -49,10 +49,7 @@ def campaign_adaptive(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             statuses=selectors.adaptive_status_rows(campaign=campaign),
             stable_refits=adaptive.STABLE_REFITS,
             stable_shows=adaptive.STABLE_SHOWS,
-            stable_span=adaptive.stable_span(
-                n_systems=len(selectors.adaptive_systems(campaign=campaign)),
-                k=campaign.outputs_per_task,
-            ),
+            stable_span=adaptive.campaign_stable_span(campaign=campaign),
             refit_runs=adaptive.REFIT_RUNS,
             min_share=adaptive.MIN_SHARE,
         ),

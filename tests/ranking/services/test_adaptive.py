@@ -403,3 +403,10 @@ def test_three_equal_refits_are_not_stable_until_the_clusters_held_over_the_span
     batches[1].state = [{**row, "cluster": 1} for row in batches[1].state]
     batches[1].save(update_fields=["state"])
     assert not now(60 + span)
+
+
+def test_the_span_counts_tasks_of_at_most_every_system():
+    """Tasks cannot show more systems than there are: the span the rule applies and the
+    one the page states both cap the task size at the systems."""
+    assert adaptive.stable_span(n_systems=4, k=5) == adaptive.stable_span(n_systems=4, k=4) == 160
+    assert adaptive.stable_span(n_systems=21, k=5) == 672
