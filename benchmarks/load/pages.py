@@ -20,11 +20,10 @@ def unescape(text: str) -> str:
     return text.replace("&amp;", "&").replace("&quot;", '"').replace("&#x27;", "'")
 
 
-def answers(page: str, slots: list[int], rng: random.Random | None = None) -> dict[str, str]:
+def answers(page: str, slots: list[int]) -> dict[str, str]:
     """What a worker posts for the task page ``page``: a score per slot and, where the
     criterion asks for content checks, one statement ticked per output."""
-    draw = rng or random
-    posted = {f"score_{s}": str(draw.randint(1, 200)) for s in slots}
+    posted = {f"score_{s}": str(random.randint(1, 200)) for s in slots}
     for name, value in CHECK.findall(page):
         posted.setdefault(name, value)
     return posted
