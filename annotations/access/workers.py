@@ -351,7 +351,7 @@ def interface_for(
 def _open_campaign(request: HttpRequest, slug: str) -> Campaign | HttpResponse:
     """The campaign, if it is live; otherwise the page that says why not (in the
     worker's language)."""
-    campaign = Campaign.objects.filter(slug=slug).first()
+    campaign = session_selectors.campaign_by_slug(slug=slug)
     if campaign is None:
         with translation.override(interface_for(request)):
             return problem_page(request, "unknown", status=404)

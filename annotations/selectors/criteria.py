@@ -13,6 +13,7 @@ from annotations.core.examples import ExampleRow, worked_example
 from annotations.models import Campaign, Criterion, Output, Task, TaskOutput, Worker
 from annotations.selectors.sessions import is_together
 from common.errors import DomainError
+from common.queries import prepared
 
 
 def standard_rated_tasks(*, criterion: Criterion) -> int:
@@ -85,9 +86,37 @@ def criteria_listed(*, campaign: Campaign) -> QuerySet[Criterion]:
     )
 
 
+@prepared(campaign_id=int)
+def _criteria_in_order(campaign_id: int) -> QuerySet[Criterion]:
+    return Criterion.objects.filter(campaign_id=campaign_id).order_by("position", "name")
+
+
 def criteria_in_order(*, campaign: Campaign) -> list[Criterion]:
-    """The campaign's criteria in the order workers and designers see them."""
-    return list(campaign.criteria.order_by("position", "name"))
+    """The campaign's criteria in the order workers and designers see them (prepared:
+    every arrival reads them)."""
+    return _criteria_in_order(campaign_id=campaign.pk)
+
+
+@prepared(campaign_id=int)
+def _regular_tasks_by_criterion(campaign_id: int) -> QuerySet[Task, tuple[int, int]]:
+    return (
+        Task.objects.filter(campaign_id=campaign_id, kind=Task.Kind.REGULAR)
+        .order_by()
+        .values("criterion_id")
+        .annotate(n=Count("id"))
+        .values_list("criterion_id", "n")
+    )
+
+
+@prepared(campaign_id=int)
+def _workers_by_criterion(campaign_id: int) -> QuerySet[Worker, tuple[int, int]]:
+    return (
+        Worker.objects.filter(campaign_id=campaign_id, criterion__isnull=False)
+        .order_by()
+        .values("criterion_id")
+        .annotate(n=Count("id"))
+        .values_list("criterion_id", "n")
+    )
 
 
 def criterion_for_newcomer(
@@ -107,20 +136,9 @@ def criterion_for_newcomer(
     order = [c.pk for c in criteria]
     if len(order) < 2:
         return None
-    tasks = dict(
-        Task.objects.filter(campaign=campaign, kind=Task.Kind.REGULAR)
-        .order_by()
-        .values("criterion_id")
-        .annotate(n=Count("id"))
-        .values_list("criterion_id", "n")
-    )
-    workers = dict(
-        Worker.objects.filter(campaign=campaign, criterion__isnull=False)
-        .order_by()
-        .values("criterion_id")
-        .annotate(n=Count("id"))
-        .values_list("criterion_id", "n")
-    )
+    # Prepared: every arrival in set-up 2 counts them.
+    tasks = dict(_regular_tasks_by_criterion(campaign_id=campaign.pk))
+    workers = dict(_workers_by_criterion(campaign_id=campaign.pk))
     open_ = [pk for pk in order if tasks.get(pk)]
     if not open_:
         return None

@@ -15,10 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 from urllib.parse import urlencode, urlsplit
 
+from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare
 
 from annotations.models import Campaign, Worker
+from common.queries import prepared
 
 PROLIFIC_COMPLETE = "https://app.prolific.com/submissions/complete"
 # The assignmentId MTurk sends while a worker only previews a HIT.
@@ -115,11 +117,31 @@ def arrival_from(
     return Arrival(arrival.platform, external_id, arrival.metadata)
 
 
+@prepared(campaign_id=int, platform=str, external_id=str)
+def _worker_with_identity(campaign_id: int, platform: str, external_id: str) -> QuerySet[Worker]:
+    return Worker.objects.filter(
+        campaign_id=campaign_id, platform=platform, external_id=external_id
+    ).order_by()[:1]
+
+
+def worker_with_identity(*, campaign: Campaign, platform: str, external_id: str) -> Worker | None:
+    """The campaign's worker with this platform and id (unique together), if any: every
+    arrival and consent reads it (prepared)."""
+    return next(
+        iter(
+            _worker_with_identity(
+                campaign_id=campaign.pk, platform=platform, external_id=external_id
+            )
+        ),
+        None,
+    )
+
+
 def worker_known(*, campaign: Campaign, arrival: Arrival) -> Worker | None:
     """The campaign's worker with the arrival's identity, if they consented before."""
-    return Worker.objects.filter(
+    return worker_with_identity(
         campaign=campaign, platform=arrival.platform, external_id=arrival.external_id
-    ).first()
+    )
 
 
 # What only the worker's own platform session holds: the platform sends it with every

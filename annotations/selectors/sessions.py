@@ -31,6 +31,16 @@ class Progress:
         return min(self.done + 1, self.total)
 
 
+@prepared(slug=str)
+def _campaign_by_slug(slug: str) -> QuerySet[Campaign]:
+    return Campaign.objects.filter(slug=slug).order_by()[:1]
+
+
+def campaign_by_slug(*, slug: str) -> Campaign | None:
+    """The campaign of a worker's entry link (prepared: every arrival reads it)."""
+    return next(iter(_campaign_by_slug(slug=slug)), None)
+
+
 @prepared(worker_id=int, slug=str)
 def _session_worker(worker_id: int, slug: str) -> QuerySet[Worker]:
     return (

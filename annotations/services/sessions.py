@@ -22,11 +22,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from annotations.models import Campaign, Worker
+from annotations.models import Campaign, Criterion, Worker
 from annotations.selectors import platforms as platform_selectors
 from annotations.services import languages as language_services
 from common.errors import DomainError
-from common.queries import prepared_update
+from common.queries import PreparedInsert, prepared, prepared_update
 
 
 class SessionElsewhere(DomainError):
@@ -42,7 +42,17 @@ def worker_seen(*, worker_id: int, now: datetime) -> tuple[QuerySet[Worker], dic
     return Worker.objects.filter(pk=worker_id), {"last_seen_at": now}
 
 
-@transaction.atomic
+_worker_insert = PreparedInsert(Worker)
+
+
+@prepared(campaign_id=int, criterion_id=int)
+def _criterion_of_campaign(campaign_id: int, criterion_id: int) -> QuerySet[Criterion, int]:
+    return Criterion.objects.filter(campaign_id=campaign_id, pk=criterion_id).values_list(
+        "pk", flat=True
+    )[:1]
+
+
+@transaction.atomic(savepoint=False)
 def worker_get_or_create(
     *,
     campaign: Campaign,
@@ -52,6 +62,7 @@ def worker_get_or_create(
     language: str = "",
     criterion_id: int | None = None,
     may_return: Callable[[Worker], bool] | None = None,
+    consent: bool = False,
 ) -> Worker:
     """The campaign's worker with this identity, created on first sight.
 
@@ -60,36 +71,46 @@ def worker_get_or_create(
     worker judges in ``language`` (checked by the caller) and, in set-up 2, the criterion
     ``criterion_id`` (one of the campaign's, chosen when they arrived:
     ``criteria_selectors.criterion_for_newcomer``); a known worker keeps theirs.
+    ``consent``: a new worker is created as having consented now (``worker_enrol``).
 
     ``may_return``: when the worker already existed (also when created by a concurrent
     request a moment ago), whether this caller may have them; if not, ``SessionElsewhere``
     and nothing is written. Without it any caller gets the known worker (imports).
+
+    Every arrival's consent runs it, so its statements are few and prepared: the criterion
+    check, the worker's row, and for a new worker its insert inside a savepoint (the one a
+    concurrent first request of the same worker needs, to read their row after losing).
     """
     external_id = external_id.strip()
     if not external_id or len(external_id) > 200:
         raise DomainError("The worker id is missing or too long.")
-    try:
-        with transaction.atomic():
-            worker, created = Worker.objects.get_or_create(
-                campaign=campaign,
-                platform=platform,
-                external_id=external_id,
-                defaults={
-                    "metadata": metadata or {},
-                    "last_seen_at": timezone.now(),
-                    "language": language,
-                    "criterion_id": (
-                        criterion_id
-                        if criterion_id and campaign.criteria.filter(pk=criterion_id).exists()
-                        else None
-                    ),
-                },
+    worker = platform_selectors.worker_with_identity(
+        campaign=campaign, platform=platform, external_id=external_id
+    )
+    created = False
+    if worker is None:
+        now = timezone.now()
+        if criterion_id and not _criterion_of_campaign(
+            campaign_id=campaign.pk, criterion_id=criterion_id
+        ):
+            criterion_id = None
+        try:
+            with transaction.atomic():
+                worker = _worker_insert(
+                    campaign=campaign,
+                    platform=platform,
+                    external_id=external_id,
+                    metadata=metadata or {},
+                    last_seen_at=now,
+                    language=language,
+                    criterion_id=criterion_id or None,
+                    consented_at=now if consent else None,
+                )
+            created = True
+        except IntegrityError:  # two first requests of one worker at once
+            worker = Worker.objects.get(
+                campaign=campaign, platform=platform, external_id=external_id
             )
-    except IntegrityError:  # two first requests of one worker at once
-        worker, created = (
-            Worker.objects.get(campaign=campaign, platform=platform, external_id=external_id),
-            False,
-        )
     if not created and may_return is not None and not may_return(worker):
         raise SessionElsewhere(
             "This participant id already has a session; it continues only from the browser "
@@ -101,7 +122,6 @@ def worker_get_or_create(
     return worker
 
 
-@transaction.atomic
 def worker_consent(*, worker: Worker) -> Worker:
     """Record that the worker agreed to the consent text (the first time only)."""
     if worker.consented_at is None:
@@ -191,6 +211,7 @@ def worker_enrol(
             may_return=lambda known: platform_selectors.arrival_continues(
                 worker=known, arrival=arrival, session_worker_id=session_worker_id
             ),
+            consent=True,
         )
         worker = worker_consent(worker=worker)
     return worker

@@ -34,8 +34,13 @@ ENTRY = 3
 # A returning worker's entry: the campaign and the worker; the proof (a signed cookie, the
 # platform's session id) costs no statement.
 ENTRY_RETURNING = 2
-START = 14
-CONSENT = 4
+# The consent of a new worker: the campaign, then in one transaction the worker's row (none
+# yet), the criterion check and the insert inside its savepoint (the consent time set by
+# the insert: no update after it). 14 before the statements were prepared and merged.
+START = 7
+# An existing worker's consent: their session's read and one update (no transaction
+# around a single statement). 4 before.
+CONSENT = 2
 FETCH_NEW = 20
 FETCH_NEXT = 19
 FETCH_CLAIMED = 7
