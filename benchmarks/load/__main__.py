@@ -11,7 +11,9 @@ request kind p50/p95/p99, the query count and database time per request, cycles
 afterwards: judgements = successful submits, no worker judged a task twice, no task
 holds more places than its judgements per task.
 
-``--handout`` instead times the hand-out service alone (``task_next_for``) on a 6,000-
+``--per-request N`` instead measures the server's CPU per request kind (entry, consent,
+fetch, submit), N participants one after the other against one gunicorn worker: CPU
+time, which what else runs on the machine barely moves. ``--handout`` instead times the hand-out service alone (``task_next_for``) on a 6,000-
 and a 60,000-task campaign and prints the ratio of their p95 (flat cost: about 1).
 
     python -m benchmarks.load --clients 20 200                  # closed loop
@@ -19,6 +21,7 @@ and a 60,000-task campaign and prints the ratio of their p95 (flat cost: about 1
     python -m benchmarks.load --clients 1000 --think 20 --spawn-rate 10 --duration 200 \
         --warmup 100                # arriving over 100 s, measured after they all came
     python -m benchmarks.load --handout
+    python -m benchmarks.load --synthetic --per-request 400
     make benchmark-load LOAD_ARGS="--clients 200"
 
 ``DATABASE_URL`` (default ``postgres://postgres@127.0.0.1:5432/he_load``) names the
@@ -218,6 +221,26 @@ def start_server(args: argparse.Namespace, db_url: str) -> subprocess.Popen[byte
     return server
 
 
+def _children_cpu_seconds() -> float:
+    """User + system CPU time of this process's finished children (the Locust run)."""
+    times = os.times()
+    return times.children_user + times.children_system
+
+
+def machine_cpu_seconds() -> tuple[float, float]:
+    """(busy, total) CPU seconds of every core since boot, from ``/proc/stat`` (Linux)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    ticks = os.sysconf("SC_CLK_TCK")
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+    return (sum(fields) - idle) / ticks, sum(fields) / ticks
+
+
+def server_cpu_seconds_of(pid: int) -> float:
+    """User + system CPU time of one process so far (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def server_cpu_seconds(server: subprocess.Popen[bytes]) -> float:
     """User + system CPU time of the gunicorn master and its workers so far (Linux)."""
     ticks = os.sysconf("SC_CLK_TCK")
@@ -295,6 +318,8 @@ def run_load(args: argparse.Namespace, db_url: str, clients: int) -> dict[str, A
             }
             spawn = args.spawn_rate or max(10, min(clients, 100))
             cpu_before = server_cpu_seconds(server)
+            client_before = _children_cpu_seconds()
+            machine_before = machine_cpu_seconds()
             subprocess.run(
                 [
                     str(VENV_BIN / "locust"),
@@ -322,6 +347,8 @@ def run_load(args: argparse.Namespace, db_url: str, clients: int) -> dict[str, A
             )
             data = json.loads(results.read_text(encoding="utf-8"))
             cpu = server_cpu_seconds(server) - cpu_before
+            client_cpu = _children_cpu_seconds() - client_before
+            machine = [b - a for a, b in zip(machine_before, machine_cpu_seconds(), strict=True)]
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -348,6 +375,11 @@ def run_load(args: argparse.Namespace, db_url: str, clients: int) -> dict[str, A
         # The web processes' CPU per fetch + submit cycle (entries and consents included):
         # what sizes gunicorn, whatever else the machine is running.
         "server_cpu_ms_per_cycle": 1000 * cpu / max(1, data["submits_ok"]),
+        # Where the machine's cores went over the run: the web processes, the load client
+        # (Locust, on the same machine), and the share of all cores busy (anything).
+        "web_cpu_s": cpu,
+        "client_cpu_s": client_cpu,
+        "machine_busy": machine[0] / max(1e-9, machine[1]),
         **found,
         # Acknowledged submits without a judgement (a cycle cut off by the end of the run
         # can leave a judgement whose answer the client never saw: "unacknowledged").
@@ -381,17 +413,19 @@ def print_report(rows: list[dict[str, Any]]) -> None:
     print()
     print(
         "| clients | think s | fetch p50 / p95 / p99 ms | submit p50 / p95 / p99 ms "
-        "| cycles/s | web CPU ms/cycle | errors | judgements = submits | duplicated "
-        "| over-assigned | copies disagreeing |"
+        "| cycles/s | web CPU ms/cycle | web / client CPU s, cores busy | errors "
+        "| judgements = submits | duplicated | over-assigned | copies disagreeing |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         f, s = r["kinds"]["fetch"], r["kinds"]["submit"]
         print(
             f"| {r['clients']} | {r['think']:g} "
             f"| {f['p50']:.0f} / {f['p95']:.0f} / {f['p99']:.0f} "
             f"| {s['p50']:.0f} / {s['p95']:.0f} / {s['p99']:.0f} "
-            f"| {r['cycles_per_s']:.1f} | {r['server_cpu_ms_per_cycle']:.0f} | {r['errors']} "
+            f"| {r['cycles_per_s']:.1f} | {r['server_cpu_ms_per_cycle']:.0f} "
+            f"| {r['web_cpu_s']:.0f} / {r['client_cpu_s']:.0f} s, "
+            f"{100 * r['machine_busy']:.0f}% | {r['errors']} "
             f"| {r['judgements']} = {r['submits_ok']} ({r['lost']} lost, "
             f"{r['unacknowledged']} unacknowledged) "
             f"| {r['duplicated']} | {r['over_assigned']} | {r['copies_disagreeing']} |"
@@ -409,6 +443,109 @@ def print_report(rows: list[dict[str, Any]]) -> None:
                 f"| {r['clients']} | {kind} | {k['n']} | {k['errors']} "
                 f"| {k['queries']:g} / {k['queries_max']:g} | {k['db_ms']:.1f} |"
             )
+
+
+# Server CPU per request kind -------------------------------------------------------------
+
+
+class _Browser:
+    """One participant's HTTP connection with its cookies (standard library only: Locust
+    patches it when imported)."""
+
+    def __init__(self, port: int) -> None:
+        import http.client
+
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.cookies: dict[str, str] = {}
+
+    def request(
+        self, method: str, path: str, form: dict[str, str] | None = None
+    ) -> tuple[int, str, str]:
+        """(status, Location, body) of one request; keeps the cookies it sets."""
+        from urllib.parse import urlencode, urlsplit
+
+        headers = {"Host": "127.0.0.1"}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        body = None
+        if form is not None:
+            body = urlencode(form)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        self.connection.request(method, path, body=body, headers=headers)
+        response = self.connection.getresponse()
+        text = response.read().decode("utf-8")
+        for name, value in response.getheaders():
+            if name.lower() == "set-cookie":
+                key, _, rest = value.partition("=")
+                self.cookies[key] = rest.split(";", 1)[0]
+        return response.status, urlsplit(response.getheader("Location") or "").path, text
+
+
+def run_per_request(args: argparse.Namespace, db_url: str) -> dict[str, float]:
+    """Server CPU per request kind: ``--per-request N`` participants, one after the other,
+    against one gunicorn worker; each kind run for all of them in turn (entries, then
+    consents, fetches, submits) and the worker's CPU read before and after. CPU time, not
+    wall time: a figure that another program on the machine barely moves."""
+    import uuid
+
+    from benchmarks.load.pages import ACTION, IDENTITY, SCORE, answers, unescape
+
+    slug = f"load-cpu-{int(time.time())}"
+    build_campaign(slug=slug, items=args.items, systems=args.systems, synthetic=args.synthetic)
+    args.workers, args.worker_class, args.query_stats = 1, "sync", False
+    server = start_server(args, db_url)
+    worker_pid = int(Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()[0])
+    participants: list[dict[str, Any]] = []
+
+    def entry(p: dict[str, Any]) -> None:
+        pid = uuid.uuid4().hex[:24]
+        _, _, page = p["browser"].request(
+            "GET", f"/w/{slug}/?PROLIFIC_PID={pid}&STUDY_ID=load&SESSION_ID={pid}"
+        )
+        found = IDENTITY.search(page)
+        assert found is not None, "entry: no identity on the consent page"
+        p["identity"] = unescape(found.group(1) or found.group(2))
+
+    def consent(p: dict[str, Any]) -> None:
+        status, p["session"], _ = p["browser"].request(
+            "POST", f"/w/{slug}/start/", {"agree": "on", "identity": p["identity"]}
+        )
+        assert status in (302, 303), f"consent: {status}"
+
+    def fetch(p: dict[str, Any]) -> None:
+        status, _, page = p["browser"].request("GET", p["session"])
+        action = ACTION.search(page)
+        assert status == 200 and action is not None, f"fetch: {status}"
+        p["action"] = unescape(action.group(1))
+        p["answers"] = answers(page, sorted({int(s) for s in SCORE.findall(page)}))
+
+    def submit(p: dict[str, Any]) -> None:
+        status, _, _ = p["browser"].request("POST", p["action"], p["answers"])
+        assert status in (302, 303), f"submit: {status}"
+
+    figures: dict[str, float] = {}
+    try:
+        for label, kinds in (("warm-up", (entry,)), ("", (entry, consent, fetch, submit))):
+            participants = [{"browser": _Browser(args.port)} for _ in range(args.per_request)]
+            for kind in kinds:
+                before = server_cpu_seconds_of(worker_pid)
+                for p in participants:
+                    kind(p)
+                if label != "warm-up":
+                    figures[kind.__name__] = (
+                        1000 * (server_cpu_seconds_of(worker_pid) - before) / len(participants)
+                    )
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    print(
+        f"server CPU per request, {args.per_request} participants one after the other: "
+        + ", ".join(f"{kind} {ms:.2f} ms" for kind, ms in figures.items())
+        + f"; an arrival (entry + consent + first fetch) "
+        f"{figures['entry'] + figures['consent'] + figures['fetch']:.2f} ms, "
+        f"a cycle (fetch + submit) {figures['fetch'] + figures['submit']:.2f} ms"
+    )
+    return figures
 
 
 # Hand-out cost against campaign size ------------------------------------------------------
@@ -494,6 +631,13 @@ def main() -> None:
     parser.add_argument("--no-query-stats", dest="query_stats", action="store_false")
     parser.add_argument("--handout", action="store_true", help="6k vs 60k hand-out cost")
     parser.add_argument("--handouts", type=int, default=100, help="workers per size")
+    parser.add_argument(
+        "--per-request",
+        type=int,
+        default=0,
+        metavar="N",
+        help="server CPU per request kind, N participants one after the other",
+    )
     parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
@@ -503,6 +647,9 @@ def main() -> None:
     _setup_django(db_url)
     if args.handout:
         run_handout(args)
+        return
+    if args.per_request:
+        run_per_request(args, db_url)
         return
     rows = [run_load(args, db_url, clients) for clients in args.clients]
     print_report(rows)

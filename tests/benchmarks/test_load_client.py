@@ -32,3 +32,22 @@ def test_the_load_client_answers_every_task_page_so_that_the_submit_is_accepted(
         submitted = client.post(unescape(action.group(1)), answers(page, slots))
         assert submitted.status_code in (302, 303), submitted.content.decode()[:500]
         assert "already" not in submitted["Location"]
+
+
+def test_the_machine_and_process_cpu_readings_count_work_done():
+    """What the report splits the machine's cores by: all cores busy / total since boot,
+    and one process's CPU (the gunicorn worker of ``--per-request``), both growing with
+    work this process does."""
+    import os
+    import time
+
+    from benchmarks.load.__main__ import machine_cpu_seconds, server_cpu_seconds_of
+
+    busy, total = machine_cpu_seconds()
+    mine = server_cpu_seconds_of(os.getpid())
+    deadline = time.process_time() + 0.3
+    while time.process_time() < deadline:
+        pass
+    busy_after, total_after = machine_cpu_seconds()
+    assert 0 < busy <= total and busy_after - busy >= 0.2 and total_after > total
+    assert server_cpu_seconds_of(os.getpid()) - mine >= 0.25
