@@ -1113,6 +1113,38 @@ def stop_rule_table(
 # --- power -------------------------------------------------------------------------------
 
 
+def separated_share(
+    s: Simulator, n: int, k: int, size: int, seeds: int, test_set: Any, a: int, b: int
+) -> float:
+    """Share of ``seeds`` balanced campaigns of ``size`` judgements whose ranking puts
+    systems ``a`` and ``b`` in different clusters, the right way round."""
+    hits = 0
+    for seed in range(seeds):
+        rng = np.random.default_rng([n, int(size), seed])
+        tasks = balanced_tasks(int(size), n, k, rng)
+        items = rng.integers(s.n_items, size=int(size))
+        scores = s.answer(tasks, rng=rng, items=items, outputs=test_set)
+        normals = rng.standard_normal((1000, n))
+        res = ranking_of(tasks, scores, n, normals)
+        hits += int(res.cluster[a] < res.cluster[b])  # apart, the right way round
+    return hits / seeds
+
+
+def crossing(grid: Any, rates: Any, level: float) -> float:
+    """The size at which ``rates`` (rising with ``grid``) first reach ``level``,
+    interpolated on log size; ``inf`` when they never do, and NaN when they are there at
+    the grid's lowest size (a bound, not a crossing: the caller widens the grid first)."""
+    above = np.flatnonzero(np.asarray(rates) >= level)
+    if above.size == 0:
+        return float("inf")
+    i = int(above[0])
+    if i == 0:
+        return float("nan")
+    x0, x1 = math.log(grid[i - 1]), math.log(grid[i])
+    y0, y1 = rates[i - 1], rates[i]
+    return math.exp(x0 + (level - y0) * (x1 - x0) / max(y1 - y0, 1e-9))
+
+
 def power(
     sim: Simulator, *, step: float, seeds: int, sizes: Sequence[int]
 ) -> tuple[list[str], dict]:
@@ -1133,33 +1165,22 @@ def power(
             comparisons_needed(share[a, b], draws=tie[a, b]), n_systems=n, k=k
         )
         grid = np.unique(np.round(predicted * np.geomspace(0.25, 4.0, 9)).astype(int))
-        rates = []
-        for size in grid:
-            hits = 0
-            for seed in range(seeds):
-                rng = np.random.default_rng([n, int(size), seed])
-                tasks = balanced_tasks(int(size), n, k, rng)
-                items = rng.integers(s.n_items, size=int(size))
-                scores = s.answer(tasks, rng=rng, items=items, outputs=test_set)
-                normals = rng.standard_normal((1000, n))
-                res = ranking_of(tasks, scores, n, normals)
-                hits += int(res.cluster[a] < res.cluster[b])  # apart, the right way round
-            rates.append(hits / seeds)
+        rates = [separated_share(s, n, k, int(size), seeds, test_set, a, b) for size in grid]
+        # Already separated at the grid's lowest size: halve it until it is not (at most
+        # four times), so the figure is a crossing, not the grid's edge.
+        while rates[0] >= 0.8 and grid[0] > 2 * n and grid[0] >= predicted / 16:
+            lower = round(int(grid[0]) / 2)
+            grid = np.concatenate([[lower], grid])
+            rates.insert(0, separated_share(s, n, k, lower, seeds, test_set, a, b))
         rates_a = np.array(rates)
-        above = np.flatnonzero(rates_a >= 0.8)
-        if above.size == 0:
-            simulated = float("inf")
-        elif above[0] == 0:
-            simulated = float(grid[0])
-        else:
-            i = above[0]
-            x0, x1 = math.log(grid[i - 1]), math.log(grid[i])
-            y0, y1 = rates_a[i - 1], rates_a[i]
-            simulated = math.exp(x0 + (0.8 - y0) * (x1 - x0) / max(y1 - y0, 1e-9))
+        simulated = crossing(grid, rates_a, 0.8)
         curves[n] = (grid, rates_a, predicted)
+        if math.isnan(simulated):  # separated even at the widened grid's lowest size
+            shown, ratio = f"<={grid[0]}", f"<={grid[0] / predicted:.2f}"
+        else:
+            shown, ratio = f"{simulated:.0f}", f"{simulated / predicted:.2f}"
         lines.append(
-            f"{n:7d} {share[a, b]:6.3f} {tie[a, b]:6.3f} {predicted:9.0f} {simulated:9.0f} "
-            f"{simulated / predicted:6.2f}"
+            f"{n:7d} {share[a, b]:6.3f} {tie[a, b]:6.3f} {predicted:9.0f} {shown:>9} {ratio:>6}"
         )
     return lines, curves
 
@@ -1259,6 +1280,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--cap", type=int, default=None, help="judgements at most per run")
     parser.add_argument("--power-step", type=float, default=0.05, help="quality step, power")
     parser.add_argument("--power-seeds", type=int, default=40)
+    parser.add_argument(
+        "--power-sizes", type=int, nargs="+", default=[2, 5, 20], help="systems, power"
+    )
     parser.add_argument("--plot", type=Path, default=DOCS / "adaptive-simulation.png")
     parser.add_argument(
         "--quality-scale",
@@ -1387,7 +1411,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             print("\n".join(tables["stop rules"]), flush=True)
     if args.command in ("all", "power"):
-        lines, curves = power(sim, step=args.power_step, seeds=args.power_seeds, sizes=(2, 5, 20))
+        lines, curves = power(
+            sim, step=args.power_step, seeds=args.power_seeds, sizes=args.power_sizes
+        )
         print(
             f"\n== power: judgements to separate the middle pair (80% power, 95%), step {args.power_step} =="
         )

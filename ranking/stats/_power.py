@@ -44,8 +44,8 @@ __all__ = [
 #: in 80% of the seeds, over the size :func:`judgements_for` predicts for that pair, as
 #: (lowest, highest) over independent blocks of 40 seeds (``benchmarks/simulate.py
 #: power``; 3 blocks for 2 and 5 systems, 1 for 20), on the simulator fitted to the E2E
-#: quality ratings: adjacent shares about 0.55, about 43% draws, 5 outputs a task, 95%
-#: confidence and 80% power, a Bradley-Terry refit. Other shares, draws, task sizes and
+#: quality ratings: adjacent shares about 0.55, about 43% draws, 5 outputs a task (2 with
+#: 2 systems), 95% confidence and 80% power, a Bradley-Terry refit. Other shares, draws, task sizes and
 #: refits may differ: the plan page quotes these as they are and draws no number from them.
 SIMULATED_RATIOS: dict[int, tuple[float, float]] = {
     2: (1.26, 1.64),
