@@ -133,3 +133,28 @@ def test_a_known_worker_keeps_their_criterion() -> None:
         criterion_id=first.pk,
     )
     assert again.criterion_id == crit.pk
+
+
+def test_a_crowd_arriving_counts_the_tasks_once_and_the_workers_every_time(
+    monkeypatch, django_assert_num_queries
+) -> None:
+    """Every arrival in set-up 2 used to count the campaign's tasks per criterion (2 ms of
+    PostgreSQL for 6,000 tasks); each process now counts them at most every
+    ``TASK_COUNTS_FOR`` seconds, and the workers per criterion at every arrival, so a
+    crowd arriving together still spreads."""
+    from annotations.selectors import criteria as criteria_selectors
+
+    monkeypatch.setattr(criteria_selectors, "_task_counts", {})
+    campaign = _built()
+    criteria = criteria_selectors.criteria_in_order(campaign=campaign)
+    first = criterion_for_newcomer(campaign=campaign, criteria=criteria)
+    with django_assert_num_queries(1):  # the workers per criterion only
+        assert criterion_for_newcomer(campaign=campaign, criteria=criteria) == first
+    chosen = [_enter(Client(), campaign, f"q{i}")[1].criterion_id for i in range(3)]
+    assert len(set(chosen)) == 3
+    # Tasks added meanwhile (an adaptive batch) are counted once the counts are old.
+    clock = [criteria_selectors.time.monotonic()]
+    monkeypatch.setattr(criteria_selectors.time, "monotonic", lambda: clock[0])
+    clock[0] += criteria_selectors.TASK_COUNTS_FOR + 1
+    with django_assert_num_queries(2):
+        criterion_for_newcomer(campaign=campaign, criteria=criteria)
