@@ -610,6 +610,7 @@ def _chunk_store(
         states = dict(
             RankingChunk.objects.select_for_update()
             .filter(pk__in=[chunk.pk for chunk in chunks])
+            .order_by("index")  # the claim's order
             .values_list("pk", "state")
         )
         if len(states) != len(chunks):
