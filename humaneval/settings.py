@@ -5,6 +5,7 @@ Embedded default (nothing to start): a SQLite file database and Celery in eager 
 with real worker processes.
 """
 
+import os
 from datetime import timedelta
 from pathlib import Path
 
@@ -254,6 +255,10 @@ RANKING_PENDING_TIMEOUT = env.int("HUMANEVAL_RANKING_PENDING_TIMEOUT", default=6
 RANKING_LOST_AFTER = env.int("HUMANEVAL_RANKING_LOST_AFTER", default=120)
 RANKING_QUEUED_AFTER = env.int("HUMANEVAL_RANKING_QUEUED_AFTER", default=180)
 RANKING_MAX_ATTEMPTS = 3
+# The Celery worker processes a chunked ranking run is fanned out to (all machines): its
+# chunks go out in about 3 tasks per worker (ranking.stats.chunk_groups), each computing
+# its chunks side by side. Only the number of messages depends on it, never the numbers.
+RANKING_WORKERS = env.int("HUMANEVAL_RANKING_WORKERS", default=os.cpu_count() or 1)
 RANKING_BEAT_EVERY = 1.0  # a computing chunk writes its heartbeat at most this often
 RANKING_MAX_RUNS = 100_000
 RANKING_MAX_ACTIVE_RUNS_PER_USER = env.int("HUMANEVAL_RANKING_MAX_ACTIVE_RUNS", default=3)

@@ -9,8 +9,9 @@ heartbeat stopped and re-dispatches lost chunks (silent for ``RANKING_LOST_AFTER
 chunks whose message a dead worker held; a chunk that meets a dropped database
 connection is given back and retried with a backoff.
 
-A chunked run is planned by ``ranking.compute_run`` and computed by one
-``ranking.compute_chunk`` per chunk, on however many workers there are; each chunk is
+A chunked run is planned by ``ranking.compute_run`` and computed by
+``ranking.compute_chunk`` tasks of one or several consecutive chunks each (about three
+per worker process, ``RANKING_WORKERS``), on however many workers there are; each chunk is
 acknowledged late and rejected back to the queue when its worker dies, like the run.
 """
 
@@ -64,8 +65,10 @@ def ranking_run_compute_task(self: Task, run_id: int) -> str:
     retry_jitter=False,
     max_retries=8,
 )
-def ranking_chunk_compute_task(run_id: int, index: int) -> str:
-    return ranking_chunk_compute(run_id=run_id, index=index)
+def ranking_chunk_compute_task(run_id: int, index: int, count: int = 1) -> str:
+    # count: the chunks from index on that this message hands out (one group of the run,
+    # ranking.stats.chunk_groups); messages sent before groups carry one chunk
+    return ranking_chunk_compute(run_id=run_id, index=index, count=count)
 
 
 @shared_task(name="ranking.sweep_runs", ignore_result=True)

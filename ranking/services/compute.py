@@ -13,7 +13,7 @@ import json
 import math
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -21,7 +21,7 @@ import numpy as np
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q, Sum
+from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 
 from annotations.models import Campaign
@@ -308,21 +308,38 @@ def ranking_chunk_dispatch(run_id: int, index: int, queue: str | None = None) ->
     jobs.dispatch(CHUNK_TASK, run_id, index, queue=queue, thread=False)
 
 
+def ranking_chunks_dispatch(run_id: int, first: int, count: int, queue: str | None = None) -> None:
+    """Hand chunks ``first`` .. ``first + count - 1`` of a running run to Celery in one
+    message (one task claims, computes side by side and stores them all); as
+    :func:`ranking_chunk_dispatch` otherwise."""
+    jobs.dispatch(CHUNK_TASK, run_id, first, count, queue=queue, thread=False)
+
+
 def _compute_chunked(run: RankingRun, *, fan_out: bool, queue: str | None = None) -> None:
     indices = _plan(run_id=run.pk)
     if not indices:
         return
     if fan_out:
-        for index in indices:
-            ranking_chunk_dispatch(run.pk, index, queue)
+        # A few tasks per worker process (settings.RANKING_WORKERS), each of consecutive
+        # chunks computed side by side: fewer messages, claims and stores than one task
+        # per chunk, and the same numbers (a chunk computes what it computes alone).
+        for group in stats.chunk_groups(
+            indices,
+            workers=settings.RANKING_WORKERS,
+            together=stats.chunks_side_by_side(run.method, run.chunk_runs or 1),
+        ):
+            if len(group) == 1:
+                ranking_chunk_dispatch(run.pk, group[0], queue)
+            else:
+                ranking_chunks_dispatch(run.pk, group[0], len(group), queue)
         return
     # In this process (the ``rank`` command): the scores read once, every chunk claimed
     # as a worker claims it, computed side by side where the method allows it (each
     # chunk's numbers exactly those it has alone) and stored as a worker stores it.
     data = _load_scores(run)
-    claimed = [c for c in (_claim_chunk(run_id=run.pk, index=i) for i in indices) if c]
+    claimed = _claim_chunks(run_id=run.pk, indices=indices)
     if claimed:
-        _chunks_compute(claimed[-1][0], [chunk for _, chunk in claimed], data)
+        _chunks_compute(*claimed, data)
 
 
 @transaction.atomic
@@ -377,47 +394,65 @@ def _refuse_single_outputs(run: RankingRun, data: selectors.ScoreArrays) -> None
         )
 
 
-@transaction.atomic
 def _claim_chunk(*, run_id: int, index: int) -> tuple[RankingRun, RankingChunk] | None:
-    """Mark a chunk running for a new attempt; None when there is nothing to compute
-    (run cancelled or ended, chunk done, or chunk lost too often: the run fails).
+    """:func:`_claim_chunks` of one chunk."""
+    claimed = _claim_chunks(run_id=run_id, indices=[index])
+    return (claimed[0], claimed[1][0]) if claimed else None
 
-    Locks the run's row, then the chunk's (always in this order)."""
+
+@transaction.atomic
+def _claim_chunks(
+    *, run_id: int, indices: Sequence[int]
+) -> tuple[RankingRun, list[RankingChunk]] | None:
+    """Mark chunks ``indices`` running for a new attempt, those there is something to
+    compute for; None when there are none (run cancelled or ended, chunks done or
+    computing elsewhere, or a chunk lost too often: the run fails).
+
+    Locks the run's row, then the chunks' (always in this order), in one statement each,
+    and marks them running in one UPDATE."""
     run = (
         RankingRun.objects.select_for_update().select_related("criterion").filter(pk=run_id).first()
     )
     if run is None or run.status != RankingRun.Status.RUNNING:
         return None
-    chunk = RankingChunk.objects.select_for_update().filter(run=run, index=index).first()
-    if chunk is None or chunk.state == RankingChunk.State.DONE:
-        return None
+    rows = RankingChunk.objects.select_for_update().filter(run=run, index__in=list(indices))
     now = timezone.now()
     lost_after = settings.RANKING_LOST_AFTER
-    if chunk.state == RankingChunk.State.RUNNING and not jobs.silent(
-        chunk.heartbeat_at, now=now, after=lost_after
-    ):
-        # A duplicate message (re-sent while queued, or restored by the broker) while
-        # another worker computes the chunk: that worker keeps it. A chunk whose worker
-        # died stops beating and is handed out again (the sweep, _sweep_chunks).
+    claimed = []
+    for chunk in rows.order_by("index"):
+        if chunk.state == RankingChunk.State.DONE:
+            continue
+        if chunk.state == RankingChunk.State.RUNNING and not jobs.silent(
+            chunk.heartbeat_at, now=now, after=lost_after
+        ):
+            # A duplicate message (re-sent while queued, or restored by the broker) while
+            # another worker computes the chunk: that worker keeps it. A chunk whose
+            # worker died stops beating and is handed out again (the sweep,
+            # _sweep_chunks).
+            continue
+        if chunk.attempts >= settings.RANKING_MAX_ATTEMPTS:
+            _fail_locked(
+                run,
+                now=now,
+                error=(
+                    f"The worker computing chunk {chunk.index + 1} of {run.chunks.count()} "
+                    f"was lost {chunk.attempts} times (killed, out of memory or restarted) "
+                    "before it finished. Retry it, perhaps with fewer runs."
+                ),
+            )
+            return None
+        chunk.attempts += 1
+        chunk.state = RankingChunk.State.RUNNING
+        chunk.heartbeat_at = now
+        claimed.append(chunk)
+    if not claimed:
         return None
-    if chunk.attempts >= settings.RANKING_MAX_ATTEMPTS:
-        _fail_locked(
-            run,
-            now=now,
-            error=(
-                f"The worker computing chunk {index + 1} of {run.chunks.count()} was lost "
-                f"{chunk.attempts} times (killed, out of memory or restarted) before it "
-                "finished. Retry it, perhaps with fewer runs."
-            ),
-        )
-        return None
-    chunk.attempts += 1
-    chunk.state = RankingChunk.State.RUNNING
-    chunk.heartbeat_at = now
-    chunk.save(update_fields=["attempts", "state", "heartbeat_at"])
+    RankingChunk.objects.filter(pk__in=[c.pk for c in claimed]).update(
+        attempts=F("attempts") + 1, state=RankingChunk.State.RUNNING, heartbeat_at=now
+    )
     run.heartbeat_at = now
     run.save(update_fields=["heartbeat_at"])
-    return run, chunk
+    return run, claimed
 
 
 def _chunk_release(chunk: RankingChunk) -> None:
@@ -434,12 +469,14 @@ def _chunk_release(chunk: RankingChunk) -> None:
 
 
 def ranking_chunk_compute(
-    *, run_id: int, index: int, data: selectors.ScoreArrays | None = None
+    *, run_id: int, index: int, data: selectors.ScoreArrays | None = None, count: int = 1
 ) -> str:
     """Compute chunk ``index`` of a chunked run and store it; the last one merges.
 
     What the ``ranking.compute_chunk`` task calls (``data``: the scores when the caller
-    already read them). Before computing, the chunk checks that its run still runs
+    already read them). ``count``: chunks ``index`` .. ``index + count - 1``, claimed
+    together, computed side by side and stored in one transaction (each chunk's numbers
+    those it has alone); those done or computing elsewhere are left out. Before computing, the chunk checks that its run still runs
     (a cancelled run's remaining chunks compute nothing); while computing, every
     progress report beats the chunk's and the run's heartbeat and stops the chunk when
     the run stopped running or a newer attempt took the chunk over. Storing the
@@ -449,11 +486,11 @@ def ranking_chunk_compute(
     fingerprints differ) fail the run rather than mixing data. Returns what happened:
     ``computed``, ``merged`` or ``skipped``.
     """
-    claimed = _claim_chunk(run_id=run_id, index=index)
+    claimed = _claim_chunks(run_id=run_id, indices=range(index, index + max(count, 1)))
     if claimed is None:
         return "skipped"
-    run, chunk = claimed
-    return _chunks_compute(run, [chunk], data)
+    run, chunks = claimed
+    return _chunks_compute(run, chunks, data)
 
 
 def _chunks_compute(
@@ -478,13 +515,7 @@ def _chunks_compute(
             progress=_chunk_heartbeat(run, chunks),
         )
         seconds = (time.perf_counter() - started) / len(chunks)
-        outcome = "computed"
-        # several chunks computed here (the rank command): stored in one transaction,
-        # one commit instead of one per chunk (each chunk's store a savepoint)
-        with transaction.atomic():
-            for chunk, part in zip(chunks, parts, strict=True):
-                outcome = _chunk_store(run, chunk, part, data, ranked, seconds=seconds)
-        return outcome
+        return _chunk_store(run, chunks, parts, data, ranked, seconds=seconds)
     except RunStopped:
         return "skipped"
     except TRANSIENT_DATABASE_ERRORS:
@@ -556,16 +587,16 @@ def _prepared(
 
 def _chunk_store(
     run: RankingRun,
-    chunk: RankingChunk,
-    part: stats.ChunkResult,
+    chunks: list[RankingChunk],
+    parts: list[stats.ChunkResult],
     data: selectors.ScoreArrays,
     ranked: Any,
     *,
     seconds: float,
 ) -> str:
-    """Store a computed chunk under the run's lock; the chunk that finds all the others
-    done merges them and finishes the run. ``computed`` or ``merged``; RunStopped when
-    the run or the chunk is no longer ours."""
+    """Store computed chunks (one transaction) under the run's lock; the store that finds
+    every chunk done merges them and finishes the run. ``computed`` or ``merged``;
+    RunStopped when the run or a chunk is no longer ours."""
     assert run.chunk_runs is not None
     with transaction.atomic():
         locked = (
@@ -574,29 +605,37 @@ def _chunk_store(
             .filter(pk=run.pk, status=RankingRun.Status.RUNNING)
             .first()
         )
-        stored = (
-            RankingChunk.objects.select_for_update().filter(pk=chunk.pk).first()
-            if locked is not None
-            else None
-        )
-        if locked is None or stored is None:
+        if locked is None:
             raise RunStopped()
-        if stored.state != RankingChunk.State.DONE:
-            stored.state = RankingChunk.State.DONE
-            stored.result = part.to_bytes()
-            stored.fingerprint = data.fingerprint
-            stored.seconds = seconds
-            stored.heartbeat_at = timezone.now()
-            stored.save(update_fields=["state", "result", "fingerprint", "seconds", "heartbeat_at"])
-        done = locked.chunks.filter(state=RankingChunk.State.DONE)
-        n_chunks = locked.chunks.count()
-        n_done = done.count()
-        if n_done < n_chunks:
-            locked.progress = n_done / n_chunks
-            locked.runs_done = done.aggregate(total=Sum("runs"))["total"] or 0
-            locked.heartbeat_at = timezone.now()
+        states = dict(
+            RankingChunk.objects.select_for_update()
+            .filter(pk__in=[chunk.pk for chunk in chunks])
+            .order_by("index")  # the claim's order
+            .values_list("pk", "state")
+        )
+        if len(states) != len(chunks):
+            raise RunStopped()
+        now = timezone.now()
+        for chunk, part in zip(chunks, parts, strict=True):
+            if states[chunk.pk] != RankingChunk.State.DONE:
+                RankingChunk.objects.filter(pk=chunk.pk).update(
+                    state=RankingChunk.State.DONE,
+                    result=part.to_bytes(),
+                    fingerprint=data.fingerprint,
+                    seconds=seconds,
+                    heartbeat_at=now,
+                )
+        is_done = Q(state=RankingChunk.State.DONE)
+        counts = locked.chunks.aggregate(
+            n=Count("pk"), done=Count("pk", filter=is_done), runs=Sum("runs", filter=is_done)
+        )
+        if counts["done"] < counts["n"]:
+            locked.progress = counts["done"] / counts["n"]
+            locked.runs_done = counts["runs"] or 0
+            locked.heartbeat_at = now
             locked.save(update_fields=["progress", "runs_done", "heartbeat_at"])
             return "computed"
+        done = locked.chunks.filter(is_done)
         rows = list(done.order_by("index").values_list("fingerprint", "result"))
         if any(fingerprint != data.fingerprint for fingerprint, _ in rows):
             raise DomainError(

@@ -37,9 +37,11 @@ from ._wmt14 import wmt14_side_by_side
 __all__ = [
     "DEFAULT_CHUNK_RUNS",
     "ChunkResult",
+    "chunk_groups",
     "chunk_rng",
     "chunk_runs_for",
     "chunk_sizes",
+    "chunks_side_by_side",
     "chunks_sized_by_comparisons",
     "compute_chunk",
     "compute_chunked",
@@ -68,8 +70,12 @@ SIDE_BY_SIDE_LANES = 200
 #: the compute time a chunk is sized for: large against what a chunk costs beyond its
 #: computation (a Celery message, claiming it, storing its result: 30-90 ms measured)
 CHUNK_SECONDS = 1.0
-#: fewest chunks a run is cut into when its runs allow (8 workers get two chunks each)
-MIN_CHUNKS = 16
+#: fewest chunks a run is cut into when its runs allow. A fanned-out run's chunks go out
+#: in a few tasks per worker (:func:`chunk_groups`), so a chunk no longer costs a message
+#: of its own: 32 lets 2, 4 or 8 workers get even shares (E2E quality's 2,000 runs: 50
+#: chunks of 40, ten side-by-side passes of 200 runs, five per worker of two; with 16,
+#: 25 chunks of 80 left one of two workers 13 chunks and the other 12)
+MIN_CHUNKS = 32
 #: seconds per run per comparison, one core (WMT14's and TrueSkill bootstrap's steps:
 #: E2E quality, about 30,000 comparisons, 2,000 runs in 22 s on this project's machine)
 SECONDS_PER_COMPARISON = {"wmt14": 3.7e-7, "bootstrap": 3.7e-7}
@@ -80,7 +86,7 @@ def chunk_runs_for(
 ) -> int:
     """The runs per chunk of a new run, sized by cost: the largest multiple of
     :data:`DEFAULT_CHUNK_RUNS` whose chunk computes in about :data:`CHUNK_SECONDS` and
-    that still cuts the run into :data:`MIN_CHUNKS` chunks, and never less than
+    that still cuts the run into :data:`MIN_CHUNKS` chunks when its runs allow, and never less than
     :data:`DEFAULT_CHUNK_RUNS` (a multiple of 8: the compiled kernel's lanes). Methods
     whose runs cost little per comparison (Bradley-Terry, expected wins: counts and
     fits) keep :data:`DEFAULT_CHUNK_RUNS`. Stored with the run, so its numbers never
@@ -98,6 +104,59 @@ def chunks_sized_by_comparisons(method: str) -> bool:
     and TrueSkill bootstrap); the other methods' chunks are ``unit`` runs whatever the
     comparisons, so a caller need not count them."""
     return SECONDS_PER_COMPARISON.get(method, 0.0) > 0
+
+
+def chunks_side_by_side(method: str, chunk_runs: int) -> int:
+    """How many of a run's chunks :func:`compute_chunks` advances in one compiled pass
+    (WMT14: :data:`SIDE_BY_SIDE_LANES` runs; the other methods one chunk at a time)."""
+    if method != "wmt14":
+        return 1
+    return max(1, SIDE_BY_SIDE_LANES // max(chunk_runs, 1))
+
+
+#: the Celery tasks a fanned-out run is dealt in, per worker process: each task claims
+#: several consecutive chunks at once, computes them side by side and stores them in one
+#: transaction (a task costs 30-90 ms beyond its computation: message, claim, store), and
+#: a few per worker still even out workers that run at different speeds
+GROUPS_PER_WORKER = 3
+
+
+def chunk_groups(
+    indices: Sequence[int], *, workers: int, together: int = 1, per_worker: int = GROUPS_PER_WORKER
+) -> list[list[int]]:
+    """Deal the chunks ``indices`` (a run's chunks to compute) into the tasks that compute
+    them: at most ``workers * per_worker`` groups of consecutive indices, each made of
+    whole units of ``together`` chunks (the chunks one compiled pass advances side by
+    side) and as even as the units allow, the larger groups first. Which chunks go
+    together never changes a chunk's numbers (:func:`compute_chunks`), only how many
+    messages, claims and stores the run costs."""
+    if workers < 1 or together < 1 or per_worker < 1:
+        raise ValueError("workers, together and per_worker must be at least 1")
+    ordered = sorted(set(indices))
+    units: list[list[int]] = []
+    for index in ordered:
+        last = units[-1] if units else None
+        if last is not None and len(last) < together and last[-1] + 1 == index:
+            last.append(index)
+        else:
+            units.append([index])
+    n_groups = min(len(units), workers * per_worker)
+    if n_groups == 0:
+        return []
+    base, extra = divmod(len(units), n_groups)
+    groups: list[list[int]] = []
+    start = 0
+    for g in range(n_groups):
+        size = base + (1 if g < extra else 0)
+        group: list[int] = []
+        for unit in units[start : start + size]:
+            if group and group[-1] + 1 != unit[0]:  # a gap (chunks already done): a new task
+                groups.append(group)
+                group = []
+            group.extend(unit)
+        groups.append(group)
+        start += size
+    return groups
 
 
 def chunk_sizes(runs: int, chunk_runs: int) -> list[int]:

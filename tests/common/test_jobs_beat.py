@@ -222,6 +222,7 @@ def lost_chunk(monkeypatch, settings):
     run = ranking_run_create(campaign=campaign, criterion=criterion, runs=60, queue=False)
     with monkeypatch.context() as m:
         m.setattr(compute, "ranking_chunk_dispatch", lambda *args, **kwargs: None)
+        m.setattr(compute, "ranking_chunks_dispatch", lambda *args, **kwargs: None)
         ranking_run_compute(run=run)  # planned; the chunks' messages are lost
     ranking_chunk_compute(run_id=run.pk, index=0)
     ranking_chunk_compute(run_id=run.pk, index=2)

@@ -29,10 +29,33 @@ def planted():
 
 @pytest.fixture
 def dispatched(monkeypatch):
-    """Chunks handed to Celery, recorded instead of sent: (run id, chunk index)."""
-    sent: list[tuple[int, int]] = []
-    monkeypatch.setattr(compute, "ranking_chunk_dispatch", lambda r, i, q=None: sent.append((r, i)))
+    """Chunks handed to Celery, recorded instead of sent: (run id, chunk index), a
+    message of several chunks as each of its chunks (``groups``: the messages' chunks)."""
+    sent = ChunksSent()
+
+    def group(run_id: int, first: int, count: int, queue: str | None = None) -> None:
+        sent.groups.append(list(range(first, first + count)))
+        sent.extend((run_id, first + k) for k in range(count))
+
+    def one(run_id: int, index: int, queue: str | None = None) -> None:
+        sent.groups.append([index])
+        sent.append((run_id, index))
+
+    monkeypatch.setattr(compute, "ranking_chunk_dispatch", one)
+    monkeypatch.setattr(compute, "ranking_chunks_dispatch", group)
     return sent
+
+
+class ChunksSent(list[tuple[int, int]]):
+    """The chunks sent, and the messages they went in (``groups``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.groups: list[list[int]] = []
+
+    def clear(self) -> None:
+        super().clear()
+        self.groups.clear()
 
 
 @pytest.fixture

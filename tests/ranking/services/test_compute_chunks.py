@@ -276,3 +276,91 @@ def test_a_worker_reads_a_runs_scores_once_for_all_its_chunks(planted, dispatche
     assert len(reads) == 1
     run.refresh_from_db()
     assert run.status == RankingRun.Status.DONE and _values(run) == _reference(run)
+
+
+def test_a_run_goes_out_in_a_few_tasks_per_worker_and_equals_in_process(
+    planted, dispatched, settings
+):
+    """The fan-out sends a few tasks per worker (settings.RANKING_WORKERS), each of
+    consecutive chunks claimed, computed together and stored together; the numbers are
+    those of the run computed in one process, whatever the workers."""
+    campaign, criterion = planted
+    create = {"campaign": campaign, "criterion": criterion, "method": "bootstrap", "runs": 200}
+    cli = ranking_run_create(**create, queue=False)
+    ranking_run_compute(run=cli, fan_out=False)
+    assert cli.status == RankingRun.Status.DONE and cli.chunks.count() == 8
+    expected = {
+        1: [[0, 1, 2], [3, 4, 5], [6, 7]],
+        2: [[0, 1], [2, 3], [4], [5], [6], [7]],
+        8: [[i] for i in range(8)],
+    }
+    for workers, groups in expected.items():
+        settings.RANKING_WORKERS = workers
+        run = ranking_run_create(**create, queue=False)
+        dispatched.clear()
+        ranking_run_compute(run=run)
+        assert dispatched.groups == groups
+        outcomes = [
+            ranking_chunk_compute(run_id=run.pk, index=g[0], count=len(g)) for g in reversed(groups)
+        ]
+        assert outcomes == ["computed"] * (len(groups) - 1) + ["merged"]
+        run.refresh_from_db()
+        assert run.status == RankingRun.Status.DONE and run.runs_done == 200
+        assert all(c.attempts == 1 for c in run.chunks.all())
+        assert _values(run) == _values(cli) == _reference(cli)
+
+
+def test_wmt14_chunks_go_out_in_whole_side_by_side_passes(planted, dispatched, settings):
+    """WMT14's chunks travel in whole compiled passes (SIDE_BY_SIDE_LANES runs): 8 chunks
+    of 25 runs are one pass, hence one task, however many workers."""
+    settings.RANKING_WORKERS = 8
+    campaign, criterion = planted
+    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=200, queue=False)
+    ranking_run_compute(run=run)
+    assert dispatched.groups == [list(range(8))]
+
+
+def test_a_task_of_several_chunks_leaves_out_those_done_or_computing_elsewhere(
+    planted, dispatched, settings
+):
+    """A task of chunks 0-2 whose chunk 1 is done and chunk 2 computing in another worker
+    (a re-sent message, or a chunk the sweep handed out) claims and stores chunk 0 only;
+    the store of the last chunk merges."""
+    campaign, criterion = planted
+    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=RUNS, queue=False)
+    ranking_run_compute(run=run)
+    assert ranking_chunk_compute(run_id=run.pk, index=1) == "computed"
+    assert compute._claim_chunk(run_id=run.pk, index=2) is not None
+    assert ranking_chunk_compute(run_id=run.pk, index=0, count=3) == "computed"
+    assert [c.attempts for c in run.chunks.order_by("index")] == [1, 1, 1]
+    assert run.chunks.get(index=2).state == RankingChunk.State.RUNNING
+    RankingChunk.objects.filter(run=run, index=2).update(state=RankingChunk.State.PENDING)
+    assert ranking_chunk_compute(run_id=run.pk, index=0, count=3) == "merged"
+    run.refresh_from_db()
+    assert run.status == RankingRun.Status.DONE and _values(run) == _reference(run)
+
+
+def test_storing_a_task_of_chunks_costs_a_fixed_number_of_statements(
+    planted, dispatched, django_assert_max_num_queries
+):
+    """Storing k chunks: the run's and the chunks' locks, one UPDATE per chunk, one count
+    of the chunks done and one UPDATE of the run's progress (it was 7 statements a chunk,
+    one task a chunk)."""
+    campaign, criterion = planted
+    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=200, queue=False)
+    ranking_run_compute(run=run)
+    claimed = compute._claim_chunks(run_id=run.pk, indices=range(4))
+    assert claimed is not None
+    locked, chunks = claimed
+    assert locked.chunk_runs is not None
+    data, comparisons, ranked = compute._prepared(locked, None)
+    parts = stats.compute_chunks(
+        comparisons,
+        method=locked.method,
+        runs=locked.runs,
+        chunk_runs=locked.chunk_runs,
+        indices=[c.index for c in chunks],
+        seed=locked.seed,
+    )
+    with django_assert_max_num_queries(4 + len(chunks) + 2):  # + the savepoint's 2
+        assert compute._chunk_store(locked, chunks, parts, data, ranked, seconds=0.1) == "computed"

@@ -266,18 +266,21 @@ def test_bootstrap_chunks_in_threads_are_each_chunk_alone(method, monkeypatch):
 
 def test_chunks_are_sized_by_cost():
     """A chunk of E2E quality's 40 runs computed in about 0.4 s while a chunk cost 30-90 ms
-    beyond it (message, claim, store): chunks now aim at about a second each, in
-    multiples of the default size, still cutting a run into 16 when its runs allow."""
+    beyond it (message, claim, store): chunks aim at about a second each, in multiples of
+    the default size, still cutting a run into 32 when its runs allow (a fanned-out
+    run's chunks travel a few to a task, so small chunks cost no message each, and 32
+    share evenly over 2, 4 or 8 workers where 25 chunks of 80 left one of two workers 13)."""
     from ranking.stats import DEFAULT_CHUNK_RUNS, chunk_runs_for
 
     e2e = 30_000  # comparisons of E2E quality, about
-    assert chunk_runs_for("wmt14", 2000, e2e) == 2 * DEFAULT_CHUNK_RUNS  # 25 chunks
+    assert chunk_runs_for("wmt14", 2000, e2e) == DEFAULT_CHUNK_RUNS  # 50 chunks
+    assert chunk_runs_for("wmt14", 4000, e2e) == 2 * DEFAULT_CHUNK_RUNS  # 50 chunks, ~1 s
     assert chunk_runs_for("wmt14", 200, e2e) == DEFAULT_CHUNK_RUNS  # 5 chunks, not fewer
-    assert chunk_runs_for("wmt14", 20_000, 3_000) == 22 * DEFAULT_CHUNK_RUNS  # cheap: ~1 s
+    assert chunk_runs_for("wmt14", 20_000, 3_000) == 15 * DEFAULT_CHUNK_RUNS  # 33 of 600
     assert chunk_runs_for("wmt14", 20_000, 1_000_000) == DEFAULT_CHUNK_RUNS  # 15 s a chunk
     assert chunk_runs_for("bradley_terry", 2000, e2e) == DEFAULT_CHUNK_RUNS
     assert chunk_runs_for("wmt14", 2000, 0) == DEFAULT_CHUNK_RUNS
-    assert chunk_runs_for("wmt14", 2000, e2e, unit=25) == 75
+    assert chunk_runs_for("wmt14", 2000, e2e, unit=25) == 50
     for runs in (1, 39, 200, 2000, 10_000):
         assert chunk_runs_for("wmt14", runs, e2e) % DEFAULT_CHUNK_RUNS == 0
 
@@ -317,3 +320,28 @@ def test_side_by_side_passes_hold_a_bounded_number_of_runs(monkeypatch):
             c, method="wmt14", runs=56, chunk_runs=8, indices=[chunk.index], seed=3
         )
         np.testing.assert_array_equal(chunk.run_values, alone.run_values)
+
+
+def test_chunks_go_out_in_a_few_tasks_per_worker_of_whole_side_by_side_passes():
+    """One task per chunk cost 46 ms of message, claim and store each (25 chunks, 2
+    workers: 1.53x instead of 2x): a run's chunks now go out in about three tasks per
+    worker, each of consecutive chunks in whole side-by-side passes, as even as they
+    allow, the larger first; chunks already done leave gaps no task spans."""
+    from ranking.stats import chunk_groups, chunks_side_by_side
+
+    together = chunks_side_by_side("wmt14", 40)
+    assert together == 5  # 200 runs a pass
+    groups = chunk_groups(range(50), workers=2, together=together)
+    assert [len(g) for g in groups] == [10, 10, 10, 10, 5, 5]
+    assert [i for g in groups for i in g] == list(range(50))
+    # two workers taking the next task when free each compute 25 chunks
+    assert sum(len(g) for g in groups[::2]) == sum(len(g) for g in groups[1::2]) == 25
+    assert len(chunk_groups(range(50), workers=8, together=together)) == 10  # a pass each
+    assert chunk_groups(range(3), workers=2, together=8) == [[0, 1, 2]]
+    assert chunk_groups(range(4), workers=1) == [[0, 1], [2], [3]]
+    assert chunk_groups([0, 2, 3, 5], workers=1, together=4) == [[0], [2, 3], [5]]
+    assert chunk_groups([], workers=2) == []
+    assert chunks_side_by_side("bradley_terry", 40) == 1
+    assert chunks_side_by_side("wmt14", 300) == 1
+    with pytest.raises(ValueError):
+        chunk_groups(range(3), workers=0)
