@@ -118,6 +118,7 @@ from annotations.core.design import design_tasks  # noqa: E402
 from ranking.stats import (  # noqa: E402
     RankingResult,
     Simulator,
+    bt_normal,
     choose_batch,
     comparisons_needed,
     fit_simulator,
@@ -126,9 +127,7 @@ from ranking.stats import (  # noqa: E402
     wilson_interval,
 )
 from ranking.stats._adaptive import contested_gaps  # noqa: E402
-from ranking.stats._bradley_terry import bradley_terry_fit  # noqa: E402
 from ranking.stats._clusters import value_order  # noqa: E402
-from ranking.stats._result import summarise_runs  # noqa: E402
 from ranking.stats._simulate import AnswerStream  # noqa: E402
 
 SCORE_COLUMN = {"quality": "quality", "naturalness": "natur"}
@@ -253,35 +252,6 @@ def load_campaign(slug: str, criterion_name: str | None) -> Ratings:
 
 
 # --- refits --------------------------------------------------------------------------
-
-
-def bt_normal(wins: FloatArray, draws: FloatArray, normals: FloatArray) -> RankingResult:
-    """Bradley-Terry strengths and rank ranges from their normal approximation.
-
-    ``wins[a, b]``: comparisons ``a`` won against ``b``; ``draws`` symmetric (half a win
-    each). Ranges: ``normals`` (draws, n) standard normal numbers (common random
-    numbers across refits) through the inverse Fisher information; clusters: the WMT14
-    rule at 95%. As ``benchmarks/replay.py``'s ``bt-normal``.
-    """
-    n = wins.shape[0]
-    theta = bradley_terry_fit(wins, draws)
-    total = wins + wins.T + draws
-    p = 1.0 / (1.0 + np.exp(-(theta[:, None] - theta[None, :])))
-    curvature = total * p * (1.0 - p)
-    information = np.diag(curvature.sum(axis=1)) - curvature + 1e-6 * np.eye(n)
-    covariance = np.linalg.inv(information + np.ones((n, n)) / n)
-    root = np.linalg.cholesky((covariance + covariance.T) / 2)
-    run_values = theta + normals @ root.T
-    run_values -= run_values.mean(axis=1, keepdims=True)
-    return summarise_runs(
-        method="bt-normal",
-        run_values=run_values,
-        value=theta,
-        confidence=0.95,
-        comparisons=total.sum(axis=1).astype(np.int64),
-        n_comparisons=int(total.sum() / 2),
-        params={},
-    )
 
 
 def add_counts(wins: FloatArray, draws: FloatArray, tasks: IntArray, scores: FloatArray) -> None:

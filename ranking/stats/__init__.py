@@ -34,7 +34,11 @@ module exports and nothing else; the ``_``-prefixed modules behind it are privat
 - :func:`fit_simulator`, :class:`Simulator`, :func:`pair_shares` -- a generative
   simulator of crowd judgements fitted to a campaign's RankME scores, answering any task
   on a RankME, slider or Likert scale (``_simulate``); :func:`choose_batch`'s ``rule``
-  (:data:`ADAPTIVE_RULES`) and :func:`overlap_weights` -- adaptive task design.
+  (:data:`ADAPTIVE_RULES`) and :func:`overlap_weights` -- adaptive task design;
+  :func:`adaptive_refit` -- its refit: :func:`bt_normal` (Bradley-Terry with rank ranges
+  from its normal approximation, :data:`ADAPTIVE_REFIT_DRAWS` draws at
+  :data:`ADAPTIVE_REFIT_CONFIDENCE`) on :func:`pair_counts` (wins and draws per pair),
+  the refit ``benchmarks/simulate.py`` validated the stop rule with.
 - :func:`mean_intervals` -- mean ratings with Student t intervals from counts, sums and
   sums of squares (``_means``; the MTG-style table: mean rating per criterion, system
   and language).
@@ -48,21 +52,25 @@ Module map (private): ``_pairwise`` (judgements to comparisons), ``_trueskill`` 
 TrueSkill update, batched), ``_wmt14`` (the WMT14 procedure; its runs compiled per run,
 bit for bit the same, in ``_wmt14_kernel``: numba, cached on disk, warmed by ``make
 install``; the per-run state both engines share in ``_wmt14_tasks``), ``_bootstrap``,
-``_bradley_terry``, ``_expected_wins`` (the methods; the last two share
-``_resample``'s bootstrap skeleton, which draws replicates as multinomial weights of the
+``_bradley_terry`` (with ``bt_normal``, the adaptive refit), ``_expected_wins`` (the
+methods; the last two share ``_resample``'s bootstrap skeleton, which draws replicates as multinomial weights of the
 distinct judgement outcomes: memory and time grow with the systems, not the
 judgements), ``_result`` and ``_clusters`` (rank ranges and clusters), ``_stability``,
 ``_proportions``, ``_methods`` (names, parameters, the check), ``_compute``, ``_chunks``
 (a ranking cut into chunks), ``_power`` (power analysis), ``_means`` (mean ratings)
-and ``_adaptive`` (the next batch of an adaptive design: :func:`choose_batch`).
+and ``_adaptive`` (the next batch of an adaptive design: :func:`choose_batch`, and
+its refit: :func:`adaptive_refit`).
 """
 
 from __future__ import annotations
 
+from ._adaptive import REFIT_CONFIDENCE as ADAPTIVE_REFIT_CONFIDENCE
+from ._adaptive import REFIT_DRAWS as ADAPTIVE_REFIT_DRAWS
 from ._adaptive import RULES as ADAPTIVE_RULES
 from ._adaptive import AdaptiveBatch as AdaptiveBatch
+from ._adaptive import AdaptiveRefit, adaptive_refit, overlap_weights
 from ._adaptive import choose_batch as choose_batch
-from ._adaptive import overlap_weights
+from ._bradley_terry import BT_NORMAL_METHOD, bt_normal
 from ._chunks import (
     DEFAULT_CHUNK_RUNS,
     ChunkResult,
@@ -86,7 +94,7 @@ from ._compute import (
 from ._means import MeanIntervals, mean_intervals
 from ._methods import METHODS, ParameterError, check_parameters, method_parameters
 from ._pairwise import Comparisons as Comparisons
-from ._pairwise import scores_to_ranks
+from ._pairwise import pair_counts, scores_to_ranks
 from ._power import (
     SIMULATED_RATIOS,
     PairPower,
@@ -101,13 +109,17 @@ from ._simulate import SCALES, Simulator, fit_simulator, pair_shares
 from ._stability import MAX_RUNS, range_coverage, stability_reasons
 
 __all__ = [
+    "ADAPTIVE_REFIT_CONFIDENCE",
+    "ADAPTIVE_REFIT_DRAWS",
     "ADAPTIVE_RULES",
+    "BT_NORMAL_METHOD",
     "DEFAULT_BATCH_RUNS",
     "DEFAULT_CHUNK_RUNS",
     "MAX_RUNS",
     "METHODS",
     "SCALES",
     "SIMULATED_RATIOS",
+    "AdaptiveRefit",
     "ChunkResult",
     "Comparisons",
     "ComputedRanking",
@@ -116,6 +128,8 @@ __all__ = [
     "ParameterError",
     "RankingResult",
     "Simulator",
+    "adaptive_refit",
+    "bt_normal",
     "check_parameters",
     "chunk_groups",
     "chunk_runs_for",
@@ -133,6 +147,7 @@ __all__ = [
     "merge_chunks",
     "method_parameters",
     "overlap_weights",
+    "pair_counts",
     "pair_share",
     "pair_shares",
     "pilot_power",

@@ -86,12 +86,19 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ._bradley_terry import bt_normal
 from ._clusters import value_order
+from ._pairwise import judgements_to_comparisons, pair_counts
+from ._result import RankingResult
 
 __all__ = [
+    "REFIT_CONFIDENCE",
+    "REFIT_DRAWS",
     "RULES",
     "AdaptiveBatch",
+    "AdaptiveRefit",
     "TaskChoice",
+    "adaptive_refit",
     "choose_batch",
     "contested_gaps",
     "lucb_gaps",
@@ -109,12 +116,81 @@ LUCB_WIDTH = 1.39
 #: many of its sigmas (deep ties are left alone)
 LUCB_PROMISE = 0.5
 
+#: the refit's draws from the normal approximation and the confidence of its rank
+#: ranges: those ``benchmarks/simulate.py`` validated the stop rule with
+REFIT_DRAWS = 1000
+REFIT_CONFIDENCE = 0.95
+
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
 
 #: Why a system is in a task: it sits at a contested gap, it fills its coverage
 #: minimum, or it took leftover slots by its uncertainty.
 REASONS = ("boundary", "coverage", "uncertainty")
+
+
+@dataclass(frozen=True, eq=False)
+class AdaptiveRefit:
+    """A refit of the judgements so far (:func:`adaptive_refit`).
+
+    Attributes
+    ----------
+    result : RankingResult or None
+        The ranking of the systems in ``ranked`` (in that order); None when fewer than
+        two systems have a comparison.
+    ranked : ndarray of int64
+        The systems (indices into the comparisons' systems) with at least one
+        comparison, ascending; the others have no rank yet.
+    """
+
+    result: RankingResult | None
+    ranked: IntArray
+
+
+def adaptive_refit(
+    *,
+    n_systems: int,
+    judgement: ArrayLike,
+    system: ArrayLike,
+    score: ArrayLike,
+    slot: ArrayLike | None = None,
+    rng: np.random.Generator,
+    draws: int = REFIT_DRAWS,
+    confidence: float = REFIT_CONFIDENCE,
+) -> AdaptiveRefit:
+    """The adaptive design's refit: Bradley-Terry with its normal approximation.
+
+    The scores (one entry per judgement and output, as :func:`~ranking.stats.compute`
+    takes them) become pairwise comparisons, every pair of a judgement's outputs one,
+    equal scores a draw (:func:`~ranking.stats._pairwise.judgements_to_comparisons`),
+    counted per pair (:func:`~ranking.stats._pairwise.pair_counts`) and ranked by
+    :func:`~ranking.stats._bradley_terry.bt_normal` with ``draws`` rows of standard
+    normals, drawn from ``rng`` as ``rng.standard_normal((draws, n_systems))`` for every
+    system (so the draws do not depend on which systems have comparisons yet); the
+    systems without a comparison are left out, their columns dropped. With every system
+    compared this is exactly ``benchmarks/simulate.py``'s refit (``add_counts`` and
+    ``bt_normal``) of the same judgements with the same normal numbers; a generator
+    seeded the same for every refit gives every refit the same draws, as the
+    simulator's do (common random numbers).
+
+    Takes a few milliseconds for 21 systems; counting the comparisons grows with the
+    judgements, the fit does not.
+    """
+    comparisons = judgements_to_comparisons(
+        np.asarray(judgement, dtype=np.int64),
+        np.asarray(system, dtype=np.int64),
+        np.asarray(score, dtype=np.float64),
+        n_systems=n_systems,
+        slot=None if slot is None else np.asarray(slot, dtype=np.int64),
+    )
+    normals = rng.standard_normal((draws, n_systems))
+    wins, ties = pair_counts(comparisons)
+    ranked = np.flatnonzero((wins + wins.T + ties).sum(axis=1) > 0).astype(np.int64)
+    if ranked.size < 2:
+        return AdaptiveRefit(result=None, ranked=ranked)
+    pick = np.ix_(ranked, ranked)
+    result = bt_normal(wins[pick], ties[pick], normals[:, ranked], confidence=confidence)
+    return AdaptiveRefit(result=result, ranked=ranked)
 
 
 @dataclass(frozen=True)

@@ -45,11 +45,14 @@ from numpy.typing import NDArray
 
 from ._pairwise import Comparisons
 from ._resample import bootstrap_pair_scores
-from ._result import RankingResult
+from ._result import RankingResult, summarise_runs
 
-__all__ = ["bradley_terry", "bradley_terry_fit"]
+__all__ = ["BT_NORMAL_METHOD", "bradley_terry", "bradley_terry_fit", "bt_normal"]
 
 FloatArray = NDArray[np.float64]
+
+#: the method name :func:`bt_normal`'s results carry (and the adaptive design logs)
+BT_NORMAL_METHOD = "bt-normal"
 
 
 def bradley_terry_fit(
@@ -273,4 +276,71 @@ def bradley_terry(
         progress=progress,
         warm_start=True,
         resample=resample,
+    )
+
+
+def bt_normal(
+    wins: FloatArray, draws: FloatArray, normals: FloatArray, *, confidence: float = 0.95
+) -> RankingResult:
+    """Bradley-Terry strengths with rank ranges from their normal approximation.
+
+    The strengths are the ridge-penalised maximum-likelihood fit
+    (:func:`bradley_terry_fit`, draws split as half a win each). Their covariance is the
+    inverse Fisher information (with ``(1 ... 1)(1 ... 1)^T / n`` added, which pins the
+    free additive constant, and a ``1e-6`` ridge); each row of ``normals`` becomes one
+    draw ``theta + L z`` (``L`` its Cholesky factor), centred to mean zero. The rank
+    ranges are the draws' ranks trimmed at ``confidence`` and the clusters the WMT14
+    rule on them (:func:`~ranking.stats._result.summarise_runs`). The comparisons of a
+    judgement are treated as independent (a judgement of ``k`` outputs counts as
+    ``k (k - 1) / 2`` comparisons).
+
+    This is the adaptive design's refit (:func:`~ranking.stats._adaptive.adaptive_refit`)
+    and the one ``benchmarks/simulate.py`` validated its stop rule with: the same counts
+    and the same ``normals`` give the same clusters. The draws are passed in, not drawn,
+    so that refits of growing data can share them (common random numbers: a cluster
+    changes because the data did, not the draws).
+
+    Parameters
+    ----------
+    wins : array_like, shape (n, n)
+        ``wins[a, b]``: comparisons ``a`` won against ``b``.
+    draws : array_like, shape (n, n)
+        Draws between ``a`` and ``b``, symmetric.
+    normals : array_like, shape (n_draws, n)
+        Standard normal numbers, one row per draw.
+    confidence : float, default 0.95
+        Share of the draws the rank ranges cover.
+
+    Returns
+    -------
+    RankingResult
+        ``method`` :data:`BT_NORMAL_METHOD`; ``value``: the strengths (log-odds, mean
+        zero); ``spread``: the draws' standard deviation; ``n_runs``: the draws.
+
+    References
+    ----------
+    Bradley, R. A. and Terry, M. E. (1952). Biometrika 39, 324-345.
+    Bojar, O. et al. (2014). Findings of the 2014 Workshop on Statistical Machine
+    Translation. WMT 2014, 12-58, section 3.3 (clusters from rank ranges).
+    """
+    w = np.asarray(wins, dtype=np.float64)
+    d = np.asarray(draws, dtype=np.float64)
+    n = w.shape[0]
+    theta = bradley_terry_fit(w, d)
+    total = w + w.T + d
+    p = 1.0 / (1.0 + np.exp(-(theta[:, None] - theta[None, :])))
+    curvature = total * p * (1.0 - p)
+    information = np.diag(curvature.sum(axis=1)) - curvature + 1e-6 * np.eye(n)
+    covariance = np.linalg.inv(information + np.ones((n, n)) / n)
+    root = np.linalg.cholesky((covariance + covariance.T) / 2)
+    run_values = theta + np.asarray(normals, dtype=np.float64) @ root.T
+    run_values -= run_values.mean(axis=1, keepdims=True)
+    return summarise_runs(
+        method=BT_NORMAL_METHOD,
+        run_values=run_values,
+        value=theta,
+        confidence=confidence,
+        comparisons=total.sum(axis=1).astype(np.int64),
+        n_comparisons=int(total.sum() / 2),
+        params={},
     )

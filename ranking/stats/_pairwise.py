@@ -36,6 +36,7 @@ __all__ = [
     "Comparisons",
     "PairIndex",
     "judgements_to_comparisons",
+    "pair_counts",
     "pair_index",
     "scores_to_ranks",
 ]
@@ -229,6 +230,28 @@ def judgements_to_comparisons(
         judgement=jidx[first],
         n_judgements=int(ids.shape[0]),
     )
+
+
+def pair_counts(comparisons: Comparisons) -> tuple[FloatArray, FloatArray]:
+    """Wins and draws per ordered pair of systems: the counts a Bradley-Terry fit reads.
+
+    Returns
+    -------
+    wins : ndarray of float64, shape (n_systems, n_systems)
+        ``wins[a, b]``: comparisons ``a`` won against ``b``.
+    draws : ndarray of float64, shape (n_systems, n_systems)
+        Draws between ``a`` and ``b``, counted on both sides (symmetric).
+    """
+    n = comparisons.n_systems
+    won = ~comparisons.draws
+    wins = np.bincount(
+        comparisons.winners[won] * n + comparisons.losers[won], minlength=n * n
+    ).reshape(n, n)
+    tied = np.bincount(
+        comparisons.winners[comparisons.draws] * n + comparisons.losers[comparisons.draws],
+        minlength=n * n,
+    ).reshape(n, n)
+    return wins.astype(np.float64), (tied + tied.T).astype(np.float64)
 
 
 @dataclass(frozen=True, eq=False)

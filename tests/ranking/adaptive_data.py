@@ -61,8 +61,12 @@ def adaptive_campaign(
     return campaign_launch(campaign=campaign)
 
 
-def judge_all(campaign: Campaign, *, seed: int = 0) -> int:
-    """Every open regular task judged once by a simulated worker (scores from STRENGTHS)."""
+def judge_all(campaign: Campaign, *, seed: int = 0, noise: float = 10.0) -> int:
+    """Every open regular task judged once by a simulated worker (scores from STRENGTHS,
+    plus normal noise of sd ``noise``). The default noise orders the tiers almost without
+    fail: no lower tier ever beats a higher one, and a Bradley-Terry refit's normal
+    approximation then spans every rank (the strengths' estimates run off to infinity);
+    ``noise=40`` lets every tier lose now and then, as crowds do."""
     rng = np.random.default_rng(seed)
     worker, _ = Worker.objects.get_or_create(
         campaign=campaign,
@@ -73,7 +77,7 @@ def judge_all(campaign: Campaign, *, seed: int = 0) -> int:
     done = 0
     for task in Task.objects.filter(campaign=campaign, kind=Task.Kind.REGULAR, places_held=0):
         labels = task.task_outputs.order_by("slot").values_list("output__system__label", flat=True)
-        scores = [max(1.0, 100 + STRENGTHS[label] + rng.normal(0, 10)) for label in labels]
+        scores = [max(1.0, 100 + STRENGTHS[label] + rng.normal(0, noise)) for label in labels]
         judgement_of(task, worker, scores)
         done += 1
     return done
