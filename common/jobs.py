@@ -269,19 +269,19 @@ def claim(rows: QuerySet[Any], **changes: Any) -> bool:
     return bool(rows.update(**changes))
 
 
-def give_back(rows: QuerySet[Any], **changes: Any) -> None:
+def give_back(rows: QuerySet[Any], **changes: Any) -> int:
     """After a transient database error: ``rows`` (the job while still this attempt's)
-    updated with ``changes`` (back to pending), best effort. A dropped connection is
-    replaced first, outside a transaction only (closing one an enclosing atomic block
-    holds would break it); when the database is still unreachable the job's heartbeat
-    stops and the sweep gives it back."""
+    updated with ``changes`` (back to pending), best effort; how many were. A dropped
+    connection is replaced first, outside a transaction only (closing one an enclosing
+    atomic block holds would break it); when the database is still unreachable the job's
+    heartbeat stops and the sweep gives it back (0)."""
     try:
         connection = connections[rows.db]
         if not connection.in_atomic_block:
             connection.close_if_unusable_or_obsolete()  # a dropped one is never reused
-        rows.update(**changes)
+        return rows.update(**changes)
     except DatabaseError:
-        pass
+        return 0
 
 
 def duration(seconds: float) -> str:

@@ -325,7 +325,7 @@ def _compute_chunked(run: RankingRun, *, fan_out: bool, queue: str | None = None
         # per chunk, and the same numbers (a chunk computes what it computes alone).
         for group in stats.chunk_groups(
             indices,
-            workers=settings.RANKING_WORKERS,
+            workers=max(1, settings.RANKING_WORKERS),
             together=stats.chunks_side_by_side(run.method, run.chunk_runs or 1),
         ):
             if len(group) == 1:
@@ -435,9 +435,10 @@ def _claim_chunks(
                 run,
                 now=now,
                 error=(
-                    f"The worker computing chunk {chunk.index + 1} of {run.chunks.count()} "
-                    f"was lost {chunk.attempts} times (killed, out of memory or restarted) "
-                    "before it finished. Retry it, perhaps with fewer runs."
+                    f"Chunk {chunk.index + 1} of {run.chunks.count()} was started "
+                    f"{chunk.attempts} times without finishing: its worker was lost (killed, "
+                    "out of memory or restarted) or the database dropped the connection. "
+                    "Retry it, perhaps with fewer runs."
                 ),
             )
             return None
@@ -455,17 +456,19 @@ def _claim_chunks(
     return run, claimed
 
 
-def _chunk_release(chunk: RankingChunk) -> None:
-    """Give a chunk back (pending) after a transient database error, best effort
-    (``common.jobs.give_back``): when the database is still unreachable the chunk stops
-    beating and the sweep gives it back."""
-    jobs.give_back(
-        RankingChunk.objects.filter(
-            pk=chunk.pk, attempts=chunk.attempts, state=RankingChunk.State.RUNNING
-        ),
-        state=RankingChunk.State.PENDING,
-        heartbeat_at=timezone.now(),
+def _chunk_release(chunk: RankingChunk) -> bool:
+    """Give a chunk back (pending) while it is still this attempt's, best effort
+    (``common.jobs.give_back``): after a transient database error, or when its task
+    stopped because another chunk of its group was taken over. Its attempt still counts
+    (as an import job's does): a fault that comes back at every attempt ends the run
+    after ``RANKING_MAX_ATTEMPTS`` instead of cycling for ever. When the database is
+    still unreachable the chunk stops beating and the sweep gives it back. Whether the
+    chunk was given back."""
+    rows = RankingChunk.objects.filter(
+        pk=chunk.pk, attempts=chunk.attempts, state=RankingChunk.State.RUNNING
     )
+    given = jobs.give_back(rows, state=RankingChunk.State.PENDING, heartbeat_at=timezone.now())
+    return given > 0
 
 
 def ranking_chunk_compute(
@@ -517,6 +520,14 @@ def _chunks_compute(
         seconds = (time.perf_counter() - started) / len(chunks)
         return _chunk_store(run, chunks, parts, data, ranked, seconds=seconds)
     except RunStopped:
+        # The run ended, or a chunk of this group was taken over by a newer attempt: the
+        # group's other chunks, still this task's, go back and out again at once (not
+        # after the sweep's silence), as one task; an ended run's computes nothing.
+        back = [chunk.index for chunk in chunks if _chunk_release(chunk)]
+        if back and RankingRun.objects.filter(pk=run.pk, status=RankingRun.Status.RUNNING).exists():
+            # Consecutive from the first to the last: the chunks between, taken over,
+            # are left out by the claim (computing elsewhere).
+            ranking_chunks_dispatch(run.pk, back[0], back[-1] - back[0] + 1)
         return "skipped"
     except TRANSIENT_DATABASE_ERRORS:
         # The database dropped the connection or restarted: not the run's fault. The

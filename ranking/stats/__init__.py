@@ -73,6 +73,7 @@ from ._adaptive import choose_batch as choose_batch
 from ._bradley_terry import BT_NORMAL_METHOD, bt_normal
 from ._chunks import (
     DEFAULT_CHUNK_RUNS,
+    GROUP_MAX_CHUNKS,
     ChunkResult,
     chunk_groups,
     chunk_runs_for,
@@ -115,6 +116,7 @@ __all__ = [
     "BT_NORMAL_METHOD",
     "DEFAULT_BATCH_RUNS",
     "DEFAULT_CHUNK_RUNS",
+    "GROUP_MAX_CHUNKS",
     "MAX_RUNS",
     "METHODS",
     "SCALES",

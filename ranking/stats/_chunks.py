@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -36,6 +37,7 @@ from ._wmt14 import wmt14_side_by_side
 
 __all__ = [
     "DEFAULT_CHUNK_RUNS",
+    "GROUP_MAX_CHUNKS",
     "ChunkResult",
     "chunk_groups",
     "chunk_rng",
@@ -119,19 +121,30 @@ def chunks_side_by_side(method: str, chunk_runs: int) -> int:
 #: transaction (a task costs 30-90 ms beyond its computation: message, claim, store), and
 #: a few per worker still even out workers that run at different speeds
 GROUPS_PER_WORKER = 3
+#: the most chunks one task takes (chunks are sized to about :data:`CHUNK_SECONDS` each,
+#: at least :data:`DEFAULT_CHUNK_RUNS` runs): a task killed, or stopped at Celery's time
+#: limit, loses at most this much work, and a long run is dealt in more tasks than
+#: ``workers * GROUPS_PER_WORKER`` rather than in tasks of an hour
+GROUP_MAX_CHUNKS = 60
 
 
 def chunk_groups(
-    indices: Sequence[int], *, workers: int, together: int = 1, per_worker: int = GROUPS_PER_WORKER
+    indices: Sequence[int],
+    *,
+    workers: int,
+    together: int = 1,
+    per_worker: int = GROUPS_PER_WORKER,
+    max_chunks: int = GROUP_MAX_CHUNKS,
 ) -> list[list[int]]:
     """Deal the chunks ``indices`` (a run's chunks to compute) into the tasks that compute
     them: at most ``workers * per_worker`` groups of consecutive indices, each made of
     whole units of ``together`` chunks (the chunks one compiled pass advances side by
-    side) and as even as the units allow, the larger groups first. Which chunks go
+    side) and as even as the units allow, the larger groups first, none of more than
+    ``max_chunks`` chunks (or one unit, when a unit is larger). Which chunks go
     together never changes a chunk's numbers (:func:`compute_chunks`), only how many
     messages, claims and stores the run costs."""
-    if workers < 1 or together < 1 or per_worker < 1:
-        raise ValueError("workers, together and per_worker must be at least 1")
+    if workers < 1 or together < 1 or per_worker < 1 or max_chunks < 1:
+        raise ValueError("workers, together, per_worker and max_chunks must be at least 1")
     ordered = sorted(set(indices))
     units: list[list[int]] = []
     for index in ordered:
@@ -140,7 +153,8 @@ def chunk_groups(
             last.append(index)
         else:
             units.append([index])
-    n_groups = min(len(units), workers * per_worker)
+    most_units = max(1, max_chunks // together)  # units per group at most
+    n_groups = min(len(units), max(workers * per_worker, math.ceil(len(units) / most_units)))
     if n_groups == 0:
         return []
     base, extra = divmod(len(units), n_groups)

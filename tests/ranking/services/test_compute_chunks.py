@@ -364,3 +364,55 @@ def test_storing_a_task_of_chunks_costs_a_fixed_number_of_statements(
     )
     with django_assert_max_num_queries(4 + len(chunks) + 2):  # + the savepoint's 2
         assert compute._chunk_store(locked, chunks, parts, data, ranked, seconds=0.1) == "computed"
+
+
+def test_no_worker_setting_below_one_stalls_a_fanned_out_run(planted, dispatched, settings):
+    """``RANKING_WORKERS`` 0 or less planned no task at all: the run stayed running with
+    every chunk pending until the sweep (an outside review). It counts as one worker."""
+    campaign, criterion = planted
+    for workers in (0, -1):
+        settings.RANKING_WORKERS = workers
+        run = ranking_run_create(
+            campaign=campaign, criterion=criterion, method="bootstrap", runs=200, queue=False
+        )
+        dispatched.clear()
+        ranking_run_compute(run=run)
+        assert dispatched.groups == [[0, 1, 2], [3, 4, 5], [6, 7]]
+
+
+def test_a_group_stopped_by_a_takeover_sends_its_other_chunks_out_again_at_once(
+    planted, dispatched, settings
+):
+    """A task of several chunks stops when one of them is taken over (the sweep re-sent
+    it). Its other chunks, still its own, used to stay running until the sweep found them
+    silent (minutes): they go back to pending and out again as one task, and the chunk
+    taken over is left to the attempt that has it."""
+    settings.RANKING_WORKERS = 1
+    campaign, criterion = planted
+    run = ranking_run_create(
+        campaign=campaign, criterion=criterion, method="bootstrap", runs=200, queue=False
+    )
+    ranking_run_compute(run=run)
+    group = dispatched.groups[0]
+    assert group == [0, 1, 2]
+    claimed = compute._claim_chunks(run_id=run.pk, indices=group)
+    assert claimed is not None
+    RankingChunk.objects.filter(run=run, index=1).update(attempts=F("attempts") + 1)
+    dispatched.clear()
+
+    def taken_over(*args, **kwargs):
+        raise compute.RunStopped()
+
+    settings.RANKING_BEAT_EVERY = 0.0
+    original = stats.compute_chunks
+    stats.compute_chunks = taken_over  # type: ignore[assignment]
+    try:
+        assert compute._chunks_compute(*claimed, None) == "skipped"
+    finally:
+        stats.compute_chunks = original  # type: ignore[assignment]
+    states = dict(run.chunks.filter(index__in=group).values_list("index", "state"))
+    assert states == {0: "pending", 1: "running", 2: "pending"}
+    assert dispatched.groups == [[0, 1, 2]]  # the claim leaves out 1, computing elsewhere
+    assert ranking_chunk_compute(run_id=run.pk, index=0, count=3) == "computed"
+    states = dict(run.chunks.filter(index__in=group).values_list("index", "state"))
+    assert states == {0: "done", 1: "running", 2: "done"}

@@ -345,3 +345,20 @@ def test_chunks_go_out_in_a_few_tasks_per_worker_of_whole_side_by_side_passes():
     assert chunks_side_by_side("wmt14", 300) == 1
     with pytest.raises(ValueError):
         chunk_groups(range(3), workers=0)
+
+
+def test_no_task_takes_more_than_the_most_chunks_of_a_group():
+    """A long run was dealt in ``workers * 3`` tasks whatever its length (bootstrap of a
+    million comparisons, 50,000 runs, two workers: tasks of 209 chunks, about 50 minutes
+    each, one killed or timed out losing all of it); a task now takes at most
+    ``GROUP_MAX_CHUNKS`` chunks (whole side-by-side passes), and more tasks go out."""
+    from ranking.stats import GROUP_MAX_CHUNKS, chunk_groups
+
+    groups = chunk_groups(range(1250), workers=2)
+    assert max(len(g) for g in groups) <= GROUP_MAX_CHUNKS
+    assert sorted(i for g in groups for i in g) == list(range(1250))
+    assert len(groups) == -(-1250 // GROUP_MAX_CHUNKS)
+    passes = chunk_groups(range(1250), workers=2, together=5, max_chunks=12)
+    assert all(len(g) == 10 for g in passes)  # two whole passes of 5, not 12
+    assert chunk_groups(range(4), workers=1, together=8, max_chunks=2) == [[0, 1, 2, 3]]
+    assert chunk_groups(range(50), workers=2) == chunk_groups(range(50), workers=2, max_chunks=60)
