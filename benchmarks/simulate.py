@@ -75,9 +75,17 @@ Designs:
 ``balanced`` (``annotations.core.design.design_tasks``), ``contested``
 (``choose_batch``, today's rule), ``overlap`` (``choose_batch(rule="overlap")``:
 pairwise uncertainty sampling), ``lucb`` (``choose_batch(rule="lucb")``: LUCB-style
-confidence bounds per cluster boundary) and ``oracle`` (a bound, not a design: told
-the true strengths and the target, it gives each system the share of slots that
-separates the target with the fewest judgements under the normal approximation).
+confidence bounds per cluster boundary), ``oracle`` (not a design: told the true
+strengths and the target, it gives each system the fixed share of slots that separates
+the target with the fewest judgements under the normal approximation) and
+``oracle-adaptive`` (not a design either: ``contested``'s allocation after every refit,
+with the truth naming the boundary systems, :func:`oracle_demand`: those of a target
+boundary the refit has not drawn and of a wrong boundary it has; no slot goes to a gap
+that is not a target boundary; a best case for the contested rule, see the docs).
+After the tables, *why* (:func:`boundary_report`): the target boundaries (the pair
+beside each, its shares and strength gap, the systems near it), the best fixed
+allocation under the normal approximation, and the share of the comparisons each
+design's refit read, when it reached the truth, across and beside a target boundary.
 
 ``power``: the plan page's "judgements needed to separate systems"
 (``comparisons_needed`` / ``judgements_for``) against the simulator: for 2, 5 and 20
@@ -126,12 +134,17 @@ from ranking.stats import (  # noqa: E402
     pair_shares,
     wilson_interval,
 )
-from ranking.stats._adaptive import contested_gaps  # noqa: E402
+from ranking.stats._adaptive import (  # noqa: E402
+    _allocate,
+    _sigma_weight,
+    contested_gaps,
+)
 from ranking.stats._clusters import value_order  # noqa: E402
 from ranking.stats._simulate import AnswerStream  # noqa: E402
 
 SCORE_COLUMN = {"quality": "quality", "naturalness": "natur"}
-DESIGNS = ("balanced", "contested", "overlap", "lucb", "oracle")
+#: ``oracle-adaptive`` last: a design's random stream is keyed by its index here
+DESIGNS = ("balanced", "contested", "overlap", "lucb", "oracle", "oracle-adaptive")
 #: the first tuning seed: tuning seeds run from here, evaluation seeds from 0
 TUNE_SEEDS = 100_000
 IntArray = NDArray[np.int64]
@@ -656,6 +669,9 @@ class Run:
     #: with ``run_design(record=True)``: every batch's tasks and their scores
     asked: list[IntArray] = field(default_factory=list)
     answers: list[FloatArray] = field(default_factory=list)
+    #: comparisons per pair (symmetric) read by the refit at ``needed`` (the first of
+    #: the right refits in a row; while not reached, at the last right refit's start)
+    compared: FloatArray | None = None
 
     def until_reached(self) -> list[bool]:
         """``wrong`` of the refits until the truth was reached (all when never)."""
@@ -685,11 +701,18 @@ def oracle_shares(truth: Truth) -> FloatArray:
     scipy's SLSQP) is returned as shares, floored at 5% of the balanced share so that
     no system goes unseen.
     """
-    from scipy.optimize import minimize
+    counts = oracle_counts(truth)
+    n = truth.order.shape[0]
+    if counts is None:
+        return np.full(n, 1.0 / n)
+    shares = counts / counts.sum()
+    shares = np.maximum(shares, 0.05 / n)
+    return shares / shares.sum()
 
-    theta = truth.expected.value
-    n = theta.shape[0]
-    order = truth.order
+
+def boundary_pairs(truth: Truth) -> tuple[IntArray, IntArray]:
+    """Every pair ``(i, j)`` across a target boundary, ``i`` above it (by index)."""
+    order, n = truth.order, truth.order.shape[0]
     pairs = sorted(
         {
             (int(order[a]), int(order[b]))
@@ -698,10 +721,23 @@ def oracle_shares(truth: Truth) -> FloatArray:
             for b in range(p + 1, n)
         }
     )
-    if not pairs:
-        return np.full(n, 1.0 / n)
-    first = np.array([i for i, _ in pairs])
-    second = np.array([j for _, j in pairs])
+    first = np.array([i for i, _ in pairs], dtype=np.int64)
+    second = np.array([j for _, j in pairs], dtype=np.int64)
+    return first, second
+
+
+def oracle_counts(truth: Truth) -> FloatArray | None:
+    """The slots per system that separate every target boundary with the fewest in
+    all, in units where the balanced design needs ``2 / min d^2`` per system
+    (:func:`oracle_shares`' model, without its floor and without the cap of one slot
+    per task); None without a target boundary."""
+    from scipy.optimize import minimize
+
+    theta = truth.expected.value
+    n = theta.shape[0]
+    first, second = boundary_pairs(truth)
+    if first.size == 0:
+        return None
     d2 = (theta[first] - theta[second]) ** 2
     eye = np.eye(n)
 
@@ -720,10 +756,118 @@ def oracle_shares(truth: Truth) -> FloatArray:
         method="SLSQP",
         options={"maxiter": 500},
     )
-    counts = np.exp(-found.x)
-    shares = counts / counts.sum()
-    shares = np.maximum(shares, 0.05 / n)
-    return shares / shares.sum()
+    return np.asarray(np.exp(-found.x), dtype=np.float64)
+
+
+def boundary_report(truth: Truth, runs: dict[str, list[Run]], *, k: int = 5) -> list[str]:
+    """Why a truth leaves an adaptive rule little to save: its target boundaries (the
+    pair beside each: true win and draw shares, strength gap ``d``, systems within
+    ``2 d`` of the boundary), the best fixed allocation under the normal approximation
+    (:func:`oracle_counts`: its total over balanced's, the systems it gives more than
+    the balanced share, its largest share against the ``1 / k`` a task allows), and per
+    design the comparisons its refit read when it reached the truth (medians over the
+    seeds that reached it): the share across a target boundary, the share on the pairs
+    beside one, and those pairs' comparisons per judgement."""
+    theta = truth.expected.value
+    order, n = truth.order, truth.order.shape[0]
+    lines = [f"target boundaries after positions {sorted(truth.target)} (value order)"]
+    adjacent = []
+    for p in sorted(truth.target):
+        a, b = int(order[p]), int(order[p + 1])
+        adjacent.append((a, b))
+        d = float(theta[a] - theta[b])
+        middle = (theta[a] + theta[b]) / 2
+        near = int(np.sum(np.abs(theta - middle) <= 2 * d))
+        lines.append(
+            f"  after {p + 1}: win {truth.share[a, b]:.3f}, draw {truth.tie[a, b]:.3f}, "
+            f"d {d:.3f}, systems within 2d {near}"
+        )
+    counts = oracle_counts(truth)
+    if counts is not None:
+        first, second = boundary_pairs(truth)
+        d2 = (theta[first] - theta[second]) ** 2
+        shares = counts / counts.sum()
+        lines.append(
+            f"best fixed allocation (model): {counts.sum() / (n * 2 / d2.min()):.2f} of "
+            f"balanced; {int(np.sum(shares > 1 / n))} systems above the balanced share; "
+            f"largest share {shares.max():.3f} (one per task: at most {1 / k:.3f})"
+        )
+    across = np.zeros((n, n), dtype=bool)
+    first, second = boundary_pairs(truth)
+    across[first, second] = across[second, first] = True
+    beside = np.zeros((n, n), dtype=bool)
+    for a, b in adjacent:
+        beside[a, b] = beside[b, a] = True
+    lines.append(
+        f"{'design':<16} {'seeds':>5} {'across':>7} {'beside':>7} {'beside/judgement':>17}"
+    )
+    pairs_per = k * (k - 1) / 2
+    for name, rs in runs.items():
+        seen = [r.compared for r in rs if r.needed is not None and r.compared is not None]
+        if not seen:
+            continue
+        total = [c.sum() for c in seen]
+        share_across = [c[across].sum() / t for c, t in zip(seen, total, strict=True)]
+        share_beside = [c[beside].sum() / t for c, t in zip(seen, total, strict=True)]
+        # comparisons on the pairs beside a boundary per judgement (10 comparisons)
+        per_judgement = [
+            c[beside].sum() / 2 / (t / 2 / pairs_per) / max(len(adjacent), 1)
+            for c, t in zip(seen, total, strict=True)
+        ]
+        lines.append(
+            f"{name:<16} {len(seen):5d} {np.median(share_across):7.3f} "
+            f"{np.median(share_beside):7.3f} {np.median(per_judgement):17.3f}"
+        )
+    return lines
+
+
+def oracle_demand(state: RankingResult, truth: Truth) -> IntArray:
+    """Per system, how many of the refit's errors it is part of, judged by the truth:
+    a target boundary the refit has not drawn (the system is on one side of it and its
+    rank range reaches a system of the other side's), and a wrong boundary (the system
+    is in a better cluster than one that beats it by more than :data:`LEVEL`, or is
+    that one)."""
+    n = truth.order.shape[0]
+    demand = np.zeros(n, dtype=np.int64)
+    lo, hi, cluster = state.rank_lo, state.rank_hi, state.cluster
+    for p in truth.target:
+        above, below = truth.order[: p + 1], truth.order[p + 1 :]
+        if cluster[above].max() < cluster[below].min():
+            continue  # drawn
+        demand[above[hi[above] >= lo[below].min()]] += 1
+        demand[below[lo[below] <= hi[above].max()]] += 1
+    wrong = (cluster[:, None] < cluster[None, :]) & (truth.share.T >= 0.5 + LEVEL)
+    demand += wrong.sum(axis=1) + wrong.sum(axis=0)
+    return demand
+
+
+def oracle_adaptive_tasks(
+    state: RankingResult,
+    truth: Truth,
+    n_tasks: int,
+    *,
+    k: int,
+    min_share: float,
+    rng: np.random.Generator,
+) -> IntArray:
+    """The ``oracle-adaptive`` design's next batch: ``choose_batch``'s contested
+    allocation (coverage minimum, boundary slots by priority, the rest by sigma, dealt
+    into tasks of ``k`` distinct systems) with the truth choosing the boundary systems
+    (:func:`oracle_demand`: the systems of the refit's missing target boundaries and
+    wrong ones) where the rule guesses them from contested gaps. No slot goes to a gap
+    that is not a target boundary; when the refit is right, slots go by sigma."""
+    demand = oracle_demand(state, truth)
+    batch = _allocate(
+        priority=demand * _sigma_weight(state.spread),
+        sigmas=state.spread,
+        n_tasks=n_tasks,
+        k=k,
+        min_share=min_share,
+        rng=rng,
+        gaps=np.empty(0, dtype=np.int64),
+        overlap=np.empty(0, dtype=np.int64),
+    )
+    return batch.tasks
 
 
 def oracle_tasks(shares: FloatArray, size: int, *, k: int, rng: np.random.Generator) -> IntArray:
@@ -797,6 +941,10 @@ def run_design(
         elif design == "oracle":
             assert shares is not None
             tasks = oracle_tasks(shares, size, k=k, rng=design_rng)
+        elif design == "oracle-adaptive" and state is not None:
+            tasks = oracle_adaptive_tasks(
+                state, truth, size, k=k, min_share=min_share, rng=design_rng
+            )
         else:
             tasks = choose_batch(
                 value=np.zeros(n) if state is None else state.value,
@@ -808,8 +956,9 @@ def run_design(
                 rng=design_rng,
                 rule="contested" if state is None else design,
                 margin=margin,
-                # the tuned coverage minimum is contested's; the other rules keep theirs
-                min_share=min_share if design == "contested" else 0.3,
+                # the tuned coverage minimum is contested's (and the oracle's); the other
+                # rules keep theirs
+                min_share=min_share if design in ("contested", "oracle-adaptive") else 0.3,
             ).tasks
         scores = sim.answer_stream(tasks, stream, first=done, outputs=outputs)
         if record:
@@ -840,6 +989,8 @@ def run_design(
         run.wrong.append(wrong)
         if run.needed is None:
             good = good + 1 if right else 0
+            if good == 1:
+                run.compared = wins + wins.T + draws
             if good == streak:
                 run.needed = run.judgements[-streak]
                 run.reached_refits = len(run.judgements)
@@ -1173,6 +1324,7 @@ def plot(runs: dict[str, list[Run]], curves: dict, path: Path, cap: int, batch: 
         "overlap": "#15803d",
         "lucb": "#7c3aed",
         "oracle": "#6b7280",
+        "oracle-adaptive": "#111827",
     }
     # designs that never reached the truth (or were left out of a run) are not drawn;
     # the axis ends a little after the last seed that reached it
@@ -1374,6 +1526,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\n".join(tables["stop"]))
         print("\n== at fixed budgets: share of seeds right / wrong [Wilson 95%] ==")
         print("\n".join(tables["budgets"]), flush=True)
+        print(
+            "\n== why: the target boundaries, the best fixed allocation and the comparisons "
+            "each design's refit read when it reached the truth (medians) =="
+        )
+        print("\n".join(boundary_report(truth, runs)), flush=True)
         if stop_rules:
             print(
                 "\n== stop rules (no truth): judgements at the first stop (paired ratio to "

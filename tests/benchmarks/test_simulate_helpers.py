@@ -238,3 +238,91 @@ def test_the_simulator_evaluates_the_production_stop_rule() -> None:
     assert PRODUCTION_STOP.streak == adaptive.STABLE_REFITS
     assert PRODUCTION_STOP.shows == adaptive.STABLE_SHOWS
     assert not (PRODUCTION_STOP.growth or PRODUCTION_STOP.ranges or PRODUCTION_STOP.open_margin)
+
+
+def test_the_oracle_demand_names_the_systems_of_the_refits_errors() -> None:
+    """``oracle_demand``: a missing target boundary asks for the systems whose ranges
+    reach across it, a wrong boundary for its two systems, a right refit for none."""
+    from types import SimpleNamespace
+
+    from benchmarks.simulate import oracle_demand
+
+    share = np.full((4, 4), 0.5)
+    for a, b, p in [(0, 1, 0.6), (1, 2, 0.6), (2, 3, 0.6), (0, 2, 0.7), (0, 3, 0.8), (1, 3, 0.7)]:
+        share[a, b], share[b, a] = p, 1 - p
+    truth = truth_of(share, {1})  # 0 > 1 | 2 > 3
+
+    def state(lo: list[int], hi: list[int], cluster: list[int]) -> Any:
+        return SimpleNamespace(
+            rank_lo=np.array(lo), rank_hi=np.array(hi), cluster=np.array(cluster)
+        )
+
+    # boundary missing: 0, 1 and 2 reach across it, 3 does not
+    missing = state([1, 1, 1, 4], [2, 3, 3, 4], [1, 1, 1, 2])
+    assert oracle_demand(missing, truth).tolist() == [1, 1, 1, 0]
+    # boundary drawn, but 1 above 0 (0 beats it by 0.1): wrong, both asked for
+    swapped = state([2, 1, 3, 3], [2, 1, 4, 4], [2, 1, 3, 3])
+    assert oracle_demand(swapped, truth).tolist() == [1, 1, 0, 0]
+    right = state([1, 1, 3, 3], [2, 2, 4, 4], [1, 1, 2, 2])
+    assert oracle_demand(right, truth).tolist() == [0, 0, 0, 0]
+
+
+def test_oracle_adaptive_runs_the_contested_allocation_on_the_truths_demand(monkeypatch) -> None:
+    """After the first (balanced) batch, every ``oracle-adaptive`` batch comes from
+    ``oracle_adaptive_tasks`` with contested's coverage minimum; its tasks are valid."""
+    from benchmarks import simulate
+    from benchmarks.simulate import make_truth, run_design
+    from tests.ranking.stats.test_simulate import make
+
+    sim = make(n_systems=6, n_items=40, n_workers=20).with_quality(
+        np.array([0.5, 0.45, 0.4, 0.0, -0.05, -0.1])
+    )
+    truth = make_truth(sim, reference=600, judgements=50_000)
+    calls: list[dict[str, Any]] = []
+    real = simulate.oracle_adaptive_tasks
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        calls.append(kwargs)
+        tasks = real(*args, **kwargs)
+        assert all(len(set(row.tolist())) == 5 for row in tasks)
+        return tasks
+
+    monkeypatch.setattr(simulate, "oracle_adaptive_tasks", spy)
+    run = run_design(sim, "oracle-adaptive", truth=truth, seed=0, batch=20, cap=300, min_share=0.15)
+    assert len(calls) == len(run.judgements) - 1 == 300 // 20 - 1
+    assert all(c["min_share"] == 0.15 for c in calls)
+
+
+def test_the_best_fixed_allocation_meets_every_boundary_constraint() -> None:
+    """``oracle_counts``: 1 / n_i + 1 / n_j <= d^2 for every pair across a target
+    boundary, at the fewest slots in all (here found by a one-dimensional search)."""
+    from benchmarks.simulate import oracle_counts
+
+    share = np.full((3, 3), 0.5)
+    truth = truth_of(share, {0})  # strengths 3, 2, 1: pairs across (0, 1), (0, 2)
+    counts = oracle_counts(truth)
+    assert counts is not None
+    assert 1 / counts[0] + 1 / counts[1] <= 1.0 + 1e-6
+    assert 1 / counts[0] + 1 / counts[2] <= 4.0 + 1e-6
+    x = np.linspace(0.01, 0.99, 9801)  # x = 1 / n_0, the other two then follow
+    best = float(np.min(1 / x + 1 / (1 - x) + 1 / (4 - x)))
+    assert counts.sum() == pytest.approx(best, rel=1e-3)
+    assert oracle_counts(truth_of(share, set())) is None
+
+
+def test_the_boundary_report_counts_the_comparisons_across_and_beside_a_boundary() -> None:
+    from benchmarks.simulate import Run, boundary_report
+
+    share = np.full((4, 4), 0.5)
+    share[1, 2], share[2, 1] = 0.6, 0.4
+    truth = truth_of(share, {1})  # strengths 4, 3, 2, 1; boundary between 1 and 2
+    compared = np.ones((4, 4)) - np.eye(4)
+    compared[1, 2] = compared[2, 1] = 7.0  # 12 comparisons, 7 beside the boundary
+    reached = Run("x", judgements=[100], needed=100, compared=compared)
+    never = Run("x", judgements=[100], compared=np.zeros((4, 4)))
+    lines = boundary_report(truth, {"balanced": [reached, never]}, k=4)
+    assert "after 2: win 0.600" in lines[1] and "d 1.000, systems within 2d 4" in lines[1]
+    assert "of balanced" in lines[2]
+    # across: (0,2), (0,3), (1,2), (1,3) = 10 of 12; beside: 7 of 12; 12 comparisons
+    # are 2 judgements of 4 outputs (6 pairs each): 3.5 beside comparisons a judgement
+    assert lines[-1].split() == ["balanced", "1", "0.833", "0.583", "3.500"]
