@@ -149,7 +149,6 @@ DESIGNS = ("balanced", "contested", "overlap", "lucb", "oracle", "oracle-adaptiv
 TUNE_SEEDS = 100_000
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
-DOCS = REPO / "docs"
 
 
 # --- data ----------------------------------------------------------------------------
@@ -1405,7 +1404,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--power-sizes", type=int, nargs="+", default=[2, 5, 20], help="systems, power"
     )
-    parser.add_argument("--plot", type=Path, default=DOCS / "adaptive-simulation.png")
+    # Not the committed figure by default: a reproduction run must not overwrite it.
+    parser.add_argument("--plot", type=Path, default=Path("/tmp/adaptive-simulation.png"))
     parser.add_argument(
         "--quality-scale",
         type=float,
