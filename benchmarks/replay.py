@@ -68,11 +68,9 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from annotations.core.design import design_tasks  # noqa: E402
-from ranking.stats import RankingResult, choose_batch  # noqa: E402
-from ranking.stats._bradley_terry import bradley_terry_fit  # noqa: E402
+from ranking.stats import RankingResult, bt_normal, choose_batch, pair_counts  # noqa: E402
 from ranking.stats._clusters import value_order  # noqa: E402
 from ranking.stats._pairwise import Comparisons, judgements_to_comparisons  # noqa: E402
-from ranking.stats._result import summarise_runs  # noqa: E402
 from ranking.stats._wmt14 import wmt14  # noqa: E402
 
 SCORE_COLUMN = {"quality": "quality", "naturalness": "natur"}
@@ -168,35 +166,9 @@ class Fitter:
         return result
 
     def _bt_normal(self, c: Comparisons) -> RankingResult:
-        n = self.n_systems
-        wins = np.zeros((n, n))
-        draws = np.zeros((n, n))
-        np.add.at(wins, (c.winners[~c.draws], c.losers[~c.draws]), 1.0)
-        np.add.at(draws, (c.winners[c.draws], c.losers[c.draws]), 1.0)
-        draws = draws + draws.T
-        theta = bradley_terry_fit(wins, draws)
-        total = wins + wins.T + draws
-        p = 1.0 / (1.0 + np.exp(-(theta[:, None] - theta[None, :])))
-        curvature = total * p * (1.0 - p)
-        information = np.diag(curvature.sum(axis=1)) - curvature + 1e-6 * np.eye(n)
-        # (1, ..., 1) is (almost) in the null space: adding J / n makes the matrix
-        # invertible without changing the other directions; the common shift this puts in
-        # every draw moves no rank and is removed by centring each draw. Cholesky (not an
-        # eigendecomposition, whose vectors may swap or flip) keeps the draws continuous
-        # in the data.
-        covariance = np.linalg.inv(information + np.ones((n, n)) / n)
-        root = np.linalg.cholesky((covariance + covariance.T) / 2)
-        draws_theta = theta + self._normals @ root.T
-        draws_theta -= draws_theta.mean(axis=1, keepdims=True)
-        return summarise_runs(
-            method="bt-normal",
-            run_values=draws_theta,
-            value=theta,
-            confidence=0.95,
-            comparisons=c.per_system(),
-            n_comparisons=len(c),
-            params={},
-        )
+        # The adaptive refit's counts and fit (ranking.stats), with this replay's draws.
+        wins, draws = pair_counts(c)
+        return bt_normal(wins, draws, self._normals)
 
 
 def uninformed_state(n_systems: int) -> dict[str, Any]:

@@ -176,12 +176,9 @@ def adaptive_refit(
     Takes a few milliseconds for 21 systems; counting the comparisons grows with the
     judgements, the fit does not.
     """
+    # judgements_to_comparisons takes array-likes as they come.
     comparisons = judgements_to_comparisons(
-        np.asarray(judgement, dtype=np.int64),
-        np.asarray(system, dtype=np.int64),
-        np.asarray(score, dtype=np.float64),
-        n_systems=n_systems,
-        slot=None if slot is None else np.asarray(slot, dtype=np.int64),
+        judgement, system, score, n_systems=n_systems, slot=slot
     )
     normals = rng.standard_normal((draws, n_systems))
     wins, ties = pair_counts(comparisons)

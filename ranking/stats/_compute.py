@@ -276,11 +276,8 @@ def system_comparisons(
 ) -> NDArray[np.int64]:
     """Each system's number of pairwise comparisons in the data (before any system is
     left out), shape ``(n_systems,)``."""
+    # judgements_to_comparisons takes array-likes as they come.
     comparisons = judgements_to_comparisons(
-        np.asarray(judgement, dtype=np.int64),
-        np.asarray(system, dtype=np.int64),
-        np.asarray(score, dtype=np.float64),
-        n_systems=n_systems,
-        slot=None if slot is None else np.asarray(slot, dtype=np.int64),
+        judgement, system, score, n_systems=n_systems, slot=slot
     )
     return np.asarray(comparisons.per_system(), dtype=np.int64)
