@@ -65,7 +65,7 @@ PLAN = {
     "simulated_ratios": [
         {"systems": 2, "low": 1.26, "high": 1.64},
         {"systems": 5, "low": 0.65, "high": 1.0},
-        {"systems": 20, "low": 0.25, "high": 0.25},
+        {"systems": 20, "low": 0.24, "high": 0.24},
     ],
 }
 
