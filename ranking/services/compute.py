@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.db import transaction
+from django.db import DEFAULT_DB_ALIAS, OperationalError, connections, transaction
 from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 
@@ -456,6 +456,13 @@ def _claim_chunks(
     return run, claimed
 
 
+def _connection_lost() -> bool:
+    """Whether this thread's database connection was closed under it (terminated by the
+    server, a restart, a failover)."""
+    raw = connections[DEFAULT_DB_ALIAS].connection
+    return raw is not None and bool(getattr(raw, "closed", 0))
+
+
 def _chunk_release(chunk: RankingChunk) -> bool:
     """Give a chunk back (pending) while it is still this attempt's, best effort
     (``common.jobs.give_back``): after a transient database error, or when its task
@@ -537,6 +544,14 @@ def _chunks_compute(
             _chunk_release(chunk)
         raise
     except Exception as exc:
+        if _connection_lost():
+            # The database went away under whatever raised (psycopg2 may raise a
+            # SystemError, not an OperationalError, when its connection is terminated):
+            # as a transient error, the chunks go back and the task retries; failing the
+            # run could not be written anyway, and would leave its chunks running.
+            for chunk in chunks:
+                _chunk_release(chunk)
+            raise OperationalError(f"the database connection was lost ({exc})") from exc
         message = str(exc)
         if isinstance(exc, SoftTimeLimitExceeded):
             message = (
