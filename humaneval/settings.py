@@ -258,8 +258,8 @@ RANKING_MAX_ATTEMPTS = 3
 # The Celery worker processes a chunked ranking run is fanned out to (all machines): its
 # chunks go out in about 3 tasks per worker (ranking.stats.chunk_groups), each computing
 # its chunks side by side. Only the number of messages depends on it, never the numbers.
-# At least 1 (0 or less would plan no task at all).
-RANKING_WORKERS = max(1, env.int("HUMANEVAL_RANKING_WORKERS", default=os.cpu_count() or 1))
+# Read as at least 1 where runs are planned (ranking.services.compute).
+RANKING_WORKERS = env.int("HUMANEVAL_RANKING_WORKERS", default=os.cpu_count() or 1)
 RANKING_BEAT_EVERY = 1.0  # a computing chunk writes its heartbeat at most this often
 RANKING_MAX_RUNS = 100_000
 RANKING_MAX_ACTIVE_RUNS_PER_USER = env.int("HUMANEVAL_RANKING_MAX_ACTIVE_RUNS", default=3)

@@ -478,6 +478,11 @@ def _chunk_release(chunk: RankingChunk) -> bool:
     return given > 0
 
 
+def _chunks_release(chunks: list[RankingChunk]) -> list[int]:
+    """:func:`_chunk_release` of each chunk; the indices of those given back."""
+    return [chunk.index for chunk in chunks if _chunk_release(chunk)]
+
+
 def ranking_chunk_compute(
     *, run_id: int, index: int, data: selectors.ScoreArrays | None = None, count: int = 1
 ) -> str:
@@ -530,27 +535,22 @@ def _chunks_compute(
         # The run ended, or a chunk of this group was taken over by a newer attempt: the
         # group's other chunks, still this task's, go back and out again at once (not
         # after the sweep's silence), as one task; an ended run's computes nothing.
-        back = [chunk.index for chunk in chunks if _chunk_release(chunk)]
+        back = _chunks_release(chunks)
         if back and RankingRun.objects.filter(pk=run.pk, status=RankingRun.Status.RUNNING).exists():
             # Consecutive from the first to the last: the chunks between, taken over,
             # are left out by the claim (computing elsewhere).
             ranking_chunks_dispatch(run.pk, back[0], back[-1] - back[0] + 1)
         return "skipped"
-    except TRANSIENT_DATABASE_ERRORS:
-        # The database dropped the connection or restarted: not the run's fault. The
-        # chunk goes back to pending and the task retries it (ranking.tasks); should the
-        # database stay away, the sweep hands it out again once it is reachable.
-        for chunk in chunks:
-            _chunk_release(chunk)
-        raise
     except Exception as exc:
-        if _connection_lost():
-            # The database went away under whatever raised (psycopg2 may raise a
-            # SystemError, not an OperationalError, when its connection is terminated):
-            # as a transient error, the chunks go back and the task retries; failing the
-            # run could not be written anyway, and would leave its chunks running.
-            for chunk in chunks:
-                _chunk_release(chunk)
+        if isinstance(exc, TRANSIENT_DATABASE_ERRORS) or _connection_lost():
+            # The database dropped the connection or restarted (psycopg2 may then raise a
+            # SystemError, not an OperationalError): not the run's fault, and failing it
+            # could not be written anyway. The chunks go back to pending and the task
+            # retries them (ranking.tasks); should the database stay away, the sweep
+            # hands them out again once it is reachable.
+            _chunks_release(chunks)
+            if isinstance(exc, TRANSIENT_DATABASE_ERRORS):
+                raise
             raise OperationalError(f"the database connection was lost ({exc})") from exc
         message = str(exc)
         if isinstance(exc, SoftTimeLimitExceeded):
