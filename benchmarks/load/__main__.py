@@ -20,6 +20,8 @@ and a 60,000-task campaign and prints the ratio of their p95 (flat cost: about 1
     python -m benchmarks.load --clients 1000 --think 20 --duration 120
     python -m benchmarks.load --clients 1000 --think 20 --spawn-rate 10 --duration 200 \
         --warmup 100                # arriving over 100 s, measured after they all came
+    python -m benchmarks.load --clients 1000 --think 20 --arrivals 20 --duration 60
+                                    # each arriving at its own random moment of 20 s
     python -m benchmarks.load --handout
     python -m benchmarks.load --synthetic --per-request 400
     make benchmark-load LOAD_ARGS="--clients 200"
@@ -315,8 +317,10 @@ def run_load(args: argparse.Namespace, db_url: str, clients: int) -> dict[str, A
                 "LOAD_SLUG": slug,
                 "LOAD_THINK": str(args.think),
                 "LOAD_RESULTS": str(results),
+                "LOAD_ARRIVALS": str(args.arrivals or 0),
             }
-            spawn = args.spawn_rate or max(10, min(clients, 100))
+            # With --arrivals every user starts at once and waits for its own moment.
+            spawn = clients if args.arrivals else args.spawn_rate or max(10, min(clients, 100))
             cpu_before = server_cpu_seconds(server)
             client_before = _children_cpu_seconds()
             machine_before = machine_cpu_seconds()
@@ -346,6 +350,8 @@ def run_load(args: argparse.Namespace, db_url: str, clients: int) -> dict[str, A
                 stdout=subprocess.DEVNULL if not args.verbose else None,
             )
             data = json.loads(results.read_text(encoding="utf-8"))
+            if args.records is not None:
+                args.records.write_text(results.read_text(encoding="utf-8"), encoding="utf-8")
             cpu = server_cpu_seconds(server) - cpu_before
             client_cpu = _children_cpu_seconds() - client_before
             machine = [b - a for a, b in zip(machine_before, machine_cpu_seconds(), strict=True)]
@@ -406,6 +412,21 @@ def run_load(args: argparse.Namespace, db_url: str, clients: int) -> dict[str, A
             "db_ms": statistics.median(db_ms) if db_ms else float("nan"),
         }
     row["errors"] = errors
+    # The same percentiles while the participants arrive and after the last one came.
+    arriving = args.arrivals or clients / spawn
+    row["arriving_s"] = arriving
+    row["phases"] = {
+        phase: {
+            kind: _percentile(
+                [r[0] for r in data["records"].get(kind, []) if r[3] and inside(r[4])], 95
+            )
+            for kind in ("fetch", "submit")
+        }
+        for phase, inside in (
+            ("arriving", lambda t: t < arriving),
+            ("after", lambda t: arriving <= t <= end),
+        )
+    }
     return row
 
 
@@ -429,6 +450,13 @@ def print_report(rows: list[dict[str, Any]]) -> None:
             f"| {r['judgements']} = {r['submits_ok']} ({r['lost']} lost, "
             f"{r['unacknowledged']} unacknowledged) "
             f"| {r['duplicated']} | {r['over_assigned']} | {r['copies_disagreeing']} |"
+        )
+    for r in rows:
+        arriving, after = r["phases"]["arriving"], r["phases"]["after"]
+        print(
+            f"{r['clients']} clients, p95 while arriving (first {r['arriving_s']:g} s): "
+            f"fetch {arriving['fetch']:.0f} ms, submit {arriving['submit']:.0f} ms; "
+            f"after: fetch {after['fetch']:.0f} ms, submit {after['submit']:.0f} ms"
         )
     print()
     print("| clients | request | n | errors | queries (median / max) | DB ms (median) |")
@@ -613,6 +641,13 @@ def main() -> None:
         help="participants arriving per second (default: the clients, at most 100)",
     )
     parser.add_argument(
+        "--arrivals",
+        type=float,
+        default=None,
+        help="the participants arrive at independent uniformly random moments within these "
+        "seconds (default: Locust's batches, --spawn-rate at once every second)",
+    )
+    parser.add_argument(
         "--warmup",
         type=float,
         default=0.0,
@@ -639,6 +674,9 @@ def main() -> None:
         help="server CPU per request kind, N participants one after the other",
     )
     parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
+    parser.add_argument(
+        "--records", type=Path, default=None, help="also write every request's record here"
+    )
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
     db_url = os.environ.get("DATABASE_URL", DEFAULT_DB)

@@ -8,7 +8,11 @@ benchmark's WSGI wrapper, the query count and database time it reports in header
 records go to the JSON file named by ``LOAD_RESULTS`` when the run stops.
 
 Environment: ``LOAD_SLUG`` (the campaign), ``LOAD_THINK`` (mean think time in seconds,
-exponential; 0 for a closed loop), ``LOAD_RESULTS`` (where to write the records).
+exponential; 0 for a closed loop), ``LOAD_RESULTS`` (where to write the records),
+``LOAD_ARRIVALS`` (seconds: each simulated user's first participant arrives at its own
+uniformly random moment within them, independently of the others, the way a crowd
+arrives; unset, it arrives when Locust starts the user, and Locust starts its users in
+batches of the spawn rate once a second).
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from benchmarks.load.pages import ACTION, IDENTITY, SCORE, answers, unescape
 
 SLUG = os.environ.get("LOAD_SLUG", "load")
 THINK = float(os.environ.get("LOAD_THINK", "0"))
+ARRIVALS = float(os.environ.get("LOAD_ARRIVALS", "0"))
 
 RESULTS = os.environ.get("LOAD_RESULTS", "")
 
@@ -90,6 +95,10 @@ class CrowdWorker(FastHttpUser):
     """One participant after another, fetch -> submit in a loop."""
 
     session_url = ""
+
+    def on_start(self) -> None:
+        if ARRIVALS > 0:
+            time.sleep(random.uniform(0.0, ARRIVALS))  # Locust patches sleep: a gevent wait
 
     def wait_time(self) -> float:  # type: ignore[override]
         return 0.0  # the think time is spent on the task page, between fetch and submit
