@@ -61,6 +61,16 @@ django_verified()
 #: jobs) is given back and retried, never failed, for one of them.
 TRANSIENT_DATABASE_ERRORS: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
 
+
+def connection_lost(alias: str = "default") -> bool:
+    """Whether this thread's database connection was closed under it (terminated by the
+    server, a restart, a failover). psycopg2 may then raise a ``SystemError`` or another
+    non-database error, not one of ``TRANSIENT_DATABASE_ERRORS``: background work asks
+    this too before calling an error its own failure."""
+    raw = connections[alias].connection
+    return raw is not None and bool(getattr(raw, "closed", 0))
+
+
 # The one database this project uses.
 _ALIAS = "default"
 

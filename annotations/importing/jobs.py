@@ -16,7 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connections, transaction
+from django.db import OperationalError, connections, transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
@@ -36,7 +36,7 @@ from annotations.services.tasks import (
 )
 from common import jobs
 from common.errors import DomainError, ImportFileError
-from common.queries import TRANSIENT_DATABASE_ERRORS
+from common.queries import TRANSIENT_DATABASE_ERRORS, connection_lost
 
 
 def _uploads_pack(uploads: Sequence[Upload]) -> bytes:
@@ -246,9 +246,10 @@ def import_job_run(*, job: ImportJob, runners: Mapping[str, JobRunner] | None = 
     stored files are dropped. Running a job that has started already does nothing.
 
     A transient database error (``TRANSIENT_DATABASE_ERRORS``: the connection dropped,
-    the server restarted) is not the job's failure: the import is rolled back (one
-    transaction), the job given back (pending) and the error re-raised for the task to
-    retry. While it runs, the job's heartbeat beats (:func:`_heartbeat`); the import
+    the server restarted), or any error met on a connection closed under it
+    (``common.queries.connection_lost``), is not the job's failure: the import is rolled
+    back (one transaction), the job given back (pending) and an ``OperationalError``
+    raised for the task to retry. While it runs, the job's heartbeat beats (:func:`_heartbeat`); the import
     commits only if the job is still this attempt's (:func:`_import_job_still_ours`).
     """
     if not _import_job_claim(job):
@@ -277,25 +278,24 @@ def import_job_run(*, job: ImportJob, runners: Mapping[str, JobRunner] | None = 
         progress.close()
         _import_job_give_back(job)
         raise
-    except DomainError as exc:
-        job.status = ImportJob.Status.FAILED
-        job.error = str(exc)
-        if isinstance(exc, ImportFileError):
-            job.summary = {
-                "file": exc.file,
-                "line": exc.line,
-                "field": exc.field,
-                "reason": exc.reason,
-            }
-    except Exception:
-        job.status = ImportJob.Status.FAILED
-        job.error = (
-            "The build failed unexpectedly; no task was built. Please try again."
-            if job.kind == "build"
-            else "The import failed unexpectedly; nothing was imported. Please try again."
-        )
-        _import_job_finish(job, progress)
-        raise
+    except Exception as exc:
+        if connection_lost():
+            # The connection was terminated under another error (psycopg2 may raise a
+            # SystemError): as transient as an OperationalError, and no failure could be
+            # written anyway. Given back for the task's retry.
+            progress.close()
+            _import_job_give_back(job)
+            raise OperationalError(f"the database connection was lost ({exc})") from exc
+        if not isinstance(exc, DomainError):
+            job.status = ImportJob.Status.FAILED
+            job.error = (
+                "The build failed unexpectedly; no task was built. Please try again."
+                if job.kind == "build"
+                else "The import failed unexpectedly; nothing was imported. Please try again."
+            )
+            _import_job_finish(job, progress)
+            raise
+        _import_job_refused(job, exc)
     else:
         job.status = ImportJob.Status.DONE
         job.rows_done = job.rows_total = sum(r.outputs for r in results)
@@ -316,6 +316,19 @@ def import_job_run(*, job: ImportJob, runners: Mapping[str, JobRunner] | None = 
         heartbeat.stop()
     _import_job_finish(job, progress)
     return job
+
+
+def _import_job_refused(job: ImportJob, exc: DomainError) -> None:
+    """A refused file (or build) recorded on the job, with the file, line and field."""
+    job.status = ImportJob.Status.FAILED
+    job.error = str(exc)
+    if isinstance(exc, ImportFileError):
+        job.summary = {
+            "file": exc.file,
+            "line": exc.line,
+            "field": exc.field,
+            "reason": exc.reason,
+        }
 
 
 def _import_job_finish(job: ImportJob, progress: _JobProgress) -> None:

@@ -20,14 +20,14 @@ from typing import Any
 import numpy as np
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, OperationalError, connections, transaction
+from django.db import OperationalError, transaction
 from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 
 from annotations.models import Campaign
 from common import jobs
 from common.errors import DomainError
-from common.queries import TRANSIENT_DATABASE_ERRORS
+from common.queries import TRANSIENT_DATABASE_ERRORS, connection_lost
 from ranking import stats
 from ranking.models import RankingChunk, RankingResult, RankingRun
 from ranking.selectors import runs as selectors
@@ -456,13 +456,6 @@ def _claim_chunks(
     return run, claimed
 
 
-def _connection_lost() -> bool:
-    """Whether this thread's database connection was closed under it (terminated by the
-    server, a restart, a failover)."""
-    raw = connections[DEFAULT_DB_ALIAS].connection
-    return raw is not None and bool(getattr(raw, "closed", 0))
-
-
 def _chunk_release(chunk: RankingChunk) -> bool:
     """Give a chunk back (pending) while it is still this attempt's, best effort
     (``common.jobs.give_back``): after a transient database error, or when its task
@@ -542,7 +535,7 @@ def _chunks_compute(
             ranking_chunks_dispatch(run.pk, back[0], back[-1] - back[0] + 1)
         return "skipped"
     except Exception as exc:
-        if isinstance(exc, TRANSIENT_DATABASE_ERRORS) or _connection_lost():
+        if isinstance(exc, TRANSIENT_DATABASE_ERRORS) or connection_lost():
             # The database dropped the connection or restarted (psycopg2 may then raise a
             # SystemError, not an OperationalError): not the run's fault, and failing it
             # could not be written anyway. The chunks go back to pending and the task

@@ -165,3 +165,35 @@ def test_a_queued_job_whose_message_was_lost_is_sent_again(
     with django_capture_on_commit_callbacks(execute=True):
         assert import_jobs_sweep() == []
     assert sent == [job.pk]  # once per IMPORT_JOB_QUEUED_AFTER, not at every sweep
+
+
+def test_an_error_on_a_connection_terminated_under_it_gives_the_job_back(monkeypatch) -> None:
+    """psycopg2 may raise a SystemError (not an OperationalError) when the server
+    terminates the connection mid-import: with the connection closed the job is given
+    back for the task's retry (an OperationalError), not failed as "unexpected" (a write
+    that could not happen) and left running until the sweep."""
+    job = _pending_job()
+
+    def terminated(**kwargs):
+        raise SystemError("<built-in method execute> returned NULL without setting an error")
+
+    monkeypatch.setattr(jobs, "outputs_import_uploads", terminated)
+    monkeypatch.setattr(jobs, "connection_lost", lambda: True)
+    with pytest.raises(OperationalError, match="connection was lost"):
+        import_job_run(job=job)
+    job.refresh_from_db()
+    assert job.status == ImportJob.Status.PENDING and job.error == ""
+    assert bytes(job.data) != b"" and _outputs(job) == 0
+
+
+def test_an_unexpected_error_on_a_live_connection_still_fails_the_job(monkeypatch) -> None:
+    job = _pending_job()
+
+    def broken(**kwargs):
+        raise SystemError("a bug")
+
+    monkeypatch.setattr(jobs, "outputs_import_uploads", broken)
+    with pytest.raises(SystemError):
+        import_job_run(job=job)
+    job.refresh_from_db()
+    assert job.status == ImportJob.Status.FAILED and "unexpectedly" in job.error
