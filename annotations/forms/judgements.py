@@ -293,6 +293,9 @@ def task_page(
     """The template and context (what ``render`` takes) of the task page of ``forms``: one
     criterion's page, or with several forms the set-up 1 page; for htmx only its form.
     ``extra`` goes to the template as it is (``action``: where the page posts)."""
+    # What only a preview or a refusal sets, named for every page: a name the context
+    # lacks costs the template an exception at each use.
+    extra = {"preview": False, "preview_ok": False, "too_fast": None, **extra}
     if len(forms) > 1:
         context = {**_together_context(forms), "progress": progress, **extra}
         return TOGETHER_TEMPLATE + ("#together-form" if request.htmx else ""), context
@@ -361,6 +364,10 @@ def _task_context(
                 **_checks_context(form, s.slot),
             }
         )
+        if slots[-1]["checks"]:
+            slots[-1]["checks_legend"] = gettext("About output %(letter)s: tick all that apply") % {
+                "letter": s.letter
+            }
     return {
         "page": page,
         "campaign": page.campaign,
