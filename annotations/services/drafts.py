@@ -8,8 +8,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from django.db import transaction
-
 from annotations.models import Assignment
 
 # Form fields a draft may hold: a score, a slider's marks, a tie, a content check, each
@@ -35,23 +33,20 @@ def draft_clean(answers: Mapping[str, Sequence[str]]) -> dict[str, str | list[st
     return clean
 
 
-@transaction.atomic
-def assignment_draft_save(*, assignment: Assignment, answers: Mapping[str, Sequence[str]]) -> bool:
-    """Keep the answers typed so far on the assignment's page (autosave).
+def assignment_draft_save(
+    *, worker_id: int, assignment_id: int, answers: Mapping[str, Sequence[str]]
+) -> bool:
+    """Keep the answers typed so far on the worker's assignment's page (autosave).
 
-    Returns False, writing nothing, when the assignment is no longer active (submitted,
-    from this or another tab, or expired). Locks the assignment row (``FOR UPDATE``), so
-    a draft arriving after the submit never lands on a submitted assignment.
+    Returns False, writing nothing, when the assignment is not this worker's or no
+    longer active (submitted, from this or another tab, or expired). One conditional
+    ``UPDATE`` (autosave is the page's most frequent request: a worker's browser sends
+    one after each pause in typing): the database locks the row and checks the state
+    again on its latest version, so a draft arriving after the submit never lands on a
+    submitted assignment.
     """
-    locked = (
-        Assignment.objects.select_for_update(no_key=True)
-        .filter(pk=assignment.pk, state=Assignment.State.ACTIVE)
-        .first()
+    return bool(
+        Assignment.objects.filter(
+            pk=assignment_id, worker_id=worker_id, state=Assignment.State.ACTIVE
+        ).update(draft=draft_clean(answers))
     )
-    if locked is None:
-        return False
-    draft = draft_clean(answers)
-    if draft != locked.draft:
-        locked.draft = draft
-        locked.save(update_fields=["draft"])
-    return True

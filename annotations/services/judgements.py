@@ -505,7 +505,9 @@ def assignment_submit(
         if submitted.outcome != SubmitOutcome.RECORDED:
             transaction.set_rollback(True)
     if submitted.outcome != SubmitOutcome.RECORDED:
-        assignment_draft_save(assignment=assignment, answers=entered)
+        assignment_draft_save(
+            worker_id=assignment.worker_id, assignment_id=assignment.pk, answers=entered
+        )
     return submitted
 
 

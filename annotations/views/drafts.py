@@ -34,12 +34,13 @@ def draft(
     204 when kept; 409 with a message when the task was submitted meanwhile (another
     tab), so the page can say so. Authenticated like the submit: the URL's signed token.
     """
-    assignment = session_selectors.assignment_for_worker(worker=worker, assignment_id=assignment_id)
-    if assignment is None:
-        return HttpResponse(gettext("Unknown task."), status=404, content_type="text/plain")
     # A NUL or a lone surrogate in a field never gets here: the request-bounds middleware
     # (common.middleware) refuses it in every web form, multipart ones included.
     answers = {name: request.POST.getlist(name) for name in request.POST}
-    if not draft_services.assignment_draft_save(assignment=assignment, answers=answers):
-        return HttpResponse(str(DRAFT_TOO_LATE), status=409, content_type="text/plain")
-    return HttpResponse(status=204)
+    if draft_services.assignment_draft_save(
+        worker_id=worker.pk, assignment_id=assignment_id, answers=answers
+    ):
+        return HttpResponse(status=204)
+    if session_selectors.assignment_for_worker(worker=worker, assignment_id=assignment_id) is None:
+        return HttpResponse(gettext("Unknown task."), status=404, content_type="text/plain")
+    return HttpResponse(str(DRAFT_TOO_LATE), status=409, content_type="text/plain")

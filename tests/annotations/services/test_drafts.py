@@ -36,7 +36,7 @@ def test_draft_keeps_answer_fields_only_and_stops_once_submitted():
         "js": ["1"],
         "score_x": ["1"],
     }
-    assert assignment_draft_save(assignment=a, answers=posted) is True
+    assert assignment_draft_save(worker_id=a.worker_id, assignment_id=a.pk, answers=posted) is True
     a.refresh_from_db()
     assert a.draft == {
         "score_0": "120",
@@ -45,6 +45,9 @@ def test_draft_keeps_answer_fields_only_and_stops_once_submitted():
         "check_0": ["missing", "added"],
     }
     judgement_submit(assignment=a, scores={0: 1, 1: 2, 2: 3})
-    assert assignment_draft_save(assignment=a, answers={"score_0": ["5"]}) is False
+    assert (
+        assignment_draft_save(worker_id=a.worker_id, assignment_id=a.pk, answers={"score_0": ["5"]})
+        is False
+    )
     a.refresh_from_db()
     assert a.draft["score_0"] == "120"

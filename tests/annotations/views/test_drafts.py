@@ -73,3 +73,29 @@ def test_a_submit_refused_for_its_scores_keeps_what_was_entered_as_the_draft(cli
     html = client.get(session_url(campaign, worker)).content.decode()
     assert re.search(r'name="score_0"[^>]*value="123"', html)
     assert re.search(r'name="score_2"[^>]*value="45"', html)
+
+
+@pytest.mark.usefixtures("no_cached_task_bounds")
+def test_a_draft_is_two_statements_and_a_refusal_says_why(client, django_assert_num_queries):
+    """Autosave is a task page's most frequent request (one after each pause in typing):
+    the worker read with the token, then one conditional UPDATE (it was a read of the
+    assignment, a locking read and an UPDATE in a transaction). Refusals still tell a
+    task submitted meanwhile (409) from one that is not the worker's (404)."""
+    campaign = CampaignFactory(status=Campaign.Status.LIVE)
+    task_with_outputs(campaign=campaign, criterion=CriterionFactory(campaign=campaign))
+    worker = consented(campaign)
+    other = consented(campaign)
+    client.get(session_url(campaign, worker))
+    a = page_lead(worker)
+    with django_assert_num_queries(2):
+        saved = client.post(draft_url(campaign, worker, a), {"score_0": "123"})
+    assert saved.status_code == 204
+    a.refresh_from_db()
+    assert a.draft == {"score_0": "123"}
+    assert client.post(draft_url(campaign, other, a), {"score_0": "9"}).status_code == 404
+    a.state = a.State.SUBMITTED
+    a.save(update_fields=["state"])
+    refused = client.post(draft_url(campaign, worker, a), {"score_0": "7"})
+    assert refused.status_code == 409 and b"already submitted" in refused.content
+    a.refresh_from_db()
+    assert a.draft == {"score_0": "123"}
