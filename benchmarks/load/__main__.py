@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -50,7 +51,9 @@ if str(REPO) not in sys.path:
 E2E = REPO.parent / "shared" / "e2e"
 VENV_BIN = Path(sys.executable).parent
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/he_load"
-KINDS = ("entry", "consent", "fetch", "submit")
+KINDS = ("entry", "consent", "fetch", "submit", "draft", "static")
+#: The requests a participant waits for a page on (drafts and static files go unnoticed).
+PAGES = ("entry", "consent", "fetch", "submit")
 
 
 def _setup_django(db_url: str) -> None:
@@ -264,11 +267,22 @@ def server_cpu_seconds(server: subprocess.Popen[bytes]) -> float:
 
 
 def _percentile(values: list[float], q: float) -> float:
+    """The nearest-rank percentile (the smallest value with at least q% at or below)."""
     if not values:
         return float("nan")
     ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))
+    index = min(len(ordered) - 1, max(0, math.ceil(q / 100 * len(ordered)) - 1))
     return ordered[index]
+
+
+def _started(record: list[Any]) -> float:
+    """When a request started, in seconds from the run's start (records keep its end)."""
+    return float(record[4]) - float(record[0]) / 1000
+
+
+def _times(records: list[list[Any]]) -> list[float]:
+    """Response times in ms, a failed request counted as never answered (infinite)."""
+    return [r[0] if r[3] else math.inf for r in records]
 
 
 def integrity(campaign: Any) -> dict[str, int]:
@@ -318,6 +332,8 @@ def run_load(args: argparse.Namespace, db_url: str, clients: int) -> dict[str, A
                 "LOAD_THINK": str(args.think),
                 "LOAD_RESULTS": str(results),
                 "LOAD_ARRIVALS": str(args.arrivals or 0),
+                "LOAD_STATIC": "1" if args.static else "0",
+                "LOAD_DRAFTS": "1" if args.drafts else "0",
             }
             # With --arrivals every user starts at once and waits for its own moment.
             spawn = clients if args.arrivals else args.spawn_rate or max(10, min(clients, 100))
@@ -359,14 +375,14 @@ def run_load(args: argparse.Namespace, db_url: str, clients: int) -> dict[str, A
         server.terminate()
         server.wait(timeout=30)
     found = integrity(campaign)
-    # Percentiles and cycles/s over the requests that ended in the measured window: after
-    # the warm-up (--warmup: e.g. the ramp while the participants arrive) and before the
-    # run time is up (then cycles under way finish, and no new one starts). The integrity
-    # check counts them all.
+    # Percentiles and cycles/s over the requests that started in the measured window:
+    # after the warm-up (--warmup: e.g. the ramp while the participants arrive) and before
+    # the run time is up (cycles under way then finish, counted; no new one starts). A
+    # failed request counts as infinitely slow. The integrity check counts them all.
     end = min(data["seconds"], float(args.duration))
     warmup = min(args.warmup, 0.9 * end)
     measured = {
-        kind: [r for r in records if warmup <= r[4] <= end]
+        kind: [r for r in records if warmup <= _started(r) < end]
         for kind, records in data["records"].items()
     }
     submitted = sum(1 for r in measured.get("submit", []) if r[3])
@@ -398,7 +414,7 @@ def run_load(args: argparse.Namespace, db_url: str, clients: int) -> dict[str, A
         records = measured.get(kind, [])
         ok = [r for r in records if r[3]]
         errors += len(records) - len(ok)
-        times = [r[0] for r in ok]
+        times = _times(records)
         queries = [r[1] for r in ok if r[1] >= 0]
         db_ms = [r[2] for r in ok if r[2] >= 0]
         row["kinds"][kind] = {
@@ -412,19 +428,20 @@ def run_load(args: argparse.Namespace, db_url: str, clients: int) -> dict[str, A
             "db_ms": statistics.median(db_ms) if db_ms else float("nan"),
         }
     row["errors"] = errors
-    # The same percentiles while the participants arrive and after the last one came.
+    # The p95 of each request kind while the participants arrive (requests started then)
+    # and after the last one came.
     arriving = args.arrivals or clients / spawn
     row["arriving_s"] = arriving
     row["phases"] = {
         phase: {
             kind: _percentile(
-                [r[0] for r in data["records"].get(kind, []) if r[3] and inside(r[4])], 95
+                _times([r for r in data["records"].get(kind, []) if inside(_started(r))]), 95
             )
-            for kind in ("fetch", "submit")
+            for kind in KINDS
         }
         for phase, inside in (
             ("arriving", lambda t: t < arriving),
-            ("after", lambda t: arriving <= t <= end),
+            ("after", lambda t: arriving <= t < end),
         )
     }
     return row
@@ -451,26 +468,31 @@ def print_report(rows: list[dict[str, Any]]) -> None:
             f"{r['unacknowledged']} unacknowledged) "
             f"| {r['duplicated']} | {r['over_assigned']} | {r['copies_disagreeing']} |"
         )
-    for r in rows:
-        arriving, after = r["phases"]["arriving"], r["phases"]["after"]
-        print(
-            f"{r['clients']} clients, p95 while arriving (first {r['arriving_s']:g} s): "
-            f"fetch {arriving['fetch']:.0f} ms, submit {arriving['submit']:.0f} ms; "
-            f"after: fetch {after['fetch']:.0f} ms, submit {after['submit']:.0f} ms"
-        )
     print()
-    print("| clients | request | n | errors | queries (median / max) | DB ms (median) |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "| clients | request | n | errors | p50 / p95 / p99 ms | p95 while arriving / after ms "
+        "| queries (median / max) | DB ms (median) |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     for r in rows:
         for kind in KINDS:
             k = r["kinds"][kind]
-            if not k["n"]:  # every one of them came before the end of the warm-up
-                print(f"| {r['clients']} | {kind} | 0 | 0 | - (all in the warm-up) | - |")
+            arriving, after = r["phases"]["arriving"][kind], r["phases"]["after"][kind]
+            if not k["n"]:  # every one came in the warm-up, or none was sent
+                print(f"| {r['clients']} | {kind} | 0 | 0 | - | - | - | - |")
                 continue
             print(
                 f"| {r['clients']} | {kind} | {k['n']} | {k['errors']} "
+                f"| {k['p50']:.0f} / {k['p95']:.0f} / {k['p99']:.0f} "
+                f"| {arriving:.0f} / {after:.0f} "
                 f"| {k['queries']:g} / {k['queries_max']:g} | {k['db_ms']:.1f} |"
             )
+    for r in rows:
+        worst = max(r["phases"]["arriving"][kind] for kind in PAGES)
+        print(
+            f"{r['clients']} clients: the slowest page's p95 while they arrive "
+            f"(first {r['arriving_s']:g} s): {worst:.0f} ms"
+        )
 
 
 # Server CPU per request kind -------------------------------------------------------------
@@ -646,6 +668,18 @@ def main() -> None:
         default=None,
         help="the participants arrive at independent uniformly random moments within these "
         "seconds (default: Locust's batches, --spawn-rate at once every second)",
+    )
+    parser.add_argument(
+        "--no-static",
+        dest="static",
+        action="store_false",
+        help="no static files (a new participant's browser loads each page's once)",
+    )
+    parser.add_argument(
+        "--no-drafts",
+        dest="drafts",
+        action="store_false",
+        help="no autosave drafts while the worker thinks (static/js/autosave.js)",
     )
     parser.add_argument(
         "--warmup",

@@ -32,11 +32,26 @@ from locust import FastHttpUser, events, task
 
 # Locust puts this file's folder on the path, not the repository's.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from benchmarks.load.pages import ACTION, IDENTITY, SCORE, answers, unescape
+from benchmarks.load.pages import (
+    ACTION,
+    DONE,
+    DRAFT_URL,
+    IDENTITY,
+    SCORE,
+    STATIC,
+    answers,
+    draft_times,
+    unescape,
+)
 
 SLUG = os.environ.get("LOAD_SLUG", "load")
 THINK = float(os.environ.get("LOAD_THINK", "0"))
 ARRIVALS = float(os.environ.get("LOAD_ARRIVALS", "0"))
+# What a worker's browser sends besides the pages: the static files of a page it has not
+# seen (once a participant: cached after), and while the worker thinks, the autosave
+# drafts of the answers typed so far (``static/js/autosave.js``; only with a think time).
+STATIC_FILES = os.environ.get("LOAD_STATIC", "1") == "1"
+DRAFTS = os.environ.get("LOAD_DRAFTS", "1") == "1" and THINK > 0
 
 RESULTS = os.environ.get("LOAD_RESULTS", "")
 
@@ -95,6 +110,7 @@ class CrowdWorker(FastHttpUser):
     """One participant after another, fetch -> submit in a loop."""
 
     session_url = ""
+    cached: set[str]
 
     def on_start(self) -> None:
         if ARRIVALS > 0:
@@ -103,7 +119,35 @@ class CrowdWorker(FastHttpUser):
     def wait_time(self) -> float:  # type: ignore[override]
         return 0.0  # the think time is spent on the task page, between fetch and submit
 
+    def _static(self, page: str) -> None:
+        """The page's static files this participant's browser has not loaded yet."""
+        if not STATIC_FILES:
+            return
+        for url in dict.fromkeys(STATIC.findall(page)):
+            if url not in self.cached:
+                self.cached.add(url)
+                self.client.get(unescape(url), name="static")
+
+    def _think(self, page: str, scores: dict[str, str]) -> None:
+        """The worker reads and answers for an exponential think time; the page autosaves
+        what is typed (one change per answer field, at random moments)."""
+        think = random.expovariate(1.0 / THINK)
+        found = DRAFT_URL.search(page) if DRAFTS else None
+        if found is None:
+            time.sleep(think)
+            return
+        fields = list(scores.items())
+        random.shuffle(fields)
+        changes = sorted(random.uniform(0.0, think) for _ in fields)
+        waited = 0.0
+        for at, carried in draft_times(changes, think):
+            time.sleep(max(0.0, at - waited))
+            waited = at
+            self.client.post(unescape(found.group(1)), data=dict(fields[:carried]), name="draft")
+        time.sleep(max(0.0, think - waited))
+
     def _enter(self) -> bool:
+        self.cached = set()
         pid = uuid.uuid4().hex[:24]
         with self.client.get(
             f"/w/{SLUG}/?PROLIFIC_PID={pid}&STUDY_ID=load&SESSION_ID={pid}",
@@ -115,6 +159,7 @@ class CrowdWorker(FastHttpUser):
                 page.failure(f"entry: {page.status_code}, no identity")
                 return False
         identity = unescape(found.group(1) or found.group(2))
+        self._static(page.text or "")
         with self.client.post(
             f"/w/{SLUG}/start/",
             data={"agree": "on", "identity": identity},
@@ -144,13 +189,17 @@ class CrowdWorker(FastHttpUser):
                 return
             action = ACTION.search(text)
             if action is None:
-                # The session is over (done page): the next participant comes in.
                 self.session_url = ""
+                if DONE not in text:
+                    # Screened out or stopped: the hand-out found nothing or refused.
+                    page.failure("fetch: no task and not done")
+                # Else the session is over (done page): the next participant comes in.
                 return
+        self._static(text)
         slots = sorted({int(s) for s in SCORE.findall(text)})
-        if THINK > 0:
-            time.sleep(random.expovariate(1.0 / THINK))
         scores = answers(text, slots)
+        if THINK > 0:
+            self._think(text, scores)
         with self.client.post(
             unescape(action.group(1)),
             data=scores,
@@ -159,7 +208,11 @@ class CrowdWorker(FastHttpUser):
             catch_response=True,
         ) as submitted:
             location = (submitted.headers or {}).get("Location", "")
-            if submitted.status_code not in (302, 303) or "already" in location:
+            if (
+                submitted.status_code not in (302, 303)
+                or "already" in location
+                or "unknown" in location
+            ):
                 submitted.failure(f"submit: {submitted.status_code} {location}")
                 return
         with _lock:

@@ -27,3 +27,42 @@ def answers(page: str, slots: list[int]) -> dict[str, str]:
     for name, value in CHECK.findall(page):
         posted.setdefault(name, value)
     return posted
+
+
+#: The page's static files (style sheets, scripts), which a new participant's browser
+#: loads once (then from its cache: their names carry a hash).
+STATIC = re.compile(r'(?:href|src)="(/static/[^"]+)"')
+#: The task form's autosave address (``static/js/autosave.js`` posts the form there).
+DRAFT_URL = re.compile(r'data-draft-url="([^"]+)"')
+#: The last page of a session that ended as planned (every other page without a task
+#: form, screened out or stopped, means the hand-out found nothing or refused).
+DONE = 'id="done-title"'
+
+#: ``static/js/autosave.js``: a save this long after the last change, or at once when
+#: the last save is older than ``AUTOSAVE_EVERY``.
+AUTOSAVE_DELAY = 0.8
+AUTOSAVE_EVERY = 5.0
+
+
+def draft_times(
+    changes: list[float],
+    think: float,
+    delay: float = AUTOSAVE_DELAY,
+    every: float = AUTOSAVE_EVERY,
+) -> list[tuple[float, int]]:
+    """When the task page's autosave posts a draft, for a worker who changes answers at
+    ``changes`` (seconds after the page arrived, ascending) and submits at ``think``:
+    (time, how many of the changes it carries), as ``static/js/autosave.js`` decides (a
+    change restarts the timer: at once if the last save is more than ``every`` seconds
+    old, else after ``delay``). A save not due by the submit is never sent."""
+    sent: list[tuple[float, int]] = []
+    last = float("-inf")
+    due: float | None = None
+    for n, change in enumerate(changes):
+        if due is not None and due <= change:
+            sent.append((due, n))
+            last = due
+        due = change + (0.0 if change - last > every else delay)
+    if due is not None and due <= think:
+        sent.append((due, len(changes)))
+    return sent

@@ -4,13 +4,24 @@ submits and not refusals."""
 
 from __future__ import annotations
 
+import re
 import uuid
 
 import pytest
 from django.test import Client
 
-from benchmarks.load.__main__ import build_campaign
-from benchmarks.load.pages import ACTION, IDENTITY, SCORE, answers, unescape
+from benchmarks.load.__main__ import _percentile, _started, _times, build_campaign
+from benchmarks.load.pages import (
+    ACTION,
+    DONE,
+    DRAFT_URL,
+    IDENTITY,
+    SCORE,
+    STATIC,
+    answers,
+    draft_times,
+    unescape,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -29,9 +40,70 @@ def test_the_load_client_answers_every_task_page_so_that_the_submit_is_accepted(
         action = ACTION.search(page)
         assert action is not None
         slots = sorted({int(s) for s in SCORE.findall(page)})
-        submitted = client.post(unescape(action.group(1)), answers(page, slots))
+        # What the browser sends besides: the static files, an autosave draft.
+        assert {"/static/js/autosave.js", "/static/css/humaneval.css"} <= {
+            u for u in _unhashed(STATIC.findall(page))
+        }
+        draft = DRAFT_URL.search(page)
+        assert draft is not None
+        given = answers(page, slots)
+        assert (
+            client.post(unescape(draft.group(1)), dict(list(given.items())[:2])).status_code == 204
+        )
+        submitted = client.post(unescape(action.group(1)), given)
         assert submitted.status_code in (302, 303), submitted.content.decode()[:500]
         assert "already" not in submitted["Location"]
+
+
+def _unhashed(urls: list[str]) -> set[str]:
+    """Static addresses without the manifest's hash (``humaneval.1a2b3c.css``)."""
+    return {re.sub(r"\.[0-9a-f]{12}\.", ".", u) for u in urls}
+
+
+def test_the_last_page_of_a_finished_session_is_known_as_done():
+    campaign = build_campaign(slug="load-done", items=6, systems=7, synthetic=True)
+    campaign.tasks_per_worker = 1
+    campaign.save(update_fields=["tasks_per_worker"])
+    client, pid = Client(), uuid.uuid4().hex[:24]
+    entry = client.get(f"/w/load-done/?PROLIFIC_PID={pid}&STUDY_ID=load&SESSION_ID={pid}")
+    found = IDENTITY.search(entry.content.decode())
+    assert found is not None
+    identity = unescape(found.group(1) or found.group(2))
+    session = client.post("/w/load-done/start/", {"agree": "on", "identity": identity})["Location"]
+    page = client.get(session).content.decode()
+    action = ACTION.search(page)
+    assert action is not None and DONE not in page
+    slots = sorted({int(s) for s in SCORE.findall(page)})
+    client.post(unescape(action.group(1)), answers(page, slots))
+    done = client.get(session).content.decode()
+    assert ACTION.search(done) is None and DONE in done
+
+
+@pytest.mark.parametrize(
+    ("changes", "think", "sent"),
+    [
+        # The first change saves at once; changes within 5 s wait for 0.8 s of quiet.
+        ([1.0, 2.0, 2.5], 10.0, [(1.0, 1), (3.3, 3)]),
+        # A change more than 5 s after the last save saves at once again.
+        ([1.0, 7.0], 10.0, [(1.0, 1), (7.0, 2)]),
+        # A save not due by the submit is never sent.
+        ([1.0, 1.5], 2.0, [(1.0, 1)]),
+        ([], 5.0, []),
+    ],
+)
+def test_drafts_are_sent_when_the_autosave_script_sends_them(changes, think, sent):
+    got = draft_times(changes, think)
+    assert [(round(t, 6), n) for t, n in got] == sent
+
+
+def test_percentiles_are_nearest_rank_and_a_failure_never_answered():
+    values = [float(v) for v in range(1, 21)]  # 20 values: p95 is the 19th
+    assert _percentile(values, 95) == 19.0
+    assert _percentile(values, 50) == 10.0
+    assert _percentile([5.0] * 220 + [9.0] * 12, 95) == 9.0  # rank 221 of 232 (220.4 up)
+    records = [[10.0, 0, 0, True, 1.0], [20.0, 0, 0, False, 2.0]]
+    assert _times(records) == [10.0, float("inf")]
+    assert _started(records[1]) == pytest.approx(1.98)
 
 
 def test_the_machine_and_process_cpu_readings_count_work_done():
