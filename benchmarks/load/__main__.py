@@ -5,8 +5,12 @@ when present: 630 items x 21 systems, 6,300 tasks; otherwise, or with ``--items`
 synthetic campaign of the same shape), runs ``ANALYZE`` (the state of any campaign a day
 after launch), starts the production server (gunicorn as ``make serve`` runs it, with
 Celery eager), simulates crowd workers with Locust headless (entry with a unique
-Prolific id, consent, then fetch -> submit valid scores in a loop), and prints per
-request kind p50/p95/p99, the query count and database time per request, cycles
+Prolific id, consent, then fetch -> submit valid scores in a loop; what the browser
+sends besides, each page's static files once a participant and the autosave drafts
+while the worker thinks, unless ``--no-static`` / ``--no-drafts``; with ``--arrivals``
+each participant arrives at its own random moment, else as Locust starts its users, in
+batches of the spawn rate once a second), and prints per request kind p50/p95/p99
+(overall, while arriving and after), the query count and database time per request, cycles
 (fetch + submit) per second, errors, and an integrity check read from the database
 afterwards: judgements = successful submits, no worker judged a task twice, no task
 holds more places than its judgements per task.
