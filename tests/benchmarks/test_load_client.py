@@ -26,15 +26,22 @@ from benchmarks.load.pages import (
 pytestmark = pytest.mark.django_db
 
 
-def test_the_load_client_answers_every_task_page_so_that_the_submit_is_accepted():
-    campaign = build_campaign(slug="load", items=6, systems=7, synthetic=True)
-    assert any(c.content_checks for c in campaign.criteria.all())  # what it must tick
-    client, pid = Client(), uuid.uuid4().hex[:24]
-    entry = client.get(f"/w/load/?PROLIFIC_PID={pid}&STUDY_ID=load&SESSION_ID={pid}")
+def _entered(client: Client, slug: str) -> str:
+    """A new Prolific participant's session address, entered and consented as the load
+    client does."""
+    pid = uuid.uuid4().hex[:24]
+    entry = client.get(f"/w/{slug}/?PROLIFIC_PID={pid}&STUDY_ID=load&SESSION_ID={pid}")
     found = IDENTITY.search(entry.content.decode())
     assert found is not None
     identity = unescape(found.group(1) or found.group(2))
-    session = client.post("/w/load/start/", {"agree": "on", "identity": identity})["Location"]
+    return str(client.post(f"/w/{slug}/start/", {"agree": "on", "identity": identity})["Location"])
+
+
+def test_the_load_client_answers_every_task_page_so_that_the_submit_is_accepted():
+    campaign = build_campaign(slug="load", items=6, systems=7, synthetic=True)
+    assert any(c.content_checks for c in campaign.criteria.all())  # what it must tick
+    client = Client()
+    session = _entered(client, "load")
     for _ in range(4):
         page = client.get(session).content.decode()
         action = ACTION.search(page)
@@ -64,12 +71,8 @@ def test_the_last_page_of_a_finished_session_is_known_as_done():
     campaign = build_campaign(slug="load-done", items=6, systems=7, synthetic=True)
     campaign.tasks_per_worker = 1
     campaign.save(update_fields=["tasks_per_worker"])
-    client, pid = Client(), uuid.uuid4().hex[:24]
-    entry = client.get(f"/w/load-done/?PROLIFIC_PID={pid}&STUDY_ID=load&SESSION_ID={pid}")
-    found = IDENTITY.search(entry.content.decode())
-    assert found is not None
-    identity = unescape(found.group(1) or found.group(2))
-    session = client.post("/w/load-done/start/", {"agree": "on", "identity": identity})["Location"]
+    client = Client()
+    session = _entered(client, "load-done")
     page = client.get(session).content.decode()
     action = ACTION.search(page)
     assert action is not None and DONE not in page
