@@ -9,7 +9,8 @@ computed in one process on one core. This script:
 - imports the released E2E data (``$HUMANEVAL_E2E_DIR`` or ``../shared/e2e``) once, or,
   when it is absent, a synthetic campaign of 10 systems with planted strengths;
 - computes the run in one process pinned to one core (``taskset``; the ``rank``
-  command's path, every chunk in that process): the reference, and the oracle;
+  command's path, every chunk in that process), timed after a small run computed in
+  the same process, as the workers are warmed up: the reference, and the oracle;
 - for 1 and 2 workers: starts that many ``celery worker --concurrency=1`` processes,
   worker ``i`` pinned to core ``i`` (subprocesses, stopped by their pid at the end),
   told how many they are (``HUMANEVAL_RANKING_WORKERS``: the run's chunks go out in
@@ -174,6 +175,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
+    from benchmarks.machine import machine_line
+
+    print(machine_line(), flush=True)
     reason = _reachable()
     if reason:
         print(f"skipped: {reason}; start PostgreSQL and Redis (see .ci/run).")
@@ -229,8 +233,17 @@ def main() -> int:
         seed=args.seed,
         queue=False,
     )
-    # the reference: every chunk in one process on one core (the rank command's path)
-    reference = _one_core_in_process(here.pk)
+    # the reference: every chunk in one process on one core (the rank command's path),
+    # warmed up first as the workers are (numba's kernel loaded, a small run computed)
+    warm_up = ranking_run_create(
+        campaign=campaign,
+        criterion=criterion,
+        method=args.method,
+        runs=stats.DEFAULT_CHUNK_RUNS * 2,
+        seed=0,
+        queue=False,
+    )
+    reference = _one_core_in_process(here.pk, warm_up.pk)
     here.refresh_from_db()
     print(
         f"in one process on one core (the rank command's path): {reference:.2f} s for "
@@ -280,12 +293,14 @@ def main() -> int:
     return 0 if identical else 1
 
 
-def _one_core_in_process(run_id: int) -> float:
-    """Compute run ``run_id`` with every chunk in a fresh process pinned to one core."""
+def _one_core_in_process(run_id: int, warm_up_id: int) -> float:
+    """Compute run ``run_id`` with every chunk in a process pinned to one core, timed
+    after the same process computed run ``warm_up_id`` (as the workers are warmed)."""
     code = (
         "import os, time, django; django.setup()\n"
         "from ranking.models import RankingRun\n"
         "from ranking.services.compute import ranking_run_compute\n"
+        f"ranking_run_compute(run=RankingRun.objects.get(pk={warm_up_id}), fan_out=False)\n"
         f"run = RankingRun.objects.get(pk={run_id})\n"
         "t = time.perf_counter(); ranking_run_compute(run=run, fan_out=False)\n"
         "print(time.perf_counter() - t)\n"

@@ -161,7 +161,10 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
+    from benchmarks.machine import machine_line
     from benchmarks.ranking_stats import e2e_dir
+
+    print(machine_line(), flush=True)
 
     data_dir = e2e_dir()
     if not (data_dir / "quality.csv").is_file():

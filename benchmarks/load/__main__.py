@@ -289,9 +289,13 @@ def _times(records: list[list[Any]]) -> list[float]:
     return [r[0] if r[3] else math.inf for r in records]
 
 
-def integrity(campaign: Any) -> dict[str, int]:
+def integrity(campaign: Any, acknowledged: list[int] | None = None) -> dict[str, int]:
     """What the database says after a run: judgements, duplicates, over-assigned tasks,
-    and copied columns that disagree with what they copy (COPIES in annotations.models)."""
+    copied columns that disagree with what they copy (COPIES in annotations.models),
+    and against the assignments whose submit the client saw acknowledged: ``lost`` (an
+    acknowledged submit without its judgement) and ``unacknowledged`` (a judgement whose
+    answer the client never saw, e.g. a cycle cut off by the end of the run), each
+    compared assignment by assignment."""
     from django.db.models import Count, Q
 
     from annotations.models import Assignment, Judgement, Task
@@ -313,8 +317,12 @@ def integrity(campaign: Any) -> dict[str, int]:
         .filter(held__gt=campaign.judgements_per_task)
         .count()
     )
+    stored = set(judgements.values_list("assignment_id", flat=True))
+    seen = set(acknowledged or ())
     return {
-        "judgements": judgements.count(),
+        "judgements": len(stored),
+        "lost": len(seen - stored),
+        "unacknowledged": len(stored - seen) if acknowledged is not None else 0,
         "duplicated": duplicated,
         "over_assigned": over,
         "copies_disagreeing": sum(copies_disagreeing(campaign=campaign).values()),
@@ -378,7 +386,7 @@ def run_load(args: argparse.Namespace, db_url: str, clients: int) -> dict[str, A
     finally:
         server.terminate()
         server.wait(timeout=30)
-    found = integrity(campaign)
+    found = integrity(campaign, data["acknowledged"])
     # Percentiles and cycles/s over the requests that started in the measured window:
     # after the warm-up (--warmup: e.g. the ramp while the participants arrive) and before
     # the run time is up (cycles under way then finish, counted; no new one starts). A
@@ -407,10 +415,6 @@ def run_load(args: argparse.Namespace, db_url: str, clients: int) -> dict[str, A
         "client_cpu_s": client_cpu,
         "machine_busy": machine[0] / max(1e-9, machine[1]),
         **found,
-        # Acknowledged submits without a judgement (a cycle cut off by the end of the run
-        # can leave a judgement whose answer the client never saw: "unacknowledged").
-        "lost": max(0, data["submits_ok"] - found["judgements"]),
-        "unacknowledged": max(0, found["judgements"] - data["submits_ok"]),
         "kinds": {},
     }
     errors = 0
@@ -717,6 +721,9 @@ def main() -> None:
     )
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
+    from benchmarks.machine import machine_line
+
+    print(machine_line(), flush=True)
     db_url = os.environ.get("DATABASE_URL", DEFAULT_DB)
     if not db_url.startswith("postgres"):
         parser.error("the load benchmark needs PostgreSQL (DATABASE_URL=postgres://...)")

@@ -34,6 +34,7 @@ from locust import FastHttpUser, events, task
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from benchmarks.load.pages import (
     ACTION,
+    ASSIGNMENT,
     DONE,
     DRAFT_URL,
     IDENTITY,
@@ -59,6 +60,8 @@ _lock = threading.Lock()
 # name -> list of (response ms, queries, db ms, ok, seconds from the start to its end)
 _records: dict[str, list[tuple[float, int, float, bool, float]]] = defaultdict(list)
 _counts = {"submits_ok": 0, "sessions": 0, "started": 0.0}
+# The assignments whose submit was acknowledged (the id in the form's action).
+_acknowledged: list[int] = []
 
 
 @events.request.add_listener
@@ -99,6 +102,7 @@ def _dump(**_: Any) -> None:
             {
                 "records": _records,
                 "submits_ok": _counts["submits_ok"],
+                "acknowledged": _acknowledged,
                 "sessions": _counts["sessions"],
                 "seconds": time.time() - _counts["started"],
             },
@@ -196,6 +200,7 @@ class CrowdWorker(FastHttpUser):
                 # Else the session is over (done page): the next participant comes in.
                 return
         self._static(text)
+        assignment = ASSIGNMENT.search(action.group(1))
         slots = sorted({int(s) for s in SCORE.findall(text)})
         scores = answers(text, slots)
         if THINK > 0:
@@ -217,3 +222,5 @@ class CrowdWorker(FastHttpUser):
                 return
         with _lock:
             _counts["submits_ok"] += 1
+            if assignment is not None:
+                _acknowledged.append(int(assignment.group(1)))

@@ -10,6 +10,8 @@ import re
 IDENTITY = re.compile(r'name="identity"\s+value="([^"]+)"|value="([^"]+)"\s+name="identity"')
 ACTION = re.compile(r'<form[^>]*action="([^"]*/task/[0-9]+/)"')
 SCORE = re.compile(r'name="score_([0-9]+)"')
+#: The assignment a task form's action posts to.
+ASSIGNMENT = re.compile(r"/task/([0-9]+)/$")
 #: A content-check box (``check_<slot>``): a criterion with content checks wants at least
 #: one ticked per output, as a worker does.
 CHECK = re.compile(r'<input[^>]*name="(check_[0-9]+)"[^>]*value="([^"]+)"')

@@ -10,9 +10,10 @@ import uuid
 import pytest
 from django.test import Client
 
-from benchmarks.load.__main__ import _percentile, _started, _times, build_campaign
+from benchmarks.load.__main__ import _percentile, _started, _times, build_campaign, integrity
 from benchmarks.load.pages import (
     ACTION,
+    ASSIGNMENT,
     DONE,
     DRAFT_URL,
     IDENTITY,
@@ -42,6 +43,7 @@ def test_the_load_client_answers_every_task_page_so_that_the_submit_is_accepted(
     assert any(c.content_checks for c in campaign.criteria.all())  # what it must tick
     client = Client()
     session = _entered(client, "load")
+    acknowledged: list[int] = []
     for _ in range(4):
         page = client.get(session).content.decode()
         action = ACTION.search(page)
@@ -60,6 +62,15 @@ def test_the_load_client_answers_every_task_page_so_that_the_submit_is_accepted(
         submitted = client.post(unescape(action.group(1)), given)
         assert submitted.status_code in (302, 303), submitted.content.decode()[:500]
         assert "already" not in submitted["Location"]
+        found_id = ASSIGNMENT.search(action.group(1))
+        assert found_id is not None
+        acknowledged.append(int(found_id.group(1)))
+    # Judgements and acknowledged submits compared assignment by assignment: a lost one
+    # and an unacknowledged one do not cancel out.
+    assert integrity(campaign, acknowledged)["lost"] == 0
+    assert integrity(campaign, acknowledged)["unacknowledged"] == 0
+    shifted = integrity(campaign, [*acknowledged[1:], 10**9])
+    assert (shifted["lost"], shifted["unacknowledged"], shifted["judgements"]) == (1, 1, 4)
 
 
 def _unhashed(urls: list[str]) -> set[str]:
