@@ -440,6 +440,13 @@ def run_load(args: argparse.Namespace, db_url: str, clients: int) -> dict[str, A
     # and after the last one came.
     arriving = args.arrivals or clients / spawn
     row["arriving_s"] = arriving
+    # Fetch's p95 by 5 s of the run (requests by their start): whether a backlog of the
+    # arrivals is still draining when they are over.
+    fetches = data["records"].get("fetch", [])
+    row["fetch_p95_by_5s"] = [
+        _percentile(_times([r for r in fetches if t <= _started(r) < t + 5]), 95)
+        for t in range(0, math.ceil(end), 5)
+    ]
     row["phases"] = {
         phase: {
             kind: _percentile(
@@ -496,6 +503,8 @@ def print_report(rows: list[dict[str, Any]]) -> None:
                 f"| {k['queries']:g} / {k['queries_max']:g} | {k['db_ms']:.1f} |"
             )
     for r in rows:
+        by_5s = ", ".join(f"{5 * i}: {p:.0f}" for i, p in enumerate(r["fetch_p95_by_5s"]))
+        print(f"{r['clients']} clients: fetch p95 ms by 5 s of the run (start s: ms): {by_5s}")
         worst = max(r["phases"]["arriving"][kind] for kind in PAGES)
         print(
             f"{r['clients']} clients: the slowest page's p95 while they arrive "
