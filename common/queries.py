@@ -62,17 +62,31 @@ django_verified()
 TRANSIENT_DATABASE_ERRORS: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
 
 
-def connection_lost(alias: str = "default") -> bool:
+# The one database this project uses.
+_ALIAS = "default"
+
+
+def connection_lost() -> bool:
     """Whether this thread's database connection was closed under it (terminated by the
     server, a restart, a failover). psycopg2 may then raise a ``SystemError`` or another
-    non-database error, not one of ``TRANSIENT_DATABASE_ERRORS``: background work asks
-    this too before calling an error its own failure."""
-    raw = connections[alias].connection
+    non-database error, not one of ``TRANSIENT_DATABASE_ERRORS``."""
+    raw = connections[_ALIAS].connection
     return raw is not None and bool(getattr(raw, "closed", 0))
 
 
-# The one database this project uses.
-_ALIAS = "default"
+def transient_error(exc: BaseException) -> BaseException | None:
+    """What background work retries ``exc`` as, or None when it is the work's own
+    failure: ``exc`` itself when it is one of ``TRANSIENT_DATABASE_ERRORS``, an
+    ``OperationalError`` when the connection was closed under another error
+    (:func:`connection_lost`: the failure could not be written anyway), caused by ``exc``.
+    Raise it ``from`` its ``__cause__``."""
+    if isinstance(exc, TRANSIENT_DATABASE_ERRORS):
+        return exc
+    if connection_lost():
+        lost = OperationalError(f"the database connection was lost ({exc})")
+        lost.__cause__ = exc
+        return lost
+    return None
 
 
 # Prepared querysets ----------------------------------------------------------------------

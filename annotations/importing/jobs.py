@@ -16,7 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import OperationalError, connections, transaction
+from django.db import connections, transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
@@ -36,7 +36,7 @@ from annotations.services.tasks import (
 )
 from common import jobs
 from common.errors import DomainError, ImportFileError
-from common.queries import TRANSIENT_DATABASE_ERRORS, connection_lost
+from common.queries import transient_error
 
 
 def _uploads_pack(uploads: Sequence[Upload]) -> bytes:
@@ -247,9 +247,9 @@ def import_job_run(*, job: ImportJob, runners: Mapping[str, JobRunner] | None = 
 
     A transient database error (``TRANSIENT_DATABASE_ERRORS``: the connection dropped,
     the server restarted), or any error met on a connection closed under it
-    (``common.queries.connection_lost``), is not the job's failure: the import is rolled
-    back (one transaction), the job given back (pending) and an ``OperationalError``
-    raised for the task to retry. While it runs, the job's heartbeat beats (:func:`_heartbeat`); the import
+    (``common.queries.transient_error``), is not the job's failure: the import is rolled
+    back (one transaction), the job given back (pending) and the error raised for the task
+    to retry (an ``OperationalError`` for a lost connection). While it runs, the job's heartbeat beats (:func:`_heartbeat`); the import
     commits only if the job is still this attempt's (:func:`_import_job_still_ours`).
     """
     if not _import_job_claim(job):
@@ -274,18 +274,15 @@ def import_job_run(*, job: ImportJob, runners: Mapping[str, JobRunner] | None = 
         progress.close()
         job.refresh_from_db()
         return job
-    except TRANSIENT_DATABASE_ERRORS:
-        progress.close()
-        _import_job_give_back(job)
-        raise
     except Exception as exc:
-        if connection_lost():
-            # The connection was terminated under another error (psycopg2 may raise a
-            # SystemError): as transient as an OperationalError, and no failure could be
-            # written anyway. Given back for the task's retry.
+        transient = transient_error(exc)
+        if transient is not None:
+            # The connection dropped or was terminated under another error (psycopg2 may
+            # raise a SystemError): not the job's failure, and none could be written.
+            # Given back for the task's retry.
             progress.close()
             _import_job_give_back(job)
-            raise OperationalError(f"the database connection was lost ({exc})") from exc
+            raise transient from transient.__cause__
         if not isinstance(exc, DomainError):
             job.status = ImportJob.Status.FAILED
             job.error = (

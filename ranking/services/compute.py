@@ -20,14 +20,14 @@ from typing import Any
 import numpy as np
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.db import OperationalError, transaction
+from django.db import transaction
 from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 
 from annotations.models import Campaign
 from common import jobs
 from common.errors import DomainError
-from common.queries import TRANSIENT_DATABASE_ERRORS, connection_lost
+from common.queries import TRANSIENT_DATABASE_ERRORS, transient_error
 from ranking import stats
 from ranking.models import RankingChunk, RankingResult, RankingRun
 from ranking.selectors import runs as selectors
@@ -535,16 +535,15 @@ def _chunks_compute(
             ranking_chunks_dispatch(run.pk, back[0], back[-1] - back[0] + 1)
         return "skipped"
     except Exception as exc:
-        if isinstance(exc, TRANSIENT_DATABASE_ERRORS) or connection_lost():
+        transient = transient_error(exc)
+        if transient is not None:
             # The database dropped the connection or restarted (psycopg2 may then raise a
             # SystemError, not an OperationalError): not the run's fault, and failing it
             # could not be written anyway. The chunks go back to pending and the task
             # retries them (ranking.tasks); should the database stay away, the sweep
             # hands them out again once it is reachable.
             _chunks_release(chunks)
-            if isinstance(exc, TRANSIENT_DATABASE_ERRORS):
-                raise
-            raise OperationalError(f"the database connection was lost ({exc})") from exc
+            raise transient from transient.__cause__
         message = str(exc)
         if isinstance(exc, SoftTimeLimitExceeded):
             message = (

@@ -16,6 +16,7 @@ from annotations.importing import jobs
 from annotations.importing.jobs import import_job_create, import_job_run, import_jobs_sweep
 from annotations.importing.outputs import Upload
 from annotations.models import ImportJob, Output
+from common import queries
 from tests.annotations.import_jobs import outputs_csv
 from tests.factories import CampaignFactory
 
@@ -178,7 +179,7 @@ def test_an_error_on_a_connection_terminated_under_it_gives_the_job_back(monkeyp
         raise SystemError("<built-in method execute> returned NULL without setting an error")
 
     monkeypatch.setattr(jobs, "outputs_import_uploads", terminated)
-    monkeypatch.setattr(jobs, "connection_lost", lambda: True)
+    monkeypatch.setattr(queries, "connection_lost", lambda: True)
     with pytest.raises(OperationalError, match="connection was lost"):
         import_job_run(job=job)
     job.refresh_from_db()
