@@ -176,7 +176,13 @@ def build_campaign(*, slug: str, items: int | None, systems: int, synthetic: boo
 # The server -------------------------------------------------------------------------------
 
 
-def start_server(args: argparse.Namespace, db_url: str) -> subprocess.Popen[bytes]:
+def start_server(
+    args: argparse.Namespace, db_url: str, folder: Path
+) -> list[subprocess.Popen[bytes]]:
+    """gunicorn as ``make serve`` runs it, behind nginx as ``deploy/nginx.conf`` puts it
+    (unless ``--proxy none``); the clients talk to ``--port``. The processes, front first."""
+    proxied = args.proxy == "nginx"
+    bind = f"127.0.0.1:{args.port + 1 if proxied else args.port}"
     env = {
         **os.environ,
         "DATABASE_URL": db_url,
@@ -186,13 +192,14 @@ def start_server(args: argparse.Namespace, db_url: str) -> subprocess.Popen[byte
         "DJANGO_SESSION_COOKIE_SECURE": "false",
         "DJANGO_CSRF_COOKIE_SECURE": "false",
         "CELERY_TASK_ALWAYS_EAGER": "true",
+        "DJANGO_BEHIND_PROXY": "true" if proxied else "false",
     }
     env.pop("CELERY_BROKER_URL", None)
     command = [
         str(VENV_BIN / "gunicorn"),
         "benchmarks.load.wsgi:application" if args.query_stats else "humaneval.wsgi:application",
         "--bind",
-        f"127.0.0.1:{args.port}",
+        bind,
         "--workers",
         str(args.workers),
         "--worker-class",
@@ -216,18 +223,26 @@ def start_server(args: argparse.Namespace, db_url: str) -> subprocess.Popen[byte
     deadline = time.time() + 30
     while time.time() < deadline:
         try:
-            urllib.request.urlopen(f"http://127.0.0.1:{args.port}/accounts/login/", timeout=2)
+            urllib.request.urlopen(f"http://{bind}/accounts/login/", timeout=2)
             break
         except urllib.error.HTTPError:
             break  # any answer means the server is up
         except OSError:
             time.sleep(0.3)
+    processes = [server]
+    if proxied:
+        from benchmarks.load import proxy
+
+        static_root = Path(env.get("DJANGO_STATIC_ROOT") or REPO / "staticfiles")
+        front = proxy.start(folder=folder, port=args.port, upstream=bind, static_root=static_root)
+        processes.insert(0, front)
     print(
-        f"server: gunicorn {args.workers} x {args.worker_class}"
+        ("server: nginx (deploy/nginx.conf) in front of " if proxied else "server: ")
+        + f"gunicorn {args.workers} x {args.worker_class}"
         + (f" ({args.threads} threads)" if args.worker_class == "gthread" else ""),
         flush=True,
     )
-    return server
+    return processes
 
 
 def _children_cpu_seconds() -> float:
@@ -329,63 +344,84 @@ def integrity(campaign: Any, acknowledged: list[int] | None = None) -> dict[str,
     }
 
 
+def _spawn_rate(args: argparse.Namespace, clients: int) -> float:
+    """Locust's users started a second. With --arrivals every user starts at once and
+    waits for its own moment."""
+    return clients if args.arrivals else args.spawn_rate or max(10, min(clients, 100))
+
+
+def _run_locust(
+    args: argparse.Namespace, db_url: str, clients: int, slug: str, folder: Path
+) -> tuple[dict[str, Any], float, float, float, list[float]]:
+    """Start the servers, run Locust against them, stop them: Locust's records, the CPU
+    seconds of gunicorn, of nginx and of the load client, and the machine's busy/total."""
+    processes = start_server(args, db_url, folder)
+    server, front = processes[-1], processes[:-1]
+    try:
+        results = folder / "results.json"
+        env = {
+            **os.environ,
+            "LOAD_SLUG": slug,
+            "LOAD_THINK": str(args.think),
+            "LOAD_RESULTS": str(results),
+            "LOAD_ARRIVALS": str(args.arrivals or 0),
+            "LOAD_STATIC": "1" if args.static else "0",
+            "LOAD_DRAFTS": "1" if args.drafts else "0",
+        }
+        spawn = _spawn_rate(args, clients)
+        cpu_before = server_cpu_seconds(server)
+        proxy_before = sum(server_cpu_seconds(p) for p in front)
+        client_before = _children_cpu_seconds()
+        machine_before = machine_cpu_seconds()
+        subprocess.run(
+            [
+                str(VENV_BIN / "locust"),
+                "-f",
+                str(Path(__file__).with_name("locustfile.py")),
+                "--headless",
+                "--users",
+                str(clients),
+                "--spawn-rate",
+                str(spawn),
+                "--run-time",
+                f"{args.duration}s",
+                "--host",
+                f"http://127.0.0.1:{args.port}",
+                "--only-summary",
+                "--loglevel",
+                "ERROR",
+                "--stop-timeout",  # let cycles under way finish: nothing in flight
+                str(60 + int(3 * args.think)),
+            ],
+            cwd=REPO,
+            env=env,
+            check=False,
+            stdout=subprocess.DEVNULL if not args.verbose else None,
+        )
+        data = json.loads(results.read_text(encoding="utf-8"))
+        if args.records is not None:
+            args.records.write_text(results.read_text(encoding="utf-8"), encoding="utf-8")
+        cpu = server_cpu_seconds(server) - cpu_before
+        proxy_cpu = sum(server_cpu_seconds(p) for p in front) - proxy_before
+        client_cpu = _children_cpu_seconds() - client_before
+        machine = [b - a for a, b in zip(machine_before, machine_cpu_seconds(), strict=True)]
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.wait(timeout=30)
+    return data, cpu, proxy_cpu, client_cpu, machine
+
+
 def run_load(args: argparse.Namespace, db_url: str, clients: int) -> dict[str, Any]:
     slug = f"load-{clients}-{int(time.time())}"
     campaign = build_campaign(
         slug=slug, items=args.items, systems=args.systems, synthetic=args.synthetic
     )
-    server = start_server(args, db_url)
-    try:
-        with tempfile.TemporaryDirectory() as folder:
-            results = Path(folder) / "results.json"
-            env = {
-                **os.environ,
-                "LOAD_SLUG": slug,
-                "LOAD_THINK": str(args.think),
-                "LOAD_RESULTS": str(results),
-                "LOAD_ARRIVALS": str(args.arrivals or 0),
-                "LOAD_STATIC": "1" if args.static else "0",
-                "LOAD_DRAFTS": "1" if args.drafts else "0",
-            }
-            # With --arrivals every user starts at once and waits for its own moment.
-            spawn = clients if args.arrivals else args.spawn_rate or max(10, min(clients, 100))
-            cpu_before = server_cpu_seconds(server)
-            client_before = _children_cpu_seconds()
-            machine_before = machine_cpu_seconds()
-            subprocess.run(
-                [
-                    str(VENV_BIN / "locust"),
-                    "-f",
-                    str(Path(__file__).with_name("locustfile.py")),
-                    "--headless",
-                    "--users",
-                    str(clients),
-                    "--spawn-rate",
-                    str(spawn),
-                    "--run-time",
-                    f"{args.duration}s",
-                    "--host",
-                    f"http://127.0.0.1:{args.port}",
-                    "--only-summary",
-                    "--loglevel",
-                    "ERROR",
-                    "--stop-timeout",  # let cycles under way finish: nothing in flight
-                    str(60 + int(3 * args.think)),
-                ],
-                cwd=REPO,
-                env=env,
-                check=False,
-                stdout=subprocess.DEVNULL if not args.verbose else None,
-            )
-            data = json.loads(results.read_text(encoding="utf-8"))
-            if args.records is not None:
-                args.records.write_text(results.read_text(encoding="utf-8"), encoding="utf-8")
-            cpu = server_cpu_seconds(server) - cpu_before
-            client_cpu = _children_cpu_seconds() - client_before
-            machine = [b - a for a, b in zip(machine_before, machine_cpu_seconds(), strict=True)]
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+    with tempfile.TemporaryDirectory() as folder:
+        data, cpu, proxy_cpu, client_cpu, machine = _run_locust(
+            args, db_url, clients, slug, Path(folder)
+        )
     found = integrity(campaign, data["acknowledged"])
     # Percentiles and cycles/s over the requests that started in the measured window:
     # after the warm-up (--warmup: e.g. the ramp while the participants arrive) and before
@@ -412,6 +448,7 @@ def run_load(args: argparse.Namespace, db_url: str, clients: int) -> dict[str, A
         # Where the machine's cores went over the run: the web processes, the load client
         # (Locust, on the same machine), and the share of all cores busy (anything).
         "web_cpu_s": cpu,
+        "proxy_cpu_s": proxy_cpu,
         "client_cpu_s": client_cpu,
         "machine_busy": machine[0] / max(1e-9, machine[1]),
         **found,
@@ -438,7 +475,7 @@ def run_load(args: argparse.Namespace, db_url: str, clients: int) -> dict[str, A
     row["errors"] = errors
     # The p95 of each request kind while the participants arrive (requests started then)
     # and after the last one came.
-    arriving = args.arrivals or clients / spawn
+    arriving = args.arrivals or clients / _spawn_rate(args, clients)
     row["arriving_s"] = arriving
     # Fetch's p95 by 5 s of the run (requests by their start): whether a backlog of the
     # arrivals is still draining when they are over.
@@ -466,7 +503,7 @@ def print_report(rows: list[dict[str, Any]]) -> None:
     print()
     print(
         "| clients | think s | fetch p50 / p95 / p99 ms | submit p50 / p95 / p99 ms "
-        "| cycles/s | web CPU ms/cycle | web / client CPU s, cores busy | errors "
+        "| cycles/s | web CPU ms/cycle | web / proxy / client CPU s, cores busy | errors "
         "| judgements = submits | duplicated | over-assigned | copies disagreeing |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
@@ -477,7 +514,7 @@ def print_report(rows: list[dict[str, Any]]) -> None:
             f"| {f['p50']:.0f} / {f['p95']:.0f} / {f['p99']:.0f} "
             f"| {s['p50']:.0f} / {s['p95']:.0f} / {s['p99']:.0f} "
             f"| {r['cycles_per_s']:.1f} | {r['server_cpu_ms_per_cycle']:.0f} "
-            f"| {r['web_cpu_s']:.0f} / {r['client_cpu_s']:.0f} s, "
+            f"| {r['web_cpu_s']:.0f} / {r['proxy_cpu_s']:.1f} / {r['client_cpu_s']:.0f} s, "
             f"{100 * r['machine_busy']:.0f}% | {r['errors']} "
             f"| {r['judgements']} = {r['submits_ok']} ({r['lost']} lost, "
             f"{r['unacknowledged']} unacknowledged) "
@@ -560,7 +597,9 @@ def run_per_request(args: argparse.Namespace, db_url: str) -> dict[str, float]:
     slug = f"load-cpu-{int(time.time())}"
     build_campaign(slug=slug, items=args.items, systems=args.systems, synthetic=args.synthetic)
     args.workers, args.worker_class, args.query_stats = 1, "sync", False
-    server = start_server(args, db_url)
+    args.proxy = "none"  # one gunicorn worker's CPU, nothing in between
+    folder = tempfile.TemporaryDirectory()
+    (server,) = start_server(args, db_url, Path(folder.name))
     worker_pid = int(Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()[0])
     participants: list[dict[str, Any]] = []
 
@@ -605,6 +644,7 @@ def run_per_request(args: argparse.Namespace, db_url: str) -> dict[str, float]:
     finally:
         server.terminate()
         server.wait(timeout=30)
+        folder.cleanup()
     print(
         f"server CPU per request, {args.per_request} participants one after the other: "
         + ", ".join(f"{kind} {ms:.2f} ms" for kind, ms in figures.items())
@@ -670,6 +710,8 @@ def run_handout(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
+    from benchmarks.load import proxy
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, nargs="+", default=[20, 200])
     parser.add_argument("--think", type=float, default=0.0, help="mean think time, seconds")
@@ -713,7 +755,16 @@ def main() -> None:
         "--worker-class", default=os.environ.get("WEB_WORKER_CLASS", "sync"), help="gunicorn"
     )
     parser.add_argument("--threads", type=int, default=int(os.environ.get("WEB_THREADS", 1)))
-    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument(
+        "--proxy",
+        choices=("nginx", "none"),
+        default="nginx" if proxy.nginx() else "none",
+        help="what the clients talk to: nginx in front of gunicorn as deploy/nginx.conf puts "
+        "it (the default where nginx is installed), or gunicorn itself",
+    )
+    parser.add_argument(
+        "--port", type=int, default=8765, help="the clients' port (gunicorn's the next one)"
+    )
     parser.add_argument("--no-query-stats", dest="query_stats", action="store_false")
     parser.add_argument("--handout", action="store_true", help="6k vs 60k hand-out cost")
     parser.add_argument("--handouts", type=int, default=100, help="workers per size")

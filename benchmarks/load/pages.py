@@ -40,31 +40,29 @@ DRAFT_URL = re.compile(r'data-draft-url="([^"]+)"')
 #: form, screened out or stopped, means the hand-out found nothing or refused).
 DONE = 'id="done-title"'
 
-#: ``static/js/autosave.js``: a save this long after the last change, or at once when
-#: the last save is older than ``AUTOSAVE_EVERY``.
-AUTOSAVE_DELAY = 0.8
-AUTOSAVE_EVERY = 5.0
+#: ``static/js/autosave.js``: a change reaches the server at most this long after it is
+#: made (each change is kept in the browser at once; that costs the server nothing).
+AUTOSAVE_EVERY = 15.0
 
 
 def draft_times(
-    changes: list[float],
-    think: float,
-    delay: float = AUTOSAVE_DELAY,
-    every: float = AUTOSAVE_EVERY,
+    changes: list[float], think: float, every: float = AUTOSAVE_EVERY
 ) -> list[tuple[float, int]]:
     """When the task page's autosave posts a draft, for a worker who changes answers at
     ``changes`` (seconds after the page arrived, ascending) and submits at ``think``:
-    (time, how many of the changes it carries), as ``static/js/autosave.js`` decides (a
-    change restarts the timer: at once if the last save is more than ``every`` seconds
-    old, else after ``delay``). A save not due by the submit is never sent."""
+    (time, how many of the changes it carries), as ``static/js/autosave.js`` decides (the
+    first change not yet sent sets a save ``every`` seconds later; later changes ride
+    along). A save not due by the submit is never sent (the submit carries the answers;
+    a page hidden or left before its submit sends one at once, which this load never
+    does)."""
     sent: list[tuple[float, int]] = []
-    last = float("-inf")
     due: float | None = None
     for n, change in enumerate(changes):
         if due is not None and due <= change:
             sent.append((due, n))
-            last = due
-        due = change + (0.0 if change - last > every else delay)
+            due = None
+        if due is None:
+            due = change + every
     if due is not None and due <= think:
         sent.append((due, len(changes)))
     return sent

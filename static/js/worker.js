@@ -119,18 +119,23 @@
     });
   }
 
+  // The sliders' "not moved yet" look and the ranking preview, from the form's values.
+  function refresh(f) {
+    if (f.dataset.scale === "slider") {
+      outputs(f).forEach(function (li) {
+        var t = li.querySelector("[data-touched]");
+        li.querySelector(".w-slider").classList.toggle("untouched", !!(t && !t.value));
+      });
+    }
+    renderRanking(f);
+  }
+
   function init() {
     var f = form();
     if (!f) return;
     var flag = f.querySelector("[data-js-flag]");
     if (flag) flag.value = "1";
-    if (f.dataset.scale === "slider") {
-      outputs(f).forEach(function (li) {
-        var t = li.querySelector("[data-touched]");
-        if (t && !t.value) li.querySelector(".w-slider").classList.add("untouched");
-      });
-    }
-    renderRanking(f);
+    refresh(f);
     // After a refused submit the focus goes to the first field in error (the server marks
     // it autofocus; htmx swaps do not always honour that, so it is done here as well).
     var first = f.querySelector("[autofocus]") || f.querySelector("[aria-invalid=true]");
@@ -139,6 +144,11 @@
     var fast = f.querySelector("#too-fast");
     if (fast) fast.scrollIntoView({ block: "end" });
   }
+
+  // autosave.js put this browser's copy of the answers back (after a reload).
+  document.addEventListener("autosave:restored", function (e) {
+    if (e.target === form()) refresh(e.target);
+  });
 
   document.addEventListener("input", function (e) {
     var f = form();

@@ -96,12 +96,13 @@ def test_the_last_page_of_a_finished_session_is_known_as_done():
 @pytest.mark.parametrize(
     ("changes", "think", "sent"),
     [
-        # The first change saves at once; changes within 5 s wait for 0.8 s of quiet.
-        ([1.0, 2.0, 2.5], 10.0, [(1.0, 1), (3.3, 3)]),
-        # A change more than 5 s after the last save saves at once again.
-        ([1.0, 7.0], 10.0, [(1.0, 1), (7.0, 2)]),
-        # A save not due by the submit is never sent.
-        ([1.0, 1.5], 2.0, [(1.0, 1)]),
+        # The first change sets a save 15 s later; later changes ride along.
+        ([1.0, 2.0, 2.5], 20.0, [(16.0, 3)]),
+        # A change after that save sets the next one 15 s after it.
+        ([1.0, 17.0, 20.0, 40.0], 60.0, [(16.0, 1), (32.0, 3), (55.0, 4)]),
+        # A save not due by the submit is never sent (the submit carries the answers).
+        ([1.0, 1.5], 10.0, []),
+        ([1.0, 17.0], 20.0, [(16.0, 1)]),
         ([], 5.0, []),
     ],
 )

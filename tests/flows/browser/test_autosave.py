@@ -1,4 +1,5 @@
-"""Autosave in real Chromium: answers survive a reload; a second tab is told, not dropped."""
+"""Autosave in real Chromium: answers survive a reload (kept in the browser at once, on
+the server within 15 s or when the page is left); a second tab is told, not dropped."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from django.utils import timezone
 from annotations.access.workers import worker_token
 from annotations.models import Assignment, Campaign, Judgement, Worker
 from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
+from tests.flows.browser.test_worker_session import fill_valid, make_campaign
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -35,44 +37,104 @@ def _is_draft(response) -> bool:
     return response.url.endswith("/draft/") and response.request.method == "POST"
 
 
+#: The form as it would be posted, without the page's own fields.
+FORM_STATE = """() => {
+  const f = document.querySelector("form[data-draft-url]");
+  return [...new FormData(f)].filter(([k]) => k !== "csrfmiddlewaretoken" && k !== "js")
+    .map(([k, v]) => k + "=" + v);
+}"""
+
+
+def _draft(worker: Worker) -> dict | None:
+    return Assignment.objects.get(worker=worker).draft or None
+
+
 def test_typed_answers_survive_a_reload(new_page, live_server):
+    """Kept in the browser at once: a reload straight after typing loses nothing, and no
+    draft has to reach the server first."""
     campaign, worker = campaign_and_worker()
     page = new_page()
     page.goto(session(live_server, campaign, worker))
+    drafts: list[object] = []
+    page.on("request", lambda r: drafts.append(r) if r.url.endswith("/draft/") else None)
     inputs = page.locator("input.w-number")
-    with page.expect_response(_is_draft) as saved:
-        inputs.nth(0).fill("140")
-    assert saved.value.status == 204
-    with page.expect_response(_is_draft):
-        inputs.nth(2).press_sequentially("75")
+    inputs.nth(0).fill("140")
+    inputs.nth(2).press_sequentially("75")
+    assert drafts == []  # nothing sent while the worker types
     page.reload()
     inputs = page.locator("input.w-number")
     assert inputs.nth(0).input_value() == "140"
     assert inputs.nth(1).input_value() == ""
     assert inputs.nth(2).input_value() == "75"
     assert Judgement.objects.count() == 0
-    # The pre-filled answers are submitted like typed ones.
+    # The restored answers are submitted like typed ones.
     inputs.nth(1).fill("90")
     page.get_by_role("button", name="Submit and continue").click()
     page.get_by_text("Task 2 of 3").wait_for()
     scores = sorted(Judgement.objects.get().scores.values_list("score", flat=True))
     assert scores == [75.0, 90.0, 140.0]
+    # The submitted task's copy is gone from the browser; the next task starts empty.
+    keys = page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('he-draft:'))")
+    assert all(f"/task/{Judgement.objects.get().assignment_id}/" not in k for k in keys)
+    assert page.locator("input.w-number").nth(0).input_value() == ""
+
+
+@pytest.mark.parametrize("scale", ["magnitude", "slider", "likert"])
+def test_every_kind_of_answer_is_put_back_after_a_reload(new_page, live_server, scale):
+    """Numbers, sliders with their ties and moved marks, Likert levels: the form after a
+    reload posts exactly what it posted before."""
+    campaign = make_campaign(scale)
+    worker = WorkerFactory(campaign=campaign, consented_at=timezone.now())
+    page = new_page()
+    page.goto(session(live_server, campaign, worker))
+    page.wait_for_load_state("load")
+    fill_valid(page, scale)
+    before = page.evaluate(FORM_STATE)
+    page.reload()
+    page.wait_for_load_state("load")
+    assert page.evaluate(FORM_STATE) == before
+    page.get_by_role("button", name="Submit and continue").click()
+    page.get_by_text("Task 2 of 2").wait_for()
+    assert Judgement.objects.count() == 1
+
+
+def test_the_server_gets_a_copy_within_15_seconds_and_when_the_page_is_left(new_page, live_server):
+    """Another browser (no copy of its own) is pre-filled from the server's copy."""
+    campaign, worker = campaign_and_worker()
+    page = new_page()
+    page.clock.install()
+    page.goto(session(live_server, campaign, worker))
+    inputs = page.locator("input.w-number")
+    inputs.nth(0).fill("140")
+    page.clock.run_for(14_000)
+    assert _draft(worker) is None
+    with page.expect_response(_is_draft) as saved:
+        page.clock.run_for(1_500)
+    assert saved.value.status == 204
+    assert _draft(worker) is not None
+    # A later change, then the page is left before its 15 s: sent on the way out.
+    inputs.nth(1).fill("60")
+    page.goto("about:blank")  # the page is gone; its last draft outlives it
+    for _ in range(100):
+        if '"60"' in str(_draft(worker)):
+            break
+        page.wait_for_timeout(50)
+    other = new_page()
+    other.goto(session(live_server, campaign, worker))
+    inputs = other.locator("input.w-number")
+    assert inputs.nth(0).input_value() == "140"
+    assert inputs.nth(1).input_value() == "60"
 
 
 def test_corrections_typed_after_an_error_survive_a_reload(new_page, live_server):
-    """The page shown again with errors autosaves too (it used to lose its draft URL)."""
+    """The page shown again with errors keeps its answers too (it once lost its draft URL)."""
     campaign, worker = campaign_and_worker()
     page = new_page()
     page.goto(session(live_server, campaign, worker))
-    inputs = page.locator("input.w-number")
-    with page.expect_response(_is_draft):
-        inputs.nth(1).fill("102")
+    page.locator("input.w-number").nth(1).fill("102")
     page.get_by_role("button", name="Submit and continue").click()
     page.locator("[data-error-summary]").wait_for()
-    inputs = page.locator("input.w-number")
-    with page.expect_response(_is_draft) as saved:
-        inputs.nth(0).fill("201")
-    assert saved.value.status == 204
+    page.locator("input.w-number").nth(0).fill("201")
     page.reload()
     inputs = page.locator("input.w-number")
     assert inputs.nth(0).input_value() == "201"
@@ -85,6 +147,7 @@ def test_a_second_tab_is_told_the_task_was_submitted_elsewhere(new_page, live_se
     first = new_page()
     first.goto(session(live_server, campaign, worker))
     second = first.context.new_page()
+    second.clock.install()
     second.goto(session(live_server, campaign, worker))
     task = Assignment.objects.get(worker=worker)
 
@@ -94,8 +157,9 @@ def test_a_second_tab_is_told_the_task_was_submitted_elsewhere(new_page, live_se
     first.get_by_text("Task 2 of 3").wait_for()
 
     # Typing in the stale tab: its autosave learns the task is done and says so.
+    second.locator("input.w-number").nth(0).fill("5")
     with second.expect_response(_is_draft) as late:
-        second.locator("input.w-number").nth(0).fill("5")
+        second.clock.run_for(15_500)
     assert late.value.status == 409
     conflict = second.locator("[data-draft-conflict]")
     conflict.wait_for()
