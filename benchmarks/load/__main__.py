@@ -265,6 +265,23 @@ def server_cpu_seconds_of(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def postgres_cpu_seconds() -> float:
+    """User + system CPU time so far of every PostgreSQL process on this machine (its
+    backends and background writers; 0 where PostgreSQL runs elsewhere)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue  # the process ended meanwhile
+        name, _, rest = text.partition(" (")[2].rpartition(")")
+        if name == "postgres":
+            fields = rest.split()
+            total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
 def server_cpu_seconds(server: subprocess.Popen[bytes]) -> float:
     """User + system CPU time of the gunicorn master and its workers so far (Linux)."""
     ticks = os.sysconf("SC_CLK_TCK")
@@ -630,17 +647,19 @@ def run_per_request(args: argparse.Namespace, db_url: str) -> dict[str, float]:
         assert status in (302, 303), f"submit: {status}"
 
     figures: dict[str, float] = {}
+    database: dict[str, float] = {}
     try:
         for label, kinds in (("warm-up", (entry,)), ("", (entry, consent, fetch, submit))):
             participants = [{"browser": _Browser(args.port)} for _ in range(args.per_request)]
             for kind in kinds:
                 before = server_cpu_seconds_of(worker_pid)
+                db_before = postgres_cpu_seconds()
                 for p in participants:
                     kind(p)
                 if label != "warm-up":
-                    figures[kind.__name__] = (
-                        1000 * (server_cpu_seconds_of(worker_pid) - before) / len(participants)
-                    )
+                    n = len(participants)
+                    figures[kind.__name__] = 1000 * (server_cpu_seconds_of(worker_pid) - before) / n
+                    database[kind.__name__] = 1000 * (postgres_cpu_seconds() - db_before) / n
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -652,6 +671,12 @@ def run_per_request(args: argparse.Namespace, db_url: str) -> dict[str, float]:
         f"{figures['entry'] + figures['consent'] + figures['fetch']:.2f} ms, "
         f"a cycle (fetch + submit) {figures['fetch'] + figures['submit']:.2f} ms"
     )
+    if any(database.values()):  # PostgreSQL on this machine: its processes' CPU too
+        print(
+            "PostgreSQL CPU per request (all its processes on this machine): "
+            + ", ".join(f"{kind} {ms:.2f} ms" for kind, ms in database.items())
+            + f"; a cycle {database['fetch'] + database['submit']:.2f} ms"
+        )
     return figures
 
 

@@ -34,7 +34,19 @@
     try { return window.localStorage; } catch (e) { return null; }  // blocked storage
   }
 
-  function key(f) { return PREFIX + f.dataset.draftUrl; }
+  // The addresses carry the worker's secret token, which must not sit in storage that
+  // outlives the session: copies are named by a hash of the address (FNV-1a, twice).
+  function hash(text) {
+    var a = 0x811c9dc5, b = 0x01000193 ^ 0x5bd1e995;
+    for (var i = 0; i < text.length; i++) {
+      var c = text.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193) >>> 0;
+      b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
+    }
+    return a.toString(16) + "-" + b.toString(16);
+  }
+
+  function key(f) { return PREFIX + hash(f.dataset.draftUrl); }
 
   // The session's address: the draft URL without its "task/<id>/draft/".
   function sessionOf(url) { return url.replace(/task\/\d+\/draft\/$/, ""); }
@@ -47,7 +59,8 @@
       if (typeof value === "string") fields.push([name, value]);
     });
     try {
-      s.setItem(key(f), JSON.stringify({ at: Date.now(), fields: fields }));
+      var copy = { at: Date.now(), session: hash(sessionOf(f.dataset.draftUrl)), fields: fields };
+      s.setItem(key(f), JSON.stringify(copy));
       return true;
     } catch (e) { return false; }  // full or blocked: the server copy still comes
   }
@@ -56,14 +69,14 @@
   function prune(f) {
     var s = store();
     if (!s) return;
-    var here = key(f), session = sessionOf(f.dataset.draftUrl), old = [];
+    var here = key(f), session = hash(sessionOf(f.dataset.draftUrl)), old = [];
     for (var i = 0; i < s.length; i++) {
       var k = s.key(i);
       if (!k || k.indexOf(PREFIX) !== 0 || k === here) continue;
       var kept = null;
       try { kept = JSON.parse(s.getItem(k)); } catch (e) { kept = null; }
       var stale = !kept || typeof kept.at !== "number" || Date.now() - kept.at > KEEP_MS;
-      if (stale || sessionOf(k.slice(PREFIX.length)) === session) old.push(k);
+      if (stale || kept.session === session) old.push(k);
     }
     old.forEach(function (k) { s.removeItem(k); });
   }

@@ -138,3 +138,18 @@ def test_the_machine_and_process_cpu_readings_count_work_done():
     busy_after, total_after = machine_cpu_seconds()
     assert 0 < busy <= total and busy_after - busy >= 0.2 and total_after > total
     assert server_cpu_seconds_of(os.getpid()) - mine >= 0.25
+
+
+@pytest.mark.django_db
+def test_postgresql_cpu_reading_counts_a_query_it_ran():
+    """``--per-request`` adds PostgreSQL's CPU per request kind, read from its processes."""
+    from django.db import connection
+
+    from benchmarks.load.__main__ import postgres_cpu_seconds
+
+    if connection.vendor != "postgresql" or postgres_cpu_seconds() == 0:
+        pytest.skip("PostgreSQL does not run on this machine")
+    before = postgres_cpu_seconds()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT sum(g::bigint * g) FROM generate_series(1, 3000000) AS g")
+    assert postgres_cpu_seconds() - before >= 0.05

@@ -45,6 +45,11 @@ FORM_STATE = """() => {
 }"""
 
 
+#: This site's copies in the browser's storage, by name.
+STORED = """() => Object.fromEntries(Object.keys(localStorage)
+  .filter(k => k.startsWith("he-draft:")).map(k => [k, localStorage.getItem(k)]))"""
+
+
 def _draft(worker: Worker) -> dict | None:
     return Assignment.objects.get(worker=worker).draft or None
 
@@ -74,9 +79,14 @@ def test_typed_answers_survive_a_reload(new_page, live_server):
     scores = sorted(Judgement.objects.get().scores.values_list("score", flat=True))
     assert scores == [75.0, 90.0, 140.0]
     # The submitted task's copy is gone from the browser; the next task starts empty.
-    keys = page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('he-draft:'))")
-    assert all(f"/task/{Judgement.objects.get().assignment_id}/" not in k for k in keys)
+    kept = page.evaluate(STORED)
+    assert all('"140"' not in value for value in kept.values())
     assert page.locator("input.w-number").nth(0).input_value() == ""
+    page.locator("input.w-number").nth(0).fill("33")
+    kept = page.evaluate(STORED)
+    assert len(kept) == 1 and '"33"' in next(iter(kept.values()))
+    # The worker's secret token is nowhere in the browser's storage.
+    assert all(worker_token(worker) not in k + v for k, v in kept.items())
 
 
 @pytest.mark.parametrize("scale", ["magnitude", "slider", "likert"])
