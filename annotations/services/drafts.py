@@ -38,8 +38,10 @@ def assignment_draft_save(
 ) -> bool:
     """Keep the answers typed so far on the worker's assignment's page (autosave).
 
-    Returns False, writing nothing, when the assignment is not this worker's or no
-    longer active (submitted, from this or another tab, or expired). One conditional
+    Returns False, writing nothing, when the assignment is not this worker's or already
+    submitted (from this or another tab). An expired one still takes drafts: its worker
+    may still submit it (a late answer counts while the task has a free place), so the
+    page must not be told the task is done. One conditional
     ``UPDATE`` (autosave is the page's most frequent request: a worker's browser sends
     one after each pause in typing): the database locks the row and checks the state
     again on its latest version, so a draft arriving after the submit never lands on a
@@ -47,6 +49,8 @@ def assignment_draft_save(
     """
     return bool(
         Assignment.objects.filter(
-            pk=assignment_id, worker_id=worker_id, state=Assignment.State.ACTIVE
+            pk=assignment_id,
+            worker_id=worker_id,
+            state__in=(Assignment.State.ACTIVE, Assignment.State.EXPIRED),
         ).update(draft=draft_clean(answers))
     )

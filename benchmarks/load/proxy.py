@@ -32,8 +32,14 @@ def nginx() -> str | None:
 
 
 def site(*, port: int, upstream: str, static_root: Path, text: str | None = None) -> str:
-    """``deploy/nginx.conf`` with its marked values replaced (plain HTTP on ``port``)."""
+    """``deploy/nginx.conf`` with its marked values replaced: plain HTTP on ``port``
+    (without the certificate lines and the block redirecting HTTP to HTTPS)."""
     text = SITE.read_text(encoding="utf-8") if text is None else text
+    begin, end = text.find("# BEGIN redirect"), text.find("# END redirect")
+    if begin < 0 or end < begin:
+        raise ValueError(f"{SITE.name}: expected '# BEGIN redirect' ... '# END redirect'")
+    text = text[:begin] + text[end + len("# END redirect") :]
+    text = "\n".join(line for line in text.splitlines() if "ssl_certificate" not in line)
     for marked, value in (
         (LISTEN, f"listen 127.0.0.1:{port};"),
         (UPSTREAM, f"server {upstream};"),

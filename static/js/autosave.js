@@ -3,18 +3,27 @@
    The server gets a copy (the form's data-draft-url takes the whole form, authenticated
    like the submit, by the signed token in the URL) at most EVERY_MS after a change, and
    at once when the page is hidden or left with something unsent: then another browser,
-   or this one without storage, is pre-filled from it by the server. Without JavaScript
-   nothing is saved early and nothing breaks: the submit is unchanged.
+   or this one without storage, is pre-filled from it by the server. Where this browser
+   keeps nothing (storage blocked or full), the server gets each change within a second
+   or so instead. Without JavaScript nothing is saved early and nothing breaks: the
+   submit is unchanged.
+   Which copy wins after a reload: this browser's, unless the server's has changed since
+   this browser last sent or saw it (another browser typed meanwhile): then the server's.
    A 409 means the task was submitted from another tab: the page says so and links on. */
 (function () {
   "use strict";
 
   var EVERY_MS = 15000;   // a change reaches the server at most this long after it is made
+  var DELAY_MS = 800;     // without a copy in this browser: after the last keystroke...
+  var SOON_MS = 5000;     // ...and at most this long after a change
   var KEEP_MS = 2 * 24 * 3600 * 1000;  // a kept copy nobody came back for is dropped
   var PREFIX = "he-draft:";
   var timer = null;
   var dirty = false;
   var stopped = false;
+  var keeps = false;      // this browser keeps a copy (storage works)
+  var base = null;        // the answers the server is known to hold, as [name, value] pairs
+  var lastSent = 0;
 
   function form() { return document.querySelector("form[data-draft-url]"); }
 
@@ -28,6 +37,19 @@
     var s = f.querySelector("[data-autosave-status]");
     if (s) s.textContent = text;
   }
+
+  // The form's answers as [name, value] pairs (not the page's own fields).
+  function answers(f) {
+    var pairs = [];
+    new FormData(f).forEach(function (value, name) {
+      if (typeof value === "string" && name !== "js" && name !== "csrfmiddlewaretoken") {
+        pairs.push([name, value]);
+      }
+    });
+    return pairs;
+  }
+
+  function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
 
   // --- The copy kept in this browser -------------------------------------------------
   function store() {
@@ -51,18 +73,41 @@
   // The session's address: the draft URL without its "task/<id>/draft/".
   function sessionOf(url) { return url.replace(/task\/\d+\/draft\/$/, ""); }
 
+  function read(s, k) {
+    var kept = null;
+    try { kept = JSON.parse(s.getItem(k) || "null"); } catch (e) { kept = null; }
+    return kept && typeof kept === "object" && Array.isArray(kept.fields) ? kept : null;
+  }
+
+  // Keeps the form's answers in this browser; false (and no stale copy left) if it cannot.
   function keepLocally(f) {
     var s = store();
     if (!s) return false;
-    var fields = [];
-    new FormData(f).forEach(function (value, name) {
-      if (typeof value === "string") fields.push([name, value]);
-    });
+    var copy = {
+      at: Date.now(),
+      session: hash(sessionOf(f.dataset.draftUrl)),
+      fields: answers(f),
+      base: base
+    };
     try {
-      var copy = { at: Date.now(), session: hash(sessionOf(f.dataset.draftUrl)), fields: fields };
       s.setItem(key(f), JSON.stringify(copy));
       return true;
-    } catch (e) { return false; }  // full or blocked: the server copy still comes
+    } catch (e) {
+      // Full or blocked: an older copy must not come back over newer answers.
+      try { s.removeItem(key(f)); } catch (e2) { /* nothing kept either way */ }
+      return false;
+    }
+  }
+
+  // The server holds ``pairs`` now: remembered with this browser's copy.
+  function serverHas(f, pairs) {
+    base = pairs;
+    var s = store();
+    if (!s) return;
+    var kept = read(s, key(f));
+    if (!kept) return;
+    kept.base = pairs;
+    try { s.setItem(key(f), JSON.stringify(kept)); } catch (e) { s.removeItem(key(f)); }
   }
 
   // Drops the copies of tasks this session has moved past, and old ones of any session.
@@ -73,46 +118,52 @@
     for (var i = 0; i < s.length; i++) {
       var k = s.key(i);
       if (!k || k.indexOf(PREFIX) !== 0 || k === here) continue;
-      var kept = null;
-      try { kept = JSON.parse(s.getItem(k)); } catch (e) { kept = null; }
+      var kept = read(s, k);
       var stale = !kept || typeof kept.at !== "number" || Date.now() - kept.at > KEEP_MS;
       if (stale || kept.session === session) old.push(k);
     }
     old.forEach(function (k) { s.removeItem(k); });
   }
 
-  // Puts this browser's copy back into the form: the whole form as it was last changed.
+  // Puts this browser's copy back into the form, unless the server's copy (the form as
+  // served) changed since this browser last sent or saw it: then the server's stays.
   function restore(f) {
+    var served = answers(f);
+    base = served;
     var s = store();
     if (!s) return;
-    var kept = null;
-    try { kept = JSON.parse(s.getItem(key(f)) || "null"); } catch (e) { kept = null; }
-    if (!kept || !Array.isArray(kept.fields)) return;
-    var values = {};
+    var kept = read(s, key(f));
+    if (!kept || same(kept.fields, served)) return;
+    if (kept.base !== null && kept.base !== undefined && !same(kept.base, served)) {
+      s.removeItem(key(f));  // another browser saved after this one: the server's is newer
+      return;
+    }
+    base = Array.isArray(kept.base) ? kept.base : served;
+    var values = Object.create(null);
     kept.fields.forEach(function (pair) {
       if (!Array.isArray(pair) || typeof pair[0] !== "string" || typeof pair[1] !== "string") return;
       (values[pair[0]] = values[pair[0]] || []).push(pair[1]);
     });
-    var moved = [];
+    var moved = 0;
     Array.prototype.forEach.call(f.elements, function (el) {
       if (!el.name || el.disabled || el.name === "js" || el.name === "csrfmiddlewaretoken") return;
       var given = values[el.name] || [];
       if (el.type === "checkbox" || el.type === "radio") {
         var on = given.indexOf(el.value) !== -1;
-        if (el.checked !== on) { el.checked = on; moved.push(el); }
+        if (el.checked !== on) { el.checked = on; moved++; }
       } else if (el.type === "hidden" && !el.hasAttribute("data-touched")) {
         return;  // the page's own fields (tokens, ids) stay as served
       } else if (given.length && el.value !== given[0]) {
         el.value = given[0];
-        moved.push(el);
+        moved++;
       }
     });
-    if (!moved.length) return;
+    if (!moved) return;
     // Not a change by hand (that would undo a slider's "same as"): the page's other
     // scripts (slider marks, the ranking preview) are told to read the form again.
     f.dispatchEvent(new CustomEvent("autosave:restored", { bubbles: true }));
-    dirty = true;  // the server's copy may be older than this browser's
-    if (!timer) timer = setTimeout(save, EVERY_MS);
+    dirty = true;  // the server's copy is older than this browser's
+    schedule();
   }
 
   // --- The server's copy ----------------------------------------------------------------
@@ -139,6 +190,8 @@
     var f = form();
     if (!f || stopped || !dirty) return;
     dirty = false;
+    lastSent = Date.now();
+    var sent = answers(f);
     fetch(f.dataset.draftUrl, {
       method: "POST",
       body: new FormData(f),
@@ -146,10 +199,25 @@
       headers: { "X-Requested-With": "fetch" },
       keepalive: leaving === true   // outlives the page being left
     }).then(function (r) {
-      if (r.status === 204) { status(f, word("saved", "Your answers are saved as you type.")); return; }
+      if (r.status === 204) {
+        if (f === form()) serverHas(f, sent);
+        status(f, word("saved", "Your answers are saved as you type."));
+        return;
+      }
       if (r.status === 409) return r.text().then(function (t) { submittedElsewhere(f, t); });
       dirty = true;  // try again with the next change
     }).catch(function () { dirty = true; });
+  }
+
+  // When the server gets the changes: EVERY_MS after the first unsent one where this
+  // browser keeps a copy; else soon after the typing pauses, as before the copy existed.
+  function schedule() {
+    if (keeps) {
+      if (!timer) timer = setTimeout(save, EVERY_MS);
+      return;
+    }
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(save, Date.now() - lastSent > SOON_MS ? 0 : DELAY_MS);
   }
 
   function changed(e) {
@@ -161,8 +229,9 @@
       if (mark) mark.value = "1";
     }
     dirty = true;
-    if (keepLocally(f)) status(f, word("saved", "Your answers are saved as you type."));
-    if (!timer) timer = setTimeout(save, EVERY_MS);
+    keeps = keepLocally(f);
+    if (keeps) status(f, word("saved", "Your answers are saved as you type."));
+    schedule();
   }
 
   function leave() { if (dirty) save(true); }
@@ -174,12 +243,14 @@
     if (!f) return;
     var flag = f.querySelector("[data-js-flag]");
     if (flag) flag.value = "1";
+    keeps = store() !== null;
     prune(f);
     restore(f);
   }
 
   // The submit itself records the answers: no draft may follow it (its 409 would look
-  // like another tab's submit). A page re-rendered with errors autosaves again.
+  // like another tab's submit). A page re-rendered with errors autosaves again, and so
+  // does a page whose submit never got an answer (the network, a server restarting).
   document.addEventListener("submit", function (e) {
     if (e.target === form()) {
       stopped = true;
@@ -189,6 +260,17 @@
   });
   document.addEventListener("htmx:afterSettle", function () {
     if (!document.querySelector("[data-draft-conflict]")) stopped = false;
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var f = form();
+    var answered = e.detail && e.detail.xhr ? e.detail.xhr.status : 0;
+    if (f && e.detail && e.detail.elt === f && (answered === 0 || answered >= 400) &&
+        !document.querySelector("[data-draft-conflict]")) {
+      stopped = false;
+      dirty = true;
+      keeps = keepLocally(f);
+      schedule();
+    }
   });
 
   document.addEventListener("input", changed);

@@ -107,14 +107,18 @@
     clearClientError(li);
   }
 
-  function syncTies(f, sourceSlot) {
+  // Outputs "the same as" the moved one take its value, and theirs in turn; each once (a
+  // worker may make two point at each other: the server refuses that at the submit).
+  function syncTies(f, sourceSlot, done) {
+    done = done || {};
+    done[sourceSlot] = true;
     outputs(f).forEach(function (li) {
       var tie = li.querySelector("[data-tie]");
-      if (tie && tie.value === String(sourceSlot)) {
+      if (tie && tie.value === String(sourceSlot) && !done[li.dataset.slot]) {
         var src = f.querySelector('.w-output[data-slot="' + sourceSlot + '"] [data-slider]');
         li.querySelector("[data-slider]").value = src.value;
         markTouched(li);
-        syncTies(f, li.dataset.slot);
+        syncTies(f, li.dataset.slot, done);
       }
     });
   }

@@ -51,3 +51,22 @@ def test_draft_keeps_answer_fields_only_and_stops_once_submitted():
     )
     a.refresh_from_db()
     assert a.draft["score_0"] == "120"
+
+
+def test_an_expired_assignment_still_takes_drafts_as_its_late_submit_may_count():
+    """The worker of an expired task may still submit it (accepted while the task has a
+    free place): its page keeps autosaving instead of being told the task is done."""
+    from annotations.models import Assignment
+    from annotations.services.drafts import assignment_draft_save
+
+    campaign = live_campaign()
+    task_with_outputs(campaign=campaign)
+    a = task_next_for(worker=WorkerFactory(campaign=campaign), campaign=campaign)
+    assert a is not None
+    Assignment.objects.filter(pk=a.pk).update(state=Assignment.State.EXPIRED)
+    saved = assignment_draft_save(
+        worker_id=a.worker_id, assignment_id=a.pk, answers={"score_0": ["77"]}
+    )
+    assert saved is True
+    a.refresh_from_db()
+    assert a.draft == {"score_0": "77"} and a.state == Assignment.State.EXPIRED

@@ -125,15 +125,88 @@ def test_the_server_gets_a_copy_within_15_seconds_and_when_the_page_is_left(new_
     # A later change, then the page is left before its 15 s: sent on the way out.
     inputs.nth(1).fill("60")
     page.goto("about:blank")  # the page is gone; its last draft outlives it
-    for _ in range(100):
-        if '"60"' in str(_draft(worker)):
-            break
-        page.wait_for_timeout(50)
+    _wait_for_draft(page, worker, "60")
     other = new_page()
     other.goto(session(live_server, campaign, worker))
     inputs = other.locator("input.w-number")
     assert inputs.nth(0).input_value() == "140"
     assert inputs.nth(1).input_value() == "60"
+    # The other browser changes them; the first, opened again, shows the newer answers
+    # from the server, not its own older copy (nor sends that copy back over them).
+    inputs.nth(0).fill("999")
+    inputs.nth(1).fill("")
+    other.goto("about:blank")
+    _wait_for_draft(page, worker, "999")
+    page.goto(session(live_server, campaign, worker))
+    inputs = page.locator("input.w-number")
+    assert inputs.nth(0).input_value() == "999"
+    assert inputs.nth(1).input_value() == ""
+    page.goto("about:blank")
+    assert "999" in (_draft(worker) or {}).values()
+
+
+def _wait_for_draft(page, worker: Worker, value: str) -> None:
+    """Until the server's copy holds ``value`` (a page left sends its last one)."""
+    for _ in range(100):
+        if value in (_draft(worker) or {}).values():
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"no draft with {value}: {_draft(worker)}")
+
+
+#: Storage that throws, as in a browser that blocks it (Chrome with third-party cookies
+#: blocked, in MTurk's iframe).
+NO_STORAGE = """Object.defineProperty(window, "localStorage", {
+  get() { throw new DOMException("blocked", "SecurityError"); } });"""
+
+
+def test_without_storage_in_the_browser_each_change_reaches_the_server_soon(new_page, live_server):
+    campaign, worker = campaign_and_worker()
+    page = new_page()
+    page.add_init_script(NO_STORAGE)
+    page.goto(session(live_server, campaign, worker))
+    inputs = page.locator("input.w-number")
+    with page.expect_response(_is_draft) as saved:
+        inputs.nth(0).fill("123")
+    assert saved.value.status == 204
+    with page.expect_response(_is_draft):
+        inputs.nth(1).fill("45")
+    page.reload()
+    inputs = page.locator("input.w-number")
+    assert [inputs.nth(i).input_value() for i in range(3)] == ["123", "45", ""]
+
+
+def test_a_submit_that_got_no_answer_leaves_autosave_on(new_page, live_server):
+    campaign, worker = campaign_and_worker()
+    page = new_page()
+    page.goto(session(live_server, campaign, worker))
+    page.route(lambda url: url.rstrip("/").split("/")[-2] == "task", lambda r: r.abort())
+    inputs = page.locator("input.w-number")
+    inputs.nth(0).fill("250")
+    with page.expect_event("requestfailed"):
+        page.get_by_role("button", name="Submit and continue").click()
+    page.unroute_all()
+    inputs.nth(1).fill("300")
+    page.reload()
+    inputs = page.locator("input.w-number")
+    assert [inputs.nth(i).input_value() for i in range(2)] == ["250", "300"]
+    assert Judgement.objects.count() == 0
+
+
+def test_two_outputs_the_same_as_each_other_break_nothing(new_page, live_server):
+    campaign = make_campaign("slider")
+    worker = WorkerFactory(campaign=campaign, consented_at=timezone.now())
+    page = new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(session(live_server, campaign, worker))
+    page.wait_for_load_state("load")
+    outputs = page.locator(".w-output")
+    outputs.nth(0).locator("select[data-tie]").select_option(label="Output B")
+    outputs.nth(1).locator("select[data-tie]").select_option(label="Output A")
+    outputs.nth(0).locator("input[type=range]").fill("70")
+    assert errors == []
+    assert outputs.nth(1).locator("input[type=range]").input_value() == "70"
 
 
 def test_corrections_typed_after_an_error_survive_a_reload(new_page, live_server):
