@@ -45,7 +45,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -181,6 +180,8 @@ def start_server(
 ) -> list[subprocess.Popen[bytes]]:
     """gunicorn as ``make serve`` runs it, behind nginx as ``deploy/nginx.conf`` puts it
     (unless ``--proxy none``); the clients talk to ``--port``. The processes, front first."""
+    from benchmarks.load import proxy
+
     proxied = args.proxy == "nginx"
     bind = f"127.0.0.1:{args.port + 1 if proxied else args.port}"
     env = {
@@ -220,19 +221,9 @@ def start_server(
         stdout=subprocess.DEVNULL,
     )
     server = subprocess.Popen(command, cwd=REPO, env=env)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            urllib.request.urlopen(f"http://{bind}/accounts/login/", timeout=2)
-            break
-        except urllib.error.HTTPError:
-            break  # any answer means the server is up
-        except OSError:
-            time.sleep(0.3)
+    proxy.wait_answering(f"http://{bind}/accounts/login/", within=30)
     processes = [server]
     if proxied:
-        from benchmarks.load import proxy
-
         static_root = Path(env.get("DJANGO_STATIC_ROOT") or REPO / "staticfiles")
         front = proxy.start(folder=folder, port=args.port, upstream=bind, static_root=static_root)
         processes.insert(0, front)

@@ -95,13 +95,18 @@ def start(*, folder: Path, port: int, upstream: str, static_root: Path) -> subpr
         [binary, "-p", str(folder), "-c", str(config), "-g", "daemon off;"],
         stdout=subprocess.DEVNULL,
     )
-    deadline = time.time() + 15
+    wait_answering(f"http://127.0.0.1:{port}/static/", within=15)
+    return process
+
+
+def wait_answering(url: str, *, within: float) -> None:
+    """Return once a server answers ``url`` (any status), or after ``within`` seconds."""
+    deadline = time.time() + within
     while time.time() < deadline:
         try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/static/", timeout=2)
-            break
+            urllib.request.urlopen(url, timeout=2)
+            return
         except urllib.error.HTTPError:
-            break  # any answer means nginx is up
+            return  # any answer means the server is up
         except OSError:
             time.sleep(0.2)
-    return process
