@@ -7,8 +7,9 @@
    keeps nothing (storage blocked or full), the server gets each change within a second
    or so instead. Without JavaScript nothing is saved early and nothing breaks: the
    submit is unchanged.
-   Which copy wins after a reload: this browser's, unless the server's has changed since
-   this browser last sent or saw it (another browser typed meanwhile): then the server's.
+   Which copy wins after a reload: this browser's, unless the server's is none that this
+   browser sent (or started sending) or saw: then another browser typed meanwhile, and
+   the server's wins. Two browsers typing on one task at once: the last sent wins.
    A 409 means the task was submitted from another tab: the page says so and links on. */
 (function () {
   "use strict";
@@ -22,7 +23,9 @@
   var dirty = false;
   var stopped = false;
   var keeps = false;      // this browser keeps a copy (storage works)
-  var base = null;        // the answers the server is known to hold, as [name, value] pairs
+  var bases = [];         // what the server may hold from this browser: the answers seen
+                          // there or sent (JSON of [name, value] pairs), the last few
+  var shown = null;       // the task whose page this is (key): a re-render keeps bases
   var lastSent = 0;
 
   function form() { return document.querySelector("form[data-draft-url]"); }
@@ -50,6 +53,11 @@
   }
 
   function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
+
+  // Remembers that the server may hold ``text`` (answers as JSON: seen there, or sent).
+  function mayHold(text) {
+    bases = bases.filter(function (b) { return b !== text; }).concat([text]).slice(-4);
+  }
 
   // --- The copy kept in this browser -------------------------------------------------
   function store() {
@@ -87,7 +95,7 @@
       at: Date.now(),
       session: hash(sessionOf(f.dataset.draftUrl)),
       fields: answers(f),
-      base: base
+      bases: bases
     };
     try {
       s.setItem(key(f), JSON.stringify(copy));
@@ -97,17 +105,6 @@
       try { s.removeItem(key(f)); } catch (e2) { /* nothing kept either way */ }
       return false;
     }
-  }
-
-  // The server holds ``pairs`` now: remembered with this browser's copy.
-  function serverHas(f, pairs) {
-    base = pairs;
-    var s = store();
-    if (!s) return;
-    var kept = read(s, key(f));
-    if (!kept) return;
-    kept.base = pairs;
-    try { s.setItem(key(f), JSON.stringify(kept)); } catch (e) { s.removeItem(key(f)); }
   }
 
   // Drops the copies of tasks this session has moved past, and old ones of any session.
@@ -126,19 +123,26 @@
   }
 
   // Puts this browser's copy back into the form, unless the server's copy (the form as
-  // served) changed since this browser last sent or saw it: then the server's stays.
+  // served) is none this browser sent or saw: then another browser typed meanwhile.
   function restore(f) {
     var served = answers(f);
-    base = served;
+    var fresh = shown !== key(f);  // a new page, not the same task shown again with errors
+    shown = key(f);
+    if (fresh) bases = [];
     var s = store();
-    if (!s) return;
-    var kept = read(s, key(f));
+    var kept = s ? read(s, key(f)) : null;
+    if (kept && Array.isArray(kept.bases)) {
+      kept.bases.forEach(function (b) { if (typeof b === "string") mayHold(b); });
+    }
+    // Shown again with errors, the page holds what was posted, which the server may not
+    // have kept (a refused set-up 1 page keeps nothing): only a new page says what it has.
+    if (fresh) mayHold(JSON.stringify(served));
     if (!kept || same(kept.fields, served)) return;
-    if (kept.base !== null && kept.base !== undefined && !same(kept.base, served)) {
+    if (fresh && Array.isArray(kept.bases) && kept.bases.indexOf(JSON.stringify(served)) === -1) {
       s.removeItem(key(f));  // another browser saved after this one: the server's is newer
+      bases = [JSON.stringify(served)];
       return;
     }
-    base = Array.isArray(kept.base) ? kept.base : served;
     var values = Object.create(null);
     kept.fields.forEach(function (pair) {
       if (!Array.isArray(pair) || typeof pair[0] !== "string" || typeof pair[1] !== "string") return;
@@ -169,6 +173,7 @@
   // --- The server's copy ----------------------------------------------------------------
   function submittedElsewhere(f, message) {
     stopped = true;
+    status(f, message);  // by the submit button too, where the worker is looking
     if (document.querySelector("[data-draft-conflict]")) return;
     var box = document.createElement("div");
     box.className = "w-warning";
@@ -191,7 +196,8 @@
     if (!f || stopped || !dirty) return;
     dirty = false;
     lastSent = Date.now();
-    var sent = answers(f);
+    mayHold(JSON.stringify(answers(f)));
+    keepLocally(f);  // with what it sends: a reload may come before the server has it
     fetch(f.dataset.draftUrl, {
       method: "POST",
       body: new FormData(f),
@@ -200,13 +206,12 @@
       keepalive: leaving === true   // outlives the page being left
     }).then(function (r) {
       if (r.status === 204) {
-        if (f === form()) serverHas(f, sent);
         status(f, word("saved", "Your answers are saved as you type."));
         return;
       }
       if (r.status === 409) return r.text().then(function (t) { submittedElsewhere(f, t); });
-      dirty = true;  // try again with the next change
-    }).catch(function () { dirty = true; });
+      retry();
+    }).catch(retry);
   }
 
   // When the server gets the changes: EVERY_MS after the first unsent one where this
@@ -218,6 +223,12 @@
     }
     if (timer) clearTimeout(timer);
     timer = setTimeout(save, Date.now() - lastSent > SOON_MS ? 0 : DELAY_MS);
+  }
+
+  // A send that failed (the network, a server restarting) is tried again.
+  function retry() {
+    dirty = true;
+    schedule();
   }
 
   function changed(e) {
@@ -253,6 +264,10 @@
   // does a page whose submit never got an answer (the network, a server restarting).
   document.addEventListener("submit", function (e) {
     if (e.target === form()) {
+      // A refused submit may keep what it posted as the server's copy (one criterion a
+      // page) or keep nothing (set-up 1): either may be what a reload then shows.
+      mayHold(JSON.stringify(answers(e.target)));
+      keepLocally(e.target);
       stopped = true;
       if (timer) clearTimeout(timer);
       timer = null;

@@ -189,7 +189,12 @@
     document.addEventListener(type, function (e) {
       if (e.target.matches && e.target.matches("[data-slider]")) {
         if (type === "keydown" && !/Arrow|Home|End|Page/.test(e.key)) return;
-        markTouched(e.target.closest(".w-output"));
+        var li = e.target.closest(".w-output");
+        var t = li && li.querySelector("[data-touched]");
+        var was = t ? t.value : "1";
+        markTouched(li);
+        // A slider touched where it stands is an answer too: autosave keeps it.
+        if (t && !was) t.dispatchEvent(new Event("change", { bubbles: true }));
       }
     });
   });

@@ -12,6 +12,7 @@ from annotations.access.workers import worker_token
 from annotations.models import Assignment, Campaign, Judgement, Worker
 from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
 from tests.flows.browser.test_worker_session import fill_valid, make_campaign
+from tests.flows.browser.test_worker_together import together_campaign
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -266,3 +267,74 @@ def test_a_second_tab_is_told_the_task_was_submitted_elsewhere(new_page, live_se
         100.0,
         120.0,
     ]
+
+
+def test_type_reload_type_reload_keeps_both_changes(new_page, live_server):
+    """Each reload may come before the server has the copy sent as the page is left:
+    this browser's copy, which sent it, still wins over the server's older one."""
+    campaign, worker = campaign_and_worker()
+    page = new_page()
+    page.goto(session(live_server, campaign, worker))
+    page.locator("input.w-number").nth(0).fill("120")
+    page.reload()
+    page.locator("input.w-number").nth(1).fill("80")
+    page.reload()
+    inputs = page.locator("input.w-number")
+    assert [inputs.nth(i).input_value() for i in range(3)] == ["120", "80", ""]
+    page.reload()
+    inputs = page.locator("input.w-number")
+    assert [inputs.nth(i).input_value() for i in range(3)] == ["120", "80", ""]
+
+
+def test_a_refused_setup1_page_corrected_then_reloaded_keeps_every_answer(new_page, live_server):
+    """A refused set-up 1 page keeps no draft on the server: the page shown again with
+    errors must not count as the server's copy."""
+    campaign = together_campaign()
+    worker = WorkerFactory(campaign=campaign, consented_at=timezone.now())
+    page = new_page()
+    page.goto(session(live_server, campaign, worker))
+    outputs = page.locator("#together-form .w-output")
+    for i in range(3):
+        outputs.nth(i).locator("input.w-number").fill(["abc", "100", "40"][i])
+        outputs.nth(i).locator("label.w-level").nth([4, 2, 0][i]).click()
+    page.get_by_role("button", name="Submit and continue").click()
+    page.locator("[data-error-summary]").wait_for()
+    outputs.nth(0).locator("input.w-number").fill("55")
+    before = page.evaluate(FORM_STATE)
+    page.reload()
+    page.wait_for_load_state("load")
+    assert page.evaluate(FORM_STATE) == before
+
+
+def test_a_draft_the_server_did_not_take_is_sent_again(new_page, live_server):
+    campaign, worker = campaign_and_worker()
+    page = new_page()
+    page.clock.install()
+    page.route(lambda url: url.endswith("/draft/"), lambda route: route.fulfill(status=502))
+    page.goto(session(live_server, campaign, worker))
+    page.locator("input.w-number").nth(0).fill("140")
+    with page.expect_response(_is_draft) as first:
+        page.clock.run_for(15_500)
+    assert first.value.status == 502
+    page.unroute_all()
+    with page.expect_response(_is_draft) as again:
+        page.clock.run_for(15_500)
+    assert again.value.status == 204
+    assert "140" in (_draft(worker) or {}).values()
+
+
+def test_a_slider_touched_where_it_stands_is_still_touched_after_a_reload(new_page, live_server):
+    campaign = make_campaign("slider")
+    worker = WorkerFactory(campaign=campaign, consented_at=timezone.now())
+    page = new_page()
+    page.goto(session(live_server, campaign, worker))
+    page.wait_for_load_state("load")
+    first = page.locator(".w-output").first
+    assert "untouched" in (first.locator(".w-slider").get_attribute("class") or "")
+    # Pressed where it stands: no value changes, so no input or change event of its own.
+    first.locator("input[type=range]").dispatch_event("pointerdown")
+    page.reload()
+    page.wait_for_load_state("load")
+    first = page.locator(".w-output").first
+    assert "untouched" not in (first.locator(".w-slider").get_attribute("class") or "")
+    assert first.locator("[data-touched]").input_value() == "1"
