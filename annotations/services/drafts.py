@@ -42,8 +42,9 @@ def assignment_draft_save(
     submitted (from this or another tab). An expired one still takes drafts: its worker
     may still submit it (a late answer counts while the task has a free place), so the
     page must not be told the task is done. One conditional
-    ``UPDATE`` (autosave is the page's most frequent request: a worker's browser sends
-    one after each pause in typing): the database locks the row and checks the state
+    ``UPDATE`` (autosave is a frequent request: a worker's browser sends one at most
+    15 s after a change, or soon after each pause in typing where it keeps no copy of
+    its own): the database locks the row and checks the state
     again on its latest version, so a draft arriving after the submit never lands on a
     submitted assignment.
     """
