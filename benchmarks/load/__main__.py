@@ -250,44 +250,41 @@ def machine_cpu_seconds() -> tuple[float, float]:
     return (sum(fields) - idle) / ticks, sum(fields) / ticks
 
 
+def _stat_cpu(stat: Path) -> tuple[str, float] | None:
+    """A process's name and user + system CPU seconds so far, from its ``/proc/<pid>/stat``
+    (Linux); None when the process has ended."""
+    try:
+        text = stat.read_text()
+    except OSError:
+        return None
+    name, _, rest = text.partition(" (")[2].rpartition(")")
+    fields = rest.split()
+    return name, (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def server_cpu_seconds_of(pid: int) -> float:
     """User + system CPU time of one process so far (Linux)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    found = _stat_cpu(Path(f"/proc/{pid}/stat"))
+    if found is None:
+        raise ProcessLookupError(pid)
+    return found[1]
 
 
 def postgres_cpu_seconds() -> float:
     """User + system CPU time so far of every PostgreSQL process on this machine (its
     backends and background writers; 0 where PostgreSQL runs elsewhere)."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0.0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            text = stat.read_text()
-        except OSError:
-            continue  # the process ended meanwhile
-        name, _, rest = text.partition(" (")[2].rpartition(")")
-        if name == "postgres":
-            fields = rest.split()
-            total += (int(fields[11]) + int(fields[12])) / ticks
-    return total
+    found = (_stat_cpu(stat) for stat in Path("/proc").glob("[0-9]*/stat"))
+    return sum(cpu for name, cpu in filter(None, found) if name == "postgres")
 
 
 def server_cpu_seconds(server: subprocess.Popen[bytes]) -> float:
     """User + system CPU time of the gunicorn master and its workers so far (Linux)."""
-    ticks = os.sysconf("SC_CLK_TCK")
     pids = [server.pid]
     children = Path(f"/proc/{server.pid}/task/{server.pid}/children")
     if children.exists():
         pids += [int(p) for p in children.read_text().split()]
-    total = 0.0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / ticks
-    return total
+    found = (_stat_cpu(Path(f"/proc/{pid}/stat")) for pid in pids)
+    return sum(cpu for _, cpu in filter(None, found))
 
 
 # One run ----------------------------------------------------------------------------------
