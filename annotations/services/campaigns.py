@@ -27,6 +27,7 @@ from annotations.selectors.campaigns import (
     campaign_build_blockers,
     campaign_fixed_fields,
 )
+from annotations.services.bulk import analyze_when_grown
 from annotations.services.criteria import criteria_check_launchable
 from annotations.services.validation import SETTING_NAMES, model_check
 from common.errors import DomainError
@@ -421,6 +422,7 @@ def campaign_clone(*, campaign: Campaign, user: User, slug: str, name: str = "")
         for i in campaign.items.all()
     }
     Item.objects.bulk_create(items.values(), batch_size=2000)
+    analyze_when_grown(Item, len(items))
     old_outputs = list(
         Output.objects.filter(item__campaign=campaign)
         .order_by("id")
@@ -431,6 +433,7 @@ def campaign_clone(*, campaign: Campaign, user: User, slug: str, name: str = "")
         for pk, item_id, system_id, text, _, language in old_outputs
     }
     Output.objects.bulk_create(outputs.values(), batch_size=2000)
+    analyze_when_grown(Output, len(outputs))
     twins = []
     for pk, _, _, _, canonical_id, _ in old_outputs:
         if canonical_id is not None and canonical_id in outputs:

@@ -24,7 +24,7 @@ from annotations.models import (
     TaskOutput,
     Worker,
 )
-from annotations.services.bulk import BATCH_SIZE, bulk_insert
+from annotations.services.bulk import BATCH_SIZE, analyze_when_grown, bulk_insert
 from common.errors import DomainError
 
 
@@ -138,6 +138,7 @@ def _workers_store(
         if ext not in workers
     ]
     Worker.objects.bulk_create(new_workers, batch_size=BATCH_SIZE)
+    analyze_when_grown(Worker, len(new_workers))
     changed: list[Worker] = []
     for ext, meta in metadata.items():
         worker = workers.get(ext)

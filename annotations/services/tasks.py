@@ -22,6 +22,7 @@ from annotations.models import Assignment, Campaign, Criterion, Output, Task, Ta
 from annotations.selectors import criteria as criteria_selectors
 from annotations.selectors.campaigns import campaign_build_blockers
 from annotations.selectors.sessions import is_together
+from annotations.services.bulk import analyze_when_grown
 from annotations.services.campaigns import campaign_settings_check, campaign_settings_update
 from annotations.services.criteria import criterion_from_preset
 from common.errors import DomainError
@@ -383,12 +384,14 @@ def _design_write(
         for n, i in enumerate(design.task_item)
     ]
     Task.objects.bulk_create(tasks, batch_size=BATCH_SIZE)
+    analyze_when_grown(Task, len(tasks))
     task_outputs: list[TaskOutput] = []
     merged = 0
     for task, row, i in zip(tasks, design.tasks, design.task_item, strict=True):
         shown = [(int(grid.output_id[i, s]), int(grid.group_id[i, s])) for s in row[row >= 0]]
         merged += _slotted(task=task, shown=shown, into=task_outputs)
     TaskOutput.objects.bulk_create(task_outputs, batch_size=BATCH_SIZE)
+    analyze_when_grown(TaskOutput, len(task_outputs))
     balance = balance_of(design)
     return CriterionDesign(
         criterion=criterion.name,
@@ -442,10 +445,12 @@ def tasks_add(*, campaign: Campaign, criterion: Criterion, rows: Sequence[TaskRo
         for n, row in enumerate(rows)
     ]
     Task.objects.bulk_create(tasks, batch_size=BATCH_SIZE)
+    analyze_when_grown(Task, len(tasks))
     task_outputs: list[TaskOutput] = []
     for task, row in zip(tasks, rows, strict=True):
         _slotted(task=task, shown=row.outputs, into=task_outputs)
     TaskOutput.objects.bulk_create(task_outputs, batch_size=BATCH_SIZE)
+    analyze_when_grown(TaskOutput, len(task_outputs))
     return first
 
 
