@@ -25,11 +25,15 @@ computed in one process on one core. This script:
   each (the tasks a run planned for that many workers has, dealt to the first free
   worker in order, as the queue deals them, each costing its chunks' times plus the
   one-worker run's overhead per task), where this machine has fewer cores;
-- prints, per row, the time, the speed-up over the one-core reference and the
-  efficiency (speed-up / workers), ``identical: yes/no`` and the target: two workers at
-  least 1.8x faster than the one-core reference.
+- does all this ``--rounds`` times (3 by default), the reference and the workers
+  alternating, because on this shared machine one computation's speed varies by 10-30%
+  from minute to minute;
+- prints each round, then per row the median time, the median speed-up over the
+  one-core reference of the same round and the efficiency (speed-up / workers),
+  ``identical: yes/no`` (every row of every round) and the target: two workers at
+  least 1.8x faster than the one-core reference, in the median round.
 
-    .venv/bin/python benchmarks/fanout.py [--runs 2000] [--method wmt14] [--seed 1]
+    .venv/bin/python benchmarks/fanout.py [--runs 2000] [--method wmt14] [--seed 1] [--rounds 3]
 
 Skips (exit 0, with the reason) when PostgreSQL or Redis is not reachable.
 """
@@ -39,6 +43,7 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -173,6 +178,9 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=400)
     parser.add_argument("--method", default="wmt14")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="rounds of reference, 1 and 2 workers (median)"
+    )
     args = parser.parse_args()
 
     from benchmarks.machine import machine_line
@@ -194,9 +202,6 @@ def main() -> int:
 
     from annotations.models import Campaign, Criterion
     from humaneval.celery import app
-    from ranking import stats
-    from ranking.models import RankingRun
-    from ranking.services.runs import ranking_run_create
 
     call_command("migrate", verbosity=0)
     app.control.purge()
@@ -222,9 +227,52 @@ def main() -> int:
         source = f"synthetic campaign (E2E data not found at {data_dir})"
     campaign = Campaign.objects.get(slug=slug)
     criterion = Criterion.objects.get(campaign=campaign, name=criterion_name)
-    RankingRun.objects.filter(campaign=campaign).delete()  # earlier benchmark runs
     print(f"{source}: {args.method}, {args.runs} runs, seed {args.seed}")
 
+    # Rounds alternate the reference and the workers: on this shared machine one
+    # computation's speed varies by 10-30% from minute to minute, so a single pair of
+    # timings can miss or meet the target by chance; the verdict is the median round's.
+    rows: list[dict[int, float]] = []
+    identical = True
+    for round_no in range(1, args.rounds + 1):
+        timed, same = _round(app, campaign, criterion, args)
+        identical = identical and same
+        rows.append(timed)
+        print(
+            f"round {round_no}: in process {timed[0]:.2f} s, 1 worker {timed[1]:.2f} s, "
+            f"2 workers {timed[2]:.2f} s ({timed[0] / timed[2]:.2f}x), identical "
+            f"{'yes' if same else 'no'}",
+            flush=True,
+        )
+    reference = statistics.median(r[0] for r in rows)
+    print(f"\n{'workers':>8} {'seconds':>8} {'speed-up':>9} {'efficiency':>11}")
+    for k in (1, 2, 4, 8):
+        note = " (simulated)" if k > 2 else ""
+        seconds = statistics.median(r[k] for r in rows)
+        speed = statistics.median(r[0] / r[k] for r in rows)
+        print(f"{k:>8} {seconds:>8.2f} {speed:>8.2f}x {speed / k:>10.0%}{note}")
+    print(f"in one process on one core (the rank command's path): {reference:.2f} s (median)")
+    print(f"identical on every measured row: {'yes' if identical else 'no'}")
+    two = statistics.median(r[0] / r[2] for r in rows)
+    overhead = statistics.median(r[-1] for r in rows)
+    print(
+        f"two workers vs one core in process, median of {len(rows)} rounds: {two:.2f}x "
+        f"(target >= 1.8x: {'met' if two >= 1.8 else 'MISSED'}); one worker's overhead "
+        f"per task {overhead * 1000:.0f} ms"
+    )
+    return 0 if identical else 1
+
+
+def _round(app, campaign, criterion, args) -> tuple[dict[int, float], bool]:
+    """One round: the reference, then 1 and 2 workers, each on a run of its own with the
+    same method, runs and seed. Seconds by workers (0: the reference in process; 4 and
+    8 simulated; -1: one worker's overhead per task), and whether every row's result
+    is identical."""
+    from ranking import stats
+    from ranking.models import RankingRun
+    from ranking.services.runs import ranking_run_create
+
+    RankingRun.objects.filter(campaign=campaign).delete()  # earlier rounds' runs
     here = ranking_run_create(
         campaign=campaign,
         criterion=criterion,
@@ -243,13 +291,7 @@ def main() -> int:
         seed=0,
         queue=False,
     )
-    reference = _one_core_in_process(here.pk, warm_up.pk)
-    here.refresh_from_db()
-    print(
-        f"in one process on one core (the rank command's path): {reference:.2f} s for "
-        f"{here.chunks.count()} chunks of {here.chunk_runs} runs"
-    )
-    timed: dict[int, float] = {}
+    timed: dict[int, float] = {0: _one_core_in_process(here.pk, warm_up.pk)}
     results = {}
     chunk_seconds: list[float] = []
     tasks_one = 1
@@ -274,23 +316,11 @@ def main() -> int:
     # per task, what the one-worker run spent beyond computing (plan, message, claim,
     # store, merge)
     overhead = max(0.0, timed[1] - sum(chunk_seconds)) / tasks_one
+    timed[-1] = overhead
     for k in (4, 8):
         groups = _groups(run, k)
         timed[k] = _makespan([sum(chunk_seconds[i] for i in g) for g in groups], k, overhead)
-    identical = results[1] == results[2] == _values(here)
-    print(f"\n{'workers':>8} {'seconds':>8} {'speed-up':>9} {'efficiency':>11}")
-    for k in (1, 2, 4, 8):
-        note = " (simulated)" if k > 2 else ""
-        speed = reference / timed[k]
-        print(f"{k:>8} {timed[k]:>8.2f} {speed:>8.2f}x {speed / k:>10.0%}{note}")
-    print(f"identical on every measured row: {'yes' if identical else 'no'}")
-    two = reference / timed[2]
-    print(
-        f"two workers vs one core in process: {two:.2f}x (target >= 1.8x: "
-        f"{'met' if two >= 1.8 else 'MISSED'}); one worker's overhead per task "
-        f"{overhead * 1000:.0f} ms ({tasks_one} tasks)"
-    )
-    return 0 if identical else 1
+    return timed, results[1] == results[2] == _values(here)
 
 
 def _one_core_in_process(run_id: int, warm_up_id: int) -> float:
