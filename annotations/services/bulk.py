@@ -281,29 +281,70 @@ def _insert_sqlite(
 
 def analyze_when_grown(model: type[models.Model], rows: int) -> None:
     """Once the writing transaction commits (at once outside one), ``ANALYZE`` the
-    table of ``model``, which it gave ``rows`` new rows, when they are at least
-    ``ANALYZE_BASE_ROWS`` plus ``ANALYZE_SCALE`` of the rows its statistics count
-    (PostgreSQL; SQLite plans without them). Call after writing many rows in bulk."""
+    table of ``model``, to which it wrote ``rows`` new rows, when it has grown by
+    autovacuum's threshold: ``ANALYZE_BASE_ROWS`` plus ``ANALYZE_SCALE`` of the rows its
+    statistics count (PostgreSQL; SQLite plans without them). Call after writing rows in
+    bulk. A transaction's writes to one table are summed and decided once, at commit,
+    together with the changes PostgreSQL counts since the table's last ``ANALYZE``
+    (committed trickles such as workers' submissions, where autovacuum is slow or off)."""
     connection = connections[router.db_for_write(model)]
-    if connection.vendor != "postgresql" or rows < ANALYZE_BASE_ROWS:
+    if connection.vendor != "postgresql" or rows <= 0:
         return
     table = connection.ops.quote_name(model._meta.db_table)
+    if not connection.in_atomic_block:
+        _analyze_if_grown(connection, table, rows)
+        return
+    # PostgreSQL 15 and later: have this transaction's counts reported as it commits, so
+    # that the decision reads them among the table's changes (and does not add them twice)
+    flushed = getattr(connection, "pg_version", 0) >= 150000
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT txid_current(), pg_stat_force_next_flush()"
+            if flushed
+            else "SELECT txid_current(), NULL"
+        )
+        txid = cursor.fetchone()[0]
+    # This connection's open transaction's rows per table (a connection is one thread's);
+    # entries of transactions that ended without committing are dropped here.
+    grown: dict[tuple[int, str], int] = connection.__dict__.setdefault("humaneval_grown", {})
+    for stale in [key for key in grown if key[0] != txid]:
+        del grown[stale]
+    key = (txid, table)
+    if key in grown:
+        grown[key] += rows
+        return
+    grown[key] = rows
     transaction.on_commit(
-        functools.partial(_analyze_if_grown, connection, table, rows), using=connection.alias
+        functools.partial(_grown_committed, connection, key, flushed), using=connection.alias
     )
 
 
-def _analyze_if_grown(connection: Any, table: str, rows: int) -> None:
-    """``ANALYZE`` ``table`` when ``rows`` new rows pass the threshold of
-    :func:`analyze_when_grown` (after commit). Statistics only: a failure (a role that
-    does not own the table) is logged, and autovacuum will analyse the table later."""
+def _grown_committed(connection: Any, key: tuple[int, str], flushed: bool) -> None:
+    """After commit: decide once for a table on the rows its transaction wrote to it
+    (already among the table's counted changes when ``flushed``)."""
+    rows = connection.__dict__.get("humaneval_grown", {}).pop(key, 0)
+    _analyze_if_grown(connection, key[1], rows, among=flushed)
+
+
+def _analyze_if_grown(connection: Any, table: str, rows: int, *, among: bool = False) -> None:
+    """``ANALYZE`` ``table`` when its growth passes the threshold of
+    :func:`analyze_when_grown` (after commit): ``rows`` written plus the changes
+    PostgreSQL counts since its last ``ANALYZE``, or, ``among``: the rows are among
+    those changes (reported at commit), so the larger of the two. Statistics only: a
+    failure (a role that does not own the table) is logged, and autovacuum will analyse
+    the table later."""
     try:
         with connection.cursor() as cursor:
             # reltuples: the rows counted at the last ANALYZE (-1: never analysed)
-            cursor.execute("SELECT reltuples FROM pg_class WHERE oid = %s::regclass", [table])
+            cursor.execute(
+                "SELECT c.reltuples, COALESCE(s.n_mod_since_analyze, 0) FROM pg_class c "
+                "LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid WHERE c.oid = %s::regclass",
+                [table],
+            )
             found = cursor.fetchone()
-            counted = max(float(found[0]), 0.0) if found else 0.0
-            if rows >= ANALYZE_BASE_ROWS + ANALYZE_SCALE * counted:
+            counted, changed = (max(float(found[0]), 0.0), int(found[1])) if found else (0.0, 0)
+            grown = max(rows, changed) if among else rows + changed
+            if grown >= ANALYZE_BASE_ROWS + ANALYZE_SCALE * counted:
                 cursor.execute(f"ANALYZE {table}")
     except DatabaseError:
         logger.warning("ANALYZE %s after a bulk write failed", table, exc_info=True)
