@@ -127,7 +127,8 @@ benchmark-bt: install
 
 # One ranking run on 1 and 2 real Celery worker processes, one core each (PostgreSQL
 # he_fanout, Redis) against the same run on one core in process; 4 and 8 simulated from
-# the chunk times: identical yes/no, speed-ups and efficiency. FANOUT_ARGS="--runs 2000"
+# the chunk times: identical yes/no, speed-ups and efficiency; 3 rounds of E2E quality,
+# 2,000 runs (skipped without ../shared/e2e). FANOUT_ARGS="--rounds 5" or "--synthetic"
 benchmark-fanout: install
 	$(PY) benchmarks/fanout.py $(FANOUT_ARGS)
 benchmark-replay: install
