@@ -160,7 +160,7 @@ def bulk_insert(
         if connection.vendor == "postgresql":
             nullable = [str(f.column) for f in (*named, *rest) if f.null]
             _copy(connection, cursor, _copy_sql(connection, table, quoted, nullable), chunks)
-            analyze_when_grown(model, len(rows))
+            analyze_when_grown(model=model, rows=len(rows))
         else:
             width = 1 + len(named) + (0 if inline else len(constants))
             _insert_sqlite(cursor, f"INSERT INTO {table} ({quoted}) VALUES", values, width, chunks)
@@ -279,7 +279,7 @@ def _insert_sqlite(
         cursor.executemany(sql, params[full:])
 
 
-def analyze_when_grown(model: type[models.Model], rows: int) -> None:
+def analyze_when_grown(*, model: type[models.Model], rows: int) -> None:
     """Once the writing transaction commits (at once outside one), ``ANALYZE`` the
     table of ``model``, to which it wrote ``rows`` new rows, when it has grown by
     autovacuum's threshold: ``ANALYZE_BASE_ROWS`` plus ``ANALYZE_SCALE`` of the rows its

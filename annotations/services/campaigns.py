@@ -422,7 +422,7 @@ def campaign_clone(*, campaign: Campaign, user: User, slug: str, name: str = "")
         for i in campaign.items.all()
     }
     Item.objects.bulk_create(items.values(), batch_size=2000)
-    analyze_when_grown(Item, len(items))
+    analyze_when_grown(model=Item, rows=len(items))
     old_outputs = list(
         Output.objects.filter(item__campaign=campaign)
         .order_by("id")
@@ -433,7 +433,7 @@ def campaign_clone(*, campaign: Campaign, user: User, slug: str, name: str = "")
         for pk, item_id, system_id, text, _, language in old_outputs
     }
     Output.objects.bulk_create(outputs.values(), batch_size=2000)
-    analyze_when_grown(Output, len(outputs))
+    analyze_when_grown(model=Output, rows=len(outputs))
     twins = []
     for pk, _, _, _, canonical_id, _ in old_outputs:
         if canonical_id is not None and canonical_id in outputs:

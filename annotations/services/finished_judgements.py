@@ -138,7 +138,7 @@ def _workers_store(
         if ext not in workers
     ]
     Worker.objects.bulk_create(new_workers, batch_size=BATCH_SIZE)
-    analyze_when_grown(Worker, len(new_workers))
+    analyze_when_grown(model=Worker, rows=len(new_workers))
     changed: list[Worker] = []
     for ext, meta in metadata.items():
         worker = workers.get(ext)

@@ -384,14 +384,14 @@ def _design_write(
         for n, i in enumerate(design.task_item)
     ]
     Task.objects.bulk_create(tasks, batch_size=BATCH_SIZE)
-    analyze_when_grown(Task, len(tasks))
+    analyze_when_grown(model=Task, rows=len(tasks))
     task_outputs: list[TaskOutput] = []
     merged = 0
     for task, row, i in zip(tasks, design.tasks, design.task_item, strict=True):
         shown = [(int(grid.output_id[i, s]), int(grid.group_id[i, s])) for s in row[row >= 0]]
         merged += _slotted(task=task, shown=shown, into=task_outputs)
     TaskOutput.objects.bulk_create(task_outputs, batch_size=BATCH_SIZE)
-    analyze_when_grown(TaskOutput, len(task_outputs))
+    analyze_when_grown(model=TaskOutput, rows=len(task_outputs))
     balance = balance_of(design)
     return CriterionDesign(
         criterion=criterion.name,
@@ -445,12 +445,12 @@ def tasks_add(*, campaign: Campaign, criterion: Criterion, rows: Sequence[TaskRo
         for n, row in enumerate(rows)
     ]
     Task.objects.bulk_create(tasks, batch_size=BATCH_SIZE)
-    analyze_when_grown(Task, len(tasks))
+    analyze_when_grown(model=Task, rows=len(tasks))
     task_outputs: list[TaskOutput] = []
     for task, row in zip(tasks, rows, strict=True):
         _slotted(task=task, shown=row.outputs, into=task_outputs)
     TaskOutput.objects.bulk_create(task_outputs, batch_size=BATCH_SIZE)
-    analyze_when_grown(TaskOutput, len(task_outputs))
+    analyze_when_grown(model=TaskOutput, rows=len(task_outputs))
     return first
 
 
