@@ -176,3 +176,13 @@ def test_small_committed_writes_add_up_to_the_threshold() -> None:
     assert _reltuples(Item) == 0.0  # 30 of 50
     append(25, "b")  # 25 written + 30 counted since the last ANALYZE
     assert _reltuples(Item) == Item.objects.count() == 55
+    # The write's counts were reported at its commit, before its ANALYZE: none are left
+    # to count as changes since it (autovacuum would analyse the table again for them).
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_force_next_flush()")
+        cursor.execute("SELECT 1")  # idle in between: whatever this backend holds is reported
+        cursor.execute(
+            "SELECT n_mod_since_analyze FROM pg_stat_user_tables WHERE relname = %s",
+            [Item._meta.db_table],
+        )
+        assert cursor.fetchone()[0] == 0
