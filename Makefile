@@ -90,9 +90,13 @@ deploy: install messages
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py collectstatic --no-input >/dev/null
 
+# The production processes run with DEBUG off unless DJANGO_DEBUG says otherwise (so with a
+# real DJANGO_SECRET_KEY: the development key is public and signs worker sessions).
+serve: export DJANGO_DEBUG_DEFAULT = false
 serve: install messages
 	@test -n "$$DATABASE_URL" || { echo "make serve needs DATABASE_URL (PostgreSQL)"; exit 2; }
 	@test -n "$$CELERY_BROKER_URL" || { echo "make serve needs CELERY_BROKER_URL (Redis)"; exit 2; }
+	@DJANGO_SETTINGS_MODULE=humaneval.settings $(PY) -c "from django.conf import settings; settings.DEBUG" 2>/dev/null || { echo "make serve runs with DEBUG off unless DJANGO_DEBUG says otherwise: set a real DJANGO_SECRET_KEY (50+ random characters)"; exit 2; }
 	@$(PY) manage.py migrate --check >/dev/null 2>&1 || { echo "The database has unapplied migrations: run make deploy first"; exit 2; }
 	@mkdir -p $(RUN_DIR)
 	HUMANEVAL_VENV=$(abspath $(VENV)) HUMANEVAL_RUN_DIR=$(abspath $(RUN_DIR)) \

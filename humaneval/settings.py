@@ -17,14 +17,20 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
-DEBUG = env.bool("DJANGO_DEBUG", default=True)
+# On for manage.py and `make run`; the production processes (humaneval.wsgi, `make serve`)
+# set DJANGO_DEBUG_DEFAULT=false, so that a server never falls back to the public
+# development key below.
+DEBUG = env.bool("DJANGO_DEBUG", default=env.bool("DJANGO_DEBUG_DEFAULT", default=True))
 SECRET_KEY = env.str(
     "DJANGO_SECRET_KEY", default="insecure-dev-key-change-me-in-production-0123456789abcdef"
 )
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 if not DEBUG and SECRET_KEY.startswith("insecure-dev-key"):
-    raise ImproperlyConfigured("DJANGO_DEBUG=false needs a real DJANGO_SECRET_KEY.")
+    raise ImproperlyConfigured(
+        "DEBUG is off (DJANGO_DEBUG=false, or a production process: gunicorn, make serve), "
+        "so it needs a real DJANGO_SECRET_KEY: the development key is public."
+    )
 
 # HTTPS: with DJANGO_DEBUG=false every setting below defaults to the safe value
 # (`manage.py check --deploy` is clean); each can be overridden from the environment.

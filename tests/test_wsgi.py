@@ -9,6 +9,7 @@ everything already.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -28,7 +29,11 @@ print(json.dumps({
 
 
 def test_the_wsgi_application_imports_every_view_and_not_scipy_stats():
-    seen = fresh_interpreter_json(SCRIPT, DJANGO_SETTINGS_MODULE="humaneval.settings")
+    seen = fresh_interpreter_json(
+        SCRIPT,
+        DJANGO_SETTINGS_MODULE="humaneval.settings",
+        DJANGO_SECRET_KEY="wsgi-test-" + "k" * 50,
+    )
     assert seen["views"] == [
         "annotations.apis",
         "annotations.views.judgements",
@@ -99,3 +104,58 @@ def test_gunicorn_with_preload_serves_pages_from_every_worker(tmp_path):
         server.terminate()
         output = server.communicate(timeout=30)[0].decode(errors="replace")
     assert "Traceback" not in output, output
+
+
+def _without_debug_settings() -> dict[str, str]:
+    """This process's environment without any DJANGO_DEBUG or DJANGO_SECRET_KEY."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_DEBUG")} | {
+        "DJANGO_SETTINGS_MODULE": "humaneval.settings"
+    }
+
+
+def _python(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_a_wsgi_server_left_on_the_development_key_refuses_to_start():
+    """gunicorn started without DJANGO_DEBUG or DJANGO_SECRET_KEY: DEBUG off, so the public
+    development key (which signs worker session tokens) is refused, not served with."""
+    env = _without_debug_settings()
+    env.pop("DJANGO_SECRET_KEY", None)
+    started = _python("import humaneval.wsgi", env)
+    assert started.returncode != 0
+    assert "needs a real DJANGO_SECRET_KEY" in started.stderr
+
+
+def test_a_wsgi_server_with_a_real_key_runs_with_debug_off_unless_told_otherwise():
+    env = _without_debug_settings() | {"DJANGO_SECRET_KEY": "wsgi-test-" + "k" * 50}
+    script = (
+        "import json, humaneval.wsgi; from django.conf import settings; "
+        "print(json.dumps(settings.DEBUG))"
+    )
+    assert json.loads(_python(script, env).stdout.splitlines()[-1]) is False
+    told = _python(script, env | {"DJANGO_DEBUG": "true"})
+    assert json.loads(told.stdout.splitlines()[-1]) is True
+
+
+def test_manage_py_keeps_the_development_default_and_its_environment():
+    """``make run``'s runserver configures its settings before importing the WSGI module:
+    DEBUG stays on, and nothing is added to the environment its children inherit."""
+    env = _without_debug_settings()
+    env.pop("DJANGO_SECRET_KEY", None)
+    script = (
+        "import json, os, django; django.setup(); import humaneval.wsgi; "
+        "from django.conf import settings; "
+        "print(json.dumps([settings.DEBUG, 'DJANGO_DEBUG_DEFAULT' in os.environ]))"
+    )
+    ran = _python(script, env)
+    assert ran.returncode == 0, ran.stderr
+    assert json.loads(ran.stdout.splitlines()[-1]) == [True, False]
