@@ -279,14 +279,36 @@
   document.addEventListener("htmx:afterRequest", function (e) {
     var f = form();
     var answered = e.detail && e.detail.xhr ? e.detail.xhr.status : 0;
-    if (f && e.detail && e.detail.elt === f && (answered === 0 || answered >= 400) &&
-        !document.querySelector("[data-draft-conflict]")) {
+    if (f && e.detail && e.detail.elt === f && (answered === 0 || answered >= 400)) {
+      notSent(f);
+      if (document.querySelector("[data-draft-conflict]")) return;
       stopped = false;
       dirty = true;
       keeps = keepLocally(f);
       schedule();
     }
   });
+
+  // A submit that got no answer, or one the page cannot show (htmx swaps only 2xx), is
+  // said beside the button the worker pressed: nothing was recorded, the answers are
+  // still here. A page that comes back (the next task, or this one with errors) replaces
+  // the form, and the message with it.
+  function notSent(f) {
+    var text = word("notSent", "Your answers were not sent: the connection or the server " +
+      "failed. They are kept on this page. Press the button again; if it fails again, " +
+      "reload the page.");
+    var box = f.querySelector("[data-submit-failed]");
+    if (!box) {
+      box = document.createElement("p");
+      box.className = "w-warning";
+      box.setAttribute("role", "alert");
+      box.setAttribute("data-submit-failed", "");
+      var actions = f.querySelector(".w-actions") || f;
+      actions.insertBefore(box, actions.firstChild);
+    }
+    box.textContent = "";  // announced again when it fails again
+    box.textContent = text;
+  }
 
   document.addEventListener("input", changed);
   document.addEventListener("change", changed);

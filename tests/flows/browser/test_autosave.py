@@ -195,6 +195,44 @@ def test_a_submit_that_got_no_answer_leaves_autosave_on(new_page, live_server):
     assert Judgement.objects.count() == 0
 
 
+@pytest.mark.parametrize("failure", ["no answer", "502"])
+def test_a_submit_that_failed_is_said_beside_the_button_and_can_be_pressed_again(
+    new_page, live_server, failure
+):
+    """A submit the network dropped, or the server answered with an error page htmx does
+    not show: the worker is told it was not sent (it used to look as if nothing happened)
+    and that the answers are kept; pressing again records them, and the message goes."""
+    campaign, worker = campaign_and_worker()
+    page = new_page()
+    page.goto(session(live_server, campaign, worker))
+
+    def is_submit(url: str) -> bool:
+        return url.rstrip("/").split("/")[-2] == "task"
+
+    page.route(
+        is_submit,
+        (lambda r: r.abort()) if failure == "no answer" else (lambda r: r.fulfill(status=502)),
+    )
+    fill_valid(page, "magnitude")
+    page.get_by_role("button", name="Submit and continue").click()
+    alert = page.locator("[data-submit-failed]")
+    alert.wait_for()
+    assert alert.get_attribute("role") == "alert"
+    assert "were not sent" in alert.inner_text()
+    assert "kept on this page" in alert.inner_text()
+    assert Judgement.objects.count() == 0
+    page.screenshot(path=str(SHOTS / f"autosave-submit-not-sent-{failure.replace(' ', '-')}.png"))
+    page.unroute_all()
+    page.get_by_role("button", name="Submit and continue").click()
+    for _ in range(100):
+        if page.title().startswith("Task 2 of 3"):
+            break
+        page.wait_for_timeout(100)
+    assert page.title().startswith("Task 2 of 3")
+    assert Judgement.objects.filter(worker=worker).count() == 1
+    assert page.locator("[data-submit-failed]").count() == 0
+
+
 def test_two_outputs_the_same_as_each_other_break_nothing(new_page, live_server):
     campaign = make_campaign("slider")
     worker = WorkerFactory(campaign=campaign, consented_at=timezone.now())
