@@ -87,16 +87,29 @@ CELERY_CONCURRENCY ?= 2
 RUN_DIR ?= $(VENV)/run
 deploy: install messages
 	@test -n "$$DATABASE_URL" || { echo "make deploy needs DATABASE_URL (PostgreSQL)"; exit 2; }
+	@$(PY) -c "$$SETTINGS_CHECK"
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py collectstatic --no-input >/dev/null
 
-# The production processes run with DEBUG off unless DJANGO_DEBUG says otherwise (so with a
-# real DJANGO_SECRET_KEY: the development key is public and signs worker sessions).
-serve: export DJANGO_DEBUG_DEFAULT = false
+# The settings load, or one line says what to set (no traceback through the server's paths).
+define SETTINGS_CHECK
+import os, sys
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "humaneval.settings")
+from django.core.exceptions import ImproperlyConfigured
+try:
+    from django.conf import settings; settings.DEBUG
+except ImproperlyConfigured as refused:
+    sys.exit(f"humaneval: {refused}")
+endef
+export SETTINGS_CHECK
+# The production processes (web, Celery worker and beat) run with DEBUG off unless
+# DJANGO_DEBUG says otherwise, and refuse a missing, public or weak DJANGO_SECRET_KEY (it
+# signs worker sessions): humaneval.settings, HUMANEVAL_PRODUCTION_PROCESS.
+deploy serve: export HUMANEVAL_PRODUCTION_PROCESS = true
 serve: install messages
 	@test -n "$$DATABASE_URL" || { echo "make serve needs DATABASE_URL (PostgreSQL)"; exit 2; }
 	@test -n "$$CELERY_BROKER_URL" || { echo "make serve needs CELERY_BROKER_URL (Redis)"; exit 2; }
-	@DJANGO_SETTINGS_MODULE=humaneval.settings $(PY) -c "from django.conf import settings; settings.DEBUG" 2>/dev/null || { echo "make serve runs with DEBUG off unless DJANGO_DEBUG says otherwise: set a real DJANGO_SECRET_KEY (50+ random characters)"; exit 2; }
+	@$(PY) -c "$$SETTINGS_CHECK"
 	@$(PY) manage.py migrate --check >/dev/null 2>&1 || { echo "The database has unapplied migrations: run make deploy first"; exit 2; }
 	@mkdir -p $(RUN_DIR)
 	HUMANEVAL_VENV=$(abspath $(VENV)) HUMANEVAL_RUN_DIR=$(abspath $(RUN_DIR)) \

@@ -17,19 +17,49 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
-# On for manage.py and `make run`; the production processes (humaneval.wsgi, `make serve`)
-# set DJANGO_DEBUG_DEFAULT=false, so that a server never falls back to the public
-# development key below.
-DEBUG = env.bool("DJANGO_DEBUG", default=env.bool("DJANGO_DEBUG_DEFAULT", default=True))
-SECRET_KEY = env.str(
-    "DJANGO_SECRET_KEY", default="insecure-dev-key-change-me-in-production-0123456789abcdef"
-)
+# A production process: gunicorn through humaneval.wsgi, `make serve` (web, Celery worker
+# and beat under supervisord), `make deploy`, the systemd units. Each sets this; there
+# DEBUG defaults to off and the secret key must be strong, whatever DEBUG is.
+PRODUCTION_PROCESS = env.bool("HUMANEVAL_PRODUCTION_PROCESS", default=False)
+# On for manage.py and `make run` (http://127.0.0.1:8000), off in a production process.
+DEBUG = env.bool("DJANGO_DEBUG", default=not PRODUCTION_PROCESS)
+#: The development key: public (it is in this file), for manage.py and `make run` only.
+DEVELOPMENT_SECRET_KEY = "insecure-dev-key-change-me-in-production-0123456789abcdef"
+SECRET_KEY = env.str("DJANGO_SECRET_KEY", default=DEVELOPMENT_SECRET_KEY)
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
-if not DEBUG and SECRET_KEY.startswith("insecure-dev-key"):
+
+
+def _secret_key_weakness(key: str) -> str:
+    """Why ``key`` cannot sign a production server's tokens (worker sessions, consent
+    identities, link cookies), or "": Django's own test (``check --deploy``'s W009) and
+    the placeholders this repository ships."""
+    from django.core.checks.security.base import (
+        SECRET_KEY_INSECURE_PREFIX,
+        SECRET_KEY_MIN_LENGTH,
+        SECRET_KEY_MIN_UNIQUE_CHARACTERS,
+    )
+
+    if not key:
+        return "is not set"
+    if key == DEVELOPMENT_SECRET_KEY or key.startswith(SECRET_KEY_INSECURE_PREFIX):
+        return "is the public development key"
+    if "change-me" in key.lower():
+        return "is still the example's placeholder"
+    if len(key) < SECRET_KEY_MIN_LENGTH or len(set(key)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS:
+        return (
+            f"is too weak (fewer than {SECRET_KEY_MIN_LENGTH} characters or fewer than "
+            f"{SECRET_KEY_MIN_UNIQUE_CHARACTERS} different ones)"
+        )
+    return ""
+
+
+if (PRODUCTION_PROCESS or not DEBUG) and (weakness := _secret_key_weakness(SECRET_KEY)):
     raise ImproperlyConfigured(
-        "DEBUG is off (DJANGO_DEBUG=false, or a production process: gunicorn, make serve), "
-        "so it needs a real DJANGO_SECRET_KEY: the development key is public."
+        f"DJANGO_SECRET_KEY {weakness}. A server (DEBUG off, or a production process: "
+        "gunicorn, make serve, make deploy, Celery under systemd) needs a real DJANGO_SECRET_KEY "
+        "of 50 or more random characters, e.g. from "
+        "python3 -c 'import secrets; print(secrets.token_urlsafe(50))'."
     )
 
 # HTTPS: with DJANGO_DEBUG=false every setting below defaults to the safe value

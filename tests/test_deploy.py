@@ -146,6 +146,22 @@ def test_debug_off_refuses_the_development_secret_key():
     assert "needs a real DJANGO_SECRET_KEY" in result.stderr
 
 
+@pytest.mark.parametrize(
+    "key",
+    ["change-me-to-50-random-characters", "short-key", "ab" * 40, "django-insecure-" + "x1" * 30],
+)
+def test_debug_off_refuses_a_weak_or_placeholder_secret_key(key):
+    """``check --deploy`` only warns (W009) about a weak key; a server with DEBUG off
+    refuses it, as it refuses the development key."""
+    result = _run(
+        "manage.py",
+        "check",
+        env={"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": key, "DJANGO_ALLOWED_HOSTS": "x.org"},
+    )
+    assert result.returncode != 0
+    assert "needs a real DJANGO_SECRET_KEY" in result.stderr
+
+
 @pytest.mark.django_db
 @override_settings(
     SECURE_SSL_REDIRECT=True,

@@ -15,6 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.fresh_interpreter import REPO, fresh_interpreter_json
 
 SCRIPT = """
@@ -107,8 +109,10 @@ def test_gunicorn_with_preload_serves_pages_from_every_worker(tmp_path):
 
 
 def _without_debug_settings() -> dict[str, str]:
-    """This process's environment without any DJANGO_DEBUG or DJANGO_SECRET_KEY."""
-    return {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_DEBUG")} | {
+    """This process's environment without DJANGO_DEBUG, DJANGO_SECRET_KEY or the
+    production-process mark."""
+    drop = ("DJANGO_DEBUG", "DJANGO_SECRET_KEY", "HUMANEVAL_PRODUCTION_PROCESS")
+    return {k: v for k, v in os.environ.items() if not k.startswith(drop)} | {
         "DJANGO_SETTINGS_MODULE": "humaneval.settings"
     }
 
@@ -125,14 +129,38 @@ def _python(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_a_wsgi_server_left_on_the_development_key_refuses_to_start():
-    """gunicorn started without DJANGO_DEBUG or DJANGO_SECRET_KEY: DEBUG off, so the public
-    development key (which signs worker session tokens) is refused, not served with."""
-    env = _without_debug_settings()
-    env.pop("DJANGO_SECRET_KEY", None)
-    started = _python("import humaneval.wsgi", env)
-    assert started.returncode != 0
-    assert "needs a real DJANGO_SECRET_KEY" in started.stderr
+EXAMPLE = REPO / "deploy" / "systemd" / "humaneval.env.example"
+
+
+@pytest.mark.parametrize(
+    "configured",
+    [
+        pytest.param({}, id="nothing set"),
+        pytest.param({"DJANGO_DEBUG": "true"}, id="DEBUG on, the development key"),
+        pytest.param(
+            {"DJANGO_SECRET_KEY": "change-me-to-50-random-characters"}, id="the old placeholder"
+        ),
+        pytest.param({"DJANGO_SECRET_KEY": "s3cr3t-but-short"}, id="too short"),
+        pytest.param({"DJANGO_SECRET_KEY": "ab" * 40}, id="too few characters"),
+        pytest.param(
+            {"DJANGO_SECRET_KEY": "django-insecure-" + "q7Wx" * 12}, id="Django's insecure prefix"
+        ),
+        pytest.param({"DJANGO_DEBUG": "true", "DJANGO_SECRET_KEY": ""}, id="an empty key"),
+    ],
+)
+def test_a_wsgi_server_refuses_a_missing_public_or_weak_key_in_one_line(configured):
+    """gunicorn imports ``humaneval.wsgi``: with no key, the public development key (even
+    with DEBUG on), the example's old placeholder or a key ``check --deploy`` calls weak,
+    it refuses to start (exit 3, gunicorn's boot error), saying in one line what to set,
+    with no traceback and no server path. It used to serve on the development key, which
+    signs worker session tokens: anyone could forge any worker's session."""
+    started = _python("import humaneval.wsgi", _without_debug_settings() | configured)
+    assert started.returncode == 3, started.stderr
+    assert "DJANGO_SECRET_KEY" in started.stderr
+    assert "50 or more random characters" in started.stderr
+    assert "Traceback" not in started.stderr
+    assert str(REPO) not in started.stderr and "site-packages" not in started.stderr
+    assert len(started.stderr.strip().splitlines()) == 1
 
 
 def test_a_wsgi_server_with_a_real_key_runs_with_debug_off_unless_told_otherwise():
@@ -141,21 +169,40 @@ def test_a_wsgi_server_with_a_real_key_runs_with_debug_off_unless_told_otherwise
         "import json, humaneval.wsgi; from django.conf import settings; "
         "print(json.dumps(settings.DEBUG))"
     )
-    assert json.loads(_python(script, env).stdout.splitlines()[-1]) is False
+    ran = _python(script, env)
+    assert ran.returncode == 0, ran.stderr
+    assert json.loads(ran.stdout.splitlines()[-1]) is False
     told = _python(script, env | {"DJANGO_DEBUG": "true"})
     assert json.loads(told.stdout.splitlines()[-1]) is True
+
+
+def test_the_systemd_example_refuses_to_start_until_a_key_is_written():
+    """``deploy/systemd/humaneval.env.example`` as shipped: every unit refuses (its key
+    is empty, not a placeholder that looks set); with a key written in, it starts."""
+    shipped = dict(
+        line.split("=", 1)
+        for line in EXAMPLE.read_text().splitlines()
+        if line and not line.startswith("#")
+    )
+    assert shipped["DJANGO_SECRET_KEY"] == ""
+    assert shipped["HUMANEVAL_PRODUCTION_PROCESS"] == "true"
+    local = shipped | {"DATABASE_URL": "sqlite:///:memory:", "CACHE_URL": "locmemcache://"}
+    check = "from django.conf import settings; settings.DEBUG; print('started')"
+    refused = _python(check, _without_debug_settings() | local)
+    assert refused.returncode != 0
+    assert "DJANGO_SECRET_KEY is not set" in refused.stderr
+    written = local | {"DJANGO_SECRET_KEY": "Qe7-" + "x9Zr" * 14}
+    assert _python(check, _without_debug_settings() | written).stdout.strip() == "started"
 
 
 def test_manage_py_keeps_the_development_default_and_its_environment():
     """``make run``'s runserver configures its settings before importing the WSGI module:
     DEBUG stays on, and nothing is added to the environment its children inherit."""
-    env = _without_debug_settings()
-    env.pop("DJANGO_SECRET_KEY", None)
     script = (
         "import json, os, django; django.setup(); import humaneval.wsgi; "
         "from django.conf import settings; "
-        "print(json.dumps([settings.DEBUG, 'DJANGO_DEBUG_DEFAULT' in os.environ]))"
+        "print(json.dumps([settings.DEBUG, 'HUMANEVAL_PRODUCTION_PROCESS' in os.environ]))"
     )
-    ran = _python(script, env)
+    ran = _python(script, _without_debug_settings())
     assert ran.returncode == 0, ran.stderr
     assert json.loads(ran.stdout.splitlines()[-1]) == [True, False]
