@@ -87,21 +87,12 @@ CELERY_CONCURRENCY ?= 2
 RUN_DIR ?= $(VENV)/run
 deploy: install messages
 	@test -n "$$DATABASE_URL" || { echo "make deploy needs DATABASE_URL (PostgreSQL)"; exit 2; }
-	@$(PY) -c "$$SETTINGS_CHECK"
+	@$(SETTINGS_CHECK)
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py collectstatic --no-input >/dev/null
 
-# The settings load, or one line says what to set (no traceback through the server's paths).
-define SETTINGS_CHECK
-import os, sys
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "humaneval.settings")
-from django.core.exceptions import ImproperlyConfigured
-try:
-    from django.conf import settings; settings.DEBUG
-except ImproperlyConfigured as refused:
-    sys.exit(f"humaneval: {refused}")
-endef
-export SETTINGS_CHECK
+# The settings load, or one line says what to set (humaneval.startup, as in every process).
+SETTINGS_CHECK = $(PY) -c "from humaneval.startup import settings_or_exit; settings_or_exit()"
 # The production processes (web, Celery worker and beat) run with DEBUG off unless
 # DJANGO_DEBUG says otherwise, and refuse a missing, public or weak DJANGO_SECRET_KEY (it
 # signs worker sessions): humaneval.settings, HUMANEVAL_PRODUCTION_PROCESS.
@@ -109,7 +100,7 @@ deploy serve: export HUMANEVAL_PRODUCTION_PROCESS = true
 serve: install messages
 	@test -n "$$DATABASE_URL" || { echo "make serve needs DATABASE_URL (PostgreSQL)"; exit 2; }
 	@test -n "$$CELERY_BROKER_URL" || { echo "make serve needs CELERY_BROKER_URL (Redis)"; exit 2; }
-	@$(PY) -c "$$SETTINGS_CHECK"
+	@$(SETTINGS_CHECK)
 	@$(PY) manage.py migrate --check >/dev/null 2>&1 || { echo "The database has unapplied migrations: run make deploy first"; exit 2; }
 	@mkdir -p $(RUN_DIR)
 	HUMANEVAL_VENV=$(abspath $(VENV)) HUMANEVAL_RUN_DIR=$(abspath $(RUN_DIR)) \

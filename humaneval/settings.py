@@ -6,61 +6,50 @@ with real worker processes.
 """
 
 import os
+import sys
 from datetime import timedelta
 from pathlib import Path
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from humaneval.startup import secret_key_weakness
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
+# What the process was started with, before the checkout's `.env` file adds to it.
+_STARTED_WITH = frozenset(os.environ)
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 # A production process: gunicorn through humaneval.wsgi, `make serve` (web, Celery worker
 # and beat under supervisord), `make deploy`, the systemd units. Each sets this; there
 # DEBUG defaults to off and the secret key must be strong, whatever DEBUG is.
 PRODUCTION_PROCESS = env.bool("HUMANEVAL_PRODUCTION_PROCESS", default=False)
+if PRODUCTION_PROCESS and "DJANGO_DEBUG" not in _STARTED_WITH and env.bool("DJANGO_DEBUG", False):
+    # `.env` is a development convenience: it must not turn DEBUG pages on in a server.
+    del os.environ["DJANGO_DEBUG"]
+    sys.stderr.write(
+        "humaneval: DJANGO_DEBUG=true in .env is ignored by a production process; set it in "
+        "the process's own environment to serve DEBUG pages.\n"
+    )
 # On for manage.py and `make run` (http://127.0.0.1:8000), off in a production process.
 DEBUG = env.bool("DJANGO_DEBUG", default=not PRODUCTION_PROCESS)
 #: The development key: public (it is in this file), for manage.py and `make run` only.
 DEVELOPMENT_SECRET_KEY = "insecure-dev-key-change-me-in-production-0123456789abcdef"
-SECRET_KEY = env.str("DJANGO_SECRET_KEY", default=DEVELOPMENT_SECRET_KEY)
-ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
-CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
-
-
-def _secret_key_weakness(key: str) -> str:
-    """Why ``key`` cannot sign a production server's tokens (worker sessions, consent
-    identities, link cookies), or "": Django's own test (``check --deploy``'s W009) and
-    the placeholders this repository ships."""
-    from django.core.checks.security.base import (
-        SECRET_KEY_INSECURE_PREFIX,
-        SECRET_KEY_MIN_LENGTH,
-        SECRET_KEY_MIN_UNIQUE_CHARACTERS,
-    )
-
-    if not key:
-        return "is not set"
-    if key == DEVELOPMENT_SECRET_KEY or key.startswith(SECRET_KEY_INSECURE_PREFIX):
-        return "is the public development key"
-    if "change-me" in key.lower():
-        return "is still the example's placeholder"
-    if len(key) < SECRET_KEY_MIN_LENGTH or len(set(key)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS:
-        return (
-            f"is too weak (fewer than {SECRET_KEY_MIN_LENGTH} characters or fewer than "
-            f"{SECRET_KEY_MIN_UNIQUE_CHARACTERS} different ones)"
-        )
-    return ""
-
-
-if (PRODUCTION_PROCESS or not DEBUG) and (weakness := _secret_key_weakness(SECRET_KEY)):
+_GIVEN_SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="")
+if (PRODUCTION_PROCESS or not DEBUG) and (
+    weakness := secret_key_weakness(_GIVEN_SECRET_KEY, public_keys=(DEVELOPMENT_SECRET_KEY,))
+):
     raise ImproperlyConfigured(
         f"DJANGO_SECRET_KEY {weakness}. A server (DEBUG off, or a production process: "
         "gunicorn, make serve, make deploy, Celery under systemd) needs a real DJANGO_SECRET_KEY "
         "of 50 or more random characters, e.g. from "
         "python3 -c 'import secrets; print(secrets.token_urlsafe(50))'."
     )
+SECRET_KEY = _GIVEN_SECRET_KEY or DEVELOPMENT_SECRET_KEY
+ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
+CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
 # HTTPS: with DJANGO_DEBUG=false every setting below defaults to the safe value
 # (`manage.py check --deploy` is clean); each can be overridden from the environment.

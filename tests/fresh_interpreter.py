@@ -1,7 +1,8 @@
-"""Run a script in a fresh Python interpreter and read what it printed last, as JSON.
+"""Run a script in a fresh Python interpreter: what a process does when it starts.
 
-For tests of what a process imports at start-up: the test process has imported
-everything already, so only a new interpreter can tell."""
+For tests of what a process imports, refuses or sets at start-up: the test process has
+imported everything and configured its settings already, so only a new interpreter can
+tell."""
 
 from __future__ import annotations
 
@@ -13,19 +14,41 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
+#: A key a production process accepts (random; made by secrets.token_urlsafe(50)). For
+#: tests only: it is public once it is in this file.
+TEST_SECRET_KEY = "RgTqI-E-FU6dszQs4bLqKwrnhYviLkVtSbFOfT5_yB3qgKOMhDnNQbbH0SME2nkDnqU"
+# What decides how a process starts (humaneval.settings, humaneval.startup): a test
+# says what it wants of these rather than inheriting the test run's.
+_START_SETTINGS = ("DJANGO_", "HUMANEVAL_PRODUCTION_PROCESS", "HUMANEVAL_LOGIN")
 
 
-def fresh_interpreter_json(script: str, **env: str) -> Any:
-    """The JSON of the last line ``script`` prints, run from the repository's root with
-    this interpreter and ``env`` added to the environment. Fails with its stderr."""
-    result = subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=REPO,
-        env={**os.environ, **env},
+def start_environment(**env: str) -> dict[str, str]:
+    """This process's environment without the settings that decide how a process starts
+    (DJANGO_*, the production mark, the login limits), with the project's settings module
+    and ``env`` added."""
+    kept = {k: v for k, v in os.environ.items() if not k.startswith(_START_SETTINGS)}
+    return kept | {"DJANGO_SETTINGS_MODULE": "humaneval.settings"} | env
+
+
+def run_python(
+    *args: str, env: dict[str, str], cwd: Path = REPO
+) -> subprocess.CompletedProcess[str]:
+    """``python *args`` (this interpreter) from the repository's root, with exactly
+    ``env``; not checked."""
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=cwd,
+        env=env,
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
     )
+
+
+def fresh_interpreter_json(script: str, **env: str) -> Any:
+    """The JSON of the last line ``script`` prints, run from the repository's root with
+    this interpreter and ``env`` added to the environment. Fails with its stderr."""
+    result = run_python("-c", script, env={**os.environ, **env})
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout.strip().splitlines()[-1])

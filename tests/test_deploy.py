@@ -4,29 +4,25 @@ lists, and the development defaults stay plain HTTP."""
 from __future__ import annotations
 
 import json
-import os
+import secrets
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from django.core.management.utils import get_random_secret_key
 from django.test import Client, override_settings
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.fresh_interpreter import REPO, TEST_SECRET_KEY, run_python, start_environment
+
 PRODUCTION = {
     "DJANGO_DEBUG": "false",
-    "DJANGO_SECRET_KEY": "k3Yq8w-7Zp2s_Rr9vT1uXe4bN6mC0hJ5gLdAaFfQoWiEyUzKtPjVnHcBxSlMI-prod",
+    "DJANGO_SECRET_KEY": TEST_SECRET_KEY,
     "DJANGO_ALLOWED_HOSTS": "eval.example.org",
     "CACHE_URL": "redis://127.0.0.1:6379/1",
 }
 
 
 def _run(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    full = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "HUMANEVAL_LOGIN"))}
-    full.update(env)
-    return subprocess.run(
-        [sys.executable, *args], cwd=ROOT, env=full, capture_output=True, text=True, timeout=120
-    )
+    return run_python(*args, env=start_environment(**env))
 
 
 def _settings(env: dict[str, str], *names: str) -> dict[str, object]:
@@ -136,30 +132,67 @@ def test_development_defaults_stay_plain_http():
     }
 
 
-def test_debug_off_refuses_the_development_secret_key():
+@pytest.mark.parametrize("command", [("check",), ("check", "--deploy")])
+def test_debug_off_refuses_a_missing_key_in_one_line(command):
+    """Every manage.py command, ``check --deploy`` too, says in one line what to set; it
+    used to print Django's traceback through the server's paths."""
     result = _run(
-        "manage.py",
-        "check",
-        env={"DJANGO_DEBUG": "false", "DJANGO_ALLOWED_HOSTS": "eval.example.org"},
+        "manage.py", *command, env={"DJANGO_DEBUG": "false", "DJANGO_ALLOWED_HOSTS": "x.org"}
     )
-    assert result.returncode != 0
+    assert result.returncode == 3
+    assert result.stderr.startswith("humaneval: DJANGO_SECRET_KEY is not set.")
     assert "needs a real DJANGO_SECRET_KEY" in result.stderr
+    assert "Traceback" not in result.stderr and str(REPO) not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize(
-    "key",
-    ["change-me-to-50-random-characters", "short-key", "ab" * 40, "django-insecure-" + "x1" * 30],
+    ("key", "reason"),
+    [
+        ("insecure-dev-key-change-me-in-production-0123456789abcdef", "the public development key"),
+        ("django-insecure-" + "x1" * 30, "the public development key"),
+        ("change-me-to-50-random-characters", "still the example's placeholder"),
+        ("short-key", "too weak"),
+        ("ab" * 40, "too weak"),
+        # Django's W009 passes these (50 characters, 5 different ones or more); an outside
+        # review forged a worker's session on a server that used the first.
+        ("abcde" * 10, "guessable"),
+        ("password" * 6 + "12", "guessable"),
+        ("abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMN", "guessable"),
+        # Keys this repository's own tests and benchmarks used to start servers with.
+        ("load-benchmark-" + "x" * 50, "guessable"),
+        ("supervisor-test-" + "k" * 50, "guessable"),
+        ("Qe7-" + "x9Zr" * 14, "guessable"),
+    ],
 )
-def test_debug_off_refuses_a_weak_or_placeholder_secret_key(key):
-    """``check --deploy`` only warns (W009) about a weak key; a server with DEBUG off
-    refuses it, as it refuses the development key."""
+def test_debug_off_refuses_a_public_weak_or_guessable_secret_key(key, reason):
+    """``check --deploy`` only warns (W009) about a weak key and passes a repeated
+    pattern; a server with DEBUG off refuses both, as it refuses the development key."""
     result = _run(
         "manage.py",
         "check",
         env={"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": key, "DJANGO_ALLOWED_HOSTS": "x.org"},
     )
-    assert result.returncode != 0
+    assert result.returncode == 3
+    assert f"DJANGO_SECRET_KEY is {reason}" in result.stderr
     assert "needs a real DJANGO_SECRET_KEY" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        pytest.param(lambda: secrets.token_urlsafe(50), id="token_urlsafe(50)"),
+        pytest.param(lambda: secrets.token_hex(32), id="token_hex(32)"),
+        pytest.param(get_random_secret_key, id="Django's get_random_secret_key"),
+        pytest.param(lambda: secrets.token_urlsafe(150), id="a long key"),
+    ],
+)
+def test_random_keys_as_the_usual_tools_make_them_are_accepted(make):
+    """The refusal must never turn a real key away: 200 of each kind pass."""
+    from humaneval.startup import secret_key_weakness
+
+    weak = [k for k in (make() for _ in range(200)) if secret_key_weakness(k, public_keys=())]
+    assert weak == []
 
 
 @pytest.mark.django_db

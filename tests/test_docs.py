@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import importlib.util
 import re
 import subprocess
 import tomllib
@@ -83,7 +84,14 @@ def _dotted_names(text: str) -> set[str]:
 
 
 def _resolves(dotted: str) -> bool:
-    """``dotted`` is a module, or a module and a chain of attributes of it."""
+    """``dotted`` is a module, or a module and a chain of attributes of it. A module is
+    found, not run: ``humaneval.wsgi`` run in this process (its settings already
+    loaded, and not as a server's) would refuse to start."""
+    try:
+        if importlib.util.find_spec(dotted) is not None:
+            return True
+    except ModuleNotFoundError:
+        pass
     parts = dotted.split(".")
     for cut in range(len(parts), 0, -1):
         try:

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.fresh_interpreter import TEST_SECRET_KEY
+
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 REDIS_DB = 12
@@ -74,7 +76,7 @@ class Shape:
             "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}",
             "CELERY_BROKER_URL": f"redis://127.0.0.1:6379/{REDIS_DB}",
             "DJANGO_DEBUG": "false",
-            "DJANGO_SECRET_KEY": "supervisor-test-" + "k" * 50,
+            "DJANGO_SECRET_KEY": TEST_SECRET_KEY,
             "DJANGO_SECURE_SSL_REDIRECT": "false",
             "HUMANEVAL_VENV": str(BIN.parent),
             "HUMANEVAL_RUN_DIR": str(self.run_dir),

@@ -11,13 +11,20 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.fresh_interpreter import REPO, fresh_interpreter_json
+from tests.fresh_interpreter import (
+    REPO,
+    TEST_SECRET_KEY,
+    fresh_interpreter_json,
+    run_python,
+    start_environment,
+)
 
 SCRIPT = """
 import json, sys
@@ -34,7 +41,7 @@ def test_the_wsgi_application_imports_every_view_and_not_scipy_stats():
     seen = fresh_interpreter_json(
         SCRIPT,
         DJANGO_SETTINGS_MODULE="humaneval.settings",
-        DJANGO_SECRET_KEY="wsgi-test-" + "k" * 50,
+        DJANGO_SECRET_KEY=TEST_SECRET_KEY,
     )
     assert seen["views"] == [
         "annotations.apis",
@@ -67,7 +74,7 @@ def test_gunicorn_with_preload_serves_pages_from_every_worker(tmp_path):
         "DJANGO_SETTINGS_MODULE": "humaneval.settings",
         "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
         "DJANGO_DEBUG": "false",
-        "DJANGO_SECRET_KEY": "wsgi-test-" + "k" * 50,
+        "DJANGO_SECRET_KEY": TEST_SECRET_KEY,
         "DJANGO_SECURE_SSL_REDIRECT": "false",
     }
     server = subprocess.Popen(
@@ -108,20 +115,111 @@ def test_gunicorn_with_preload_serves_pages_from_every_worker(tmp_path):
     assert "Traceback" not in output, output
 
 
-def _without_debug_settings() -> dict[str, str]:
-    """This process's environment without DJANGO_DEBUG, DJANGO_SECRET_KEY or the
-    production-process mark."""
-    drop = ("DJANGO_DEBUG", "DJANGO_SECRET_KEY", "HUMANEVAL_PRODUCTION_PROCESS")
-    return {k: v for k, v in os.environ.items() if not k.startswith(drop)} | {
-        "DJANGO_SETTINGS_MODULE": "humaneval.settings"
-    }
+EXAMPLE = REPO / "deploy" / "systemd" / "humaneval.env.example"
+UNITS = sorted((REPO / "deploy" / "systemd").glob("*.service"))
+DEVELOPMENT_KEY = "insecure-dev-key-change-me-in-production-0123456789abcdef"
 
 
-def _python(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+def _one_line_refusal(stderr: str, *, naming: str) -> None:
+    """What every refused start prints: one line, no traceback, no server path."""
+    refusals = [line for line in stderr.splitlines() if line.startswith("humaneval: ")]
+    assert len(refusals) == 1 and naming in refusals[0], stderr
+    assert "Traceback" not in stderr
+    assert str(REPO) not in stderr and "site-packages" not in stderr
+
+
+@pytest.mark.parametrize(
+    ("configured", "reason"),
+    [
+        pytest.param({}, "is not set", id="nothing set"),
+        pytest.param(
+            {"DJANGO_DEBUG": "true", "DJANGO_SECRET_KEY": DEVELOPMENT_KEY},
+            "is the public development key",
+            id="DEBUG on, the development key",
+        ),
+        pytest.param(
+            {"DJANGO_SECRET_KEY": "change-me-to-50-random-characters"},
+            "is still the example's placeholder",
+            id="the old placeholder",
+        ),
+        pytest.param({"DJANGO_SECRET_KEY": "s3cr3t-but-short"}, "is too weak", id="too short"),
+        pytest.param({"DJANGO_SECRET_KEY": "ab" * 40}, "is too weak", id="too few characters"),
+        pytest.param(
+            {"DJANGO_SECRET_KEY": "django-insecure-" + "q7Wx" * 12},
+            "is the public development key",
+            id="Django's insecure prefix",
+        ),
+        pytest.param(
+            {"DJANGO_DEBUG": "true", "DJANGO_SECRET_KEY": ""}, "is not set", id="an empty key"
+        ),
+        pytest.param({"DJANGO_SECRET_KEY": "abcde" * 10}, "is guessable", id="a repeated pattern"),
+        pytest.param(
+            {"DJANGO_SECRET_KEY": "wsgi-test-" + "k" * 50}, "is guessable", id="words padded out"
+        ),
+    ],
+)
+def test_a_wsgi_server_refuses_a_missing_public_or_weak_key_in_one_line(configured, reason):
+    """gunicorn imports ``humaneval.wsgi``: with no key, the public development key (even
+    with DEBUG on), the example's old placeholder, a key ``check --deploy`` calls weak or
+    a guessable one it passes, it refuses to start (exit 3, gunicorn's boot error), saying
+    in one line what to set. It used to serve on the development key, and then on
+    ``"abcde" * 10``: the key signs worker session tokens, so anyone could forge any
+    worker's session."""
+    started = run_python("-c", "import humaneval.wsgi", env=start_environment(**configured))
+    assert started.returncode == 3, started.stderr
+    _one_line_refusal(started.stderr, naming=f"DJANGO_SECRET_KEY {reason}")
+    assert "50 or more random characters" in started.stderr
+
+
+def test_a_wsgi_server_with_a_real_key_runs_with_debug_off_unless_told_otherwise():
+    env = start_environment(DJANGO_SECRET_KEY=TEST_SECRET_KEY)
+    script = (
+        "import json, humaneval.wsgi; from django.conf import settings; "
+        "print(json.dumps(settings.DEBUG))"
+    )
+    ran = run_python("-c", script, env=env)
+    assert ran.returncode == 0, ran.stderr
+    assert json.loads(ran.stdout.splitlines()[-1]) is False
+    told = run_python("-c", script, env=env | {"DJANGO_DEBUG": "true"})
+    assert json.loads(told.stdout.splitlines()[-1]) is True
+
+
+LOADED_FIRST = (
+    "import json, django; django.setup(); import humaneval.wsgi; "
+    "from django.conf import settings; print(json.dumps(settings.DEBUG))"
+)
+
+
+@pytest.mark.parametrize(
+    "configured",
+    [
+        pytest.param({}, id="nothing set"),
+        pytest.param({"DJANGO_SECRET_KEY": TEST_SECRET_KEY}, id="a real key"),
+    ],
+)
+def test_a_server_whose_settings_were_loaded_first_is_refused_unless_marked(configured):
+    """A gunicorn.conf.py or an APM wrapper that calls ``django.setup()`` before gunicorn
+    imports ``humaneval.wsgi``: the settings were loaded as a development process (DEBUG
+    on by default, the public development key allowed). It used to serve so; it is
+    refused in one line saying to set the mark, and with the mark it runs as production."""
+    refused = run_python("-c", LOADED_FIRST, env=start_environment(**configured))
+    assert refused.returncode == 3, refused.stderr
+    _one_line_refusal(refused.stderr, naming="HUMANEVAL_PRODUCTION_PROCESS=true")
+    marked = start_environment(HUMANEVAL_PRODUCTION_PROCESS="true", **configured)
+    ran = run_python("-c", LOADED_FIRST, env=marked)
+    if "DJANGO_SECRET_KEY" in configured:
+        assert ran.returncode == 0, ran.stderr
+        assert json.loads(ran.stdout.splitlines()[-1]) is False
+    else:
+        assert ran.returncode == 3
+        _one_line_refusal(ran.stderr, naming="DJANGO_SECRET_KEY is not set.")
+
+
+def _gunicorn(tmp_path: Path, *args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-c", code],
+        [str(Path(sys.executable).with_name("gunicorn")), "humaneval.wsgi:application", *args],
         cwd=REPO,
-        env=env,
+        env=env | {"DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"},
         capture_output=True,
         text=True,
         timeout=120,
@@ -129,51 +227,72 @@ def _python(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     )
 
 
-EXAMPLE = REPO / "deploy" / "systemd" / "humaneval.env.example"
+def test_gunicorn_with_a_config_that_sets_django_up_first_is_refused(tmp_path):
+    """The same with a real gunicorn and its own config file calling ``django.setup()``:
+    it used to serve DEBUG pages signed with the development key."""
+    config = tmp_path / "gunicorn.conf.py"
+    config.write_text("import django\ndjango.setup()\n")
+    bind = f"127.0.0.1:{_free_port()}"
+    for preload in (["--preload"], ["--workers", "2"]):
+        ran = _gunicorn(
+            tmp_path, "-c", str(config), "--bind", bind, *preload, env=start_environment()
+        )
+        assert ran.returncode == 3, ran.stderr
+        assert "HUMANEVAL_PRODUCTION_PROCESS=true" in ran.stderr
+        assert "Traceback" not in ran.stderr
 
 
-@pytest.mark.parametrize(
-    "configured",
-    [
-        pytest.param({}, id="nothing set"),
-        pytest.param({"DJANGO_DEBUG": "true"}, id="DEBUG on, the development key"),
-        pytest.param(
-            {"DJANGO_SECRET_KEY": "change-me-to-50-random-characters"}, id="the old placeholder"
-        ),
-        pytest.param({"DJANGO_SECRET_KEY": "s3cr3t-but-short"}, id="too short"),
-        pytest.param({"DJANGO_SECRET_KEY": "ab" * 40}, id="too few characters"),
-        pytest.param(
-            {"DJANGO_SECRET_KEY": "django-insecure-" + "q7Wx" * 12}, id="Django's insecure prefix"
-        ),
-        pytest.param({"DJANGO_DEBUG": "true", "DJANGO_SECRET_KEY": ""}, id="an empty key"),
-    ],
-)
-def test_a_wsgi_server_refuses_a_missing_public_or_weak_key_in_one_line(configured):
-    """gunicorn imports ``humaneval.wsgi``: with no key, the public development key (even
-    with DEBUG on), the example's old placeholder or a key ``check --deploy`` calls weak,
-    it refuses to start (exit 3, gunicorn's boot error), saying in one line what to set,
-    with no traceback and no server path. It used to serve on the development key, which
-    signs worker session tokens: anyone could forge any worker's session."""
-    started = _python("import humaneval.wsgi", _without_debug_settings() | configured)
-    assert started.returncode == 3, started.stderr
-    assert "DJANGO_SECRET_KEY" in started.stderr
-    assert "50 or more random characters" in started.stderr
-    assert "Traceback" not in started.stderr
-    assert str(REPO) not in started.stderr and "site-packages" not in started.stderr
-    assert len(started.stderr.strip().splitlines()) == 1
+def test_gunicorn_without_preload_refuses_once_with_its_boot_error(tmp_path):
+    """Without ``--preload`` every worker loaded the application, refused, and the
+    workers' exits raced the master's shutdown into a HaltServer traceback with exit 1;
+    the master now checks first (gunicorn.conf.py): one line, exit 3."""
+    bind = f"127.0.0.1:{_free_port()}"
+    ran = _gunicorn(tmp_path, "--bind", bind, "--workers", "3", env=start_environment())
+    assert ran.returncode == 3, ran.stderr
+    _one_line_refusal(ran.stderr, naming="DJANGO_SECRET_KEY is not set.")
+    assert "Booting worker" not in ran.stderr
 
 
-def test_a_wsgi_server_with_a_real_key_runs_with_debug_off_unless_told_otherwise():
-    env = _without_debug_settings() | {"DJANGO_SECRET_KEY": "wsgi-test-" + "k" * 50}
-    script = (
-        "import json, humaneval.wsgi; from django.conf import settings; "
-        "print(json.dumps(settings.DEBUG))"
+def test_the_development_server_keeps_the_development_defaults(tmp_path):
+    """``make run``: Django's runserver loads the settings before the WSGI module, with
+    no mark. It keeps DEBUG on (its technical 404 page) and the development key, and adds
+    nothing to the environment its children inherit."""
+    import time
+    import urllib.error
+    import urllib.request
+
+    port = _free_port()
+    env = start_environment(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    server = subprocess.Popen(
+        [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
     )
-    ran = _python(script, env)
+    page = ""
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not page:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/no-such-page/", timeout=10)
+            except urllib.error.HTTPError as answer:
+                page = answer.read().decode()
+            except OSError:
+                time.sleep(0.2)
+    finally:
+        server.terminate()
+        output = server.communicate(timeout=30)[0].decode(errors="replace")
+    assert "Using the URLconf defined in" in page, output  # DEBUG's technical 404
+    assert "humaneval:" not in output
+    ran = run_python(
+        "-c",
+        "import sys; sys.argv = ['manage.py', 'runserver']; import django; django.setup(); "
+        "import os, humaneval.wsgi; print('HUMANEVAL_PRODUCTION_PROCESS' in os.environ)",
+        env=start_environment(),
+    )
     assert ran.returncode == 0, ran.stderr
-    assert json.loads(ran.stdout.splitlines()[-1]) is False
-    told = _python(script, env | {"DJANGO_DEBUG": "true"})
-    assert json.loads(told.stdout.splitlines()[-1]) is True
+    assert ran.stdout.strip().splitlines()[-1] == "False"
 
 
 def test_the_systemd_example_refuses_to_start_until_a_key_is_written():
@@ -188,21 +307,49 @@ def test_the_systemd_example_refuses_to_start_until_a_key_is_written():
     assert shipped["HUMANEVAL_PRODUCTION_PROCESS"] == "true"
     local = shipped | {"DATABASE_URL": "sqlite:///:memory:", "CACHE_URL": "locmemcache://"}
     check = "from django.conf import settings; settings.DEBUG; print('started')"
-    refused = _python(check, _without_debug_settings() | local)
+    refused = run_python("-c", check, env=start_environment(**local))
     assert refused.returncode != 0
     assert "DJANGO_SECRET_KEY is not set" in refused.stderr
-    written = local | {"DJANGO_SECRET_KEY": "Qe7-" + "x9Zr" * 14}
-    assert _python(check, _without_debug_settings() | written).stdout.strip() == "started"
+    written = start_environment(**local | {"DJANGO_SECRET_KEY": TEST_SECRET_KEY})
+    assert run_python("-c", check, env=written).stdout.strip() == "started"
 
 
-def test_manage_py_keeps_the_development_default_and_its_environment():
-    """``make run``'s runserver configures its settings before importing the WSGI module:
-    DEBUG stays on, and nothing is added to the environment its children inherit."""
-    script = (
-        "import json, os, django; django.setup(); import humaneval.wsgi; "
-        "from django.conf import settings; "
-        "print(json.dumps([settings.DEBUG, 'HUMANEVAL_PRODUCTION_PROCESS' in os.environ]))"
+def test_a_celery_worker_under_systemd_refuses_in_one_line_and_is_not_restarted(tmp_path):
+    """The worker and beat units: a refused start was an 88-line traceback every two
+    seconds, for ever. It is one line and exit 3, which every unit does not restart on."""
+    celery = str(Path(sys.executable).with_name("celery"))
+    for program in (["worker", "--pool=solo"], ["beat"]):
+        ran = subprocess.run(
+            [celery, "-A", "humaneval", *program],
+            cwd=tmp_path,
+            env=start_environment(HUMANEVAL_PRODUCTION_PROCESS="true", PYTHONPATH=str(REPO)),
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert ran.returncode == 3, ran.stderr
+        _one_line_refusal(ran.stderr, naming="DJANGO_SECRET_KEY is not set.")
+    for unit in UNITS:
+        assert "\nRestartPreventExitStatus=3\n" in unit.read_text(), unit.name
+
+
+def test_debug_on_in_the_checkouts_env_file_is_ignored_by_a_production_process(tmp_path):
+    """``.env`` is read where the environment is silent; a production process used to
+    take ``DJANGO_DEBUG=true`` from it and serve DEBUG pages. It now says, in one line,
+    that it ignores it; a development process still reads it. (A copy of the project
+    package, so that its ``.env`` is in a checkout of its own.)"""
+    shutil.copytree(REPO / "humaneval", tmp_path / "humaneval")
+    (tmp_path / ".env").write_text("DJANGO_DEBUG=true\nDJANGO_SECRET_KEY=" + TEST_SECRET_KEY + "\n")
+    script = "from django.conf import settings; print(settings.DEBUG, settings.SECRET_KEY[:5])"
+    env = start_environment(PYTHONPATH=f"{tmp_path}{os.pathsep}{REPO}")
+    production = run_python(
+        "-c", script, env=env | {"HUMANEVAL_PRODUCTION_PROCESS": "true"}, cwd=tmp_path
     )
-    ran = _python(script, _without_debug_settings())
-    assert ran.returncode == 0, ran.stderr
-    assert json.loads(ran.stdout.splitlines()[-1]) == [True, False]
+    assert production.returncode == 0, production.stderr
+    assert production.stdout.split() == ["False", TEST_SECRET_KEY[:5]]
+    _one_line_refusal(production.stderr, naming="DJANGO_DEBUG=true in .env is ignored")
+    told = env | {"HUMANEVAL_PRODUCTION_PROCESS": "true", "DJANGO_DEBUG": "true"}
+    assert run_python("-c", script, env=told, cwd=tmp_path).stdout.split()[0] == "True"
+    development = run_python("-c", script, env=env, cwd=tmp_path)
+    assert development.stdout.split()[0] == "True" and development.stderr == ""

@@ -40,6 +40,7 @@ import argparse
 import json
 import math
 import os
+import secrets
 import statistics
 import subprocess
 import sys
@@ -188,7 +189,7 @@ def start_server(
         **os.environ,
         "DATABASE_URL": db_url,
         "DJANGO_DEBUG": "false",
-        "DJANGO_SECRET_KEY": "load-benchmark-" + "x" * 50,
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
         "DJANGO_SECURE_SSL_REDIRECT": "false",
         "DJANGO_SESSION_COOKIE_SECURE": "false",
         "DJANGO_CSRF_COOKIE_SECURE": "false",

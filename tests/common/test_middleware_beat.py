@@ -13,7 +13,7 @@ from django.test import Client
 
 from common import jobs
 from common.middleware import EmbeddedBeatMiddleware
-from tests.fresh_interpreter import fresh_interpreter_json
+from tests.fresh_interpreter import TEST_SECRET_KEY, fresh_interpreter_json
 
 
 def test_the_middleware_starts_the_beat_and_steps_aside(monkeypatch, settings) -> None:
@@ -98,5 +98,8 @@ def test_a_web_process_starts_the_beat_a_management_command_does_not(broker, exp
         CELERY_TASK_ALWAYS_EAGER="false" if broker else "true",
         HUMANEVAL_JOBS_IN_THREAD="true",
         HUMANEVAL_EMBEDDED_BEAT="true",
+        # The settings are loaded before humaneval.wsgi: a server says it is one.
+        HUMANEVAL_PRODUCTION_PROCESS="true",
+        DJANGO_SECRET_KEY=TEST_SECRET_KEY,
     )
     assert seen == expected
