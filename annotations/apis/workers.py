@@ -1,4 +1,4 @@
-"""REST API of a campaign's workers (list, exclude)."""
+"""REST API of a campaign's workers (list, exclude, free a taken id)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 
 from annotations.access.apis import CampaignScoped
 from annotations.models import (
+    Campaign,
     Worker,
 )
 from annotations.selectors import monitor as monitor_selectors
@@ -21,6 +22,7 @@ from annotations.selectors import workers as worker_selectors
 from annotations.serializers.workers import (
     WorkerQualitySerializer,
     WorkerQuerySerializer,
+    WorkerReleaseSerializer,
     WorkerSerializer,
 )
 from annotations.services import workers as worker_services
@@ -77,7 +79,28 @@ class WorkerDetailApi(CampaignScoped, APIView):
         return Response(WorkerSerializer(worker).data)
 
     def _worker(self, pk: int) -> Worker:
-        worker = worker_selectors.worker_by_id(self.campaign, pk)
-        if worker is None:
-            raise Http404("No such worker in this campaign.")
-        return worker
+        return _campaign_worker(self.campaign, pk)
+
+
+class WorkerReleaseApi(CampaignScoped, APIView):
+    """Free the platform id this worker holds for the person it belongs to (``POST
+    {"reason": "..."}``): the record is excluded (the reason is required unless it is
+    excluded already), stopped, its active assignments end, and its id is renamed
+    ``<id>~released-<pk>``; the next arrival with the id starts afresh. A second call
+    changes nothing."""
+
+    @extend_schema(request=WorkerReleaseSerializer, responses={200: WorkerSerializer, **ERRORS})
+    def post(self, request: Request, slug: str, pk: int) -> Response:
+        data = WorkerReleaseSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        worker = worker_services.worker_release_identity(
+            worker=_campaign_worker(self.campaign, pk), reason=data.validated_data["reason"]
+        )
+        return Response(WorkerSerializer(worker).data)
+
+
+def _campaign_worker(campaign: Campaign, pk: int) -> Worker:
+    worker = worker_selectors.worker_by_id(campaign, pk)
+    if worker is None:
+        raise Http404("No such worker in this campaign.")
+    return worker

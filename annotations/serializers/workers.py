@@ -46,6 +46,16 @@ class WorkerSerializer(ApiModelSerializer):
         ]
 
 
+class WorkerReleaseSerializer(serializers.Serializer):
+    reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=500,
+        help_text="Why the record is excluded: required unless it is excluded already.",
+    )
+
+
 class WorkerQualitySerializer(serializers.Serializer):
     worker = WorkerSerializer()
     tasks_done = serializers.IntegerField(

@@ -13,6 +13,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from annotations.models import Assignment, Campaign, Task, Worker
@@ -88,8 +89,19 @@ def assignments_expire(*, campaign: Campaign | None = None, now: datetime | None
     qs = Assignment.objects.filter(state=Assignment.State.ACTIVE, expires_at__lte=now)
     if campaign is not None:
         qs = qs.filter(task__campaign=campaign)
+    return _expire(qs)
+
+
+@transaction.atomic
+def worker_assignments_expire(*, worker: Worker) -> int:
+    """End the worker's active assignments now, whatever time they had left, freeing
+    their places (a worker stopped by the organizer); returns how many."""
+    return _expire(Assignment.objects.filter(state=Assignment.State.ACTIVE, worker=worker))
+
+
+def _expire(active: QuerySet[Assignment]) -> int:
     rows = list(
-        qs.select_for_update(no_key=True, of=("self",)).values_list("pk", "task_id", "kind")
+        active.select_for_update(no_key=True, of=("self",)).values_list("pk", "task_id", "kind")
     )
     Assignment.objects.filter(pk__in=[pk for pk, _, _ in rows]).update(
         state=Assignment.State.EXPIRED

@@ -1,5 +1,5 @@
 """Workers: an organizer's marks on them (flagged for review, excluded from rankings,
-experts).
+experts), and freeing a platform id someone else took first.
 
 The quality checks flag workers on their own (``services.quality``); the payment
 decision is ``services.payments``'.
@@ -11,6 +11,7 @@ from django.db import transaction
 
 from annotations.models import Criterion, Worker
 from annotations.selectors.experts import expert_report
+from annotations.services.expiry import worker_assignments_expire
 from common.errors import DomainError
 
 #: The longest reason an exclusion keeps.
@@ -72,6 +73,43 @@ def worker_exclude(*, worker: Worker, reason: str) -> Worker:
 def worker_include(*, worker: Worker) -> Worker:
     """Undo an exclusion: the worker's judgements count again; the reason is cleared."""
     return worker_mark(worker=worker, excluded=False)
+
+
+#: Where a released worker keeps the platform id they held (``worker_release_identity``).
+RELEASED_ID_KEY = "released_external_id"
+
+
+@transaction.atomic
+def worker_release_identity(*, worker: Worker, reason: str) -> Worker:
+    """Free the platform id this worker holds for the person it belongs to.
+
+    A Prolific id or an MTurk worker id is not a secret, and whoever arrives first with
+    one holds it: its owner, arriving later from their own platform session, is refused
+    (``SessionElsewhere``) and told to write to the researchers. Releasing the id
+    excludes the record that holds it (``reason`` is required and kept, as for any
+    exclusion; a worker excluded already keeps theirs), stops it (no more tasks), ends its active assignments so that their
+    places are free, and renames its id (``<id>~released-<pk>``), keeping the id in its
+    metadata: the next arrival with the id is a new worker who consents afresh. Their
+    judgements stay stored and leave the rankings with the exclusion. A second release
+    of the same record changes nothing.
+    """
+    locked = Worker.objects.select_for_update().get(pk=worker.pk)
+    if RELEASED_ID_KEY in locked.metadata:
+        return locked
+    # A worker excluded already keeps their reason when none is given.
+    worker_mark(
+        worker=locked,
+        excluded=True,
+        reason=reason if reason.strip() or not locked.excluded else None,
+    )
+    suffix = f"~released-{locked.pk}"
+    locked.metadata = {**locked.metadata, RELEASED_ID_KEY: locked.external_id}
+    max_length = Worker._meta.get_field("external_id").max_length or 200
+    locked.external_id = locked.external_id[: max_length - len(suffix)] + suffix
+    locked.stopped = True
+    locked.save(update_fields=["metadata", "external_id", "stopped"])
+    worker_assignments_expire(worker=locked)
+    return locked
 
 
 @transaction.atomic

@@ -93,6 +93,11 @@ urlpatterns = [
         name="api-worker",
     ),
     path(
+        "campaigns/<slug:slug>/workers/<int:pk>/release/",
+        workers.WorkerReleaseApi.as_view(),
+        name="api-worker-release",
+    ),
+    path(
         "campaigns/<slug:slug>/judgements/",
         judgements.JudgementListApi.as_view(),
         name="api-judgements",

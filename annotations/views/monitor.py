@@ -87,20 +87,25 @@ def worker_mark(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> HttpRe
             worker=worker, reason=request.POST.get("reason", "")
         ),
         "include": lambda: worker_services.worker_include(worker=worker),
+        "release": lambda: worker_services.worker_release_identity(
+            worker=worker, reason=request.POST.get("reason", "")
+        ),
         "expert": lambda: worker_services.worker_mark(worker=worker, expert=True),
         "unexpert": lambda: worker_services.worker_mark(worker=worker, expert=False),
     }
     if action not in changes:
         return HttpResponse(
-            "Unknown action; use flag, unflag, exclude, include, expert or unexpert.", status=400
+            "Unknown action; use flag, unflag, exclude, release, include, expert or unexpert.",
+            status=400,
         )
     error = ""
+    marked = worker  # a release renames the worker's id: show the record as it is now
     try:
-        changes[action]()
+        marked = changes[action]()
     except DomainError as exc:
         error = str(exc)
     if request.htmx:
-        row = monitor_selectors.worker_rows(campaign=campaign, workers=[worker])[0]
+        row = monitor_selectors.worker_rows(campaign=campaign, workers=[marked])[0]
         return render(
             request,
             "annotations/monitor/monitor.html#worker-row",
@@ -113,6 +118,7 @@ def worker_mark(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> HttpRe
             "flag": "flagged",
             "unflag": "unflagged",
             "exclude": "excluded",
+            "release": "excluded, and its id is free for its owner",
             "expert": "marked an expert",
             "unexpert": "no longer an expert",
         }

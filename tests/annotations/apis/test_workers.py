@@ -1,4 +1,4 @@
-"""The workers API (annotations/apis/workers.py): filter and exclude."""
+"""The workers API (annotations/apis/workers.py): filter, exclude, free a taken id."""
 
 from __future__ import annotations
 
@@ -48,3 +48,29 @@ def test_an_exclusion_without_a_reason_is_refused_naming_the_field(designer_api)
     client.patch(url, {"excluded": True, "reason": "bot"}, format="json")
     assert client.patch(url, {"excluded": True}, format="json").json()["exclusion_reason"] == "bot"
     assert client.patch(url, {"excluded": False}, format="json").json()["exclusion_reason"] == ""
+
+
+def test_a_taken_id_is_freed_through_the_api_as_on_the_monitor(world, api_as):
+    """``POST .../workers/<pk>/release/``: a reason is required (400 naming it, nothing
+    written); then the record is excluded and stopped and its id renamed, so that the
+    next arrival with the id starts afresh; a second call changes nothing; a viewer may
+    not."""
+    people, campaign, _ = world
+    worker = campaign.workers.get(external_id="PID0002")
+    url = f"/api/campaigns/{campaign.slug}/workers/{worker.pk}/release/"
+    assert api_as(people["viewer"]).post(url, {"reason": "x"}, format="json").status_code == 403
+    client = api_as(people["designer"])
+    refused = client.post(url, {}, format="json")
+    assert refused.status_code == 400 and list(refused.json()["fields"]) == ["reason"]
+    worker.refresh_from_db()
+    assert worker.external_id == "PID0002" and not worker.excluded
+    freed = client.post(url, {"reason": "Its owner wrote to us"}, format="json")
+    assert freed.status_code == 200
+    body = freed.json()
+    assert body["external_id"] == f"PID0002~released-{worker.pk}"
+    assert body["excluded"] is True and body["stopped"] is True
+    assert body["exclusion_reason"] == "Its owner wrote to us"
+    again = client.post(url, {"reason": "other"}, format="json").json()
+    assert again["exclusion_reason"] == "Its owner wrote to us"
+    missing = f"/api/campaigns/{campaign.slug}/workers/999999/release/"
+    assert client.post(missing, {"reason": "x"}, format="json").status_code == 404

@@ -1,14 +1,29 @@
-"""Excluding a worker (annotations/services/workers.py), with a reason, and undoing it."""
+"""Excluding a worker (annotations/services/workers.py), with a reason, and undoing it;
+freeing a platform id someone else took first."""
 
 from __future__ import annotations
 
 import pytest
 
+from annotations.models import Assignment, Campaign
+from annotations.services import assignment as assignment_services
+from annotations.services import sessions as session_services
 from annotations.services import workers as worker_services
 from common.errors import DomainError
 from tests.annotations.designer_data import judged_campaign
+from tests.factories import CampaignFactory, CriterionFactory, task_with_outputs
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def live() -> Campaign:
+    """A live campaign of one criterion and three tasks."""
+    campaign = CampaignFactory(status=Campaign.Status.LIVE, tasks_per_worker=2)
+    criterion = CriterionFactory(campaign=campaign)
+    for _ in range(3):
+        task_with_outputs(campaign=campaign, criterion=criterion)
+    return campaign
 
 
 def test_exclude_a_worker_with_a_reason_and_undo():
@@ -42,3 +57,72 @@ def test_worker_mark_refuses_an_exclusion_without_a_reason():
     worker_services.worker_mark(worker=worker, flagged=True)  # other marks need no reason
     worker.refresh_from_db()
     assert worker.flagged and not worker.excluded
+
+
+def test_releasing_a_taken_id_frees_it_for_its_owner_and_keeps_the_record_excluded(live):
+    """Someone who knew a participant's Prolific id started the study with it first; its
+    owner is refused (``SessionElsewhere``) and writes to the researchers. Releasing the
+    id excludes and stops the record that held it, ends its active assignment (its place
+    is free), keeps its judgements and the id in its metadata, and lets the owner enrol
+    as a new worker with the same id."""
+    campaign = live
+    taken = session_services.worker_enrol(
+        campaign=campaign,
+        platform="prolific",
+        external_id="5f1e2d3c4b5a69788796a5b4",
+        metadata={"study_id": "st", "session_id": "guessed"},
+    )
+    page = assignment_services.page_next_for(worker=taken, campaign=campaign)
+    assert page.assignment is not None
+    task = page.assignment.task
+    task.refresh_from_db()
+    assert task.places_held == 1
+    owner = dict(
+        campaign=campaign,
+        platform="prolific",
+        external_id="5f1e2d3c4b5a69788796a5b4",
+        metadata={"study_id": "st", "session_id": "real"},
+    )
+    with pytest.raises(session_services.SessionElsewhere):
+        session_services.worker_enrol(**owner)
+
+    with pytest.raises(DomainError, match="Say why"):
+        worker_services.worker_release_identity(worker=taken, reason=" ")
+    released = worker_services.worker_release_identity(
+        worker=taken, reason="Started with someone else's id"
+    )
+
+    assert released.excluded and released.stopped
+    assert released.exclusion_reason == "Started with someone else's id"
+    assert released.external_id == f"5f1e2d3c4b5a69788796a5b4~released-{taken.pk}"
+    assert released.metadata["released_external_id"] == "5f1e2d3c4b5a69788796a5b4"
+    assert released.metadata["session_id"] == "guessed"
+    assert {a.state for a in Assignment.objects.filter(worker=taken)} == {"expired"}
+    task.refresh_from_db()
+    assert task.places_held == 0
+    assert assignment_services.page_next_for(worker=released, campaign=campaign).assignment is None
+    mine = session_services.worker_enrol(**owner)
+    assert mine.pk != taken.pk and mine.external_id == "5f1e2d3c4b5a69788796a5b4"
+    assert not mine.excluded and mine.metadata["session_id"] == "real"
+    # A second release of the same record changes nothing.
+    again = worker_services.worker_release_identity(worker=released, reason="again")
+    assert again.external_id == released.external_id
+    assert again.exclusion_reason == "Started with someone else's id"
+
+
+def test_an_excluded_worker_keeps_their_reason_and_a_long_id_stays_in_its_column(live):
+    campaign = live
+    long_id = "p" * 200
+    worker = session_services.worker_enrol(
+        campaign=campaign, platform="prolific", external_id=long_id, metadata={}
+    )
+    worker_services.worker_exclude(worker=worker, reason="Rushed")
+    released = worker_services.worker_release_identity(worker=worker, reason="")
+    assert released.exclusion_reason == "Rushed"
+    assert len(released.external_id) == 200
+    assert released.external_id.endswith(f"~released-{worker.pk}")
+    assert released.metadata["released_external_id"] == long_id
+    fresh = session_services.worker_enrol(
+        campaign=campaign, platform="prolific", external_id=long_id, metadata={}
+    )
+    assert fresh.pk != worker.pk

@@ -9,6 +9,8 @@ tests/annotations/access/test_workers.py.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.core import signing
 from django.test import Client
@@ -16,7 +18,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from annotations.access.workers import worker_token
-from annotations.models import Assignment, Campaign, Judgement, Worker
+from annotations.models import Assignment, Campaign, CampaignMembership, Judgement, Worker
+from tests.annotations.designer_data import add_member, users
 from tests.annotations.views.worker_pages import signed_identity
 from tests.factories import WorkerFactory
 
@@ -472,3 +475,42 @@ def test_the_session_elsewhere_page_speaks_the_workers_language(campaign):
     assert (
         "Mit dieser Teilnehmer-ID wurde diese Studie bereits begonnen" in response.content.decode()
     )
+
+
+def test_an_id_a_stranger_took_first_is_freed_on_the_monitor_for_its_owner(campaign):
+    """The stranger starts the study with the owner's Prolific id first; the owner is
+    turned away and writes to the researchers; the organizer frees the id on the
+    monitor; the owner's next arrival consents and gets a task of their own, and the
+    stranger's session gets no more tasks."""
+    stranger = Client()
+    stranger_session = _enter(stranger, campaign, "?PROLIFIC_PID=pid-own&STUDY_ID=st&SESSION_ID=g")
+    assert stranger.get(stranger_session).status_code == 200  # a task in hand
+    taken = Worker.objects.get()
+    owner_query = "?PROLIFIC_PID=pid-own&STUDY_ID=st&SESSION_ID=real"
+    _assert_turned_away(Client().get(f"/w/{campaign.slug}/{owner_query}"), taken)
+
+    organizer = Client()
+    people = users()
+    add_member(campaign, people["owner"], CampaignMembership.Role.OWNER)
+    organizer.force_login(people["owner"])
+    mark = reverse("annotations:designer-worker-mark", args=[campaign.slug, taken.pk])
+    monitor = organizer.get(reverse("annotations:designer-monitor", args=[campaign.slug]))
+    assert 'value="release"' in monitor.content.decode()
+    row = organizer.post(
+        mark, {"action": "release", "reason": "Owner wrote: not me"}, HTTP_HX_REQUEST="true"
+    )
+    assert row.status_code == 200
+    assert (
+        "id freed" in row.content.decode()
+        and f"pid-own~released-{taken.pk}" in row.content.decode()
+    )
+
+    owner_session = _enter(Client(), campaign, owner_query)
+    mine = Worker.objects.get(external_id="pid-own")
+    assert mine.pk != taken.pk and owner_session.endswith(f"/s/{worker_token(mine)}/")
+    assert mine.metadata["session_id"] == "real"
+    taken.refresh_from_db()
+    assert taken.excluded and taken.stopped
+    assert not Assignment.objects.filter(worker=taken, state="active").exists()
+    after = stranger.get(stranger_session).content.decode()
+    assert re.findall(r"<h1[^>]*>(.*?)</h1>", after, re.S) == ["Thank you for your time"]
