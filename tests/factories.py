@@ -181,3 +181,13 @@ def judgement_of(
     )
     Task.objects.filter(pk=task.pk).update(places_held=F("places_held") + 1)
     return judgement
+
+
+def live_campaign_with_tasks(*, tasks: int = 3, **fields: Any) -> Campaign:
+    """A live campaign of one criterion and ``tasks`` tasks, two per worker unless
+    ``fields`` say otherwise (the worker's pages: sessions, the task page, its submit)."""
+    campaign = CampaignFactory(**{"status": Campaign.Status.LIVE, "tasks_per_worker": 2, **fields})
+    criterion = CriterionFactory(campaign=campaign)
+    for _ in range(tasks):
+        task_with_outputs(campaign=campaign, criterion=criterion)
+    return campaign

@@ -34,7 +34,11 @@ from annotations.access.workers import (
     worker_token,
 )
 from annotations.models import Assignment, Campaign, Judgement, Worker
-from tests.factories import CampaignFactory, CriterionFactory, WorkerFactory, task_with_outputs
+from tests.factories import (
+    CampaignFactory,
+    WorkerFactory,
+    live_campaign_with_tasks,
+)
 from tests.source_text import modules_containing
 
 pytestmark = pytest.mark.django_db
@@ -42,11 +46,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def campaign() -> Campaign:
-    c = CampaignFactory(status=Campaign.Status.LIVE, tasks_per_worker=2)
-    crit = CriterionFactory(campaign=c)
-    for _ in range(3):
-        task_with_outputs(campaign=c, criterion=crit)
-    return c
+    return live_campaign_with_tasks()
 
 
 def _identity(html: bytes) -> str:

@@ -11,19 +11,16 @@ from annotations.services import sessions as session_services
 from annotations.services import workers as worker_services
 from common.errors import DomainError
 from tests.annotations.designer_data import judged_campaign
-from tests.factories import CampaignFactory, CriterionFactory, task_with_outputs
+from tests.factories import (
+    live_campaign_with_tasks,
+)
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def live() -> Campaign:
-    """A live campaign of one criterion and three tasks."""
-    campaign = CampaignFactory(status=Campaign.Status.LIVE, tasks_per_worker=2)
-    criterion = CriterionFactory(campaign=campaign)
-    for _ in range(3):
-        task_with_outputs(campaign=campaign, criterion=criterion)
-    return campaign
+    return live_campaign_with_tasks()
 
 
 def test_exclude_a_worker_with_a_reason_and_undo():

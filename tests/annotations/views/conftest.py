@@ -10,18 +10,16 @@ from annotations.services.campaigns import campaign_create
 from annotations.services.criteria import criterion_from_preset
 from tests.annotations.designer_data import users
 from tests.annotations.markdown_data import ATTACKS
-from tests.factories import CampaignFactory, CriterionFactory, task_with_outputs
+from tests.factories import (
+    live_campaign_with_tasks,
+)
 
 
 @pytest.fixture
 def campaign(db) -> Campaign:
     """A live campaign of one criterion and three tasks, two per worker (the worker's
     pages: sessions, the task page, its submit)."""
-    c = CampaignFactory(status=Campaign.Status.LIVE, tasks_per_worker=2, completion_code="DONE42")
-    crit = CriterionFactory(campaign=c)
-    for _ in range(3):
-        task_with_outputs(campaign=c, criterion=crit)
-    return c
+    return live_campaign_with_tasks(completion_code="DONE42")
 
 
 @pytest.fixture

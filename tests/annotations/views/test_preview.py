@@ -18,18 +18,16 @@ from annotations.models import (
 )
 from annotations.services.tasks import tasks_build
 from tests.annotations.setups_data import signed_in_owner
-from tests.factories import CampaignFactory, CriterionFactory, task_with_outputs
+from tests.factories import (
+    live_campaign_with_tasks,
+)
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def live_campaign() -> Campaign:
-    c = CampaignFactory(status=Campaign.Status.LIVE, tasks_per_worker=2)
-    crit = CriterionFactory(campaign=c)
-    for _ in range(3):
-        task_with_outputs(campaign=c, criterion=crit)
-    return c
+    return live_campaign_with_tasks()
 
 
 def test_designer_preview_requires_view_permission_and_records_nothing(client, live_campaign):
