@@ -96,6 +96,7 @@ ARGUMENTS: dict[str, Args] = {
     "api-criterion": lambda w: [{"pk": c.pk} for c in w.criteria],
     "api-member": lambda w: [{"pk": w.member.pk}],
     "api-worker": lambda w: [{"pk": w.worker.pk}],
+    "api-worker-release": lambda w: [{"pk": w.worker.pk}],
     "api-ranking": lambda w: [{"pk": w.run.pk}, {"pk": w.failed_run.pk}],
     "api-ranking-cancel": lambda w: [{"pk": w.run.pk}],
     "api-ranking-retry": lambda w: [{"pk": w.failed_run.pk}],
