@@ -96,7 +96,7 @@ SETTINGS_CHECK = $(PY) -c "from humaneval.startup import settings_or_exit; setti
 # The production processes (web, Celery worker and beat) run with DEBUG off unless
 # DJANGO_DEBUG says otherwise, and refuse a missing, public or weak DJANGO_SECRET_KEY (it
 # signs worker sessions): humaneval.settings, HUMANEVAL_PRODUCTION_PROCESS.
-deploy serve: export HUMANEVAL_PRODUCTION_PROCESS = true
+deploy serve: override export HUMANEVAL_PRODUCTION_PROCESS = true
 serve: install messages
 	@test -n "$$DATABASE_URL" || { echo "make serve needs DATABASE_URL (PostgreSQL)"; exit 2; }
 	@test -n "$$CELERY_BROKER_URL" || { echo "make serve needs CELERY_BROKER_URL (Redis)"; exit 2; }

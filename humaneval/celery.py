@@ -1,17 +1,20 @@
 """The Celery application. Tasks are thin interfaces that load by id and call a service."""
 
 import os
+import sys
+from pathlib import Path
 
-import environ
 from celery import Celery
 
-from humaneval.startup import PRODUCTION_MARK, settings_or_exit
+from humaneval.startup import production_mark_given, settings_or_exit
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "humaneval.settings")
-if environ.Env().bool(PRODUCTION_MARK, default=False):
-    # A production process (a Celery worker or beat under systemd or make serve) whose
-    # settings refuse says why in one line and exits 3, which its unit does not restart
-    # on, instead of a long traceback every two seconds.
+_program = Path(sys.argv[0]) if sys.argv and sys.argv[0] else Path()
+_celery = _program.name == "celery" or _program.parts[-2:] == ("celery", "__main__.py")
+if production_mark_given() or _celery:
+    # A production process, or a Celery worker or beat: settings that refuse say why in
+    # one line and exit 3 (which the systemd units do not restart on), instead of a long
+    # traceback every two seconds.
     settings_or_exit()
 
 app = Celery("humaneval")

@@ -13,7 +13,7 @@ from pathlib import Path
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
-from humaneval.startup import secret_key_weakness
+from humaneval.startup import production_mark, secret_key_weakness
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -25,7 +25,7 @@ environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 # A production process: gunicorn through humaneval.wsgi, `make serve` (web, Celery worker
 # and beat under supervisord), `make deploy`, the systemd units. Each sets this; there
 # DEBUG defaults to off and the secret key must be strong, whatever DEBUG is.
-PRODUCTION_PROCESS = env.bool("HUMANEVAL_PRODUCTION_PROCESS", default=False)
+PRODUCTION_PROCESS = production_mark(os.environ.get("HUMANEVAL_PRODUCTION_PROCESS"))
 if PRODUCTION_PROCESS and "DJANGO_DEBUG" not in _STARTED_WITH and env.bool("DJANGO_DEBUG", False):
     # `.env` is a development convenience: it must not turn DEBUG pages on in a server.
     del os.environ["DJANGO_DEBUG"]
@@ -37,9 +37,17 @@ if PRODUCTION_PROCESS and "DJANGO_DEBUG" not in _STARTED_WITH and env.bool("DJAN
 DEBUG = env.bool("DJANGO_DEBUG", default=not PRODUCTION_PROCESS)
 #: The development key: public (it is in this file), for manage.py and `make run` only.
 DEVELOPMENT_SECRET_KEY = "insecure-dev-key-change-me-in-production-0123456789abcdef"
-_GIVEN_SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="")
+#: Keys this repository has published (the development key, and a test key its history
+#: holds): a server refuses them, and the same changed a little.
+PUBLIC_SECRET_KEYS = (
+    DEVELOPMENT_SECRET_KEY,
+    "k3Yq8w-7Zp2s_Rr9vT1uXe4bN6mC0hJ5gLdAaFfQoWiEyUzKtPjVnHcBxSlMI-prod",
+)
+# Read as it is: django-environ would take a key that starts with "$" (about one in 50 of
+# Django's get_random_secret_key()) for the name of another variable.
+_GIVEN_SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if (PRODUCTION_PROCESS or not DEBUG) and (
-    weakness := secret_key_weakness(_GIVEN_SECRET_KEY, public_keys=(DEVELOPMENT_SECRET_KEY,))
+    weakness := secret_key_weakness(_GIVEN_SECRET_KEY, public_keys=PUBLIC_SECRET_KEYS)
 ):
     raise ImproperlyConfigured(
         f"DJANGO_SECRET_KEY {weakness}. A server (DEBUG off, or a production process: "
@@ -99,6 +107,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # A WSGI server never serves with the development defaults (checked once, at start).
+    "humaneval.startup.ServerGuard",
     "django.middleware.security.SecurityMiddleware",
     # HTML pages without bidirectional-override characters (a name cannot reorder a page).
     "common.middleware.DropBidiControlsMiddleware",

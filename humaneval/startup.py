@@ -3,7 +3,11 @@
 A production process (gunicorn through ``humaneval.wsgi``, ``make serve`` and ``make
 deploy``, the systemd units) is marked by ``HUMANEVAL_PRODUCTION_PROCESS``: there DEBUG
 defaults to off and the secret key, which signs worker session tokens, consent identities
-and link cookies, must be one nobody can guess (``humaneval.settings``).
+and link cookies, must be one nobody can guess (``humaneval.settings``). A WSGI server
+has no way out of it: ``humaneval.wsgi`` marks its process whatever the environment says,
+and a server that loaded the settings some other way with DEBUG on by default is refused
+when it builds its handler (``ServerGuard``). Only Django's ``runserver`` (``make run``)
+and the test suite serve with the development defaults.
 
 This module imports nothing of the project and Django only inside its functions: the
 settings module uses it while it is being imported.
@@ -13,9 +17,13 @@ from __future__ import annotations
 
 import os
 import sys
+import unicodedata
+from collections.abc import Callable, Iterable
+from typing import Any
 
 #: The environment variable that marks a production process.
 PRODUCTION_MARK = "HUMANEVAL_PRODUCTION_PROCESS"
+_TRUE, _FALSE = {"true", "1", "yes", "on"}, {"false", "0", "no", "off"}
 #: Below about 100 bits (10**30 guesses by zxcvbn's estimate) a key is guessable. Keys
 #: made by ``secrets.token_urlsafe(50)``, ``secrets.token_hex(32)`` or Django's
 #: ``get_random_secret_key()`` score 48 or more; a short pattern repeated, a run of the
@@ -24,25 +32,67 @@ GUESSES_LOG10_MIN = 30
 # zxcvbn refuses longer passwords (its matching is quadratic); a key whose first 72
 # characters are random is random enough.
 _ZXCVBN_MAX_LENGTH = 72
+#: Words a guesser tries first with this project's keys (zxcvbn's ``user_inputs``).
+_PROJECT_WORDS = ("humaneval", "django", "secret", "key", "insecure", "production")
 
 
-def secret_key_weakness(key: str, *, public_keys: tuple[str, ...]) -> str:
-    """Why ``key`` cannot sign a production server's tokens, or "": not set, public,
-    the example's placeholder, weak by Django's own rule (``check --deploy``'s W009), or
-    guessable: a pattern (a repeated run, a sequence, dictionary words) that W009 passes,
-    such as ``"abcde" * 10``."""
+def production_mark(value: str | None) -> bool:
+    """Whether ``HUMANEVAL_PRODUCTION_PROCESS`` (``value``; None: not set) marks a
+    production process. Strict: a value that is neither true nor false (``"garbage"``,
+    an empty string, ``'"true"'`` with the quotes an env file kept) is refused, never
+    read as false."""
+    if value is None:
+        return False
+    word = value.strip().lower()
+    if word in _TRUE | _FALSE:
+        return word in _TRUE
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured(
+        f"{PRODUCTION_MARK} must be true or false, not {value[:20]!r} (an env file's quotes "
+        "are part of the value)."
+    )
+
+
+def production_mark_given() -> bool:
+    """Whether the environment sets the mark to anything but a false word (a value the
+    settings will accept as true, or refuse)."""
+    value = os.environ.get(PRODUCTION_MARK)
+    return value is not None and value.strip().lower() not in _FALSE
+
+
+def _folded(text: str) -> str:
+    """``text`` as a guesser varies it away: compatibility forms (fullwidth letters),
+    case and punctuation."""
+    return "".join(c for c in unicodedata.normalize("NFKC", text).casefold() if c.isalnum())
+
+
+def secret_key_weakness(key: str, *, public_keys: Iterable[str]) -> str:
+    """Why ``key`` cannot sign a production server's tokens, or "": not set, public (a
+    key written in this repository, or one of those reversed, recased, repunctuated or
+    in other Unicode forms), the example's placeholder, not text, weak by Django's own
+    rule (``check --deploy``'s W009), or guessable: a pattern (a repeated run, a
+    sequence, dictionary words) that W009 passes, such as ``"abcde" * 10``."""
     from django.core.checks.security.base import (
         SECRET_KEY_INSECURE_PREFIX,
         SECRET_KEY_MIN_LENGTH,
         SECRET_KEY_MIN_UNIQUE_CHARACTERS,
     )
 
+    public = tuple(public_keys)
     if not key:
         return "is not set"
-    if key in public_keys or key.startswith(SECRET_KEY_INSECURE_PREFIX):
-        return "is the public development key"
-    if "change-me" in key.lower():
+    folded = _folded(key)
+    if key.startswith(SECRET_KEY_INSECURE_PREFIX) or any(
+        folded in (_folded(p), _folded(p)[::-1]) for p in public
+    ):
+        return "is a public key (this repository's, or one of them changed a little)"
+    if "change-me" in key.lower() or "changeme" in folded:
         return "is still the example's placeholder"
+    try:
+        key.encode("utf-8")
+    except UnicodeEncodeError:
+        return "holds bytes that are not UTF-8 text"
     if len(key) < SECRET_KEY_MIN_LENGTH or len(set(key)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS:
         return (
             f"is too weak (fewer than {SECRET_KEY_MIN_LENGTH} characters or fewer than "
@@ -50,14 +100,16 @@ def secret_key_weakness(key: str, *, public_keys: tuple[str, ...]) -> str:
         )
     from zxcvbn import zxcvbn
 
-    if zxcvbn(key[:_ZXCVBN_MAX_LENGTH])["guesses_log10"] < GUESSES_LOG10_MIN:
+    guesses = zxcvbn(key[:_ZXCVBN_MAX_LENGTH], user_inputs=[*public, *_PROJECT_WORDS])
+    if guesses["guesses_log10"] < GUESSES_LOG10_MIN:
         return "is guessable (a repeated or predictable pattern, not random characters)"
     return ""
 
 
 def is_development_server() -> bool:
-    """Django's own development server (``manage.py runserver``, ``make run``)."""
-    return sys.argv[1:2] == ["runserver"]
+    """Django's own development server (``manage.py runserver``, ``make run``) runs in
+    this process: its command module is imported only when the command runs."""
+    return "django.core.management.commands.runserver" in sys.modules
 
 
 def refuse(reason: str) -> None:
@@ -82,21 +134,50 @@ def settings_or_exit() -> None:
 
 def server_settings_or_exit() -> None:
     """What a WSGI server needs before it loads the application: a production process's
-    settings. Django's runserver, and a server told ``HUMANEVAL_PRODUCTION_PROCESS=false``,
-    keep the development defaults; any other server whose settings were loaded before
-    ``humaneval.wsgi`` without the mark (a gunicorn.conf.py or an APM wrapper that calls
-    ``django.setup()`` first) is refused, since it would run with DEBUG on by default and
-    accept the public development key."""
+    settings, whatever the environment says (a server has no development mode but
+    Django's runserver). A server whose settings were loaded before ``humaneval.wsgi``
+    without the mark (a gunicorn.conf.py or an APM wrapper that calls ``django.setup()``
+    first) is refused, since it would run with DEBUG on by default and accept the public
+    development key."""
     from django.conf import settings
 
-    told = os.environ.get(PRODUCTION_MARK)
-    unmarked_server = told is None and not is_development_server()
-    if unmarked_server and not settings.configured:
+    if is_development_server():
+        return
+    if not settings.configured:
         os.environ[PRODUCTION_MARK] = "true"
     settings_or_exit()
-    if unmarked_server and not settings.PRODUCTION_PROCESS:
+    if not settings.PRODUCTION_PROCESS:
         refuse(
             "the settings were loaded before humaneval.wsgi, as a development process "
             "(DEBUG on by default, the public development key allowed). Set "
             f"{PRODUCTION_MARK}=true in the server's environment."
         )
+
+
+class ServerGuard:
+    """The first middleware: when a WSGI server builds its handler, any entry point
+    (``humaneval.wsgi`` or ``django.core.wsgi`` under a config of one's own), it refuses
+    to serve with the development defaults (DEBUG on without the production mark, so
+    the public development key allowed). Django's runserver, the test client and the
+    test suite's live server keep them. It then leaves the middleware chain: requests
+    never pass through it."""
+
+    def __init__(self, get_response: Callable[[Any], Any]) -> None:
+        from django.conf import settings
+        from django.core.exceptions import MiddlewareNotUsed
+
+        handler = sys._getframe(1).f_locals.get("self")  # BaseHandler.load_middleware's
+        serving = not type(handler).__module__.startswith("django.test")
+        if (
+            serving
+            and settings.DEBUG
+            and not settings.PRODUCTION_PROCESS
+            and not is_development_server()
+            and "pytest" not in sys.modules
+        ):
+            refuse(
+                "a WSGI server is starting with DEBUG on by default (the public development "
+                f"key allowed). Serve humaneval.wsgi, or set {PRODUCTION_MARK}=true and a "
+                "real DJANGO_SECRET_KEY in the server's environment."
+            )
+        raise MiddlewareNotUsed

@@ -8,8 +8,8 @@ from humaneval.startup import server_settings_or_exit
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "humaneval.settings")
 # The production entry point fails closed: a WSGI server (gunicorn, make serve) is a
-# production process (humaneval.settings): DEBUG off unless DJANGO_DEBUG says otherwise,
-# and never the public development key or a weak one, whatever DEBUG is (the key signs
+# production process (humaneval.settings) whatever its environment says: DEBUG off unless
+# DJANGO_DEBUG says otherwise, and never a public, weak or guessable key (the key signs
 # worker session tokens: a server on a known key would let anyone forge a session).
 # Django's runserver (make run) keeps the development defaults; a server whose settings
 # were loaded before this module without the mark is refused (humaneval.startup).

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-#: A key a production process accepts (random; made by secrets.token_urlsafe(50)). For
-#: tests only: it is public once it is in this file.
-TEST_SECRET_KEY = "RgTqI-E-FU6dszQs4bLqKwrnhYviLkVtSbFOfT5_yB3qgKOMhDnNQbbH0SME2nkDnqU"
+#: A key a production process accepts, made afresh for each test run: a key written in
+#: the repository would be public, and so refused.
+TEST_SECRET_KEY = secrets.token_urlsafe(50)
 # What decides how a process starts (humaneval.settings, humaneval.startup): a test
 # says what it wants of these rather than inheriting the test run's.
 _START_SETTINGS = ("DJANGO_", "HUMANEVAL_PRODUCTION_PROCESS", "HUMANEVAL_LOGIN")

@@ -21,6 +21,10 @@ PRODUCTION = {
 }
 
 
+#: "INSECURE" in fullwidth letters (U+FF29 ...), as a key pasted from some fonts comes.
+FULLWIDTH_INSECURE = "".join(chr(ord(c) + 0xFEE0) for c in "INSECURE")
+
+
 def _run(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return run_python(*args, env=start_environment(**env))
 
@@ -149,8 +153,14 @@ def test_debug_off_refuses_a_missing_key_in_one_line(command):
 @pytest.mark.parametrize(
     ("key", "reason"),
     [
-        ("insecure-dev-key-change-me-in-production-0123456789abcdef", "the public development key"),
-        ("django-insecure-" + "x1" * 30, "the public development key"),
+        ("insecure-dev-key-change-me-in-production-0123456789abcdef", "a public key"),
+        ("django-insecure-" + "x1" * 30, "a public key"),
+        # The development key changed a little, and a test key this repository's history
+        # holds (an outside review forged sessions on a server using each).
+        ("fedcba9876543210-noitcudorp-ni-em-egnahc-yek-ved-erucesni", "a public key"),
+        ("insecure_dev_key_change_me_in_production_0123456789abcdef", "a public key"),
+        (FULLWIDTH_INSECURE + "-dev-key-change-me-in-production-0123456789abcdef", "a public key"),
+        ("k3Yq8w-7Zp2s_Rr9vT1uXe4bN6mC0hJ5gLdAaFfQoWiEyUzKtPjVnHcBxSlMI-prod", "a public key"),
         ("change-me-to-50-random-characters", "still the example's placeholder"),
         ("short-key", "too weak"),
         ("ab" * 40, "too weak"),
@@ -213,3 +223,33 @@ def test_behind_a_proxy_http_is_redirected_and_https_gets_hsts():
     assert secure["Strict-Transport-Security"] == "max-age=31536000; includeSubDomains; preload"
     assert secure["X-Content-Type-Options"] == "nosniff"
     assert secure["Referrer-Policy"] == "same-origin"
+
+
+def test_a_key_starting_with_a_dollar_is_read_as_written():
+    """About one of Django's get_random_secret_key() in 50 starts with "$", which
+    django-environ took for the name of another variable: a real key was refused as
+    "not set", and with DEBUG on the server silently signed with the development key."""
+    key = "$85b_*$^i(@$3*d=ha73i)54o5#lrbcw@-5o5k!9vvv_tv5$ej"
+    production = dict(PRODUCTION, DJANGO_SECRET_KEY=key)
+    assert _settings(production, "SECRET_KEY") == {"SECRET_KEY": key}
+    development = {"DJANGO_DEBUG": "true", "DJANGO_SECRET_KEY": "$DATABASE_URL"}
+    assert _settings(development, "SECRET_KEY") == {"SECRET_KEY": "$DATABASE_URL"}
+
+
+def test_a_key_that_is_not_text_is_refused_at_start_not_on_every_page():
+    """A byte the environment could not decode became a lone surrogate: the key passed,
+    and every page then failed (500) when it was encoded to sign."""
+    from humaneval.startup import secret_key_weakness
+
+    key = secrets.token_urlsafe(50) + "\udcff"
+    assert secret_key_weakness(key, public_keys=()) == "holds bytes that are not UTF-8 text"
+
+
+@pytest.mark.parametrize("mark", ["garbage", "", '"true"', "enabled"])
+def test_the_production_mark_is_true_or_false_and_nothing_else(mark):
+    """The mark used to read anything but a true word as false: an env file that kept
+    its quotes made a development process, on the public key with DEBUG pages."""
+    result = _run("manage.py", "check", env={"HUMANEVAL_PRODUCTION_PROCESS": mark})
+    assert result.returncode == 3
+    assert result.stderr.startswith("humaneval: HUMANEVAL_PRODUCTION_PROCESS must be true or false")
+    assert len(result.stderr.strip().splitlines()) == 1

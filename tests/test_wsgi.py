@@ -134,7 +134,7 @@ def _one_line_refusal(stderr: str, *, naming: str) -> None:
         pytest.param({}, "is not set", id="nothing set"),
         pytest.param(
             {"DJANGO_DEBUG": "true", "DJANGO_SECRET_KEY": DEVELOPMENT_KEY},
-            "is the public development key",
+            "is a public key",
             id="DEBUG on, the development key",
         ),
         pytest.param(
@@ -146,7 +146,7 @@ def _one_line_refusal(stderr: str, *, naming: str) -> None:
         pytest.param({"DJANGO_SECRET_KEY": "ab" * 40}, "is too weak", id="too few characters"),
         pytest.param(
             {"DJANGO_SECRET_KEY": "django-insecure-" + "q7Wx" * 12},
-            "is the public development key",
+            "is a public key",
             id="Django's insecure prefix",
         ),
         pytest.param(
@@ -287,7 +287,7 @@ def test_the_development_server_keeps_the_development_defaults(tmp_path):
     assert "humaneval:" not in output
     ran = run_python(
         "-c",
-        "import sys; sys.argv = ['manage.py', 'runserver']; import django; django.setup(); "
+        "import django.core.management.commands.runserver, django; django.setup(); "
         "import os, humaneval.wsgi; print('HUMANEVAL_PRODUCTION_PROCESS' in os.environ)",
         env=start_environment(),
     )
@@ -318,11 +318,16 @@ def test_a_celery_worker_under_systemd_refuses_in_one_line_and_is_not_restarted(
     """The worker and beat units: a refused start was an 88-line traceback every two
     seconds, for ever. It is one line and exit 3, which every unit does not restart on."""
     celery = str(Path(sys.executable).with_name("celery"))
-    for program in (["worker", "--pool=solo"], ["beat"]):
+    marked = {"HUMANEVAL_PRODUCTION_PROCESS": "true"}
+    for program, env in (
+        (["worker", "--pool=solo"], marked),
+        (["beat"], marked),
+        (["worker", "--pool=solo"], {"DJANGO_DEBUG": "false"}),  # started by hand
+    ):
         ran = subprocess.run(
             [celery, "-A", "humaneval", *program],
             cwd=tmp_path,
-            env=start_environment(HUMANEVAL_PRODUCTION_PROCESS="true", PYTHONPATH=str(REPO)),
+            env=start_environment(PYTHONPATH=str(REPO), **env),
             capture_output=True,
             text=True,
             timeout=120,
@@ -353,3 +358,82 @@ def test_debug_on_in_the_checkouts_env_file_is_ignored_by_a_production_process(t
     assert run_python("-c", script, env=told, cwd=tmp_path).stdout.split()[0] == "True"
     development = run_python("-c", script, env=env, cwd=tmp_path)
     assert development.stdout.split()[0] == "True" and development.stderr == ""
+
+
+def test_a_server_has_no_development_mode_but_runserver():
+    """A WSGI server cannot be told out of production: the mark set to false, or
+    ``runserver`` spoofed in its command line, used to serve DEBUG pages on the public
+    development key. Only Django's runserver command, running, keeps the defaults."""
+    for env, code in (
+        (start_environment(HUMANEVAL_PRODUCTION_PROCESS="false"), "import humaneval.wsgi"),
+        (start_environment(), "import sys; sys.argv[1:] = ['runserver']; import humaneval.wsgi"),
+    ):
+        refused = run_python("-c", code, env=env)
+        assert refused.returncode == 3, refused.stderr
+        _one_line_refusal(refused.stderr, naming="DJANGO_SECRET_KEY is not set.")
+
+
+def test_django_s_own_wsgi_entry_point_under_a_config_of_ones_own_is_refused(tmp_path):
+    """``gunicorn 'django.core.wsgi:get_wsgi_application()'`` with an operator's config
+    (not this repository's gunicorn.conf.py) and no mark loads the settings as a
+    development process; it used to serve DEBUG pages signed with the development key.
+    The first middleware refuses when the handler is built."""
+    config = tmp_path / "ops.conf.py"
+    config.write_text("workers = 2\n")
+    ran = subprocess.run(
+        [
+            str(Path(sys.executable).with_name("gunicorn")),
+            "-c",
+            str(config),
+            "django.core.wsgi:get_wsgi_application()",
+            "--bind",
+            f"127.0.0.1:{_free_port()}",
+            "--preload",
+        ],
+        cwd=REPO,
+        env=start_environment(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert ran.returncode == 3, ran.stderr
+    _one_line_refusal(ran.stderr, naming="a WSGI server is starting with DEBUG on by default")
+
+
+def test_make_deploy_cannot_be_told_out_of_production(tmp_path):
+    """``make deploy HUMANEVAL_PRODUCTION_PROCESS=false``: a command-line variable used
+    to beat the target's export, so deploy (and serve) ran as development processes."""
+    ran = subprocess.run(
+        [
+            "make",
+            "-o",
+            ".venv/.installed",
+            "-o",
+            "messages",
+            "deploy",
+            "HUMANEVAL_PRODUCTION_PROCESS=false",
+            f"PY={sys.executable}",
+        ],
+        cwd=REPO,
+        env=start_environment(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert ran.returncode != 0
+    assert "humaneval: DJANGO_SECRET_KEY is not set." in ran.stderr
+    assert not (tmp_path / "db.sqlite3").exists()  # refused before migrating
+
+
+def test_every_unit_marks_its_command_itself_and_gunicorn_reads_the_repositorys_config():
+    """systemd's EnvironmentFile= overrides Environment=: a mark set there could be
+    undone by the env file. The units set it on the command line instead."""
+    for unit in UNITS:
+        start = next(
+            line for line in unit.read_text().splitlines() if line.startswith("ExecStart=")
+        )
+        assert start.startswith("ExecStart=/usr/bin/env HUMANEVAL_PRODUCTION_PROCESS=true "), unit
+        if "gunicorn" in start:
+            assert " -c /srv/humaneval/gunicorn.conf.py " in start
