@@ -4,6 +4,7 @@ lists, and the development defaults stay plain HTTP."""
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import subprocess
 
@@ -161,6 +162,7 @@ def test_debug_off_refuses_a_missing_key_in_one_line(command):
         ("insecure_dev_key_change_me_in_production_0123456789abcdef", "a public key"),
         (FULLWIDTH_INSECURE + "-dev-key-change-me-in-production-0123456789abcdef", "a public key"),
         ("k3Yq8w-7Zp2s_Rr9vT1uXe4bN6mC0hJ5gLdAaFfQoWiEyUzKtPjVnHcBxSlMI-prod", "a public key"),
+        ("RgTqI-E-FU6dszQs4bLqKwrnhYviLkVtSbFOfT5_yB3qgKOMhDnNQbbH0SME2nkDnqU", "a public key"),
         ("change-me-to-50-random-characters", "still the example's placeholder"),
         ("short-key", "too weak"),
         ("ab" * 40, "too weak"),
@@ -253,3 +255,28 @@ def test_the_production_mark_is_true_or_false_and_nothing_else(mark):
     assert result.returncode == 3
     assert result.stderr.startswith("humaneval: HUMANEVAL_PRODUCTION_PROCESS must be true or false")
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_no_key_this_repository_has_ever_written_down_is_accepted():
+    """A key in a test, a benchmark or an example is public for good: its commits keep
+    it. Every string this repository's history assigned to a secret key (by name) is
+    refused; an outside review forged sessions on a server using one of them."""
+    history = subprocess.run(
+        ["git", "log", "-p", "--all", "-G", "SECRET_KEY"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    if history.returncode != 0:
+        pytest.skip(f"no git history here: {history.stderr.strip()[:200]}")
+    from humaneval.settings import PUBLIC_SECRET_KEYS
+    from humaneval.startup import secret_key_weakness
+
+    written = set(re.findall(r"SECRET_KEY\W{1,4}[\"']([^\s\"']{20,})[\"']", history.stdout))
+    assert "insecure-dev-key-change-me-in-production-0123456789abcdef" in written
+    accepted = sorted(
+        k for k in written if not secret_key_weakness(k, public_keys=PUBLIC_SECRET_KEYS)
+    )
+    assert accepted == [], "add these to humaneval.settings.PUBLIC_SECRET_KEYS"
