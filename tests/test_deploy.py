@@ -163,6 +163,12 @@ def test_debug_off_refuses_a_missing_key_in_one_line(command):
         (FULLWIDTH_INSECURE + "-dev-key-change-me-in-production-0123456789abcdef", "a public key"),
         ("k3Yq8w-7Zp2s_Rr9vT1uXe4bN6mC0hJ5gLdAaFfQoWiEyUzKtPjVnHcBxSlMI-prod", "a public key"),
         ("RgTqI-E-FU6dszQs4bLqKwrnhYviLkVtSbFOfT5_yB3qgKOMhDnNQbbH0SME2nkDnqU", "a public key"),
+        # Near copies: cut, edited, extended (the second review forged a session on the
+        # first, and recovered the last from its own worker token in 12,520 guesses).
+        ("k3Yq8w-7Zp2s_Rr9vT1uXe4bN6mC0hJ5gLdAaFfQoWiEyUzKtPjVnHcBxSlMI", "a public key"),
+        ("k3Yq8w-7Zp2s_Rr9vT1uXe4bN6mC0hJ5gLdAaFfQoWiEyUzKtPjVnHcBxSlMI-staging", "a public key"),
+        ("RgTqI-E-FU6dszQs4bLqKwrnhYviLkVtSbFOfT5_yB3qgKOMhDnNQbbH0SME2nkDnqX", "a public key"),
+        ("Zq9" + "RgTqI-E-FU6dszQs4bLqKwrnhYviLkVtSbFOfT5_yB3qgKOMhD"[:48], "a public key"),
         ("change-me-to-50-random-characters", "still the example's placeholder"),
         ("short-key", "too weak"),
         ("ab" * 40, "too weak"),
@@ -170,7 +176,7 @@ def test_debug_off_refuses_a_missing_key_in_one_line(command):
         # review forged a worker's session on a server that used the first.
         ("abcde" * 10, "guessable"),
         ("password" * 6 + "12", "guessable"),
-        ("abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMN", "guessable"),
+        ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx", "guessable"),
         # Keys this repository's own tests and benchmarks used to start servers with.
         ("load-benchmark-" + "x" * 50, "guessable"),
         ("supervisor-test-" + "k" * 50, "guessable"),

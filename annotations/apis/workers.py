@@ -86,15 +86,18 @@ class WorkerReleaseApi(CampaignScoped, APIView):
     """Free the platform id this worker holds for the person it belongs to (``POST
     {"reason": "..."}``): the record is excluded (the reason is required unless it is
     excluded already), stopped, its active assignments end, and its id is renamed
-    ``<id>~released-<pk>``; the next arrival with the id starts afresh. A second call
-    changes nothing."""
+    ``<id>~released-<pk>``. With ``"owner_session"`` (the owner's Prolific submission id or
+    MTurk assignment id) the id is kept for that platform session; without it the next
+    arrival with the id takes it. A second call changes nothing."""
 
     @extend_schema(request=WorkerReleaseSerializer, responses={200: WorkerSerializer, **ERRORS})
     def post(self, request: Request, slug: str, pk: int) -> Response:
         data = WorkerReleaseSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         worker = worker_services.worker_release_identity(
-            worker=_campaign_worker(self.campaign, pk), reason=data.validated_data["reason"]
+            worker=_campaign_worker(self.campaign, pk),
+            reason=data.validated_data["reason"],
+            owner_session=data.validated_data["owner_session"],
         )
         return Response(WorkerSerializer(worker).data)
 

@@ -85,5 +85,15 @@ class Worker(models.Model):
             models.CheckConstraint(condition=Q(bonus__gte=0), name="worker_bonus_nonnegative"),
         ]
 
+    #: Where a record whose platform id was freed for its owner keeps the id
+    #: (``services.workers.worker_release_identity``).
+    RELEASED_ID_KEY = "released_external_id"
+
     def __str__(self) -> str:
         return f"{self.platform}:{self.external_id}"
+
+    @property
+    def released(self) -> bool:
+        """Its platform id was freed for its owner: it holds no place, gets no task, may
+        submit nothing and is paid nothing."""
+        return self.RELEASED_ID_KEY in self.metadata

@@ -48,6 +48,7 @@ def language_progress(*, campaign: Campaign) -> list[LanguageProgress]:
     )
     workers = dict(
         Worker.objects.filter(Q(campaign=campaign) & Q(consented_at__isnull=False))
+        .exclude(metadata__has_key=Worker.RELEASED_ID_KEY)
         .values("language")
         .annotate(n=Count("id"))
         .values_list("language", "n")

@@ -54,6 +54,14 @@ class WorkerReleaseSerializer(serializers.Serializer):
         max_length=500,
         help_text="Why the record is excluded: required unless it is excluded already.",
     )
+    owner_session = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=200,
+        help_text="The owner's Prolific submission id (SESSION_ID) or MTurk assignment id: "
+        "the id is then kept for that platform session.",
+    )
 
 
 class WorkerQualitySerializer(serializers.Serializer):

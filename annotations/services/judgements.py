@@ -167,6 +167,8 @@ def assignment_to_submit(*, worker: Worker, assignment_id: int) -> Assignment | 
     if transaction.get_autocommit():
         raise transaction.TransactionManagementError("assignment_to_submit needs a transaction")
     worker_seen(worker_id=worker.pk, now=timezone.now())
+    if worker.released:  # its id was freed for its owner: it may submit nothing more
+        return None
     campaign = worker.campaign if Worker.campaign.is_cached(worker) else None  # type: ignore[attr-defined]
     joins = ("judgement", "task__criterion", "task__item")
     found = _assignment_locked(

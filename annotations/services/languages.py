@@ -40,9 +40,11 @@ def language_quota_full(*, campaign: Campaign, language: str) -> bool:
     quota = (campaign.language_quotas or {}).get(language)
     if quota is None:
         return False
-    taken = Worker.objects.filter(
-        campaign=campaign, language=language, consented_at__isnull=False
-    ).count()
+    taken = (
+        Worker.objects.filter(campaign=campaign, language=language, consented_at__isnull=False)
+        .exclude(metadata__has_key=Worker.RELEASED_ID_KEY)  # a freed id gives its place back
+        .count()
+    )
     return taken >= int(quota)
 
 

@@ -156,6 +156,8 @@ def worker_returning(
             "This participant id already has a session; it continues only from the browser "
             "or the platform session it started in."
         )
+    if known.consented_at is None:
+        return None  # an id kept for its owner (services.workers): they consent first
     metadata = arrival.metadata
     if (
         metadata
@@ -213,5 +215,13 @@ def worker_enrol(
             ),
             consent=True,
         )
+        if worker.consented_at is None and not worker.language:
+            # An id kept for its owner: they judge in the language they arrived with.
+            worker.language = tag
+            if criterion_id and _criterion_of_campaign(
+                campaign_id=campaign.pk, criterion_id=criterion_id
+            ):
+                worker.criterion_id = criterion_id
+            worker.save(update_fields=["language", "criterion"])
         worker = worker_consent(worker=worker)
     return worker

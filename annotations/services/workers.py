@@ -7,9 +7,12 @@ decision is ``services.payments``'.
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.db import transaction
 
 from annotations.models import Criterion, Worker
+from annotations.selectors import platforms as platform_selectors
 from annotations.selectors.experts import expert_report
 from annotations.services.expiry import worker_assignments_expire
 from common.errors import DomainError
@@ -75,26 +78,37 @@ def worker_include(*, worker: Worker) -> Worker:
     return worker_mark(worker=worker, excluded=False)
 
 
-#: Where a released worker keeps the platform id they held (``worker_release_identity``).
-RELEASED_ID_KEY = "released_external_id"
-
-
 @transaction.atomic
-def worker_release_identity(*, worker: Worker, reason: str) -> Worker:
+def worker_release_identity(*, worker: Worker, reason: str, owner_session: str = "") -> Worker:
     """Free the platform id this worker holds for the person it belongs to.
 
     A Prolific id or an MTurk worker id is not a secret, and whoever arrives first with
     one holds it: its owner, arriving later from their own platform session, is refused
     (``SessionElsewhere``) and told to write to the researchers. Releasing the id
     excludes the record that holds it (``reason`` is required and kept, as for any
-    exclusion; a worker excluded already keeps theirs), stops it (no more tasks), ends its active assignments so that their
-    places are free, and renames its id (``<id>~released-<pk>``), keeping the id in its
-    metadata: the next arrival with the id is a new worker who consents afresh. Their
-    judgements stay stored and leave the rankings with the exclusion. A second release
-    of the same record changes nothing.
+    exclusion; a worker excluded already keeps theirs), stops it (no more tasks, no
+    submit), ends its active assignments so that their places are free, gives its
+    language place back, decides its payment as rejected with no bonus, and renames its
+    id (``<id>~released-<pk>``), keeping the id in its metadata. Their judgements stay
+    stored and leave the rankings with the exclusion.
+
+    ``owner_session``: the owner's Prolific submission id (their ``SESSION_ID``) or MTurk
+    assignment id, which the platform shows the researchers. The id is then kept for
+    them: only an arrival from that platform session consents with it. Without it the
+    next arrival with the id takes it, whoever they are. A second release of the same
+    record changes nothing.
     """
+    owner_session = owner_session.strip()
+    secret = platform_selectors.PLATFORM_SECRET.get(str(worker.platform))
+    if owner_session and secret is None:
+        raise DomainError(
+            "Only a Prolific or MTurk id can be kept for its owner's session.",
+            field="owner_session",
+        )
+    if len(owner_session) > 200:
+        raise DomainError("The owner's session id is too long.", field="owner_session")
     locked = Worker.objects.select_for_update().get(pk=worker.pk)
-    if RELEASED_ID_KEY in locked.metadata:
+    if locked.released:
         return locked
     # A worker excluded already keeps their reason when none is given.
     worker_mark(
@@ -102,14 +116,37 @@ def worker_release_identity(*, worker: Worker, reason: str) -> Worker:
         excluded=True,
         reason=reason if reason.strip() or not locked.excluded else None,
     )
-    suffix = f"~released-{locked.pk}"
-    locked.metadata = {**locked.metadata, RELEASED_ID_KEY: locked.external_id}
-    max_length = Worker._meta.get_field("external_id").max_length or 200
-    locked.external_id = locked.external_id[: max_length - len(suffix)] + suffix
+    original = locked.external_id
+    locked.metadata = {**locked.metadata, Worker.RELEASED_ID_KEY: original}
+    locked.external_id = _released_id(locked)
     locked.stopped = True
-    locked.save(update_fields=["metadata", "external_id", "stopped"])
+    # Paid nothing: the work is not the id's owner's, and the payment files carry ids.
+    locked.review, locked.bonus = Worker.Review.REJECTED, Decimal(0)
+    locked.save(update_fields=["metadata", "external_id", "stopped", "review", "bonus"])
     worker_assignments_expire(worker=locked)
+    if owner_session and secret is not None:
+        # The owner's record, waiting for their consent from their platform session
+        # (services.sessions: a record not yet consented is a newcomer's).
+        Worker.objects.create(
+            campaign_id=locked.campaign_id,
+            platform=locked.platform,
+            external_id=original,
+            metadata={secret: owner_session},
+        )
     return locked
+
+
+def _released_id(worker: Worker) -> str:
+    """``<id>~released-<pk>`` within the column, or with a counter when someone entered
+    with that very id first (a decoy made to make the release fail)."""
+    max_length = Worker._meta.get_field("external_id").max_length or 200
+    taken = Worker.objects.filter(campaign_id=worker.campaign_id, platform=worker.platform)
+    for n in range(1, 1000):
+        suffix = f"~released-{worker.pk}" + (f"-{n}" if n > 1 else "")
+        candidate = worker.external_id[: max_length - len(suffix)] + suffix
+        if not taken.filter(external_id=candidate).exists():
+            return candidate
+    raise DomainError("This worker's id cannot be renamed; write to the maintainers.")
 
 
 @transaction.atomic

@@ -88,7 +88,9 @@ def worker_mark(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> HttpRe
         ),
         "include": lambda: worker_services.worker_include(worker=worker),
         "release": lambda: worker_services.worker_release_identity(
-            worker=worker, reason=request.POST.get("reason", "")
+            worker=worker,
+            reason=request.POST.get("reason", ""),
+            owner_session=request.POST.get("owner_session", ""),
         ),
         "expert": lambda: worker_services.worker_mark(worker=worker, expert=True),
         "unexpert": lambda: worker_services.worker_mark(worker=worker, expert=False),

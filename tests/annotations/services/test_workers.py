@@ -3,10 +3,14 @@ freeing a platform id someone else took first."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
-from annotations.models import Assignment, Campaign
+from annotations.models import Assignment, Campaign, Worker
+from annotations.selectors import payments as payment_selectors
 from annotations.services import assignment as assignment_services
+from annotations.services import languages as language_services
 from annotations.services import sessions as session_services
 from annotations.services import workers as worker_services
 from common.errors import DomainError
@@ -92,7 +96,7 @@ def test_releasing_a_taken_id_frees_it_for_its_owner_and_keeps_the_record_exclud
     assert released.excluded and released.stopped
     assert released.exclusion_reason == "Started with someone else's id"
     assert released.external_id == f"5f1e2d3c4b5a69788796a5b4~released-{taken.pk}"
-    assert released.metadata["released_external_id"] == "5f1e2d3c4b5a69788796a5b4"
+    assert released.metadata[Worker.RELEASED_ID_KEY] == "5f1e2d3c4b5a69788796a5b4"
     assert released.metadata["session_id"] == "guessed"
     assert {a.state for a in Assignment.objects.filter(worker=taken)} == {"expired"}
     task.refresh_from_db()
@@ -118,8 +122,54 @@ def test_an_excluded_worker_keeps_their_reason_and_a_long_id_stays_in_its_column
     assert released.exclusion_reason == "Rushed"
     assert len(released.external_id) == 200
     assert released.external_id.endswith(f"~released-{worker.pk}")
-    assert released.metadata["released_external_id"] == long_id
+    assert released.metadata[Worker.RELEASED_ID_KEY] == long_id
     fresh = session_services.worker_enrol(
         campaign=campaign, platform="prolific", external_id=long_id, metadata={}
     )
     assert fresh.pk != worker.pk
+
+
+def test_a_release_gives_the_language_place_back_and_pays_nothing(live):
+    """The language quota counted the released record: its owner found the language full
+    (409). And its payment stayed approved with a bonus, under the renamed id in the
+    files Prolific reads."""
+    campaign = live
+    campaign.languages, campaign.language_quotas = ["en", "de"], {"de": 1}
+    campaign.save(update_fields=["languages", "language_quotas"])
+    taken = session_services.worker_enrol(
+        campaign=campaign,
+        platform="prolific",
+        external_id="DEVICTIM01",
+        metadata={"session_id": "s1"},
+        language="de",
+    )
+    taken.review, taken.bonus = "approved", Decimal("2.50")
+    taken.save(update_fields=["review", "bonus"])
+    assert language_services.language_quota_full(campaign=campaign, language="de")
+
+    worker_services.worker_release_identity(worker=taken, reason="Not the owner")
+
+    assert not language_services.language_quota_full(campaign=campaign, language="de")
+    taken.refresh_from_db()
+    assert taken.review == "rejected" and taken.bonus == 0
+    assert payment_selectors.prolific_approved(campaign=campaign) == []
+    assert payment_selectors.prolific_bonuses(campaign=campaign) == []
+    owner = session_services.worker_enrol(
+        campaign=campaign,
+        platform="prolific",
+        external_id="DEVICTIM01",
+        metadata={"session_id": "s2"},
+        language="de",
+    )
+    assert owner.language == "de" and owner.pk != taken.pk
+
+
+def test_only_a_platform_id_can_be_kept_for_its_owners_session(live):
+    link = session_services.worker_enrol(
+        campaign=live, platform="link", external_id="anon-1", metadata={}
+    )
+    with pytest.raises(DomainError, match="Only a Prolific or MTurk id") as refused:
+        worker_services.worker_release_identity(worker=link, reason="x", owner_session="abc")
+    assert refused.value.field == "owner_session"
+    link.refresh_from_db()
+    assert not link.excluded and not link.released

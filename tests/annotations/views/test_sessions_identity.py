@@ -9,6 +9,7 @@ tests/annotations/access/test_workers.py.
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -19,6 +20,8 @@ from django.utils import timezone
 
 from annotations.access.workers import worker_token
 from annotations.models import Assignment, Campaign, CampaignMembership, Judgement, Worker
+from benchmarks.load.pages import ACTION, SCORE
+from benchmarks.load.pages import answers as page_answers
 from tests.annotations.designer_data import add_member, users
 from tests.annotations.views.worker_pages import signed_identity
 from tests.factories import WorkerFactory
@@ -514,3 +517,46 @@ def test_an_id_a_stranger_took_first_is_freed_on_the_monitor_for_its_owner(campa
     assert not Assignment.objects.filter(worker=taken, state="active").exists()
     after = stranger.get(stranger_session).content.decode()
     assert re.findall(r"<h1[^>]*>(.*?)</h1>", after, re.S) == ["Thank you for your time"]
+
+
+def test_an_id_kept_for_its_owner_cannot_be_taken_again_and_its_taker_submits_nothing(campaign):
+    """The second outside review: a freed id went to whoever arrived next, the taker
+    again; the taker could still submit the task they held; a decoy id named like the
+    renamed one made the release a 500. Now the organizer gives the owner's Prolific
+    submission id: the taker's next try is turned away, the owner consents and works,
+    the taker's late submit records nothing, and the decoy changes nothing."""
+    taker = Client()
+    taker_session = _enter(taker, campaign, "?PROLIFIC_PID=pid-k&STUDY_ID=st&SESSION_ID=fake")
+    held = taker.get(taker_session).content.decode()
+    taken = Worker.objects.get()
+    submit_url = html.unescape(ACTION.search(held).group(1))
+    answers = page_answers(held, sorted({int(n) for n in SCORE.findall(held)}))
+    # A decoy: the taker enters again as the id the release would rename theirs to.
+    _enter(Client(), campaign, f"?PROLIFIC_PID=pid-k~released-{taken.pk}&STUDY_ID=st&SESSION_ID=d")
+
+    organizer = Client()
+    people = users()
+    add_member(campaign, people["owner"], CampaignMembership.Role.OWNER)
+    organizer.force_login(people["owner"])
+    mark = reverse("annotations:designer-worker-mark", args=[campaign.slug, taken.pk])
+    row = organizer.post(
+        mark,
+        {"action": "release", "reason": "Owner wrote", "owner_session": "sess-owner"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert row.status_code == 200 and "id freed" in row.content.decode()
+    taken.refresh_from_db()
+    assert taken.external_id == f"pid-k~released-{taken.pk}-2"
+
+    again = Client().get(f"/w/{campaign.slug}/?PROLIFIC_PID=pid-k&STUDY_ID=st&SESSION_ID=fake2")
+    assert again.status_code == 403
+    late = taker.post(submit_url, answers)
+    assert late.status_code in (302, 303)
+    assert not Judgement.objects.filter(worker=taken).exists()
+
+    owner_session = _enter(
+        Client(), campaign, "?PROLIFIC_PID=pid-k&STUDY_ID=st&SESSION_ID=sess-owner"
+    )
+    mine = Worker.objects.get(external_id="pid-k")
+    assert mine.consented_at is not None and mine.language
+    assert owner_session.endswith(f"/s/{worker_token(mine)}/")
