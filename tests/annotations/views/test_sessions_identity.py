@@ -529,7 +529,9 @@ def test_an_id_kept_for_its_owner_cannot_be_taken_again_and_its_taker_submits_no
     taker_session = _enter(taker, campaign, "?PROLIFIC_PID=pid-k&STUDY_ID=st&SESSION_ID=fake")
     held = taker.get(taker_session).content.decode()
     taken = Worker.objects.get()
-    submit_url = html.unescape(ACTION.search(held).group(1))
+    action = ACTION.search(held)
+    assert action is not None
+    submit_url = html.unescape(action.group(1))
     answers = page_answers(held, sorted({int(n) for n in SCORE.findall(held)}))
     # A decoy: the taker enters again as the id the release would rename theirs to.
     _enter(Client(), campaign, f"?PROLIFIC_PID=pid-k~released-{taken.pk}&STUDY_ID=st&SESSION_ID=d")
