@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import sys
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 #: The environment variable that marks a production process.
@@ -63,21 +63,29 @@ def production_mark_given() -> bool:
 
 def _folded(text: str) -> str:
     """``text`` as a guesser varies it away: compatibility forms (fullwidth letters),
-    case and punctuation."""
-    return "".join(c for c in unicodedata.normalize("NFKC", text).casefold() if c.isalnum())
+    accents and other combining marks, case and punctuation."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    bare = "".join(c for c in decomposed if not unicodedata.category(c).startswith("M"))
+    return "".join(c for c in bare.casefold() if c.isalnum())
 
 
 #: A key that shares this many characters in a row (folded) with a public key, either
-#: way round, is a copy of it changed a little: cut, extended or edited. Two random keys
-#: share such a run about once in 36**16 pairs.
-_SHARED_RUN = 16
+#: way round, is a copy of it changed a little: cut, extended or edited. A random key
+#: shares such a run with one of a few public keys about once in 10**8.
+_SHARED_RUN = 8
+#: A key whose letters and digits are mostly words and patterns (zxcvbn's matches of 4
+#: characters or more) is a sentence, however long: zxcvbn multiplies its words' guesses
+#: past any threshold. Random keys stay under 0.45 (hex) and 0.25 (the others).
+_PATTERN_SHARE_MAX = 0.55
 
 
-def _shares_a_run(folded: str, public: tuple[str, ...]) -> bool:
+def _shares_a_run(folded: str, public: tuple[str, ...], *, run: int) -> bool:
+    """Whether ``folded`` is a public key folded, either way round (``run`` 0), or
+    shares ``run`` characters in a row with one."""
     for key in public:
         for known in (_folded(key), _folded(key)[::-1]):
-            if folded == known or any(
-                known[i : i + _SHARED_RUN] in folded for i in range(len(known) - _SHARED_RUN + 1)
+            if folded == known or (
+                run and any(known[i : i + run] in folded for i in range(len(known) - run + 1))
             ):
                 return True
     return False
@@ -85,10 +93,12 @@ def _shares_a_run(folded: str, public: tuple[str, ...]) -> bool:
 
 def secret_key_weakness(key: str, *, public_keys: Iterable[str]) -> str:
     """Why ``key`` cannot sign a production server's tokens, or "": not set, public (a
-    key written in this repository, or one of those reversed, recased, repunctuated or
-    in other Unicode forms), the example's placeholder, not text, weak by Django's own
-    rule (``check --deploy``'s W009), or guessable: a pattern (a repeated run, a
-    sequence, dictionary words) that W009 passes, such as ``"abcde" * 10``."""
+    key written in this repository, or one of those reversed, recased, repunctuated,
+    accented or in compatibility forms, or sharing 8 characters in a row with one), the
+    example's placeholder, not text, weak by Django's own rule (``check --deploy``'s
+    W009), or guessable: a pattern that W009 passes (a repeated run, a sequence, such as
+    ``"abcde" * 10``) or a sentence (mostly dictionary words). Look-alike letters of
+    other scripts are not folded."""
     from django.core.checks.security.base import (
         SECRET_KEY_INSECURE_PREFIX,
         SECRET_KEY_MIN_LENGTH,
@@ -99,10 +109,12 @@ def secret_key_weakness(key: str, *, public_keys: Iterable[str]) -> str:
     if not key:
         return "is not set"
     folded = _folded(key)
-    if key.startswith(SECRET_KEY_INSECURE_PREFIX) or _shares_a_run(folded, public):
+    if key.startswith(SECRET_KEY_INSECURE_PREFIX) or _shares_a_run(folded, public, run=0):
         return "is a public key (this repository's, or one of them changed a little)"
-    if "change-me" in key.lower() or "changeme" in folded:
+    if "changeme" in folded:
         return "is still the example's placeholder"
+    if _shares_a_run(folded, public, run=_SHARED_RUN):
+        return "is a public key (this repository's, or one of them changed a little)"
     try:
         key.encode("utf-8")
     except UnicodeEncodeError:
@@ -114,10 +126,25 @@ def secret_key_weakness(key: str, *, public_keys: Iterable[str]) -> str:
         )
     from zxcvbn import zxcvbn
 
-    guesses = zxcvbn(key[:_ZXCVBN_MAX_LENGTH], user_inputs=[*public, *_PROJECT_WORDS])
-    if guesses["guesses_log10"] < GUESSES_LOG10_MIN:
-        return "is guessable (a repeated or predictable pattern, not random characters)"
+    head = key[:_ZXCVBN_MAX_LENGTH]
+    found = zxcvbn(head, user_inputs=[*public, *_PROJECT_WORDS])
+    if (
+        found["guesses_log10"] < GUESSES_LOG10_MIN
+        or _pattern_share(head, found) > _PATTERN_SHARE_MAX
+    ):
+        return "is guessable (words or a repeated or predictable pattern, not random characters)"
     return ""
+
+
+def _pattern_share(text: str, found: Mapping[str, Any]) -> float:
+    """The share of ``text``'s letters and digits inside zxcvbn's non-random matches of
+    4 characters or more (dictionary words, sequences, repeats, dates)."""
+    covered = [False] * len(text)
+    for match in found["sequence"]:
+        if match["pattern"] != "bruteforce" and len(match["token"]) >= 4:
+            covered[match["i"] : match["j"] + 1] = [True] * (match["j"] + 1 - match["i"])
+    counted = [i for i, c in enumerate(text) if c.isalnum()]
+    return sum(covered[i] for i in counted) / max(1, len(counted))
 
 
 def is_development_server() -> bool:

@@ -26,6 +26,15 @@ PRODUCTION = {
 FULLWIDTH_INSECURE = "".join(chr(ord(c) + 0xFEE0) for c in "INSECURE")
 
 
+_TEST_KEY_OF_HISTORY = "k3Yq8w-7Zp2s_Rr9vT1uXe4bN6mC0hJ5gLdAaFfQoWiEyUzKtPjVnHcBxSlMI-prod"
+EVERY_12TH_CHANGED = "".join("Z" if i % 12 == 11 else c for i, c in enumerate(_TEST_KEY_OF_HISTORY))
+#: The development key with a combining acute accent on every vowel.
+ACCENTED_DEVELOPMENT_KEY = "".join(
+    c + "\u0301" if c in "aeiou" else c
+    for c in "insecure-dev-key-change-me-in-production-0123456789abcdef"
+)
+
+
 def _run(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return run_python(*args, env=start_environment(**env))
 
@@ -169,6 +178,14 @@ def test_debug_off_refuses_a_missing_key_in_one_line(command):
         ("k3Yq8w-7Zp2s_Rr9vT1uXe4bN6mC0hJ5gLdAaFfQoWiEyUzKtPjVnHcBxSlMI-staging", "a public key"),
         ("RgTqI-E-FU6dszQs4bLqKwrnhYviLkVtSbFOfT5_yB3qgKOMhDnNQbbH0SME2nkDnqX", "a public key"),
         ("Zq9" + "RgTqI-E-FU6dszQs4bLqKwrnhYviLkVtSbFOfT5_yB3qgKOMhD"[:48], "a public key"),
+        # The third review: every 12th character changed, accents on the vowels, and
+        # sentences (zxcvbn multiplies their words' guesses past any threshold).
+        (EVERY_12TH_CHANGED, "a public key"),
+        (ACCENTED_DEVELOPMENT_KEY, "a public key"),
+        ("your-secret-key-here-please-replace-with-a-long-random-string-1234", "guessable"),
+        ("this is my super secret key for the live server of humaneval", "guessable"),
+        ("<put-a-long-random-secret-key-here-generated-by-secrets-module>", "guessable"),
+        ("correct-horse-battery-staple-humaneval-django-secret-key-live", "guessable"),
         ("change-me-to-50-random-characters", "still the example's placeholder"),
         ("short-key", "too weak"),
         ("ab" * 40, "too weak"),
@@ -206,10 +223,12 @@ def test_debug_off_refuses_a_public_weak_or_guessable_secret_key(key, reason):
     ],
 )
 def test_random_keys_as_the_usual_tools_make_them_are_accepted(make):
-    """The refusal must never turn a real key away: 200 of each kind pass."""
+    """The refusal must never turn a real key away: 500 of each kind pass."""
+    from humaneval.settings import PUBLIC_SECRET_KEYS
     from humaneval.startup import secret_key_weakness
 
-    weak = [k for k in (make() for _ in range(200)) if secret_key_weakness(k, public_keys=())]
+    keys = (make() for _ in range(500))
+    weak = [k for k in keys if secret_key_weakness(k, public_keys=PUBLIC_SECRET_KEYS)]
     assert weak == []
 
 

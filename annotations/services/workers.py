@@ -100,15 +100,24 @@ def worker_release_identity(*, worker: Worker, reason: str, owner_session: str =
     """
     owner_session = owner_session.strip()
     secret = platform_selectors.PLATFORM_SECRET.get(str(worker.platform))
-    if owner_session and secret is None:
+    if secret is None:
+        # A plain-link worker's id is their browser's own random secret: nobody else can
+        # hold it, and freeing it would let its holder start again, included.
         raise DomainError(
-            "Only a Prolific or MTurk id can be kept for its owner's session.",
+            "Only a Prolific or MTurk id can be taken by someone else; exclude this worker "
+            "instead.",
             field="owner_session",
         )
     if len(owner_session) > 200:
         raise DomainError("The owner's session id is too long.", field="owner_session")
     locked = Worker.objects.select_for_update().get(pk=worker.pk)
     if locked.released:
+        if owner_session:
+            raise DomainError(
+                "This id was freed already, without being kept for its owner; if someone "
+                "has taken it again, free that worker's id with the owner's session id.",
+                field="owner_session",
+            )
         return locked
     # A worker excluded already keeps their reason when none is given.
     worker_mark(

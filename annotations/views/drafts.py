@@ -37,6 +37,8 @@ def draft(
     # A NUL or a lone surrogate in a field never gets here: the request-bounds middleware
     # (common.middleware) refuses it in every web form, multipart ones included.
     answers = {name: request.POST.getlist(name) for name in request.POST}
+    if worker.released:  # its id was freed for its owner: it keeps nothing more
+        return HttpResponse(str(DRAFT_TOO_LATE), status=409, content_type="text/plain")
     if draft_services.assignment_draft_save(
         worker_id=worker.pk, assignment_id=assignment_id, answers=answers
     ):

@@ -164,12 +164,25 @@ def test_a_release_gives_the_language_place_back_and_pays_nothing(live):
     assert owner.language == "de" and owner.pk != taken.pk
 
 
-def test_only_a_platform_id_can_be_kept_for_its_owners_session(live):
+def test_only_a_platform_id_can_be_freed_and_a_freed_one_is_not_kept_afterwards(live):
+    """A plain-link worker's id is their browser's own secret: freeing it used to let
+    them start again, not excluded. And a second release asking to keep the id for its
+    owner looked done (200) while nothing was kept."""
     link = session_services.worker_enrol(
         campaign=live, platform="link", external_id="anon-1", metadata={}
     )
-    with pytest.raises(DomainError, match="Only a Prolific or MTurk id") as refused:
-        worker_services.worker_release_identity(worker=link, reason="x", owner_session="abc")
-    assert refused.value.field == "owner_session"
+    for owner_session in ("", "abc"):
+        with pytest.raises(DomainError, match="Only a Prolific or MTurk id") as refused:
+            worker_services.worker_release_identity(
+                worker=link, reason="x", owner_session=owner_session
+            )
+        assert refused.value.field == "owner_session"
     link.refresh_from_db()
     assert not link.excluded and not link.released
+    taken = session_services.worker_enrol(
+        campaign=live, platform="prolific", external_id="P-1", metadata={"session_id": "f"}
+    )
+    worker_services.worker_release_identity(worker=taken, reason="not theirs")
+    with pytest.raises(DomainError, match="freed already"):
+        worker_services.worker_release_identity(worker=taken, reason="", owner_session="real")
+    assert not Worker.objects.filter(external_id="P-1").exists()

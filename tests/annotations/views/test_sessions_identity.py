@@ -552,9 +552,12 @@ def test_an_id_kept_for_its_owner_cannot_be_taken_again_and_its_taker_submits_no
 
     again = Client().get(f"/w/{campaign.slug}/?PROLIFIC_PID=pid-k&STUDY_ID=st&SESSION_ID=fake2")
     assert again.status_code == 403
+    draft = taker.post(submit_url + "draft/", answers)
+    assert draft.status_code == 409
     late = taker.post(submit_url, answers)
     assert late.status_code in (302, 303)
     assert not Judgement.objects.filter(worker=taken).exists()
+    assert Assignment.objects.get(worker=taken).draft in ({}, None)
 
     owner_session = _enter(
         Client(), campaign, "?PROLIFIC_PID=pid-k&STUDY_ID=st&SESSION_ID=sess-owner"
