@@ -18,15 +18,15 @@ from humaneval.startup import production_mark, secret_key_weakness
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
-# What the process was started with, before the checkout's `.env` file adds to it.
-_STARTED_WITH = frozenset(os.environ)
+# Whether the process was started with DJANGO_DEBUG, before the checkout's `.env` adds it.
+_DEBUG_FROM_ENVIRONMENT = "DJANGO_DEBUG" in os.environ
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 # A production process: gunicorn through humaneval.wsgi, `make serve` (web, Celery worker
 # and beat under supervisord), `make deploy`, the systemd units. Each sets this; there
 # DEBUG defaults to off and the secret key must be strong, whatever DEBUG is.
 PRODUCTION_PROCESS = production_mark(os.environ.get("HUMANEVAL_PRODUCTION_PROCESS"))
-if PRODUCTION_PROCESS and "DJANGO_DEBUG" not in _STARTED_WITH and env.bool("DJANGO_DEBUG", False):
+if PRODUCTION_PROCESS and not _DEBUG_FROM_ENVIRONMENT and env.bool("DJANGO_DEBUG", False):
     # `.env` is a development convenience: it must not turn DEBUG pages on in a server.
     del os.environ["DJANGO_DEBUG"]
     sys.stderr.write(

@@ -43,7 +43,7 @@ def production_mark(value: str | None) -> bool:
     read as false."""
     if value is None:
         return False
-    word = value.strip().lower()
+    word = _mark_word(value)
     if word in _TRUE | _FALSE:
         return word in _TRUE
     from django.core.exceptions import ImproperlyConfigured
@@ -58,7 +58,11 @@ def production_mark_given() -> bool:
     """Whether the environment sets the mark to anything but a false word (a value the
     settings will accept as true, or refuse)."""
     value = os.environ.get(PRODUCTION_MARK)
-    return value is not None and value.strip().lower() not in _FALSE
+    return value is not None and _mark_word(value) not in _FALSE
+
+
+def _mark_word(value: str) -> str:
+    return value.strip().lower()
 
 
 def _folded(text: str) -> str:
@@ -79,16 +83,10 @@ _SHARED_RUN = 8
 _PATTERN_SHARE_MAX = 0.55
 
 
-def _shares_a_run(folded: str, public: tuple[str, ...], *, run: int) -> bool:
-    """Whether ``folded`` is a public key folded, either way round (``run`` 0), or
-    shares ``run`` characters in a row with one."""
-    for key in public:
-        for known in (_folded(key), _folded(key)[::-1]):
-            if folded == known or (
-                run and any(known[i : i + run] in folded for i in range(len(known) - run + 1))
-            ):
-                return True
-    return False
+def _shares_a_run(folded: str, known: list[str], *, run: int) -> bool:
+    """Whether ``folded`` shares ``run`` characters in a row with one of the ``known``
+    (folded) keys."""
+    return any(k[i : i + run] in folded for k in known for i in range(len(k) - run + 1))
 
 
 def secret_key_weakness(key: str, *, public_keys: Iterable[str]) -> str:
@@ -109,12 +107,15 @@ def secret_key_weakness(key: str, *, public_keys: Iterable[str]) -> str:
     if not key:
         return "is not set"
     folded = _folded(key)
-    if key.startswith(SECRET_KEY_INSECURE_PREFIX) or _shares_a_run(folded, public, run=0):
-        return "is a public key (this repository's, or one of them changed a little)"
+    # Each public key folded, both ways round.
+    known = [f for p in public for f in (_folded(p), _folded(p)[::-1])]
+    is_public = "is a public key (this repository's, or one of them changed a little)"
+    if key.startswith(SECRET_KEY_INSECURE_PREFIX) or folded in known:
+        return is_public
     if "changeme" in folded:
         return "is still the example's placeholder"
-    if _shares_a_run(folded, public, run=_SHARED_RUN):
-        return "is a public key (this repository's, or one of them changed a little)"
+    if _shares_a_run(folded, known, run=_SHARED_RUN):
+        return is_public
     try:
         key.encode("utf-8")
     except UnicodeEncodeError:

@@ -31,20 +31,21 @@ def start_environment(**env: str) -> dict[str, str]:
     return kept | {"DJANGO_SETTINGS_MODULE": "humaneval.settings"} | env
 
 
+def run_command(
+    argv: list[str], *, env: dict[str, str], cwd: Path = REPO
+) -> subprocess.CompletedProcess[str]:
+    """Run ``argv`` from ``cwd`` (the repository's root) with exactly ``env``, its output
+    captured as text; not checked."""
+    return subprocess.run(
+        argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=120, check=False
+    )
+
+
 def run_python(
     *args: str, env: dict[str, str], cwd: Path = REPO
 ) -> subprocess.CompletedProcess[str]:
-    """``python *args`` (this interpreter) from the repository's root, with exactly
-    ``env``; not checked."""
-    return subprocess.run(
-        [sys.executable, *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    """``python *args`` (this interpreter), as :func:`run_command` runs it."""
+    return run_command([sys.executable, *args], env=env, cwd=cwd)
 
 
 def fresh_interpreter_json(script: str, **env: str) -> Any:

@@ -4,6 +4,7 @@ lists, and the development defaults stay plain HTTP."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import secrets
 import subprocess
@@ -12,7 +13,13 @@ import pytest
 from django.core.management.utils import get_random_secret_key
 from django.test import Client, override_settings
 
-from tests.fresh_interpreter import REPO, TEST_SECRET_KEY, run_python, start_environment
+from tests.fresh_interpreter import (
+    REPO,
+    TEST_SECRET_KEY,
+    run_command,
+    run_python,
+    start_environment,
+)
 
 PRODUCTION = {
     "DJANGO_DEBUG": "false",
@@ -286,14 +293,7 @@ def test_no_key_this_repository_has_ever_written_down_is_accepted():
     """A key in a test, a benchmark or an example is public for good: its commits keep
     it. Every string this repository's history assigned to a secret key (by name) is
     refused; an outside review forged sessions on a server using one of them."""
-    history = subprocess.run(
-        ["git", "log", "-p", "--all", "-G", "SECRET_KEY"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    history = run_command(["git", "log", "-p", "--all", "-G", "SECRET_KEY"], env=dict(os.environ))
     if history.returncode != 0:
         pytest.skip(f"no git history here: {history.stderr.strip()[:200]}")
     from humaneval.settings import PUBLIC_SECRET_KEYS

@@ -22,6 +22,7 @@ from tests.fresh_interpreter import (
     REPO,
     TEST_SECRET_KEY,
     fresh_interpreter_json,
+    run_command,
     run_python,
     start_environment,
 )
@@ -216,14 +217,9 @@ def test_a_server_whose_settings_were_loaded_first_is_refused_unless_marked(conf
 
 
 def _gunicorn(tmp_path: Path, *args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return run_command(
         [str(Path(sys.executable).with_name("gunicorn")), "humaneval.wsgi:application", *args],
-        cwd=REPO,
         env=env | {"DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
     )
 
 
@@ -324,14 +320,10 @@ def test_a_celery_worker_under_systemd_refuses_in_one_line_and_is_not_restarted(
         (["beat"], marked),
         (["worker", "--pool=solo"], {"DJANGO_DEBUG": "false"}),  # started by hand
     ):
-        ran = subprocess.run(
+        ran = run_command(
             [celery, "-A", "humaneval", *program],
-            cwd=tmp_path,
             env=start_environment(PYTHONPATH=str(REPO), **env),
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
+            cwd=tmp_path,
         )
         assert ran.returncode == 3, ran.stderr
         _one_line_refusal(ran.stderr, naming="DJANGO_SECRET_KEY is not set.")
@@ -380,7 +372,7 @@ def test_django_s_own_wsgi_entry_point_under_a_config_of_ones_own_is_refused(tmp
     The first middleware refuses when the handler is built."""
     config = tmp_path / "ops.conf.py"
     config.write_text("workers = 2\n")
-    ran = subprocess.run(
+    ran = run_command(
         [
             str(Path(sys.executable).with_name("gunicorn")),
             "-c",
@@ -390,12 +382,7 @@ def test_django_s_own_wsgi_entry_point_under_a_config_of_ones_own_is_refused(tmp
             f"127.0.0.1:{_free_port()}",
             "--preload",
         ],
-        cwd=REPO,
         env=start_environment(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}"),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
     )
     assert ran.returncode == 3, ran.stderr
     _one_line_refusal(ran.stderr, naming="a WSGI server is starting with DEBUG on by default")
@@ -404,7 +391,7 @@ def test_django_s_own_wsgi_entry_point_under_a_config_of_ones_own_is_refused(tmp
 def test_make_deploy_cannot_be_told_out_of_production(tmp_path):
     """``make deploy HUMANEVAL_PRODUCTION_PROCESS=false``: a command-line variable used
     to beat the target's export, so deploy (and serve) ran as development processes."""
-    ran = subprocess.run(
+    ran = run_command(
         [
             "make",
             "-o",
@@ -415,12 +402,7 @@ def test_make_deploy_cannot_be_told_out_of_production(tmp_path):
             "HUMANEVAL_PRODUCTION_PROCESS=false",
             f"PY={sys.executable}",
         ],
-        cwd=REPO,
         env=start_environment(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}"),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
     )
     assert ran.returncode != 0
     assert "humaneval: DJANGO_SECRET_KEY is not set." in ran.stderr

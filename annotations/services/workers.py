@@ -133,7 +133,7 @@ def worker_release_identity(*, worker: Worker, reason: str, owner_session: str =
     locked.review, locked.bonus = Worker.Review.REJECTED, Decimal(0)
     locked.save(update_fields=["metadata", "external_id", "stopped", "review", "bonus"])
     worker_assignments_expire(worker=locked)
-    if owner_session and secret is not None:
+    if owner_session:
         # The owner's record, waiting for their consent from their platform session
         # (services.sessions: a record not yet consented is a newcomer's).
         Worker.objects.create(
