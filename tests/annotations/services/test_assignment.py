@@ -17,9 +17,13 @@ from annotations.models import Assignment, Campaign, Judgement, JudgementScore, 
 from annotations.selectors.sessions import session_plan
 from annotations.services.assignment import (
     CampaignNotOpen,
+    _order_key,
     _pick_repeat,
+    _regular_candidates,
+    order_value,
     page_next_for,
     task_next_for,
+    worker_order_key,
 )
 from annotations.services.expiry import assignments_expire
 from annotations.services.judgements import judgement_submit
@@ -432,14 +436,41 @@ def test_item_order_is_per_worker_and_reproducible():
     Judgement.objects.filter(worker=workers[0]).delete()
     Assignment.objects.filter(worker=workers[0]).delete()
     assert _order_of(workers[0], campaign) == orders[0]
-    # Old code handed every worker the tasks in design order. One worker's own order can
-    # happen to be the design order (its key (item * a + c) mod p rises over 12
-    # consecutive item ids about 4% of the time: CI met it once); all four never do.
+    # Older code handed every worker the tasks in design order.
     numbers = [
         [Task.objects.get(item_id=i, criterion_id=c, kind="regular").number for i, c in order]
         for order in orders
     ]
     assert any(n != sorted(n) for n in numbers)
+
+
+def test_item_orders_are_mixed_across_workers():
+    """A worker's order of 12 consecutive items is neither the design order nor its
+    reverse, and no two of 2,000 workers share one. The old key, one linear form mod a
+    prime, ordered items by the fractional parts of item * a / p: about 1 worker in 24 got
+    the design order and 1 in 24 its reverse (CI met four workers with three orders)."""
+    items = range(3525, 3537)
+    orders = [
+        tuple(sorted(items, key=lambda i: (order_value(_order_key(7, w), i, 289), i)))
+        for w in range(1, 2001)
+    ]
+    assert tuple(items) not in orders
+    assert tuple(reversed(items)) not in orders
+    assert len(set(orders)) == len(orders)
+
+
+def test_the_scan_orders_by_the_windows_value():
+    """The fallback scan computes the order in SQL (products up to 2**62) as the indexed
+    window does in Python."""
+    campaign = built_campaign(n_systems=2, n_items=6, criteria=("quality", "naturalness"))
+    worker = WorkerFactory(campaign=campaign)
+    key = worker_order_key(campaign=campaign, worker=worker)
+    rows = _regular_candidates(campaign=campaign, worker=worker, now=timezone.now()).values_list(
+        "item_id", "criterion_id", "order_key"
+    )
+    assert len(rows) == 12
+    assert all(value == order_value(key, item, criterion) for item, criterion, value in rows)
+    assert max(value for _, _, value in rows) > 2**31 // 2  # the product really is reduced
 
 
 def _candidates(worker: Worker, campaign: Campaign) -> set[int]:
