@@ -465,9 +465,10 @@ def test_the_scan_orders_by_the_windows_value():
     campaign = built_campaign(n_systems=2, n_items=6, criteria=("quality", "naturalness"))
     worker = WorkerFactory(campaign=campaign)
     key = worker_order_key(campaign=campaign, worker=worker)
-    rows = _regular_candidates(campaign=campaign, worker=worker, now=timezone.now()).values_list(
-        "item_id", "criterion_id", "order_key"
-    )
+    rows = [
+        (task.item_id, task.criterion_id, getattr(task, "order_key"))  # noqa: B009 (annotated)
+        for task in _regular_candidates(campaign=campaign, worker=worker, now=timezone.now())
+    ]
     assert len(rows) == 12
     assert all(value == order_value(key, item, criterion) for item, criterion, value in rows)
     assert max(value for _, _, value in rows) > 2**31 // 2  # the product really is reduced
