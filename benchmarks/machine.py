@@ -6,6 +6,8 @@ fan-out and rank benchmarks beside their figures so that a figure carries its ho
 from __future__ import annotations
 
 import os
+import platform
+import sys
 import time
 
 
@@ -19,7 +21,17 @@ def loop_seconds(n: int = 10_000_000) -> float:
     return time.perf_counter() - started
 
 
+def interpreter() -> str:
+    """Which Python runs the benchmark: builds of one version differ by a third in speed
+    (deploy/pick_python.py), so a figure names its build."""
+    return f"Python {platform.python_version()} at {os.path.realpath(sys.executable)}"
+
+
 def machine_line() -> str:
-    """One line for a benchmark's report: the loop's time and the load average."""
+    """One line for a benchmark's report: the loop's time, the load average and the
+    interpreter."""
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    return f"machine: a 10-million-addition loop {loop_seconds():.2f} s, load average {load}"
+    return (
+        f"machine: a 10-million-addition loop {loop_seconds():.2f} s, load average {load}, "
+        f"{interpreter()}"
+    )

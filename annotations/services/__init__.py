@@ -3,7 +3,8 @@
 
 Campaigns and criteria: ``campaigns``, ``criteria``, ``validation`` (model rules as
 domain errors). The build and the hand-out: ``tasks`` (the build, and the tasks adaptive design adds), ``assignment``
-(handing out work), ``places`` (the places a task holds), ``sessions`` (a worker's
+(handing out work), ``orders`` (the seeded orders of a worker's items and of a page's
+outputs), ``places`` (the places a task holds), ``sessions`` (a worker's
 identity, enrolment from an entry link, consent, last seen), ``expiry`` (assignments past
 their time), ``drafts`` (autosaved answers). Answers and quality: ``judgements``,
 ``quality``, ``workers`` (an organizer's marks on workers). People and money:

