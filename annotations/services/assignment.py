@@ -360,7 +360,12 @@ def _window(
         row[0]
         for row in sorted(
             (row for row in rows if row[4] < jpt),
-            key=lambda row: (row[4], order_value(key, row[1], row[2]), row[3], row[0]),
+            key=lambda row: (
+                row[4],
+                order_value(key=key, item_id=row[1], criterion_id=row[2]),
+                row[3],
+                row[0],
+            ),
         )
     ]
 

@@ -58,7 +58,7 @@ def worker_order_key(*, campaign: Campaign, worker: Worker) -> OrderKey:
     return _order_key(campaign.task_seed, worker.pk)
 
 
-def order_value(key: OrderKey, item_id: int, criterion_id: int) -> int:
+def order_value(*, key: OrderKey, item_id: int, criterion_id: int) -> int:
     """Where (item, criterion) comes in the order ``key``:
     ``((u**2 + d)**2 + e) mod p`` with ``u = (item a + criterion b + c) mod p``."""
     a, b, c, d, e = key

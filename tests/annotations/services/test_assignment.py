@@ -453,7 +453,10 @@ def test_the_scan_orders_by_the_windows_value():
         for task in _regular_candidates(campaign=campaign, worker=worker, now=timezone.now())
     ]
     assert len(rows) == 12
-    assert all(value == order_value(key, item, criterion) for item, criterion, value in rows)
+    assert all(
+        value == order_value(key=key, item_id=item, criterion_id=criterion)
+        for item, criterion, value in rows
+    )
     assert max(value for _, _, value in rows) > 2**31 // 2  # the product really is reduced
 
 

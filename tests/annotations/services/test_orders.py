@@ -12,7 +12,12 @@ def test_item_orders_are_mixed_across_workers():
     the design order and 1 in 24 its reverse (CI met four workers with three orders)."""
     items = range(3525, 3537)
     orders = [
-        tuple(sorted(items, key=lambda i: (order_value(_order_key(7, w), i, 289), i)))
+        tuple(
+            sorted(
+                items,
+                key=lambda i: (order_value(key=_order_key(7, w), item_id=i, criterion_id=289), i),
+            )
+        )
         for w in range(1, 2001)
     ]
     assert tuple(items) not in orders
