@@ -34,7 +34,8 @@ if sys.version_info < (3, 11):
 version = "%d.%d" % sys.version_info[:2]
 try:
     import ensurepip, venv  # noqa: F401
-except ImportError:
+    ensurepip.version()  # the pip wheel it installs (Debian: python3-pip-whl)
+except Exception:
     print("no: no venv/ensurepip"); raise SystemExit
 if not os.path.isfile(os.path.join(sysconfig.get_paths()["include"], "Python.h")):
     print("no: no C headers"); raise SystemExit
