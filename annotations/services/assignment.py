@@ -50,12 +50,9 @@ from typing import Any
 import numpy as np
 from django.db import transaction
 from django.db.models import (
-    BigIntegerField,
     Case,
     Count,
     Exists,
-    ExpressionWrapper,
-    F,
     Max,
     Min,
     OuterRef,
@@ -79,8 +76,8 @@ from annotations.selectors.sessions import (
 )
 from annotations.services.expiry import page_resume
 from annotations.services.orders import (
-    ORDER_PRIME,
     display_order_for,
+    order_expression,
     order_value,
     worker_order_key,
 )
@@ -153,12 +150,7 @@ def _regular_candidates(
     order of items and criteria. In set-up 1 only the lead criterion's tasks (``lead``).
     The hand-out uses it only when its indexed lookup (``_window``) found nothing.
     """
-    a, b, c, d, e = worker_order_key(campaign=campaign, worker=worker)
-    # The % operator, not Mod: Django's MOD on SQLite is math.fmod, exact to 2**53 only.
-    prime = Value(ORDER_PRIME)
-    u = (F("item_id") * a + F("criterion_id") * b + c) % prime
-    v = (u * u + d) % prime
-    key = ExpressionWrapper((v * v + e) % prime, output_field=BigIntegerField())
+    key = order_expression(key=worker_order_key(campaign=campaign, worker=worker))
     qs = _in_language(
         Task.objects.filter(campaign=campaign, kind=Task.Kind.REGULAR), campaign, worker
     )

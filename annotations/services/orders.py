@@ -9,6 +9,7 @@ import functools
 from collections.abc import Iterable
 
 import numpy as np
+from django.db.models import BigIntegerField, ExpressionWrapper, F, Value
 
 from annotations.models import Campaign, Task, Worker
 from annotations.selectors.sessions import session_seed
@@ -65,3 +66,14 @@ def order_value(*, key: OrderKey, item_id: int, criterion_id: int) -> int:
     u = (item_id * a + criterion_id * b + c) % ORDER_PRIME
     v = (u * u + d) % ORDER_PRIME
     return (v * v + e) % ORDER_PRIME
+
+
+def order_expression(*, key: OrderKey) -> ExpressionWrapper:
+    """``order_value`` of a task's item and criterion, computed in SQL (the fallback scan
+    orders by it). The ``%`` operator, not ``Mod``: Django's MOD on SQLite is
+    ``math.fmod``, exact to 2**53 only."""
+    a, b, c, d, e = key
+    prime = Value(ORDER_PRIME)
+    u = (F("item_id") * a + F("criterion_id") * b + c) % prime
+    v = (u * u + d) % prime
+    return ExpressionWrapper((v * v + e) % prime, output_field=BigIntegerField())
