@@ -22,7 +22,7 @@ def loop_seconds(n: int = 10_000_000) -> float:
 
 
 def interpreter() -> str:
-    """Which Python runs the benchmark: builds of one version differ by a third in speed
+    """Which Python runs the benchmark: builds of one version differ by a fifth to a third in speed
     (deploy/pick_python.py), so a figure names its build."""
     return f"Python {platform.python_version()} at {os.path.realpath(sys.executable)}"
 

@@ -1,12 +1,12 @@
 """Print the fastest Python interpreter of this machine that can hold the project's venv.
 
 ``make`` creates ``.venv`` with it (``PYTHON ?= $(shell python3 deploy/pick_python.py)``;
-``PYTHON=...`` on the command line still wins). Interpreters of the same version differ
-by a third in what a request costs: Debian's ``/usr/bin/python3.11`` is built with
-profile-guided and link-time optimisation into one static binary, while a pyenv build
-without ``--enable-optimizations`` runs through a shared ``libpython`` (measured on the
-project's machine: a plain loop 0.22 s against 0.35 s, the crowd worker's page 6.0 ms of
-server CPU against 9.7 ms, docs/benchmarks.md). Build flags do not say which is which
+``PYTHON=...`` on the command line still wins). Builds of the same version differ:
+Debian's ``/usr/bin/python3.11`` is built with profile-guided and link-time optimisation
+into one static binary, while a pyenv build without ``--enable-optimizations`` runs
+through a shared ``libpython`` (measured side by side on the project's machine: a plain
+loop about a third faster, a worker's arrival and cycle on about a fifth less server CPU,
+docs/benchmarks.md). Build flags do not say which is which
 (Debian's ``sysconfig`` reports its shared build's), so each candidate runs the same
 loop and the fastest wins.
 
