@@ -1,7 +1,8 @@
 # humaneval: `make run` serves the platform, `make test` runs every test. Both install first.
 SHELL := /bin/bash
 # The fastest build of python3's version on this machine (Debian's PGO + LTO binary ran a
-# request on about a fifth less CPU than an unoptimised pyenv build): deploy/pick_python.py.
+# request on about a fifth less CPU than an unoptimised pyenv build), never an older patch
+# release than python3's: deploy/pick_python.py.
 PYTHON ?= $(shell python3 deploy/pick_python.py 2>/dev/null || echo python3)
 VENV := .venv
 PY := $(VENV)/bin/python

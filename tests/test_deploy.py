@@ -334,14 +334,23 @@ def test_make_creates_the_venv_with_the_fastest_interpreter_of_its_version(tmp_p
     whichever ``python3`` was first on PATH); another version or a build that cannot hold
     a venv is never taken; when the first cannot, it is kept, as make always did."""
     pick = _pick_python().pick
-    first = _fake_interpreter(tmp_path, "first", "ok 3.11 0.35 /opt/slow/python3.11")
-    fast = _fake_interpreter(tmp_path, "fast", "ok 3.11 0.22 /usr/bin/python3.11")
-    newer = _fake_interpreter(tmp_path, "newer", "ok 3.13 0.10 /usr/bin/python3.13")
+    first = _fake_interpreter(tmp_path, "first", "ok 3.11.2 0.35 /opt/slow/python3.11")
+    fast = _fake_interpreter(tmp_path, "fast", "ok 3.11.7 0.22 /usr/bin/python3.11")
+    newer = _fake_interpreter(tmp_path, "newer", "ok 3.13.1 0.10 /usr/bin/python3.13")
     no_venv = _fake_interpreter(tmp_path, "novenv", "no: no venv/ensurepip")
     assert pick([first, no_venv, newer, fast]) == "/usr/bin/python3.11"
     assert pick([first, no_venv, newer]) == "/opt/slow/python3.11"
     assert pick([no_venv, fast]) == no_venv
     assert pick([str(tmp_path / "missing"), fast]) == str(tmp_path / "missing")
+
+
+def test_an_older_patch_release_is_never_taken_however_fast(tmp_path):
+    """Debian 12's 3.11.2 ran the loop faster than pyenv's 3.11.7, and make took it: CI's
+    API schema test then failed on CPython's AST recursion bug (fixed in 3.11.5)."""
+    pick = _pick_python().pick
+    pyenv = _fake_interpreter(tmp_path, "pyenv", "ok 3.11.7 0.35 /root/.pyenv/python3.11")
+    debian = _fake_interpreter(tmp_path, "debian", "ok 3.11.2 0.22 /usr/bin/python3.11")
+    assert pick([pyenv, debian]) == "/root/.pyenv/python3.11"
 
 
 def test_the_probe_runs_in_this_interpreter_and_the_makefile_uses_it():
@@ -350,7 +359,7 @@ def test_the_probe_runs_in_this_interpreter_and_the_makefile_uses_it():
     real = os.path.realpath(sys.executable)
     module = _pick_python()
     version, seconds, executable = module.probe(sys.executable)
-    assert (version, executable) == (f"{sys.version_info[0]}.{sys.version_info[1]}", real)
+    assert (version, executable) == (".".join(map(str, sys.version_info[:3])), real)
     assert 0 < seconds < 30
     assert module.pick([sys.executable]) == real
     makefile = (REPO / "Makefile").read_text()
