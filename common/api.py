@@ -31,7 +31,7 @@ from rest_framework.serializers import Serializer
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from common.errors import DomainError, ImportFileError
+from common.errors import DomainError, ImportFileError, StaleRequest
 from common.limits import RequestTooLarge, body_too_large
 
 logger = logging.getLogger(__name__)
@@ -69,6 +69,8 @@ ERROR_DESCRIPTIONS = {
     "401": "No credentials, or wrong ones",
     "403": "Your role in this campaign does not allow this",
     "404": "No such object among yours, no such page, or no such path",
+    "409": "The request was made against a state that has changed since (sent twice, or "
+    "from a second tab): nothing was written; `detail` says what changed",
     "413": "The body is over its limit (file uploads: HUMANEVAL_UPLOAD_MAX_MB; other bodies: "
     "2.5 MB); `detail` says the limit, `file` names the upload at fault",
     "429": "Too many failed logins from this client: wait for the cool-off period",
@@ -77,6 +79,7 @@ ERRORS = {
     int(code): OpenApiResponse(ErrorSerializer, description=ERROR_DESCRIPTIONS[code])
     for code in ("400", "403", "404")
 }
+CONFLICT = OpenApiResponse(ErrorSerializer, description=ERROR_DESCRIPTIONS["409"])
 
 
 def error_body(
@@ -123,8 +126,8 @@ def _summary(fields: dict[str, list[str]]) -> str:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """Every API error as :func:`error_body`: DomainError -> 400 (ImportFileError: + where),
-    a body over its limit -> 413 (``file``: the upload at fault), DRF's and Django's errors with their status, anything else a logged JSON 500 (the
+    """Every API error as :func:`error_body`: DomainError -> 400 (ImportFileError: + where;
+    StaleRequest: 409), a body over its limit -> 413 (``file``: the upload at fault), DRF's and Django's errors with their status, anything else a logged JSON 500 (the
     debug page when DEBUG is on)."""
     if isinstance(exc, ImportFileError):
         return Response(
@@ -132,6 +135,15 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
                 detail=str(exc), code="import_error", file=exc.file, line=exc.line, field=exc.field
             ),
             status=status.HTTP_400_BAD_REQUEST,
+        )
+    if isinstance(exc, StaleRequest):
+        return Response(
+            error_body(
+                detail=str(exc),
+                code="conflict",
+                fields={exc.field: [str(exc)]} if exc.field else None,
+            ),
+            status=status.HTTP_409_CONFLICT,
         )
     if isinstance(exc, DomainError):
         fields = {exc.field: [str(exc)]} if exc.field else None

@@ -15,6 +15,11 @@ class DomainError(Exception):
         self.field = field
 
 
+class StaleRequest(DomainError):
+    """The request was made against a state that has changed since (a form sent twice, a
+    double click, a second tab): nothing was written. The API answers 409."""
+
+
 class ImportFileError(DomainError):
     """A file could not be imported; nothing was written.
 

@@ -1,6 +1,7 @@
 """REST API of adaptive design: ``GET /api/campaigns/<slug>/adaptive/`` (each criterion's
-open places, batches and the stop rule) and ``POST`` ``{"criterion": name}`` (designers:
-a batch now; 201 with the batch, 400 naming why not)."""
+open places, batches and the stop rule) and ``POST`` ``{"criterion": name, "after": n}``
+(designers: a batch now; 201 with the batch, 400 naming why not, 409 when ``after`` is no
+longer the latest batch's number)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from rest_framework.response import Response
 
 from annotations.access.apis import CampaignScoped
 from annotations.selectors.criteria import criterion_get
-from common.api import ERRORS
+from common.api import CONFLICT, ERRORS
 from ranking.selectors import adaptive as selectors
 from ranking.serializers.adaptive import (
     AdaptiveBatchRequest,
@@ -37,10 +38,15 @@ class AdaptiveApi(CampaignScoped):
             ).data
         )
 
-    @extend_schema(request=AdaptiveBatchRequest, responses={201: AdaptiveBatchSerializer, **ERRORS})
+    @extend_schema(
+        request=AdaptiveBatchRequest,
+        responses={201: AdaptiveBatchSerializer, **ERRORS, 409: CONFLICT},
+    )
     def post(self, request: Request, slug: str) -> Response:
         data = AdaptiveBatchRequest(data=request.data)
         data.is_valid(raise_exception=True)
         criterion = criterion_get(self.campaign, data.validated_data["criterion"])
-        batch = adaptive.adaptive_batch_now(criterion=criterion)
+        batch = adaptive.adaptive_batch_now(
+            criterion=criterion, after=data.validated_data.get("after")
+        )
         return Response(AdaptiveBatchSerializer(batch).data, status=status.HTTP_201_CREATED)

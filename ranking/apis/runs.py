@@ -7,8 +7,9 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -61,7 +62,18 @@ class CampaignRankingRunsApi(CampaignScoped, generics.ListAPIView):
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 
-    @extend_schema(request=RankingRunSerializer, responses={201: RankingRunSerializer, **ERRORS})
+    @extend_schema(
+        request=RankingRunSerializer,
+        responses={
+            201: RankingRunSerializer,
+            200: OpenApiResponse(
+                RankingRunSerializer,
+                description="Your run of the same request, still pending or running (a "
+                "retried POST): no second run was started",
+            ),
+            **ERRORS,
+        },
+    )
     def post(self, request: Request, slug: str) -> Response:
         data = RankingRunSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -71,11 +83,16 @@ class CampaignRankingRunsApi(CampaignScoped, generics.ListAPIView):
         if criterion is None:
             raise DomainError(f"criterion: {criterion_missing(self.campaign, name)}")
 
+        started = timezone.now()
         run = ranking_run_create(
             campaign=self.campaign, criterion=criterion, user=request.user, **fields
         )
         run.refresh_from_db()
-        return Response(RankingRunSerializer(run).data, status=status.HTTP_201_CREATED)
+        made = run.created_at >= started
+        return Response(
+            RankingRunSerializer(run).data,
+            status=status.HTTP_201_CREATED if made else status.HTTP_200_OK,
+        )
 
 
 class RankingRunScoped(DomainErrorsMixin):

@@ -382,6 +382,27 @@ def ranking_runs_active_count(*, user_id: int) -> int:
     return RankingRun.objects.filter(created_by_id=user_id, status__in=RankingRun.ACTIVE).count()
 
 
+def ranking_run_active_same(
+    *,
+    user_id: int,
+    criterion_id: int,
+    request: Mapping[str, Any],
+) -> RankingRun | None:
+    """The designer's pending or running run of the criterion made with the same request
+    (``method``, ``runs``, ``seed``, ``confidence``, ``exclude_flagged``, ``parameters``,
+    ``where``), if any: a form sent twice gets it instead of a second, identical run."""
+    scalars = {k: request[k] for k in ("method", "runs", "seed", "confidence", "exclude_flagged")}
+    for run in RankingRun.objects.filter(
+        created_by_id=user_id,
+        criterion_id=criterion_id,
+        status__in=RankingRun.ACTIVE,
+        **scalars,
+    ).order_by("pk"):
+        if run.parameters == request["parameters"] and run.where == request["where"]:
+            return run
+    return None
+
+
 def ranking_run_rows(*, run: RankingRun) -> list[Row]:
     """A finished run's rows in ranking order (best value first)."""
     return [

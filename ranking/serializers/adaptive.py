@@ -12,6 +12,14 @@ from ranking.models import AdaptiveBatch
 
 class AdaptiveBatchRequest(serializers.Serializer):
     criterion = serializers.CharField(max_length=64)
+    after = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=1_000_000,
+        help_text="The number of the criterion's latest batch you saw (0 before the first): "
+        "when another batch has been added since, nothing is added and the answer is 409. "
+        "Send it to make a retried POST add one batch, not two.",
+    )
 
 
 class IsoDateTimeField(serializers.DateTimeField):

@@ -63,7 +63,7 @@ from django.db import transaction
 from annotations.models import Campaign, Criterion
 from annotations.services.campaigns import campaign_settings_problems
 from annotations.services.tasks import TaskRow, tasks_add
-from common.errors import DomainError
+from common.errors import DomainError, StaleRequest
 from ranking import stats
 from ranking.models import AdaptiveBatch
 from ranking.selectors import adaptive as selectors
@@ -211,11 +211,13 @@ def _stable(criterion: Criterion, state: _State, number: int) -> bool:
 
 @transaction.atomic
 def adaptive_batch_build(
-    *, criterion: Criterion, force: bool = False, trigger: str = "auto"
+    *, criterion: Criterion, force: bool = False, trigger: str = "auto", after: int | None = None
 ) -> AdaptiveBatch | None:
     """Add the next batch of the criterion's tasks when its open places are under half a
     batch (or at once with ``force``); None when none is needed. ``DomainError`` when
-    the campaign cannot take one (``adaptive_problem``). Locks the campaign row."""
+    the campaign cannot take one (``adaptive_problem``); ``StaleRequest`` when ``after``
+    (the number of the latest batch the requester saw) is no longer the latest, so that a
+    form sent twice adds one batch. Locks the campaign row."""
     campaign = Campaign.objects.select_for_update().get(pk=criterion.campaign_id)
     problem = adaptive_problem(campaign)
     if problem:
@@ -229,7 +231,16 @@ def adaptive_batch_build(
     system_ids = [pk for pk, _ in systems]
     labels = [label for _, label in systems]
     k = min(int(campaign.outputs_per_task), len(systems))
-    number = selectors.adaptive_batch_last_number(criterion=criterion) + 1
+    last = selectors.adaptive_batch_last_number(criterion=criterion)
+    if after is not None and after != last:
+        raise StaleRequest(
+            f"This request was made when {criterion.name} had {after} "
+            f"batch{'' if after == 1 else 'es'}; it has {last} now, so no batch was added "
+            "(a form sent twice, or a second tab). Reload to see them, then add one more if "
+            "you still want it.",
+            field="after",
+        )
+    number = last + 1
     seed = [int(campaign.task_seed or 0), int(criterion.pk), number]
     # The refit's generator is the same for every batch of the criterion, so that refits
     # differ only by the judgements they read (as in the replay); the choice's is the
@@ -345,10 +356,14 @@ def adaptive_step(*, campaign: Campaign | None = None) -> list[AdaptiveBatch]:
     return added
 
 
-def adaptive_batch_now(*, criterion: Criterion, trigger: str = "manual") -> AdaptiveBatch:
+def adaptive_batch_now(
+    *, criterion: Criterion, trigger: str = "manual", after: int | None = None
+) -> AdaptiveBatch:
     """A batch of the criterion's tasks now, whatever its open places (the page's button,
-    the API's POST, ``adaptive_step --force``)."""
-    batch = adaptive_batch_build(criterion=criterion, force=True, trigger=trigger)
+    the API's POST, ``adaptive_step --force``). With ``after``, only if the criterion's
+    latest batch is still number ``after`` (``StaleRequest`` otherwise): the page sends
+    it, so a double click or a resent form adds one batch, not two."""
+    batch = adaptive_batch_build(criterion=criterion, force=True, trigger=trigger, after=after)
     if batch is None:  # pragma: no cover - a forced build always makes one
         raise DomainError("No batch was made.")
     return batch

@@ -56,6 +56,8 @@ def ranking_run_create(
     ``annotations.core.slices``), stored with the run; a slice without judgements of the
     criterion is refused. The campaign's runs whose computation was lost are swept first
     (``ranking.services.sweep``; pages only show them as failed, they never write).
+    A designer's request while their run of the same request is still pending or running
+    (a form sent twice, a retried POST) returns that run instead of starting another.
     """
     if criterion.campaign_id != campaign.pk:
         raise DomainError(
@@ -83,6 +85,24 @@ def ranking_run_create(
     ranking_runs_sweep(campaign=campaign)
     with transaction.atomic():
         if owner is not None:
+            # Lock the designer's row so that their requests count one after the other,
+            # and a second send of one form finds the first's run (and gets it).
+            User.objects.select_for_update().filter(pk=owner.pk).first()
+            same = selectors.ranking_run_active_same(
+                user_id=owner.pk,
+                criterion_id=criterion.pk,
+                request={
+                    "method": method,
+                    "runs": runs,
+                    "seed": seed,
+                    "confidence": confidence,
+                    "exclude_flagged": exclude_flagged,
+                    "parameters": parameters,
+                    "where": where,
+                },
+            )
+            if same is not None:
+                return same
             _check_active_cap(user=owner)
         run = RankingRun.objects.create(
             campaign=campaign,
@@ -156,8 +176,7 @@ def _check_runs(*, runs: int, campaign: Campaign) -> None:
 
 
 def _check_active_cap(*, user: User) -> None:
-    # Lock the designer's row so that concurrent requests count one after the other.
-    User.objects.select_for_update().filter(pk=user.pk).first()
+    """The designer's row is locked by the caller."""
     cap = settings.RANKING_MAX_ACTIVE_RUNS_PER_USER
     active = selectors.ranking_runs_active_count(user_id=user.pk)
     if active >= cap:

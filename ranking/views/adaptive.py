@@ -18,11 +18,17 @@ from ranking.services import adaptive
 Role = CampaignMembership.Role
 
 
+def _after(value: str) -> int | None:
+    """The form's ``after`` (the number of the latest batch the page showed), or None when
+    it is missing or not a number (a request made without the page)."""
+    return int(value) if value.isascii() and value.isdecimal() and len(value) < 10 else None
+
+
 @campaign_view(Role.VIEWER)
 @require_http_methods(["GET", "POST"])
 def campaign_adaptive(request: HttpRequest, campaign: Campaign) -> HttpResponse:
-    """GET: the batches per criterion and the stop rule. POST (designers, ``criterion``):
-    a batch now."""
+    """GET: the batches per criterion and the stop rule. POST (designers, ``criterion`` and
+    ``after``, the latest batch the page showed): a batch now, once per page."""
     if request.method == "POST":
         campaign_require(request, campaign, Role.DESIGNER, denied="Viewers cannot add tasks.")
         criterion = criterion_by_name(campaign, request.POST.get("criterion", ""))
@@ -30,7 +36,9 @@ def campaign_adaptive(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             messages.error(request, "Choose one of the campaign's criteria.")
         else:
             try:
-                batch = adaptive.adaptive_batch_now(criterion=criterion)
+                batch = adaptive.adaptive_batch_now(
+                    criterion=criterion, after=_after(request.POST.get("after", ""))
+                )
             except DomainError as exc:
                 messages.error(request, str(exc))
             else:

@@ -3,6 +3,8 @@ each batch's systems were chosen and whether the clusters are stable (screenshot
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth.models import User
 
@@ -31,9 +33,12 @@ def test_a_designer_adds_batches_and_reads_the_stop_rule(new_page, live_server):
     page.get_by_text("Settings saved.").wait_for()
     page.goto(live_server.url + f"/rankings/campaign/{campaign.slug}/")
     page.get_by_role("link", name="Adaptive design").click()
-    for _ in range(3):
-        page.get_by_role("button", name="Add a batch of quality tasks now").click()
-        page.wait_for_load_state("load")
+    for number in (1, 2, 3):
+        # Each click waits for the page it leads to: a click on the page before sends the
+        # batch number that page showed, and is refused as a form sent twice.
+        with page.expect_navigation():
+            page.get_by_role("button", name="Add a batch of quality tasks now").click()
+        page.get_by_text(f"Batch {number} of quality: 10 tasks added.").wait_for()
     assert AdaptiveBatch.objects.count() == 3
     rows = page.locator("table tbody tr")
     assert rows.count() == 3 and "#3" in rows.first.inner_text()
@@ -43,3 +48,25 @@ def test_a_designer_adds_batches_and_reads_the_stop_rule(new_page, live_server):
     page.set_viewport_size({"width": 390, "height": 844})
     assert settled_width(page, 390) <= 390
     save_screenshot(page, "adaptive-390")
+
+
+def test_a_double_click_adds_one_batch(new_page, live_server):
+    """A designer double-clicks the button (the browser sends the form twice): one batch."""
+    campaign = adaptive_campaign(items=40, batch=10)
+    judge_all(campaign)
+    owner = User.objects.create_user("ad-owner2", password="pw-ad-owner2")
+    CampaignMembership.objects.create(campaign=campaign, user=owner, role="owner")
+    page = new_page(width=1280)
+    page.set_default_timeout(60_000)
+    sign_in(page, live_server.url, "ad-owner2", "pw-ad-owner2")
+    page.goto(live_server.url + f"/rankings/campaign/{campaign.slug}/adaptive/")
+    button = page.get_by_role("button", name="Add a batch of quality tasks now")
+    button.dblclick()
+    # Which message the page shows depends on whether the browser let the first send's
+    # page load: one of the two, and one batch either way.
+    page.get_by_text(
+        re.compile("Batch 1 of quality: 10 tasks added|no batch was added")
+    ).first.wait_for()
+    page.goto(live_server.url + f"/rankings/campaign/{campaign.slug}/adaptive/")
+    assert AdaptiveBatch.objects.count() == 1
+    assert page.locator("table tbody tr").count() == 1

@@ -131,3 +131,31 @@ def test_the_api_answers_in_the_same_json_it_always_did(client, django_user_mode
     Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.CLOSED)
     closed = client.get(url).json()
     assert closed["problem"] and "live" in closed["problem"]
+
+
+def test_a_post_retried_with_after_adds_one_batch(client, django_user_model):
+    """``after`` (the latest batch the client saw) makes a retried POST safe: the second
+    send answers 409 naming what changed and adds nothing; a bad ``after`` is a 400."""
+    from ranking.models import AdaptiveBatch
+
+    campaign = adaptive_campaign()
+    judge_all(campaign)
+    url = f"/api/campaigns/{campaign.slug}/adaptive/"
+    client.force_login(_member(django_user_model, campaign, "designer"))
+    body = {"criterion": "quality", "after": 0}
+    made = client.post(url, body, content_type="application/json")
+    assert made.status_code == 201 and made.json()["number"] == 1
+    again = client.post(url, body, content_type="application/json")
+    assert again.status_code == 409
+    error = again.json()
+    assert error["code"] == "conflict" and "it has 1 now" in error["detail"]
+    assert list(error["fields"]) == ["after"]
+    assert AdaptiveBatch.objects.count() == 1
+    for bad in (-1, "x", 10**12):
+        refused = client.post(
+            url, {"criterion": "quality", "after": bad}, content_type="application/json"
+        )
+        assert refused.status_code == 400 and "after" in refused.json()["fields"]
+    assert AdaptiveBatch.objects.count() == 1
+    nxt = client.post(url, {"criterion": "quality", "after": 1}, content_type="application/json")
+    assert nxt.status_code == 201 and nxt.json()["number"] == 2

@@ -100,11 +100,34 @@ def test_a_designer_cannot_queue_more_than_the_cap(
     client, campaign = api
     settings.RANKING_MAX_ACTIVE_RUNS_PER_USER = 2
     with django_capture_on_commit_callbacks(execute=False):
-        assert _post(client, campaign, runs=10).status_code == 201
-        assert _post(client, campaign, runs=10).status_code == 201
-        third = _post(client, campaign, runs=10)
+        assert _post(client, campaign, runs=10, seed=1).status_code == 201
+        assert _post(client, campaign, runs=10, seed=2).status_code == 201
+        # The same request as a pending one is a retry: that run back, not a third.
+        again = _post(client, campaign, runs=10, seed=2)
+        third = _post(client, campaign, runs=10, seed=3)
+    assert again.status_code == 200
     assert third.status_code == 400
     assert "already have 2 ranking run(s) queued or running (at most 2" in third.json()["detail"]
+
+
+def test_a_retried_post_gets_the_pending_run_not_a_second(api, django_capture_on_commit_callbacks):
+    """A client that sends its POST again (a timeout, a retry) while the first run is
+    still pending gets that run (200), not a second identical run; another seed, another
+    method or a slice is another request (201)."""
+    client, campaign = api
+    with django_capture_on_commit_callbacks(execute=False):
+        first = _post(client, campaign, runs=20)
+        again = _post(client, campaign, runs=20)
+        other = _post(client, campaign, runs=20, seed=7)
+    assert (first.status_code, again.status_code, other.status_code) == (201, 200, 201)
+    assert again.json()["id"] == first.json()["id"] != other.json()["id"]
+    assert RankingRun.objects.count() == 2
+    RankingRun.objects.filter(pk=first.json()["id"]).update(status="done")
+    after = _post(client, campaign, runs=20)
+    assert after.status_code == 201 and after.json()["id"] not in (
+        first.json()["id"],
+        other.json()["id"],
+    )
 
 
 def test_progress_is_visible_while_it_runs(api):

@@ -413,3 +413,40 @@ def test_the_span_counts_tasks_of_at_most_every_system():
     one the page states both cap the task size at the systems."""
     assert adaptive.stable_span(n_systems=4, k=5) == adaptive.stable_span(n_systems=4, k=4) == 160
     assert adaptive.stable_span(n_systems=21, k=5) == 672
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="Row locks (SELECT ... FOR UPDATE) need PostgreSQL; SQLite serialises writes.",
+)
+def test_two_sends_of_one_form_at_once_add_one_batch_on_postgresql():
+    """Four threads send the same ``after`` at the same moment (a form sent from four
+    tabs): the campaign's row lock makes exactly one add a batch; the rest are refused
+    with StaleRequest and write nothing."""
+    from common.errors import StaleRequest
+
+    campaign = adaptive_campaign(items=20, batch=10)
+    criterion = campaign.criteria.get()
+    barrier = threading.Barrier(4)
+    outcomes: list[object] = []
+
+    def send() -> None:
+        try:
+            barrier.wait()
+            outcomes.append(adaptive.adaptive_batch_now(criterion=criterion, after=0).number)
+        except StaleRequest:
+            outcomes.append("stale")
+        except BaseException as error:
+            outcomes.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=send) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes, key=str) == [1, "stale", "stale", "stale"]
+    assert list(AdaptiveBatch.objects.values_list("number", flat=True)) == [1]
+    assert Task.objects.filter(campaign=campaign).count() == 30

@@ -80,11 +80,39 @@ def test_one_designer_cannot_queue_unbounded_runs(planted, settings):
     settings.RANKING_MAX_ACTIVE_RUNS_PER_USER = 2
     designer = User.objects.create_user("busy")
     other = User.objects.create_user("other")
-    first = ranking_run_create(campaign=campaign, criterion=criterion, user=designer, queue=False)
-    ranking_run_create(campaign=campaign, criterion=criterion, user=designer, queue=False)
+
+    def start(user: User, seed: int) -> RankingRun:
+        return ranking_run_create(
+            campaign=campaign, criterion=criterion, user=user, seed=seed, queue=False
+        )
+
+    first = start(designer, 1)
+    start(designer, 2)
     with pytest.raises(DomainError, match=r"already have 2 ranking run\(s\) queued or running"):
-        ranking_run_create(campaign=campaign, criterion=criterion, user=designer, queue=False)
+        start(designer, 3)
+    # The same request as an active run is that run, even at the cap (a form sent twice).
+    assert start(designer, 1) == first
     # Others are not affected, and a finished run frees a place.
-    ranking_run_create(campaign=campaign, criterion=criterion, user=other, queue=False)
+    start(other, 1)
     ranking_run_compute(run=first)
-    ranking_run_create(campaign=campaign, criterion=criterion, user=designer, queue=False)
+    start(designer, 3)
+
+
+def test_a_form_sent_twice_starts_one_run(planted, settings):
+    """The designer's second send of the same request while the first run is pending or
+    running gets that run (the page then shows it); once it is done, the same request
+    starts a new one. Requests without a designer (the CLI, tests) always start one."""
+    campaign, criterion = planted
+    settings.RANKING_MAX_ACTIVE_RUNS_PER_USER = 10
+    designer = User.objects.create_user("twice")
+    request = dict(campaign=campaign, criterion=criterion, runs=20, queue=False)
+    first = ranking_run_create(user=designer, **request)
+    assert ranking_run_create(user=designer, **request) == first
+    assert ranking_run_create(user=designer, where=None, parameters={}, **request) == first
+    for other in ({"seed": 9}, {"confidence": 0.9}, {"exclude_flagged": False}):
+        assert ranking_run_create(user=designer, **request, **other) != first
+    assert ranking_run_create(user=None, **request) != first
+    RankingRun.objects.filter(pk=first.pk).update(status=RankingRun.Status.RUNNING)
+    assert ranking_run_create(user=designer, **request) == first
+    ranking_run_compute(run=first)
+    assert ranking_run_create(user=designer, **request) != first

@@ -37,3 +37,37 @@ def test_the_page_says_what_stable_means_the_span_included(client, django_user_m
     # 6 systems, 3 outputs per task: ceil(160 x 6 / 3) = 320 judgements
     assert "3 refits in a row agree and the clusters have held" in body
     assert "shown 160 more times on average (the last 320 judgements)" in body
+
+
+def test_a_form_sent_twice_adds_one_batch(client, django_user_model):
+    """A double click, a browser resending the POST, or a second tab sends the page's form
+    again: the form names the latest batch it showed, so the second send adds nothing and
+    says why (before, each send added a batch)."""
+    campaign = adaptive_campaign()
+    judge_all(campaign)
+    url = f"/rankings/campaign/{campaign.slug}/adaptive/"
+    client.force_login(_member(django_user_model, campaign, "designer"))
+    body = client.get(url).content.decode()
+    assert '<input type="hidden" name="after" value="0">' in body
+    form = {"criterion": "quality", "after": "0"}
+    assert client.post(url, form).status_code == 302
+    assert client.post(url, form).status_code == 302
+    assert AdaptiveBatch.objects.count() == 1
+    body = client.get(url).content.decode()
+    assert "Batch 1 of quality: 20 tasks added." in body
+    assert "had 0 batches; it has 1 now, so no batch was added" in body
+    assert '<input type="hidden" name="after" value="1">' in body
+    assert client.post(url, {"criterion": "quality", "after": "1"}).status_code == 302
+    assert list(AdaptiveBatch.objects.values_list("number", flat=True)) == [1, 2]
+
+
+@pytest.mark.parametrize("after", ["", "x", "-1", "\u0661", "9" * 40])
+def test_a_form_without_a_readable_after_still_adds_a_batch(client, django_user_model, after):
+    """``after`` is the page's guard, not a required field: a POST without it (or with
+    something that is not a batch number) adds a batch as before, never a 500."""
+    campaign = adaptive_campaign()
+    judge_all(campaign)
+    url = f"/rankings/campaign/{campaign.slug}/adaptive/"
+    client.force_login(_member(django_user_model, campaign, "designer"))
+    assert client.post(url, {"criterion": "quality", "after": after}).status_code == 302
+    assert AdaptiveBatch.objects.count() == 1

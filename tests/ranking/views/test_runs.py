@@ -211,3 +211,26 @@ def test_the_power_plan_says_how_far_off_the_simulator_found_it(client):
     assert "0.24\u00d7 this figure with 20 systems" in html
     # quoted as measured, never turned into a number for this campaign
     assert "expect about" not in html and "Your campaign may differ" in html
+
+
+def test_the_start_form_sent_twice_starts_one_run(
+    client, setup, django_capture_on_commit_callbacks
+):
+    """A double click on "Start" (the run still pending, its worker not yet started)
+    leads both sends to the same run's page; before, each started a run."""
+    _people, campaign = setup
+    form = {
+        "criterion": "quality",
+        "method": "wmt14",
+        "runs": 20,
+        "seed": 3,
+        "confidence": 0.95,
+        "exclude_flagged": "on",
+    }
+    url = reverse("ranking:campaign-runs", args=[campaign.slug])
+    with django_capture_on_commit_callbacks(execute=False):
+        first = client.post(url, form)
+        second = client.post(url, form)
+    assert first.status_code == second.status_code == 302
+    assert first["Location"] == second["Location"]
+    assert RankingRun.objects.count() == 1
