@@ -14,11 +14,12 @@ results and SQL. To move to a new Django: run those tests on it, then add its ve
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import itertools
 import re
 import threading
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import chain
 from typing import Any, Generic, TypeVar
@@ -26,7 +27,14 @@ from typing import Any, Generic, TypeVar
 import django
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
-from django.db import InterfaceError, OperationalError, connections, models
+from django.db import (
+    IntegrityError,
+    InterfaceError,
+    OperationalError,
+    connections,
+    models,
+    transaction,
+)
 from django.db.models.query import (
     FlatValuesListIterable,
     ModelIterable,
@@ -35,6 +43,8 @@ from django.db.models.query import (
 )
 from django.db.models.sql import InsertQuery, UpdateQuery
 from django.db.transaction import TransactionManagementError
+
+from common.errors import DomainError
 
 T = TypeVar("T")
 M = TypeVar("M", bound=models.Model)
@@ -498,3 +508,26 @@ def prepared_update(
         return PreparedUpdate(build, returning=returning, **params)
 
     return decorate
+
+
+def unique_violation(exc: BaseException) -> bool:
+    """Whether ``exc`` is a unique constraint's refusal (PostgreSQL's SQLSTATE 23505,
+    SQLite's "UNIQUE constraint failed"), not another integrity error."""
+    cause = exc.__cause__ or exc
+    if getattr(cause, "pgcode", None) == "23505":
+        return True
+    return str(cause).startswith("UNIQUE constraint failed")
+
+
+@contextlib.contextmanager
+def refused_when_taken(message: str, *, field: str = "") -> Iterator[None]:
+    """Run the block in a savepoint; when a unique constraint refuses it (two requests
+    creating the same name at once: both checked, one inserted first), raise
+    ``DomainError(message)`` as the check made one after the other would, not a 500."""
+    try:
+        with transaction.atomic():
+            yield
+    except IntegrityError as exc:
+        if not unique_violation(exc):
+            raise
+        raise DomainError(message, field=field) from exc

@@ -18,7 +18,7 @@ from annotations.models import ImportJob
 from annotations.serializers.campaigns import CampaignSerializer
 from annotations.serializers.lifecycle import BuildSerializer
 from annotations.services import campaigns as campaign_services
-from common.api import ERRORS, plain
+from common.api import CONFLICT, ERRORS, plain
 
 
 class CampaignActionApi(CampaignScoped, APIView):
@@ -50,13 +50,17 @@ class CampaignBuildApi(CampaignScoped, APIView):
                 "built as a background job: its id, status and progress page."
             ),
             **ERRORS,
+            409: CONFLICT,
         },
     )
     def post(self, request: Request, slug: str) -> Response:
         data = BuildSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         report = import_jobs.campaign_tasks_build_or_queue(
-            campaign=self.campaign, user=request.user, seed=data.validated_data.get("seed")
+            campaign=self.campaign,
+            user=request.user,
+            seed=data.validated_data.get("seed"),
+            design=data.validated_data.get("design"),
         )
         if isinstance(report, ImportJob):
             page = reverse(

@@ -30,6 +30,7 @@ from annotations.models import Campaign, ImportJob
 from annotations.selectors.jobs import import_job_active, import_job_progress_key
 from annotations.services.tasks import (
     DesignReport,
+    campaign_design_refuse_stale,
     campaign_tasks_build,
     campaign_tasks_build_check,
     campaign_tasks_estimate,
@@ -114,17 +115,23 @@ def job_create(
 
 
 def campaign_tasks_build_or_queue(
-    *, campaign: Campaign, user: Any = None, seed: int | None = None
+    *, campaign: Campaign, user: Any = None, seed: int | None = None, design: str | None = None
 ) -> DesignReport | ImportJob:
     """The designer's "Build tasks", on the pages and the API alike: built during the
     request when there are few (at most ``BUILD_INLINE_MAX_TASKS``; returns the build's
     report), else checked now (a ``DomainError`` for what would stop it) and built by a
     background "build" job whose page shows its progress (returns the job: the one
-    already pending or running for the campaign, if any)."""
+    already pending or running for the campaign, if any). ``design``: the design the
+    requester saw (``campaign_design_token``); a build sent again after the tasks were
+    built is refused (``StaleRequest``)."""
     if campaign_tasks_estimate(campaign=campaign) <= settings.BUILD_INLINE_MAX_TASKS:
-        return campaign_tasks_build(campaign=campaign, seed=seed)
+        return campaign_tasks_build(campaign=campaign, seed=seed, design=design)
     campaign_tasks_build_check(campaign=campaign)
-    return import_job_active(campaign=campaign, kind="build") or job_create(
+    active = import_job_active(campaign=campaign, kind="build")
+    if active is not None:
+        return active
+    campaign_design_refuse_stale(campaign=campaign, design=design)
+    return job_create(
         campaign=campaign, kind="build", title="the tasks", options={"seed": seed}, user=user
     )
 

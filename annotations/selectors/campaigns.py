@@ -278,3 +278,12 @@ def campaign_fixed_fields(*, campaign: Campaign) -> frozenset[str]:
     if campaign.status != Campaign.Status.DRAFT or campaign.tasks.exists():
         return DESIGN_FIELDS
     return frozenset()
+
+
+def campaign_design_token(*, campaign: Campaign) -> str:
+    """The design a designer sees: ``"none"`` before any task, else the seed of the tasks
+    built. The build form sends it back (``design``), so that a build sent twice, or from
+    a second tab, does not rebuild what the first one built."""
+    if not campaign.tasks.exists():
+        return "none"
+    return str(Campaign.objects.values_list("task_seed", flat=True).get(pk=campaign.pk))

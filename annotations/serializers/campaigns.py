@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from annotations.models import (
@@ -45,7 +47,11 @@ class CampaignUpdateSerializer(ApiModelSerializer):
     class Meta:
         model = Campaign
         fields = sorted(SETTINGS_FIELDS)
-        extra_kwargs = {name: {"required": False} for name in SETTINGS_FIELDS}
+        extra_kwargs: dict[str, dict[str, Any]] = {
+            name: {"required": False} for name in SETTINGS_FIELDS
+        }
+        # The schema says what the settings check takes (the column allows 0).
+        extra_kwargs["adaptive_batch_tasks"].update(min_value=1, max_value=10_000)
 
 
 class CriterionProgressSerializer(serializers.Serializer):

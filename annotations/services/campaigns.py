@@ -31,6 +31,7 @@ from annotations.services.bulk import analyze_when_grown
 from annotations.services.criteria import criteria_check_launchable
 from annotations.services.validation import SETTING_NAMES, model_check
 from common.errors import DomainError
+from common.queries import refused_when_taken
 
 # Slugs that would collide with designer pages under /campaigns/.
 RESERVED_SLUGS = frozenset({"new", "account"})
@@ -217,7 +218,8 @@ def campaign_create(
     campaign = Campaign(slug=slug, name=name or slug, owner=owner, **fields)
     campaign_settings_check(campaign=campaign)
     campaign.full_clean()
-    campaign.save()
+    with refused_when_taken(f"A campaign with the slug '{slug}' already exists."):
+        campaign.save()
     if owner is not None:
         CampaignMembership.objects.create(
             campaign=campaign, user=owner, role=CampaignMembership.Role.OWNER

@@ -27,6 +27,7 @@ from annotations.models import Campaign, Criterion, Output
 from annotations.selectors.criteria import criterion_by_name, setup_input_conflict
 from annotations.services.validation import model_check
 from common.errors import DomainError
+from common.queries import refused_when_taken
 
 if TYPE_CHECKING:  # the stubs' name of a lazy string (a dev dependency)
     from django_stubs_ext import StrPromise
@@ -241,7 +242,8 @@ def _criterion_new(
     )
     _check_scale_settings(criterion)
     model_check(instance=criterion)
-    criterion.save()
+    with refused_when_taken(f"Name: the campaign already has a criterion '{criterion.name}'."):
+        criterion.save()
     return criterion
 
 
@@ -296,7 +298,8 @@ def criterion_update(*, criterion: Criterion, **fields: Any) -> Criterion:
         setattr(criterion, key, value)
     _check_scale_settings(criterion)
     model_check(instance=criterion)
-    criterion.save()
+    with refused_when_taken(f"Name: the campaign already has a criterion '{criterion.name}'."):
+        criterion.save()
     return criterion
 
 

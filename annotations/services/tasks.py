@@ -20,12 +20,12 @@ from django.db.models import Max
 from annotations.core.design import Design, balance_of, default_tasks_per_item, design_tasks
 from annotations.models import Assignment, Campaign, Criterion, Output, Task, TaskOutput
 from annotations.selectors import criteria as criteria_selectors
-from annotations.selectors.campaigns import campaign_build_blockers
+from annotations.selectors.campaigns import campaign_build_blockers, campaign_design_token
 from annotations.selectors.sessions import is_together
 from annotations.services.bulk import analyze_when_grown
 from annotations.services.campaigns import campaign_settings_check, campaign_settings_update
 from annotations.services.criteria import criterion_from_preset
-from common.errors import DomainError
+from common.errors import DomainError, StaleRequest
 
 BATCH_SIZE = 2000
 # Kinds the design makes (attention checks are copies of design tasks); imported tasks
@@ -455,19 +455,45 @@ def tasks_add(*, campaign: Campaign, criterion: Criterion, rows: Sequence[TaskRo
 
 
 @transaction.atomic
+@transaction.atomic
 def campaign_tasks_build(
     *,
     campaign: Campaign,
     seed: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    design: str | None = None,
 ) -> DesignReport:
     """Build (or, in a draft, rebuild) the tasks of every criterion: the designer's
     "Build tasks" on the pages and the API. Needs criteria, outputs and settings that
-    pass ``campaign_settings_check``."""
+    pass ``campaign_settings_check``. Locks the campaign's row, so that builds sent at
+    once run one after the other; with ``design`` (:func:`campaign_design_token` as the
+    requester saw it), refuses (``StaleRequest``) when the tasks were built since."""
+    Campaign.objects.select_for_update().filter(pk=campaign.pk).first()
     campaign_tasks_build_check(campaign=campaign)
+    campaign_design_refuse_stale(campaign=campaign, design=design)
     # A draft's tasks may be rebuilt (tasks_build refuses when assignments exist).
     return tasks_build(
         campaign=campaign, seed=seed, rebuild=campaign.tasks.exists(), progress=progress
+    )
+
+
+def campaign_design_refuse_stale(*, campaign: Campaign, design: str | None) -> None:
+    """``StaleRequest`` when ``design`` (as the requester saw it) is no longer the
+    campaign's (:func:`campaign_design_token`); nothing when it is, or is None."""
+    current = campaign_design_token(campaign=campaign)
+    if design is None or design == current:
+        return
+    if current == "none":
+        raise StaleRequest(
+            "Nothing was built: the tasks this page showed were deleted meanwhile. Reload "
+            "the campaign's page, then build.",
+            field="design",
+        )
+    raise StaleRequest(
+        f"Nothing was rebuilt: the tasks were built meanwhile (seed {current}), by this "
+        "request sent twice or from another tab. The campaign's page shows them; press "
+        "Rebuild tasks again only to replace them.",
+        field="design",
     )
 
 

@@ -68,6 +68,7 @@ def campaign_detail(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         # buttons say why not.
         next_step=steps.next_step,
         blocked=steps.blocked,
+        design=campaign_selectors.campaign_design_token(campaign=campaign),
         totals=monitor_selectors.campaign_totals(campaign=campaign),
         criteria=criteria_selectors.criteria_in_order(campaign=campaign),
         systems=campaign_selectors.campaign_systems(campaign=campaign),

@@ -47,7 +47,9 @@ def campaign_build(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     ``BUILD_INLINE_MAX_TASKS``), else as a background job (``importing.jobs``, the large
     imports' mechanism) whose page shows its progress."""
     try:
-        report = import_jobs.campaign_tasks_build_or_queue(campaign=campaign, user=request.user)
+        report = import_jobs.campaign_tasks_build_or_queue(
+            campaign=campaign, user=request.user, design=request.POST.get("design")
+        )
     except DomainError as exc:
         messages.error(request, str(exc))
     else:

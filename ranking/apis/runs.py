@@ -7,7 +7,6 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
-from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
@@ -28,9 +27,9 @@ from ranking.selectors.sweep import ranking_runs_as_swept
 from ranking.serializers.runs import RankingResultSerializer, RankingRunSerializer
 from ranking.services.runs import (
     ranking_run_cancel,
-    ranking_run_create,
     ranking_run_delete,
     ranking_run_retry,
+    ranking_run_start,
 )
 
 
@@ -83,15 +82,14 @@ class CampaignRankingRunsApi(CampaignScoped, generics.ListAPIView):
         if criterion is None:
             raise DomainError(f"criterion: {criterion_missing(self.campaign, name)}")
 
-        started = timezone.now()
-        run = ranking_run_create(
+        started = ranking_run_start(
             campaign=self.campaign, criterion=criterion, user=request.user, **fields
         )
+        run = started.run
         run.refresh_from_db()
-        made = run.created_at >= started
         return Response(
             RankingRunSerializer(run).data,
-            status=status.HTTP_201_CREATED if made else status.HTTP_200_OK,
+            status=status.HTTP_201_CREATED if started.created else status.HTTP_200_OK,
         )
 
 

@@ -110,6 +110,15 @@ class RankingRunSerializer(serializers.ModelSerializer):
         fields = ("id", "campaign", *RUN_REQUEST_FIELDS, *RUN_STATE_FIELDS, "result_url")
         # ``campaign`` and ``result_url`` are read only where they are declared.
         read_only_fields = ("id", *RUN_STATE_FIELDS)
+        # The schema says what the service takes (the column is a signed 64-bit integer).
+        extra_kwargs = {
+            "seed": {
+                "min_value": 0,
+                "error_messages": {
+                    "min_value": "The seed must be a whole number from 0 to 2**63 - 1."
+                },
+            }
+        }
 
     def to_internal_value(self, data: Any) -> Any:
         # ``exclude_flagged`` is the deprecated name of ``exclude_excluded_workers``: both

@@ -232,12 +232,18 @@ def adaptive_batch_build(
     labels = [label for _, label in systems]
     k = min(int(campaign.outputs_per_task), len(systems))
     last = selectors.adaptive_batch_last_number(criterion=criterion)
+    if after is not None and after > last:
+        raise DomainError(
+            f"{criterion.name} has {last} batch{'' if last == 1 else 'es'}: 'after' is the "
+            "number of the latest batch you saw, not more.",
+            field="after",
+        )
     if after is not None and after != last:
         raise StaleRequest(
-            f"This request was made when {criterion.name} had {after} "
-            f"batch{'' if after == 1 else 'es'}; it has {last} now, so no batch was added "
-            "(a form sent twice, or a second tab). Reload to see them, then add one more if "
-            "you still want it.",
+            f"No batch was added: {criterion.name} has {last} batch"
+            f"{'' if last == 1 else 'es'} now, not {after} (the request was sent again, or "
+            "another batch was added first). Reload to see them, then add one more if you "
+            "still want it.",
             field="after",
         )
     number = last + 1

@@ -206,7 +206,15 @@ def _store_result(
     seconds: float,
 ) -> None:
     """Store a computed ranking and mark the run done (inside the caller's transaction,
-    with the run's row locked)."""
+    with the run's row locked). A ranking with values that are not finite numbers is
+    refused (``DomainError``: the run fails saying so), never stored: the pages, the
+    API's JSON and the exports could not show it."""
+    if not (np.isfinite(result.value).all() and np.isfinite(result.spread).all()):
+        raise DomainError(
+            "The computation gave values that are not finite numbers with these parameters "
+            f"({', '.join(f'{k}={v}' for k, v in sorted(run.parameters.items())) or 'defaults'}); "
+            "retry with parameters nearer the defaults."
+        )
     ranked = [data.systems[int(i)] for i in result.ranked]
     ranked_labels = {s.label for s in ranked}
     inputs["min_comparisons"] = _min_comparisons()

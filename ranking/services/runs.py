@@ -12,6 +12,7 @@ failed before the sweep stores it, reading only.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -30,7 +31,21 @@ from ranking.services import compute
 from ranking.services.sweep import ranking_runs_sweep
 
 
-def ranking_run_create(
+@dataclass(frozen=True)
+class RunStarted:
+    """What :func:`ranking_run_start` did: the run, and whether it was made now (False:
+    the designer's pending or running run of the same request, returned again)."""
+
+    run: RankingRun
+    created: bool
+
+
+def ranking_run_create(**kwargs: Any) -> RankingRun:
+    """:func:`ranking_run_start`'s run (the callers that need not know whether it is new)."""
+    return ranking_run_start(**kwargs).run
+
+
+def ranking_run_start(
     *,
     campaign: Campaign,
     criterion: Criterion,
@@ -43,7 +58,7 @@ def ranking_run_create(
     user: User | AnonymousUser | None = None,
     queue: bool = True,
     where: Mapping[str, str] | None = None,
-) -> RankingRun:
+) -> RunStarted:
     """Create a pending run and, when ``queue``, hand it to Celery once the row is committed.
 
     The request is checked by :func:`ranking.stats.check_parameters` (the check the
@@ -102,7 +117,7 @@ def ranking_run_create(
                 },
             )
             if same is not None:
-                return same
+                return RunStarted(run=same, created=False)
             _check_active_cap(user=owner)
         run = RankingRun.objects.create(
             campaign=campaign,
@@ -121,7 +136,7 @@ def ranking_run_create(
         )
         if queue:
             transaction.on_commit(lambda: compute.ranking_run_dispatch(run.pk))
-    return run
+    return RunStarted(run=run, created=True)
 
 
 def ranking_slice_check(*, criterion: Criterion, where: Mapping[str, str] | None) -> dict[str, str]:
@@ -191,7 +206,9 @@ def ranking_run_cancel(*, run: RankingRun) -> RankingRun:
     """Cancel a pending or running run. A running computation notices at its next
     progress report and stops without storing anything; a queued message finds the run
     ended and computes nothing."""
-    locked = RankingRun.objects.select_for_update().get(pk=run.pk)
+    locked = RankingRun.objects.select_for_update().filter(pk=run.pk).first()
+    if locked is None:
+        raise DomainError(f"Ranking run {run.pk} was deleted meanwhile.")
     if locked.status not in RankingRun.ACTIVE:
         raise DomainError(
             f"Ranking run {run.pk} is {locked.status}: only a queued or running run can be "
@@ -211,7 +228,9 @@ def ranking_run_retry(*, run: RankingRun, user: User | AnonymousUser | None = No
     owner = user if user is not None and user.is_authenticated else None
     ranking_runs_sweep(campaign=run.campaign)
     with transaction.atomic():
-        locked = RankingRun.objects.select_for_update().get(pk=run.pk)
+        locked = RankingRun.objects.select_for_update().filter(pk=run.pk).first()
+        if locked is None:
+            raise DomainError(f"Ranking run {run.pk} was deleted meanwhile.")
         if locked.status not in (RankingRun.Status.FAILED, RankingRun.Status.CANCELLED):
             raise DomainError(
                 f"Ranking run {run.pk} is {locked.status}: only a failed or cancelled run can "
@@ -234,10 +253,13 @@ def ranking_run_retry(*, run: RankingRun, user: User | AnonymousUser | None = No
 
 def ranking_run_delete(*, run: RankingRun) -> None:
     """Delete a run that has ended (done, failed or cancelled) and its results. The
-    campaign's runs are swept first, as for a retry (a lost run has ended)."""
+    campaign's runs are swept first, as for a retry (a lost run has ended). A run deleted
+    meanwhile (the request sent twice at once) is gone: nothing to do, no error."""
     ranking_runs_sweep(campaign=run.campaign)
     with transaction.atomic():
-        locked = RankingRun.objects.select_for_update().get(pk=run.pk)
+        locked = RankingRun.objects.select_for_update().filter(pk=run.pk).first()
+        if locked is None:
+            return  # deleted meanwhile (the same request sent twice): what was asked for
         if locked.status not in RankingRun.ENDED:
             raise DomainError(
                 f"Ranking run {run.pk} is {locked.status}: cancel it before deleting it."

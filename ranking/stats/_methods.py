@@ -48,20 +48,43 @@ METHODS: tuple[str, ...] = tuple(_FUNCTIONS)
 #: the values each parameter can take, as (test, what the message says it must be); a
 #: value outside them cannot be computed (TrueSkill needs sigma > 0, beta > 0, tau >= 0
 #: and a draw probability in [0, 1); the Bradley-Terry ridge must be positive)
+#: the scale TrueSkill's numbers may take: beyond it, sums and squares in the updates lose
+#: all precision or overflow (a sigma0 of 1e-320 divided by zero, a mu0 of 1e308 gave
+#: infinite values, a tau of 1e308 NaN ones), and no rating scale needs it
+SCALE_MIN, SCALE_MAX = 1e-3, 1e6
+#: at most this many steps per run, and steps x runs, when ``steps`` is given (each step
+#: is one comparison's update: a billion steps kept a run busy for hours)
+STEPS_MAX = 10_000_000
+STEPS_BUDGET = 2_000_000_000
+
+
+def _scale(v: Any) -> bool:
+    return math.isfinite(v) and SCALE_MIN <= v <= SCALE_MAX
+
+
 _RANGES: dict[str, tuple[Callable[[Any], bool], str]] = {
-    "mu0": (lambda v: math.isfinite(v), "a finite number"),
-    "sigma0": (lambda v: math.isfinite(v) and v > 0, "a number greater than 0"),
-    "beta": (lambda v: v is None or (math.isfinite(v) and v > 0), "a number greater than 0"),
-    "tau": (lambda v: math.isfinite(v) and v >= 0, "a number of at least 0"),
+    "mu0": (
+        lambda v: math.isfinite(v) and abs(v) <= SCALE_MAX,
+        f"a number from {-SCALE_MAX:,.0f} to {SCALE_MAX:,.0f}",
+    ),
+    "sigma0": (_scale, f"a number from {SCALE_MIN} to {SCALE_MAX:,.0f}"),
+    "beta": (lambda v: v is None or _scale(v), f"a number from {SCALE_MIN} to {SCALE_MAX:,.0f}"),
+    "tau": (
+        lambda v: math.isfinite(v) and 0 <= v <= SCALE_MAX,
+        f"a number from 0 to {SCALE_MAX:,.0f}",
+    ),
     "draw_probability": (
         lambda v: math.isfinite(v) and 0 <= v < 1,
         "a number from 0 up to (not including) 1",
     ),
     "steps": (
-        lambda v: v is None or (float(v).is_integer() and v >= 1),
-        "a whole number of at least 1 (or null: the comparisons + 1)",
+        lambda v: v is None or (float(v).is_integer() and 1 <= v <= STEPS_MAX),
+        f"a whole number from 1 to {STEPS_MAX:,} (or null: the comparisons + 1)",
     ),
-    "ridge": (lambda v: math.isfinite(v) and v > 0, "a number greater than 0"),
+    "ridge": (
+        lambda v: math.isfinite(v) and 1e-12 <= v <= SCALE_MAX,
+        f"a number from 1e-12 to {SCALE_MAX:,.0f}",
+    ),
     "draws_rule": (lambda v: v in ("exclude", "half"), "'exclude' or 'half'"),
     "resample": (lambda v: v in RESAMPLERS, "'auto', 'patterns' or 'judgements'"),
 }
@@ -105,8 +128,9 @@ def check_parameters(
     ``rank`` command, the services and :func:`~ranking.stats.compute`: a known method,
     only that method's parameters (:func:`method_parameters`), each a number (a string
     where the default is one; None where the default is None) in the range the method
-    can compute with (``sigma0 > 0``, ``0 <= draw_probability < 1``, ``ridge > 0``,
-    ...), at least one run, a confidence level strictly between 0 and 1 and a seed from
+    can compute with (TrueSkill's numbers within ``SCALE_MIN`` .. ``SCALE_MAX``,
+    ``0 <= draw_probability < 1``, at most ``STEPS_MAX`` steps and ``STEPS_BUDGET``
+    steps x runs, ...), at least one run, a confidence level strictly between 0 and 1 and a seed from
     0 to 2**63 - 1. ``runs``, ``confidence`` and ``seed`` are checked when given. A
     request that passes cannot fail later for its parameters.
     """
@@ -141,6 +165,13 @@ def check_parameters(
             )
     if runs is not None and runs < 1:
         raise ParameterError("runs", "A ranking needs at least one run.")
+    steps = (parameters or {}).get("steps")
+    if runs is not None and steps is not None and steps * runs > STEPS_BUDGET:
+        raise ParameterError(
+            "parameters",
+            f"Parameters of {method}: 'steps' x runs must be at most {STEPS_BUDGET:,} "
+            f"(got {int(steps):,} x {runs:,}); ask for fewer steps or fewer runs.",
+        )
     if confidence is not None and not 0 < confidence < 1:
         raise ParameterError(
             "confidence", "The confidence level must lie between 0 and 1, e.g. 0.95."

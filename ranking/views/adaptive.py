@@ -18,10 +18,18 @@ from ranking.services import adaptive
 Role = CampaignMembership.Role
 
 
-def _after(value: str) -> int | None:
-    """The form's ``after`` (the number of the latest batch the page showed), or None when
-    it is missing or not a number (a request made without the page)."""
-    return int(value) if value.isascii() and value.isdecimal() and len(value) < 10 else None
+def _after(value: str | None) -> int | None:
+    """The form's ``after`` (the number of the latest batch the page showed); None when
+    it is not sent (a request made without the page). A value that is not a batch number
+    (a tampered form) is refused."""
+    if value is None:
+        return None
+    if not (value.isascii() and value.isdecimal() and len(value) < 10):
+        raise DomainError(
+            "The form's batch number is not a number; no batch was added. Reload the page "
+            "and try again."
+        )
+    return int(value)
 
 
 @campaign_view(Role.VIEWER)
@@ -36,9 +44,8 @@ def campaign_adaptive(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             messages.error(request, "Choose one of the campaign's criteria.")
         else:
             try:
-                batch = adaptive.adaptive_batch_now(
-                    criterion=criterion, after=_after(request.POST.get("after", ""))
-                )
+                after = _after(request.POST.get("after"))
+                batch = adaptive.adaptive_batch_now(criterion=criterion, after=after)
             except DomainError as exc:
                 messages.error(request, str(exc))
             else:

@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 from annotations.models import Campaign, CampaignMembership
 from annotations.services.campaigns import campaign_close
 from ranking.models import RankingRun
+from ranking.services.runs import RunStarted
 from tests.annotations.designer_data import add_member, judged_campaign
 
 pytestmark = pytest.mark.django_db
@@ -34,8 +35,11 @@ def stubs(monkeypatch):
     monkeypatch.setattr(tasks, "tasks_build", lambda **kw: {"tasks": 0}, raising=False)
     monkeypatch.setitem(sys.modules, "annotations.services.tasks", tasks)
     monkeypatch.setattr(
-        "ranking.apis.runs.ranking_run_create",
-        lambda **kw: RankingRun.objects.create(campaign=kw["campaign"], criterion=kw["criterion"]),
+        "ranking.apis.runs.ranking_run_start",
+        lambda **kw: RunStarted(
+            run=RankingRun.objects.create(campaign=kw["campaign"], criterion=kw["criterion"]),
+            created=True,
+        ),
     )
 
 

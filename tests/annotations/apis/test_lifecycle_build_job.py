@@ -27,3 +27,26 @@ def test_the_api_answers_202_with_the_job(settings, django_capture_on_commit_cal
     job = ImportJob.objects.get(pk=response.json()["job"])
     assert job.status == ImportJob.Status.DONE and job.summary["seed"] == 4
     assert Campaign.objects.get(pk=campaign.pk).task_seed == 4
+
+
+def test_a_retried_build_with_design_answers_409_and_keeps_the_tasks(client):
+    """``design`` makes a retried build safe: the second send answers 409 and the tasks
+    (and their seed) stay; without it, a build rebuilds as before."""
+    from rest_framework.test import APIClient
+
+    owner = User.objects.create(username="api-owner")
+    campaign = _campaign(owner)
+    api = APIClient()
+    api.force_authenticate(owner)
+    url = f"/api/campaigns/{campaign.slug}/build/"
+    assert api.post(url, {"design": "none"}, format="json").status_code == 200
+    campaign.refresh_from_db()
+    seed = campaign.task_seed
+    again = api.post(url, {"design": "none"}, format="json")
+    assert again.status_code == 409 and again.json()["code"] == "conflict"
+    assert "design" in again.json()["fields"]
+    campaign.refresh_from_db()
+    assert campaign.task_seed == seed
+    assert api.post(url, {"design": str(seed), "seed": 5}, format="json").status_code == 200
+    campaign.refresh_from_db()
+    assert campaign.task_seed == 5

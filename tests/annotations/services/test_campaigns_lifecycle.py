@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 
 from annotations.core.outputs import OutputRow
 from annotations.models import (
@@ -437,3 +438,44 @@ def test_a_clone_keeps_languages_translations_attributes_and_output_languages():
         ("b de", "de"),
         ("b en", "en"),
     ]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="Threads writing at once need PostgreSQL (SQLite's test database locks the table).",
+)
+def test_five_campaigns_with_one_slug_at_once_make_one_and_refuse_four():
+    """Five requests creating (or cloning into) one slug at once all pass the slug check;
+    the inserts after the first hit the unique constraint. Those were IntegrityErrors (a
+    500 on PostgreSQL); now each gets the refusal a second request one after the other
+    gets."""
+    import threading
+
+    from django.db import connections
+
+    barrier = threading.Barrier(5)
+    outcomes: list[object] = []
+    owner = User.objects.create_user("racing-owner")
+
+    def create() -> None:
+        try:
+            barrier.wait()
+            outcomes.append(campaign_services.campaign_start(user=owner, slug="race", name="R").pk)
+        except DomainError as error:
+            outcomes.append(str(error))
+        except BaseException as error:
+            outcomes.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=create) for _ in range(5)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    made = [o for o in outcomes if isinstance(o, int)]
+    refused = [o for o in outcomes if isinstance(o, str)]
+    assert len(made) == 1 and len(refused) == 4, outcomes
+    assert set(refused) == {"A campaign with the slug 'race' already exists."}
+    assert Campaign.objects.filter(slug="race").count() == 1

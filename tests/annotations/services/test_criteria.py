@@ -117,3 +117,20 @@ def test_the_content_checks_are_worded_once_and_translated():
         assert "Ihm fehlen Informationen aus der Eingabe" in refusal
     writers = modules_containing("It reflects the input perfectly")
     assert writers == ["annotations/services/criteria.py"]
+
+
+def test_a_name_taken_between_the_check_and_the_insert_is_refused_not_a_500(monkeypatch):
+    """Two requests adding the same criterion at once both pass the name check; the
+    second's insert hits the unique constraint. It was an IntegrityError (a 500 on
+    PostgreSQL); now the same refusal as one after the other, and the first stays."""
+    import annotations.services.criteria as service
+
+    campaign = CampaignFactory()
+    service.criterion_create(campaign=campaign, preset="quality")
+    # Both checks that run before the insert, as the second request ran them: before the
+    # first one's insert.
+    monkeypatch.setattr(service, "criterion_by_name", lambda campaign, name: None)
+    monkeypatch.setattr(service, "model_check", lambda instance: None)
+    with pytest.raises(DomainError, match="already has a criterion 'quality'"):
+        service.criterion_create(campaign=campaign, preset="quality")
+    assert list(campaign.criteria.values_list("name", flat=True)) == ["quality"]

@@ -108,3 +108,26 @@ def test_the_e2e_set_up_1_build_answers_at_once_and_the_plan_counts_pages(
     assert (plan.judgements, plan.regular_pages) == (28350, 9450)
     assert (plan.pages, plan.workers) == (11813, 1182)
     print(f"plan: {plan.pages:,} pages, {plan.workers:,} workers of 10 pages")
+
+
+def test_a_build_sent_twice_rebuilds_nothing(client):
+    """The build form names the design the page showed ("none", or the seed of the tasks
+    built): a second send (refresh, a second tab) after the first built the tasks is
+    refused and keeps them; before, it deleted them and built others with a new seed."""
+    owner = User.objects.create(username="owner")
+    campaign = _campaign(owner)
+    client.force_login(owner)
+    page = reverse("annotations:designer-campaign", args=[campaign.slug])
+    build = reverse("annotations:designer-build", args=[campaign.slug])
+    assert '<input type="hidden" name="design" value="none">' in client.get(page).text
+    assert client.post(build, {"design": "none"}).status_code == 302
+    campaign.refresh_from_db()
+    seed, tasks = campaign.task_seed, set(Task.objects.values_list("pk", flat=True))
+    again = client.post(build, {"design": "none"}, follow=True)
+    assert "Nothing was rebuilt: the tasks were built meanwhile" in again.text
+    campaign.refresh_from_db()
+    assert campaign.task_seed == seed and set(Task.objects.values_list("pk", flat=True)) == tasks
+    # The page now names the design it shows: a rebuild from it is a rebuild.
+    assert f'name="design" value="{seed}"' in client.get(page).text
+    client.post(build, {"design": str(seed)})
+    assert not tasks & set(Task.objects.values_list("pk", flat=True))

@@ -148,9 +148,11 @@ def test_a_post_retried_with_after_adds_one_batch(client, django_user_model):
     again = client.post(url, body, content_type="application/json")
     assert again.status_code == 409
     error = again.json()
-    assert error["code"] == "conflict" and "it has 1 now" in error["detail"]
+    assert error["code"] == "conflict" and "has 1 batch now, not 0" in error["detail"]
     assert list(error["fields"]) == ["after"]
     assert AdaptiveBatch.objects.count() == 1
+    ahead = client.post(url, {"criterion": "quality", "after": 5}, content_type="application/json")
+    assert ahead.status_code == 400 and "not more" in ahead.json()["fields"]["after"][0]
     for bad in (-1, "x", 10**12):
         refused = client.post(
             url, {"criterion": "quality", "after": bad}, content_type="application/json"

@@ -25,7 +25,7 @@ from ranking.selectors.runs import DEFAULT_CONFIDENCE, RUN_DEFAULTS
 from ranking.serializers.means import MeansQuery
 from ranking.serializers.power import PowerQuery
 from ranking.serializers.runs import RankingRunSerializer
-from ranking.services.runs import ranking_run_create
+from ranking.services.runs import ranking_run_start
 from ranking.services.slices import ranking_slices_start
 
 RUN_FIELDS = ("method", "runs", "seed", "confidence")
@@ -54,7 +54,7 @@ def test_every_run_starter_defaults_to_the_run_defaults(name: str) -> None:
     assert isinstance(column, Field) and column.default == expected
     assert RankingRunForm.base_fields[name].initial == expected
     assert _command_default("rank", name) == expected
-    assert _parameter_default(ranking_run_create, name) == expected
+    assert _parameter_default(ranking_run_start, name) == expected
     assert _parameter_default(ranking_slices_start, name) == expected
     if name in ("runs", "confidence"):  # the API takes only these two with a default
         assert RankingRunSerializer().fields[name].default == expected

@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from common.errors import DomainError
 from ranking.models import RankingRun
 from ranking.services import compute
 from ranking.services.compute import ranking_run_compute
@@ -197,3 +198,30 @@ def test_a_dropped_database_connection_is_not_a_single_stream_run_s_failure(plan
     ranking_run_compute(run=run)
     assert run.status == RankingRun.Status.DONE, run.error
     assert run.attempts == 2 and run.results.count() == len(STRENGTHS)
+
+
+@pytest.mark.parametrize("chunked", [True, False])
+def test_a_ranking_with_values_that_are_not_finite_fails_the_run_and_stores_nothing(
+    planted, monkeypatch, chunked
+):
+    """Defence behind the parameters' ranges: should a computation still give an
+    infinite or NaN value, the run fails saying so (it stored ``inf``, which the result's
+    JSON could not carry: a 500, and NaN an IntegrityError named to the user)."""
+    campaign, criterion = planted
+    run = ranking_run_create(campaign=campaign, criterion=criterion, runs=20, queue=False)
+    if not chunked:
+        run = _single_stream(run)
+    real = compute._store_result
+
+    def poisoned(run, data, inputs, result, **kwargs):
+        result.result.value[0] = float("inf")
+        return real(run, data, inputs, result, **kwargs)
+
+    monkeypatch.setattr(compute, "_store_result", poisoned)
+    with pytest.raises(DomainError, match="not finite numbers"):  # recorded, then re-raised
+        ranking_run_compute(run=run)
+    run.refresh_from_db()
+    assert run.status == RankingRun.Status.FAILED
+    assert run.error.startswith("The computation gave values that are not finite numbers")
+    assert "defaults" in run.error and "Error" not in run.error
+    assert not run.results.exists()

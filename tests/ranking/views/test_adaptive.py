@@ -55,19 +55,33 @@ def test_a_form_sent_twice_adds_one_batch(client, django_user_model):
     assert AdaptiveBatch.objects.count() == 1
     body = client.get(url).content.decode()
     assert "Batch 1 of quality: 20 tasks added." in body
-    assert "had 0 batches; it has 1 now, so no batch was added" in body
+    assert "No batch was added: quality has 1 batch now, not 0" in body
     assert '<input type="hidden" name="after" value="1">' in body
     assert client.post(url, {"criterion": "quality", "after": "1"}).status_code == 302
     assert list(AdaptiveBatch.objects.values_list("number", flat=True)) == [1, 2]
 
 
-@pytest.mark.parametrize("after", ["", "x", "-1", "\u0661", "9" * 40])
-def test_a_form_without_a_readable_after_still_adds_a_batch(client, django_user_model, after):
-    """``after`` is the page's guard, not a required field: a POST without it (or with
-    something that is not a batch number) adds a batch as before, never a 500."""
+def test_a_form_without_after_still_adds_a_batch(client, django_user_model):
+    """``after`` is the page's guard, not a required field: a POST without it (a script)
+    adds a batch as before."""
     campaign = adaptive_campaign()
     judge_all(campaign)
     url = f"/rankings/campaign/{campaign.slug}/adaptive/"
     client.force_login(_member(django_user_model, campaign, "designer"))
-    assert client.post(url, {"criterion": "quality", "after": after}).status_code == 302
+    assert client.post(url, {"criterion": "quality"}).status_code == 302
     assert AdaptiveBatch.objects.count() == 1
+
+
+@pytest.mark.parametrize("after", ["", "x", "-1", "\uff11", "0x1", "0 ", "9" * 40, "5"])
+def test_a_form_with_an_unreadable_or_future_after_adds_nothing(client, django_user_model, after):
+    """A tampered ``after`` (not a batch number, or a batch that does not exist yet) is
+    refused with a message and adds nothing, never a 500."""
+    campaign = adaptive_campaign()
+    judge_all(campaign)
+    url = f"/rankings/campaign/{campaign.slug}/adaptive/"
+    client.force_login(_member(django_user_model, campaign, "designer"))
+    response = client.post(url, {"criterion": "quality", "after": after}, follow=True)
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "not a number; no batch was added" in body or "not more" in body
+    assert AdaptiveBatch.objects.count() == 0
