@@ -29,6 +29,7 @@ from annotations.services.outputs import outputs_store
 from annotations.services.tasks import tasks_build
 from common.errors import DomainError
 from tests.annotations.designer_data import judged_campaign
+from tests.at_once import at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -450,30 +451,15 @@ def test_five_campaigns_with_one_slug_at_once_make_one_and_refuse_four():
     the inserts after the first hit the unique constraint. Those were IntegrityErrors (a
     500 on PostgreSQL); now each gets the refusal a second request one after the other
     gets."""
-    import threading
-
-    from django.db import connections
-
-    barrier = threading.Barrier(5)
-    outcomes: list[object] = []
     owner = User.objects.create_user("racing-owner")
 
-    def create() -> None:
+    def create() -> int | str:
         try:
-            barrier.wait()
-            outcomes.append(campaign_services.campaign_start(user=owner, slug="race", name="R").pk)
+            return campaign_services.campaign_start(user=owner, slug="race", name="R").pk
         except DomainError as error:
-            outcomes.append(str(error))
-        except BaseException as error:
-            outcomes.append(error)
-        finally:
-            connections.close_all()
+            return str(error)
 
-    threads = [threading.Thread(target=create) for _ in range(5)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    outcomes = at_once(create, times=5)
     made = [o for o in outcomes if isinstance(o, int)]
     refused = [o for o in outcomes if isinstance(o, str)]
     assert len(made) == 1 and len(refused) == 4, outcomes

@@ -30,6 +30,7 @@ from common.errors import DomainError
 from ranking.models import AdaptiveBatch
 from ranking.selectors import adaptive as selectors
 from ranking.services import adaptive
+from tests.at_once import at_once
 from tests.ranking.adaptive_data import adaptive_campaign, judge_all
 
 pytestmark = pytest.mark.django_db
@@ -428,25 +429,10 @@ def test_two_sends_of_one_form_at_once_add_one_batch_on_postgresql():
 
     campaign = adaptive_campaign(items=20, batch=10)
     criterion = campaign.criteria.get()
-    barrier = threading.Barrier(4)
-    outcomes: list[object] = []
-
-    def send() -> None:
-        try:
-            barrier.wait()
-            outcomes.append(adaptive.adaptive_batch_now(criterion=criterion, after=0).number)
-        except StaleRequest:
-            outcomes.append("stale")
-        except BaseException as error:
-            outcomes.append(error)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=send) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    outcomes = at_once(
+        lambda: adaptive.adaptive_batch_now(criterion=criterion, after=0).number, times=4
+    )
+    outcomes = ["stale" if isinstance(o, StaleRequest) else o for o in outcomes]
     assert sorted(outcomes, key=str) == [1, "stale", "stale", "stale"]
     assert list(AdaptiveBatch.objects.values_list("number", flat=True)) == [1]
     assert Task.objects.filter(campaign=campaign).count() == 30

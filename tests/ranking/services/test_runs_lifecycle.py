@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection, connections
+from django.db import connection
 
 from common.errors import DomainError
 from ranking.models import RankingRun
@@ -19,6 +17,7 @@ from ranking.services.runs import (
     ranking_run_start,
 )
 from ranking.services.sweep import ranking_runs_sweep
+from tests.at_once import at_once
 from tests.ranking.planted import planted_campaign
 from tests.ranking.running_runs import _running
 
@@ -157,25 +156,13 @@ def test_ranking_run_start_says_whether_it_made_the_run(planted):
 def test_five_identical_starts_at_once_make_one_run_and_say_so_once_on_postgresql():
     campaign, criterion = planted_campaign(strengths=STRENGTHS, n_judgements=40, seed=11, k=4)
     designer = User.objects.create_user("racer")
-    barrier = threading.Barrier(5)
-    outcomes: list[object] = []
 
-    def start() -> None:
-        try:
-            barrier.wait()
-            started = ranking_run_start(
-                campaign=campaign, criterion=criterion, runs=20, queue=False, user=designer
-            )
-            outcomes.append((started.run.pk, started.created))
-        except BaseException as error:
-            outcomes.append(error)
-        finally:
-            connections.close_all()
+    def start() -> tuple[int, bool]:
+        started = ranking_run_start(
+            campaign=campaign, criterion=criterion, runs=20, queue=False, user=designer
+        )
+        return started.run.pk, started.created
 
-    threads = [threading.Thread(target=start) for _ in range(5)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    outcomes = at_once(start, times=5)
     (pk,) = RankingRun.objects.values_list("pk", flat=True)
     assert sorted(outcomes, key=str) == sorted([(pk, True)] + [(pk, False)] * 4, key=str)
