@@ -65,7 +65,7 @@ def test_a_double_click_adds_one_batch(new_page, live_server):
     # Which message the page shows depends on whether the browser let the first send's
     # page load: one of the two, and one batch either way.
     page.get_by_text(
-        re.compile("Batch 1 of quality: 10 tasks added|no batch was added")
+        re.compile("Batch 1 of quality: 10 tasks added|no batch was added", re.IGNORECASE)
     ).first.wait_for()
     page.goto(live_server.url + f"/rankings/campaign/{campaign.slug}/adaptive/")
     assert AdaptiveBatch.objects.count() == 1
