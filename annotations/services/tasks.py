@@ -455,7 +455,6 @@ def tasks_add(*, campaign: Campaign, criterion: Criterion, rows: Sequence[TaskRo
 
 
 @transaction.atomic
-@transaction.atomic
 def campaign_tasks_build(
     *,
     campaign: Campaign,

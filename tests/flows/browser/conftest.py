@@ -11,6 +11,7 @@ import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -151,4 +152,22 @@ def signed_in_owner(new_page, live_server, *, javascript: bool = True, width: in
     page.get_by_label("Password").fill("owner-pass")
     page.get_by_role("button", name="Sign in").click()
     page.wait_for_load_state("load")
+    return page
+
+
+def page_of_new_owner(
+    new_page, live_server, campaign, *, username: str, timeout: float = 60_000
+) -> Any:
+    """A page signed in as a new user ``username`` (password ``pw-<username>``) who owns
+    ``campaign``."""
+    from django.contrib.auth.models import User
+
+    from annotations.models import CampaignMembership
+
+    password = f"pw-{username}"
+    owner = User.objects.create_user(username, password=password)
+    CampaignMembership.objects.create(campaign=campaign, user=owner, role="owner")
+    page = new_page(width=1280)
+    page.set_default_timeout(timeout)
+    sign_in(page, live_server.url, username, password)
     return page

@@ -6,11 +6,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.contrib.auth.models import User
 
-from annotations.models import Campaign, CampaignMembership
+from annotations.models import Campaign
 from ranking.models import AdaptiveBatch
-from tests.flows.browser.conftest import save_screenshot, settled_width, sign_in
+from tests.flows.browser.conftest import page_of_new_owner, save_screenshot, settled_width
 from tests.ranking.adaptive_data import adaptive_campaign, judge_all
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -20,12 +19,7 @@ def test_a_designer_adds_batches_and_reads_the_stop_rule(new_page, live_server):
     campaign = adaptive_campaign(items=40, batch=10)
     Campaign.objects.filter(pk=campaign.pk).update(adaptive_design=False)
     judge_all(campaign)
-    owner = User.objects.create_user("ad-owner", password="pw-ad-owner")
-    CampaignMembership.objects.create(campaign=campaign, user=owner, role="owner")
-
-    page = new_page(width=1280)
-    page.set_default_timeout(60_000)
-    sign_in(page, live_server.url, "ad-owner", "pw-ad-owner")
+    page = page_of_new_owner(new_page, live_server, campaign, username="ad-owner")
     page.goto(live_server.url + f"/campaigns/{campaign.slug}/settings/")
     page.get_by_label("Adaptive design").check()
     page.get_by_label("Adaptive batch tasks").fill("10")
@@ -54,11 +48,7 @@ def test_a_double_click_adds_one_batch(new_page, live_server):
     """A designer double-clicks the button (the browser sends the form twice): one batch."""
     campaign = adaptive_campaign(items=40, batch=10)
     judge_all(campaign)
-    owner = User.objects.create_user("ad-owner2", password="pw-ad-owner2")
-    CampaignMembership.objects.create(campaign=campaign, user=owner, role="owner")
-    page = new_page(width=1280)
-    page.set_default_timeout(60_000)
-    sign_in(page, live_server.url, "ad-owner2", "pw-ad-owner2")
+    page = page_of_new_owner(new_page, live_server, campaign, username="ad-owner2")
     page.goto(live_server.url + f"/rankings/campaign/{campaign.slug}/adaptive/")
     button = page.get_by_role("button", name="Add a batch of quality tasks now")
     button.dblclick()

@@ -5,14 +5,12 @@ Spanish descriptors (screenshots in artifacts/)."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import User
 
-from annotations.models import CampaignMembership
 from annotations.services.demo_multilingual import (
     DEMO_MTG_CRITERION_TRANSLATIONS,
     demo_multilingual_seed,
 )
-from tests.flows.browser.conftest import save_screenshot, sign_in
+from tests.flows.browser.conftest import page_of_new_owner, save_screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -20,12 +18,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_the_multilingual_demo_from_organizer_and_worker(new_page, live_server):
     seeded = demo_multilingual_seed()
     campaign = seeded.campaign
-    owner = User.objects.create_user("mtg-owner", password="pw-mtg-owner")
-    CampaignMembership.objects.create(campaign=campaign, user=owner, role="owner")
-
-    page = new_page(width=1280)
-    page.set_default_timeout(60_000)
-    sign_in(page, live_server.url, "mtg-owner", "pw-mtg-owner")
+    page = page_of_new_owner(new_page, live_server, campaign, username="mtg-owner")
     page.goto(live_server.url + f"/rankings/campaign/{campaign.slug}/means/")
     heads = page.locator(".means-table").first.locator("thead th").all_inner_texts()
     assert heads == ["System", "en", "de", "fr", "es", "all languages"]
