@@ -6,8 +6,10 @@ access from a thread with a running loop unless told it is safe, which it is her
 
 from __future__ import annotations
 
+import logging
 import os
 import re
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -52,6 +54,7 @@ def new_page(browser, live_server) -> Iterator[Callable[..., object]]:
     itself (page routes run before context routes).
     """
     contexts: list[object] = []
+    before = set(threading.enumerate())
 
     def make(*, java_script_enabled: bool = True, width: int = 1100, height: int = 900) -> object:
         context = browser.new_context(
@@ -68,6 +71,29 @@ def new_page(browser, live_server) -> Iterator[Callable[..., object]]:
     yield make
     for context in contexts:
         context.close()  # type: ignore[attr-defined]
+    live_server_idle(before)
+
+
+#: How Python names the threads of Django's live server that each answer one connection
+#: (``ThreadedWSGIServer.process_request_thread``).
+REQUEST_THREAD = "(process_request_thread)"
+
+
+def live_server_idle(before: set[threading.Thread], timeout: float = 15.0) -> None:
+    """Wait until the threads the live server started for this test's requests have ended.
+
+    On in-memory SQLite the live server's threads and the test share one connection, which
+    two threads must never use at once (Django's LiveServerTestCase documentation): a
+    request still running after its page closed (a second send of a double click, a
+    script's last fetch) would otherwise meet the next test's writes or the flush that
+    empties the database after this one ("database table is locked")."""
+    deadline = time.monotonic() + timeout
+    started = [t for t in set(threading.enumerate()) - before if t.name.endswith(REQUEST_THREAD)]
+    for thread in started:
+        thread.join(max(0.0, deadline - time.monotonic()))
+    left = [t.name for t in started if t.is_alive()]
+    if left:
+        logging.getLogger(__name__).warning("live server threads still running: %s", left)
 
 
 @pytest.fixture
