@@ -519,6 +519,13 @@ def unique_violation(exc: BaseException) -> bool:
     return str(cause).startswith("UNIQUE constraint failed")
 
 
+def row_lock(model: type[models.Model], pk: int) -> None:
+    """Hold the row's lock (``SELECT ... FOR UPDATE``) until the transaction ends, reading
+    nothing: writes that check, then add (a batch, an invitation, an upload's systems), run
+    one after the other for that row instead of both passing the check."""
+    model._default_manager.select_for_update().filter(pk=pk).values_list("pk").first()
+
+
 @contextlib.contextmanager
 def refused_when_taken(message: str, *, field: str = "") -> Iterator[None]:
     """Run the block in a savepoint; when a unique constraint refuses it (two requests

@@ -33,6 +33,7 @@ from annotations.selectors.memberships import (
     token_digest,
 )
 from common.errors import DomainError
+from common.queries import row_lock
 from common.throttle import throttle_hit
 
 Role = CampaignMembership.Role
@@ -139,6 +140,9 @@ def invitation_create(
     email = email.strip()
     if not email or "@" not in email:
         raise DomainError("email: enter an email address.")
+    # The campaign's row lock: two invitations of one address sent at once (two tabs, a
+    # form sent twice) are checked one after the other, so the second finds the first.
+    row_lock(Campaign, campaign.pk)
     _invitation_limits(campaign=campaign, email=email, invited_by=invited_by)
     token = secrets.token_urlsafe(32)
     invitation = CampaignInvitation.objects.create(

@@ -16,6 +16,7 @@ from annotations.models import Campaign, Item, Output, System
 from annotations.services.bulk import BATCH_SIZE, bulk_insert
 from annotations.services.languages import campaign_languages_add
 from common.errors import DomainError
+from common.queries import row_lock
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,10 @@ def outputs_store(
     write)`` after each chunk.
     """
     rows = list(rows)
+    # The campaign's row lock: two uploads at once (two tabs, a retried job) add their
+    # systems and items one after the other, so the second finds the first's instead of
+    # inserting them again (a unique constraint's refusal, a failed import).
+    row_lock(Campaign, campaign.pk)
     _outputs_check(campaign, rows)
     systems = dict(campaign.systems.values_list("label", "id"))
     new_systems = [

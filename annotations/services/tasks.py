@@ -26,6 +26,7 @@ from annotations.services.bulk import analyze_when_grown
 from annotations.services.campaigns import campaign_settings_check, campaign_settings_update
 from annotations.services.criteria import criterion_from_preset
 from common.errors import DomainError, StaleRequest
+from common.queries import row_lock
 
 BATCH_SIZE = 2000
 # Kinds the design makes (attention checks are copies of design tasks); imported tasks
@@ -430,7 +431,7 @@ def tasks_add(*, campaign: Campaign, criterion: Criterion, rows: Sequence[TaskRo
     place held yet. Returns the first new task's number (the highest before plus one,
     also when ``rows`` is empty). Locks the campaign row, so that two additions never
     take the same numbers."""
-    Campaign.objects.select_for_update().filter(pk=campaign.pk).values_list("pk").first()
+    row_lock(Campaign, campaign.pk)
     last = Task.objects.filter(campaign=campaign).aggregate(n=Max("number"))["n"]
     first = int(last or 0) + 1
     tasks = [

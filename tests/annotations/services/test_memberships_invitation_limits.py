@@ -13,10 +13,12 @@ from smtplib import SMTPException
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.db import connection
 
 from annotations.models import CampaignInvitation
 from annotations.services.memberships import invitation_create, invitation_revoke
 from common.errors import DomainError
+from tests.at_once import at_once
 from tests.factories import CampaignFactory
 
 pytestmark = pytest.mark.django_db
@@ -79,3 +81,21 @@ def test_a_mail_that_cannot_be_sent_stores_no_invitation(owner, monkeypatch):
     with pytest.raises(DomainError, match="could not be sent"):
         _invite(campaign, "someone@example.org", owner)
     assert not CampaignInvitation.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="Row locks (SELECT ... FOR UPDATE) need PostgreSQL; SQLite serialises writes.",
+)
+def test_one_address_invited_from_two_tabs_at_once_gets_one_invitation_on_postgresql():
+    """An outside review sent one invitation from four tabs at once on PostgreSQL and got
+    four open invitations (each checked before any was stored). The campaign's row lock
+    makes them one after the other: one invitation, one mail, three refusals."""
+    owner = get_user_model().objects.create_user("owner-4", password="pw-long-enough-1")
+    campaign = CampaignFactory(owner=owner)
+    outcomes = at_once(lambda: _invite(campaign, "colleague@example.org", owner), times=4)
+    refused = [o for o in outcomes if isinstance(o, DomainError)]
+    assert len(refused) == 3 and all("already has an open invitation" in str(o) for o in refused)
+    assert CampaignInvitation.objects.filter(campaign=campaign).count() == 1
+    assert len(mail.outbox) == 1

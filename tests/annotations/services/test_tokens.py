@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from rest_framework.authtoken.models import Token
 
 from annotations.services.tokens import token_get_or_create, token_rotate
+from tests.at_once import at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -29,3 +31,18 @@ def test_rotate_replaces_the_token_and_makes_one_when_there_was_none() -> None:
     assert new.key != old and not Token.objects.filter(key=old).exists()
     assert list(Token.objects.filter(user=user).values_list("key", flat=True)) == [new.key]
     assert Token.objects.get(user=other).key == kept.key  # another user's stays
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="Row locks (SELECT ... FOR UPDATE) need PostgreSQL; SQLite serialises writes.",
+)
+def test_two_rotations_at_once_leave_one_working_token_on_postgresql():
+    """Rotations from four tabs at once: each returns a token (no unique constraint's
+    refusal), and the user has exactly one, one of those returned."""
+    user = User.objects.create_user("rotating")
+    outcomes = at_once(lambda: token_rotate(user=user).key, times=4)
+    assert not [o for o in outcomes if isinstance(o, BaseException)], outcomes
+    (kept,) = Token.objects.filter(user=user).values_list("key", flat=True)
+    assert kept in outcomes and len(set(outcomes)) == 4
