@@ -158,6 +158,11 @@ class CampaignDesignForm(forms.ModelForm):
         for name in fixed & set(self.fields):
             self.fields[name].disabled = True
             self.fields[name].required = False
+        # Each input carries the value the page showed (a hidden "initial-" twin), so that
+        # a save changes only what was changed on this page: a second tab opened before
+        # another tab's save no longer writes its stale values back over that save.
+        for field in self.fields.values():
+            field.show_hidden_initial = True
 
     def groups(self) -> list[tuple[str, str, list[forms.BoundField]]]:
         """The fields as the page shows them: (title, note, bound fields) per group.
