@@ -51,7 +51,7 @@ class ExportApi(CampaignScoped, APIView):
         try:
             where = parse_where(request.query_params.getlist("where"))
         except SliceError as exc:
-            raise DomainError(f"where: {exc}") from None
+            raise DomainError(f"The slice cannot be read: {exc}", field="where") from None
         lines = exports.export_lines(
             criterion=criterion, fmt=fmt, include_excluded=query["include_excluded"], where=where
         )

@@ -158,7 +158,7 @@ def outputs_import(
         try:
             language = language_check(language)
         except LanguageError as exc:
-            raise DomainError(f"language: {exc}") from exc
+            raise DomainError(f"The outputs' language: {exc}", field="language") from exc
     path = Path(path)
     parsed = _parse_outputs(path)
     outputs_check_against(campaign, parsed)

@@ -50,7 +50,9 @@ def criterion_missing(campaign: Campaign, name: str, *, others: Sequence[str] = 
     """The one refusal of a criterion name the campaign does not have; ``others``, the
     names it has, are said after it when the caller has read them."""
     has = f" (it has: {', '.join(others)})" if others else ""
-    return DomainError(f"Campaign '{campaign.slug}' has no criterion '{name}'{has}.")
+    return DomainError(
+        f"Campaign '{campaign.slug}' has no criterion '{name}'{has}.", field="criterion"
+    )
 
 
 def criterion_get(campaign: Campaign, name: str) -> Criterion:

@@ -395,7 +395,9 @@ def criterion_rankme_set(
     changed: list[str] = []
     if standard_output is not None:
         if standard_output.item.campaign_id != criterion.campaign_id:
-            raise DomainError("standard_output: choose an output of this campaign.")
+            raise DomainError(
+                "Choose the standard among this campaign's outputs.", field="standard_output"
+            )
         criterion.standard_output = standard_output
         criterion.standard_input = standard_output.item.input
         criterion.standard_text = standard_output.text

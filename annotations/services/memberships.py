@@ -100,8 +100,9 @@ def _invitation_limits(*, campaign: Campaign, email: str, invited_by: User) -> N
     )
     if open_one.exists():
         raise DomainError(
-            f"email: {email} already has an open invitation to this campaign; revoke it "
-            "(Members) to send a new one."
+            f"{email} already has an open invitation to this campaign; revoke it "
+            "(Members) to send a new one.",
+            field="email",
         )
     if throttle_hit(
         scope="invitation-inviter",
@@ -136,10 +137,10 @@ def invitation_create(
     is sent inside the transaction: when it cannot be sent, no invitation is stored.
     """
     if role not in Role.values:
-        raise DomainError(f"role: choose one of {', '.join(Role.values)}.")
+        raise DomainError(f"Choose a role: one of {', '.join(Role.values)}.", field="role")
     email = email.strip()
     if not email or "@" not in email:
-        raise DomainError("email: enter an email address.")
+        raise DomainError("Enter an email address.", field="email")
     # The campaign's row lock: two invitations of one address sent at once (two tabs, a
     # form sent twice) are checked one after the other, so the second finds the first.
     row_lock(Campaign, campaign.pk)

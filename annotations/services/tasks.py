@@ -236,9 +236,9 @@ def tasks_build(
 
 def _check_arguments(*, tasks_per_item: int | None, seed: int | None) -> None:
     if tasks_per_item is not None and tasks_per_item < 1:
-        raise DomainError("tasks per item: must be at least 1.")
+        raise DomainError("Tasks per item must be at least 1.", field="tasks_per_item")
     if seed is not None and not 0 <= seed < SEED_LIMIT:
-        raise DomainError(f"seed: must be between 0 and {SEED_LIMIT - 1}.")
+        raise DomainError(f"The seed must be between 0 and {SEED_LIMIT - 1}.", field="seed")
 
 
 def _systems_and_items(campaign: Campaign) -> tuple[list[tuple[int, str]], list[int]]:
@@ -562,7 +562,8 @@ def campaign_design_preset_apply(*, campaign: Campaign, preset: str) -> Campaign
     """
     if preset not in DESIGN_PRESETS:
         raise DomainError(
-            f"design preset: unknown '{preset}'; choose one of {', '.join(DESIGN_PRESETS)}."
+            f"Unknown design preset '{preset}'; choose one of {', '.join(DESIGN_PRESETS)}.",
+            field="preset",
         )
     chosen = DESIGN_PRESETS[preset]
     campaign = campaign_settings_update(

@@ -107,7 +107,7 @@ def member_invite(request: AuthenticatedHttpRequest, campaign: Campaign) -> Http
                 campaign=campaign, invited_by=request.user, link_for=link_for, **form.cleaned_data
             )
         except DomainError as exc:
-            form.add_error(None, str(exc))
+            form.add_error(exc.field if exc.field in form.fields else None, str(exc))
         else:
             role = role_label(invitation.role).lower()
             if membership_services.mail_is_sent():

@@ -80,7 +80,7 @@ class CampaignRankingRunsApi(CampaignScoped, generics.ListAPIView):
         name = fields.pop("criterion")["name"]
         criterion = criterion_by_name(self.campaign, name)
         if criterion is None:
-            raise DomainError(f"criterion: {criterion_missing(self.campaign, name)}")
+            raise criterion_missing(self.campaign, name)
 
         started = ranking_run_start(
             campaign=self.campaign, criterion=criterion, user=request.user, **fields

@@ -11,7 +11,6 @@ from rest_framework.views import APIView
 from annotations.access.apis import CampaignScoped
 from annotations.selectors.criteria import criterion_by_name, criterion_missing
 from common.api import ERRORS, validated_query
-from common.errors import DomainError
 from ranking.selectors import slices
 from ranking.serializers.slices import SlicesQuery, SlicesSerializer
 
@@ -27,7 +26,7 @@ class CampaignRankingSlicesApi(CampaignScoped, APIView):
         query = validated_query(SlicesQuery, request)
         criterion = criterion_by_name(self.campaign, query["criterion"])
         if criterion is None:
-            raise DomainError(f"criterion: {criterion_missing(self.campaign, query['criterion'])}")
+            raise criterion_missing(self.campaign, query["criterion"])
         values = slices.ranking_slice_values(campaign=self.campaign, by=query["by"])
         runs = slices.ranking_runs_by_slice(
             criterion=criterion, attribute=query["by"], values=values

@@ -147,12 +147,13 @@ def ranking_slice_check(*, criterion: Criterion, where: Mapping[str, str] | None
     try:
         checked = parse_where(f"{name}={value}" for name, value in where.items())
     except SliceError as exc:
-        raise DomainError(f"where: {exc}") from exc
+        raise DomainError(f"The slice cannot be read: {exc}", field="where") from exc
     if not judgements_counted(criterion=criterion, where=checked).exists():
         raise DomainError(
-            f"where: no judgements of '{criterion.name}' on the items with "
+            f"No judgements of '{criterion.name}' on the items with "
             f"{describe(checked)}; the attributes and values this campaign has: see its "
-            "rankings page."
+            "rankings page.",
+            field="where",
         )
     return checked
 
@@ -167,26 +168,29 @@ def _check_judgements(
         return
     if exclude_excluded_workers and judgements_counted(criterion=criterion, where=where).exists():
         raise DomainError(
-            f"criterion: every judgement of '{criterion.name}' is by an excluded worker; "
-            "include excluded workers, or include some workers again, to rank it."
+            f"Every judgement of '{criterion.name}' is by an excluded worker; "
+            "include excluded workers, or include some workers again, to rank it.",
+            field="criterion",
         )
     raise DomainError(
-        f"criterion: '{criterion.name}' has no judgements to rank yet (0 counted: real "
-        "tasks, first answers); rank it once workers have judged some of its tasks."
+        f"'{criterion.name}' has no judgements to rank yet (0 counted: real "
+        "tasks, first answers); rank it once workers have judged some of its tasks.",
+        field="criterion",
     )
 
 
 def _check_runs(*, runs: int, campaign: Campaign) -> None:
     cap = settings.RANKING_MAX_RUNS
     if runs > cap:
-        raise DomainError(f"runs: at most {cap:,} runs per ranking (asked: {runs:,}).")
+        raise DomainError(f"At most {cap:,} runs per ranking (asked: {runs:,}).", field="runs")
     n_systems = campaign.systems.count()
     budget = settings.RANKING_MAX_RUN_VALUES
     if runs * n_systems > budget:
         raise DomainError(
-            f"runs: {runs:,} runs of {n_systems} systems would keep {runs * n_systems:,} "
+            f"{runs:,} runs of {n_systems} systems would keep {runs * n_systems:,} "
             f"values in memory, more than this server's {budget:,}; ask for at most "
-            f"{budget // max(n_systems, 1):,} runs."
+            f"{budget // max(n_systems, 1):,} runs.",
+            field="runs",
         )
 
 

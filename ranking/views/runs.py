@@ -56,9 +56,7 @@ def campaign_runs(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             try:
                 criterion = criterion_by_name(campaign, data["criterion"])
                 if criterion is None:  # offered by the form, deleted since
-                    raise DomainError(
-                        f"criterion: {criterion_missing(campaign, data['criterion'])}"
-                    )
+                    raise criterion_missing(campaign, data["criterion"])
                 run = ranking_run_create(
                     campaign=campaign,
                     criterion=criterion,
@@ -71,8 +69,7 @@ def campaign_runs(request: HttpRequest, campaign: Campaign) -> HttpResponse:
                     where=data["where"],
                 )
             except DomainError as exc:
-                field = str(exc).partition(":")[0]
-                form.add_error(field if field in ("where", "criterion") else None, str(exc))
+                form.add_error(exc.field if exc.field in form.fields else None, str(exc))
             else:
                 return redirect("ranking:run", pk=run.pk)
     runs = selectors.ranking_runs_recent(campaign=campaign, limit=None)

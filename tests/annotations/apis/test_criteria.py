@@ -21,5 +21,6 @@ def test_an_output_of_another_campaign_is_refused_as_the_standard(people, owner_
         format="json",
     )
     assert created.status_code == 400
-    assert "choose an output of this campaign" in created.text
+    assert "Choose the standard among this campaign" in created.text
+    assert list(created.json()["fields"]) == ["standard_output"]
     assert not mine.criteria.filter(name="naturalness").exists()

@@ -33,8 +33,9 @@ def test_picked_output_is_copied_with_its_input_and_recorded():
 
 def test_an_output_of_another_campaign_is_refused():
     criterion = CriterionFactory()
-    with pytest.raises(DomainError, match="standard_output"):
+    with pytest.raises(DomainError, match="Choose the standard among") as refused:
         criterion_rankme_set(criterion=criterion, standard_output=OutputFactory())
+    assert refused.value.field == "standard_output"
 
 
 def test_unknown_content_checks_are_refused_and_known_ones_ordered():

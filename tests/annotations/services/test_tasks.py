@@ -232,7 +232,7 @@ def test_unknown_or_missing_criteria_and_bad_arguments_are_refused():
         tasks_build(campaign=campaign, criteria=["fluency"])
     with pytest.raises(DomainError, match="seed"):
         tasks_build(campaign=campaign, seed=-1)
-    with pytest.raises(DomainError, match="tasks per item"):
+    with pytest.raises(DomainError, match="Tasks per item"):
         tasks_build(campaign=campaign, tasks_per_item=0)
     bare = CampaignFactory()
     with pytest.raises(DomainError, match="no criteria"):
@@ -389,7 +389,7 @@ def test_rankme_together_preset_and_unknown_preset():
         "naturalness",
         "quality",
     ]
-    with pytest.raises(DomainError, match="design preset: unknown 'nope'"):
+    with pytest.raises(DomainError, match="Unknown design preset 'nope'"):
         campaign_design_preset_apply(campaign=campaign, preset="nope")
 
 

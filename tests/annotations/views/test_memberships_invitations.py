@@ -199,6 +199,23 @@ def test_a_bad_invitation_form_names_the_field(client, memberships_world):
     assert not mail.outbox
 
 
+def test_a_second_invitation_of_one_address_is_refused_beside_the_email_field(
+    client, memberships_world
+):
+    """The refusal is a sentence beside the field it is about, without the field's name
+    glued before it (it read "email: new@example.org already has ...")."""
+    people, campaign = memberships_world
+    client.force_login(people["owner"])
+    assert _invite(client, campaign).status_code in (200, 302)
+    again = _invite(client, campaign)
+    assert again.status_code == 400
+    page = again.content.decode()
+    said = "new@example.org already has an open invitation to this campaign"
+    assert said in page and "email: " not in page
+    assert said in str(again.context["invite_form"].errors["email"])
+    assert len(mail.outbox) == 1
+
+
 # Invitations are for the invited address ----------------------------------------------------
 
 

@@ -37,10 +37,9 @@ def test_the_api_shows_slices_side_by_side(client, django_user_model) -> None:
     )
     unknown = client.get(url, {"criterion": "nope", "by": "challenge_set"})
     assert unknown.status_code == 400
-    assert (
-        unknown.json()["detail"]
-        == f"criterion: Campaign '{campaign.slug}' has no criterion 'nope'."
-    )
+    said = f"Campaign '{campaign.slug}' has no criterion 'nope'."
+    assert unknown.json()["detail"] == said  # no "criterion:" glued before the sentence
+    assert unknown.json()["fields"] == {"criterion": [said]}
 
 
 def test_the_api_answers_each_slice_and_each_systems_cells(client, django_user_model) -> None:

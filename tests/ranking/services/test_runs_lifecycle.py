@@ -64,7 +64,7 @@ def test_a_failed_run_can_be_retried_and_then_finishes(planted, django_capture_o
 
 def test_runs_are_capped_like_the_web_form(planted, settings):
     campaign, criterion = planted
-    with pytest.raises(DomainError, match=r"at most 100,000 runs per ranking \(asked: 100,001\)"):
+    with pytest.raises(DomainError, match=r"At most 100,000 runs per ranking \(asked: 100,001\)"):
         ranking_run_create(campaign=campaign, criterion=criterion, runs=100_001, queue=False)
     run = ranking_run_create(campaign=campaign, criterion=criterion, runs=100_000, queue=False)
     assert run.runs == 100_000

@@ -51,7 +51,7 @@ def test_a_language_is_a_slice_too() -> None:
 @pytest.mark.parametrize(
     ("where", "message"),
     [
-        ({"challenge_set": "zzz"}, "no judgements"),
+        ({"challenge_set": "zzz"}, "No judgements"),
         ({"Bad Name": "a"}, "not an attribute name"),
         ({"language": "xx"}, "language"),
     ],

@@ -58,7 +58,7 @@ def test_once_a_run_is_refused_the_slices_after_it_wait(django_user_model, setti
 
 def test_all_or_nothing_checks_every_slice_first_and_writes_nothing_when_one_fails() -> None:
     campaign, criterion = _sliced(20)
-    with pytest.raises(DomainError, match="no judgements"):
+    with pytest.raises(DomainError, match="No judgements"):
         ranking_slices_start(
             campaign=campaign,
             criterion=criterion,

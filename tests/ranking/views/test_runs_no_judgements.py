@@ -34,5 +34,5 @@ def test_only_excluded_workers_judged_it_says_so(client, campaign):
     data = {"criterion": "quality", "method": "wmt14", "runs": 20, "seed": 3}
     data |= {"confidence": 0.95, "exclude_flagged": "on"}
     response = client.post(reverse("ranking:campaign-runs", args=[campaign.slug]), data)
-    assert "every judgement of &#x27;quality&#x27; is by an excluded worker" in response.text
+    assert "Every judgement of &#x27;quality&#x27; is by an excluded worker" in response.text
     assert not RankingRun.objects.exists()
