@@ -5,6 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: The longest system label and item id kept (``System.label``, ``Item.external_id``).
+SYSTEM_LABEL_MAX = 100
+ITEM_ID_MAX = 200
+
 
 @dataclass(frozen=True)
 class OutputRow:

@@ -5,12 +5,13 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import F, Q
 
+from annotations.core.outputs import ITEM_ID_MAX, SYSTEM_LABEL_MAX
 from annotations.models.campaigns import LANGUAGE_MAX, Campaign
 
 
 class System(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="systems")
-    label = models.CharField(max_length=100)
+    label = models.CharField(max_length=SYSTEM_LABEL_MAX)
     name = models.CharField(max_length=200, blank=True)
     metadata = models.JSONField(default=dict, blank=True)
 
@@ -37,7 +38,7 @@ class Item(models.Model):
     campaign = models.ForeignKey(
         Campaign, on_delete=models.CASCADE, related_name="items", db_index=False
     )
-    external_id = models.CharField(max_length=200)
+    external_id = models.CharField(max_length=ITEM_ID_MAX)
     input = models.TextField()
     position = models.PositiveIntegerField(default=0)
     attributes = models.JSONField(default=dict, blank=True)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from common.errors import ImportFileError
 from common.jsontext import JsonTextError, json_loads
 from common.nul import nul_message, nul_path
+from common.tables import header_check, record_check
 
 __all__ = ["MetricRow", "parse_metric_file"]
 
@@ -119,6 +120,7 @@ def _csv(text: str, file: str) -> list[MetricRow]:
             continue
         if header is None:
             header = [cell.strip().lower() for cell in record]
+            header_check(header, file=file, line=start)
             for name in REQUIRED:
                 if name not in header:
                     raise ImportFileError(
@@ -133,6 +135,7 @@ def _csv(text: str, file: str) -> list[MetricRow]:
             raise ImportFileError(
                 f"{len(record)} cells where the header has {len(header)}.", file=file, line=start
             )
+        record_check(record, header, file=file, line=start)
         rows.append(_row(dict(zip(header, record, strict=True)), file=file, line=start, seen=seen))
     if header is None:
         raise ImportFileError("the file has no header line.", file=file, line=1)

@@ -12,9 +12,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from annotations.core.languages import LanguageError, language_check, language_from_code_or_name
-from annotations.core.outputs import OutputRow
+from annotations.core.outputs import ITEM_ID_MAX, SYSTEM_LABEL_MAX, OutputRow
 from common.errors import ImportFileError
 from common.nul import nul_message, nul_path
+from common.tables import header_check, record_check
 
 _LINE_END = re.compile(r"\r+\n?")
 
@@ -148,6 +149,7 @@ class CsvTable:
     ) -> None:
         self.file = str(path)
         self._records = csv_records(path, delimiter=delimiter)
+        self._header_read = not names
         if names:  # a file without a header line (Appraise's CSV exports): names given
             self.header_line, header = 1, list(names)
         else:
@@ -158,6 +160,8 @@ class CsvTable:
                     "the file is empty (a header line is expected).", file=self.file
                 ) from None
         self.names = [h.strip() for h in header]
+        if self._header_read:
+            header_check(self.names, file=self.file, line=self.header_line)
         self.index = {name: i for i, name in enumerate(self.names)}
 
     def require(self, columns: Iterable[str], *, hint: str = "") -> None:
@@ -181,6 +185,8 @@ class CsvTable:
                     line=line,
                     field=self.names[len(record)] if len(record) < width else f"column {width + 1}",
                 )
+            if self._header_read:
+                record_check(record, self.names, file=self.file, line=line)
             yield line, record
 
 
@@ -255,6 +261,12 @@ def reserved_attribute_check(name: str, *, file: str, line: int, field: str) -> 
         )
 
 
+#: A longer system label or item id is refused by line, on SQLite as on PostgreSQL (whose
+#: columns refuse it).
+_LONGEST = {"system": SYSTEM_LABEL_MAX, "item_id": ITEM_ID_MAX}
+_WHAT = {"system": "a system's name", "item_id": "an item's id"}
+
+
 def outputs_check_consistent(parsed: ParsedOutputs) -> None:
     """No (item, system) twice, one input per item, and one value per item attribute."""
     seen: dict[tuple[str, str], tuple[str, int]] = {}
@@ -262,6 +274,16 @@ def outputs_check_consistent(parsed: ParsedOutputs) -> None:
     attributes: dict[tuple[str, str], tuple[str, int]] = {}
     names = parsed.field_names
     for row, (file, line) in zip(parsed.rows, parsed.where, strict=True):
+        for logical, value in (("system", row.system), ("item_id", row.item_id)):
+            longest = _LONGEST[logical]
+            if len(value) > longest:
+                raise ImportFileError(
+                    f"the value has {len(value):,} characters; at most {longest} are kept "
+                    f"for {_WHAT[logical]}.",
+                    file=file,
+                    line=line,
+                    field=names[logical],
+                )
         for name, value in row.attributes:
             first = attributes.setdefault((row.item_id, name), (value, line))
             if first[0] != value:

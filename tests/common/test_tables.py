@@ -1,0 +1,67 @@
+"""Tabular files (common/tables.py), through the importers that read them: a column named
+twice, and a header repeated mid-file (two released files joined), are refused naming
+the line, never imported as data (an outside review saw a system called "system" and an
+output called "output" after such an upload, and the last of two "output" columns
+imported silently)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from annotations.importing.parsers.generic_csv import parse_outputs_csv
+from common.errors import ImportFileError
+from common.tables import header_check, record_check
+from reports.core.metric_files import parse_metric_file
+
+
+def _file(tmp_path: Path, text: str, name: str = "out.csv") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_header_repeated_mid_file_is_refused_naming_its_line(tmp_path) -> None:
+    path = _file(
+        tmp_path,
+        "item_id,input,system,output\n1,in1,sA,o1\nitem_id,input,system,output\n2,in2,sA,o2\n",
+    )
+    with pytest.raises(ImportFileError, match="repeats the header") as refused:
+        parse_outputs_csv(path)
+    assert refused.value.line == 3
+
+
+def test_a_column_named_twice_is_refused_naming_it(tmp_path) -> None:
+    path = _file(tmp_path, "item_id,input,system,output,Output\n1,in1,sA,first,second\n")
+    with pytest.raises(ImportFileError, match="names this column twice") as refused:
+        parse_outputs_csv(path)
+    assert (refused.value.line, refused.value.field) == (1, "Output")
+
+
+def test_the_metrics_file_keeps_the_same_rules(tmp_path) -> None:
+    twice = "system,metric,score,score\nsA,bleu,1,2\n"
+    with pytest.raises(ImportFileError, match="names this column twice"):
+        parse_metric_file(twice.encode(), file="m.csv")
+    joined = "system,metric,score\nsA,bleu,1\nsystem,metric,score\nsB,bleu,2\n"
+    with pytest.raises(ImportFileError, match="repeats the header") as refused:
+        parse_metric_file(joined.encode(), file="m.csv")
+    assert refused.value.line == 3
+
+
+def test_blank_trailing_columns_may_repeat_and_a_record_like_a_header_in_part_is_data() -> None:
+    header_check(["item_id", "output", "", ""], file="f", line=1)
+    record_check(["item_id", "an output"], ["item_id", "output"], file="f", line=2)
+
+
+@pytest.mark.parametrize(
+    ("row", "field"),
+    [(f"1,in1,{'s' * 101},o1", "system"), (f"{'i' * 201},in1,sA,o1", "item_id")],
+    ids=["a system's name", "an item's id"],
+)
+def test_a_name_longer_than_the_database_keeps_is_refused_by_line(tmp_path, row, field) -> None:
+    """It was stored on SQLite and a 500 on PostgreSQL (a varchar's limit)."""
+    path = _file(tmp_path, f"item_id,input,system,output\n1,in0,sB,o0\n{row}\n")
+    with pytest.raises(ImportFileError, match="at most") as refused:
+        parse_outputs_csv(path)
+    assert (refused.value.line, refused.value.field) == (3, field)
