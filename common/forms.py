@@ -6,6 +6,16 @@ from typing import Any
 
 from django import forms
 
+
+def whole_number(text: str | None) -> int | None:
+    """``text`` as a whole number when it is 1 to 18 ASCII digits (what a database integer
+    holds), else None. ``str.isdigit`` alone also takes "²" and other digits that ``int``
+    refuses, and any length: both were 500s where a query string or a form held them."""
+    if not text or len(text) > 18 or not (text.isascii() and text.isdigit()):
+        return None
+    return int(text)
+
+
 #: What a page's form and an API's serializer both say of a value that is not a number
 #: (``common.serializers.bounded_number`` says it too).
 NOT_A_NUMBER = "Enter a number."

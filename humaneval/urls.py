@@ -1,10 +1,14 @@
 from django.contrib import admin
-from django.urls import include, path, re_path
+from django.urls import include, path, re_path, register_converter
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from annotations.views import accounts
 from common.api import api_not_found
+from common.converters import IdConverter
+
+# Before the apps' URLconfs below are read: their paths take ids as <id:pk>.
+register_converter(IdConverter, "id")
 
 urlpatterns = [
     path("admin/", admin.site.urls),

@@ -400,7 +400,7 @@ def _api_routes() -> list[tuple[str, str]]:
             continue
         for typed, plain in (
             ("<slug:slug>", "<slug>"),
-            ("<int:pk>", "<id>"),
+            ("<id:pk>", "<id>"),
             ("<str:fmt>", "<format>"),
         ):
             route = route.replace(typed, plain)

@@ -42,6 +42,7 @@ from annotations.core.languages import INTERFACE_LANGUAGES, interface_language, 
 from annotations.models import Campaign, Criterion, Worker
 from annotations.selectors import sessions as session_selectors
 from annotations.selectors.criteria import example_for
+from common.forms import whole_number
 
 _TOKEN_SALT = "humaneval.worker.session"
 _IDENTITY_SALT = "humaneval.worker.identity"
@@ -246,7 +247,7 @@ def session_cookie_worker_id(request: HttpRequest, campaign: Campaign) -> int | 
     value = request.get_signed_cookie(
         _session_cookie_name(campaign.pk), default="", salt=_SESSION_COOKIE_SALT
     )
-    return int(value) if value and value.isdigit() else None
+    return whole_number(value)
 
 
 def remember_session(request: HttpRequest, response: HttpResponse, worker: Worker) -> HttpResponse:

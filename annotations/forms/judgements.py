@@ -18,6 +18,7 @@ from annotations.selectors.judgements import TaskPage
 from annotations.selectors.sessions import Progress
 from annotations.services.criteria import CONTENT_CHECKS, checklist_problem
 from annotations.services.judgements import PageAnswers, max_magnitude
+from common.forms import whole_number
 from common.http import HtmxHttpRequest
 
 _WHOLE = re.compile(r"^[0-9]+$")
@@ -170,7 +171,7 @@ class ScoresForm(forms.Form):
             target = (data.get(f"tie_{slot}") or "").strip()
             if not target:
                 continue
-            if not target.isdigit() or int(target) not in self.letters or int(target) == slot:
+            if whole_number(target) not in self.letters or whole_number(target) == slot:
                 self.add_error(
                     f"tie_{slot}",
                     gettext("Output %(letter)s: choose another output.") % {"letter": letter},

@@ -27,7 +27,7 @@ urlpatterns = [
         "campaigns/<slug:slug>/criteria/", criteria.CriterionListApi.as_view(), name="api-criteria"
     ),
     path(
-        "campaigns/<slug:slug>/criteria/<int:pk>/",
+        "campaigns/<slug:slug>/criteria/<id:pk>/",
         criteria.CriterionDetailApi.as_view(),
         name="api-criterion",
     ),
@@ -73,7 +73,7 @@ urlpatterns = [
     path("campaigns/<slug:slug>/clone/", campaigns.CampaignCloneApi.as_view(), name="api-clone"),
     path("campaigns/<slug:slug>/members/", memberships.MemberListApi.as_view(), name="api-members"),
     path(
-        "campaigns/<slug:slug>/members/<int:pk>/",
+        "campaigns/<slug:slug>/members/<id:pk>/",
         memberships.MemberDetailApi.as_view(),
         name="api-member",
     ),
@@ -88,12 +88,12 @@ urlpatterns = [
     ),
     path("campaigns/<slug:slug>/workers/", workers.WorkerListApi.as_view(), name="api-workers"),
     path(
-        "campaigns/<slug:slug>/workers/<int:pk>/",
+        "campaigns/<slug:slug>/workers/<id:pk>/",
         workers.WorkerDetailApi.as_view(),
         name="api-worker",
     ),
     path(
-        "campaigns/<slug:slug>/workers/<int:pk>/release/",
+        "campaigns/<slug:slug>/workers/<id:pk>/release/",
         workers.WorkerReleaseApi.as_view(),
         name="api-worker-release",
     ),

@@ -31,19 +31,19 @@ urlpatterns = [
         name="designer-mapped-import",
     ),
     path(
-        "campaigns/<slug:slug>/imports/<int:pk>/",
+        "campaigns/<slug:slug>/imports/<id:pk>/",
         uploads.import_job,
         name="designer-import-job",
     ),
     path("campaigns/<slug:slug>/settings/", settings.campaign_settings, name="designer-settings"),
     path("campaigns/<slug:slug>/criteria/", criteria.criteria, name="designer-criteria"),
     path(
-        "campaigns/<slug:slug>/criteria/<int:pk>/",
+        "campaigns/<slug:slug>/criteria/<id:pk>/",
         criteria.criterion_edit,
         name="designer-criterion",
     ),
     path(
-        "campaigns/<slug:slug>/criteria/<int:pk>/delete/",
+        "campaigns/<slug:slug>/criteria/<id:pk>/delete/",
         criteria.criterion_delete,
         name="designer-criterion-delete",
     ),
@@ -77,13 +77,13 @@ urlpatterns = [
         "campaigns/<slug:slug>/experts.csv", experts.experts_export, name="designer-experts-export"
     ),
     path(
-        "campaigns/<slug:slug>/workers/<int:pk>/",
+        "campaigns/<slug:slug>/workers/<id:pk>/",
         monitor.worker_mark,
         name="designer-worker-mark",
     ),
     path("campaigns/<slug:slug>/members/", memberships.campaign_members, name="designer-members"),
     path(
-        "campaigns/<slug:slug>/members/<int:pk>/remove/",
+        "campaigns/<slug:slug>/members/<id:pk>/remove/",
         memberships.member_remove,
         name="designer-member-remove",
     ),
@@ -91,7 +91,7 @@ urlpatterns = [
         "campaigns/<slug:slug>/members/invite/", memberships.member_invite, name="designer-invite"
     ),
     path(
-        "campaigns/<slug:slug>/members/invitations/<int:pk>/revoke/",
+        "campaigns/<slug:slug>/members/invitations/<id:pk>/revoke/",
         memberships.invitation_revoke,
         name="designer-invitation-revoke",
     ),

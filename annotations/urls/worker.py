@@ -11,12 +11,12 @@ urlpatterns = [
     path("<slug:slug>/s/<str:token>/", sessions.session, name="worker-session"),
     path("<slug:slug>/s/<str:token>/consent/", sessions.consent, name="worker-consent"),
     path(
-        "<slug:slug>/s/<str:token>/task/<int:assignment_id>/",
+        "<slug:slug>/s/<str:token>/task/<id:assignment_id>/",
         judgements.submit,
         name="worker-submit",
     ),
     path(
-        "<slug:slug>/s/<str:token>/task/<int:assignment_id>/draft/",
+        "<slug:slug>/s/<str:token>/task/<id:assignment_id>/draft/",
         drafts.draft,
         name="worker-draft",
     ),

@@ -23,6 +23,7 @@ from annotations.models import (
 from annotations.selectors import criteria as criteria_selectors
 from annotations.services import criteria as criteria_services
 from common.errors import DomainError
+from common.forms import whole_number
 from common.http import (
     HtmxHttpRequest,
     act,
@@ -50,7 +51,7 @@ def _standard_picker(
     query = (request.GET.get("standard_q") or request.POST.get("standard_q") or "").strip()
     query = query[:200]
     chosen = request.POST.get("standard_output") or request.GET.get("standard_output") or ""
-    include = [current, int(chosen) if chosen.isdigit() else None]
+    include = [current, whole_number(chosen)]
     outputs = criteria_selectors.standard_candidates(
         campaign=campaign, query=query, include=include
     )
@@ -113,7 +114,7 @@ def criteria(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
                     campaign=campaign, fields=form.service_fields(), **form.rankme_fields()
                 )
             except DomainError as exc:
-                form.add_error(None, str(exc))
+                form.add_error(exc.field if exc.field in form.fields else None, str(exc))
             else:
                 messages.success(request, f"Criterion “{criterion.name}” added.")
                 return redirect("annotations:designer-criteria", slug=campaign.slug)
@@ -160,7 +161,7 @@ def criterion_edit(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> Htt
                 **form.rankme_fields(),
             )
         except DomainError as exc:
-            form.add_error(None, str(exc))
+            form.add_error(exc.field if exc.field in form.fields else None, str(exc))
         else:
             messages.success(request, f"Criterion “{criterion.name}” saved.")
             return redirect("annotations:designer-criteria", slug=campaign.slug)

@@ -21,6 +21,7 @@ from annotations.selectors import campaigns as campaign_selectors
 from annotations.selectors import criteria as criteria_selectors
 from annotations.selectors import judgements as judgement_selectors
 from annotations.selectors import sessions as session_selectors
+from common.forms import whole_number
 from common.http import HtmxHttpRequest
 
 Role = CampaignMembership.Role
@@ -54,7 +55,7 @@ def campaign_preview_task(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     raw_id = request.GET.get("task", "")
     task = judgement_selectors.preview_task(
         campaign=campaign,
-        task_id=int(raw_id) if raw_id.isdigit() else None,
+        task_id=whole_number(raw_id),
         criterion_name=request.GET.get("criterion") or None,
     )
     group = judgement_selectors.group_tasks(task=task) if task is not None else []

@@ -24,7 +24,7 @@ from tests.annotations.designer_data import judged_world
 pytestmark = pytest.mark.django_db
 
 CONVERTER = re.compile(r"<(?:(?P<kind>\w+):)?\w+>")
-VALUES = {"slug": "{slug}", "int": "{pk}", "str": "csv", "path": "x", None: "x"}
+VALUES = {"slug": "{slug}", "int": "{pk}", "id": "{pk}", "str": "csv", "path": "x", None: "x"}
 
 
 def _routes(patterns: list[Any], prefix: str = "") -> Iterator[str]:

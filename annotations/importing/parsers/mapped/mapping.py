@@ -174,8 +174,10 @@ def _setting_values(data: MappingType[str, Any]) -> dict[str, Any]:
         values[key] = value.strip()
     for key in ("slots", "first"):
         value = data.get(key, 0 if key == "slots" else 1)
-        if isinstance(value, str) and value.strip().isdigit():
-            value = int(value)
+        # ASCII digits only: "²" passes str.isdigit and not int (it was a 500).
+        text = value.strip() if isinstance(value, str) else ""
+        if text.isascii() and text.isdigit() and len(text) <= 18:
+            value = int(text)
         if not isinstance(value, int) or isinstance(value, bool):
             raise MappingError("expected a whole number.", field=key)
         values[key] = value
