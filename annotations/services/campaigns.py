@@ -376,9 +376,13 @@ def campaign_delete(*, campaign: Campaign) -> None:
     """Delete a draft, closed or archived campaign with everything it holds (locks the row).
 
     Judgements, workers, tasks, outputs and ranking runs go with it; the confirmation
-    page shows their counts first (``selectors.campaigns.campaign_contents``).
+    page shows their counts first (``selectors.campaigns.campaign_contents``). Deleting
+    a campaign deleted meanwhile (a double click, a second tab) does nothing: it is gone.
     """
-    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    found = Campaign.objects.select_for_update().filter(pk=campaign.pk).first()
+    if found is None:
+        return
+    campaign = found
     if campaign.status not in DELETABLE:
         raise DomainError(
             f"A {campaign.get_status_display().lower()} campaign cannot be deleted: "

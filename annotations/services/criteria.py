@@ -183,6 +183,10 @@ def _criterion_editable(criterion: Criterion) -> None:
         )
 
 
+#: The most levels a Likert scale has (0 to 100 is 101 levels); finer is a slider's.
+LIKERT_LEVELS_MAX = 101
+
+
 def _check_scale_settings(criterion: Criterion) -> None:
     settings = criterion.scale_settings or {}
     if not isinstance(settings, dict):
@@ -195,9 +199,23 @@ def _check_scale_settings(criterion: Criterion) -> None:
         levels = settings.get("levels")
         if not isinstance(levels, list) or len(levels) < 2:
             raise DomainError("A Likert scale needs at least two levels.")
+        if len(levels) > LIKERT_LEVELS_MAX:
+            raise DomainError(
+                f"A Likert scale has at most {LIKERT_LEVELS_MAX} levels ({len(levels)} given); "
+                "for a finer scale, use the slider.",
+                field="levels",
+            )
+        first: dict[int, int] = {}
         for i, level in enumerate(levels, start=1):
             if not isinstance(level, dict) or not isinstance(level.get("value"), int):
                 raise DomainError(f"Likert level {i}: each level needs a whole-number value.")
+            earlier = first.setdefault(level["value"], i)
+            if earlier != i:
+                raise DomainError(
+                    f"Likert levels {earlier} and {i} both have the value {level['value']}: "
+                    "answers on them could not be told apart; give each level its own value.",
+                    field="levels",
+                )
 
 
 def _criterion_new(
@@ -220,9 +238,9 @@ def _criterion_new(
         raise DomainError(f"Unknown criterion fields: {', '.join(sorted(unknown))}.")
     name = fields.get("name") or preset
     if not name:
-        raise DomainError("Name: a criterion needs a name (or a preset).")
+        raise DomainError("A criterion needs a name (or a preset).", field="name")
     if criterion_by_name(campaign, name) is not None:
-        raise DomainError(f"Name: the campaign already has a criterion '{name}'.")
+        raise DomainError(f"The campaign already has a criterion '{name}'.", field="name")
     values: dict[str, Any] = dict(fields)
     if preset:
         if preset not in CRITERION_PRESETS:
@@ -242,7 +260,9 @@ def _criterion_new(
     )
     _check_scale_settings(criterion)
     model_check(instance=criterion)
-    with refused_when_taken(f"Name: the campaign already has a criterion '{criterion.name}'."):
+    with refused_when_taken(
+        f"The campaign already has a criterion '{criterion.name}'.", field="name"
+    ):
         criterion.save()
     return criterion
 
@@ -293,12 +313,14 @@ def criterion_update(*, criterion: Criterion, **fields: Any) -> Criterion:
         and fields["name"] != criterion.name
         and criterion_by_name(criterion.campaign, fields["name"]) is not None
     ):
-        raise DomainError(f"Name: the campaign already has a criterion '{fields['name']}'.")
+        raise DomainError(f"The campaign already has a criterion '{fields['name']}'.", field="name")
     for key, value in fields.items():
         setattr(criterion, key, value)
     _check_scale_settings(criterion)
     model_check(instance=criterion)
-    with refused_when_taken(f"Name: the campaign already has a criterion '{criterion.name}'."):
+    with refused_when_taken(
+        f"The campaign already has a criterion '{criterion.name}'.", field="name"
+    ):
         criterion.save()
     return criterion
 

@@ -213,7 +213,10 @@ def invitation_accept(*, token: str, user: User) -> CampaignMembership:
 def invitation_sign_up(*, token: str, user: User) -> CampaignMembership:
     """Save ``user``, a new account made from the invitation link, with the invited email
     address (whatever else was posted), and accept the invitation for it. One
-    transaction: a refused invitation leaves no account behind."""
+    transaction: a refused invitation leaves no account behind. The invitation's row lock
+    makes a form sent twice (a double click) wait for the first, then find the link used.
+    """
+    row_lock(CampaignInvitation, invitation_for_token(token=token).pk)
     invitation = invitation_for_token(token=token)
     user.email = invitation.email.strip()
     user.save()

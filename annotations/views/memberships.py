@@ -152,12 +152,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     try:
         found = member_selectors.invitation_for_token(token=token)
     except member_selectors.InvitationRefused as exc:
-        return render(
-            request,
-            _INVITATION,
-            {"refused": str(exc), "reason": exc.reason},
-            status=404 if exc.reason == "forged" else 410,
-        )
+        return _invitation_refused(request, exc)
     if not request.user.is_authenticated:
         return _invitation_sign_up(request, token, found)
     # Another account than the invited address's: said before anything is offered.
@@ -169,6 +164,18 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     return _invitation_page(request, found)
 
 
+def _invitation_refused(
+    request: HttpRequest, refused: member_selectors.InvitationRefused
+) -> HttpResponse:
+    """The page of a link that cannot be used: forged (404), used or expired (410)."""
+    return render(
+        request,
+        _INVITATION,
+        {"refused": str(refused), "reason": refused.reason},
+        status=404 if refused.reason == "forged" else 410,
+    )
+
+
 def _invitation_sign_up(
     request: HttpRequest, token: str, found: CampaignInvitation
 ) -> HttpResponse:
@@ -176,7 +183,10 @@ def _invitation_sign_up(
     signup = SignUpForm(request.POST or None, email=found.email)
     if request.method == "POST" and signup.is_valid():
         user = signup.save(commit=False)
-        membership_services.invitation_sign_up(token=token, user=user)
+        try:
+            membership_services.invitation_sign_up(token=token, user=user)
+        except member_selectors.InvitationRefused as exc:  # used meanwhile: a double click
+            return _invitation_refused(request, exc)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(
             request,

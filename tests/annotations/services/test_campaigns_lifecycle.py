@@ -293,6 +293,17 @@ def test_delete_a_draft_or_an_ended_campaign_with_everything_in_it(status):
     assert not Worker.objects.filter(campaign_id=campaign.pk).exists()
 
 
+def test_deleting_a_campaign_deleted_meanwhile_does_nothing():
+    """A double click on Delete: the second request holds the campaign as its page read
+    it, deleted since by the first (it was a 500, DoesNotExist)."""
+    campaign = judged_campaign(slug="gone-twice")
+    Campaign.objects.filter(pk=campaign.pk).update(status="closed")
+    campaign.refresh_from_db()
+    campaign_services.campaign_delete(campaign=campaign)
+    campaign_services.campaign_delete(campaign=campaign)
+    assert not Campaign.objects.filter(pk=campaign.pk).exists()
+
+
 @pytest.mark.parametrize("status", ["live", "paused"])
 def test_delete_a_running_campaign_is_refused(status):
     campaign = judged_campaign()

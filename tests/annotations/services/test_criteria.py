@@ -135,3 +135,19 @@ def test_a_name_taken_between_the_check_and_the_insert_is_refused_not_a_500(monk
     with pytest.raises(DomainError, match="already has a criterion 'quality'"):
         service.criterion_create(campaign=campaign, preset="quality")
     assert list(campaign.criteria.values_list("name", flat=True)) == ["quality"]
+
+
+def test_likert_levels_need_their_own_values_and_are_bounded():
+    """An outside review added levels "1 | x" and "1 | y" (two answers recorded alike)
+    and a 197-level scale; both are refused, naming the levels."""
+    from annotations.services.criteria import LIKERT_LEVELS_MAX, criterion_create
+
+    campaign = CampaignFactory()
+    twice = {"levels": [{"value": 1, "label": "x"}, {"value": 1, "label": "y"}]}
+    with pytest.raises(DomainError, match="levels 1 and 2 both have the value 1") as refused:
+        criterion_create(campaign=campaign, name="dup", scale="likert", scale_settings=twice)
+    assert refused.value.field == "levels"
+    many = {"levels": [{"value": v} for v in range(LIKERT_LEVELS_MAX + 1)]}
+    with pytest.raises(DomainError, match=f"at most {LIKERT_LEVELS_MAX} levels"):
+        criterion_create(campaign=campaign, name="many", scale="likert", scale_settings=many)
+    assert not campaign.criteria.exists()

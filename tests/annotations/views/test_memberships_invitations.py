@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth.models import User
 from django.core import mail
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -139,6 +140,27 @@ def test_invitation_link_lets_a_new_person_sign_up_and_join(client, memberships_
     assert client.get(response["Location"]).status_code == 200
     settings_url = reverse("annotations:designer-settings", args=[campaign.slug])
     assert client.get(settings_url).status_code == 200
+
+
+def test_a_sign_up_sent_twice_is_told_the_link_was_used(client, memberships_world, monkeypatch):
+    """A double click on "Create my account": the second request read the invitation
+    before the first used it (it was a 500, InvitationRefused). It gets the used link's
+    page, and no second account."""
+    from annotations.selectors import memberships as member_selectors
+
+    people, campaign = memberships_world
+    client.force_login(people["owner"])
+    _invite(client, campaign, email="ada@example.org", role="designer")
+    link = _link_in_last_mail()
+    client.logout()
+    read_before = member_selectors.invitation_for_token(token=link.strip("/").split("/")[-1])
+    password = {"password1": "long enough pass 42", "password2": "long enough pass 42"}
+    assert client.post(link, {"username": "ada", **password}).status_code == 302
+    monkeypatch.setattr(member_selectors, "invitation_for_token", lambda token: read_before)
+    second = Client().post(link, {"username": "ada2", **password})
+    assert second.status_code == 410
+    assert "already been used" in second.content.decode()
+    assert not User.objects.filter(username="ada2").exists()
 
 
 def test_used_expired_and_forged_links_are_refused_clearly(client, memberships_world, settings):
