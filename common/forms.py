@@ -6,14 +6,13 @@ from typing import Any
 
 from django import forms
 
+from common.errors import DomainError
 
-def whole_number(text: str | None) -> int | None:
-    """``text`` as a whole number when it is 1 to 18 ASCII digits (what a database integer
-    holds), else None. ``str.isdigit`` alone also takes "²" and other digits that ``int``
-    refuses, and any length: both were 500s where a query string or a form held them."""
-    if not text or len(text) > 18 or not (text.isascii() and text.isdigit()):
-        return None
-    return int(text)
+
+def form_refused(form: forms.Form, refusal: DomainError) -> None:
+    """Show a service's refusal on ``form``: beside the field it names
+    (``DomainError.field``) when the form has that field, else above the form."""
+    form.add_error(refusal.field if refusal.field in form.fields else None, str(refusal))
 
 
 #: What a page's form and an API's serializer both say of a value that is not a number

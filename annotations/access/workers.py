@@ -42,7 +42,7 @@ from annotations.core.languages import INTERFACE_LANGUAGES, interface_language, 
 from annotations.models import Campaign, Criterion, Worker
 from annotations.selectors import sessions as session_selectors
 from annotations.selectors.criteria import example_for
-from common.forms import whole_number
+from common.converters import whole_number
 
 _TOKEN_SALT = "humaneval.worker.session"
 _IDENTITY_SALT = "humaneval.worker.identity"

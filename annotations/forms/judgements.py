@@ -18,7 +18,7 @@ from annotations.selectors.judgements import TaskPage
 from annotations.selectors.sessions import Progress
 from annotations.services.criteria import CONTENT_CHECKS, checklist_problem
 from annotations.services.judgements import PageAnswers, max_magnitude
-from common.forms import whole_number
+from common.converters import whole_number
 from common.http import HtmxHttpRequest
 
 _WHOLE = re.compile(r"^[0-9]+$")
@@ -171,13 +171,14 @@ class ScoresForm(forms.Form):
             target = (data.get(f"tie_{slot}") or "").strip()
             if not target:
                 continue
-            if whole_number(target) not in self.letters or whole_number(target) == slot:
+            target_slot = whole_number(target)
+            if target_slot is None or target_slot not in self.letters or target_slot == slot:
                 self.add_error(
                     f"tie_{slot}",
                     gettext("Output %(letter)s: choose another output.") % {"letter": letter},
                 )
                 continue
-            ties[slot] = int(target)
+            ties[slot] = target_slot
         # Follow "same as" links to the output that holds the value; a loop is an error.
         for slot in ties:
             seen, target = {slot}, ties[slot]

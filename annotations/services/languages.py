@@ -16,6 +16,7 @@ from annotations.core.languages import (
 )
 from annotations.models import Campaign, Criterion, Item, Output, Worker
 from common.errors import DomainError
+from common.queries import row_lock
 
 
 class LanguageQuotaFull(DomainError):
@@ -62,7 +63,7 @@ def language_quota_held(
         yield
         return
     with transaction.atomic():
-        Campaign.objects.select_for_update().filter(pk=campaign.pk).first()
+        row_lock(Campaign, campaign.pk)
         known = Worker.objects.filter(
             campaign=campaign,
             platform=platform,

@@ -22,8 +22,9 @@ from annotations.models import (
 )
 from annotations.selectors import criteria as criteria_selectors
 from annotations.services import criteria as criteria_services
+from common.converters import whole_number
 from common.errors import DomainError
-from common.forms import whole_number
+from common.forms import form_refused
 from common.http import (
     HtmxHttpRequest,
     act,
@@ -114,7 +115,7 @@ def criteria(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
                     campaign=campaign, fields=form.service_fields(), **form.rankme_fields()
                 )
             except DomainError as exc:
-                form.add_error(exc.field if exc.field in form.fields else None, str(exc))
+                form_refused(form, exc)
             else:
                 messages.success(request, f"Criterion “{criterion.name}” added.")
                 return redirect("annotations:designer-criteria", slug=campaign.slug)
@@ -161,7 +162,7 @@ def criterion_edit(request: HtmxHttpRequest, campaign: Campaign, pk: int) -> Htt
                 **form.rankme_fields(),
             )
         except DomainError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, str(exc))
+            form_refused(form, exc)
         else:
             messages.success(request, f"Criterion “{criterion.name}” saved.")
             return redirect("annotations:designer-criteria", slug=campaign.slug)

@@ -31,6 +31,7 @@ from annotations.models import (
 from annotations.selectors import memberships as member_selectors
 from annotations.services import memberships as membership_services
 from common.errors import DomainError
+from common.forms import form_refused
 from common.http import (
     AuthenticatedHttpRequest,
     act,
@@ -107,7 +108,7 @@ def member_invite(request: AuthenticatedHttpRequest, campaign: Campaign) -> Http
                 campaign=campaign, invited_by=request.user, link_for=link_for, **form.cleaned_data
             )
         except DomainError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, str(exc))
+            form_refused(form, exc)
         else:
             role = role_label(invitation.role).lower()
             if membership_services.mail_is_sent():

@@ -21,7 +21,7 @@ from annotations.selectors import campaigns as campaign_selectors
 from annotations.selectors import criteria as criteria_selectors
 from annotations.selectors import judgements as judgement_selectors
 from annotations.selectors import sessions as session_selectors
-from common.forms import whole_number
+from common.converters import whole_number
 from common.http import HtmxHttpRequest
 
 Role = CampaignMembership.Role

@@ -24,6 +24,7 @@ from annotations.core.slices import SliceError, describe, parse_where
 from annotations.models import Campaign, Criterion
 from annotations.selectors.judgements import judgements_counted
 from common.errors import DomainError
+from common.queries import row_lock
 from ranking import stats
 from ranking.models import RankingRun
 from ranking.selectors import runs as selectors
@@ -102,7 +103,7 @@ def ranking_run_start(
         if owner is not None:
             # Lock the designer's row so that their requests count one after the other,
             # and a second send of one form finds the first's run (and gets it).
-            User.objects.select_for_update().filter(pk=owner.pk).first()
+            row_lock(User, owner.pk)
             same = selectors.ranking_run_active_same(
                 user_id=owner.pk,
                 criterion_id=criterion.pk,

@@ -16,6 +16,7 @@ from annotations.access.pages import campaign_context, campaign_require, campaig
 from annotations.models import Campaign, CampaignMembership
 from annotations.selectors.criteria import criterion_by_name, criterion_missing
 from common.errors import DomainError
+from common.forms import form_refused
 from common.http import HtmxHttpRequest, file_response
 from ranking.exports import runs as exports
 from ranking.forms.runs import RankingRunForm
@@ -69,7 +70,7 @@ def campaign_runs(request: HttpRequest, campaign: Campaign) -> HttpResponse:
                     where=data["where"],
                 )
             except DomainError as exc:
-                form.add_error(exc.field if exc.field in form.fields else None, str(exc))
+                form_refused(form, exc)
             else:
                 return redirect("ranking:run", pk=run.pk)
     runs = selectors.ranking_runs_recent(campaign=campaign, limit=None)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from common.forms import whole_number
+from common.converters import whole_number
 from tests.annotations.designer_data import judged_campaign
 
 pytestmark = pytest.mark.django_db

@@ -9,6 +9,8 @@ from collections.abc import Mapping as MappingType
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from common.converters import whole_number
+
 FORMATS = ("csv", "tsv", "jsonl")
 MIN_SLOTS, MAX_SLOTS = 1, 10
 #: The mapping's optional one-column-per-row fields (besides ``item``), in the order a
@@ -174,10 +176,8 @@ def _setting_values(data: MappingType[str, Any]) -> dict[str, Any]:
         values[key] = value.strip()
     for key in ("slots", "first"):
         value = data.get(key, 0 if key == "slots" else 1)
-        # ASCII digits only: "²" passes str.isdigit and not int (it was a 500).
-        text = value.strip() if isinstance(value, str) else ""
-        if text.isascii() and text.isdigit() and len(text) <= 18:
-            value = int(text)
+        if isinstance(value, str) and whole_number(value.strip()) is not None:
+            value = int(value)
         if not isinstance(value, int) or isinstance(value, bool):
             raise MappingError("expected a whole number.", field=key)
         values[key] = value
