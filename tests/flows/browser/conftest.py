@@ -90,7 +90,16 @@ def live_server_idle(before: set[threading.Thread], timeout: float = 15.0) -> No
     deadline = time.monotonic() + timeout
     started = [t for t in set(threading.enumerate()) - before if t.name.endswith(REQUEST_THREAD)]
     for thread in started:
-        thread.join(max(0.0, deadline - time.monotonic()))
+        # threading.enumerate() lists a thread from its start() on, before it runs, and
+        # join() refuses a thread that has not begun: try again until it has.
+        while True:
+            try:
+                thread.join(max(0.0, deadline - time.monotonic()))
+                break
+            except RuntimeError:
+                if time.monotonic() >= deadline:
+                    break
+                time.sleep(0.005)
     left = [t.name for t in started if t.is_alive()]
     if left:
         logging.getLogger(__name__).warning("live server threads still running: %s", left)
