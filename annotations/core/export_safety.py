@@ -13,8 +13,11 @@ from collections.abc import Iterable
 
 from common.unicode import BIDI_CLASS
 
-# OWASP "CSV Injection": a cell that starts with one of these is read as a formula.
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# OWASP "CSV Injection": a cell that starts with = + - @, a tab or a carriage return is
+# read as a formula. A text that starts so after apostrophes is quoted too, so that
+# reading a cell back (:func:`csv_cell_read`) gives exactly the text written.
+_QUOTED = re.compile(r"^'*[=+\-@\t\r]")
+_QUOTED_READ = re.compile(r"^'+[=+\-@\t\r]")
 # A plain number is data, not a formula, even when it starts with a sign.
 _PLAIN_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 
@@ -48,12 +51,21 @@ _MARKDOWN_LINE_START = re.compile(r"^([-+=]|\d{1,9}[.)](?=\s|$))")
 
 def csv_cell(value: object) -> object:
     """One spreadsheet cell, neutralised (OWASP): a text that a spreadsheet would read
-    as a formula gets a leading apostrophe. Numbers (and numeric text) pass unchanged."""
+    as a formula gets a leading apostrophe. Numbers (and numeric text) pass unchanged.
+
+    A text that already starts with apostrophes before such a character gets one more,
+    so :func:`csv_cell_read` undoes exactly this and nothing else."""
     if not isinstance(value, str) or not value:
         return value
-    if value.startswith(_FORMULA_START) and not _PLAIN_NUMBER.match(value):
+    if _QUOTED.match(value) and not _PLAIN_NUMBER.match(value):
         return "'" + value
     return value
+
+
+def csv_cell_read(text: str) -> str:
+    """A cell of a file this module wrote, as it was before :func:`csv_cell`: the one
+    apostrophe it put before a formula's first character is taken off."""
+    return text[1:] if _QUOTED_READ.match(text) else text
 
 
 def csv_row(values: Iterable[object]) -> list[object]:

@@ -149,6 +149,11 @@ class MappingForm(forms.Form):
         widget=forms.TextInput(_TEXT),
         help_text="Score values meaning 'not judged' (the row is skipped), e.g. -1.",
     )
+    formula_quoted = forms.BooleanField(
+        required=False,
+        label="Cells quoted as humaneval's CSV export writes them",
+        help_text="The apostrophe before a text starting with = + - @ is taken off.",
+    )
     experts = forms.BooleanField(required=False, label="The judges are experts")
     save_as = forms.SlugField(required=False, max_length=64, label="Save as preset named")
 
@@ -169,6 +174,7 @@ class MappingForm(forms.Form):
             "metadata": _split(d.get("metadata") or ""),
             "columns": _split(d.get("columns") or ""),
             "skip_values": _split(d.get("skip_values") or ""),
+            "formula_quoted": bool(d.get("formula_quoted")),
         }
 
     @staticmethod

@@ -235,6 +235,33 @@ def mturk(tmp: Path) -> tuple[Path, dict[str, Any]]:
     return _dicts(tmp / "Batch_1_batch_results.csv", rows), preset_dict("mturk")
 
 
+def formula_texts(tmp: Path) -> tuple[Path, dict[str, Any]]:
+    """An MTurk file whose ids and texts start as spreadsheet formulas do, some after an
+    apostrophe: humaneval's CSV export quotes them and ``humaneval-csv`` reads them back
+    as they were."""
+    systems = ["-alpha", "@beta", "'=gamma"]
+    workers = ["=w1", "'+w2", "w3"]
+    rows = []
+    for item in ("+1", "'-2"):
+        for w, worker in enumerate(workers):
+            rows.append(
+                {
+                    "HITId": f"3HIT{item}",
+                    "AssignmentId": f"3ASG{item}{w}",
+                    "WorkerId": worker,
+                    "AcceptTime": "Wed Mar 08 10:11:12 PST 2017",
+                    "SubmitTime": "-",
+                    "WorkTimeInSeconds": "240",
+                    "Input.item_id": item,
+                    "Input.input": f"=HYPERLINK(\"x\",\"{item}\")",
+                    **_slot("Input.system{i}", systems),
+                    **_slot("Input.output{i}", [f"{s} on {item}" for s in systems]),
+                    **_slot("Answer.rating{i}", [_score(len(item), w, s) for s in range(3)]),
+                }
+            )
+    return _dicts(tmp / "formulas.csv", rows), preset_dict("mturk")
+
+
 def appraise_csv(tmp: Path) -> tuple[Path, dict[str, Any]]:
     rows = []
     for item in (1, 2):
@@ -314,6 +341,7 @@ MAPPED_CASES: dict[str, Callable[[Path], tuple[Path, dict[str, Any]]]] = {
     **{f"crowdflower-full-{k}": _cf_case(k, True) for k in (1, 3, 5)},
     **{f"crowdflower-aggregated-{k}": _cf_case(k, False) for k in (1, 3, 5)},
     "mturk": mturk,
+    "mturk-formula-texts": formula_texts,
     "appraise-csv": appraise_csv,
     "appraise-jsonl": appraise_jsonl,
     "potato-tsv": potato,

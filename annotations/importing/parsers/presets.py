@@ -19,7 +19,8 @@ Shapes assumed:
     quality's ``check{i}`` answers (``ok``, ``missing``, ``added``, both) are read as
     the content checks ``perfect``, ``missing``, ``added``.
     humaneval's own CSV export (``export_judgements --format csv``) has these columns
-    too, so it re-imports with the preset of its criterion.
+    too, so it re-imports with the preset of its criterion; ``humaneval-csv`` also
+    restores a text the export quoted against spreadsheet formulas.
 ``rankme-crowdflower-setup1``, ``rankme-crowdflower-setup2-informativeness`` / ``-naturalness`` / ``-quality``
     The RankME paper's release (Novikova, Dusek and Rieser 2018; jeknov/RankME,
     ``data/*.zip``), RankME files: CrowdFlower reports of ``_created_at``
@@ -51,7 +52,9 @@ Shapes assumed:
 ``rank{i}`` (kept as given: WMT judges may rank all outputs 4th), the criterion's
     definition in ``_criterion`` (name, scale, Likert levels, content checks, question:
     the criterion is created as it was, under its own name) and each judgement's
-    metadata in ``_metadata`` (JSON).
+    metadata in ``_metadata`` (JSON); the apostrophe the export puts before a text
+    starting with ``= + - @`` (so no spreadsheet runs it) is taken off
+    (``formula_quoted``).
 ``humaneval-jsonl``
     humaneval's JSONL export: one object per judgement with ``unit_id``,
     ``worker_id``, ``item_id``, ``input``, ``language``, ISO ``started_at``/
@@ -287,6 +290,7 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
             "time_format": E2E_TIME,
             "definition": "_criterion",
             "metadata_json": "_metadata",
+            "formula_quoted": True,
         },
     ),
     "humaneval-jsonl": (

@@ -2,8 +2,16 @@ import csv
 import io
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from annotations.core.export_safety import csv_cell, csv_row, latex_escape, markdown_escape
+from annotations.core.export_safety import (
+    csv_cell,
+    csv_cell_read,
+    csv_row,
+    latex_escape,
+    markdown_escape,
+)
 
 
 @pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
@@ -14,6 +22,22 @@ def test_formula_starts_are_neutralised(start: str) -> None:
 @pytest.mark.parametrize("value", ["-0.308", "+1", "12", "-1e-3", 0.5, -2, None, ""])
 def test_numbers_and_empty_cells_pass(value: object) -> None:
     assert csv_cell(value) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "cell"),
+    [("'=x", "''=x"), ("''-1", "'''-1"), ("'-1", "''-1"), ("'tis", "'tis"), ("-1", "-1")],
+)
+def test_a_text_already_quoted_is_quoted_again(text: str, cell: str) -> None:
+    """Without the second apostrophe, '=x and =x would be written alike, and reading
+    the file back could not tell them apart."""
+    assert csv_cell(text) == cell
+    assert csv_cell_read(cell) == text
+
+
+@given(st.text(alphabet="'=+-@\t\r0123456789.eax ", max_size=8))
+def test_reading_a_cell_back_gives_the_text_written(text: str) -> None:
+    assert csv_cell_read(str(csv_cell(text))) == text
 
 
 def test_row_round_trips_through_csv() -> None:

@@ -80,7 +80,9 @@ class ParsedMapped:
 
 def _rows(path: Path, mapping: Mapping, limit: int | None) -> ParsedMapped:
     mapping_check(mapping)
-    source = Source(Path(path), mapping.format, mapping.columns)
+    source = Source(
+        Path(path), mapping.format, mapping.columns, formula_quoted=mapping.formula_quoted
+    )
     k = slots_of(mapping, source)
     header_check(mapping, source, k)
     rows: list[MappedRow] = []

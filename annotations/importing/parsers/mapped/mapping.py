@@ -87,11 +87,14 @@ class Mapping:
     #: the one system of every row when the file has no system column (one output per
     #: row); JSON: ``"system": {"value": "explainer"}`` or ``"system_value"``
     system_value: str = ""
+    #: the cells are written as humaneval's CSV export writes them: the apostrophe it
+    #: puts before a text starting with = + - @ (so no spreadsheet runs it) is taken off
+    formula_quoted: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form; settings that are optional and unset are left out."""
         data = asdict(self)
-        for key in ("definition", "metadata_json", "columns", "system_value"):
+        for key in ("definition", "metadata_json", "columns", "system_value", "formula_quoted"):
             if not data[key]:
                 del data[key]
         if "columns" in data:
@@ -188,6 +191,10 @@ def _setting_values(data: MappingType[str, Any]) -> dict[str, Any]:
         if not isinstance(value, list) or not all(isinstance(v, str | int) for v in value):
             raise MappingError("expected a list of texts.", field=key)
         values[key] = tuple(str(v).strip() for v in value if str(v).strip())
+    quoted = data.get("formula_quoted", False)
+    if not isinstance(quoted, bool):
+        raise MappingError("expected true or false.", field="formula_quoted")
+    values["formula_quoted"] = quoted
     return values
 
 
@@ -222,6 +229,7 @@ def mapping_from_dict(data: MappingType[str, Any]) -> Mapping:
     if not isinstance(data, MappingType):
         raise MappingError("a mapping is a JSON object.", field="mapping")
     known = {*_STR_FIELDS, "criteria", "slots", "first", "metadata", "skip_values", "columns"}
+    known.add("formula_quoted")
     for key in data:
         if key not in known:
             raise MappingError(f"unknown setting (known: {', '.join(sorted(known))}).", field=key)

@@ -1,6 +1,7 @@
 """Reading a rating file's records: CSV or TSV through ``CsvTable``, JSONL one object a
-line, where a column is a key or a dotted path into nested objects and lists. Pure: no
-Django."""
+line, where a column is a key or a dotted path into nested objects and lists. A file
+humaneval exported as CSV is read back with ``formula_quoted``: the apostrophe the export
+put before a formula's first character is taken off. Pure: no Django."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from annotations.core.export_safety import csv_cell_read
 from annotations.importing.parsers.common import CsvTable, read_text, refuse_nul
 from common.errors import ImportFileError
 from common.jsontext import JsonTextError, json_loads
@@ -46,8 +48,11 @@ class Source:
     ``None`` when the column is absent; ``columns`` are the header's names (JSONL: the
     keys of the first object)."""
 
-    def __init__(self, path: Path, fmt: str, names: Sequence[str] = ()) -> None:
+    def __init__(
+        self, path: Path, fmt: str, names: Sequence[str] = (), *, formula_quoted: bool = False
+    ) -> None:
         self.file = str(path)
+        self.formula_quoted = formula_quoted
         self.fmt = fmt
         self._table: CsvTable | None = None
         if fmt == "jsonl":
@@ -78,11 +83,12 @@ class Source:
     def records(self) -> Iterator[tuple[int, Any]]:
         if self._table is not None:
             index = self._table.index
+            cell = csv_cell_read if self.formula_quoted else str
             for line, values in self._table.records():
 
                 def get(column: str, values: list[str] = values) -> str | None:
                     at = index.get(column)
-                    return None if at is None else values[at].strip()
+                    return None if at is None else cell(values[at]).strip()
 
                 yield line, get
             return
