@@ -146,7 +146,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             status=status.HTTP_409_CONFLICT,
         )
     if isinstance(exc, DomainError):
-        fields = {exc.field: [str(exc)]} if exc.field else None
+        fields = {name: [message] for name, message in exc.field_messages.items()} or None
         return Response(
             error_body(detail=str(exc), code="refused", fields=fields),
             status=status.HTTP_400_BAD_REQUEST,

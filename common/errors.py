@@ -14,6 +14,40 @@ class DomainError(Exception):
         super().__init__(*args)
         self.field = field
 
+    @property
+    def field_messages(self) -> dict[str, str]:
+        """The refusal per input field (the API's ``fields``): the message under
+        ``field``, or nothing when no field is at fault."""
+        return {self.field: str(self)} if self.field else {}
+
+
+#: the key of a problem that is no one field's (DRF's ``NON_FIELD_ERRORS_KEY``)
+NON_FIELD = "non_field_errors"
+
+
+class FieldsRefused(DomainError):
+    """Several input fields refused at once: ``problems`` maps each field to its reason,
+    a sentence. The message names each field in words (``labels``, else the field's
+    name) before its reason, so a command line can show it as it is; the API lists each
+    reason under its field, and a form shows each beside its field. A problem of no one
+    field is keyed ``non_field_errors`` (as DRF keys it) and shown without a name."""
+
+    def __init__(self, problems: dict[str, str], *, labels: dict[str, str] | None = None) -> None:
+        self.problems = dict(problems)
+        named = labels or {}
+        super().__init__(
+            " ".join(
+                reason if f == NON_FIELD else f"{named.get(f, f)}: {reason}"
+                for f, reason in self.problems.items()
+            ),
+            field=next(iter(self.problems)) if len(self.problems) == 1 else "",
+        )
+
+    @property
+    def field_messages(self) -> dict[str, str]:
+        """Each reason under its field, as a sentence of its own (capitalised)."""
+        return {f: reason[:1].upper() + reason[1:] for f, reason in self.problems.items()}
+
 
 class StaleRequest(DomainError):
     """The request was made against a state that has changed since (a form sent twice, a

@@ -9,10 +9,18 @@ from django import forms
 from common.errors import DomainError
 
 
-def form_refused(form: forms.Form, refusal: DomainError) -> None:
+def form_refused(form: forms.Form, refusal: DomainError, *, field: str | None = None) -> None:
     """Show a service's refusal on ``form``: beside the field it names
-    (``DomainError.field``) when the form has that field, else above the form."""
-    form.add_error(refusal.field if refusal.field in form.fields else None, str(refusal))
+    (``DomainError.field``, or ``field``: the form's name for it) when the form has that
+    field, else above the form."""
+    by_field = refusal.field_messages
+    if field is None and len(by_field) > 1 and set(by_field) <= set(form.fields):
+        for name, message in by_field.items():  # several fields: each beside its own
+            form.add_error(name, message)
+        return
+    name = refusal.field if field is None else field
+    message = by_field.get(refusal.field, str(refusal)) if name in form.fields else str(refusal)
+    form.add_error(name if name in form.fields else None, message)
 
 
 #: What a page's form and an API's serializer both say of a value that is not a number

@@ -136,12 +136,17 @@ def campaign_criterion_get(
 
 #: What building a campaign's tasks (and so launching it) needs, each with the step that
 #: supplies it, in the order to take them.
-BUILD_NEEDS: dict[str, str] = {"systems": "upload system outputs", "criteria": "add a criterion"}
+BUILD_NEEDS: dict[str, str] = {
+    "systems": "upload system outputs",
+    "criteria": "add a criterion",
+    "standards": "choose the standard of each magnitude criterion",
+}
 
 
 def campaign_build_blockers(*, campaign: Campaign) -> dict[str, str]:
-    """What of :data:`BUILD_NEEDS` the campaign lacks (``"systems"``, ``"criteria"``),
-    with the step that supplies it; empty when its tasks may be built. One query. The
+    """What of :data:`BUILD_NEEDS` the campaign lacks (``"systems"``, ``"criteria"``,
+    ``"standards"``: a magnitude criterion without its standard, as
+    ``criteria_without_standard``), with the step that supplies it; empty when its tasks may be built. One query. The
     one statement of the rule: the campaign page says it, building and launching refuse
     by it."""
     there = (
@@ -149,10 +154,17 @@ def campaign_build_blockers(*, campaign: Campaign) -> dict[str, str]:
         .annotate(
             has_systems=Exists(System.objects.filter(campaign=OuterRef("pk"))),
             has_criteria=Exists(Criterion.objects.filter(campaign=OuterRef("pk"))),
+            has_standards=~Exists(
+                Criterion.objects.filter(
+                    campaign=OuterRef("pk"),
+                    scale=Criterion.Scale.MAGNITUDE,
+                    standard_text__regex=r"^\s*$",
+                )
+            ),
         )
-        .values_list("has_systems", "has_criteria")
+        .values_list("has_systems", "has_criteria", "has_standards")
         .first()
-    ) or (False, False)
+    ) or (False, False, False)
     return {
         need: step
         for (need, step), present in zip(BUILD_NEEDS.items(), there, strict=True)
@@ -163,7 +175,8 @@ def campaign_build_blockers(*, campaign: Campaign) -> dict[str, str]:
 @dataclass(frozen=True)
 class CampaignSteps:
     """What the campaign page offers next: ``next_step`` gets the primary button
-    (``upload``, ``criteria``, ``build`` or ``launch``; empty once live or ended), and
+    (``upload``, ``criteria``, ``standards``, ``build`` or ``launch``; empty once live
+    or ended), and
     ``blocked`` says why a draft cannot be built and launched yet."""
 
     next_step: str
@@ -182,6 +195,8 @@ def campaign_steps(*, campaign: Campaign, built: bool) -> CampaignSteps:
         next_step = "upload"
     elif "criteria" in missing:
         next_step = "criteria"
+    elif "standards" in missing:
+        next_step = "standards"
     else:
         next_step = "launch" if built else "build"
     return CampaignSteps(

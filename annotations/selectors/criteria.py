@@ -217,6 +217,15 @@ def example_for(criterion: Criterion) -> Example:
     return Example(markdown="", rows=tuple(rows))
 
 
+def criteria_without_standard(*, campaign: Campaign) -> QuerySet[Criterion]:
+    """The campaign's magnitude criteria that have no standard yet, in page order: the
+    one statement of the rule that a magnitude criterion's tasks are built, and its
+    campaign launched, only once workers have a standard to relate scores to."""
+    return Criterion.objects.filter(
+        campaign=campaign, scale=Criterion.Scale.MAGNITUDE, standard_text__regex=r"^\s*$"
+    ).order_by("position", "name")
+
+
 def standard_outputs(*, criteria: list[Criterion]) -> set[int]:
     """The uploaded outputs chosen as ``criteria``'s standards, and those they share a
     text with (their canonical outputs): building leaves them out of every task (one

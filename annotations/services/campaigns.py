@@ -30,7 +30,7 @@ from annotations.selectors.campaigns import (
 from annotations.services.bulk import analyze_when_grown
 from annotations.services.criteria import criteria_check_launchable
 from annotations.services.validation import SETTING_NAMES, model_check
-from common.errors import DomainError
+from common.errors import DomainError, FieldsRefused
 from common.queries import refused_when_taken
 
 # Slugs that would collide with designer pages under /campaigns/.
@@ -48,18 +48,15 @@ CLONED_FIELDS = SETTINGS_FIELDS - {
 }
 
 
-class CampaignSettingsError(DomainError):
+class CampaignSettingsError(FieldsRefused):
     """Settings that cannot work together; ``problems`` maps each field to its reason.
 
-    The message names every field in words, so the API and the CLI can show it as it
-    is; forms put each reason next to its field.
+    The message names every field in words, so the CLI can show it as it is; the API
+    lists each reason under its field (``fields``), forms put each next to its field.
     """
 
     def __init__(self, problems: dict[str, str]) -> None:
-        self.problems = problems
-        super().__init__(
-            " ".join(f"{SETTING_NAMES.get(f, f)}: {reason}" for f, reason in problems.items())
-        )
+        super().__init__(problems, labels=SETTING_NAMES)
 
 
 def _outputs_problem(campaign: Campaign, k: int | None, n_systems: int) -> str | None:

@@ -24,7 +24,11 @@ from django.db import transaction
 from django.utils.translation import gettext, gettext_lazy
 
 from annotations.models import Campaign, Criterion, Output
-from annotations.selectors.criteria import criterion_by_name, setup_input_conflict
+from annotations.selectors.criteria import (
+    criteria_without_standard,
+    criterion_by_name,
+    setup_input_conflict,
+)
 from annotations.services.validation import model_check
 from common.errors import DomainError
 from common.queries import refused_when_taken
@@ -338,8 +342,9 @@ def content_checks_clean(*, keys: Iterable[str], where: str = "content_checks") 
     unknown = sorted(set(keys) - set(CONTENT_CHECKS))
     if unknown:
         raise DomainError(
-            f"{where}: unknown content check {', '.join(repr(k) for k in unknown)}; "
-            f"choose from {', '.join(CONTENT_CHECKS)}."
+            f"Unknown content check {', '.join(repr(k) for k in unknown)}; choose from "
+            f"{', '.join(CONTENT_CHECKS)}.",
+            field=where,
         )
     return [k for k in CONTENT_CHECKS if k in keys]
 
@@ -477,8 +482,7 @@ def criterion_launch_problems(*, campaign: Campaign) -> list[str]:
     problems = [
         f"Criterion '{c.name}' uses magnitude estimation but has no standard: choose the "
         "standard output workers relate their scores to on its criterion page."
-        for c in campaign.criteria.order_by("position", "name")
-        if c.scale == Criterion.Scale.MAGNITUDE and not c.standard_text.strip()
+        for c in criteria_without_standard(campaign=campaign)
     ]
     conflict = setup_input_conflict(campaign=campaign)
     return [*problems, conflict] if conflict else problems

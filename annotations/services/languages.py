@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from django.db import transaction
+from django.utils.text import capfirst
 
 from annotations.core.languages import (
     CAMPAIGN_TEXTS,
@@ -118,15 +119,16 @@ def campaign_languages_update(
     try:
         tags = languages_check(languages)
     except LanguageError as exc:
-        raise DomainError(f"Languages: {exc}") from None
+        raise DomainError(capfirst(str(exc)), field="languages") from None
     used = set(
         Output.objects.filter(item__campaign=campaign).values_list("language", flat=True).distinct()
     ) | set(Item.objects.filter(campaign=campaign).values_list("language", flat=True).distinct())
     dropped = sorted(used - set(tags))
     if dropped:
         raise DomainError(
-            f"Languages: the campaign's outputs are in {', '.join(dropped)}; "
-            "keep every language its outputs have."
+            f"The campaign's outputs are in {', '.join(dropped)}; keep every language its "
+            "outputs have.",
+            field="languages",
         )
     first = campaign.default_language
     if tags[0] != first:
@@ -142,27 +144,35 @@ def campaign_languages_update(
                 else "its texts are translated from it"
             )
             raise DomainError(
-                f"Languages: '{first}' must stay first (the language the texts are written "
-                f"in): {why}. Add or reorder the other languages after it."
+                f"'{first}' must stay first (the language the texts are written in): {why}. "
+                "Add or reorder the other languages after it.",
+                field="languages",
             )
     if used and tags[0] not in used:
         raise DomainError(
-            f"Languages: no output is in '{tags[0]}', the first language, yet workers whose "
-            "language the campaign lacks judge in the first one and would get no task; "
-            f"put one of {', '.join(sorted(used))} first."
+            f"No output is in '{tags[0]}', the first language, yet workers whose language "
+            "the campaign lacks judge in the first one and would get no task; put one of "
+            f"{', '.join(sorted(used))} first.",
+            field="languages",
         )
     checked: dict[str, int] = {}
     for code, value in quotas.items():
         try:
             tag = language_check(code)
         except LanguageError as exc:
-            raise DomainError(f"Quotas: {exc}") from None
+            raise DomainError(capfirst(str(exc)), field="quotas") from None
         if tag not in tags:
-            raise DomainError(f"Quotas: '{tag}' is not one of the campaign's languages.")
+            raise DomainError(
+                f"A quota is given for '{tag}', which is not one of the campaign's languages.",
+                field=f"quotas.{tag}",
+            )
         if value in (None, ""):
             continue
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise DomainError(f"Quotas: '{tag}': give a whole number of workers (0 or more).")
+            raise DomainError(
+                f"The quota for '{tag}' must be a whole number of workers (0 or more).",
+                field=f"quotas.{tag}",
+            )
         checked[tag] = value
     campaign.languages = tags
     campaign.language_quotas = checked
@@ -170,13 +180,14 @@ def campaign_languages_update(
     return campaign
 
 
-def _text(value: object, where: str) -> str:
+def _text(value: object, what: str, field: str) -> str:
+    """A translated text (``what``: the text in words, ``field``: its API name)."""
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise DomainError(f"{where}: give text.")
+        raise DomainError(f"Give {what} as text.", field=field)
     if "\x00" in value:
-        raise DomainError(f"{where}: the text holds a NUL character.")
+        raise DomainError(f"{capfirst(what)} holds a NUL character.", field=field)
     return value.replace("\r\n", "\n").replace("\r", "\n").strip()
 
 
@@ -201,18 +212,22 @@ def campaign_translations_update(
     try:
         tag = language_check(language)
     except LanguageError as exc:
-        raise DomainError(f"Language: {exc}") from None
+        raise DomainError(capfirst(str(exc)), field="language") from None
     languages = list(campaign.languages or [])
     if tag not in languages:
-        raise DomainError(f"Language: '{tag}' is not one of the campaign's languages.")
+        raise DomainError(f"'{tag}' is not one of the campaign's languages.", field="language")
     if tag == languages[0]:
         raise DomainError(
-            f"Language: '{tag}' is the campaign's first language; its texts are the originals."
+            f"'{tag}' is the campaign's first language; its texts are the originals.",
+            field="language",
         )
     unknown = sorted(set(texts) - set(CAMPAIGN_TEXTS))
     if unknown:
-        raise DomainError(f"Unknown campaign texts: {', '.join(unknown)}.")
-    mine = {name: _text(value, name) for name, value in texts.items()}
+        raise DomainError(f"Unknown campaign texts: {', '.join(unknown)}.", field="campaign")
+    mine = {
+        name: _text(value, f"the {name.replace('_', ' ')}", f"campaign.{name}")
+        for name, value in texts.items()
+    }
     given = dict(campaign.translations or {})
     merged = {**given.get(tag, {}), **mine}
     merged = {k: v for k, v in merged.items() if v}
@@ -226,7 +241,9 @@ def campaign_translations_update(
     by_id = {c.pk: c for c in Criterion.objects.filter(campaign=campaign, pk__in=list(criteria))}
     missing = sorted(set(criteria) - set(by_id))
     if missing:
-        raise DomainError(f"Criteria: {missing[0]} is not a criterion of this campaign.")
+        raise DomainError(
+            f"Criterion {missing[0]} is not one of this campaign's.", field="criteria"
+        )
     for pk, fields in criteria.items():
         criterion = by_id[pk]
         _criterion_translation_set(criterion, tag, fields)
@@ -237,12 +254,19 @@ def _criterion_translation_set(criterion: Criterion, tag: str, fields: Mapping[s
     where = criterion.name
     unknown = sorted(set(fields) - {"question", "standard_text", "example", "levels"})
     if unknown:
-        raise DomainError(f"{where}: unknown texts {', '.join(unknown)}.")
+        raise DomainError(
+            f"Criterion '{where}' has no texts named {', '.join(unknown)}.",
+            field=f"criteria.{where}",
+        )
     given = dict(criterion.translations or {})
     mine = dict(given.get(tag, {}))
     for name in ("question", "standard_text", "example"):
         if name in fields:
-            mine[name] = _text(fields[name], f"{where}: {name.replace('_', ' ')}")
+            mine[name] = _text(
+                fields[name],
+                f"the {name.replace('_', ' ')} of criterion '{where}'",
+                f"criteria.{where}.{name}",
+            )
     if "levels" in fields:
         mine["levels"] = _levels(criterion, list(mine.get("levels") or []), fields["levels"])
     mine = {k: v for k, v in mine.items() if v}
@@ -261,23 +285,35 @@ def _levels(criterion: Criterion, old: list[Any], levels: Any) -> list[Any]:
     where = criterion.name
     scale = criterion.likert_levels
     if criterion.scale != Criterion.Scale.LIKERT:
-        raise DomainError(f"{where}: only a Likert scale has level descriptors.")
+        raise DomainError(
+            f"Criterion '{where}' is not on a Likert scale, so it has no level descriptors.",
+            field=f"criteria.{where}.levels",
+        )
     if isinstance(levels, Mapping):
         given = dict(levels)
         if any(not isinstance(i, int) or not 1 <= i <= len(scale) for i in given):
-            raise DomainError(f"{where}: the scale has levels 1 to {len(scale)}.")
+            raise DomainError(
+                f"Criterion '{where}' has levels 1 to {len(scale)}.",
+                field=f"criteria.{where}.levels",
+            )
         levels = [given.get(i + 1, old[i] if i < len(old) else "") for i in range(len(scale))]
     levels = list(levels or [])
     if len(levels) != len(scale):
         raise DomainError(
-            f"{where}: {len(levels)} level descriptors for a scale of {len(scale)} levels."
+            f"Criterion '{where}' has {len(scale)} levels; {len(levels)} level descriptors "
+            "were given.",
+            field=f"criteria.{where}.levels",
         )
     kept: list[Any] = []
     for i, value in enumerate(levels):
         before = old[i] if i < len(old) else None
         if isinstance(value, dict):
             value = value.get("descriptor")
-        text = _text(value, f"{where}: level {i + 1}")
+        text = _text(
+            value,
+            f"the descriptor of level {i + 1} of criterion '{where}'",
+            f"criteria.{where}.levels",
+        )
         if isinstance(before, dict) and before.get("label"):
             kept.append({"label": before["label"], "descriptor": text})
         else:
@@ -307,21 +343,38 @@ def campaign_languages_set(
             quotas=dict(quotas) if quotas is not None else dict(campaign.language_quotas or {}),
         )
     if not isinstance(translations, Mapping | None):
-        raise DomainError('Translations: give {"de": {"campaign": {...}, "criteria": {...}}}.')
+        raise DomainError(
+            'Give translations as {"de": {"campaign": {...}, "criteria": {...}}}.',
+            field="translations",
+        )
     by_name = {c.name: c.pk for c in Criterion.objects.filter(campaign=campaign)}
     for tag, given in (translations or {}).items():
         if not isinstance(given, Mapping) or set(given) - {"campaign", "criteria"}:
-            raise DomainError(f"Translations: '{tag}': give only campaign and criteria.")
+            raise DomainError(
+                f"The translations into '{tag}' may hold only campaign and criteria.",
+                field="translations",
+            )
         texts = given.get("campaign") or {}
         criteria = given.get("criteria") or {}
         if not isinstance(texts, Mapping) or not isinstance(criteria, Mapping):
-            raise DomainError(f"Translations: '{tag}': campaign and criteria are objects.")
+            raise DomainError(
+                f"In the translations into '{tag}', campaign and criteria must be objects.",
+                field="translations",
+            )
         unknown = sorted(set(criteria) - set(by_name))
         if unknown:
-            raise DomainError(f"Translations: '{tag}': no criterion '{unknown[0]}'.")
+            raise DomainError(
+                f"The translations into '{tag}' name a criterion the campaign does not have: "
+                f"'{unknown[0]}'.",
+                field="translations",
+            )
         for name, fields in criteria.items():
             if not isinstance(fields, Mapping):
-                raise DomainError(f"Translations: '{tag}': {name}: give an object of texts.")
+                raise DomainError(
+                    f"In the translations into '{tag}', give criterion '{name}' an object "
+                    "of texts.",
+                    field="translations",
+                )
         campaign = campaign_translations_update(
             campaign=campaign,
             language=str(tag),

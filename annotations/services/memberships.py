@@ -43,7 +43,9 @@ Role = CampaignMembership.Role
 def membership_set(*, campaign: Campaign, username: str, role: str) -> CampaignMembership:
     """Give a user a role in the campaign (creating or changing their membership)."""
     if role not in CampaignMembership.Role.values:
-        raise DomainError(f"Role: choose one of {', '.join(CampaignMembership.Role.values)}.")
+        raise DomainError(
+            f"Choose a role: one of {', '.join(CampaignMembership.Role.values)}.", field="role"
+        )
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
         raise DomainError(f"There is no user '{username}'.")

@@ -123,6 +123,26 @@ def _chosen_criteria(
     return chosen
 
 
+def _refuse_without_standard(campaign: Campaign) -> None:
+    """A magnitude criterion is built with its standard chosen: the build leaves the
+    standard out of the tasks, and a criterion with tasks can no longer change, so a
+    standard chosen later could not be (the campaign could then never launch)."""
+    missing = list(
+        criteria_selectors.criteria_without_standard(campaign=campaign).values_list(
+            "name", flat=True
+        )
+    )
+    if missing:
+        names = ", ".join(f"'{name}'" for name in missing)
+        raise DomainError(
+            f"Criterion {names} uses magnitude estimation but has no standard yet: choose "
+            "the standard output workers relate their scores to on its criterion page, "
+            "then build. (The build leaves the standard out of the tasks, and a criterion "
+            "with tasks can no longer change.)",
+            field="criteria",
+        )
+
+
 @transaction.atomic
 def tasks_build(
     *,
@@ -507,6 +527,8 @@ def campaign_tasks_build_check(*, campaign: Campaign) -> None:
     if "systems" in missing:
         raise DomainError("Upload system outputs before building tasks.")
     campaign_settings_check(campaign=campaign)
+    if "standards" in missing:
+        _refuse_without_standard(campaign)
 
 
 def campaign_tasks_estimate(*, campaign: Campaign) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import models
 
-from common.errors import DomainError
+from common.errors import NON_FIELD, FieldsRefused
 
 # Settings as the settings page names them (for messages outside the form).
 SETTING_NAMES: dict[str, str] = {
@@ -23,22 +23,24 @@ SETTING_NAMES: dict[str, str] = {
 
 
 def model_check(*, instance: models.Model) -> None:
-    """Model validation as a DomainError naming the field in words (its label, never
-    the attribute or a constraint name: those are caught by the checks before this)."""
+    """Model validation as a refusal per field (``FieldsRefused``: the message names
+    each field in words, its label, never the attribute or a constraint name: those are
+    caught by the checks before this; the API and forms put each reason by its field)."""
     try:
         instance.full_clean(exclude=None, validate_unique=False)
     except ValidationError as exc:
-        parts = []
+        problems: dict[str, str] = {}
+        labels: dict[str, str] = {}
         for field, messages in exc.message_dict.items():
             text = " ".join(str(m) for m in messages)
             if field == "__all__":
-                parts.append(text)
+                problems[NON_FIELD] = text
                 continue
             try:
                 model_field = instance._meta.get_field(field)
                 label = str(getattr(model_field, "verbose_name", field.replace("_", " ")))
             except FieldDoesNotExist:
                 label = field.replace("_", " ")
-            label = SETTING_NAMES.get(field, label[:1].upper() + label[1:])
-            parts.append(f"{label}: {text}")
-        raise DomainError("; ".join(parts)) from exc
+            labels[field] = SETTING_NAMES.get(field, label[:1].upper() + label[1:])
+            problems[field] = text
+        raise FieldsRefused(problems, labels=labels) from exc

@@ -21,11 +21,11 @@ from common.http import file_response
 Role = CampaignMembership.Role
 
 
-def _number(raw: str, *, field: str, cast: type = float) -> float:
+def _number(raw: str, *, field: str, what: str, cast: type = float) -> float:
     try:
         return cast(raw)
     except (TypeError, ValueError):
-        raise DomainError(f"{field}: enter a number.") from None
+        raise DomainError(f"Enter a number as the {what}.", field=field) from None
 
 
 @campaign_view(Role.VIEWER)
@@ -53,8 +53,17 @@ def campaign_experts(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         if criterion is None:
             raise Http404("This campaign has no criteria.")
         try:
-            threshold = _number(request.POST.get("threshold", ""), field="Threshold")
-            min_units = int(_number(request.POST.get("min_units", "10"), field="Units", cast=int))
+            threshold = _number(
+                request.POST.get("threshold", ""), field="threshold", what="agreement threshold"
+            )
+            min_units = int(
+                _number(
+                    request.POST.get("min_units", "10"),
+                    field="min_units",
+                    what="least number of outputs shared with the experts",
+                    cast=int,
+                )
+            )
             newly = worker_services.workers_exclude_by_expert_agreement(
                 criterion=criterion, threshold=threshold, min_units=min_units
             )

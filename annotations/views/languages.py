@@ -20,6 +20,7 @@ from annotations.models import Campaign, CampaignMembership
 from annotations.selectors import languages as language_selectors
 from annotations.services import languages as language_services
 from common.errors import DomainError
+from common.forms import form_refused
 
 Role = CampaignMembership.Role
 
@@ -51,7 +52,8 @@ def campaign_languages(request: HttpRequest, campaign: Campaign) -> HttpResponse
                     quotas=form.quotas(),
                 )
             except DomainError as exc:
-                form.add_error("languages" if "Languages" in str(exc) else None, str(exc))
+                # A quota's field is "quotas.<tag>" to the API, "quota-<tag>" on the page.
+                form_refused(form, exc, field=exc.field.replace("quotas.", "quota-", 1))
             else:
                 messages.success(request, "Languages saved.")
                 return redirect("annotations:designer-languages", slug=campaign.slug)
@@ -102,7 +104,7 @@ def campaign_translation(request: HttpRequest, campaign: Campaign, tag: str) -> 
                     campaign=campaign, language=tag, texts=texts, criteria=criteria
                 )
             except DomainError as exc:
-                form.add_error(None, str(exc))
+                form_refused(form, exc)
             else:
                 messages.success(request, f"Translations into {language_name(tag)} saved.")
                 return redirect("annotations:designer-translation", slug=campaign.slug, tag=tag)

@@ -137,9 +137,10 @@ def build_campaign(*, slug: str, items: int | None, systems: int, synthetic: boo
 
     from annotations.models import Campaign
 
-    campaign_create, criterion_from_preset = (
+    campaign_create, criterion_from_preset, criterion_rankme_set = (
         _service("campaign_create"),
         _service("criterion_from_preset"),
+        _service("criterion_rankme_set"),
     )
     outputs_store, tasks_build = _service("outputs_store"), _service("tasks_build")
 
@@ -153,12 +154,17 @@ def build_campaign(*, slug: str, items: int | None, systems: int, synthetic: boo
         assignment_timeout_minutes=30,
     )
     for preset in ("quality", "naturalness"):
-        criterion_from_preset(campaign=campaign, preset=preset)
+        criterion = criterion_from_preset(campaign=campaign, preset=preset)
+        criterion_rankme_set(
+            criterion=criterion,
+            standard_input="name[The Standard], food[English]",
+            standard_text="The Standard serves English food.",
+        )
     use_e2e = not synthetic and (E2E / "system_outputs").is_dir()
     rows = _e2e_rows(items) if use_e2e else _synthetic_rows(items or 630, systems)
     outputs_store(campaign=campaign, rows=rows)
     tasks_build(campaign=campaign, seed=7)
-    # Launch checks (a magnitude standard, ...) are not what is measured here.
+    # Launch checks are not what is measured here.
     Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.LIVE)
     campaign.refresh_from_db()
     with connection.cursor() as cursor:

@@ -83,7 +83,7 @@ def ranking_run_start(
     try:
         stats.check_parameters(method, parameters, runs=runs, confidence=confidence, seed=seed)
     except stats.ParameterError as exc:
-        raise DomainError(f"{exc.field}: {exc}") from exc
+        raise DomainError(str(exc), field=exc.field) from exc
     _check_runs(runs=runs, campaign=campaign)
     where = ranking_slice_check(criterion=criterion, where=where)
     _check_judgements(criterion=criterion, exclude_excluded_workers=exclude_flagged, where=where)

@@ -12,18 +12,25 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ("annotations", "ranking", "reports", "common", "humaneval")
 REFUSALS = {"DomainError", "StaleRequest"}
-#: "name: " or "a few words: " at the start, in lower case: a field's name, not a sentence.
-PREFIX = re.compile(r"^[a-z_]+( [a-z_]+){0,2}: ")
+#: "name: ", "a few words: " or "Languages: " at the start: a field's name, not a sentence.
+PREFIX = re.compile(r"^([a-z_]+( [a-z_]+){0,2}|[A-Z][a-z]+): ")
+#: what follows a value put first, as in f"{exc.field}: {exc}" or f"{where}: give text."
+AFTER_VALUE = re.compile(r"^: ")
 
 
 def _opening(node: ast.expr) -> str | None:
-    """The literal text a message argument starts with (a string or an f-string)."""
+    """The literal text a message argument starts with (a string or an f-string); an
+    f-string that starts with a value reads as ``{}`` and the text after it."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
     if isinstance(node, ast.JoinedStr) and node.values:
         first = node.values[0]
         if isinstance(first, ast.Constant) and isinstance(first.value, str):
             return first.value
+        if isinstance(first, ast.FormattedValue) and len(node.values) > 1:
+            after = node.values[1]
+            if isinstance(after, ast.Constant) and isinstance(after.value, str):
+                return "{}" + after.value
     return None
 
 
@@ -38,7 +45,10 @@ def _prefixed() -> list[str]:
                     continue
                 name = getattr(node.func, "id", getattr(node.func, "attr", ""))
                 opening = _opening(node.args[0]) if name in REFUSALS else None
-                if opening is not None and PREFIX.match(opening):
+                if opening is not None and (
+                    PREFIX.match(opening)
+                    or (opening.startswith("{}") and AFTER_VALUE.match(opening[2:]))
+                ):
                     found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {opening[:40]!r}")
     return found
 
@@ -52,5 +62,8 @@ def test_the_check_finds_a_prefixed_message(tmp_path, monkeypatch) -> None:
     assert PREFIX.match("email: enter an email address.")
     assert PREFIX.match("tasks per item: must be at least 1.")
     assert not PREFIX.match("Enter an email address.")
+    assert PREFIX.match("Languages: the campaign's outputs are in fr.")
     call = ast.parse('DomainError(f"where: {exc}")').body[0].value  # type: ignore[attr-defined]
     assert _opening(call.args[0]) == "where: "
+    call = ast.parse('DomainError(f"{exc.field}: {exc}")').body[0].value  # type: ignore[attr-defined]
+    assert _opening(call.args[0]) == "{}: "

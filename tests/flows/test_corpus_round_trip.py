@@ -253,7 +253,7 @@ def formula_texts(tmp: Path) -> tuple[Path, dict[str, Any]]:
                     "SubmitTime": "-",
                     "WorkTimeInSeconds": "240",
                     "Input.item_id": item,
-                    "Input.input": f"=HYPERLINK(\"x\",\"{item}\")",
+                    "Input.input": f'=HYPERLINK("x","{item}")',
                     **_slot("Input.system{i}", systems),
                     **_slot("Input.output{i}", [f"{s} on {item}" for s in systems]),
                     **_slot("Answer.rating{i}", [_score(len(item), w, s) for s in range(3)]),

@@ -66,7 +66,18 @@ def test_patch_sets_all_or_nothing(setup):
     }
     response = client.patch(url, bad, content_type="application/json")
     assert response.status_code == 400 and "nope" in response.content.decode()
+    # A sentence listed under its field (was "Translations: 'de': no criterion 'nope'.",
+    # under no field).
+    assert response.json()["fields"] == {
+        "translations": [
+            "The translations into 'de' name a criterion the campaign does not have: 'nope'."
+        ]
+    }
     campaign.refresh_from_db()
     assert campaign.languages == ["en", "de", "es"]
     response = client.patch(url, {"quotas": {"de": -2}}, content_type="application/json")
     assert response.status_code == 400
+    response = client.patch(url, {"quotas": {"it": 2}}, content_type="application/json")
+    assert response.json()["fields"] == {
+        "quotas.it": ["A quota is given for 'it', which is not one of the campaign's languages."]
+    }

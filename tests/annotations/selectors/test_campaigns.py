@@ -37,9 +37,20 @@ def test_the_build_blockers_are_read_in_one_query_in_the_order_to_supply_them(
             "systems": "upload system outputs",
             "criteria": "add a criterion",
         }
-    CriterionFactory(campaign=campaign)
-    assert list(campaign_build_blockers(campaign=campaign)) == ["systems"]
+    criterion = CriterionFactory(campaign=campaign)
+    assert list(campaign_build_blockers(campaign=campaign)) == ["systems", "standards"]
     SystemFactory(campaign=campaign)
+    # A magnitude criterion without its standard: built, its tasks could never launch.
+    assert campaign_build_blockers(campaign=campaign) == {
+        "standards": "choose the standard of each magnitude criterion"
+    }
+    criterion.standard_text = " "
+    criterion.save()
+    assert list(campaign_build_blockers(campaign=campaign)) == ["standards"]
+    criterion.standard_text = "The Standard serves English food."
+    criterion.save()
+    assert campaign_build_blockers(campaign=campaign) == {}
+    CriterionFactory(campaign=campaign, scale="likert", scale_settings={"levels": [1, 2]})
     assert campaign_build_blockers(campaign=campaign) == {}
 
 
@@ -52,7 +63,14 @@ def test_the_campaign_pages_next_step_follows_the_blockers_then_the_build(
     assert steps.blocked == "First upload system outputs and add a criterion."
     SystemFactory(campaign=campaign)
     assert campaign_steps(campaign=campaign, built=False).next_step == "criteria"
-    CriterionFactory(campaign=campaign)
+    criterion = CriterionFactory(campaign=campaign)
+    unready = campaign_steps(campaign=campaign, built=False)
+    assert (unready.next_step, unready.blocked) == (
+        "standards",
+        "First choose the standard of each magnitude criterion.",
+    )
+    criterion.standard_text = "The Standard serves English food."
+    criterion.save()
     ready = campaign_steps(campaign=campaign, built=False)
     assert (ready.next_step, ready.blocked) == ("build", "")
     assert campaign_steps(campaign=campaign, built=True).next_step == "launch"

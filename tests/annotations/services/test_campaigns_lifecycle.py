@@ -476,3 +476,29 @@ def test_five_campaigns_with_one_slug_at_once_make_one_and_refuse_four():
     assert len(made) == 1 and len(refused) == 4, outcomes
     assert set(refused) == {"A campaign with the slug 'race' already exists."}
     assert Campaign.objects.filter(slug="race").count() == 1
+
+
+# A magnitude criterion's standard before the build ----------------------------------------
+
+
+def test_a_magnitude_criterion_without_standard_is_not_built_so_its_campaign_can_launch():
+    """Built without its standard, a magnitude criterion could never get one (a criterion
+    with tasks no longer changes) and launch refused it: the campaign was a dead end
+    that only a clone left. The build now refuses first, naming the criterion, and
+    builds nothing."""
+    campaign = _with_outputs(consent_text="You may stop at any time.")
+    quality = criterion_from_preset(campaign=campaign, preset="quality")
+    criterion_from_preset(campaign=campaign, preset="naturalness")
+    with pytest.raises(DomainError) as refused:
+        task_services.campaign_tasks_build(campaign=campaign, seed=1)
+    assert "Criterion 'quality', 'naturalness' uses magnitude estimation" in str(refused.value)
+    assert refused.value.field == "criteria"
+    assert not campaign.tasks.exists()
+    # The standard can still be chosen, so the designer is not stuck.
+    output = Output.objects.filter(item__campaign=campaign).first()
+    for criterion in campaign.criteria.all():
+        criteria_services.criterion_rankme_set(criterion=criterion, standard_output=output)
+    task_services.campaign_tasks_build(campaign=campaign, seed=1)
+    assert campaign.tasks.filter(criterion=quality).exists()
+    launched = campaign_services.campaign_launch(campaign=campaign)
+    assert launched.status == Campaign.Status.LIVE

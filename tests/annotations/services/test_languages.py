@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -26,15 +27,15 @@ def test_impossible_translations_are_refused_with_nothing_written(world):
         ({"language": "es"}, "not one of the campaign's languages"),
         ({"language": "xx"}, "not a BCP 47"),
         ({"criteria": {grammar.pk: {"levels": ["a", "b"]}}}, "2 level descriptors"),
-        ({"criteria": {quality.pk: {"levels": ["a"]}}}, "only a Likert scale"),
+        ({"criteria": {quality.pk: {"levels": ["a"]}}}, "not on a Likert scale"),
         ({"criteria": {grammar.pk: {"levels": {9: "a"}}}}, "levels 1 to 5"),
-        ({"criteria": {999_999: {"question": "q"}}}, "not a criterion of this campaign"),
+        ({"criteria": {999_999: {"question": "q"}}}, "is not one of this campaign's"),
         ({"texts": {"title": "x"}}, "Unknown campaign texts"),
         ({"texts": {"instructions": "a\x00b"}}, "NUL"),
     ]
     other = CampaignFactory(languages=["en", "de"])
     stranger = criterion_from_preset(campaign=other, preset="grammar")
-    cases.append(({"criteria": {stranger.pk: {"question": "q"}}}, "not a criterion"))
+    cases.append(({"criteria": {stranger.pk: {"question": "q"}}}, "is not one of this campaign"))
     for change, message in cases:
         kwargs = {
             "campaign": campaign,
@@ -43,8 +44,10 @@ def test_impossible_translations_are_refused_with_nothing_written(world):
             "criteria": {},
             **change,
         }
-        with pytest.raises(DomainError, match=message):
+        with pytest.raises(DomainError, match=message) as refused:
             campaign_translations_update(**kwargs)
+        # A sentence naming its field for the API, not a "Field: ..." prefix.
+        assert refused.value.field and not re.match(r"^\w+: ", str(refused.value)), message
         campaign.refresh_from_db()
         grammar.refresh_from_db()
         assert (campaign.translations, grammar.translations) == before, message

@@ -43,7 +43,10 @@ def test_designer_excludes_below_a_threshold_and_sees_who(client, experts_world)
         "careless"
     ]
     bad = client.post(url, {"criterion": "quality", "threshold": "lots"}, follow=True)
-    assert bad.status_code == 200 and "Threshold: enter a number." in bad.content.decode()
+    assert (
+        bad.status_code == 200
+        and "Enter a number as the agreement threshold." in bad.content.decode()
+    )
     high = client.post(url, {"criterion": "quality", "threshold": "3"}, follow=True)
     assert "a number from -1 to 1" in high.content.decode()
 

@@ -67,6 +67,10 @@ def test_viewers_read_but_cannot_save(client, world):
     assert response.status_code == 403
     response = client.post(_url(campaign), {"languages": "en"})
     assert response.status_code == 403
+    # The page says what the role does not allow, not that the campaign is closed to them.
+    html = response.content.decode()
+    assert "<p data-denied>Viewers cannot change languages.</p>" in html
+    assert "has no access to it" not in html
     grammar.refresh_from_db()
     campaign.refresh_from_db()
     assert grammar.translations == {} and campaign.languages == ["en", "de", "fr"]
@@ -99,7 +103,10 @@ def test_languages_the_outputs_have_cannot_be_dropped(client, world):
     assert "0 or more" in response.content.decode() or "greater than" in response.content.decode()
     response = client.post(_url(campaign), {"languages": "en, de"})
     assert response.status_code == 200
-    assert "outputs are in fr" in response.content.decode()
+    # Beside the languages field, as a sentence (was "Languages: the campaign's ...").
+    assert response.context["form"].errors["languages"] == [
+        "The campaign's outputs are in fr; keep every language its outputs have."
+    ]
     response = client.post(_url(campaign), {"languages": "en, qq-zz-bad"})
     assert response.status_code == 200 and "not a BCP 47" in response.content.decode()
     campaign.refresh_from_db()

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from django.urls import reverse
 
+from annotations.core.outputs import OutputRow
 from annotations.models import Campaign, Task
+from annotations.services.criteria import criterion_from_preset
+from annotations.services.outputs import outputs_store
 from tests.annotations.designer_data import judged_campaign
 from tests.annotations.views.new_campaign import _campaign
 
@@ -63,4 +66,24 @@ def test_build_view_calls_task_design(owner_client, people, monkeypatch):
         reverse("annotations:designer-build", args=[campaign.slug]), follow=True
     )
     assert "Add at least one criterion" in response.content.decode()
+    assert not Task.objects.filter(campaign=campaign).exists()
+
+
+def test_build_without_a_magnitude_standard_says_which_criterion_and_builds_nothing(
+    owner_client, people
+):
+    campaign = _campaign(owner_client)
+    outputs_store(
+        campaign=campaign,
+        rows=[OutputRow(item_id="i1", input="x", system=s, text=s) for s in "abcde"],
+    )
+    criterion_from_preset(campaign=campaign, preset="quality")
+    page = owner_client.get(reverse("annotations:designer-campaign", args=[campaign.slug]))
+    html = page.content.decode()
+    assert "First choose the standard of each magnitude criterion." in html
+    assert ">Choose standards</a>" in html
+    response = owner_client.post(
+        reverse("annotations:designer-build", args=[campaign.slug]), follow=True
+    )
+    assert "Criterion &#x27;quality&#x27; uses magnitude estimation" in response.content.decode()
     assert not Task.objects.filter(campaign=campaign).exists()

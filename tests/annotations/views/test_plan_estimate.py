@@ -7,7 +7,7 @@ from django.urls import reverse
 from annotations.core.outputs import OutputRow
 from annotations.models import Task
 from annotations.services.campaigns import campaign_create
-from annotations.services.criteria import criterion_from_preset
+from annotations.services.criteria import criterion_from_preset, criterion_rankme_set
 from annotations.services.outputs import outputs_store
 
 SIX = ("s1", "s2", "s3", "s4", "s5", "s6")
@@ -24,7 +24,8 @@ def test_plan_page_estimate_equals_what_the_build_makes(owner_client, people):
         for s in (SIX if i < 2 else SIX[:3])
     ]
     outputs_store(campaign=campaign, rows=rows)
-    criterion_from_preset(campaign=campaign, preset="quality")
+    criterion = criterion_from_preset(campaign=campaign, preset="quality")
+    criterion_rankme_set(criterion=criterion, standard_input="x", standard_text="standard")
     url = reverse("annotations:designer-plan", args=[campaign.slug])
     estimate = owner_client.get(url).context["plan"]
     # 2 items of 6 systems: 2 tasks of 3; 6 items of 3 systems: 1 task each.

@@ -93,16 +93,18 @@ def test_a_criterion_without_judgements_is_refused_then_fails_clearly_if_they_go
 @pytest.mark.parametrize(
     "kwargs,message",
     [
-        ({"method": "elo"}, "Unknown method"),
-        ({"runs": 0}, "at least one run"),
-        ({"confidence": 1.5}, "between 0 and 1"),
-        ({"parameters": {"no_such_parameter": 1}}, "Parameters of wmt14"),
+        ({"method": "elo"}, "^Unknown method"),
+        ({"runs": 0}, "^A ranking needs at least one run"),
+        ({"confidence": 1.5}, "^The confidence level must lie between 0 and 1"),
+        ({"parameters": {"no_such_parameter": 1}}, "^Parameters of wmt14"),
     ],
 )
 def test_bad_requests_are_refused_before_anything_is_stored(kwargs, message):
     campaign, criterion = planted_campaign(strengths=STRENGTHS[:3], n_judgements=5, seed=6)
-    with pytest.raises(DomainError, match=message):
+    with pytest.raises(DomainError, match=message) as refused:
         ranking_run_create(campaign=campaign, criterion=criterion, queue=False, **kwargs)
+    # A sentence with its field named apart (was "runs: A ranking needs ...").
+    assert refused.value.field == next(iter(kwargs))
     assert not RankingRun.objects.exists()
 
 
