@@ -1,12 +1,31 @@
-"""Rules every tabular file (CSV, TSV) is read by, whichever importer reads it: a header
-names each column once, and a header repeated below it (two released files joined into
-one) is not a record."""
+"""Rules every tabular file (CSV, TSV) is read by, whichever importer reads it: a cell
+may be as long as the file (as a JSONL value may), a header names each column once, and a
+header repeated below it (two released files joined into one) is not a record."""
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from common.errors import ImportFileError
+
+if TYPE_CHECKING:
+    from _csv import Reader
+
+#: Python's csv module refuses a cell over 131,072 characters ("field larger than field
+#: limit"), a long output or document that a JSONL file of the same texts passes. The
+#: files are bounded by the upload limit, so a cell is bounded by its file: the module's
+#: limit (process-wide) is raised once to the largest a C long surely holds.
+CELL_LIMIT = 2**31 - 1
+
+
+def csv_reader(text: str, *, delimiter: str = ",") -> Reader:
+    """A strict ``csv.reader`` over ``text`` whose cells may be as long as the file."""
+    if csv.field_size_limit() < CELL_LIMIT:
+        csv.field_size_limit(CELL_LIMIT)
+    return csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
 
 
 def header_check(names: Sequence[str], *, file: str, line: int) -> None:
@@ -35,3 +54,28 @@ def record_check(record: Sequence[str], names: Sequence[str], *, file: str, line
             file=file,
             line=line,
         )
+
+
+_SEPARATORS = ((";", "semicolons"), ("\t", "tabs"), (",", "commas"), ("|", "vertical bars"))
+
+
+def missing_columns_hint(names: Sequence[str], missing: Sequence[str], *, delimiter: str) -> str:
+    """What a header that lacks ``missing`` most likely got wrong, as sentences to add to
+    the refusal ("" when nothing stands out): the whole header in one column holding
+    another separator (a spreadsheet that saved with semicolons), or a column named with
+    other capitals."""
+    if len(names) == 1:
+        for separator, called in _SEPARATORS:
+            if separator != delimiter and separator in names[0]:
+                wanted = "tabs" if delimiter == "\t" else "commas"
+                return (
+                    f" The header is one column holding {called}: the file seems separated "
+                    f"by {called}; save it separated by {wanted}."
+                )
+    have = {name.strip().casefold(): name.strip() for name in names}
+    near = [f"'{have[m.casefold()]}' for '{m}'" for m in missing if m.casefold() in have]
+    if near:
+        return (
+            f" The file has {', '.join(near)}: column names are matched exactly, capitals included."
+        )
+    return ""

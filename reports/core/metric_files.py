@@ -16,14 +16,13 @@ file, the line (the CSV header is line 1) and the field; nothing is returned hal
 from __future__ import annotations
 
 import csv
-import io
 import math
 from dataclasses import dataclass
 
 from common.errors import ImportFileError
 from common.jsontext import JsonTextError, json_loads
 from common.nul import nul_message, nul_path
-from common.tables import header_check, record_check
+from common.tables import csv_reader, header_check, record_check
 
 __all__ = ["MetricRow", "parse_metric_file"]
 
@@ -102,7 +101,7 @@ def _row(values: dict[str, object], *, file: str, line: int, seen: dict[tuple, i
 
 
 def _csv(text: str, file: str) -> list[MetricRow]:
-    reader = csv.reader(io.StringIO(text), strict=True)
+    reader = csv_reader(text)
     rows: list[MetricRow] = []
     seen: dict[tuple, int] = {}
     header: list[str] | None = None

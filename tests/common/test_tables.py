@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from annotations.importing.parsers.generic_csv import parse_outputs_csv
+from annotations.importing.parsers.mapped import parse_mapped
+from annotations.importing.parsers.presets import preset_mapping
 from common.errors import ImportFileError
 from common.tables import header_check, record_check
 from reports.core.metric_files import parse_metric_file
@@ -39,6 +41,15 @@ def test_a_column_named_twice_is_refused_naming_it(tmp_path) -> None:
     assert (refused.value.line, refused.value.field) == (1, "Output")
 
 
+def test_a_cell_longer_than_pythons_csv_limit_is_read_as_jsonl_would_be(tmp_path) -> None:
+    """A 200,000-character output (a long document) was refused as "malformed CSV (field
+    larger than field limit (131072))"; the same text in JSONL imported."""
+    long = "word " * 40_000
+    path = _file(tmp_path, f'item_id,input,system,output\n1,in1,sA,"{long}"\n')
+    (row,) = parse_outputs_csv(path).rows
+    assert row.text == long.strip()
+
+
 def test_the_metrics_file_keeps_the_same_rules(tmp_path) -> None:
     twice = "system,metric,score,score\nsA,bleu,1,2\n"
     with pytest.raises(ImportFileError, match="names this column twice"):
@@ -65,3 +76,26 @@ def test_a_name_longer_than_the_database_keeps_is_refused_by_line(tmp_path, row,
     with pytest.raises(ImportFileError, match="at most") as refused:
         parse_outputs_csv(path)
     assert (refused.value.line, refused.value.field) == (3, field)
+
+
+def test_a_semicolon_separated_file_is_named_as_such(tmp_path) -> None:
+    """A spreadsheet saved with semicolons was refused as lacking 'item_id', without a
+    word on why."""
+    path = _file(tmp_path, "item_id;input;system;output\n1;in1;sA;o1\n")
+    with pytest.raises(ImportFileError, match="the file seems separated by semicolons"):
+        parse_outputs_csv(path)
+
+
+def test_a_column_named_with_other_capitals_is_pointed_out(tmp_path) -> None:
+    path = _file(tmp_path, "Item_ID,input,system,output\n1,in1,sA,o1\n")
+    with pytest.raises(ImportFileError, match="The file has 'Item_ID' for 'item_id'"):
+        parse_outputs_csv(path)
+
+
+def test_a_mapped_file_gets_the_same_hints(tmp_path) -> None:
+    path = _file(tmp_path, "HITId;WorkerId;Input.item_id\n1;w;i\n")
+    with pytest.raises(ImportFileError, match="separated by semicolons"):
+        parse_mapped(path, preset_mapping("mturk"))
+    path = _file(tmp_path, "hitid,workerid,input.item_id\n1,w,i\n")
+    with pytest.raises(ImportFileError, match="'workerid' for 'WorkerId'"):
+        parse_mapped(path, preset_mapping("mturk"))

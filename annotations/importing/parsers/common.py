@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import io
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -15,7 +14,7 @@ from annotations.core.languages import LanguageError, language_check, language_f
 from annotations.core.outputs import ITEM_ID_MAX, SYSTEM_LABEL_MAX, OutputRow
 from common.errors import ImportFileError
 from common.nul import nul_message, nul_path
-from common.tables import header_check, record_check
+from common.tables import csv_reader, header_check, missing_columns_hint, record_check
 
 _LINE_END = re.compile(r"\r+\n?")
 
@@ -116,7 +115,7 @@ def csv_records(path: Path, *, delimiter: str = ",") -> Iterator[tuple[int, list
     Quoted fields may span lines; blank lines are skipped.
     """
     text = read_text(path, delimiter=delimiter)
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
+    reader = csv_reader(text, delimiter=delimiter)
     end = 0
     while True:
         start = end + 1
@@ -148,6 +147,7 @@ class CsvTable:
         self, path: Path, *, delimiter: str = ",", names: Sequence[str] | None = None
     ) -> None:
         self.file = str(path)
+        self.delimiter = delimiter
         self._records = csv_records(path, delimiter=delimiter)
         self._header_read = not names
         if names:  # a file without a header line (Appraise's CSV exports): names given
@@ -167,8 +167,9 @@ class CsvTable:
     def require(self, columns: Iterable[str], *, hint: str = "") -> None:
         for column in columns:
             if column not in self.index:
+                why = missing_columns_hint(self.names, [column], delimiter=self.delimiter)
                 raise ImportFileError(
-                    f"the header lacks this column{hint}.",
+                    f"the header lacks this column{hint}.{why}",
                     file=self.file,
                     line=self.header_line,
                     field=column,
