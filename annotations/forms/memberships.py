@@ -20,6 +20,11 @@ class InvitationForm(forms.Form):
     email = forms.EmailField(max_length=254, label="Email address")
     role = forms.ChoiceField(choices=CampaignMembership.Role.choices, label="Role")
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # Its own ids: the members page also shows MemberForm, which has a role too.
+        kwargs.setdefault("auto_id", "id_invite_%s")
+        super().__init__(*args, **kwargs)
+
 
 class SignUpForm(UserCreationForm):
     """A new account made from an invitation link (the email comes from the invitation).

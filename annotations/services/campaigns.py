@@ -287,10 +287,21 @@ def campaign_settings_update(*, campaign: Campaign, **fields: Any) -> Campaign:
 # Life cycle ---------------------------------------------------------------------------------
 
 
+def _a_campaign(campaign: Campaign) -> str:
+    """'A live campaign', 'An archived campaign': the campaign's status in words."""
+    status = campaign.get_status_display().lower()
+    return f"{'An' if status[:1] in 'aeiou' else 'A'} {status} campaign"
+
+
 def _transition(campaign: Campaign, allowed_from: set[str], to: str, verb: str) -> Campaign:
+    """Move the campaign to ``to`` under its row lock. A campaign already there is left
+    as it is: the same action sent twice (a double click, a second tab, a retried API
+    call) succeeds once and then changes nothing, instead of refusing what happened."""
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if campaign.status == to:
+        return campaign
     if campaign.status not in allowed_from:
-        raise DomainError(f"A {campaign.get_status_display().lower()} campaign cannot be {verb}.")
+        raise DomainError(f"{_a_campaign(campaign)} cannot be {verb}.")
     campaign.status = to
     campaign.save(update_fields=["status", "updated_at"])
     return campaign
@@ -382,7 +393,7 @@ def campaign_delete(*, campaign: Campaign) -> None:
     campaign = found
     if campaign.status not in DELETABLE:
         raise DomainError(
-            f"A {campaign.get_status_display().lower()} campaign cannot be deleted: "
+            f"{_a_campaign(campaign)} cannot be deleted: "
             "close it first, so that no worker is in the middle of a task."
         )
     campaign.delete()

@@ -6,7 +6,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.http import (
-    Http404,
     HttpRequest,
     HttpResponse,
 )
@@ -134,8 +133,9 @@ def member_invite(request: AuthenticatedHttpRequest, campaign: Campaign) -> Http
 @require_POST
 def invitation_revoke(request: HttpRequest, campaign: Campaign, pk: int) -> HttpResponse:
     invitation = member_selectors.invitation_by_id(campaign, pk)
-    if invitation is None:
-        raise Http404("No such invitation in this campaign.")
+    if invitation is None:  # withdrawn meanwhile (a second click, another tab) or used
+        messages.info(request, "That invitation is no longer open: nothing to withdraw.")
+        return redirect("annotations:designer-members", slug=campaign.slug)
     act(
         request,
         lambda: membership_services.invitation_revoke(invitation=invitation),
@@ -241,7 +241,8 @@ def _invitation_page(
 @require_POST
 def member_remove(request: HttpRequest, campaign: Campaign, pk: int) -> HttpResponse:
     membership = member_selectors.membership_by_id(campaign, pk)
-    if membership is None:
-        raise Http404("No such member of this campaign.")
+    if membership is None:  # removed meanwhile (a second click, another tab)
+        messages.info(request, "That person is no longer a member: nothing to remove.")
+        return redirect("annotations:designer-members", slug=campaign.slug)
     act(request, lambda: membership_services.membership_remove(membership=membership))
     return redirect("annotations:designer-members", slug=campaign.slug)

@@ -96,3 +96,11 @@ def test_escaped_markdown_renders_as_the_text_itself() -> None:
         html
         == "<p>" + text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") + "</p>\n"
     )
+
+
+def test_a_csv_cell_drops_bidirectional_controls_as_the_pages_do() -> None:
+    """A worker id holding U+202E (right-to-left override) read reversed in a
+    spreadsheet: "\u202egnp.exe" shows as "exe.png"."""
+    assert csv_cell("w\u202egnp.exe") == "wgnp.exe"
+    assert csv_cell("\u2067=1+1\u2069") == "'=1+1"
+    assert csv_cell("שלום\u200f") == "שלום\u200f"  # a right-to-left mark is text, kept

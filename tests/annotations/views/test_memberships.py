@@ -15,7 +15,10 @@ def test_members_owner_adds_and_removes(owner_client, people):
     assert membership.role == "designer"
     response = owner_client.post(url, {"username": "nobody", "role": "viewer"})
     assert "there is no user" in response.content.decode().lower()
-    owner_client.post(
-        reverse("annotations:designer-member-remove", args=[campaign.slug, membership.pk])
-    )
+    remove = reverse("annotations:designer-member-remove", args=[campaign.slug, membership.pk])
+    owner_client.post(remove)
     assert not campaign.memberships.filter(user=people["viewer"]).exists()
+    # Sent again (a double click, a second tab): the members page says so (was a bare 404).
+    again = owner_client.post(remove, follow=True)
+    assert again.status_code == 200
+    assert "That person is no longer a member: nothing to remove." in again.content.decode()

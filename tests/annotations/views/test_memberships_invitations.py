@@ -210,6 +210,9 @@ def test_owner_withdraws_an_invitation_and_its_link_stops_working(client, member
     client.force_login(people["owner"])
     assert client.post(url).status_code == 302
     assert client.get(link).status_code == 404
+    again = client.post(url, follow=True)  # a second click: said, not a bare 404
+    assert again.status_code == 200
+    assert "That invitation is no longer open: nothing to withdraw." in again.content.decode()
 
 
 def test_a_bad_invitation_form_names_the_field(client, memberships_world):
@@ -219,6 +222,22 @@ def test_a_bad_invitation_form_names_the_field(client, memberships_world):
     assert response.status_code == 400
     assert "Enter a valid email address." in response.content.decode()
     assert not mail.outbox
+
+
+def test_a_bad_role_is_shown_where_the_role_field_points(client, memberships_world):
+    """The role's error was never rendered: its select named an error element that the
+    page did not have, and the page held two elements with the id ``id_role``."""
+    people, campaign = memberships_world
+    client.force_login(people["owner"])
+    response = _invite(client, campaign, role="boss")
+    assert response.status_code == 400
+    html = response.content.decode()
+    described = re.search(r'<select name="role"[^>]*aria-describedby="([^"]+)"', html)
+    assert described, "the role select names no error"
+    error = re.search(rf'id="{described.group(1)}"[^>]*>(.*?)</ul>', html, re.S)
+    assert error and "Select a valid choice" in error.group(1)
+    ids = re.findall(r'\sid="([^"]+)"', html)
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
 
 
 def test_a_second_invitation_of_one_address_is_refused_beside_the_email_field(
