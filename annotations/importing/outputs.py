@@ -19,6 +19,7 @@ from annotations.importing.parsers.e2e_outputs import (
     parse_participants,
     participant_for,
 )
+from annotations.importing.parsers.generic_csv import COLUMNS as GENERIC_COLUMNS
 from annotations.importing.parsers.generic_csv import parse_outputs_csv
 from annotations.importing.parsers.generic_jsonl import parse_outputs_jsonl
 from annotations.models import Campaign, Output
@@ -43,6 +44,19 @@ class OutputsImported:
     systems_not_in_tasks: tuple[str, ...] = ()
 
 
+def _names_generic_columns(start: bytes) -> bool:
+    """Whether a TSV file's first line (in ``start``, its first bytes) names the generic
+    columns (``item_id``, ``input``, ``system``, ``output``): then it is read as the CSV
+    is, with tabs, not as an E2E ``<system>.tsv``."""
+    first = start.split(b"\n", 1)[0].decode("utf-8-sig", "replace")
+    return set(GENERIC_COLUMNS) <= {name.strip() for name in first.split("\t")}
+
+
+def _has_generic_columns(path: Path) -> bool:
+    with path.open("rb") as fh:
+        return _names_generic_columns(fh.readline(64 * 1024))
+
+
 def _parse_outputs(path: Path) -> ParsedOutputs:
     if path.is_dir():
         return parse_e2e_outputs(path)
@@ -52,8 +66,14 @@ def _parse_outputs(path: Path) -> ParsedOutputs:
     if suffix in (".jsonl", ".ndjson"):
         return parse_outputs_jsonl(path)
     if suffix == ".tsv":
+        if _has_generic_columns(path):
+            return parse_outputs_csv(path, delimiter="\t")
         raise ImportFileError(
-            "a single TSV file: give the folder of <system>.tsv files instead.", file=str(path)
+            "a single TSV file without the columns item_id, input, system and output: give "
+            "those columns (one output a line, as in the CSV), or the folder of E2E "
+            "<system>.tsv files.",
+            file=str(path),
+            line=1,
         )
     raise ImportFileError(
         "unknown format: expected a .csv or .jsonl file or a folder of <system>.tsv files.",
@@ -233,7 +253,8 @@ def outputs_import_uploads(
     """Import uploaded output files (any outputs format) into a draft campaign.
 
     E2E-style ``<system>.tsv`` files (and ``participants.tsv``) form one folder; every
-    other file is imported on its own. All files go in one transaction: when one fails,
+    other file is imported on its own (a TSV whose header names the generic columns is
+    read as the CSV is). All files go in one transaction: when one fails,
     nothing of any file is kept, and the error names the uploaded file (never a path
     on the server), the line and the field.
     """
@@ -243,7 +264,9 @@ def outputs_import_uploads(
         folder = Path(tmp) / "outputs"
         paths: list[Path] = []
         for i, upload in enumerate(uploads):
-            if upload.name.lower().endswith(".tsv"):
+            if upload.name.lower().endswith(".tsv") and not _names_generic_columns(
+                upload.data[: 64 * 1024]
+            ):
                 folder.mkdir(exist_ok=True)
                 path = folder / upload.name
             else:

@@ -1,4 +1,5 @@
-"""Generic outputs CSV: a header with ``item_id,input,system,output``, one output a row.
+"""Generic outputs CSV (or TSV): a header with ``item_id,input,system,output``, one output a
+row.
 
 Columns named ``attr:<name>`` carry the item's attributes (``core.slices``; a blank cell
 means the item lacks it); an optional ``language`` column the output's language (BCP 47;
@@ -24,8 +25,8 @@ from common.errors import ImportFileError
 COLUMNS = ("item_id", "input", "system", "output")
 
 
-def parse_outputs_csv(path: Path) -> ParsedOutputs:
-    table = CsvTable(path)
+def parse_outputs_csv(path: Path, *, delimiter: str = ",") -> ParsedOutputs:
+    table = CsvTable(path, delimiter=delimiter)
     file, header_line = table.file, table.header_line
     table.require(COLUMNS, hint=f" (expected {', '.join(COLUMNS)})")
     index = {column: table.index[column] for column in COLUMNS}

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from annotations.importing.outputs import outputs_import
+from annotations.importing.outputs import Upload, outputs_import, outputs_import_uploads
 from annotations.models import Item, Output, System
 from common.errors import ImportFileError
 from tests.annotations.importing.conftest import MRS, make_e2e_folder
@@ -80,3 +80,36 @@ def test_bad_participants_writes_nothing(tmp_path: Path, counts) -> None:
         "label",
     )
     assert counts() == before
+
+
+def test_a_single_tsv_with_the_generic_columns_is_read_as_the_csv_is(tmp_path: Path) -> None:
+    """A TSV with item_id, input, system and output was refused as an E2E system file."""
+    path = tmp_path / "outputs.tsv"
+    path.write_text(
+        "item_id\tinput\tsystem\toutput\n1\tname[A]\tsA\tA is a pub.\n1\tname[A]\tsB\tA.\n",
+        encoding="utf-8",
+    )
+    campaign = CampaignFactory()
+    imported = outputs_import(campaign=campaign, path=path)
+    assert (imported.systems, imported.outputs) == (2, 2)
+    assert Output.objects.get(system__label="sA").text == "A is a pub."
+
+
+def test_an_uploaded_tsv_with_the_generic_columns_is_not_taken_for_a_system(
+    tmp_path: Path,
+) -> None:
+    """Uploaded on the page, the same TSV became one E2E system named after the file."""
+    data = "item_id\tinput\tsystem\toutput\n1\tname[A]\tsA\tA is a pub.\n1\tname[A]\tsB\tA.\n"
+    campaign = CampaignFactory()
+    (imported,) = outputs_import_uploads(
+        campaign=campaign, uploads=[Upload("outputs.tsv", data.encode())]
+    )
+    assert imported.file == "outputs.tsv"
+    assert sorted(campaign.systems.values_list("label", flat=True)) == ["sA", "sB"]
+
+
+def test_a_single_tsv_without_them_is_refused_saying_what_would_do(tmp_path: Path) -> None:
+    path = tmp_path / "system.tsv"
+    path.write_text("mr\tref\nname[A]\tA is a pub.\n", encoding="utf-8")
+    with pytest.raises(ImportFileError, match="without the columns item_id, input, system"):
+        outputs_import(campaign=CampaignFactory(), path=path)
