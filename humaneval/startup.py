@@ -15,6 +15,7 @@ settings module uses it while it is being imported.
 
 from __future__ import annotations
 
+import difflib
 import os
 import sys
 import unicodedata
@@ -65,12 +66,21 @@ def _mark_word(value: str) -> str:
     return value.strip().lower()
 
 
+#: Cyrillic and Greek letters that look like Latin ones (lower case, after casefold), as
+#: Unicode's confusables.txt maps them: a public key retyped with them looks the same.
+_LOOK_ALIKES = str.maketrans(
+    "аеорсухіјѕԁԛԝһӏԍвкмнтαορνκτυιχεβη",
+    "aeopcyxijsdqwhlgbkmhtaopvktuixebn",
+)
+
+
 def _folded(text: str) -> str:
     """``text`` as a guesser varies it away: compatibility forms (fullwidth letters),
-    accents and other combining marks, case and punctuation."""
+    accents and other combining marks, case, punctuation, and Cyrillic or Greek letters
+    that look like Latin ones."""
     decomposed = unicodedata.normalize("NFKD", text)
     bare = "".join(c for c in decomposed if not unicodedata.category(c).startswith("M"))
-    return "".join(c for c in bare.casefold() if c.isalnum())
+    return "".join(c for c in bare.casefold().translate(_LOOK_ALIKES) if c.isalnum())
 
 
 #: A key that shares this many characters in a row (folded) with a public key, either
@@ -83,6 +93,21 @@ _SHARED_RUN = 8
 _PATTERN_SHARE_MAX = 0.55
 
 
+#: A key whose characters match a public key's, in order, over this share of both
+#: (difflib's ratio) is that key edited throughout (every 8th character changed is 0.87).
+#: Random keys of the usual tools stay under 0.32 against this repository's keys.
+_SIMILAR_MIN = 0.6
+
+
+def _similar(folded: str, known: list[str]) -> bool:
+    """Whether ``folded`` is one of the ``known`` (folded) keys with characters changed
+    throughout, which leaves no run of :data:`_SHARED_RUN` in common."""
+    return any(
+        difflib.SequenceMatcher(None, folded, k, autojunk=False).ratio() >= _SIMILAR_MIN
+        for k in known
+    )
+
+
 def _shares_a_run(folded: str, known: list[str], *, run: int) -> bool:
     """Whether ``folded`` shares ``run`` characters in a row with one of the ``known``
     (folded) keys."""
@@ -92,11 +117,12 @@ def _shares_a_run(folded: str, known: list[str], *, run: int) -> bool:
 def secret_key_weakness(key: str, *, public_keys: Iterable[str]) -> str:
     """Why ``key`` cannot sign a production server's tokens, or "": not set, public (a
     key written in this repository, or one of those reversed, recased, repunctuated,
-    accented or in compatibility forms, or sharing 8 characters in a row with one), the
+    accented or in compatibility forms, or sharing 8 characters in a row with one, or
+    matching one over 60% with characters changed throughout), the
     example's placeholder, not text, weak by Django's own rule (``check --deploy``'s
     W009), or guessable: a pattern that W009 passes (a repeated run, a sequence, such as
-    ``"abcde" * 10``) or a sentence (mostly dictionary words). Look-alike letters of
-    other scripts are not folded."""
+    ``"abcde" * 10``) or a sentence (mostly dictionary words). Cyrillic and Greek
+    look-alikes of Latin letters are folded to them."""
     from django.core.checks.security.base import (
         SECRET_KEY_INSECURE_PREFIX,
         SECRET_KEY_MIN_LENGTH,
@@ -114,7 +140,7 @@ def secret_key_weakness(key: str, *, public_keys: Iterable[str]) -> str:
         return is_public
     if "changeme" in folded:
         return "is still the example's placeholder"
-    if _shares_a_run(folded, known, run=_SHARED_RUN):
+    if _shares_a_run(folded, known, run=_SHARED_RUN) or _similar(folded, known):
         return is_public
     try:
         key.encode("utf-8")

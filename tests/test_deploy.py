@@ -35,6 +35,12 @@ FULLWIDTH_INSECURE = "".join(chr(ord(c) + 0xFEE0) for c in "INSECURE")
 
 _TEST_KEY_OF_HISTORY = "k3Yq8w-7Zp2s_Rr9vT1uXe4bN6mC0hJ5gLdAaFfQoWiEyUzKtPjVnHcBxSlMI-prod"
 EVERY_12TH_CHANGED = "".join("Z" if i % 12 == 11 else c for i, c in enumerate(_TEST_KEY_OF_HISTORY))
+#: Every 8th character changed: no run of 8 is left in common (an outside review's).
+EVERY_8TH_CHANGED = "".join("Z" if i % 8 == 7 else c for i, c in enumerate(_TEST_KEY_OF_HISTORY))
+#: The development key retyped with Cyrillic look-alikes (U+0430 a, U+0435 ie, ...).
+CYRILLIC_DEVELOPMENT_KEY = "insecure-dev-key-change-me-in-production-0123456789abcdef".translate(
+    str.maketrans("aeopci", "\u0430\u0435\u043e\u0440\u0441\u0456")
+)
 #: The development key with a combining acute accent on every vowel.
 ACCENTED_DEVELOPMENT_KEY = "".join(
     c + "\u0301" if c in "aeiou" else c
@@ -189,6 +195,9 @@ def test_debug_off_refuses_a_missing_key_in_one_line(command):
         # sentences (zxcvbn multiplies their words' guesses past any threshold).
         (EVERY_12TH_CHANGED, "a public key"),
         (ACCENTED_DEVELOPMENT_KEY, "a public key"),
+        # The fourth review: every 8th character changed, and Cyrillic look-alikes.
+        (EVERY_8TH_CHANGED, "a public key"),
+        (CYRILLIC_DEVELOPMENT_KEY, "a public key"),
         ("your-secret-key-here-please-replace-with-a-long-random-string-1234", "guessable"),
         ("this is my super secret key for the live server of humaneval", "guessable"),
         ("<put-a-long-random-secret-key-here-generated-by-secrets-module>", "guessable"),
@@ -257,6 +266,15 @@ def test_behind_a_proxy_http_is_redirected_and_https_gets_hsts():
     assert secure["Strict-Transport-Security"] == "max-age=31536000; includeSubDomains; preload"
     assert secure["X-Content-Type-Options"] == "nosniff"
     assert secure["Referrer-Policy"] == "same-origin"
+
+
+def test_look_alike_letters_of_other_scripts_fold_to_latin():
+    """A key retyped with Cyrillic or Greek look-alikes reads as the same key."""
+    from humaneval.startup import _folded
+
+    development = "insecure-dev-key-change-me-in-production-0123456789abcdef"
+    assert _folded(CYRILLIC_DEVELOPMENT_KEY) == _folded(development)
+    assert _folded("\u03bf\u03c1\u03b1") == "opa"  # Greek omicron, rho, alpha
 
 
 def test_a_key_starting_with_a_dollar_is_read_as_written():
