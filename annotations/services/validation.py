@@ -22,12 +22,33 @@ SETTING_NAMES: dict[str, str] = {
 }
 
 
+def _full_clean(instance: models.Model) -> None:
+    """``full_clean`` but uniqueness: a name taken is the services' own check's to say
+    (in its words, with its field), and one taken between that check and the insert (two
+    requests at once) is the database's (``common.queries.refused_when_taken``); here it
+    would come out as Django's "... with this Campaign and Name already exists."."""
+    errors: dict[str, list[ValidationError]] = {}
+    try:
+        instance.full_clean(exclude=None, validate_unique=False, validate_constraints=False)
+    except ValidationError as exc:
+        errors = exc.update_error_dict(errors)
+    for constraint in instance._meta.constraints:
+        if isinstance(constraint, models.UniqueConstraint):
+            continue
+        try:
+            constraint.validate(type(instance), instance)
+        except ValidationError as exc:
+            errors = exc.update_error_dict(errors)
+    if errors:
+        raise ValidationError(errors)
+
+
 def model_check(*, instance: models.Model) -> None:
     """Model validation as a refusal per field (``FieldsRefused``: the message names
     each field in words, its label, never the attribute or a constraint name: those are
     caught by the checks before this; the API and forms put each reason by its field)."""
     try:
-        instance.full_clean(exclude=None, validate_unique=False)
+        _full_clean(instance)
     except ValidationError as exc:
         problems: dict[str, str] = {}
         labels: dict[str, str] = {}

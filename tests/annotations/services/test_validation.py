@@ -7,7 +7,7 @@ from django import forms
 
 from annotations.services.criteria import criterion_create
 from annotations.services.validation import model_check
-from common.errors import FieldsRefused
+from common.errors import DomainError, FieldsRefused
 from common.forms import form_refused
 from tests.factories import CampaignFactory
 
@@ -51,3 +51,19 @@ def test_a_problem_of_no_one_field_is_named_as_such():
         "non_field_errors": "These settings cannot work together.",
         "slots": "Too many.",
     }
+
+
+def test_a_name_taken_meanwhile_is_refused_in_the_services_words(monkeypatch):
+    """Two requests adding one criterion at once both pass the name check; the second
+    was refused with Django's "Criterion with this Campaign and Name already exists."
+    (from the model's unique constraint) instead of the service's sentence."""
+    from annotations.services import criteria as criteria_services
+
+    campaign = CampaignFactory()
+    criterion_create(campaign=campaign, name="quality", scale="slider", question="Q?")
+    # The other request's criterion was not there yet when this one checked the name.
+    monkeypatch.setattr(criteria_services, "criterion_by_name", lambda campaign, name: None)
+    with pytest.raises(DomainError) as refused:
+        criterion_create(campaign=campaign, name="quality", scale="slider", question="Q?")
+    assert str(refused.value) == "The campaign already has a criterion 'quality'."
+    assert refused.value.field == "name"
