@@ -203,8 +203,8 @@ def _signed_in(request: HttpRequest) -> bool:
 
 #: Unicode's bidirectional embeddings, overrides and isolates (U+202A-U+202E,
 #: U+2066-U+2069): a name holding one reorders the text after it on the page ("Trojan
-#: Source", CVE-2021-42574). The site's own markup has none; the exports drop them too
-#: (``annotations.core.export_safety``).
+#: Source", CVE-2021-42574). The site's own markup has none; the exports read as text
+#: drop them too (``annotations.core.export_safety``; CSV and JSONL data keep them).
 _BIDI_CONTROLS = dict.fromkeys(BIDI_CONTROLS)
 _BIDI_BYTES = tuple(chr(cp).encode() for cp in _BIDI_CONTROLS)
 

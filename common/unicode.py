@@ -2,8 +2,9 @@
 
 The embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069) reorder the text
 that follows them ("Trojan Source", CVE-2021-42574): HTML pages drop them
-(``common.middleware.DropBidiControlsMiddleware``) and so do the exports
-(``annotations.core.export_safety``).
+(``common.middleware.DropBidiControlsMiddleware``) and so do the exports read as text
+(LaTeX, Markdown, plain text: ``annotations.core.export_safety``); the data exports (CSV,
+JSONL) keep every text exactly, so that they re-import as they were.
 """
 
 from __future__ import annotations

@@ -39,7 +39,6 @@ _NEWLINES = re.compile(r"\r\n|\r|\n")
 # stops on a NUL, a terminal obeys escapes), DEL, and the Unicode bidirectional
 # embeddings, overrides and isolates (they reorder the text that follows them: "Trojan
 # Source", CVE-2021-42574).
-_BIDI = re.compile("[" + BIDI_CLASS + "]")
 _INVISIBLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f" + BIDI_CLASS + "]")
 # Markdown's specials (CommonMark lets any ASCII punctuation be backslash-escaped), with
 # HTML's three (&, <, >) written as entities instead, which every Markdown renderer
@@ -55,13 +54,13 @@ def csv_cell(value: object) -> object:
     as a formula gets a leading apostrophe. Numbers (and numeric text) pass unchanged.
 
     A text that already starts with apostrophes before such a character gets one more,
-    so :func:`csv_cell_read` undoes exactly this and nothing else. Unicode's bidirectional
-    embeddings, overrides and isolates are dropped, as the pages drop them: in a
-    spreadsheet they would reorder what a person reads (a JSONL export, read by
-    programs, keeps every text exactly)."""
+    so :func:`csv_cell_read` undoes exactly this and nothing else. Every other character
+    is kept, Unicode's bidirectional controls included: a CSV export is data that
+    re-imports as it was (an isolate around a Latin name in Arabic text is part of the
+    text), as the JSONL export is; the exports read as text (LaTeX, Markdown, plain
+    text) drop them."""
     if not isinstance(value, str) or not value:
         return value
-    value = _BIDI.sub("", value)
     if _QUOTED.match(value) and not _PLAIN_NUMBER.match(value):
         return "'" + value
     return value

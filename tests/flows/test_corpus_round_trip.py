@@ -237,9 +237,9 @@ def mturk(tmp: Path) -> tuple[Path, dict[str, Any]]:
 
 def formula_texts(tmp: Path) -> tuple[Path, dict[str, Any]]:
     """An MTurk file whose ids and texts start as spreadsheet formulas do, some after an
-    apostrophe: humaneval's CSV export quotes them and ``humaneval-csv`` reads them back
-    as they were."""
-    systems = ["-alpha", "@beta", "'=gamma"]
+    apostrophe, one holding bidirectional isolates: humaneval's CSV export quotes them
+    and ``humaneval-csv`` reads them back as they were."""
+    systems = ["-alpha", "@\u2067beta\u2069", "'=gamma"]  # with a right-to-left isolate
     workers = ["=w1", "'+w2", "w3"]
     rows = []
     for item in ("+1", "'-2"):

@@ -98,9 +98,9 @@ def test_escaped_markdown_renders_as_the_text_itself() -> None:
     )
 
 
-def test_a_csv_cell_drops_bidirectional_controls_as_the_pages_do() -> None:
-    """A worker id holding U+202E (right-to-left override) read reversed in a
-    spreadsheet: "\u202egnp.exe" shows as "exe.png"."""
-    assert csv_cell("w\u202egnp.exe") == "wgnp.exe"
-    assert csv_cell("\u2067=1+1\u2069") == "'=1+1"
-    assert csv_cell("שלום\u200f") == "שלום\u200f"  # a right-to-left mark is text, kept
+def test_a_csv_cell_keeps_bidirectional_controls_so_data_round_trips() -> None:
+    """A CSV export is data: Arabic text wrapping a Latin name in isolates re-imports as
+    it was (dropping them split systems and changed texts on a round trip)."""
+    text = "مطعم \u2068Blue Spice 1\u2069 يقدم"
+    assert csv_cell(text) == text
+    assert csv_cell("\u2067=1+1\u2069") == "\u2067=1+1\u2069"  # a formula only at its start
