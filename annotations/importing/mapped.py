@@ -33,6 +33,7 @@ from annotations.models import Campaign, ImportJob
 from annotations.services.campaigns import campaign_get_or_create
 from annotations.services.finished_judgements import judgements_refuse_if_archived
 from common.errors import DomainError, ImportFileError
+from common.queries import row_lock
 
 #: ImportJob.kind of a mapped ratings import run in the background
 JOB_KIND = "ratings"
@@ -98,6 +99,10 @@ def _store(
     experts: bool,
     progress: Callable[[int, int], None] | None,
 ) -> MappedImported:
+    # One import into a campaign at a time: a file sent twice at once (two tabs, a
+    # retried upload) is then refused as imported before, not by a criterion's or an
+    # output's unique constraint.
+    row_lock(Campaign, campaign.pk)
     judgements_refuse_if_archived(campaign)  # before any criterion, item or output
     criteria, created, scales = mapped_criteria_store(
         campaign=campaign, mapping=mapping, parsed=parsed, source=source

@@ -26,6 +26,7 @@ from annotations.models import Campaign, Output
 from annotations.services.campaigns import campaign_get_or_create
 from annotations.services.outputs import outputs_store, systems_describe
 from common.errors import DomainError, ImportFileError
+from common.queries import row_lock
 
 # --------------------------------------------------------------------------------------
 # Outputs
@@ -181,6 +182,9 @@ def outputs_import(
             raise DomainError(f"The outputs' language: {exc}", field="language") from exc
     path = Path(path)
     parsed = _parse_outputs(path)
+    # One import into a campaign at a time: the check below then sees what an upload
+    # sent at once stored (outputs_store locks the row too, after it, too late for it).
+    row_lock(Campaign, campaign.pk)
     outputs_check_against(campaign, parsed)
     if progress is not None:
         progress(0, len(parsed.rows))

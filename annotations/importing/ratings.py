@@ -28,6 +28,7 @@ from annotations.services.finished_judgements import (
 )
 from annotations.services.outputs import outputs_store
 from common.errors import DomainError, ImportFileError
+from common.queries import row_lock
 
 E2E_RATING_FILES = {"quality": "quality.csv", "naturalness": "naturalness.csv"}
 
@@ -55,6 +56,7 @@ class RatingsImported:
 def _ratings_store(
     *, campaign: Campaign, criterion: Criterion, parsed: ParsedRatings
 ) -> RatingsImported:
+    row_lock(Campaign, campaign.pk)  # one import into a campaign at a time (see mapped)
     file = parsed.file
     first_line_of_unit: dict[str, int] = {}
     for j in parsed.judgements:

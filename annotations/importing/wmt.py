@@ -23,6 +23,7 @@ from annotations.services.finished_judgements import (
 )
 from annotations.services.languages import campaign_languages_add
 from common.errors import DomainError, ImportFileError
+from common.queries import row_lock
 
 # --------------------------------------------------------------------------------------
 # WMT relative ranking
@@ -96,6 +97,7 @@ def _wmt_store(
     *, campaign: Campaign, criterion_name: str, parsed: ParsedWMT, experts: bool = False
 ) -> WMTImported:
     source = Path(parsed.file).name
+    row_lock(Campaign, campaign.pk)  # one import into a campaign at a time (see mapped)
     judgements_refuse_if_archived(campaign)  # before the criterion, items and outputs
     criterion = _wmt_criterion(campaign=campaign, name=criterion_name, k=parsed.systems_per_row)
     if Judgement.objects.filter(criterion=criterion, metadata__wmt_file=source).exists():
