@@ -313,3 +313,45 @@ def test_stopped_prolific_worker_sees_a_polite_page_with_the_failed_check_code(p
     assert link.get_attribute("href") == f"{PROLIFIC}?cc=NOPAY1"
     save_screenshot(page, "stopped")
     assert Assignment.objects.count() == 0
+
+
+def test_likert_labels_of_words_wrap_between_words_at_phone_width(new_page, live_server):
+    """Labels such as "Strongly disagree" were squeezed into a 1.5rem column and broke
+    letter by letter ("St/ro/ng/ly"); digits-only labels hid it."""
+    campaign = make_campaign("likert")
+    words = [
+        "Strongly disagree",
+        "Disagree",
+        "Neither agree nor disagree",
+        "Agree",
+        "Strongly agree",
+    ]
+    criterion = campaign.criteria.get()
+    criterion.scale_settings = {
+        "levels": [
+            {"value": n + 1, "label": label, "descriptor": f"The text: {label.lower()}."}
+            for n, label in enumerate(words)
+        ]
+    }
+    criterion.save(update_fields=["scale_settings"])
+    page = new_page(width=360, height=740)
+    page.goto(f"{live_server.url}/w/{campaign.slug}/?PROLIFIC_PID=phone-likert")
+    _consent(page)
+    page.get_by_text("Task 1 of 2").wait_for()
+    # Each label is at least as wide as its longest word set on one line.
+    narrow = page.evaluate(
+        """() => [...document.querySelectorAll('.w-level-label')].filter((label) => {
+            const probe = document.createElement('span');
+            probe.style.whiteSpace = 'nowrap';
+            probe.style.font = getComputedStyle(label).font;
+            probe.textContent = label.textContent.trim().split(/\\s+/)
+                .reduce((a, b) => (a.length >= b.length ? a : b));
+            document.body.appendChild(probe);
+            const word = probe.getBoundingClientRect().width;
+            probe.remove();
+            return label.getBoundingClientRect().width + 1 < word;
+        }).map((label) => label.textContent.trim())"""
+    )
+    assert narrow == [], f"labels broken inside a word: {narrow}"
+    assert settled_width(page, 360) <= 360
+    save_screenshot(page, "likert-word-labels-phone")
