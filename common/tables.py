@@ -72,10 +72,16 @@ def missing_columns_hint(names: Sequence[str], missing: Sequence[str], *, delimi
                     f" The header is one column holding {called}: the file seems separated "
                     f"by {called}; save it separated by {wanted}."
                 )
-    have = {name.strip().casefold(): name.strip() for name in names}
-    near = [f"'{have[m.casefold()]}' for '{m}'" for m in missing if m.casefold() in have]
+    have = {_loose(name): name.strip() for name in names}
+    near = [f"'{have[_loose(m)]}' for '{m}'" for m in missing if _loose(m) in have]
     if near:
         return (
-            f" The file has {', '.join(near)}: column names are matched exactly, capitals included."
+            f" The file has {', '.join(near)}: column names are matched exactly, capitals, "
+            "spaces and underscores included."
         )
     return ""
+
+
+def _loose(name: str) -> str:
+    """A column name as people vary it: capitals, and spaces, hyphens or underscores."""
+    return "".join(c for c in name.strip().casefold() if c not in " _-")

@@ -78,11 +78,17 @@ def test_a_name_longer_than_the_database_keeps_is_refused_by_line(tmp_path, row,
     assert (refused.value.line, refused.value.field) == (3, field)
 
 
-def test_a_semicolon_separated_file_is_named_as_such(tmp_path) -> None:
-    """A spreadsheet saved with semicolons was refused as lacking 'item_id', without a
-    word on why."""
-    path = _file(tmp_path, "item_id;input;system;output\n1;in1;sA;o1\n")
-    with pytest.raises(ImportFileError, match="the file seems separated by semicolons"):
+def test_a_semicolon_separated_file_is_read_with_its_semicolons(tmp_path) -> None:
+    """A spreadsheet saved with semicolons (locales with a decimal comma) was refused as
+    lacking 'item_id', without a word on why; it is read as saved."""
+    path = _file(tmp_path, "\ufeffitem_id;input;system;output\r\n1;in, with a comma;sA;o1\r\n")
+    (row,) = parse_outputs_csv(path).rows
+    assert (row.item_id, row.input, row.system, row.text) == ("1", "in, with a comma", "sA", "o1")
+
+
+def test_another_separator_is_named(tmp_path) -> None:
+    path = _file(tmp_path, "item_id|input|system|output\n1|in1|sA|o1\n")
+    with pytest.raises(ImportFileError, match="the file seems separated by vertical bars"):
         parse_outputs_csv(path)
 
 
@@ -92,9 +98,20 @@ def test_a_column_named_with_other_capitals_is_pointed_out(tmp_path) -> None:
         parse_outputs_csv(path)
 
 
+def test_every_missing_column_is_named_with_the_near_miss_for_each(tmp_path) -> None:
+    """'Item ID,Input,System,Output' was refused for item_id alone, without a hint."""
+    path = _file(tmp_path, "Item ID,Input,System,Output\n1,in1,sA,o1\n")
+    with pytest.raises(ImportFileError) as refused:
+        parse_outputs_csv(path)
+    message = str(refused.value)
+    assert "the header lacks these columns: item_id, input, system, output" in message
+    assert "'Item ID' for 'item_id', 'Input' for 'input'" in message
+    assert refused.value.field == "item_id"
+
+
 def test_a_mapped_file_gets_the_same_hints(tmp_path) -> None:
-    path = _file(tmp_path, "HITId;WorkerId;Input.item_id\n1;w;i\n")
-    with pytest.raises(ImportFileError, match="separated by semicolons"):
+    path = _file(tmp_path, "HITId|WorkerId|Input.item_id\n1|w|i\n")
+    with pytest.raises(ImportFileError, match="separated by vertical bars"):
         parse_mapped(path, preset_mapping("mturk"))
     path = _file(tmp_path, "hitid,workerid,input.item_id\n1,w,i\n")
     with pytest.raises(ImportFileError, match="'workerid' for 'WorkerId'"):

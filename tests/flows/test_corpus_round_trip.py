@@ -235,6 +235,18 @@ def mturk(tmp: Path) -> tuple[Path, dict[str, Any]]:
     return _dicts(tmp / "Batch_1_batch_results.csv", rows), preset_dict("mturk")
 
 
+def mturk_semicolons(tmp: Path) -> tuple[Path, dict[str, Any]]:
+    """The MTurk file as a spreadsheet in a locale with a decimal comma saves it: with
+    semicolons, a byte-order mark and CRLF line ends."""
+    path, mapping = mturk(tmp)
+    with path.open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.reader(fh))
+    saved = tmp / "Batch_1_batch_results_excel.csv"
+    with saved.open("w", encoding="utf-8-sig", newline="") as fh:
+        csv.writer(fh, delimiter=";", lineterminator="\r\n").writerows(rows)
+    return saved, mapping
+
+
 def formula_texts(tmp: Path) -> tuple[Path, dict[str, Any]]:
     """An MTurk file whose ids and texts start as spreadsheet formulas do, some after an
     apostrophe, one holding bidirectional isolates: humaneval's CSV export quotes them
@@ -342,6 +354,7 @@ MAPPED_CASES: dict[str, Callable[[Path], tuple[Path, dict[str, Any]]]] = {
     **{f"crowdflower-aggregated-{k}": _cf_case(k, False) for k in (1, 3, 5)},
     "mturk": mturk,
     "mturk-formula-texts": formula_texts,
+    "mturk-semicolons": mturk_semicolons,
     "appraise-csv": appraise_csv,
     "appraise-jsonl": appraise_jsonl,
     "potato-tsv": potato,

@@ -140,7 +140,9 @@ class CsvTable:
 
     An empty file, a missing column and a record with another number of columns than the
     header are errors naming the file, the line and the field. ``delimiter="\t"`` reads
-    a TSV file; ``names`` reads a file without a header line, its columns so named.
+    a TSV file; ``names`` reads a file without a header line, its columns so named. A CSV
+    whose header is one column holding semicolons (a spreadsheet saved in a locale with
+    a decimal comma) is read with semicolons.
     """
 
     def __init__(
@@ -153,27 +155,40 @@ class CsvTable:
         if names:  # a file without a header line (Appraise's CSV exports): names given
             self.header_line, header = 1, list(names)
         else:
-            try:
-                self.header_line, header = next(self._records)
-            except StopIteration:
-                raise ImportFileError(
-                    "the file is empty (a header line is expected).", file=self.file
-                ) from None
+            self.header_line, header = self._header()
+            if delimiter == "," and len(header) == 1 and ";" in header[0]:
+                # A spreadsheet's CSV in a locale whose decimal mark is a comma: read it
+                # with the semicolons it was saved with.
+                self.delimiter = ";"
+                self._records = csv_records(path, delimiter=";")
+                self.header_line, header = self._header()
         self.names = [h.strip() for h in header]
         if self._header_read:
             header_check(self.names, file=self.file, line=self.header_line)
         self.index = {name: i for i, name in enumerate(self.names)}
 
+    def _header(self) -> tuple[int, list[str]]:
+        try:
+            return next(self._records)
+        except StopIteration:
+            raise ImportFileError(
+                "the file is empty (a header line is expected).", file=self.file
+            ) from None
+
     def require(self, columns: Iterable[str], *, hint: str = "") -> None:
-        for column in columns:
-            if column not in self.index:
-                why = missing_columns_hint(self.names, [column], delimiter=self.delimiter)
-                raise ImportFileError(
-                    f"the header lacks this column{hint}.{why}",
-                    file=self.file,
-                    line=self.header_line,
-                    field=column,
-                )
+        """Every column the header lacks, named at once (the first is the error's field),
+        with what the header most likely got wrong."""
+        missing = [column for column in columns if column not in self.index]
+        if missing:
+            why = missing_columns_hint(self.names, missing, delimiter=self.delimiter)
+            many = len(missing) > 1
+            raise ImportFileError(
+                f"the header lacks {'these columns' if many else 'this column'}: "
+                f"{', '.join(missing)}{hint}.{why}",
+                file=self.file,
+                line=self.header_line,
+                field=missing[0],
+            )
 
     def records(self) -> Iterator[tuple[int, list[str]]]:
         """(line, values) of every record after the header."""

@@ -28,7 +28,7 @@ COLUMNS = ("item_id", "input", "system", "output")
 def parse_outputs_csv(path: Path, *, delimiter: str = ",") -> ParsedOutputs:
     table = CsvTable(path, delimiter=delimiter)
     file, header_line = table.file, table.header_line
-    table.require(COLUMNS, hint=f" (expected {', '.join(COLUMNS)})")
+    table.require(COLUMNS, hint=f" (the file needs {', '.join(COLUMNS)})")
     index = {column: table.index[column] for column in COLUMNS}
     attribute_columns: list[tuple[str, int]] = []
     for column, i in table.index.items():
