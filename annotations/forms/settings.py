@@ -6,6 +6,7 @@ import copy
 from typing import Any
 
 from django import forms
+from django.core.validators import MinValueValidator
 
 from annotations.models import Campaign
 from annotations.selectors.campaigns import SETTINGS_ON_PAGE
@@ -81,6 +82,16 @@ SETTINGS_LABELS: dict[str, tuple[str, str]] = {
         "lists with -, links). Each criterion's scale is explained below them.",
     ),
 }
+#: settings that ``campaign_settings_problems`` requires to be at least 1, in its words
+AT_LEAST_ONE = frozenset(
+    {
+        "outputs_per_task",
+        "judgements_per_task",
+        "tasks_per_worker",
+        "assignment_timeout_minutes",
+        "adaptive_batch_tasks",
+    }
+)
 SETTINGS_GROUPS: list[tuple[str, str, list[str]]] = [
     (
         "The campaign",
@@ -158,6 +169,13 @@ class CampaignDesignForm(forms.ModelForm):
         for name in fixed & set(self.fields):
             self.fields[name].disabled = True
             self.fields[name].required = False
+        # The service says why these must be at least 1 ("every task needs a judge"): a
+        # negative number gets its words too, not the column's "greater than or equal
+        # to 0" (which suggested 0 would do).
+        for name in AT_LEAST_ONE & set(self.fields):
+            field = self.fields[name]
+            field.validators = [v for v in field.validators if not isinstance(v, MinValueValidator)]
+            field.widget.attrs["min"] = "1"
         # Each input carries the value the page showed (a hidden "initial-" twin), so that
         # a save changes only what was changed on this page: a second tab opened before
         # another tab's save no longer writes its stale values back over that save.

@@ -37,6 +37,10 @@ def _field_errors(html: str, field: str) -> str:
     [
         ({"outputs_per_task": 7}, "outputs_per_task", "7 is more than the 6 systems"),
         ({"tasks_per_worker": 0}, "tasks_per_worker", "Must be at least 1"),
+        # A negative number in the same words (it got "greater than or equal to 0").
+        ({"judgements_per_task": -1}, "judgements_per_task", "every task needs a judge"),
+        ({"judgements_per_task": 0}, "judgements_per_task", "every task needs a judge"),
+        ({"assignment_timeout_minutes": -5}, "assignment_timeout_minutes", "at least 1 minute"),
         (
             {"attention_check_rate": 0.6, "repeat_rate": 0.4},
             "repeat_rate",
