@@ -11,9 +11,11 @@ from django.db.models.functions import Coalesce
 
 from annotations.access.campaigns import campaigns_visible_to
 from annotations.core.inputs import mr_attributes
+from annotations.core.languages import direction
 from annotations.models import Campaign, Criterion, Item, Judgement, Output, System
 from annotations.selectors.criteria import criterion_by_name, criterion_missing
 from annotations.selectors.judgements import SlotView, TaskPage
+from annotations.selectors.sessions import criterion_in_language
 from common.errors import DomainError
 
 # A campaign's settings, in the order the settings page shows them (``task_seed`` last:
@@ -261,17 +263,29 @@ def sample_task_page(*, campaign: Campaign, criterion_name: str | None = None) -
     if item is None:
         return None
     texts: list[str] = []
-    for output in item.outputs.select_related("system").order_by("system__label", "id"):
+    language = ""  # a task never mixes languages: the first output's
+    for output in item.outputs.select_related("system").order_by("language", "system__label", "id"):
         if campaign.merge_identical_outputs and output.canonical_id is not None:
+            continue
+        language = language or output.language or item.language
+        if (output.language or item.language) != language:
             continue
         texts.append(output.text)
         if len(texts) == campaign.outputs_per_task:
             break
+    language = language or campaign.default_language
+    if language != campaign.default_language:
+        criterion = criterion_in_language(criterion, language)
     letters = string.ascii_uppercase
     return TaskPage(
         campaign=campaign,
         criterion=criterion,
         item=item,
+        # The outputs' language and direction, as a built task of them has them.
+        language=language,
+        direction=direction(language),
+        input_language=item.language,
+        input_direction=direction(item.language),
         input_pairs=mr_attributes(item.input) if criterion.show_input else None,
         slots=[
             SlotView(slot=i, letter=letters[i % 26] * (1 + i // 26), text=text)

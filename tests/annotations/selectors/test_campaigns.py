@@ -82,3 +82,24 @@ def test_the_campaign_pages_next_step_follows_the_blockers_then_the_build(
         assert campaign_steps(campaign=campaign, built=True).next_step == "launch"
         campaign.status = Campaign.Status.LIVE
         assert campaign_steps(campaign=campaign, built=True).next_step == ""
+
+
+def test_the_preview_before_the_build_shows_outputs_in_their_language_and_direction():
+    """Arabic outputs were previewed as lang="en" dir="ltr" until tasks were built."""
+    from annotations.core.outputs import OutputRow
+    from annotations.selectors.campaigns import sample_task_page
+    from annotations.services.outputs import outputs_store
+
+    campaign = CampaignFactory()
+    CriterionFactory(campaign=campaign)
+    outputs_store(
+        campaign=campaign,
+        rows=[
+            OutputRow(item_id="1", input="name[A]", system=s, text=f"مطعم {s}", language="ar")
+            for s in ("a", "b")
+        ],
+    )
+    page = sample_task_page(campaign=campaign)
+    assert page is not None
+    assert (page.language, page.direction) == ("ar", "rtl")
+    assert [slot.text for slot in page.slots] == ["مطعم a", "مطعم b"]
