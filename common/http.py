@@ -30,6 +30,23 @@ class AuthenticatedHttpRequest(HttpRequest):
     user: User
 
 
+def refused_page(
+    request: HttpRequest, refusal: object, *, back: str = "", back_label: str = ""
+) -> HttpResponse:
+    """A 400 page (``templates/400.html``) saying why a page's parameters were refused
+    (an unknown criterion, format or slice), with a way back (``back``, a URL, labelled
+    ``back_label``): a person who followed a link or a form gets the site's page, not a
+    line of plain text."""
+    from django.shortcuts import render
+
+    return render(
+        request,
+        "400.html",
+        {"detail": str(refusal), "back": back, "back_label": back_label},
+        status=400,
+    )
+
+
 def file_response(
     content: str | bytes, *, content_type: str, filename: str, inline: bool = False
 ) -> HttpResponse:

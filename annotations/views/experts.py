@@ -16,7 +16,7 @@ from annotations.selectors import criteria as criteria_selectors
 from annotations.selectors.experts import expert_report
 from annotations.services import workers as worker_services
 from common.errors import DomainError
-from common.http import file_response
+from common.http import file_response, refused_page
 
 Role = CampaignMembership.Role
 
@@ -42,7 +42,12 @@ def campaign_experts(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             strict=True,
         )
     except DomainError as exc:  # a criterion the campaign does not have
-        return HttpResponse(str(exc), status=400, content_type="text/plain")
+        return refused_page(
+            request,
+            exc,
+            back=reverse("annotations:designer-experts", args=[campaign.slug]),
+            back_label="Back to crowd versus experts",
+        )
     if request.method == "POST":
         campaign_require(
             request,
@@ -101,7 +106,12 @@ def experts_export(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             strict=True,
         )
     except DomainError as exc:  # a criterion the campaign does not have
-        return HttpResponse(str(exc), status=400, content_type="text/plain")
+        return refused_page(
+            request,
+            exc,
+            back=reverse("annotations:designer-experts", args=[campaign.slug]),
+            back_label="Back to crowd versus experts",
+        )
     if criterion is None:
         raise Http404("This campaign has no criteria.")
     return file_response(

@@ -216,7 +216,13 @@ def test_a_criterion_in_the_path_is_a_404_and_one_in_the_query_a_400(client, exp
     export = reverse("annotations:designer-export", args=[campaign.slug])
     response = client.get(export + "?criterion=nope")
     assert response.status_code == 400
-    assert response.content.decode() == f"Campaign '{campaign.slug}' has no criterion 'nope'."
+    # The site's page with the reason and a way back (was a line of plain text).
+    html = response.content.decode()
+    assert f"<p>Campaign &#x27;{campaign.slug}&#x27; has no criterion &#x27;nope&#x27;.</p>" in html
+    back = reverse("annotations:designer-campaign", args=[campaign.slug])
+    assert f'href="{back}#h-export"' in html
+    # Without a criterion: the campaign's only one (its criteria named when several).
+    assert client.get(export).status_code == 200
     assert client.get(export + f"?criterion={criterion.name}").status_code == 200
 
 
