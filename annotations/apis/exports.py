@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
@@ -19,14 +22,28 @@ from common.errors import DomainError
 from common.http import streamed_file_response
 
 
+class ExportFormatNegotiation(DefaultContentNegotiation):
+    """DRF's negotiation, except that ``?format=`` naming an export format (csv, jsonl,
+    wmt) names the file, not a renderer: the renderers are left as they are."""
+
+    def filter_renderers(
+        self, renderers: Iterable[BaseRenderer], format: str
+    ) -> list[BaseRenderer]:
+        if format in exports.FORMATS:
+            return list(renderers)
+        return super().filter_renderers(renderers, format)
+
+
 class ExportApi(CampaignScoped, APIView):
     """Raw judgements of one criterion, streamed: ``fmt=csv`` (E2E-like), ``jsonl`` or
     ``wmt`` (WMT ranking CSV); the formats are ``annotations.exports.judgements.FORMATS``.
 
-    The page (``annotations/views/exports.py``) takes ``format=``; the API takes ``fmt=``
-    because DRF reserves ``format`` as its URL format override (``URL_FORMAT_OVERRIDE``):
-    it picks the response's renderer, so ``?format=csv`` is a 404 (no renderer of that
-    name) before this view runs."""
+    The API's parameter is ``fmt=``: DRF reserves ``format`` as its URL format override
+    (``URL_FORMAT_OVERRIDE``, the response's renderer). The page's ``format=csv`` (or
+    ``jsonl``, ``wmt``) is taken here too, as ``fmt`` (:class:`ExportFormatNegotiation`):
+    it was a bare 404 "Not found." before this view ran."""
+
+    content_negotiation_class = ExportFormatNegotiation
 
     @extend_schema(
         parameters=[
@@ -47,7 +64,12 @@ class ExportApi(CampaignScoped, APIView):
         query = validated_query(ExportQuerySerializer, request)
         name = query["criterion"]
         criterion = criterion_get(self.campaign, name)
-        fmt = query["fmt"]
+        given = request.query_params.get("format", "")
+        fmt = (
+            given
+            if "fmt" not in request.query_params and given in exports.FORMATS
+            else query["fmt"]
+        )
         try:
             where = parse_where(request.query_params.getlist("where"))
         except SliceError as exc:

@@ -37,8 +37,14 @@ def test_an_unknown_format_is_a_400_naming_the_parameter(designer_api):
     assert response.status_code == 400 and "fmt" in response.json()["detail"]
 
 
-def test_the_format_parameter_is_drf_s_and_not_the_export_s(designer_api):
-    # Why the API's parameter is ``fmt``: DRF takes ``format`` as its renderer override.
+def test_the_pages_format_parameter_is_taken_too(designer_api):
+    """``?format=jsonl``, as the page takes it, was a bare 404 "Not found." (DRF reads
+    ``format`` as its renderer override); it names the file's format here as well."""
     client, campaign, _ = designer_api
-    response = client.get(f"/api/campaigns/{campaign.slug}/export/?criterion=quality&format=csv")
-    assert response.status_code == 404
+    url = f"/api/campaigns/{campaign.slug}/export/?criterion=quality"
+    response = client.get(url + "&format=jsonl")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/x-ndjson")
+    assert client.get(url + "&format=wmt&fmt=csv")["Content-Type"].startswith("text/csv")
+    # A format that is neither a file's nor a renderer's is still DRF's 404.
+    assert client.get(url + "&format=xlsx").status_code == 404
