@@ -285,7 +285,7 @@ _WHAT = {"system": "a system's name", "item_id": "an item's id"}
 
 def outputs_check_consistent(parsed: ParsedOutputs) -> None:
     """No (item, system) twice, one input per item, and one value per item attribute."""
-    seen: dict[tuple[str, str], tuple[str, int]] = {}
+    seen: dict[tuple[str, str], tuple[str, int, str]] = {}
     inputs: dict[str, tuple[str, tuple[str, int]]] = {}
     attributes: dict[tuple[str, str], tuple[str, int]] = {}
     names = parsed.field_names
@@ -312,15 +312,24 @@ def outputs_check_consistent(parsed: ParsedOutputs) -> None:
                 )
         key = (row.item_id, row.system)
         if key in seen:
-            first_file, first_line = seen[key]
+            first_file, first_line, first_text = seen[key]
+            said = (
+                "repeats the output of line {line} of {file} (the same system, item and "
+                "text): remove one of them."
+                if collapse_whitespace(first_text) == collapse_whitespace(row.text)
+                else "is a second, different output of system '{system}' for item '{item}' "
+                "(the first is on line {line} of {file}): keep one."
+            )
             raise ImportFileError(
-                f"system '{row.system}' has a second output for item '{row.item_id}' "
-                f"(the first is on line {first_line} of {first_file}).",
+                "this line "
+                + said.format(
+                    line=first_line, file=first_file, system=row.system, item=row.item_id
+                ),
                 file=file,
                 line=line,
                 field=names["system"],
             )
-        seen[key] = (file, line)
+        seen[key] = (file, line, row.text)
         known = inputs.get(row.item_id)
         if known is None:
             inputs[row.item_id] = (row.input, (file, line))

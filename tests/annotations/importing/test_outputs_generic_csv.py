@@ -105,3 +105,23 @@ def test_the_statements_do_not_grow_with_the_rows(tmp_path: Path) -> None:
             outputs_import(campaign=CampaignFactory(), path=path)
         statements.append(len(context.captured_queries))
     assert statements[0] == statements[1]
+
+
+@pytest.mark.parametrize(
+    ("second", "said"),
+    [
+        ("a", "this line repeats the output of line 2"),
+        ("b", "this line is a second, different output of system 's1' for item 'm1'"),
+    ],
+)
+def test_a_repeated_line_is_told_apart_from_a_conflicting_one(
+    tmp_path: Path, second: str, said: str
+) -> None:
+    """Both were refused as "system 's1' has a second output", without saying whether the
+    two lines were the same (a file joined twice) or disagreed."""
+    path = write_csv(
+        tmp_path / "o.csv", [HEADER, ["m1", "i", "s1", "a"], ["m1", "i", "s1", second]]
+    )
+    with pytest.raises(ImportFileError, match=said) as refused:
+        outputs_import(campaign=CampaignFactory(), path=path)
+    assert (refused.value.line, refused.value.field) == (3, "system")
