@@ -273,7 +273,9 @@
       timer = null;
     }
   });
-  document.addEventListener("htmx:afterSettle", function () {
+  // On the swap, not the settle after it: the page shown again with errors takes typing
+  // at once, and an answer typed before the settle (htmx waits 20 ms) was not kept.
+  document.addEventListener("htmx:afterSwap", function () {
     if (!document.querySelector("[data-draft-conflict]")) stopped = false;
   });
   document.addEventListener("htmx:afterRequest", function (e) {
