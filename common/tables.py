@@ -59,6 +59,28 @@ def record_check(record: Sequence[str], names: Sequence[str], *, file: str, line
 _SEPARATORS = ((";", "semicolons"), ("\t", "tabs"), (",", "commas"), ("|", "vertical bars"))
 
 
+def missing_columns_refused(
+    names: Sequence[str],
+    missing: Sequence[str],
+    *,
+    file: str,
+    line: int,
+    delimiter: str,
+    why: str = "",
+) -> ImportFileError:
+    """The refusal of a header (``names``) that lacks the columns ``missing``: every one
+    named at once (the first is the error's field), ``why`` they are needed, and what the
+    header most likely got wrong (:func:`missing_columns_hint`)."""
+    many = len(missing) > 1
+    return ImportFileError(
+        f"the header lacks {'these columns' if many else 'this column'}{why}: "
+        f"{', '.join(missing)}.{missing_columns_hint(names, missing, delimiter=delimiter)}",
+        file=file,
+        line=line,
+        field=missing[0],
+    )
+
+
 def missing_columns_hint(names: Sequence[str], missing: Sequence[str], *, delimiter: str) -> str:
     """What a header that lacks ``missing`` most likely got wrong, as sentences to add to
     the refusal ("" when nothing stands out): the whole header in one column holding

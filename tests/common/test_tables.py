@@ -104,7 +104,10 @@ def test_every_missing_column_is_named_with_the_near_miss_for_each(tmp_path) -> 
     with pytest.raises(ImportFileError) as refused:
         parse_outputs_csv(path)
     message = str(refused.value)
-    assert "the header lacks these columns: item_id, input, system, output" in message
+    assert (
+        "the header lacks these columns (the file needs item_id, input, system, output): item_id, input, system, output."
+        in message
+    )
     assert "'Item ID' for 'item_id', 'Input' for 'input'" in message
     assert refused.value.field == "item_id"
 

@@ -14,7 +14,7 @@ from annotations.core.languages import LanguageError, language_check, language_f
 from annotations.core.outputs import ITEM_ID_MAX, SYSTEM_LABEL_MAX, OutputRow
 from common.errors import ImportFileError
 from common.nul import nul_message, nul_path
-from common.tables import csv_reader, header_check, missing_columns_hint, record_check
+from common.tables import csv_reader, header_check, missing_columns_refused, record_check
 
 _LINE_END = re.compile(r"\r+\n?")
 
@@ -180,14 +180,13 @@ class CsvTable:
         with what the header most likely got wrong."""
         missing = [column for column in columns if column not in self.index]
         if missing:
-            why = missing_columns_hint(self.names, missing, delimiter=self.delimiter)
-            many = len(missing) > 1
-            raise ImportFileError(
-                f"the header lacks {'these columns' if many else 'this column'}: "
-                f"{', '.join(missing)}{hint}.{why}",
+            raise missing_columns_refused(
+                self.names,
+                missing,
                 file=self.file,
                 line=self.header_line,
-                field=missing[0],
+                delimiter=self.delimiter,
+                why=hint,
             )
 
     def records(self) -> Iterator[tuple[int, list[str]]]:

@@ -12,8 +12,7 @@ from annotations.importing.parsers.mapped.mapping import (
     Mapping,
 )
 from annotations.importing.parsers.mapped.source import Source
-from common.errors import ImportFileError
-from common.tables import missing_columns_hint
+from common.tables import missing_columns_refused
 
 
 def slots_of(mapping: Mapping, source: Source) -> int:
@@ -58,16 +57,13 @@ def header_check(mapping: Mapping, source: Source, k: int) -> None:
         return  # keys may differ per object (and nested slots): checked row by row
     missing = list(dict.fromkeys(c for c in required_columns(mapping, k) if not source.has(c)))
     if missing:
-        many = len(missing) > 1
-        why = missing_columns_hint(
-            source.columns, missing, delimiter="\t" if source.fmt == "tsv" else ","
-        )
-        raise ImportFileError(
-            f"the header lacks {'these columns' if many else 'this column'}, which the "
-            f"mapping reads: {', '.join(missing)}.{why}",
+        raise missing_columns_refused(
+            source.columns,
+            missing,
             file=source.file,
             line=source.header_line,
-            field=missing[0],
+            delimiter=source.delimiter,
+            why=", which the mapping reads",
         )
 
 

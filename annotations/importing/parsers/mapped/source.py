@@ -77,6 +77,11 @@ class Source:
             self.header_line = self._table.header_line
             self.columns = self._table.names
 
+    @property
+    def delimiter(self) -> str:
+        """The separator the file is read with (a CSV saved with semicolons: ";")."""
+        return self._table.delimiter if self._table is not None else ""
+
     def has(self, column: str) -> bool:
         return column in self.columns
 
