@@ -167,16 +167,31 @@ def campaign_settings_problems(*, campaign: Campaign) -> dict[str, str]:
             "otherwise no worker can start."
         )
     found["assignment_timeout_minutes"] = _timeout_problem(campaign)
+    seen: dict[str, str] = {}
     for field in COMPLETION_CODE_FIELDS:
-        if not COMPLETION_CODE.fullmatch(getattr(campaign, field) or ""):
+        code = getattr(campaign, field) or ""
+        if not COMPLETION_CODE.fullmatch(code):
             found[field] = (
                 "use 1 to 64 letters, digits, '-' or '_': Prolific's codes are letters and "
                 "digits, and the code goes into the link back to the platform."
             )
+        elif code.casefold() in seen:
+            found[field] = (
+                f"the same as the {seen[code.casefold()]}: workers who end differently get "
+                "different codes, or the platform cannot tell them apart."
+            )
+        else:
+            seen[code.casefold()] = CODE_NAMES[field]
     return {field: reason for field, reason in found.items() if reason is not None}
 
 
 COMPLETION_CODE_FIELDS = ("completion_code", "failed_check_code", "screened_out_code")
+#: each code in words, for the refusal of a code that repeats another
+CODE_NAMES = {
+    "completion_code": "completion code",
+    "failed_check_code": "failed-check code",
+    "screened_out_code": "screened-out code",
+}
 #: what a completion code may hold (it is shown to workers and put in the platform's URL)
 COMPLETION_CODE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 

@@ -165,7 +165,7 @@ def _imported(r: MappedImported) -> str:
     return (
         f"Imported {r.judgements} judgements from {r.rows} rows of {r.file} "
         f"({', '.join(r.criteria)}): {r.items_created} new items, {r.outputs_created} new "
-        f"outputs, {r.workers} workers"
+        f"outputs, {r.workers} worker{'s' if r.workers != 1 else ''}"
         + (f"; {r.skipped} skipped." if r.skipped else ".")
         + "".join(f" {note}" for note in r.notes())
     )

@@ -244,5 +244,9 @@ def member_remove(request: HttpRequest, campaign: Campaign, pk: int) -> HttpResp
     if membership is None:  # removed meanwhile (a second click, another tab)
         messages.info(request, "That person is no longer a member: nothing to remove.")
         return redirect("annotations:designer-members", slug=campaign.slug)
-    act(request, lambda: membership_services.membership_remove(membership=membership))
+    act(
+        request,
+        lambda: membership_services.membership_remove(membership=membership),
+        done=f"{membership.user.get_username()} is no longer a member.",
+    )
     return redirect("annotations:designer-members", slug=campaign.slug)

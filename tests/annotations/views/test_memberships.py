@@ -16,7 +16,8 @@ def test_members_owner_adds_and_removes(owner_client, people):
     response = owner_client.post(url, {"username": "nobody", "role": "viewer"})
     assert "there is no user" in response.content.decode().lower()
     remove = reverse("annotations:designer-member-remove", args=[campaign.slug, membership.pk])
-    owner_client.post(remove)
+    removed = owner_client.post(remove, follow=True)
+    assert "viewer is no longer a member." in removed.content.decode()  # was said nothing
     assert not campaign.memberships.filter(user=people["viewer"]).exists()
     # Sent again (a double click, a second tab): the members page says so (was a bare 404).
     again = owner_client.post(remove, follow=True)

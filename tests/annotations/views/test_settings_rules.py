@@ -41,6 +41,21 @@ def _field_errors(html: str, field: str) -> str:
         ({"judgements_per_task": -1}, "judgements_per_task", "every task needs a judge"),
         ({"judgements_per_task": 0}, "judgements_per_task", "every task needs a judge"),
         ({"assignment_timeout_minutes": -5}, "assignment_timeout_minutes", "at least 1 minute"),
+        # One code for a finished and a failed worker: the platform could not tell them apart.
+        (
+            {"completion_code": "SAME1", "failed_check_code": "same1"},
+            "failed_check_code",
+            "same as the completion code",
+        ),
+        (
+            {
+                "completion_code": "DONE1",
+                "failed_check_code": "FAIL1",
+                "screened_out_code": "FAIL1",
+            },
+            "screened_out_code",
+            "same as the failed-check code",
+        ),
         (
             {"attention_check_rate": 0.6, "repeat_rate": 0.4},
             "repeat_rate",
