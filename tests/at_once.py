@@ -8,7 +8,17 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from django.db import connections
+import pytest
+from django.db import connection, connections
+
+#: Tests of requests sent at once: row locks (SELECT ... FOR UPDATE) are PostgreSQL's.
+ROW_LOCKS = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql",
+        reason="Row locks (SELECT ... FOR UPDATE) need PostgreSQL; SQLite serialises writes.",
+    ),
+]
 
 
 def at_once(call: Callable[[], Any], *, times: int) -> list[Any]:

@@ -1,29 +1,18 @@
-"""One file imported twice at once (two tabs, a retried upload) on PostgreSQL: imports
-into one campaign take its row lock first, so the second sees the first's work and is
-refused as imported before (an outside review saw the second refused by a criterion's
-or an output's unique constraint: "The campaign already has a criterion 'ranking'",
-"System 'sys0' already has an output", without file or line)."""
+"""An outputs file uploaded twice at once on PostgreSQL: the second upload waits on the
+campaign's row lock and is refused naming the file and line (it was refused by the
+output's unique constraint, "System 'sys0' already has an output", with neither)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-from django.db import connection
-
 from annotations.importing.outputs import outputs_import
 from annotations.models import Output
 from common.errors import DomainError, ImportFileError
-from tests.at_once import at_once
+from tests.at_once import ROW_LOCKS, at_once
 from tests.factories import CampaignFactory
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="Row locks (SELECT ... FOR UPDATE) need PostgreSQL; SQLite serialises writes.",
-    ),
-]
+pytestmark = ROW_LOCKS
 
 
 def test_an_outputs_file_uploaded_twice_at_once_names_its_file_and_line(tmp_path: Path) -> None:

@@ -1,31 +1,21 @@
-"""One file imported twice at once (two tabs, a retried upload) on PostgreSQL: imports
-into one campaign take its row lock first, so the second sees the first's work and is
-refused as imported before (an outside review saw the second refused by a criterion's
-or an output's unique constraint: "The campaign already has a criterion 'ranking'",
-"System 'sys0' already has an output", without file or line)."""
+"""A ratings file imported twice at once (two tabs, a retried upload) on PostgreSQL: the
+import takes the campaign's row lock first, so the second is refused as imported before
+(an outside review saw it refused by the criterion's unique constraint instead: "The
+campaign already has a criterion 'ranking'")."""
 
 from __future__ import annotations
 
 from pathlib import Path
-
-import pytest
-from django.db import connection
 
 from annotations.importing.wmt import wmt_import
 from annotations.models import Judgement
 from common.errors import ImportFileError
 from tests.annotations.importing.conftest import write_csv
 from tests.annotations.importing.test_wmt import GOOD
-from tests.at_once import at_once
+from tests.at_once import ROW_LOCKS, at_once
 from tests.factories import CampaignFactory
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="Row locks (SELECT ... FOR UPDATE) need PostgreSQL; SQLite serialises writes.",
-    ),
-]
+pytestmark = ROW_LOCKS
 
 
 def test_a_ratings_file_imported_twice_at_once_is_refused_as_imported_before(
