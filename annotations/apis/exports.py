@@ -23,15 +23,16 @@ from common.http import streamed_file_response
 
 
 class ExportFormatNegotiation(DefaultContentNegotiation):
-    """DRF's negotiation, except that ``?format=`` naming an export format (csv, jsonl,
-    wmt) names the file, not a renderer: the renderers are left as they are."""
+    """DRF's negotiation, except that ``?format=`` never picks a renderer here: it names
+    the file's format (csv, jsonl, wmt), as on the page, and any other value is refused
+    by the view naming the parameter (DRF answered a bare 404 "Not found." for
+    ``xml``, and a CSV for ``json`` or ``api``, since the file is streamed whatever the
+    renderer)."""
 
     def filter_renderers(
         self, renderers: Iterable[BaseRenderer], format: str
     ) -> list[BaseRenderer]:
-        if format in exports.FORMATS:
-            return list(renderers)
-        return super().filter_renderers(renderers, format)
+        return list(renderers)
 
 
 class ExportApi(CampaignScoped, APIView):
@@ -64,12 +65,17 @@ class ExportApi(CampaignScoped, APIView):
         query = validated_query(ExportQuerySerializer, request)
         name = query["criterion"]
         criterion = criterion_get(self.campaign, name)
-        given = request.query_params.get("format", "")
-        fmt = (
-            given
-            if "fmt" not in request.query_params and given in exports.FORMATS
-            else query["fmt"]
-        )
+        given = request.query_params.get("format")
+        if "fmt" in request.query_params or given is None:
+            fmt = query["fmt"]
+        elif given in exports.FORMATS:
+            fmt = given
+        else:
+            raise DomainError(
+                f"The export has no format {given[:40]!r}: use one of "
+                f"{', '.join(sorted(exports.FORMATS))}.",
+                field="format",
+            )
         try:
             where = parse_where(request.query_params.getlist("where"))
         except SliceError as exc:

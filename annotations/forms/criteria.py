@@ -170,7 +170,29 @@ class CriterionForm(forms.Form):
         likert = data.get("scale") == Criterion.Scale.LIKERT
         if likert and not data.get("levels") and "levels" not in self.errors:
             self.add_error("levels", "A Likert scale needs its levels, one a line.")
+        if data.get("scale") == Criterion.Scale.MAGNITUDE:
+            self._refuse_both_standards(data)
         return data
+
+    def _refuse_both_standards(self, data: dict[str, Any]) -> None:
+        """An uploaded output chosen as the standard *and* a standard typed in: the typed
+        one was dropped without a word. Text that is the chosen output's own, or still
+        what the form showed (the edit form fills in the current standard), is no
+        choice of the designer's and is left alone."""
+        output = self.outputs.get(data.get("standard_output") or WRITE_IN)
+        if output is None:
+            return
+        own = {"standard_text": output.text, "standard_input": output.item.input}
+        for field, text in own.items():
+            typed = (data.get(field) or "").strip()
+            shown = str(self.initial.get(field) or "").strip()
+            if typed and typed not in (text.strip(), shown):
+                self.add_error(
+                    field,
+                    "An uploaded output is chosen as the standard: clear this written-in "
+                    "text to use that output, or choose “none: write it in below” to use "
+                    "this text.",
+                )
 
     def service_fields(self, criterion: Criterion | None = None) -> dict[str, Any]:
         """The fields to hand to criterion_create / criterion_update: exactly the form's."""

@@ -13,7 +13,7 @@ from annotations.access.campaigns import campaigns_visible_to
 from annotations.core.inputs import mr_attributes
 from annotations.core.languages import direction
 from annotations.models import Campaign, Criterion, Item, Judgement, Output, System
-from annotations.selectors.criteria import criterion_by_name, criterion_missing
+from annotations.selectors.criteria import WITHOUT_STANDARD, criterion_by_name, criterion_missing
 from annotations.selectors.judgements import SlotView, TaskPage
 from annotations.selectors.sessions import criterion_in_language
 from common.errors import DomainError
@@ -148,7 +148,7 @@ BUILD_NEEDS: dict[str, str] = {
 def campaign_build_blockers(*, campaign: Campaign) -> dict[str, str]:
     """What of :data:`BUILD_NEEDS` the campaign lacks (``"systems"``, ``"criteria"``,
     ``"standards"``: a magnitude criterion without its standard, as
-    ``criteria_without_standard``), with the step that supplies it; empty when its tasks may be built. One query. The
+    :data:`~annotations.selectors.criteria.WITHOUT_STANDARD`), with the step that supplies it; empty when its tasks may be built. One query. The
     one statement of the rule: the campaign page says it, building and launching refuse
     by it."""
     there = (
@@ -157,11 +157,7 @@ def campaign_build_blockers(*, campaign: Campaign) -> dict[str, str]:
             has_systems=Exists(System.objects.filter(campaign=OuterRef("pk"))),
             has_criteria=Exists(Criterion.objects.filter(campaign=OuterRef("pk"))),
             has_standards=~Exists(
-                Criterion.objects.filter(
-                    campaign=OuterRef("pk"),
-                    scale=Criterion.Scale.MAGNITUDE,
-                    standard_text__regex=r"^\s*$",
-                )
+                Criterion.objects.filter(WITHOUT_STANDARD, campaign=OuterRef("pk"))
             ),
         )
         .values_list("has_systems", "has_criteria", "has_standards")

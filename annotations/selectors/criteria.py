@@ -217,13 +217,17 @@ def example_for(criterion: Criterion) -> Example:
     return Example(markdown="", rows=tuple(rows))
 
 
+#: A magnitude criterion that has no standard yet: the one statement of the rule that a
+#: magnitude criterion's tasks are built, and its campaign launched, only once workers
+#: have a standard to relate scores to.
+WITHOUT_STANDARD = Q(scale=Criterion.Scale.MAGNITUDE, standard_text__regex=r"^\s*$")
+
+
 def criteria_without_standard(*, campaign: Campaign) -> QuerySet[Criterion]:
-    """The campaign's magnitude criteria that have no standard yet, in page order: the
-    one statement of the rule that a magnitude criterion's tasks are built, and its
-    campaign launched, only once workers have a standard to relate scores to."""
-    return Criterion.objects.filter(
-        campaign=campaign, scale=Criterion.Scale.MAGNITUDE, standard_text__regex=r"^\s*$"
-    ).order_by("position", "name")
+    """The campaign's criteria :data:`WITHOUT_STANDARD`, in page order."""
+    return Criterion.objects.filter(WITHOUT_STANDARD, campaign=campaign).order_by(
+        "position", "name"
+    )
 
 
 def standard_outputs(*, criteria: list[Criterion]) -> set[int]:

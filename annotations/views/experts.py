@@ -28,6 +28,16 @@ def _number(raw: str, *, field: str, what: str, cast: type = float) -> float:
         raise DomainError(f"Enter a number as the {what}.", field=field) from None
 
 
+def _refused(request: HttpRequest, campaign: Campaign, exc: DomainError) -> HttpResponse:
+    """The 400 page for a criterion the campaign does not have, with the way back."""
+    return refused_page(
+        request,
+        exc,
+        back=reverse("annotations:designer-experts", args=[campaign.slug]),
+        back_label="Back to crowd versus experts",
+    )
+
+
 @campaign_view(Role.VIEWER)
 @require_http_methods(["GET", "POST"])
 def campaign_experts(request: HttpRequest, campaign: Campaign) -> HttpResponse:
@@ -42,12 +52,7 @@ def campaign_experts(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             strict=True,
         )
     except DomainError as exc:  # a criterion the campaign does not have
-        return refused_page(
-            request,
-            exc,
-            back=reverse("annotations:designer-experts", args=[campaign.slug]),
-            back_label="Back to crowd versus experts",
-        )
+        return _refused(request, campaign, exc)
     if request.method == "POST":
         campaign_require(
             request,
@@ -106,12 +111,7 @@ def experts_export(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             strict=True,
         )
     except DomainError as exc:  # a criterion the campaign does not have
-        return refused_page(
-            request,
-            exc,
-            back=reverse("annotations:designer-experts", args=[campaign.slug]),
-            back_label="Back to crowd versus experts",
-        )
+        return _refused(request, campaign, exc)
     if criterion is None:
         raise Http404("This campaign has no criteria.")
     return file_response(

@@ -46,5 +46,15 @@ def test_the_pages_format_parameter_is_taken_too(designer_api):
     assert response.status_code == 200
     assert response["Content-Type"].startswith("application/x-ndjson")
     assert client.get(url + "&format=wmt&fmt=csv")["Content-Type"].startswith("text/csv")
-    # A format that is neither a file's nor a renderer's is still DRF's 404.
-    assert client.get(url + "&format=xlsx").status_code == 404
+
+
+@pytest.mark.parametrize("given", ["xlsx", "xml", "json", "api"])
+def test_a_format_that_is_no_files_is_a_400_naming_the_parameter(designer_api, given):
+    """``format=xml`` was DRF's bare 404 "Not found.", and ``json`` or ``api`` answered
+    the CSV (the file is streamed whatever renderer DRF picked)."""
+    client, campaign, _ = designer_api
+    url = f"/api/campaigns/{campaign.slug}/export/?criterion=quality&format={given}"
+    response = client.get(url)
+    assert response.status_code == 400, response.content
+    body = response.json()
+    assert "format" in body["fields"] and "csv, jsonl, wmt" in body["detail"]

@@ -123,6 +123,53 @@ def test_edit_writes_a_standard_in_and_clears_the_picked_output(designer):
     assert criterion.standard == 80 and criterion.content_checks == ["perfect"]
 
 
+def test_a_picked_output_and_a_typed_standard_are_refused_together(designer):
+    """Both an uploaded output and a written-in text: the typed text was dropped without
+    a word and the output saved. Now the text's field says to clear one."""
+    client, campaign = designer
+    output = OutputFactory(item__campaign=campaign, text="The Eagle is a pub.")
+    url = reverse("annotations:designer-criteria", args=[campaign.slug])
+    data = {
+        "name": "quality",
+        "question": "Better?",
+        "scale": "magnitude",
+        "standard": "100",
+        "standard_output": str(output.pk),
+        "standard_text": "Zizzi is a pub.",
+    }
+    page = client.post(url, data)
+    assert page.status_code == 200 and not campaign.criteria.exists()
+    assert "clear this written-in text" in page.context["form"].errors["standard_text"][0]
+    # The chosen output's own text (as typed again) is no conflict.
+    assert client.post(url, {**data, "standard_text": " The Eagle is a pub. "}).status_code == 302
+    assert campaign.criteria.get().standard_output == output
+
+
+def test_the_edit_forms_prefilled_standard_does_not_conflict_with_a_new_pick(designer):
+    """The edit form fills in the current standard's text; picking another output while
+    that text stays as shown picks the output."""
+    client, campaign = designer
+    first = OutputFactory(item__campaign=campaign, text="The Eagle is a pub.")
+    second = OutputFactory(item__campaign=campaign, text="Zizzi is a coffee shop.")
+    criterion = CriterionFactory(campaign=campaign, name="quality")
+    criterion_rankme_set(criterion=criterion, standard_output=first)
+    url = reverse("annotations:designer-criterion", args=[campaign.slug, criterion.pk])
+    data = {
+        "question": "Better?",
+        "scale": "magnitude",
+        "standard": "100",
+        "standard_output": str(second.pk),
+        "standard_input": first.item.input,
+        "standard_text": "The Eagle is a pub.",
+    }
+    assert client.post(url, data).status_code == 302
+    criterion.refresh_from_db()
+    assert criterion.standard_output == second
+    assert criterion.standard_text == "Zizzi is a coffee shop."
+    typed = client.post(url, {**data, "standard_text": "Typed anew."})
+    assert typed.status_code == 200 and "standard_text" in typed.context["form"].errors
+
+
 # -- launching needs a standard -----------------------------------------------------------
 
 
