@@ -3,6 +3,7 @@ refuse, and bounded numbers that answer as the pages' forms do."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.db import models
@@ -33,7 +34,31 @@ class JSONObjectField(serializers.JSONField):
         return value
 
 
-class ApiModelSerializer(serializers.ModelSerializer):
+#: Names a form post may carry beside its fields (DRF's browsable API, Django's CSRF).
+_FORM_EXTRAS = frozenset({"csrfmiddlewaretoken", "_content", "_content_type", "_method"})
+
+
+class KnownFieldsOnly(serializers.Serializer):
+    """A request body whose every name is a field of it: a misspelt or unsettable name
+    (``staus``, a campaign's ``status`` in a settings PATCH) is a 400 naming it and the
+    fields the request takes, where DRF drops it and answers 200 as if it were taken.
+    Read-only fields stay known, so a GET's body may be sent back."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            unknown = [k for k in data if k not in self.fields and k not in _FORM_EXTRAS]
+            if unknown:
+                takes = ", ".join(n for n, f in self.fields.items() if not f.read_only)
+                raise serializers.ValidationError(
+                    {
+                        str(name)[:64]: [f"This request takes no such field; it takes {takes}."]
+                        for name in unknown[:10]
+                    }
+                )
+        return super().to_internal_value(data)
+
+
+class ApiModelSerializer(KnownFieldsOnly, serializers.ModelSerializer):
     """Model serializer whose JSON columns refuse what the database would refuse."""
 
     serializer_field_mapping = {

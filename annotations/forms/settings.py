@@ -9,7 +9,7 @@ from django import forms
 from django.core.validators import MinValueValidator
 
 from annotations.models import Campaign
-from annotations.selectors.campaigns import SETTINGS_ON_PAGE
+from annotations.selectors.campaigns import AT_LEAST_ONE, SETTINGS_ON_PAGE
 from annotations.services.campaigns import campaign_fixed_check, campaign_settings_problems
 from common.errors import DomainError
 
@@ -82,16 +82,6 @@ SETTINGS_LABELS: dict[str, tuple[str, str]] = {
         "lists with -, links). Each criterion's scale is explained below them.",
     ),
 }
-#: settings that ``campaign_settings_problems`` requires to be at least 1, in its words
-AT_LEAST_ONE = frozenset(
-    {
-        "outputs_per_task",
-        "judgements_per_task",
-        "tasks_per_worker",
-        "assignment_timeout_minutes",
-        "adaptive_batch_tasks",
-    }
-)
 SETTINGS_GROUPS: list[tuple[str, str, list[str]]] = [
     (
         "The campaign",

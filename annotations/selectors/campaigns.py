@@ -49,6 +49,17 @@ SETTINGS_ORDER: tuple[str, ...] = (
     "task_seed",
 )
 SETTINGS_FIELDS = frozenset(SETTINGS_ORDER)
+#: settings that ``campaign_settings_problems`` requires to be at least 1, in its words:
+#: the page's form and the API leave the check to it (not the column's "at least 0")
+AT_LEAST_ONE = frozenset(
+    {
+        "outputs_per_task",
+        "judgements_per_task",
+        "tasks_per_worker",
+        "assignment_timeout_minutes",
+        "adaptive_batch_tasks",
+    }
+)
 # The settings the settings page edits (the seed is the tasks' own).
 SETTINGS_ON_PAGE: tuple[str, ...] = tuple(f for f in SETTINGS_ORDER if f != "task_seed")
 # Settings that shape the task design: they change only while the campaign is a draft.

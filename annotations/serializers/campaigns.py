@@ -9,8 +9,8 @@ from rest_framework import serializers
 from annotations.models import (
     Campaign,
 )
-from annotations.selectors.campaigns import SETTINGS_FIELDS
-from common.serializers import ApiModelSerializer
+from annotations.selectors.campaigns import AT_LEAST_ONE, SETTINGS_FIELDS
+from common.serializers import ApiModelSerializer, KnownFieldsOnly
 
 # Query parameters (validated like bodies: a bad value is a 400 naming the parameter) ------
 
@@ -37,9 +37,13 @@ class CampaignSerializer(ApiModelSerializer):
         read_only_fields = fields
 
 
-class CampaignCreateSerializer(serializers.Serializer):
+class CampaignCreateSerializer(KnownFieldsOnly):
     slug = serializers.SlugField(max_length=64)
-    name = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    name = serializers.CharField(
+        max_length=200,
+        required=False,
+        help_text="Its name on every page; the slug when left out (an empty name is refused).",
+    )
     description = serializers.CharField(required=False, allow_blank=True)
 
 
@@ -50,8 +54,12 @@ class CampaignUpdateSerializer(ApiModelSerializer):
         extra_kwargs: dict[str, dict[str, Any]] = {
             name: {"required": False} for name in SETTINGS_FIELDS
         }
-        # The schema says what the settings check takes (the column allows 0).
-        extra_kwargs["adaptive_batch_tasks"].update(min_value=1, max_value=10_000)
+        # The settings check says why these must be at least 1 ("every task needs a
+        # judge"), for a negative number too; the column's own bound said "greater than
+        # or equal to 0", which suggested 0 would do.
+        for name in AT_LEAST_ONE:
+            extra_kwargs[name]["min_value"] = None
+        extra_kwargs["adaptive_batch_tasks"].update(max_value=10_000)
 
 
 class CriterionProgressSerializer(serializers.Serializer):
@@ -97,7 +105,7 @@ class ProgressSerializer(serializers.Serializer):
 # Lifecycle and cloning ----------------------------------------------------------------------
 
 
-class CloneSerializer(serializers.Serializer):
+class CloneSerializer(KnownFieldsOnly):
     slug = serializers.SlugField(max_length=64, help_text="The new campaign's slug.")
     name = serializers.CharField(
         max_length=200, required=False, allow_blank=True, help_text="Default: '<name> (round 2)'."

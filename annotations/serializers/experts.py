@@ -7,6 +7,8 @@ from typing import Any
 
 from rest_framework import serializers
 
+from common.serializers import KnownFieldsOnly
+
 
 class EstimateSerializer(serializers.Serializer):
     value = serializers.FloatField(allow_null=True)
@@ -61,7 +63,7 @@ class ExpertReportSerializer(serializers.Serializer):
     )
 
 
-class ExpertExcludeSerializer(serializers.Serializer):
+class ExpertExcludeSerializer(KnownFieldsOnly):
     criterion = serializers.CharField(max_length=100)
     threshold = serializers.FloatField(min_value=-1.0, max_value=1.0)
     min_units = serializers.IntegerField(min_value=1, default=10)

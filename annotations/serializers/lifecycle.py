@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from common.serializers import KnownFieldsOnly
 
-class BuildSerializer(serializers.Serializer):
+
+class BuildSerializer(KnownFieldsOnly):
     seed = serializers.IntegerField(
         required=False, allow_null=True, min_value=0, max_value=2**31 - 1
     )

@@ -6,8 +6,10 @@ from typing import Any
 
 from rest_framework import serializers
 
+from common.serializers import KnownFieldsOnly
 
-class MappingSerializer(serializers.Serializer):
+
+class MappingSerializer(KnownFieldsOnly):
     name = serializers.CharField(max_length=64)
     title = serializers.CharField(read_only=True)
     builtin = serializers.BooleanField(read_only=True)
@@ -16,7 +18,7 @@ class MappingSerializer(serializers.Serializer):
     )
 
 
-class RatingsUploadSerializer(serializers.Serializer):
+class RatingsUploadSerializer(KnownFieldsOnly):
     file = serializers.FileField(help_text="A CSV, TSV or JSONL rating file.")
     mapping = serializers.CharField(
         required=False, allow_blank=True, help_text="A built-in or saved preset's name."

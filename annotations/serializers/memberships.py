@@ -7,6 +7,7 @@ from rest_framework import serializers
 from annotations.models import (
     CampaignMembership,
 )
+from common.serializers import KnownFieldsOnly
 
 
 class MemberSerializer(serializers.ModelSerializer):
@@ -18,6 +19,6 @@ class MemberSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class MemberSetSerializer(serializers.Serializer):
+class MemberSetSerializer(KnownFieldsOnly):
     username = serializers.CharField(max_length=150)
     role = serializers.ChoiceField(choices=CampaignMembership.Role.choices)

@@ -7,7 +7,7 @@ from rest_framework import serializers
 from annotations.models import (
     Worker,
 )
-from common.serializers import ApiModelSerializer
+from common.serializers import ApiModelSerializer, KnownFieldsOnly
 
 
 class WorkerQuerySerializer(serializers.Serializer):
@@ -46,7 +46,7 @@ class WorkerSerializer(ApiModelSerializer):
         ]
 
 
-class WorkerReleaseSerializer(serializers.Serializer):
+class WorkerReleaseSerializer(KnownFieldsOnly):
     reason = serializers.CharField(
         required=False,
         allow_blank=True,

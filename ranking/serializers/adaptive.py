@@ -7,10 +7,11 @@ from datetime import datetime
 
 from rest_framework import serializers
 
+from common.serializers import KnownFieldsOnly
 from ranking.models import AdaptiveBatch
 
 
-class AdaptiveBatchRequest(serializers.Serializer):
+class AdaptiveBatchRequest(KnownFieldsOnly):
     criterion = serializers.CharField(max_length=64)
     after = serializers.IntegerField(
         required=False,

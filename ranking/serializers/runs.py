@@ -10,7 +10,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from annotations.core.slices import MAX_CONDITIONS, too_many_conditions
-from common.serializers import bounded_number
+from common.serializers import KnownFieldsOnly, bounded_number
 from ranking import stats
 from ranking.models import RankingRun
 from ranking.selectors.runs import CONFIDENCE_RANGE, RUN_DEFAULTS
@@ -75,7 +75,7 @@ RUN_STATE_FIELDS = (
 )
 
 
-class RankingRunSerializer(serializers.ModelSerializer):
+class RankingRunSerializer(KnownFieldsOnly, serializers.ModelSerializer):
     campaign = serializers.CharField(source="campaign.slug", read_only=True)
     # The model's column is ``exclude_flagged``; what it does is leave out excluded workers.
     exclude_excluded_workers = serializers.BooleanField(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from common.serializers import KnownFieldsOnly
 
-class DatasheetAnswersSerializer(serializers.Serializer):
+
+class DatasheetAnswersSerializer(KnownFieldsOnly):
     answers = serializers.DictField(child=serializers.CharField(allow_blank=True, max_length=5000))

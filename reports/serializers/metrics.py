@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from common.serializers import KnownFieldsOnly
 from reports.selectors.metrics import HUMAN_SOURCES
 
 
@@ -16,7 +17,7 @@ class CorrelationQuery(serializers.Serializer):
     human = serializers.ChoiceField(choices=HUMAN_SOURCES, default="mean")
 
 
-class MetricUploadSerializer(serializers.Serializer):
+class MetricUploadSerializer(KnownFieldsOnly):
     file = serializers.FileField(max_length=200, allow_empty_file=True)
 
 

@@ -23,3 +23,42 @@ def test_api_refuses_impossible_settings_in_the_same_words(people, owner_api):
     assert fields["tasks_per_worker"] == ["Must be at least 1: a worker needs a task to do."]
     campaign.refresh_from_db()
     assert (campaign.outputs_per_task, campaign.tasks_per_worker) == (5, 10)
+
+
+def test_a_name_the_settings_do_not_have_is_refused_not_dropped(people, owner_api):
+    """A misspelt setting, or the campaign's status sent to the settings, answered 200
+    and changed nothing; now each is a 400 naming it, and nothing else is saved."""
+    campaign = _draft(people["owner"])
+    url = f"/api/campaigns/{campaign.slug}/"
+    response = owner_api.patch(
+        url, {"tasks_per_worker": 3, "staus": "live", "status": "live"}, format="json"
+    )
+    assert response.status_code == 400, response.content
+    fields = response.json()["fields"]
+    assert set(fields) == {"staus", "status"}
+    assert (
+        "takes no such field" in fields["status"][0] and "tasks_per_worker" in fields["status"][0]
+    )
+    campaign.refresh_from_db()
+    assert (campaign.status, campaign.tasks_per_worker) == ("draft", 10)
+
+
+def test_an_empty_name_is_refused_where_a_missing_one_is_the_slug(owner_api):
+    """An explicit empty name made a campaign named after its slug; the page requires a
+    name. Leaving the name out still takes the slug."""
+    empty = owner_api.post("/api/campaigns/", {"slug": "nameless", "name": " "}, format="json")
+    assert empty.status_code == 400 and "name" in empty.json()["fields"]
+    left_out = owner_api.post("/api/campaigns/", {"slug": "nameless"}, format="json")
+    assert left_out.status_code == 201 and left_out.json()["name"] == "nameless"
+
+
+def test_a_negative_count_gets_the_settings_words_not_the_columns(people, owner_api):
+    """``judgements_per_task=-1`` said "greater than or equal to 0" (the column's bound),
+    which suggested 0 would do; it gets the settings check's reason, as 0 does."""
+    campaign = _draft(people["owner"])
+    url = f"/api/campaigns/{campaign.slug}/"
+    for value in (-1, 0):
+        response = owner_api.patch(url, {"judgements_per_task": value}, format="json")
+        assert response.status_code == 400, response.content
+        message = response.json()["fields"]["judgements_per_task"][0]
+        assert message.startswith("Must be at least 1") and "0" not in message
