@@ -316,7 +316,10 @@ def _transition(campaign: Campaign, allowed_from: set[str], to: str, verb: str) 
     if campaign.status == to:
         return campaign
     if campaign.status not in allowed_from:
-        raise DomainError(f"{_a_campaign(campaign)} cannot be {verb}.")
+        ended = campaign.status in {Campaign.Status.CLOSED, Campaign.Status.ARCHIVED}
+        reopening = to in {Campaign.Status.LIVE, Campaign.Status.PAUSED}
+        then = " Clone it for a new round with the same set-up." if ended and reopening else ""
+        raise DomainError(f"{_a_campaign(campaign)} cannot be {verb}.{then}")
     campaign.status = to
     campaign.save(update_fields=["status", "updated_at"])
     return campaign

@@ -520,3 +520,18 @@ def test_an_action_sent_twice_succeeds_once_and_then_changes_nothing():
     # What cannot happen is still refused, in English.
     with pytest.raises(DomainError, match=r"^An archived campaign cannot be paused\."):
         campaign_services.campaign_pause(campaign=campaign)
+
+
+def test_reopening_an_ended_campaign_points_to_a_clone():
+    """Launching a closed campaign said only that it could not be; the way on is a
+    clone for a new round."""
+    campaign = judged_campaign()
+    campaign_services.campaign_close(campaign=campaign)
+    with pytest.raises(DomainError) as refused:
+        campaign_services.campaign_launch(campaign=campaign)
+    assert str(refused.value) == (
+        "A closed campaign cannot be launched. Clone it for a new round with the same set-up."
+    )
+    campaign_services.campaign_archive(campaign=campaign)
+    with pytest.raises(DomainError, match=r"archived campaign cannot be paused\. Clone it"):
+        campaign_services.campaign_pause(campaign=campaign)
