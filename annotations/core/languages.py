@@ -7,6 +7,7 @@ checked and normalised by ``langcodes`` (``en_US`` -> ``en-US``, ``iw`` -> ``he`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
@@ -106,6 +107,42 @@ def direction(code: str) -> str:
     except (ValueError, LookupError):
         return "ltr"
     return "rtl" if script in _RTL_SCRIPTS else "ltr"
+
+
+#: letters of the right-to-left blocks (Hebrew, Arabic, Syriac, Thaana, N'Ko, Samaritan,
+#: Mandaic, their supplements and presentation forms)
+_RTL_LETTER = re.compile(r"[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def text_direction(text: str) -> str:
+    """How ``text`` is written, by most of its letters: ``rtl``, ``ltr``, or "" when it
+    has no letters (numbers, punctuation). Regular expressions over the first 400
+    characters, so a large import checks every output's text in C, at a bounded cost."""
+    text = text[:400]
+    rtl = len(_RTL_LETTER.findall(text))
+    if not rtl:
+        return "ltr" if _LETTER.search(text) else ""
+    letters = len(_LETTER.findall(text))
+    if not letters:
+        return ""
+    return "rtl" if 2 * rtl > letters else "ltr"
+
+
+def directions_unlike(texts: Iterable[tuple[str, str]]) -> dict[tuple[str, str], int]:
+    """Of (text, language) pairs, how many texts are written the other way than their
+    language (Arabic outputs uploaded without a ``language`` column take the campaign's
+    English, and workers would see them left to right): ``{(language, the texts'
+    direction): count}``."""
+    unlike: dict[tuple[str, str], int] = {}
+    of: dict[str, str] = {}
+    for text, language in texts:
+        written = text_direction(text)
+        if language not in of:
+            of[language] = direction(language)
+        if written and written != of[language]:
+            unlike[(language, written)] = unlike.get((language, written), 0) + 1
+    return unlike
 
 
 def base(code: str) -> str:

@@ -315,6 +315,7 @@ def import_job_run(*, job: ImportJob, runners: Mapping[str, JobRunner] | None = 
             "items": sum(r.items for r in results),
             "identical_groups": sum(r.identical_groups for r in results),
             "systems_not_in_tasks": sorted({s for r in results for s in r.systems_not_in_tasks}),
+            "notes": [w for r in results for w in r.warnings],
         }
     finally:
         heartbeat.stop()

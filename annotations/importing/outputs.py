@@ -43,6 +43,25 @@ class OutputsImported:
     # New systems that no built task shows yet (tasks were built before this import):
     # they will never be judged unless the tasks are rebuilt.
     systems_not_in_tasks: tuple[str, ...] = ()
+    #: what the designer should know about the outputs as stored, in sentences (outputs
+    #: that look written the other way than their language: ``direction_warnings``)
+    warnings: tuple[str, ...] = ()
+
+
+_WRITTEN = {"rtl": "right to left (such as Arabic or Hebrew)", "ltr": "left to right"}
+
+
+def direction_warnings(unlike: dict[tuple[str, str], int]) -> tuple[str, ...]:
+    """A sentence per language whose outputs look written the other way: workers would
+    see them in the wrong direction (an Arabic output's final period on its left)."""
+    return tuple(
+        f"{n:,} output{'s' if n != 1 else ''} in '{language}' look{'s' if n == 1 else ''} "
+        f"written {_WRITTEN[written]}, but '{language}' is written "
+        f"{_WRITTEN['ltr' if written == 'rtl' else 'rtl']}, so workers would see "
+        f"{'it' if n == 1 else 'them'} that way. If that is the wrong language, give each "
+        "output's language in a 'language' column (for example ar or he) and upload again."
+        for (language, written), n in sorted(unlike.items())
+    )
 
 
 def _names_generic_columns(start: bytes) -> bool:
@@ -206,6 +225,7 @@ def outputs_import(
         identical_groups=stored.identical_groups,
         systems_named=named,
         systems_not_in_tasks=unjudged,
+        warnings=direction_warnings(stored.directions_unlike),
     )
 
 

@@ -32,3 +32,8 @@ class OutputsImportedSerializer(serializers.Serializer):
     items = serializers.IntegerField()
     outputs = serializers.IntegerField()
     identical_groups = serializers.IntegerField()
+    warnings = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="What to know about the outputs as stored, in sentences (outputs that "
+        "look written the other way than their language).",
+    )

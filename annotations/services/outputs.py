@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import transaction
 
+from annotations.core.languages import directions_unlike
 from annotations.core.outputs import OutputRow
 from annotations.models import Campaign, Item, Output, System
 from annotations.services.bulk import BATCH_SIZE, bulk_insert
@@ -27,6 +28,9 @@ class OutputsStored:
     identical_groups: int
     #: the labels of the systems created, in the rows' order
     systems_new: tuple[str, ...] = ()
+    #: outputs written the other way than their language: ``{(language, the texts'
+    #: direction): count}`` (``annotations.core.languages.directions_unlike``)
+    directions_unlike: dict[tuple[str, str], int] = field(default_factory=dict)
 
 
 def _outputs_check(campaign: Campaign, rows: Sequence[OutputRow]) -> None:
@@ -158,6 +162,7 @@ def outputs_store(
         outputs=len(rows),
         identical_groups=outputs_detect_identical(campaign=campaign),
         systems_new=tuple(s.label for s in new_systems),
+        directions_unlike=directions_unlike((r.text, r.language or default) for r in rows),
     )
 
 

@@ -63,6 +63,8 @@ def campaign_upload(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     unjudged = sorted({s for r in results for s in r.systems_not_in_tasks})
     if unjudged:
         messages.warning(request, _not_in_tasks(unjudged))
+    for warning in (w for r in results for w in r.warnings):
+        messages.warning(request, warning)
     return redirect("annotations:designer-campaign", slug=campaign.slug)
 
 

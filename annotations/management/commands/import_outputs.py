@@ -52,6 +52,8 @@ class Command(BaseCommand):
             )
             + f"  time: {time.perf_counter() - start:.1f} s"
         )
+        for warning in summary.warnings:
+            self.stderr.write(f"Warning: {warning}")
         if summary.systems_not_in_tasks:
             self.stderr.write(
                 "Warning: the tasks were built before; no task shows "

@@ -42,12 +42,26 @@ def test_job_imports_and_records_the_summary(django_capture_on_commit_callbacks)
     assert (job.rows_done, job.rows_total) == (40, 40)
     assert job.summary["outputs"] == 40 and job.summary["systems"] == 4
     assert job.summary["files"] == ["a.csv", "b.csv"]
+    assert job.summary["notes"] == []  # nothing written the other way than its language
     assert bytes(job.data) == b""  # the uploaded bytes are dropped once the job ends
     assert Output.objects.filter(item__campaign=campaign).count() == 40
     assert job.started_at is not None and job.finished_at is not None
     # Running it again does nothing.
     assert import_job_run(job=job).status == ImportJob.Status.DONE
     assert Output.objects.filter(item__campaign=campaign).count() == 40
+
+
+def test_a_jobs_summary_notes_outputs_written_the_other_way(
+    django_capture_on_commit_callbacks,
+) -> None:
+    campaign = CampaignFactory()
+    arabic = (HEADER + "1,in,s0,أرومي مقهى.\n1,in,s1,Aromi is a pub.\n").encode()
+    with django_capture_on_commit_callbacks(execute=True):
+        job = import_job_create(campaign=campaign, uploads=[Upload("ar.csv", arabic)])
+    job.refresh_from_db()
+    assert job.status == ImportJob.Status.DONE, job.error
+    (note,) = job.summary["notes"]
+    assert note.startswith("1 output in 'en' looks written right to left")
 
 
 def test_job_with_a_bad_file_fails_naming_it_and_writes_nothing(

@@ -78,3 +78,30 @@ def test_jsonl_and_a_per_file_language(tmp_path: Path) -> None:
     assert Campaign.objects.get(pk=campaign.pk).languages == ["en", "es", "fr"]
     with pytest.raises(DomainError, match="language"):
         outputs_import(campaign=campaign, path=path, language="zz-!")
+
+
+def test_outputs_written_the_other_way_than_their_language_are_named(tmp_path: Path) -> None:
+    """Arabic outputs uploaded without a language column took the campaign's English and
+    were shown to workers left to right, without a word at upload."""
+    campaign = CampaignFactory()
+    rows = [
+        ["item_id", "input", "system", "output"],
+        ["1", "name[Aromi]", "s0", "أرومي مقهى في وسط المدينة."],
+        ["1", "name[Aromi]", "s1", "Aromi هو مقهى."],  # mostly Arabic letters
+        ["2", "name[Cotto]", "s0", "Cotto is a pub."],
+        ["2", "name[Cotto]", "s1", "2024!"],  # no letters: no direction
+    ]
+    summary = outputs_import(campaign=campaign, path=write_csv(tmp_path / "o.csv", rows))
+    (warning,) = summary.warnings
+    assert warning.startswith("2 outputs in 'en' look written right to left")
+    assert "'language' column" in warning
+    hebrew = [["item_id", "input", "system", "output", "language"]]
+    hebrew.append(["3", "in", "s0", "שלום עולם", "he"])
+    hebrew.append(["3", "in", "s1", "Hello world", "he"])
+    again = outputs_import(campaign=campaign, path=write_csv(tmp_path / "h.csv", hebrew))
+    assert again.warnings == (
+        "1 output in 'he' looks written left to right, but 'he' is written right to left "
+        "(such as Arabic or Hebrew), so workers would see it that way. If that is the wrong "
+        "language, give each output's language in a 'language' column (for example ar or "
+        "he) and upload again.",
+    )

@@ -47,3 +47,24 @@ def test_upload_error_names_file_line_field_and_writes_nothing(owner_client):
     # The good file was not kept either.
     assert not Output.objects.filter(item__campaign=campaign).exists()
     assert not campaign.systems.exists()
+
+
+def test_outputs_written_the_other_way_get_a_warning_on_the_page_and_in_the_api(
+    owner_client, client
+):
+    campaign = _campaign(owner_client)
+    arabic = "item_id,input,system,output\nmr1,in,sysA,أرومي مقهى.\nmr1,in,sysB,Aromi is a pub.\n"
+    upload = SimpleUploadedFile("outputs.csv", arabic.encode(), content_type="text/csv")
+    response = owner_client.post(
+        reverse("annotations:designer-upload", args=[campaign.slug]),
+        {"files": [upload]},
+        follow=True,
+    )
+    shown = [str(m) for m in response.context["messages"]]
+    assert any(m.startswith("1 output in 'en' looks written right to left") for m in shown)
+    api = owner_client.post(
+        f"/api/campaigns/{campaign.slug}/outputs/",
+        {"files": [SimpleUploadedFile("more.csv", arabic.replace("mr1", "mr2").encode())]},
+    )
+    assert api.status_code == 201, api.content
+    assert api.json()[0]["warnings"][0].startswith("1 output in 'en' looks written")
