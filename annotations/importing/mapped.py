@@ -24,7 +24,7 @@ from annotations.importing.mapped_rows import (
     mapped_outputs_store,
 )
 from annotations.importing.mappings import mapping_parse
-from annotations.importing.outputs import Upload
+from annotations.importing.outputs import Upload, direction_warnings
 from annotations.importing.parsers.mapped import ParsedMapped, parse_mapped, preview_mapped
 from annotations.importing.parsers.mapped.mapping import Mapping
 from annotations.importing.parsers.mapped.rows import AGGREGATE_WORKER
@@ -59,6 +59,9 @@ class MappedImported:
     scales: tuple[str, ...] = ()
     #: judgements given the worker ``aggregate`` (the mapping names no worker column)
     aggregate: int = 0
+    #: outputs created written the other way than their language, in sentences
+    #: (``annotations.importing.outputs.direction_warnings``)
+    directions: tuple[str, ...] = ()
 
     def summary(self) -> dict[str, Any]:
         """The fields (tuples as lists, the file's name without folders) and the notes."""
@@ -87,7 +90,7 @@ class MappedImported:
                 f"{self.aggregate} judgements are stored as those of one worker "
                 f"'{AGGREGATE_WORKER}' (an aggregated report)."
             )
-        return notes
+        return [*notes, *self.directions]
 
 
 def _store(
@@ -130,6 +133,7 @@ def _store(
         aggregate=sum(j.worker_id == AGGREGATE_WORKER for j in parsed.judgements)
         if not mapping.worker
         else 0,
+        directions=direction_warnings(stored.directions_unlike),
     )
 
 

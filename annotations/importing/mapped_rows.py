@@ -5,7 +5,7 @@ judgements, stored criterion by criterion."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.utils import timezone
 
@@ -33,6 +33,8 @@ class MappedOutputsStored:
     items_created: int
     outputs_created: int
     inputs_filled: int
+    #: the outputs created written the other way than their language (``OutputsStored``)
+    directions_unlike: dict[tuple[str, str], int] = field(default_factory=dict)
 
 
 def _item_input(
@@ -110,14 +112,16 @@ def mapped_outputs_store(
                     language=row.language,
                 )
     items_inputs_fill(campaign=campaign, inputs={i: items[i] for i in inputs_filled})
+    unlike: dict[tuple[str, str], int] = {}
     if missing:
-        outputs_store(campaign=campaign, rows=list(missing.values()))
+        unlike = outputs_store(campaign=campaign, rows=list(missing.values())).directions_unlike
         outputs.update({(r.item_id, r.system): r.text for r in missing.values()})
     return MappedOutputsStored(
         outputs=outputs,
         items_created=len(items_created),
         outputs_created=len(missing),
         inputs_filled=len(inputs_filled),
+        directions_unlike=unlike,
     )
 
 

@@ -105,3 +105,22 @@ def test_an_existing_output_in_another_language_is_refused(tmp_path: Path) -> No
             mapping=mapping_from_dict(MAPPING),
         )
     assert (err.value.line, err.value.field) == (2, "lang")
+
+
+def test_outputs_created_the_other_way_than_their_language_are_noted(tmp_path: Path) -> None:
+    """A rating file's Arabic outputs without a language column take the campaign's
+    English: the import's notes say so, as an outputs upload does."""
+    campaign = CampaignFactory()
+    rows = [
+        [c for c in HEADER if c != "lang"],
+        ["w1", "m1", "a", "أرومي مقهى.", "5", "b", "Aromi is a pub.", "3"],
+    ]
+    mapping = {k: v for k, v in MAPPING.items() if k != "language"}
+    result = mapped_import(
+        campaign=campaign,
+        path=write_csv(tmp_path / "r.csv", rows),
+        mapping=mapping_from_dict(mapping),
+    )
+    (note,) = [n for n in result.notes() if "written" in n]
+    assert note.startswith("1 output in 'en' looks written right to left")
+    assert note in result.summary()["notes"]
