@@ -1,13 +1,14 @@
 """Rules every tabular file (CSV, TSV) is read by, whichever importer reads it: a cell
 may be as long as the file (as a JSONL value may), a header names each column once, and a
-header repeated below it (two released files joined into one) is not a record."""
+header repeated below it (two released files joined into one) is not a record; and the
+one CSV writer every export writes with (:func:`csv_writer`)."""
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from common.errors import ImportFileError
 
@@ -26,6 +27,35 @@ def csv_reader(text: str, *, delimiter: str = ",") -> Reader:
     if csv.field_size_limit() < CELL_LIMIT:
         csv.field_size_limit(CELL_LIMIT)
     return csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
+
+
+class _Writer:
+    """``csv.writer``'s rows, except that a row with a carriage return in a cell is
+    written with every cell quoted. Python's writer quotes a cell holding the delimiter,
+    the quote or a character of its line terminator, and ours is ``\n``: a bare ``\r``
+    went out unquoted, so a spreadsheet split the row there and began a new row with the
+    rest of the cell, past the formula guard (``=cmd|...`` after the ``\r``), and a
+    strict reader refused the file."""
+
+    def __init__(self, out: Any, lineterminator: str) -> None:
+        self._minimal = csv.writer(out, lineterminator=lineterminator)
+        self._all = csv.writer(out, lineterminator=lineterminator, quoting=csv.QUOTE_ALL)
+
+    def writerow(self, row: Iterable[Any]) -> Any:
+        cells = list(row)
+        returns = any(isinstance(c, str) and "\r" in c for c in cells)
+        return (self._all if returns else self._minimal).writerow(cells)
+
+    def writerows(self, rows: Iterable[Iterable[Any]]) -> None:
+        for row in rows:
+            self.writerow(row)
+
+
+def csv_writer(out: Any, *, lineterminator: str = "\n") -> _Writer:
+    """The CSV writer of every export: ``csv.writer``'s, with a cell holding a carriage
+    return always quoted (``tests/common/test_tables.py`` checks that no other module
+    writes CSV with ``csv.writer`` itself)."""
+    return _Writer(out, lineterminator)
 
 
 def header_check(names: Sequence[str], *, file: str, line: int) -> None:

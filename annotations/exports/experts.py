@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import csv
 import io
 import math
 
 from annotations.core.experts import Estimate
 from annotations.core.export_safety import csv_row
 from annotations.selectors.experts import ExpertReport
+from common.tables import csv_writer
 
 #: the CSV's name for each worker's figure: alpha between the worker and the experts'
 #: consensus (their mean value per output)
@@ -26,7 +26,7 @@ def expert_report_csv(report: ExpertReport) -> str:
     """The report as CSV: one row per crowd worker, then the ranking correlations
     (cells made safe for spreadsheets: ``core.export_safety``)."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_writer(out, lineterminator="\n")
     writer.writerow(
         ["criterion", "figure", "worker", "units", "value", "ci_low", "ci_high", "note"]
     )

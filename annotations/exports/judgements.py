@@ -19,7 +19,6 @@ is raw JSON: values are data there, never formulas.
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from collections.abc import Iterable, Iterator, Mapping
@@ -33,6 +32,7 @@ from annotations.core.export_safety import csv_row
 from annotations.models import Criterion, Judgement, JudgementScore, TaskOutput
 from annotations.selectors.judgements import judgements_counted, regular_q
 from common.errors import DomainError
+from common.tables import csv_writer
 
 FORMATS: dict[str, tuple[str, str]] = {
     # format: (content type, file extension)
@@ -190,7 +190,7 @@ def _width(criterion: Criterion) -> int:
 def _line(row: Iterable[object]) -> str:
     """One CSV line, every cell neutralised against spreadsheet formulas."""
     buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerow(csv_row(row))
+    csv_writer(buffer, lineterminator="\n").writerow(csv_row(row))
     return buffer.getvalue()
 
 

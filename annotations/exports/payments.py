@@ -13,7 +13,6 @@ come from the crowd.
 
 from __future__ import annotations
 
-import csv
 import io
 from decimal import Decimal
 
@@ -21,6 +20,7 @@ from annotations.core.export_safety import csv_cell, csv_row
 from annotations.models import Campaign
 from annotations.selectors import payments as payment_selectors
 from common.errors import DomainError
+from common.tables import csv_writer
 
 FORMATS: dict[str, tuple[str, str]] = {
     # name: (content type, file name suffix)
@@ -43,7 +43,7 @@ def prolific_approve_text(*, campaign: Campaign) -> str:
 def prolific_bonus_csv(*, campaign: Campaign) -> str:
     """``participant_id,amount`` lines for every Prolific worker with a bonus, no header."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    writer = csv_writer(buffer, lineterminator="\n")
     for pid, bonus in payment_selectors.prolific_bonuses(campaign=campaign):
         writer.writerow(csv_row([pid, _amount(bonus)]))
     return buffer.getvalue()
@@ -56,7 +56,7 @@ def mturk_review_csv(*, campaign: Campaign, reasons: dict[int, str] | None = Non
     """MTurk's batch review file for every decided MTurk worker with an assignment id
     (``reasons``: as :func:`annotations.selectors.payments.mturk_reviews` takes them)."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer = csv_writer(buffer, lineterminator="\r\n")
     writer.writerow(MTURK_COLUMNS)
     for review in payment_selectors.mturk_reviews(campaign=campaign, reasons=reasons):
         writer.writerow(

@@ -4,11 +4,11 @@ Every CSV cell goes through :mod:`annotations.core.export_safety`."""
 
 from __future__ import annotations
 
-import csv
 import io
 import math
 
 from annotations.core.export_safety import csv_row
+from common.tables import csv_writer
 from ranking.selectors.means import MeansTable
 
 MEANS_CSV_HEADER = (
@@ -34,7 +34,7 @@ def means_csv(table: MeansTable) -> str:
     """The table as CSV (a header line, then one line per criterion, system and column,
     ``all`` for the pooled one); cells neutralised for spreadsheets (OWASP)."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_writer(out, lineterminator="\n")
     writer.writerow(MEANS_CSV_HEADER)
     for block in table.criteria:
         for system, cells in block.rows():

@@ -38,6 +38,7 @@ from annotations.core.export_safety import (
 )
 from annotations.core.slices import describe
 from common.errors import DomainError
+from common.tables import csv_writer
 from ranking.exports import plots
 from ranking.models import RankingRun
 from ranking.selectors import runs as selectors
@@ -259,7 +260,7 @@ def _csv(rows: Sequence[Row], title: str, meta: dict) -> str:
     comparisons), ``status`` saying which. What the ranking rests on is in the
     ``provenance`` download (its sidecar) and in the JSON export."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     shown = _clusters_shown(meta)
     for r in rows:
@@ -287,7 +288,7 @@ def _csv(rows: Sequence[Row], title: str, meta: dict) -> str:
 def _provenance_csv(rows: Sequence[Row], title: str, meta: dict) -> str:
     """The CSV's sidecar: ``field,value`` (the header), then one row per provenance line."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_writer(out, lineterminator="\n")
     writer.writerow(["field", "value"])
     for heading, text in provenance(meta):
         writer.writerow([csv_cell(heading), csv_cell(text)])

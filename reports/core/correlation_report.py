@@ -4,7 +4,6 @@ metric (presentation attributes only, no ``<style>`` or script: safe inline unde
 
 from __future__ import annotations
 
-import csv
 import io
 import math
 from dataclasses import dataclass, field
@@ -12,6 +11,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from annotations.core.export_safety import csv_row, latex_escape
+from common.tables import csv_writer
 from reports.core.correlation import Correlation
 
 __all__ = [
@@ -137,7 +137,7 @@ def report_table(report: CorrelationReport) -> str:
 def report_csv(report: CorrelationReport) -> str:
     """One CSV row per metric and statistic (cells made safe for spreadsheets)."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    writer = csv_writer(buffer, lineterminator="\n")
     writer.writerow(
         ["campaign", "criterion", "metric", "level", "method", "value", "low", "high", "n"]
     )

@@ -14,7 +14,7 @@ from annotations.importing.parsers.generic_csv import parse_outputs_csv
 from annotations.importing.parsers.mapped import parse_mapped
 from annotations.importing.parsers.presets import preset_mapping
 from common.errors import ImportFileError
-from common.tables import header_check, record_check
+from common.tables import csv_reader, header_check, record_check
 from reports.core.metric_files import parse_metric_file
 
 
@@ -119,3 +119,33 @@ def test_a_mapped_file_gets_the_same_hints(tmp_path) -> None:
     path = _file(tmp_path, "hitid,workerid,input.item_id\n1,w,i\n")
     with pytest.raises(ImportFileError, match="'workerid' for 'WorkerId'"):
         parse_mapped(path, preset_mapping("mturk"))
+
+
+def test_the_export_writer_quotes_a_cell_with_a_carriage_return() -> None:
+    import io
+
+    from common.tables import csv_writer
+
+    out = io.StringIO()
+    writer = csv_writer(out)
+    writer.writerows([["a", "b\rc", 1], ["d", "e", 2]])
+    assert out.getvalue() == '"a","b\rc","1"\nd,e,2\n'
+    assert list(csv_reader(out.getvalue())) == [["a", "b\rc", "1"], ["d", "e", "2"]]
+
+
+def test_no_module_writes_csv_but_through_the_one_writer() -> None:
+    """Every CSV export goes through ``common.tables.csv_writer`` (a bare CR quoted); the
+    bulk writer's COPY rows quote every text (``QUOTE_NONNUMERIC``)."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    allowed = {"common/tables.py", "annotations/services/bulk.py"}
+    writers = [
+        str(path.relative_to(root))
+        for package in ("annotations", "ranking", "reports", "common", "humaneval")
+        for path in (root / package).rglob("*.py")
+        if re.search(r"\bcsv\.(writer|DictWriter)\(", path.read_text())
+    ]
+    assert sorted(set(writers) - allowed) == []
+    assert "csv.writer(" in (root / "annotations/services/bulk.py").read_text()

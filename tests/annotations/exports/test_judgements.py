@@ -306,3 +306,27 @@ def test_exported_csv_still_reads_back_with_worker_formula_ids(tmp_path):
     path.write_text("".join(csv_lines(criterion=criterion)), encoding="utf-8")
     parsed = parse_e2e_ratings(path)
     assert {j.worker_id for j in parsed.judgements} == {"'" + FORMULA}
+
+
+def test_a_carriage_return_inside_a_text_is_quoted_not_a_new_row():
+    """A bare CR in an input or output went out unquoted (Python's writer quotes only its
+    own line terminator, ``\\n``): a spreadsheet began a new row there whose first cell
+    was the rest of the text (``=1+1``, past the formula guard), and a strict reader
+    refused the file."""
+    campaign = judged_campaign(n_items=2, n_workers=1)
+    criterion = campaign.criteria.get()
+    item = campaign.items.order_by("pk").first()
+    assert item is not None
+    campaign.items.filter(pk=item.pk).update(input="name[\r=1+1] idx 6")
+    output = item.outputs.first()
+    assert output is not None
+    output.text = "ok\r=cmd|' /C calc'!A0"
+    output.save(update_fields=["text"])
+    for lines in (csv_lines(criterion=criterion), wmt_lines(criterion=criterion)):
+        text = "".join(lines)
+        assert all(line.count('"') % 2 == 0 for line in text.split("\n"))
+        rows = list(csv.reader(io.StringIO(text), strict=True))
+        assert len({len(row) for row in rows}) == 1  # no row split in two
+    e2e = _csv_rows(csv_lines(criterion=criterion))
+    assert "name[\r=1+1] idx 6" in {r["mr"] for r in e2e}
+    assert "ok\r=cmd|' /C calc'!A0" in {r[f"ref{i}"] for r in e2e for i in range(1, 6)}
