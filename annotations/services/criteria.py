@@ -191,35 +191,113 @@ def _criterion_editable(criterion: Criterion) -> None:
 LIKERT_LEVELS_MAX = 101
 
 
-def _check_scale_settings(criterion: Criterion) -> None:
-    settings = criterion.scale_settings or {}
-    if not isinstance(settings, dict):
-        raise DomainError("Scale settings must be a JSON object.")
-    if criterion.scale == Criterion.Scale.MAGNITUDE:
-        standard = settings.get("standard", Criterion.MAGNITUDE_STANDARD)
-        if not isinstance(standard, int | float) or standard <= 0:
-            raise DomainError("The standard's value must be a positive number.")
-    if criterion.scale == Criterion.Scale.LIKERT:
-        levels = settings.get("levels")
-        if not isinstance(levels, list) or len(levels) < 2:
-            raise DomainError("A Likert scale needs at least two levels.")
-        if len(levels) > LIKERT_LEVELS_MAX:
+#: What a scale's settings may hold besides ``source`` (where an import got the criterion):
+#: the magnitude standard's value and the most digits of a score, a Likert scale's
+#: levels (a slider has none). Anything else was kept and shown to workers as it was
+#: (a label that was a JSON object), or broke their pages (``max_digits: "abc"``).
+SCALE_KEYS: dict[str, frozenset[str]] = {
+    Criterion.Scale.MAGNITUDE: frozenset({"standard", "max_digits"}),
+    Criterion.Scale.LIKERT: frozenset({"levels"}),
+    Criterion.Scale.SLIDER: frozenset(),
+}
+#: A magnitude score's most digits (the task page's rule says it; 10**digits is the cap).
+MAX_DIGITS_MAX = 12
+#: A Likert level's value, label and descriptor bounds.
+LEVEL_VALUE_MAX = 1_000_000
+LEVEL_LABEL_MAX, LEVEL_DESCRIPTOR_MAX = 200, 2_000
+
+
+def _whole(value: object) -> bool:
+    """A whole number as JSON gives one (``true`` is no number; ``2.0`` is 2)."""
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+
+
+def _refused_setting(message: str) -> DomainError:
+    return DomainError(message, field="scale_settings")
+
+
+def _check_magnitude(settings: dict[str, Any]) -> None:
+    standard = settings.get("standard", Criterion.MAGNITUDE_STANDARD)
+    digits = settings.get("max_digits", Criterion.MAGNITUDE_MAX_DIGITS)
+    if not _whole(digits) or not 1 <= digits <= MAX_DIGITS_MAX:
+        raise _refused_setting(
+            f"max_digits must be a whole number from 1 to {MAX_DIGITS_MAX} (the most digits "
+            "of a score)."
+        )
+    if not _whole(standard) or not 1 <= standard < 10**digits:
+        raise _refused_setting(
+            f"The standard's value must be a whole number from 1 to {10 ** int(digits) - 1} "
+            f"(a score of at most {int(digits)} digits)."
+        )
+
+
+def _check_likert(levels: object) -> None:
+    if not isinstance(levels, list) or len(levels) < 2:
+        raise DomainError("A Likert scale needs at least two levels.", field="levels")
+    if len(levels) > LIKERT_LEVELS_MAX:
+        raise DomainError(
+            f"A Likert scale has at most {LIKERT_LEVELS_MAX} levels ({len(levels)} given); "
+            "for a finer scale, use the slider.",
+            field="levels",
+        )
+    first: dict[int, int] = {}
+    for i, level in enumerate(levels, start=1):
+        if not isinstance(level, dict) or not _whole(level.get("value")):
             raise DomainError(
-                f"A Likert scale has at most {LIKERT_LEVELS_MAX} levels ({len(levels)} given); "
-                "for a finer scale, use the slider.",
+                f"Likert level {i}: each level needs a whole-number value.", field="levels"
+            )
+        value = level["value"]
+        if abs(value) > LEVEL_VALUE_MAX:
+            raise DomainError(
+                f"Likert level {i}: the value must be from {-LEVEL_VALUE_MAX:,} to "
+                f"{LEVEL_VALUE_MAX:,}.",
                 field="levels",
             )
-        first: dict[int, int] = {}
-        for i, level in enumerate(levels, start=1):
-            if not isinstance(level, dict) or not isinstance(level.get("value"), int):
-                raise DomainError(f"Likert level {i}: each level needs a whole-number value.")
-            earlier = first.setdefault(level["value"], i)
-            if earlier != i:
+        unknown = sorted(set(level) - {"value", "label", "descriptor"})
+        if unknown:
+            raise DomainError(
+                f"Likert level {i}: a level has a value, a label and a descriptor, not "
+                f"{', '.join(repr(k[:40]) for k in unknown[:5])}.",
+                field="levels",
+            )
+        for key, most in (("label", LEVEL_LABEL_MAX), ("descriptor", LEVEL_DESCRIPTOR_MAX)):
+            text = level.get(key, "")
+            if not isinstance(text, str) or len(text) > most:
                 raise DomainError(
-                    f"Likert levels {earlier} and {i} both have the value {level['value']}: "
-                    "answers on them could not be told apart; give each level its own value.",
+                    f"Likert level {i}: the {key} must be text of at most {most:,} characters.",
                     field="levels",
                 )
+        earlier = first.setdefault(int(value), i)
+        if earlier != i:
+            raise DomainError(
+                f"Likert levels {earlier} and {i} both have the value {int(value)}: "
+                "answers on them could not be told apart; give each level its own value.",
+                field="levels",
+            )
+
+
+def _check_scale_settings(criterion: Criterion) -> None:
+    """A scale's settings as :data:`SCALE_KEYS` says, each of the kind and size its
+    pages read (the API and imported definitions hand them over as JSON)."""
+    settings = criterion.scale_settings or {}
+    if not isinstance(settings, dict):
+        raise _refused_setting("Scale settings must be a JSON object.")
+    allowed = SCALE_KEYS.get(criterion.scale, frozenset()) | {"source"}
+    unknown = sorted(str(k)[:40] for k in set(settings) - allowed)
+    if unknown:
+        raise _refused_setting(
+            f"A {criterion.scale} scale's settings take "
+            f"{', '.join(sorted(allowed - {'source'})) or 'nothing'}, not {', '.join(unknown[:5])}."
+        )
+    source = settings.get("source", "")
+    if not isinstance(source, str) or len(source) > 64:
+        raise _refused_setting("source must be a short text (where an import got the criterion).")
+    if criterion.scale == Criterion.Scale.MAGNITUDE:
+        _check_magnitude(settings)
+    if criterion.scale == Criterion.Scale.LIKERT:
+        _check_likert(settings.get("levels"))
 
 
 def _criterion_new(
