@@ -60,6 +60,16 @@ AT_LEAST_ONE = frozenset(
         "adaptive_batch_tasks",
     }
 )
+#: the most each count setting may be, with its unit, the same on every database
+#: (SQLite held 2**63 - 1 workers' minutes, and the first session page then failed)
+AT_MOST: dict[str, tuple[int, str]] = {
+    "outputs_per_task": (50, "outputs"),
+    "judgements_per_task": (1_000, "judgements"),
+    "tasks_per_worker": (100_000, "tasks"),
+    "min_seconds_per_task": (86_400, "seconds (a day)"),
+    "assignment_timeout_minutes": (43_200, "minutes (30 days)"),
+    "adaptive_batch_tasks": (10_000, "tasks"),
+}
 # The settings the settings page edits (the seed is the tasks' own).
 SETTINGS_ON_PAGE: tuple[str, ...] = tuple(f for f in SETTINGS_ORDER if f != "task_seed")
 # Settings that shape the task design: they change only while the campaign is a draft.

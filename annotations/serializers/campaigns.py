@@ -9,7 +9,7 @@ from rest_framework import serializers
 from annotations.models import (
     Campaign,
 )
-from annotations.selectors.campaigns import AT_LEAST_ONE, SETTINGS_FIELDS
+from annotations.selectors.campaigns import AT_LEAST_ONE, AT_MOST, SETTINGS_FIELDS
 from common.serializers import ApiModelSerializer, KnownFieldsOnly
 
 # Query parameters (validated like bodies: a bad value is a 400 naming the parameter) ------
@@ -59,7 +59,9 @@ class CampaignUpdateSerializer(ApiModelSerializer):
         # or equal to 0", which suggested 0 would do.
         for name in AT_LEAST_ONE:
             extra_kwargs[name]["min_value"] = None
-        extra_kwargs["adaptive_batch_tasks"].update(max_value=10_000)
+        # The schema says the settings check's upper bounds (not the column's 2**63 - 1).
+        for name, (most, _unit) in AT_MOST.items():
+            extra_kwargs[name]["max_value"] = most
 
 
 class CriterionProgressSerializer(serializers.Serializer):

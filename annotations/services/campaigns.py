@@ -23,6 +23,7 @@ from annotations.models import (
     Task,
 )
 from annotations.selectors.campaigns import (
+    AT_MOST,
     SETTINGS_FIELDS,
     campaign_build_blockers,
     campaign_fixed_fields,
@@ -153,7 +154,7 @@ def campaign_settings_problems(*, campaign: Campaign) -> dict[str, str]:
     if campaign.adaptive_design:
         found["adaptive_design"] = _adaptive_problem(campaign, k, n_systems)
     batch = campaign.adaptive_batch_tasks
-    if batch is None or not 1 <= batch <= 10_000:
+    if batch is None or batch < 1:
         found["adaptive_batch_tasks"] = "must be between 1 and 10,000 tasks."
     if campaign.judgements_per_task is None or campaign.judgements_per_task < 1:
         found["judgements_per_task"] = "must be at least 1: every task needs a judge."
@@ -167,6 +168,10 @@ def campaign_settings_problems(*, campaign: Campaign) -> dict[str, str]:
             "otherwise no worker can start."
         )
     found["assignment_timeout_minutes"] = _timeout_problem(campaign)
+    for name, (most, unit) in AT_MOST.items():
+        value = getattr(campaign, name)
+        if found.get(name) is None and value is not None and value > most:
+            found[name] = f"must be at most {most:,} {unit}."
     seen: dict[str, str] = {}
     for field in COMPLETION_CODE_FIELDS:
         code = getattr(campaign, field) or ""

@@ -62,3 +62,35 @@ def test_a_negative_count_gets_the_settings_words_not_the_columns(people, owner_
         assert response.status_code == 400, response.content
         message = response.json()["fields"]["judgements_per_task"][0]
         assert message.startswith("Must be at least 1") and "0" not in message
+
+
+def test_counts_beyond_the_settings_bounds_are_refused_on_every_database(people, owner_api):
+    """SQLite took 2**63 - 1 minutes and judges (PostgreSQL's columns refused them), and
+    the first worker's session page then failed; the schema said 2**63 - 1 too."""
+    campaign = _draft(people["owner"])
+    url = f"/api/campaigns/{campaign.slug}/"
+    huge = {
+        "assignment_timeout_minutes": 9223372036854775807,
+        "min_seconds_per_task": 9223372036854775807,
+        "judgements_per_task": 9223372036854775807,
+        "outputs_per_task": 1_000_000,
+    }
+    response = owner_api.patch(url, huge, format="json")
+    assert response.status_code == 400, response.content
+    assert set(response.json()["fields"]) == set(huge)
+    campaign.refresh_from_db()
+    assert campaign.assignment_timeout_minutes == 30
+    schema = owner_api.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    patch = schema["components"]["schemas"]["PatchedCampaignUpdate"]["properties"]
+    assert patch["assignment_timeout_minutes"]["maximum"] == 43_200
+
+
+def test_the_settings_check_bounds_counts_whoever_saves(people):
+    from annotations.services.campaigns import campaign_settings_problems
+
+    campaign = _draft(people["owner"])
+    campaign.tasks_per_worker = 100_001
+    campaign.min_seconds_per_task = 86_401
+    problems = campaign_settings_problems(campaign=campaign)
+    assert problems["tasks_per_worker"] == "must be at most 100,000 tasks."
+    assert problems["min_seconds_per_task"] == "must be at most 86,400 seconds (a day)."
