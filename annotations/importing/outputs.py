@@ -58,8 +58,10 @@ def direction_warnings(unlike: dict[tuple[str, str], int]) -> tuple[str, ...]:
         f"{n:,} output{'s' if n != 1 else ''} in '{language}' look{'s' if n == 1 else ''} "
         f"written {_WRITTEN[written]}, but '{language}' is written "
         f"{_WRITTEN['ltr' if written == 'rtl' else 'rtl']}, so workers would see "
-        f"{'it' if n == 1 else 'them'} that way. If that is the wrong language, give each "
-        "output's language in a 'language' column (for example ar or he) and upload again."
+        f"{'it' if n == 1 else 'them'} that way. The file gives no language, so the "
+        "campaign's was taken. If that is wrong, give each output's language in a "
+        "'language' column (for example ar or he) and upload the file to a new campaign "
+        "(uploaded outputs are not replaced; this draft can be deleted)."
         for (language, written), n in sorted(unlike.items())
     )
 

@@ -162,7 +162,11 @@ def outputs_store(
         outputs=len(rows),
         identical_groups=outputs_detect_identical(campaign=campaign),
         systems_new=tuple(s.label for s in new_systems),
-        directions_unlike=directions_unlike((r.text, r.language or default) for r in rows),
+        # Only outputs whose language nobody gave (no column, no language for the file):
+        # a language given is the designer's word, whatever the script looks like.
+        directions_unlike=directions_unlike(
+            (r.text, default) for r in rows if not r.language and not language
+        ),
     )
 
 

@@ -95,13 +95,11 @@ def test_outputs_written_the_other_way_than_their_language_are_named(tmp_path: P
     (warning,) = summary.warnings
     assert warning.startswith("2 outputs in 'en' look written right to left")
     assert "'language' column" in warning
+    assert "upload the file to a new campaign" in warning
+    # A language the file gives is the designer's word: a mixed-script Hebrew output
+    # ("restaurant near river עם נוף") under "he" is not questioned.
     hebrew = [["item_id", "input", "system", "output", "language"]]
     hebrew.append(["3", "in", "s0", "שלום עולם", "he"])
-    hebrew.append(["3", "in", "s1", "Hello world", "he"])
+    hebrew.append(["3", "in", "s1", "restaurant near river עם נוף", "he"])
     again = outputs_import(campaign=campaign, path=write_csv(tmp_path / "h.csv", hebrew))
-    assert again.warnings == (
-        "1 output in 'he' looks written left to right, but 'he' is written right to left "
-        "(such as Arabic or Hebrew), so workers would see it that way. If that is the wrong "
-        "language, give each output's language in a 'language' column (for example ar or "
-        "he) and upload again.",
-    )
+    assert again.warnings == ()
