@@ -6,6 +6,7 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
+from annotations.core.export_safety import plain_text
 from ranking.selectors.runs import Row
 
 _COLOURS = ("#1f5fbf", "#c2410c", "#15803d", "#7e22ce", "#b45309", "#0e7490", "#be185d", "#4d7c0f")
@@ -67,7 +68,9 @@ def _draw(
                 ax.axhline(i - 0.5, color="#888", linewidth=0.8, linestyle="--")
             previous = r.cluster
         ax.set_yticks(range(n))
-        labels = [f"{r.system} ({r.cluster})" if clusters else r.system for r in rows]
+        # One line, without control or bidirectional-override characters: a system
+        # label's U+202E reordered the plot's label as it does a table's.
+        labels = [plain_text(f"{r.system} ({r.cluster})" if clusters else r.system) for r in rows]
         ax.set_yticklabels(labels, fontsize=9)
         ax.invert_yaxis()
         last = max([n, *(r.rank_hi for r in rows)])
@@ -83,7 +86,7 @@ def _draw(
         ax.grid(axis="x", color="#ddd", linewidth=0.6)
         ax.set_axisbelow(True)
         if title:
-            ax.set_title(title, fontsize=10)
+            ax.set_title(plain_text(title), fontsize=10)
         fig.tight_layout()
         buffer = io.BytesIO()
         fig.savefig(buffer, format=fmt)
