@@ -70,6 +70,13 @@ AT_MOST: dict[str, tuple[int, str]] = {
     "assignment_timeout_minutes": (43_200, "minutes (30 days)"),
     "adaptive_batch_tasks": (10_000, "tasks"),
 }
+#: the longest each text setting may be, in characters (2 MB of instructions were taken,
+#: and every page that shows them grew to match)
+TEXT_AT_MOST: dict[str, int] = {
+    "description": 5_000,
+    "instructions": 50_000,
+    "consent_text": 20_000,
+}
 # The settings the settings page edits (the seed is the tasks' own).
 SETTINGS_ON_PAGE: tuple[str, ...] = tuple(f for f in SETTINGS_ORDER if f != "task_seed")
 # Settings that shape the task design: they change only while the campaign is a draft.

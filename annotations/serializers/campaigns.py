@@ -9,7 +9,7 @@ from rest_framework import serializers
 from annotations.models import (
     Campaign,
 )
-from annotations.selectors.campaigns import AT_LEAST_ONE, AT_MOST, SETTINGS_FIELDS
+from annotations.selectors.campaigns import AT_LEAST_ONE, AT_MOST, SETTINGS_FIELDS, TEXT_AT_MOST
 from common.serializers import ApiModelSerializer, KnownFieldsOnly
 
 # Query parameters (validated like bodies: a bad value is a 400 naming the parameter) ------
@@ -44,7 +44,9 @@ class CampaignCreateSerializer(KnownFieldsOnly):
         required=False,
         help_text="Its name on every page; the slug when left out (an empty name is refused).",
     )
-    description = serializers.CharField(required=False, allow_blank=True)
+    description = serializers.CharField(
+        required=False, allow_blank=True, max_length=TEXT_AT_MOST["description"]
+    )
 
 
 class CampaignUpdateSerializer(ApiModelSerializer):
@@ -62,6 +64,8 @@ class CampaignUpdateSerializer(ApiModelSerializer):
         # The schema says the settings check's upper bounds (not the column's 2**63 - 1).
         for name, (most, _unit) in AT_MOST.items():
             extra_kwargs[name]["max_value"] = most
+        for name, longest in TEXT_AT_MOST.items():
+            extra_kwargs[name]["max_length"] = longest
 
 
 class CriterionProgressSerializer(serializers.Serializer):

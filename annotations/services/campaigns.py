@@ -25,6 +25,7 @@ from annotations.models import (
 from annotations.selectors.campaigns import (
     AT_MOST,
     SETTINGS_FIELDS,
+    TEXT_AT_MOST,
     campaign_build_blockers,
     campaign_fixed_fields,
 )
@@ -172,6 +173,10 @@ def campaign_settings_problems(*, campaign: Campaign) -> dict[str, str]:
         value = getattr(campaign, name)
         if found.get(name) is None and value is not None and value > most:
             found[name] = f"must be at most {most:,} {unit}."
+    for name, longest in TEXT_AT_MOST.items():
+        length = len(getattr(campaign, name) or "")
+        if length > longest:
+            found[name] = f"must be at most {longest:,} characters ({length:,} given)."
     seen: dict[str, str] = {}
     for field in COMPLETION_CODE_FIELDS:
         code = getattr(campaign, field) or ""

@@ -94,3 +94,23 @@ def test_the_settings_check_bounds_counts_whoever_saves(people):
     problems = campaign_settings_problems(campaign=campaign)
     assert problems["tasks_per_worker"] == "must be at most 100,000 tasks."
     assert problems["min_seconds_per_task"] == "must be at most 86,400 seconds (a day)."
+
+
+def test_text_settings_have_a_length_bound(people, owner_api):
+    """2 MB of instructions were taken (200), and every page showing them grew to match."""
+    from annotations.services.campaigns import campaign_settings_problems
+
+    campaign = _draft(people["owner"])
+    url = f"/api/campaigns/{campaign.slug}/"
+    response = owner_api.patch(url, {"instructions": "x" * 2_000_000}, format="json")
+    assert response.status_code == 400 and "instructions" in response.json()["fields"]
+    campaign.refresh_from_db()
+    assert len(campaign.instructions) < 50_000
+    campaign.consent_text = "y" * 20_001
+    assert campaign_settings_problems(campaign=campaign)["consent_text"] == (
+        "must be at most 20,000 characters (20,001 given)."
+    )
+    made = owner_api.post(
+        "/api/campaigns/", {"slug": "long-one", "description": "d" * 5_001}, format="json"
+    )
+    assert made.status_code == 400 and "description" in made.json()["fields"]
