@@ -32,7 +32,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from common.errors import DomainError, ImportFileError, StaleRequest
-from common.limits import RequestTooLarge, body_too_large
+from common.limits import RequestTooLarge, body_too_large, too_many
 
 logger = logging.getLogger(__name__)
 
@@ -162,7 +162,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         )
     if isinstance(exc, TooManyFieldsSent | TooManyFilesSent):
         return Response(
-            error_body(detail=str(exc), code="invalid"), status=status.HTTP_400_BAD_REQUEST
+            error_body(detail=too_many(exc), code="invalid"), status=status.HTTP_400_BAD_REQUEST
         )
     if isinstance(exc, UnsupportedMediaType):
         # A body whose type the endpoint does not read (or a multipart body so broken its

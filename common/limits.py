@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 
 #: What PostgreSQL refuses in text (NUL) and what no database driver can encode (lone
 #: UTF-16 surrogates, which JSON's ``\\ud800`` escapes produce).
@@ -75,6 +75,19 @@ def body_too_large() -> RequestTooLarge:
         f"The request body is over {megabytes(body_max_bytes())}: request bodies other than "
         f"file uploads are limited to {megabytes(body_max_bytes())} (file uploads to "
         f"{megabytes(upload_max_bytes())})."
+    )
+
+
+def too_many(exc: TooManyFieldsSent | TooManyFilesSent) -> str:
+    """Django's refusal of a form with too many fields or files, in plain words: its own
+    message names a setting (``DATA_UPLOAD_MAX_NUMBER_FILES``), not the limit."""
+    if isinstance(exc, TooManyFilesSent):
+        return (
+            f"Too many files in one request: at most {settings.DATA_UPLOAD_MAX_NUMBER_FILES:,}. "
+            "Send them in several requests."
+        )
+    return (
+        f"Too many form fields in one request: at most {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS:,}."
     )
 
 

@@ -45,6 +45,7 @@ from common.limits import (
     first_refused,
     multipart_max_bytes,
     refused_character,
+    too_many,
     upload_too_large,
 )
 from common.unicode import BIDI_CONTROLS
@@ -86,7 +87,7 @@ class RequestBoundsMiddleware:
         try:
             query = list(request.GET.lists())
         except TooManyFieldsSent as exc:
-            return _invalid(request, "query", str(exc))
+            return _invalid(request, "query", too_many(exc))
         bad = first_refused((name, value) for name, values in query for value in values)
         if bad is not None:
             return _invalid(request, bad[0], f"The query parameter '{bad[0]}' {bad[1]}")
@@ -114,7 +115,10 @@ class RequestBoundsMiddleware:
         except RequestDataTooBig:
             _unreadable(request)
             return _too_large(request, body_too_large())
-        except (MultiPartParserError, TooManyFieldsSent, TooManyFilesSent) as exc:
+        except (TooManyFieldsSent, TooManyFilesSent) as exc:
+            _unreadable(request)
+            return _invalid(request, "body", too_many(exc))
+        except MultiPartParserError as exc:
             _unreadable(request)
             return _invalid(request, "body", f"The form could not be read: {exc}")
         bad = first_refused([(n, v) for n, values in fields for v in values] + files)

@@ -29,6 +29,7 @@ from common.limits import (
     body_too_large,
     first_refused,
     refused_character,
+    too_many,
 )
 
 
@@ -108,7 +109,7 @@ class FormParser(parsers.FormParser):
         try:
             data = super().parse(stream, media_type, parser_context)
         except TooManyFieldsSent as exc:
-            raise ParseError(str(exc)) from exc
+            raise ParseError(too_many(exc)) from exc
         _form_check(data)
         return data
 
@@ -127,6 +128,6 @@ class MultiPartParser(parsers.MultiPartParser):
         except RequestDataTooBig as exc:
             raise body_too_large() from exc
         except (TooManyFieldsSent, TooManyFilesSent) as exc:
-            raise ParseError(str(exc)) from exc
+            raise ParseError(too_many(exc)) from exc
         _form_check(parsed.data, parsed.files)
         return parsed

@@ -398,6 +398,8 @@ REST_FRAMEWORK = {
     # The one error shape on every operation (common.api.ApiSchema).
     "DEFAULT_SCHEMA_CLASS": "common.api.ApiSchema",
     "EXCEPTION_HANDLER": "common.api.exception_handler",
+    # ?format= naming no renderer is a 400 naming the parameter, not a bare 404.
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "common.negotiation.FormatNegotiation",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "humaneval API",

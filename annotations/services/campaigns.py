@@ -236,11 +236,11 @@ def campaign_create(
     """
     campaign_slug_check(slug=slug)
     if Campaign.objects.filter(slug=slug).exists():
-        raise DomainError(f"A campaign with the slug '{slug}' already exists.")
+        raise DomainError(f"A campaign with the slug '{slug}' already exists.", field="slug")
     campaign = Campaign(slug=slug, name=name or slug, owner=owner, **fields)
     campaign_settings_check(campaign=campaign)
     campaign.full_clean()
-    with refused_when_taken(f"A campaign with the slug '{slug}' already exists."):
+    with refused_when_taken(f"A campaign with the slug '{slug}' already exists.", field="slug"):
         campaign.save()
     if owner is not None:
         CampaignMembership.objects.create(
