@@ -165,7 +165,7 @@ _PROVENANCE = (
     ("fingerprint", "fingerprint (judgements, criterion, method, parameters, runs, seed)"),
     ("judgements_fingerprint", "fingerprint of the judgements"),
     ("unranked", "unranked (no comparisons)"),
-    ("provisional", "provisional (too few comparisons, not ranked)"),
+    ("provisional", "provisional (too few judgements or comparisons, not ranked)"),
     ("data_rule", "minimum-data rule"),
 )
 
@@ -180,7 +180,8 @@ def provenance(meta: dict) -> list[tuple[str, str]]:
         if key == "data_rule" and isinstance(value, dict):
             text = "met" if value.get("met") else "not met: " + " ".join(value.get("problems", []))
             text = (
-                f"each system >= {value.get('min_comparisons')} comparisons, every system "
+                f"each system >= {value.get('min_comparisons')} comparisons in as many "
+                "judgements, every system "
                 f"ranked, stability check passing; {text}"
             )
         elif key in ("excluded_workers", "unranked") and isinstance(value, list):
@@ -189,7 +190,11 @@ def provenance(meta: dict) -> list[tuple[str, str]]:
             text = str(value.get("text", ""))
         elif key == "provisional" and isinstance(value, list):
             text = (
-                ", ".join(f"{p.get('system')} ({p.get('comparisons')} comparisons)" for p in value)
+                ", ".join(
+                    f"{p.get('system')} ({p.get('comparisons')} comparisons"
+                    + (f", {p['judgements']} judgements)" if "judgements" in p else ")")
+                    for p in value
+                )
                 if value
                 else "none"
             )

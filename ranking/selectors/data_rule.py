@@ -85,6 +85,11 @@ class DataRule:
         )
 
     @property
+    def thin_labels(self) -> frozenset[str]:
+        """The systems of :attr:`thin_systems`, by label (the table marks their rows)."""
+        return frozenset(label for label, _n in self.thin_systems)
+
+    @property
     def enough_comparisons(self) -> bool:
         return not self.thin_systems
 
@@ -112,7 +117,8 @@ class DataRule:
         )
         return (
             f"{len(self.provisional)} system(s) are provisional, not ranked: fewer than "
-            f"{self.min_comparisons} comparisons each: {listed}{more}. The ranking is "
+            f"{self.min_comparisons} judgements or comparisons each (comparisons given): "
+            f"{listed}{more}. The ranking is "
             f"computed without them (as WMT leaves out systems below a minimum and "
             f"Chatbot Arena lists new models as preliminary).{trueskill}"
         )
@@ -128,7 +134,7 @@ class DataRule:
             more = f" and {len(self.thin_systems) - 10} more" if len(self.thin_systems) > 10 else ""
             out.append(
                 f"{len(self.thin_systems)} system(s) have fewer than {self.min_comparisons} "
-                f"comparisons: {listed}{more}."
+                f"judgements or comparisons (comparisons given): {listed}{more}."
             )
         if self.unranked:
             out.append(
@@ -149,13 +155,13 @@ class DataRule:
         if self.provisional:
             out.append(
                 f"Provisional systems: {len(self.provisional)} system(s) have fewer than "
-                f"{self.min_comparisons} comparisons and are not ranked; collect more "
+                f"{self.min_comparisons} judgements or comparisons and are not ranked; collect more "
                 "judgements for them, then rank again."
             )
         if self.thin_systems:
             out.append(
                 f"Too few comparisons: {len(self.thin_systems)} system(s) have fewer than "
-                f"{self.min_comparisons} (RANKING_MIN_COMPARISONS); collect more judgements "
+                f"{self.min_comparisons} judgements or comparisons (RANKING_MIN_COMPARISONS); collect more judgements "
                 "for them, then rank again."
             )
         if self.unranked:
@@ -179,7 +185,7 @@ class DataRule:
         if self.provisional:
             parts.append("provisional systems left out")
         if self.thin_systems:
-            parts.append(f"fewer than {self.min_comparisons} comparisons")
+            parts.append(f"fewer than {self.min_comparisons} judgements or comparisons")
         if self.unranked:
             parts.append("unranked systems")
         if self.stable is False:
@@ -194,12 +200,15 @@ def ranking_data_rule(*, run: RankingRun) -> DataRule:
     to a finished run."""
     inputs = run.inputs or {}
     minimum = int(inputs.get("min_comparisons", settings.RANKING_MIN_COMPARISONS))
+    # Too few comparisons, or (runs since judgements are counted) too few judgements:
+    # a system's comparisons in one five-way judgement are one judge's one look.
+    few_judgements = {str(label) for label, _n in inputs.get("thin_judgements", [])}
     thin = [
         (label, n)
         for label, n in run.results.order_by("comparisons", "system__label").values_list(
             "system__label", "comparisons"
         )
-        if n < minimum
+        if n < minimum or label in few_judgements
     ]
     stability = run.stability or {}
     suggested = stability.get("suggested_runs")

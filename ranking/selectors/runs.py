@@ -272,7 +272,7 @@ def ranking_run_fingerprint(*, run: RankingRun, judgements: str, min_comparisons
     """What a run ranked, by content: the judgements' fingerprint (:func:`ranking_scores`:
     systems by label, items by external id and input, workers by external id, scores)
     with the criterion, slice and exclusions, the method, its parameters, the runs,
-    confidence, seed and the minimum comparisons. Two installations that rank the same
+    confidence, seed and the minimum comparisons and judgements. Two installations that rank the same
     judgements the same way get the same fingerprint, whatever their database ids."""
     described = {
         "judgements": judgements,
@@ -285,6 +285,9 @@ def ranking_run_fingerprint(*, run: RankingRun, judgements: str, min_comparisons
         "confidence": run.confidence,
         "seed": run.seed,
         "min_comparisons": min_comparisons,
+        # The rule counts judgements as well (a run before it left in a system of eight
+        # five-way judgements): the same minimum, now of both.
+        "min_judgements": min_comparisons,
     }
     return hashlib.sha256(json.dumps(described, sort_keys=True).encode()).hexdigest()
 
@@ -472,7 +475,12 @@ def ranking_run_meta(*, run: RankingRun) -> dict[str, Any]:
         "fingerprint": run.fingerprint,
         "judgements_fingerprint": inputs.get("judgements_fingerprint", ""),
         "unranked": list(inputs.get("unranked", [])),
-        "provisional": [{"system": label, "comparisons": n} for label, n in rule.provisional],
+        # As stored: each with its comparisons and (runs since they are counted) judgements.
+        "provisional": [
+            {k: p[k] for k in ("system", "comparisons", "judgements") if k in p}
+            for p in inputs.get("provisional", [])
+            if isinstance(p, dict)
+        ],
         "data_rule": {
             "min_comparisons": rule.min_comparisons,
             "met": rule.met,

@@ -198,6 +198,11 @@ class CoverageSerializer(serializers.Serializer):
 class ProvisionalSerializer(serializers.Serializer):
     system = serializers.CharField()
     comparisons = serializers.IntegerField()
+    judgements = serializers.IntegerField(
+        required=False,
+        help_text="Judgements with a comparison (runs made before judgements were counted "
+        "leave it out).",
+    )
 
 
 class CheckCellSerializer(serializers.Serializer):

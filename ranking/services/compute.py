@@ -221,6 +221,15 @@ def _store_result(
     # The parameters as computed with, defaults included (what the exports write).
     inputs["parameters_used"] = json.loads(json.dumps(result.result.params, default=float))
     inputs["provisional"] = _provisional(data, ranked_labels)
+    # Ranked systems in fewer judgements than the minimum (when fewer than two systems
+    # meet it, every compared system is ranked): the rule's thin systems, as those with
+    # too few comparisons are.
+    judged = _judgements_per_system(data)
+    inputs["thin_judgements"] = sorted(
+        [label, judged[label]]
+        for label in ranked_labels
+        if judged.get(label, 0) < inputs["min_comparisons"]
+    )
     left_apart = ranked_labels | {p["system"] for p in inputs["provisional"]}
     inputs["unranked"] = [
         label
@@ -271,9 +280,22 @@ def _min_comparisons() -> int:
     return int(settings.RANKING_MIN_COMPARISONS)
 
 
+def _judgements_per_system(data: selectors.ScoreArrays) -> dict[str, int]:
+    """Each system's number of judgements with a comparison, by label."""
+    judged = stats.system_judgements(
+        n_systems=len(data.systems),
+        judgement=data.judgement,
+        system=data.system,
+        score=data.score,
+        slot=data.slot,
+    )
+    return {s.label: int(n) for s, n in zip(data.systems, judged, strict=True)}
+
+
 def _provisional(data: selectors.ScoreArrays, ranked: set[str]) -> list[dict[str, Any]]:
-    """The systems with comparisons that the ranking left out (fewer than the minimum),
-    each with its number of comparisons in the data, fewest first."""
+    """The systems with comparisons that the ranking left out (fewer comparisons or
+    judgements than the minimum), each with its numbers of comparisons and judgements
+    in the data, fewest first."""
     if all(s.label in ranked for s in data.systems):
         return []
     counts = stats.system_comparisons(
@@ -283,8 +305,9 @@ def _provisional(data: selectors.ScoreArrays, ranked: set[str]) -> list[dict[str
         score=data.score,
         slot=data.slot,
     )
+    judged = _judgements_per_system(data)
     left = [
-        {"system": s.label, "comparisons": int(n)}
+        {"system": s.label, "comparisons": int(n), "judgements": judged[s.label]}
         for s, n in zip(data.systems, counts, strict=True)
         if s.label not in ranked and n > 0
     ]

@@ -24,6 +24,7 @@ __all__ = [
     "compute",
     "prepare_comparisons",
     "system_comparisons",
+    "system_judgements",
 ]
 
 #: runs computed together in one batch (bounds the memory that grows with the runs)
@@ -189,8 +190,10 @@ def prepare_comparisons(
     Systems without any comparison are left out (the others renumbered
     ``0 .. len(ranked) - 1``); fewer than two ranked systems raise ``ValueError``.
 
-    ``min_comparisons``: systems with fewer comparisons than this (but some) are
-    *provisional*: left out too, and the others ranked on their comparisons with each
+    ``min_comparisons``: systems with fewer comparisons than this, or in fewer judgements
+    than this (but some), are *provisional*: left out too (a system in eight five-way
+    judgements has 32 comparisons, all from eight looks, and came out first with
+    certainty), and the others ranked on their comparisons with each
     other only, as WMT leaves out systems below a minimum of judgements and Chatbot
     Arena shows new models as "preliminary" apart from the leaderboard. Under TrueSkill
     a system's comparisons move its opponents' values, so a system seen once would
@@ -213,8 +216,9 @@ def prepare_comparisons(
     counts = comparisons.per_system()
     ranked = np.flatnonzero(counts > 0).astype(np.int64)
     if min_comparisons > 0:
+        evidence = np.minimum(counts, comparisons.per_system_judgements())
         enough = _enough_among_themselves(
-            judgement_arr, system_arr, score_arr, slot_arr, n_systems, counts, min_comparisons
+            judgement_arr, system_arr, score_arr, slot_arr, n_systems, evidence, min_comparisons
         )
         if enough.size >= 2:
             ranked = enough
@@ -247,8 +251,9 @@ def _enough_among_themselves(
     counts: NDArray[np.int64],
     minimum: int,
 ) -> NDArray[np.int64]:
-    """The systems with at least ``minimum`` comparisons with each other: those with
-    enough in all, then again among those, until nothing changes (or fewer than two)."""
+    """The systems with at least ``minimum`` comparisons with each other, in at least
+    ``minimum`` judgements (``counts``: the fewer of the two in all): those with enough in
+    all, then again among those, until nothing changes (or fewer than two)."""
     kept = np.flatnonzero(counts >= minimum).astype(np.int64)
     while kept.size >= 2:
         mask = np.isin(system, kept)
@@ -258,12 +263,29 @@ def _enough_among_themselves(
             score[mask],
             n_systems=n_systems,
             slot=None if slot is None else slot[mask],
-        ).per_system()
-        still = kept[among[kept] >= minimum]
+        )
+        evidence = np.minimum(among.per_system(), among.per_system_judgements())
+        still = kept[evidence[kept] >= minimum]
         if still.size == kept.size:
             break
         kept = still
     return kept
+
+
+def system_judgements(
+    *,
+    n_systems: int,
+    judgement: ArrayLike,
+    system: ArrayLike,
+    score: ArrayLike,
+    slot: ArrayLike | None = None,
+) -> NDArray[np.int64]:
+    """Each system's number of judgements with a comparison in the data (before any
+    system is left out), shape ``(n_systems,)``."""
+    comparisons = judgements_to_comparisons(
+        judgement, system, score, n_systems=n_systems, slot=slot
+    )
+    return comparisons.per_system_judgements()
 
 
 def system_comparisons(

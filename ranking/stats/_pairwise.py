@@ -117,6 +117,15 @@ class Comparisons:
             self.losers, minlength=self.n_systems
         )
 
+    def per_system_judgements(self) -> IntArray:
+        """Number of judgements each system has a comparison in, shape (n_systems,): a
+        five-way judgement gives a system four comparisons but one judge's one look."""
+        systems = np.concatenate([self.winners, self.losers])
+        judgements = np.concatenate([self.judgement, self.judgement])
+        width = np.int64(max(self.n_judgements, int(judgements.max(initial=-1)) + 1, 1))
+        pairs = np.unique(systems * width + judgements)
+        return np.bincount(pairs // width, minlength=self.n_systems).astype(np.int64)
+
     def subset(self, mask: ArrayLike) -> Comparisons:
         """The comparisons selected by a boolean mask or an index array (judgements kept)."""
         sel = np.asarray(mask)

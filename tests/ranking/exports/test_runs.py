@@ -208,8 +208,8 @@ def test_no_clusters_caption_names_the_comparisons_when_too_few():
     assert "too little data" not in table
     assert (
         "(No clusters: Too few comparisons: 2 system(s) have fewer than 30 "
-        "(RANKING_MIN_COMPARISONS); collect more judgements for them, then rank again."
+        "judgements or comparisons (RANKING_MIN_COMPARISONS); collect more judgements for them, then rank again."
     ) in table
     assert "split-half" not in table.split("See the minimum-data rule")[0]
     assert "% No clusters: Too few comparisons: 2 system(s)" in render(ROWS, "latex", meta=meta)
-    assert rule.no_clusters_short == "fewer than 30 comparisons"
+    assert rule.no_clusters_short == "fewer than 30 judgements or comparisons"

@@ -52,8 +52,11 @@ def test_two_judgements_give_no_clusters_and_no_stability_verdict(client):
     assert [n for _, n in rule.thin_systems] == [6, 6, 6, 6]  # 2 judgements x 3 comparisons
     html = client.get(f"/rankings/{run.pk}/").content.decode()
     assert "Too little data for clusters" in html
-    assert "4 system(s) have fewer than 30 comparisons: s0 (6), s1 (6), s2 (6), s3 (6)." in html
-    assert "at least 30 comparisons and the stability check" in html  # the rule, stated
+    assert (
+        "4 system(s) have fewer than 30 judgements or comparisons (comparisons given): s0 (6), "
+        "s1 (6), s2 (6), s3 (6)."
+    ) in html
+    assert "at least 30 comparisons, in as many judgements" in html  # the rule, stated
     assert (
         'class="table table-compact clusters"' not in html
         and '<th scope="col" class="num">Cluster</th>' not in html
@@ -69,12 +72,12 @@ def test_two_judgements_give_no_clusters_and_no_stability_verdict(client):
     assert latex.count(r"\midrule") == 1  # only under the header: no rules between clusters
     assert (
         "% No clusters: Too few comparisons: 4 system(s) have fewer than 30 "
-        "(RANKING\\_MIN\\_COMPARISONS); collect more judgements for them"
+        "judgements or comparisons (RANKING\\_MIN\\_COMPARISONS); collect more judgements for them"
     ) in latex
     # The reasons are said once, in the box above the table; rows carry a mark it explains.
     assert "In order of value; no clusters (the reasons are above)." in html
     assert html.count("(RANKING_MIN_COMPARISONS)") == 0 and html.count("have fewer than 30") == 1
-    assert html.count("marks a system with fewer than 30 comparisons") == 1
+    assert html.count("marks a system with fewer than 30 judgements or comparisons") == 1
     assert html.count('class="thin-mark"') == 4
     assert html.count('<span class="muted small">(few comparisons)</span>') == 0
     markdown = _export(api, run, "markdown").splitlines()

@@ -20,7 +20,8 @@ HX = {"HTTP_HX_REQUEST": "true"}
 def setup(client):
     pytest.importorskip("ranking.services.runs", reason="the ranking engine is not importable yet")
     people = users()
-    campaign = judged_campaign(owner=people["owner"], n_items=6)
+    # 12 items x 3 workers: every system in 36 judgements, over the minimum of 30.
+    campaign = judged_campaign(owner=people["owner"], n_items=12)
     add_member(campaign, people["viewer"], CampaignMembership.Role.VIEWER)
     client.force_login(people["owner"])
     return people, campaign

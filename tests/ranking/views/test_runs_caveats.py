@@ -140,7 +140,9 @@ THIN = "Too little data for clusters"
 def test_thin_data_is_said_when_systems_have_few_comparisons(client):
     run = _thin()
     assert THIN in _page(client, run)
-    assert any("fewer than 30 comparisons" in p for p in _api(run)["data_rule"]["problems"])
+    assert any(
+        "fewer than 30 judgements or comparisons" in p for p in _api(run)["data_rule"]["problems"]
+    )
 
 
 def test_thin_data_is_not_said_when_every_system_has_enough(client):
@@ -158,7 +160,7 @@ def test_a_provisional_system_is_shown_apart(client):
     run = _with_provisional()
     html = _page(client, run)
     assert PROVISIONAL in html and '<tbody class="provisional">' in html
-    assert _api(run)["provisional"] == [{"system": "s3", "comparisons": 1}]
+    assert _api(run)["provisional"] == [{"system": "s3", "comparisons": 1, "judgements": 1}]
 
 
 def test_no_provisional_message_without_a_provisional_system(client):
