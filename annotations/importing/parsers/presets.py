@@ -43,7 +43,10 @@ Shapes assumed:
 ``wmt``
     The WMT13-16 relative-ranking CSV (``import_wmt``; also ``export_judgements
     --format wmt``): ``segmentId``, ``judgeId``, ``system{i}Id``, ``system{i}rank``
-    (rank 1 best, ties allowed, -1 = not ranked: the row is skipped), 2 to 5 slots.
+    (rank 1 best, ties allowed, -1 = not ranked: the row is skipped), 2 to 5 slots. A
+    file of several language pairs (``srclang``, ``trglang``) is refused at the first
+    row of the second pair (``one_value``): items are keyed by segment, so two pairs'
+    segments would merge into one ranking.
 ``humaneval-csv``
     humaneval's CSV export of any criterion (``export_judgements --format csv``): the
     E2E-like columns (``_unit_id``, ``_worker_id``, ``_started_at``, ``_created_at``,
@@ -261,6 +264,7 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
             "system": "system{i}Id",
             "criteria": [{"name": "ranking", "score": "system{i}rank", "ranks": True}],
             "skip_values": ["-1"],
+            "one_value": ["srclang", "trglang"],
         },
     ),
     "humaneval-csv": (

@@ -32,6 +32,8 @@ exports: name, scale, scale settings with the Likert levels, content checks,
 question), restored when the criterion is created; a criterion named ``*`` takes the
 definition's name. ``metadata_json`` names a column holding a JSON object of metadata
 (humaneval's exports), kept with each judgement beside the ``metadata`` columns.
+``one_value`` lists columns that, where the file has them, must hold one value on every
+row (the ``wmt`` preset's ``srclang`` and ``trglang``: one language pair a file).
 
 Pure: no Django. Errors are :class:`ImportFileError` naming the file, the line (the
 header is line 1) and the field (the column or key).
@@ -88,7 +90,9 @@ def _rows(path: Path, mapping: Mapping, limit: int | None) -> ParsedMapped:
     rows: list[MappedRow] = []
     languages: dict[str, str] = {}
     definitions: dict[str, tuple[dict[str, Any], int]] = {}
+    first_values: dict[str, tuple[str, int]] = {}
     for line, get in source.records():
+        _one_value(mapping, get, line, source.file, first_values)
         row = parse_row(mapping, k, line, get, source.file, languages, definitions)
         if row is not None:
             rows.append(row)
@@ -105,6 +109,28 @@ def _rows(path: Path, mapping: Mapping, limit: int | None) -> ParsedMapped:
         definitions={name: d for name, (d, _) in definitions.items()},
         definition_lines={name: line for name, (_, line) in definitions.items()},
     )
+
+
+def _one_value(
+    mapping: Mapping, get: Any, line: int, file: str, first: dict[str, tuple[str, int]]
+) -> None:
+    """Refuse a row whose ``one_value`` column differs from the first row's (a WMT file of
+    two language pairs: German and Czech segment 1 became one item, and their systems
+    one system, ranked in one table)."""
+    for column in mapping.one_value:
+        value = get(column)
+        if value is None:
+            continue  # the file has no such column
+        seen, where = first.setdefault(column, (str(value), line))
+        if str(value) != seen:
+            raise ImportFileError(
+                f"the file holds more than one {column}: '{seen[:40]}' on line {where}, "
+                f"'{str(value)[:40]}' here. Import each into a campaign of its own, so that "
+                "no ranking mixes them.",
+                file=file,
+                line=line,
+                field=column,
+            )
 
 
 def parse_mapped(path: Path, mapping: Mapping) -> ParsedMapped:

@@ -90,15 +90,28 @@ class Mapping:
     #: the cells are written as humaneval's CSV export writes them: the apostrophe it
     #: puts before a text starting with = + - @ (so no spreadsheet runs it) is taken off
     formula_quoted: bool = False
+    #: columns that, where the file has them, hold one value on every row: a file of
+    #: one language pair (WMT's ``srclang``, ``trglang``), so that items keyed by their
+    #: segment never merge two pairs' segments into one ranking
+    one_value: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form; settings that are optional and unset are left out."""
         data = asdict(self)
-        for key in ("definition", "metadata_json", "columns", "system_value", "formula_quoted"):
+        for key in (
+            "definition",
+            "metadata_json",
+            "columns",
+            "system_value",
+            "formula_quoted",
+            "one_value",
+        ):
             if not data[key]:
                 del data[key]
         if "columns" in data:
             data["columns"] = list(self.columns)
+        if "one_value" in data:
+            data["one_value"] = list(self.one_value)
         data["criteria"] = [
             {
                 k: list(v) if k == "levels" else v
@@ -184,7 +197,7 @@ def _setting_values(data: MappingType[str, Any]) -> dict[str, Any]:
         if not isinstance(value, int) or isinstance(value, bool):
             raise MappingError("expected a whole number.", field=key)
         values[key] = value
-    for key in ("metadata", "skip_values", "columns"):
+    for key in ("metadata", "skip_values", "columns", "one_value"):
         value = data.get(key, [])
         if isinstance(value, str):
             value = [v for v in value.split(",")]
@@ -228,7 +241,16 @@ def mapping_from_dict(data: MappingType[str, Any]) -> Mapping:
     """A mapping from its JSON form, checked; a wrong setting is a :class:`MappingError`."""
     if not isinstance(data, MappingType):
         raise MappingError("a mapping is a JSON object.", field="mapping")
-    known = {*_STR_FIELDS, "criteria", "slots", "first", "metadata", "skip_values", "columns"}
+    known = {
+        *_STR_FIELDS,
+        "criteria",
+        "slots",
+        "first",
+        "metadata",
+        "skip_values",
+        "columns",
+        "one_value",
+    }
     known.add("formula_quoted")
     for key in data:
         if key not in known:

@@ -399,3 +399,26 @@ def test_the_e2e_presets_say_which_release_they_fit():
     for name in ("e2e-quality", "e2e-naturalness"):
         title = PRESETS[name][0]
         assert "E2E NLG Challenge" in title and "not the RankME paper's release" in title
+
+
+def test_a_wmt_file_of_two_language_pairs_is_refused_by_the_preset(tmp_path: Path) -> None:
+    """German and Czech segment 1 became one item, their systems one system, all ranked
+    in one table; now the second pair's first row is refused, naming the column."""
+    header = ["srclang", "trglang", "segmentId", "judgeId"]
+    header += [f"system{i}{c}" for i in (1, 2) for c in ("Id", "rank")]
+    rows = [
+        header,
+        ["German", "English", "1", "j1", "online-B", "1", "uedin", "2"],
+        ["German", "English", "2", "j1", "online-B", "2", "uedin", "1"],
+        ["Czech", "English", "1", "j2", "online-B", "1", "uedin", "2"],
+    ]
+    path = write_csv(tmp_path / "wmt13.csv", rows)
+    with pytest.raises(ImportFileError) as refused:
+        parse_mapped(path, preset_mapping("wmt"))
+    assert refused.value.line == 4 and refused.value.field == "srclang"
+    assert "more than one srclang: 'German' on line 2, 'Czech' here" in str(refused.value)
+    # One pair, or a file without the columns, reads as before.
+    one = write_csv(tmp_path / "de-en.csv", rows[:3])
+    assert len(parse_mapped(one, preset_mapping("wmt")).rows) == 2
+    bare = write_csv(tmp_path / "bare.csv", [r[2:] for r in rows])
+    assert len(parse_mapped(bare, preset_mapping("wmt")).rows) == 3
