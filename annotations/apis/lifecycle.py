@@ -67,7 +67,12 @@ class CampaignBuildApi(CampaignScoped, APIView):
                 "annotations:designer-import-job", kwargs={"slug": slug, "pk": report.pk}
             )
             return Response(
-                {"job": report.pk, "status": report.status, "url": page},
+                {
+                    "job": report.pk,
+                    "status": report.status,
+                    "url": page,
+                    "api": reverse("api-job", kwargs={"slug": slug, "pk": report.pk}),
+                },
                 status=status.HTTP_202_ACCEPTED,
             )
         return Response(plain(report))

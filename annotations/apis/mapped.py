@@ -119,7 +119,12 @@ class RatingsUploadApi(CampaignScoped):
                 "annotations:designer-import-job", kwargs={"slug": slug, "pk": outcome.job.pk}
             )
             return Response(
-                {"job": outcome.job.pk, "status": outcome.job.status, "url": page},
+                {
+                    "job": outcome.job.pk,
+                    "status": outcome.job.status,
+                    "url": page,
+                    "api": reverse("api-job", kwargs={"slug": slug, "pk": outcome.job.pk}),
+                },
                 status=status.HTTP_202_ACCEPTED,
             )
         if outcome.result is None:  # pragma: no cover - one of the two is always set

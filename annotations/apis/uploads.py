@@ -68,7 +68,12 @@ class OutputUploadApi(CampaignScoped, APIView):
                 "annotations:designer-import-job", kwargs={"slug": slug, "pk": outcome.job.pk}
             )
             return Response(
-                {"job": outcome.job.pk, "status": outcome.job.status, "url": page},
+                {
+                    "job": outcome.job.pk,
+                    "status": outcome.job.status,
+                    "url": page,
+                    "api": reverse("api-job", kwargs={"slug": slug, "pk": outcome.job.pk}),
+                },
                 status=status.HTTP_202_ACCEPTED,
             )
         rows = [{**plain(r), "file": str(r.file).rsplit("/", 1)[-1]} for r in outcome.results]

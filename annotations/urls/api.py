@@ -8,6 +8,7 @@ from annotations.apis import (
     criteria,
     experts,
     exports,
+    jobs,
     judgements,
     languages,
     lifecycle,
@@ -38,6 +39,7 @@ urlpatterns = [
     ),
     path("campaigns/<slug:slug>/systems/", uploads.SystemListApi.as_view(), name="api-systems"),
     path("campaigns/<slug:slug>/outputs/", uploads.OutputUploadApi.as_view(), name="api-outputs"),
+    path("campaigns/<slug:slug>/jobs/<id:pk>/", jobs.ImportJobApi.as_view(), name="api-job"),
     path("campaigns/<slug:slug>/ratings/", mapped.RatingsUploadApi.as_view(), name="api-ratings"),
     path(
         "campaigns/<slug:slug>/rating-mappings/",

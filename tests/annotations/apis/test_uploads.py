@@ -55,6 +55,7 @@ def test_api_large_upload_runs_as_a_job(
         "job": job.pk,
         "status": "pending",
         "url": reverse("annotations:designer-import-job", args=[campaign.slug, job.pk]),
+        "api": reverse("api-job", args=[campaign.slug, job.pk]),
     }
     job.refresh_from_db()
     assert job.status == ImportJob.Status.DONE and job.created_by == owner
