@@ -13,7 +13,12 @@ from annotations.access.campaigns import campaigns_visible_to
 from annotations.core.inputs import mr_attributes
 from annotations.core.languages import direction
 from annotations.models import Campaign, Criterion, Item, Judgement, Output, System
-from annotations.selectors.criteria import WITHOUT_STANDARD, criterion_by_name, criterion_missing
+from annotations.selectors.criteria import (
+    WITHOUT_STANDARD,
+    criterion_by_name,
+    criterion_missing,
+    standard_outputs,
+)
 from annotations.selectors.judgements import SlotView, TaskPage
 from annotations.selectors.sessions import criterion_in_language
 from common.errors import DomainError
@@ -288,8 +293,14 @@ def sample_task_page(*, campaign: Campaign, criterion_name: str | None = None) -
         return None
     texts: list[str] = []
     language = ""  # a task never mixes languages: the first output's
+    # Building leaves the standards out of every task (RankME's standard stood outside
+    # the rated set): the preview before the build does too (it showed the standard as
+    # output A).
+    standards = standard_outputs(criteria=list(criteria))
     for output in item.outputs.select_related("system").order_by("language", "system__label", "id"):
         if campaign.merge_identical_outputs and output.canonical_id is not None:
+            continue
+        if output.pk in standards:
             continue
         language = language or output.language or item.language
         if (output.language or item.language) != language:

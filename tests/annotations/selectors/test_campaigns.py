@@ -103,3 +103,28 @@ def test_the_preview_before_the_build_shows_outputs_in_their_language_and_direct
     assert page is not None
     assert (page.language, page.direction) == ("ar", "rtl")
     assert [slot.text for slot in page.slots] == ["مطعم a", "مطعم b"]
+
+
+def test_the_preview_before_the_build_leaves_the_standard_out():
+    """The standard (an uploaded output) was shown as output A before the build; the
+    built tasks leave it out, as RankME's standard stood outside the rated set."""
+    from annotations.core.outputs import OutputRow
+    from annotations.models import Output
+    from annotations.selectors.campaigns import sample_task_page
+    from annotations.services.criteria import criterion_rankme_set
+    from annotations.services.outputs import outputs_store
+
+    campaign = CampaignFactory()
+    criterion = CriterionFactory(campaign=campaign)
+    outputs_store(
+        campaign=campaign,
+        rows=[
+            OutputRow(item_id="1", input="name[A]", system=s, text=f"A by {s}.")
+            for s in ("a", "b", "c")
+        ],
+    )
+    standard = Output.objects.get(item__campaign=campaign, system__label="a")
+    criterion_rankme_set(criterion=criterion, standard_output=standard)
+    page = sample_task_page(campaign=campaign)
+    assert page is not None
+    assert [slot.text for slot in page.slots] == ["A by b.", "A by c."]
