@@ -220,15 +220,15 @@ def _store_result(
     inputs["min_comparisons"] = _min_comparisons()
     # The parameters as computed with, defaults included (what the exports write).
     inputs["parameters_used"] = json.loads(json.dumps(result.result.params, default=float))
-    inputs["provisional"] = _provisional(data, ranked_labels)
+    evidence = _evidence(data)
+    inputs["provisional"] = _provisional(evidence, ranked_labels)
     # Ranked systems in fewer judgements than the minimum (when fewer than two systems
     # meet it, every compared system is ranked): the rule's thin systems, as those with
     # too few comparisons are.
-    judged = _judgements_per_system(data)
     inputs["thin_judgements"] = sorted(
-        [label, judged[label]]
+        [label, evidence[label][1]]
         for label in ranked_labels
-        if judged.get(label, 0) < inputs["min_comparisons"]
+        if evidence.get(label, (0, 0))[1] < inputs["min_comparisons"]
     )
     left_apart = ranked_labels | {p["system"] for p in inputs["provisional"]}
     inputs["unranked"] = [
@@ -280,36 +280,26 @@ def _min_comparisons() -> int:
     return int(settings.RANKING_MIN_COMPARISONS)
 
 
-def _judgements_per_system(data: selectors.ScoreArrays) -> dict[str, int]:
-    """Each system's number of judgements with a comparison, by label."""
-    judged = stats.system_judgements(
+def _evidence(data: selectors.ScoreArrays) -> dict[str, tuple[int, int]]:
+    """Each system's (comparisons, judgements with a comparison), by label."""
+    counts, judged = stats.system_evidence(
         n_systems=len(data.systems),
         judgement=data.judgement,
         system=data.system,
         score=data.score,
         slot=data.slot,
     )
-    return {s.label: int(n) for s, n in zip(data.systems, judged, strict=True)}
+    return {s.label: (int(n), int(j)) for s, n, j in zip(data.systems, counts, judged, strict=True)}
 
 
-def _provisional(data: selectors.ScoreArrays, ranked: set[str]) -> list[dict[str, Any]]:
+def _provisional(evidence: dict[str, tuple[int, int]], ranked: set[str]) -> list[dict[str, Any]]:
     """The systems with comparisons that the ranking left out (fewer comparisons or
     judgements than the minimum), each with its numbers of comparisons and judgements
     in the data, fewest first."""
-    if all(s.label in ranked for s in data.systems):
-        return []
-    counts = stats.system_comparisons(
-        n_systems=len(data.systems),
-        judgement=data.judgement,
-        system=data.system,
-        score=data.score,
-        slot=data.slot,
-    )
-    judged = _judgements_per_system(data)
     left = [
-        {"system": s.label, "comparisons": int(n), "judgements": judged[s.label]}
-        for s, n in zip(data.systems, counts, strict=True)
-        if s.label not in ranked and n > 0
+        {"system": label, "comparisons": n, "judgements": j}
+        for label, (n, j) in evidence.items()
+        if label not in ranked and n > 0
     ]
     return sorted(left, key=lambda p: (p["comparisons"], p["system"]))
 

@@ -91,7 +91,7 @@ from ._compute import (
     compute,
     prepare_comparisons,
     system_comparisons,
-    system_judgements,
+    system_evidence,
 )
 from ._means import MeanIntervals, mean_intervals
 from ._methods import METHODS, ParameterError, check_parameters, method_parameters
@@ -159,6 +159,6 @@ __all__ = [
     "scores_to_ranks",
     "stability_reasons",
     "system_comparisons",
-    "system_judgements",
+    "system_evidence",
     "wilson_interval",
 ]

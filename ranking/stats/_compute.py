@@ -24,7 +24,7 @@ __all__ = [
     "compute",
     "prepare_comparisons",
     "system_comparisons",
-    "system_judgements",
+    "system_evidence",
 ]
 
 #: runs computed together in one batch (bounds the memory that grows with the runs)
@@ -272,20 +272,24 @@ def _enough_among_themselves(
     return kept
 
 
-def system_judgements(
+def system_evidence(
     *,
     n_systems: int,
     judgement: ArrayLike,
     system: ArrayLike,
     score: ArrayLike,
     slot: ArrayLike | None = None,
-) -> NDArray[np.int64]:
-    """Each system's number of judgements with a comparison in the data (before any
-    system is left out), shape ``(n_systems,)``."""
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Each system's numbers of pairwise comparisons and of judgements with a comparison
+    in the data (before any system is left out), each of shape ``(n_systems,)``."""
+    # judgements_to_comparisons takes array-likes as they come.
     comparisons = judgements_to_comparisons(
         judgement, system, score, n_systems=n_systems, slot=slot
     )
-    return comparisons.per_system_judgements()
+    return (
+        np.asarray(comparisons.per_system(), dtype=np.int64),
+        comparisons.per_system_judgements(),
+    )
 
 
 def system_comparisons(
@@ -296,10 +300,7 @@ def system_comparisons(
     score: ArrayLike,
     slot: ArrayLike | None = None,
 ) -> NDArray[np.int64]:
-    """Each system's number of pairwise comparisons in the data (before any system is
-    left out), shape ``(n_systems,)``."""
-    # judgements_to_comparisons takes array-likes as they come.
-    comparisons = judgements_to_comparisons(
-        judgement, system, score, n_systems=n_systems, slot=slot
-    )
-    return np.asarray(comparisons.per_system(), dtype=np.int64)
+    """Each system's number of pairwise comparisons in the data (:func:`system_evidence`)."""
+    return system_evidence(
+        n_systems=n_systems, judgement=judgement, system=system, score=score, slot=slot
+    )[0]

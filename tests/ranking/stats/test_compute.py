@@ -110,3 +110,27 @@ def test_a_system_left_with_too_few_comparisons_once_the_thin_ones_go_is_left_ou
     )
     assert ranked.tolist() == [1, 2]
     assert comparisons.per_system().min() >= 4
+
+
+def test_system_evidence_counts_comparisons_and_the_judgements_they_come_from() -> None:
+    """Two five-way judgements give system 0 eight comparisons but two judgements; a
+    system judged once against one other has one of each."""
+    from ranking.stats import prepare_comparisons, system_evidence
+
+    judgement = [0] * 5 + [1] * 5 + [2, 2]
+    system = [0, 1, 2, 3, 4] * 2 + [5, 1]
+    score = [9, 5, 4, 3, 2] * 2 + [7, 1]
+    counts, judged = system_evidence(n_systems=6, judgement=judgement, system=system, score=score)
+    assert counts.tolist() == [8, 9, 8, 8, 8, 1]
+    assert judged.tolist() == [2, 3, 2, 2, 2, 1]
+    # With a minimum of 3, only system 1 is in 3 judgements: too few meet it, so the rule
+    # is not applied and every compared system is ranked (the caller says it is thin).
+    _, ranked = prepare_comparisons(
+        n_systems=6, judgement=judgement, system=system, score=score, min_comparisons=3
+    )
+    assert ranked.tolist() == [0, 1, 2, 3, 4, 5]
+    # With a minimum of 2, system 5 (one judgement) is left out.
+    _, ranked = prepare_comparisons(
+        n_systems=6, judgement=judgement, system=system, score=score, min_comparisons=2
+    )
+    assert ranked.tolist() == [0, 1, 2, 3, 4]
