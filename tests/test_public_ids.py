@@ -56,6 +56,7 @@ def someone_elses():
             campaign=campaign, criterion=campaign.criteria.get()
         ).pk,
         "pk:imports/": ImportJob.objects.create(campaign=campaign, kind="outputs", filename="a").pk,
+        "pk:jobs/": ImportJob.objects.create(campaign=campaign, kind="outputs", filename="b").pk,
         "pk:members/": CampaignMembership.objects.get(user=member).pk,
         "pk:invitations/": CampaignInvitation.objects.create(
             campaign=campaign, email="x@example.org", role="owner", token=token_digest("t")

@@ -75,6 +75,7 @@ Args = Callable[[W], list[dict[str, object]]]
 #: route that needs more than the campaign's slug
 ARGUMENTS: dict[str, Args] = {
     "annotations:designer-import-job": lambda w: [{"pk": w.import_job.pk}],
+    "api-job": lambda w: [{"pk": w.import_job.pk}],
     "annotations:designer-criterion": lambda w: [{"pk": c.pk} for c in w.criteria],
     "annotations:designer-criterion-delete": lambda w: [{"pk": w.criteria[1].pk}],
     "annotations:designer-translation": lambda w: [{"tag": "de"}],
