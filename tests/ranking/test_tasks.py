@@ -40,7 +40,9 @@ def test_run_travels_through_the_broker_to_a_real_worker():
 
     assert not app.conf.task_always_eager, "this test must not run tasks in-process"
     assert settings.CELERY_BROKER_URL.startswith("redis://")
-    campaign, criterion = planted_campaign(strengths=STRENGTHS, n_judgements=40, seed=4)
+    campaign, criterion = planted_campaign(
+        strengths=STRENGTHS, n_judgements=60, seed=4
+    )  # every system over the minimum of 30 judgements
     run = ranking_run_create(campaign=campaign, criterion=criterion, runs=30, seed=9)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
