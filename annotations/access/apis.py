@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.urls import reverse
+from rest_framework import status
 from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotations.access.campaigns import (
@@ -16,7 +19,7 @@ from annotations.access.campaigns import (
     campaigns_visible_to,
     request_campaign,
 )
-from annotations.models import CampaignMembership
+from annotations.models import CampaignMembership, ImportJob
 from common.api import DomainErrorsMixin
 
 __all__ = [
@@ -47,3 +50,17 @@ class CampaignScoped(DomainErrorsMixin, APIView):
     def require(self, role: str, *, denied: str = "") -> CampaignAccess:
         """A 403 (``denied``) unless the user holds ``role`` or a stronger one."""
         return campaign_require(self.request, self.campaign, role, denied=denied)
+
+
+def job_accepted(job: ImportJob, slug: str) -> Response:
+    """The 202 of work handed to a background job (a large upload, a large build): its
+    id and status, its page (``url``) and its API (``api``, readable with a token)."""
+    return Response(
+        {
+            "job": job.pk,
+            "status": job.status,
+            "url": reverse("annotations:designer-import-job", kwargs={"slug": slug, "pk": job.pk}),
+            "api": reverse("api-job", kwargs={"slug": slug, "pk": job.pk}),
+        },
+        status=status.HTTP_202_ACCEPTED,
+    )

@@ -4,15 +4,13 @@ service the pages call)."""
 
 from __future__ import annotations
 
-from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from annotations.access.apis import CampaignScoped
+from annotations.access.apis import CampaignScoped, job_accepted
 from annotations.importing import jobs as import_jobs
 from annotations.models import ImportJob
 from annotations.serializers.campaigns import CampaignSerializer
@@ -63,16 +61,5 @@ class CampaignBuildApi(CampaignScoped, APIView):
             design=data.validated_data.get("design"),
         )
         if isinstance(report, ImportJob):
-            page = reverse(
-                "annotations:designer-import-job", kwargs={"slug": slug, "pk": report.pk}
-            )
-            return Response(
-                {
-                    "job": report.pk,
-                    "status": report.status,
-                    "url": page,
-                    "api": reverse("api-job", kwargs={"slug": slug, "pk": report.pk}),
-                },
-                status=status.HTTP_202_ACCEPTED,
-            )
+            return job_accepted(report, slug)
         return Response(plain(report))

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.urls import reverse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from annotations.access.apis import CampaignScoped
+from annotations.access.apis import CampaignScoped, job_accepted
 from annotations.importing.mapped import mapped_preview_upload, mapped_upload
 from annotations.importing.mappings import (
     mapping_parse,
@@ -115,18 +114,7 @@ class RatingsUploadApi(CampaignScoped):
             experts=v["experts"],
         )
         if outcome.job is not None:
-            page = reverse(
-                "annotations:designer-import-job", kwargs={"slug": slug, "pk": outcome.job.pk}
-            )
-            return Response(
-                {
-                    "job": outcome.job.pk,
-                    "status": outcome.job.status,
-                    "url": page,
-                    "api": reverse("api-job", kwargs={"slug": slug, "pk": outcome.job.pk}),
-                },
-                status=status.HTTP_202_ACCEPTED,
-            )
+            return job_accepted(outcome.job, slug)
         if outcome.result is None:  # pragma: no cover - one of the two is always set
             raise DomainError("Nothing was imported.")
         return Response(outcome.result.summary(), status=status.HTTP_201_CREATED)

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from django.db.models import Count, QuerySet
-from django.urls import reverse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from annotations.access.apis import CampaignScoped
+from annotations.access.apis import CampaignScoped, job_accepted
 from annotations.importing.uploads import UploadTooLargeError, outputs_upload
 from annotations.models import (
     System,
@@ -64,18 +63,7 @@ class OutputUploadApi(CampaignScoped, APIView):
             body = error_body(detail=str(exc), code="too_large", file=exc.file)
             return Response(body, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
         if outcome.job is not None:
-            page = reverse(
-                "annotations:designer-import-job", kwargs={"slug": slug, "pk": outcome.job.pk}
-            )
-            return Response(
-                {
-                    "job": outcome.job.pk,
-                    "status": outcome.job.status,
-                    "url": page,
-                    "api": reverse("api-job", kwargs={"slug": slug, "pk": outcome.job.pk}),
-                },
-                status=status.HTTP_202_ACCEPTED,
-            )
+            return job_accepted(outcome.job, slug)
         rows = [{**plain(r), "file": str(r.file).rsplit("/", 1)[-1]} for r in outcome.results]
         return Response(
             OutputsImportedSerializer(rows, many=True).data, status=status.HTTP_201_CREATED
