@@ -46,6 +46,12 @@ class DataRule:
     max_runs: int | None = None
     #: the check found fragile boundaries but could give no estimate of the runs needed
     runs_unknown: bool = False
+    #: the ranked systems' groups (labels, highest first) when the data leave values
+    #: unbounded: under Bradley-Terry every comparison between groups went to the higher
+    #: one (``separation_compared``), or, under any method, some groups were never
+    #: compared with each other, directly or through others; empty when neither
+    separation: list[list[str]] = field(default_factory=list)
+    separation_compared: bool = True
 
     @property
     def stability_failure(self) -> str:
@@ -94,12 +100,49 @@ class DataRule:
         return not self.thin_systems
 
     @property
-    def met(self) -> bool:
+    def enough_data(self) -> bool:
+        """Whether the data part of the rule holds (the stability check is the other)."""
         return (
             self.enough_comparisons
             and not self.unranked
             and not self.provisional
-            and self.stable is True
+            and not self.separation
+        )
+
+    @property
+    def met(self) -> bool:
+        return self.enough_data and self.stable is True
+
+    @property
+    def separation_note(self) -> str:
+        """Why the values are not estimates when the data leave them unbounded; empty if
+        they do not."""
+        if not self.separation:
+            return ""
+        groups = " | ".join(", ".join(group) for group in self.separation[:6])
+        more = (
+            f" | ... ({len(self.separation) - 6} more groups)" if len(self.separation) > 6 else ""
+        )
+        if not self.separation_compared:
+            return (
+                f"The systems fall into {len(self.separation)} groups that were never compared "
+                f"with each other, directly or through other systems: {groups}{more}. Values "
+                "and ranks across groups say nothing about which is better; collect "
+                "judgements that show systems of different groups together."
+            )
+        top = self.separation[0]
+        first = (
+            f"{top[0]} won every comparison it was in"
+            if len(top) == 1 and len(self.separation) == 2
+            else "every comparison between groups was won by the higher group"
+        )
+        return (
+            f"Bradley-Terry cannot estimate these values: {first} (groups, highest first: "
+            f"{groups}{more}). The maximum-likelihood strengths are then infinitely far "
+            "apart: the values and spreads shown are set by the fit's small ridge, not by "
+            "the data, and the rank ranges at those boundaries are certain only because "
+            "every resample repeats the same wins. Collect more judgements of these systems, "
+            "or rank with TrueSkill (wmt14), whose prior keeps values finite."
         )
 
     @property
@@ -141,6 +184,8 @@ class DataRule:
                 f"{len(self.unranked)} system(s) have no comparisons at all and are unranked: "
                 f"{', '.join(self.unranked[:10])}{' ...' if len(self.unranked) > 10 else ''}."
             )
+        if self.separation:
+            out.append(self.separation_note)
         if self.stable is False:
             out.append(f"The stability check fails: {self.stability_failure}.")
         elif self.stable is None:
@@ -169,6 +214,17 @@ class DataRule:
                 f"Unranked systems: {len(self.unranked)} system(s) have no comparisons; "
                 "collect judgements for them, then rank again."
             )
+        if self.separation:
+            out.append(
+                "Unbounded values: "
+                + (
+                    "some systems were never compared with the others"
+                    if not self.separation_compared
+                    else "some systems won (or lost) every comparison with the others, so "
+                    "Bradley-Terry has no finite estimate"
+                )
+                + "; collect more judgements of them, then rank again."
+            )
         if self.stable is False:
             out.append(
                 f"The stability check fails at {self.runs:,} runs ({self.stability_failure}); "
@@ -188,6 +244,10 @@ class DataRule:
             parts.append(f"fewer than {self.min_comparisons} judgements or comparisons")
         if self.unranked:
             parts.append("unranked systems")
+        if self.separation:
+            parts.append(
+                "groups never compared" if not self.separation_compared else "values unbounded"
+            )
         if self.stable is False:
             parts.append(f"stability check fails at {self.runs:,} runs")
         elif self.stable is None:
@@ -214,6 +274,8 @@ def ranking_data_rule(*, run: RankingRun) -> DataRule:
     suggested = stability.get("suggested_runs")
     interval = stability.get("runs_interval")
     cap = stability.get("max_runs")
+    split = inputs.get("separation")
+    split = split if isinstance(split, dict) else {}
     return DataRule(
         min_comparisons=minimum,
         thin_systems=thin,
@@ -231,6 +293,8 @@ def ranking_data_rule(*, run: RankingRun) -> DataRule:
         ),
         max_runs=int(cap) if isinstance(cap, int) else None,
         runs_unknown=_runs_unknown(stability),
+        separation=[[str(label) for label in group] for group in split.get("groups", [])],
+        separation_compared=bool(split.get("compared", True)),
     )
 
 

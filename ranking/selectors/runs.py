@@ -486,6 +486,11 @@ def ranking_run_meta(*, run: RankingRun) -> dict[str, Any]:
             "met": rule.met,
             "problems": rule.problems,
             "no_clusters": rule.no_clusters,
+            "separation": (
+                {"groups": rule.separation, "compared": rule.separation_compared}
+                if rule.separation
+                else None
+            ),
         },
         "stability": run.stability,
     }

@@ -177,6 +177,11 @@ class RankingRowSerializer(serializers.Serializer):
     comparisons = serializers.IntegerField()
 
 
+class SeparationSerializer(serializers.Serializer):
+    groups = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+    compared = serializers.BooleanField()
+
+
 class DataRuleSerializer(serializers.Serializer):
     min_comparisons = serializers.IntegerField()
     met = serializers.BooleanField(help_text="Whether clusters and stability can be trusted.")
@@ -184,6 +189,12 @@ class DataRuleSerializer(serializers.Serializer):
     no_clusters = serializers.CharField(
         help_text="Which part of the rule failed (too few comparisons, or the split-half "
         "check) and what to do; empty when it is met."
+    )
+    separation = SeparationSerializer(
+        allow_null=True,
+        help_text="When the data leave values unbounded: the ranked systems' groups, highest "
+        "first (Bradley-Terry: every comparison between groups went to the higher one), or "
+        "groups never compared with each other (compared false); null otherwise.",
     )
 
 

@@ -14,6 +14,7 @@ import math
 import threading
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -220,16 +221,18 @@ def _store_result(
     inputs["min_comparisons"] = _min_comparisons()
     # The parameters as computed with, defaults included (what the exports write).
     inputs["parameters_used"] = json.loads(json.dumps(result.result.params, default=float))
-    evidence = _evidence(data)
-    inputs["provisional"] = _provisional(evidence, ranked_labels)
+    evidence = _evidence(data, result, method=run.method)
+    inputs["provisional"] = _provisional(evidence.counts, ranked_labels)
     # Ranked systems in fewer judgements than the minimum (when fewer than two systems
     # meet it, every compared system is ranked): the rule's thin systems, as those with
     # too few comparisons are.
     inputs["thin_judgements"] = sorted(
-        [label, evidence[label][1]]
+        [label, evidence.counts[label][1]]
         for label in ranked_labels
-        if evidence.get(label, (0, 0))[1] < inputs["min_comparisons"]
+        if evidence.counts.get(label, (0, 0))[1] < inputs["min_comparisons"]
     )
+    if evidence.separation is not None:
+        inputs["separation"] = evidence.separation
     left_apart = ranked_labels | {p["system"] for p in inputs["provisional"]}
     inputs["unranked"] = [
         label
@@ -280,16 +283,43 @@ def _min_comparisons() -> int:
     return int(settings.RANKING_MIN_COMPARISONS)
 
 
-def _evidence(data: selectors.ScoreArrays) -> dict[str, tuple[int, int]]:
-    """Each system's (comparisons, judgements with a comparison), by label."""
-    counts, judged = stats.system_evidence(
+@dataclass(frozen=True)
+class _Evidence:
+    #: each system's (comparisons, judgements with a comparison), by label
+    counts: dict[str, tuple[int, int]]
+    #: how the ranked systems split when their data leave values unbounded (a system that
+    #: won every comparison, under Bradley-Terry) or some were never compared: the groups'
+    #: labels, highest first, and whether the groups were compared at all; None when not
+    separation: dict[str, Any] | None
+
+
+def _evidence(
+    data: selectors.ScoreArrays, result: stats.ComputedRanking, *, method: str
+) -> _Evidence:
+    """What the data give each system, and whether they bound the ranked systems' values:
+    Bradley-Terry's maximum-likelihood strengths need every group of systems to have beaten
+    or drawn with the rest at least once; every method needs the systems compared, directly
+    or through others (:func:`ranking.stats.separation`)."""
+    found = stats.system_evidence(
         n_systems=len(data.systems),
         judgement=data.judgement,
         system=data.system,
         score=data.score,
         slot=data.slot,
+        ranked=result.ranked,
     )
-    return {s.label: (int(n), int(j)) for s, n, j in zip(data.systems, counts, judged, strict=True)}
+    counts = {
+        s.label: (int(n), int(j))
+        for s, n, j in zip(data.systems, found.comparisons, found.judgements, strict=True)
+    }
+    split = found.separation
+    separated = None
+    if split is not None and split.separated and (method == "bradley_terry" or not split.compared):
+        separated = {
+            "groups": [sorted(data.systems[i].label for i in group) for group in split.groups],
+            "compared": split.compared,
+        }
+    return _Evidence(counts=counts, separation=separated)
 
 
 def _provisional(evidence: dict[str, tuple[int, int]], ranked: set[str]) -> list[dict[str, Any]]:

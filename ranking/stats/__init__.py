@@ -70,7 +70,7 @@ from ._adaptive import RULES as ADAPTIVE_RULES
 from ._adaptive import AdaptiveBatch as AdaptiveBatch
 from ._adaptive import AdaptiveRefit, adaptive_refit, overlap_weights
 from ._adaptive import choose_batch as choose_batch
-from ._bradley_terry import BT_NORMAL_METHOD, bt_normal
+from ._bradley_terry import BT_NORMAL_METHOD, Separation, bt_normal
 from ._chunks import (
     DEFAULT_CHUNK_RUNS,
     GROUP_MAX_CHUNKS,
@@ -88,6 +88,7 @@ from ._chunks import (
 from ._compute import (
     DEFAULT_BATCH_RUNS,
     ComputedRanking,
+    Evidence,
     compute,
     prepare_comparisons,
     system_comparisons,
@@ -126,10 +127,12 @@ __all__ = [
     "ChunkResult",
     "Comparisons",
     "ComputedRanking",
+    "Evidence",
     "MeanIntervals",
     "PairPower",
     "ParameterError",
     "RankingResult",
+    "Separation",
     "Simulator",
     "adaptive_refit",
     "bt_normal",

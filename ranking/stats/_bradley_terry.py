@@ -38,16 +38,24 @@ preference. ICML 2024.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ._pairwise import Comparisons
+from ._pairwise import Comparisons, pair_counts
 from ._resample import bootstrap_pair_scores
 from ._result import RankingResult, summarise_runs
 
-__all__ = ["BT_NORMAL_METHOD", "bradley_terry", "bradley_terry_fit", "bt_normal"]
+__all__ = [
+    "BT_NORMAL_METHOD",
+    "Separation",
+    "bradley_terry",
+    "bradley_terry_fit",
+    "bt_normal",
+    "separation",
+]
 
 FloatArray = NDArray[np.float64]
 
@@ -128,6 +136,79 @@ def bradley_terry_fit(
     )
     theta -= theta.mean(axis=1, keepdims=True)
     return theta[0] if single else theta
+
+
+@dataclass(frozen=True)
+class Separation:
+    """Whether the comparisons bound every Bradley-Terry strength, and if not, how the
+    systems split.
+
+    ``groups`` (empty when every strength is bounded): the systems, as indices, in
+    groups such that no system of a later group beat or drew with a system of an
+    earlier one, highest first. ``compared``: whether every group was compared with
+    another (directly or through others); when False some groups never met, and their
+    order says nothing.
+    """
+
+    groups: tuple[tuple[int, ...], ...]
+    compared: bool
+
+    @property
+    def separated(self) -> bool:
+        return bool(self.groups)
+
+
+def separation(comparisons: Comparisons) -> Separation:
+    """Whether the maximum-likelihood Bradley-Terry strengths of ``comparisons`` exist.
+
+    They exist (are finite) exactly when, for every split of the systems into two
+    groups, some system of each group beat or drew with some system of the other: the
+    graph with an edge ``i -> j`` whenever ``i`` beat or drew with ``j`` is strongly
+    connected (Zermelo 1929; Ford 1957; Hunter 2004, Assumption 1). When it is not, the
+    likelihood keeps growing as the groups are pushed apart, and the fitted values and
+    their bootstrap spreads are set by the fit's ridge, not by the data: a system that
+    won every comparison it was in is the common case. The groups are the graph's
+    strongly connected components, ordered so that every edge between groups points
+    down (the smallest system index first among groups the edges leave unordered).
+
+    References
+    ----------
+    Zermelo, E. (1929). Die Berechnung der Turnier-Ergebnisse als ein Maximumproblem der
+    Wahrscheinlichkeitsrechnung. Mathematische Zeitschrift 29, 436-460.
+    Ford, L. R. (1957). Solution of a ranking problem from binary comparisons. American
+    Mathematical Monthly 64, 28-33.
+    Hunter, D. R. (2004). MM algorithms for generalized Bradley-Terry models. Annals of
+    Statistics 32, 384-406.
+    """
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    wins, draws = pair_counts(comparisons)
+    beat = (wins + draws) > 0
+    n_groups, label = connected_components(csr_matrix(beat), directed=True, connection="strong")
+    if n_groups <= 1:
+        return Separation(groups=(), compared=True)
+    above = np.zeros((n_groups, n_groups), dtype=bool)
+    rows, cols = np.nonzero(beat)
+    above[label[rows], label[cols]] = True
+    np.fill_diagonal(above, False)
+    n_parts, _ = connected_components(csr_matrix(above), directed=False)
+    # Kahn's order of the groups, the group holding the smallest system first among those
+    # ready, so that the order is the same on every machine
+    first = np.array([int(np.flatnonzero(label == g)[0]) for g in range(n_groups)])
+    waiting = above.sum(axis=0)
+    ready = sorted((int(first[g]), g) for g in range(n_groups) if waiting[g] == 0)
+    order: list[int] = []
+    while ready:
+        _, g = ready.pop(0)
+        order.append(g)
+        for h in np.flatnonzero(above[g]):
+            waiting[h] -= 1
+            if waiting[h] == 0:
+                ready.append((int(first[h]), int(h)))
+                ready.sort()
+    groups = tuple(tuple(int(i) for i in np.flatnonzero(label == g)) for g in order)
+    return Separation(groups=groups, compared=n_parts == 1)
 
 
 #: chord iterations a warm-started fit tries before Newton takes the rest over

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ._bradley_terry import Separation, separation
 from ._methods import check_parameters, run_method
 from ._pairwise import Comparisons, judgements_to_comparisons
 from ._result import RankingResult, summarise_runs
@@ -21,6 +22,7 @@ from ._stability import MAX_RUNS, cluster_stability
 __all__ = [
     "DEFAULT_BATCH_RUNS",
     "ComputedRanking",
+    "Evidence",
     "compute",
     "prepare_comparisons",
     "system_comparisons",
@@ -272,6 +274,20 @@ def _enough_among_themselves(
     return kept
 
 
+@dataclass(frozen=True, eq=False)
+class Evidence:
+    """What the data give each system, before any is left out, and whether they bound
+    the ranked systems' Bradley-Terry strengths."""
+
+    #: each system's pairwise comparisons, shape ``(n_systems,)``
+    comparisons: NDArray[np.int64]
+    #: each system's judgements with a comparison, shape ``(n_systems,)``
+    judgements: NDArray[np.int64]
+    #: the ranked systems' comparisons with each other (:func:`separation`; its groups
+    #: hold indices into the systems given); ``None`` when no ranked systems were given
+    separation: Separation | None = None
+
+
 def system_evidence(
     *,
     n_systems: int,
@@ -279,16 +295,40 @@ def system_evidence(
     system: ArrayLike,
     score: ArrayLike,
     slot: ArrayLike | None = None,
-) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    ranked: ArrayLike | None = None,
+) -> Evidence:
     """Each system's numbers of pairwise comparisons and of judgements with a comparison
-    in the data (before any system is left out), each of shape ``(n_systems,)``."""
+    in the data (before any system is left out), and, given the ``ranked`` systems'
+    indices, whether their comparisons with each other bound their Bradley-Terry
+    strengths: one conversion of the judgements for both."""
     # judgements_to_comparisons takes array-likes as they come.
     comparisons = judgements_to_comparisons(
         judgement, system, score, n_systems=n_systems, slot=slot
     )
-    return (
-        np.asarray(comparisons.per_system(), dtype=np.int64),
-        comparisons.per_system_judgements(),
+    split = None
+    if ranked is not None:
+        ranked_arr = np.asarray(ranked, dtype=np.int64)
+        among = np.isin(comparisons.winners, ranked_arr) & np.isin(comparisons.losers, ranked_arr)
+        renumber = np.full(n_systems, -1, dtype=np.int64)
+        renumber[ranked_arr] = np.arange(ranked_arr.size)
+        inner = separation(
+            Comparisons(
+                n_systems=int(ranked_arr.size),
+                winners=renumber[comparisons.winners[among]],
+                losers=renumber[comparisons.losers[among]],
+                draws=comparisons.draws[among],
+                judgement=comparisons.judgement[among],
+                n_judgements=comparisons.n_judgements,
+            )
+        )
+        split = Separation(
+            groups=tuple(tuple(int(ranked_arr[i]) for i in g) for g in inner.groups),
+            compared=inner.compared,
+        )
+    return Evidence(
+        comparisons=np.asarray(comparisons.per_system(), dtype=np.int64),
+        judgements=comparisons.per_system_judgements(),
+        separation=split,
     )
 
 
@@ -303,4 +343,4 @@ def system_comparisons(
     """Each system's number of pairwise comparisons in the data (:func:`system_evidence`)."""
     return system_evidence(
         n_systems=n_systems, judgement=judgement, system=system, score=score, slot=slot
-    )[0]
+    ).comparisons

@@ -169,3 +169,27 @@ def test_systems_without_comparisons_are_listed_as_unranked_not_dropped(client):
         assert "zeta" in _export(api, run, fmt), fmt
     rows = list(csv.reader(io.StringIO(_export(api, run, "csv"))))
     assert ["unranked", "", "zeta", "", "", "", "", "0"] in rows
+
+
+def test_groups_never_compared_are_named_and_withhold_clusters():
+    """Under any method, two groups never compared with each other (directly or through
+    others) have values and ranks that say nothing across groups: the rule names them."""
+    from ranking.selectors.data_rule import DataRule
+
+    rule = DataRule(
+        min_comparisons=30,
+        thin_systems=[],
+        unranked=[],
+        stable=True,
+        separation=[["a", "b"], ["c", "d"]],
+        separation_compared=False,
+    )
+    assert not rule.met and not rule.enough_data
+    assert rule.problems == [
+        "The systems fall into 2 groups that were never compared with each other, directly "
+        "or through other systems: a, b | c, d. Values and ranks across groups say nothing "
+        "about which is better; collect judgements that show systems of different groups "
+        "together."
+    ]
+    assert rule.no_clusters_short == "groups never compared"
+    assert rule.no_clusters.startswith("Unbounded values: some systems were never compared")

@@ -120,9 +120,10 @@ def test_system_evidence_counts_comparisons_and_the_judgements_they_come_from() 
     judgement = [0] * 5 + [1] * 5 + [2, 2]
     system = [0, 1, 2, 3, 4] * 2 + [5, 1]
     score = [9, 5, 4, 3, 2] * 2 + [7, 1]
-    counts, judged = system_evidence(n_systems=6, judgement=judgement, system=system, score=score)
-    assert counts.tolist() == [8, 9, 8, 8, 8, 1]
-    assert judged.tolist() == [2, 3, 2, 2, 2, 1]
+    evidence = system_evidence(n_systems=6, judgement=judgement, system=system, score=score)
+    assert evidence.comparisons.tolist() == [8, 9, 8, 8, 8, 1]
+    assert evidence.judgements.tolist() == [2, 3, 2, 2, 2, 1]
+    assert evidence.separation is None  # no ranked systems given
     # With a minimum of 3, only system 1 is in 3 judgements: too few meet it, so the rule
     # is not applied and every compared system is ranked (the caller says it is thin).
     _, ranked = prepare_comparisons(
