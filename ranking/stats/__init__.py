@@ -70,7 +70,7 @@ from ._adaptive import RULES as ADAPTIVE_RULES
 from ._adaptive import AdaptiveBatch as AdaptiveBatch
 from ._adaptive import AdaptiveRefit, adaptive_refit, overlap_weights
 from ._adaptive import choose_batch as choose_batch
-from ._bradley_terry import BT_NORMAL_METHOD, Separation, bt_normal
+from ._bradley_terry import BT_NORMAL_METHOD, Separation, bt_normal, separation
 from ._chunks import (
     DEFAULT_CHUNK_RUNS,
     GROUP_MAX_CHUNKS,
@@ -160,6 +160,7 @@ __all__ = [
     "prepare_comparisons",
     "range_coverage",
     "scores_to_ranks",
+    "separation",
     "stability_reasons",
     "system_comparisons",
     "system_evidence",
