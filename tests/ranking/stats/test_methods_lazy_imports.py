@@ -35,3 +35,27 @@ def test_scipy_and_numba_are_imported_only_when_used():
     # Bradley-Terry needs scipy (expit, sparse), still not numba
     assert seen["bradley_terry"] == ["scipy"]
     assert "numba" in seen["wmt14"]
+
+
+EVIDENCE = """
+import json, sys
+import numpy as np
+from ranking.stats import system_evidence
+found = system_evidence(
+    n_systems=3,
+    judgement=np.repeat(np.arange(4), 3),
+    system=np.tile([0, 1, 2], 4),
+    score=np.tile([3.0, 2.0, 1.0], 4),
+    ranked=[0, 1, 2],
+)
+print(json.dumps({"groups": found.separation.groups,
+                  "modules": sorted({m.split(".")[0] for m in sys.modules} & {"scipy", "numba"})}))
+"""
+
+
+def test_the_separation_check_every_run_makes_imports_neither():
+    """Every finished run checks its data's separation (ranking.services.compute); scipy's
+    graph module would add about 0.15 s to the ``rank`` command's start-up."""
+    seen = fresh_interpreter_json(EVIDENCE)
+    assert seen["groups"] == [[0], [1], [2]]  # 0 beat 1 beat 2, every time
+    assert seen["modules"] == []
