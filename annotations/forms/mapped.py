@@ -149,6 +149,20 @@ class MappingForm(forms.Form):
         widget=forms.TextInput(_TEXT),
         help_text="Score values meaning 'not judged' (the row is skipped), e.g. -1.",
     )
+    one_value = forms.CharField(
+        required=False,
+        widget=forms.TextInput(_TEXT),
+        label="One value a file",
+        help_text="Columns that must hold one value on every row where the file has them "
+        "(comma-separated), e.g. srclang, trglang: one language pair a file.",
+    )
+    aliases = forms.CharField(
+        required=False,
+        widget=forms.TextInput(_TEXT),
+        label="Other column names",
+        help_text="A column's other names, read where the file lacks it: name = other, "
+        "another; entries separated by semicolons, e.g. judgeId = judgeID.",
+    )
     formula_quoted = forms.BooleanField(
         required=False,
         label="Cells quoted as humaneval's CSV export writes them",
@@ -159,6 +173,20 @@ class MappingForm(forms.Form):
 
     def clean_criteria(self) -> list[dict[str, Any]]:
         return criteria_from_text(self.cleaned_data["criteria"])
+
+    def clean_aliases(self) -> dict[str, list[str]]:
+        """``judgeId = judgeID; x = y, z`` as ``{"judgeId": ["judgeID"], "x": ["y", "z"]}``."""
+        aliases: dict[str, list[str]] = {}
+        for entry in (self.cleaned_data.get("aliases") or "").split(";"):
+            if not entry.strip():
+                continue
+            name, equals, others = entry.partition("=")
+            if not equals or not name.strip() or not _split(others):
+                raise forms.ValidationError(
+                    f"'{entry.strip()}' is not name = other name(s), e.g. judgeId = judgeID."
+                )
+            aliases[name.strip()] = _split(others)
+        return aliases
 
     def mapping_dict(self) -> dict[str, Any]:
         """The mapping in its JSON form (call after ``is_valid``)."""
@@ -174,6 +202,8 @@ class MappingForm(forms.Form):
             "metadata": _split(d.get("metadata") or ""),
             "columns": _split(d.get("columns") or ""),
             "skip_values": _split(d.get("skip_values") or ""),
+            "one_value": _split(d.get("one_value") or ""),
+            "aliases": d.get("aliases") or {},
             "formula_quoted": bool(d.get("formula_quoted")),
         }
 
@@ -183,8 +213,14 @@ class MappingForm(forms.Form):
             **{
                 k: v
                 for k, v in mapping.items()
-                if k not in ("criteria", "metadata", "skip_values", "columns")
+                if k
+                not in ("criteria", "metadata", "skip_values", "columns", "one_value", "aliases")
             },
+            "one_value": ", ".join(mapping.get("one_value", [])),
+            "aliases": "; ".join(
+                f"{name} = {', '.join(others)}"
+                for name, others in mapping.get("aliases", {}).items()
+            ),
             "columns": ", ".join(mapping.get("columns", [])),
             "criteria": criteria_to_text(mapping.get("criteria", [])),
             "metadata": ", ".join(mapping.get("metadata", [])),

@@ -46,7 +46,8 @@ Shapes assumed:
     (rank 1 best, ties allowed, -1 = not ranked: the row is skipped), 2 to 5 slots. A
     file of several language pairs (``srclang``, ``trglang``) is refused at the first
     row of the second pair (``one_value``): items are keyed by segment, so two pairs'
-    segments would merge into one ranking.
+    segments would merge into one ranking. The judge's column may be ``judgeID``, as
+    WMT15-16's files and wmt-trueskill's ``xml2csv.py`` write it (``aliases``).
 ``humaneval-csv``
     humaneval's CSV export of any criterion (``export_judgements --format csv``): the
     E2E-like columns (``_unit_id``, ``_worker_id``, ``_started_at``, ``_created_at``,
@@ -265,6 +266,7 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
             "criteria": [{"name": "ranking", "score": "system{i}rank", "ranks": True}],
             "skip_values": ["-1"],
             "one_value": ["srclang", "trglang"],
+            "aliases": {"judgeId": ["judgeID"]},
         },
     ),
     "humaneval-csv": (

@@ -188,10 +188,18 @@ def test_page_preview_lists_every_missing_column(tmp_path: Path, people_campaign
             assert f'<code class="chip">{column}</code>' in html
 
 
-@pytest.mark.parametrize("preset", ["humaneval-csv", "appraise-csv", "e2e-quality"])
+def _preset_names() -> list[str]:
+    from annotations.importing.parsers.presets import PRESETS
+
+    return sorted(PRESETS)
+
+
+@pytest.mark.parametrize("preset", _preset_names())
 def test_page_form_keeps_every_setting_of_a_preset(people_campaign, preset: str) -> None:
     """The form shows a preset's new settings (definition, JSON metadata, header-less
-    columns, rank/checks/coverage patterns) and posts them back unchanged."""
+    columns, rank/checks/coverage patterns) and posts them back unchanged, for every
+    preset: the form dropped the wmt preset's ``one_value``, so a file of two language
+    pairs imported through the page merged them as the preset alone no longer did."""
     from annotations.forms.mapped import MappingForm
     from annotations.importing.parsers.presets import preset_dict
 
@@ -243,3 +251,45 @@ def test_page_imports_a_humaneval_csv_export_of_any_criterion(
     ]
     assert criterion.question == informativeness.question
     assert Judgement.objects.filter(criterion=criterion).count() == 2
+
+
+def test_page_wmt_preset_refuses_two_language_pairs_and_reads_judgeID(
+    tmp_path: Path, people_campaign
+) -> None:
+    """Through the page (the preset fills the form, the form is posted), as through the API:
+    two language pairs are refused at the second's first row, and WMT15's ``judgeID``
+    is read."""
+    from annotations.forms.mapped import MappingForm
+    from annotations.importing.parsers.presets import preset_dict
+
+    people, campaign = people_campaign
+    header = ["srclang", "trglang", "segmentId", "judgeID"]
+    header += [f"system{i}{c}" for i in (1, 2) for c in ("Id", "rank")]
+    rows = [
+        header,
+        ["deu", "eng", "1", "j1", "online-B", "1", "uedin", "2"],
+        ["ces", "eng", "1", "j2", "online-B", "1", "uedin", "2"],
+    ]
+    data = {k: v for k, v in MappingForm.initial_from(preset_dict("wmt")).items() if v is not None}
+    assert data["one_value"] == "srclang, trglang" and data["aliases"] == "judgeId = judgeID"
+    client = _client(people["designer"])
+    two = write_csv(tmp_path / "two.csv", rows).read_bytes()
+    page = client.post(URL, data | {"action": "import", "file": SimpleUploadedFile("two.csv", two)})
+    html = page.content.decode()
+    assert page.status_code == 400 and "more than one srclang" in html
+    assert Judgement.objects.filter(criterion__campaign=campaign).count() == 0
+    one = write_csv(tmp_path / "one.csv", rows[:2]).read_bytes()
+    page = client.post(URL, data | {"action": "import", "file": SimpleUploadedFile("one.csv", one)})
+    assert page.status_code == 302, page.content.decode()[-1500:]
+    assert list(
+        Judgement.objects.filter(criterion__campaign=campaign).values_list(
+            "assignment__worker__external_id", flat=True
+        )
+    ) == ["j1"]
+
+
+def test_page_aliases_written_wrong_are_refused_beside_the_field(people_campaign) -> None:
+    from annotations.forms.mapped import MappingForm
+
+    form = MappingForm(_form(aliases="judgeId judgeID"))
+    assert not form.is_valid() and "is not name = other name(s)" in str(form.errors["aliases"])

@@ -34,6 +34,8 @@ definition's name. ``metadata_json`` names a column holding a JSON object of met
 (humaneval's exports), kept with each judgement beside the ``metadata`` columns.
 ``one_value`` lists columns that, where the file has them, must hold one value on every
 row (the ``wmt`` preset's ``srclang`` and ``trglang``: one language pair a file).
+``aliases`` gives a column's other names, read where the file lacks the mapped one (the
+``wmt`` preset reads ``judgeID``, as WMT15-16 and xml2csv write it, for ``judgeId``).
 
 Pure: no Django. Errors are :class:`ImportFileError` naming the file, the line (the
 header is line 1) and the field (the column or key).
@@ -85,6 +87,7 @@ def _rows(path: Path, mapping: Mapping, limit: int | None) -> ParsedMapped:
     source = Source(
         Path(path), mapping.format, mapping.columns, formula_quoted=mapping.formula_quoted
     )
+    source.read_aliases(mapping.aliases)
     k = slots_of(mapping, source)
     header_check(mapping, source, k)
     rows: list[MappedRow] = []

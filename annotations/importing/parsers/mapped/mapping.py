@@ -94,6 +94,9 @@ class Mapping:
     #: one language pair (WMT's ``srclang``, ``trglang``), so that items keyed by their
     #: segment never merge two pairs' segments into one ranking
     one_value: tuple[str, ...] = ()
+    #: other names a column goes by, read where the file lacks the mapped name: the
+    #: ``wmt`` preset's ``judgeId`` is ``judgeID`` in WMT15-16's and xml2csv's files
+    aliases: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form; settings that are optional and unset are left out."""
@@ -105,9 +108,12 @@ class Mapping:
             "system_value",
             "formula_quoted",
             "one_value",
+            "aliases",
         ):
             if not data[key]:
                 del data[key]
+        if "aliases" in data:
+            data["aliases"] = {name: list(others) for name, others in self.aliases}
         if "columns" in data:
             data["columns"] = list(self.columns)
         if "one_value" in data:
@@ -204,11 +210,32 @@ def _setting_values(data: MappingType[str, Any]) -> dict[str, Any]:
         if not isinstance(value, list) or not all(isinstance(v, str | int) for v in value):
             raise MappingError("expected a list of texts.", field=key)
         values[key] = tuple(str(v).strip() for v in value if str(v).strip())
+    values["aliases"] = _aliases(data.get("aliases", {}))
     quoted = data.get("formula_quoted", False)
     if not isinstance(quoted, bool):
         raise MappingError("expected true or false.", field="formula_quoted")
     values["formula_quoted"] = quoted
     return values
+
+
+def _aliases(value: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``{"judgeId": ["judgeID"]}``: each column's other names, texts, none taken twice."""
+    if not isinstance(value, MappingType):
+        raise MappingError('expected an object such as {"judgeId": ["judgeID"]}.', field="aliases")
+    pairs: list[tuple[str, tuple[str, ...]]] = []
+    seen: set[str] = set()
+    for name, others in value.items():
+        if isinstance(others, str):
+            others = [others]
+        if not isinstance(others, list) or not all(isinstance(o, str) for o in others):
+            raise MappingError("expected a list of column names.", field=f"aliases.{name}")
+        names = tuple(o.strip() for o in others if o.strip())
+        for other in (name.strip(), *names):
+            if other in seen:
+                raise MappingError(f"'{other}' is named twice.", field=f"aliases.{name}")
+            seen.add(other)
+        pairs.append((name.strip(), names))
+    return tuple(pairs)
 
 
 def _criterion_from_dict(c: Any, where: str) -> CriterionColumns:
@@ -250,6 +277,7 @@ def mapping_from_dict(data: MappingType[str, Any]) -> Mapping:
         "skip_values",
         "columns",
         "one_value",
+        "aliases",
     }
     known.add("formula_quoted")
     for key in data:

@@ -55,6 +55,8 @@ class Source:
         self.formula_quoted = formula_quoted
         self.fmt = fmt
         self._table: CsvTable | None = None
+        #: a column read under another name (:meth:`read_aliases`)
+        self._aliases: dict[str, str] = {}
         if fmt == "jsonl":
             self._lines = read_text(path).split("\n")
             self.header_line = 1
@@ -85,14 +87,26 @@ class Source:
     def has(self, column: str) -> bool:
         return column in self.columns
 
+    def read_aliases(self, aliases: Sequence[tuple[str, Sequence[str]]]) -> None:
+        """Read a column the header lacks under the first of its other names it has (a
+        mapping's ``aliases``)."""
+        for name, others in aliases:
+            if name in self.columns:
+                continue
+            other = next((o for o in others if o in self.columns), None)
+            if other is not None:
+                self._aliases[name] = other
+                self.columns = [*self.columns, name]
+
     def records(self) -> Iterator[tuple[int, Any]]:
         if self._table is not None:
             index = self._table.index
             cell = csv_cell_read if self.formula_quoted else str
+            aliases = self._aliases
             for line, values in self._table.records():
 
                 def get(column: str, values: list[str] = values) -> str | None:
-                    at = index.get(column)
+                    at = index.get(aliases.get(column, column))
                     return None if at is None else cell(values[at]).strip()
 
                 yield line, get
@@ -111,7 +125,7 @@ class Source:
             refuse_nul(record, file=self.file, line=n)
 
             def get_json(column: str, record: dict[str, Any] = record) -> str | None:
-                found, value = _lookup(record, column)
+                found, value = _lookup(record, self._aliases.get(column, column))
                 return _text(value) if found else None
 
             yield n, get_json

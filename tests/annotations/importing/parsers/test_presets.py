@@ -422,3 +422,32 @@ def test_a_wmt_file_of_two_language_pairs_is_refused_by_the_preset(tmp_path: Pat
     assert len(parse_mapped(one, preset_mapping("wmt")).rows) == 2
     bare = write_csv(tmp_path / "bare.csv", [r[2:] for r in rows])
     assert len(parse_mapped(bare, preset_mapping("wmt")).rows) == 3
+
+
+def test_the_wmt_preset_reads_wmt15s_judgeID(tmp_path: Path) -> None:
+    """WMT15-16's files and xml2csv.py write ``judgeID``; ``import_wmt`` read them, the web
+    preset refused them for lacking ``judgeId``. Its ``aliases`` read the other name."""
+    header = ["segmentId", "judgeID", "system1Id", "system1rank", "system2Id", "system2rank"]
+    rows = [
+        header,
+        ["1", "j1", "online-B", "1", "uedin", "2"],
+        ["2", "j2", "uedin", "1", "online-B", "2"],
+    ]
+    parsed = parse_mapped(write_csv(tmp_path / "wmt15.csv", rows), preset_mapping("wmt"))
+    assert [j.worker_id for j in parsed.judgements] == ["j1", "j2"]
+
+
+def test_aliases_are_checked_and_written_back() -> None:
+    from annotations.importing.parsers.mapped.mapping import MappingError, mapping_from_dict
+
+    data = preset_dict("wmt")
+    assert data["aliases"] == {"judgeId": ["judgeID"]}
+    assert mapping_from_dict(data).to_dict()["aliases"] == {"judgeId": ["judgeID"]}
+    for bad, field in (
+        ({"aliases": ["judgeID"]}, "aliases"),
+        ({"aliases": {"judgeId": [3]}}, "aliases.judgeId"),
+        ({"aliases": {"judgeId": ["judgeID"], "x": ["judgeID"]}}, "aliases.x"),
+    ):
+        with pytest.raises(MappingError) as refused:
+            mapping_from_dict({**data, **bad})
+        assert refused.value.field == field
