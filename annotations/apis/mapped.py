@@ -47,6 +47,7 @@ def preview_body(parsed: ParsedMapped) -> dict[str, Any]:
         "skipped": [
             {"line": r.line, "criteria": list(r.skipped)} for r in parsed.rows if r.skipped
         ],
+        "left_out": dict(parsed.left_out),
     }
 
 

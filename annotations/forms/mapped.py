@@ -16,6 +16,25 @@ def _split(value: str) -> list[str]:
     return [v.strip() for v in value.split(",") if v.strip()]
 
 
+def _named_lists(text: str, example: str) -> dict[str, list[str]]:
+    """``name = a, b; other = c`` as ``{"name": ["a", "b"], "other": ["c"]}``."""
+    named: dict[str, list[str]] = {}
+    for entry in text.split(";"):
+        if not entry.strip():
+            continue
+        name, equals, values = entry.partition("=")
+        if not equals or not name.strip() or not _split(values):
+            raise forms.ValidationError(
+                f"'{entry.strip()}' is not name = value(s), e.g. {example}."
+            )
+        named[name.strip()] = _split(values)
+    return named
+
+
+def _named_lists_text(named: dict[str, list[str]]) -> str:
+    return "; ".join(f"{name} = {', '.join(values)}" for name, values in named.items())
+
+
 def criteria_from_text(text: str) -> list[dict[str, Any]]:
     """Criteria written one per line: ``name: score pattern[, ranks][, scale]
     [, rank=pattern][, checks=pattern][, coverage=pattern][, levels=1 2 3 4 5]``."""
@@ -163,6 +182,14 @@ class MappingForm(forms.Form):
         help_text="A column's other names, read where the file lacks it: name = other, "
         "another; entries separated by semicolons, e.g. judgeId = judgeID.",
     )
+    skip_rows = forms.CharField(
+        required=False,
+        widget=forms.TextInput(_TEXT),
+        label="Rows to leave out",
+        help_text="Rows whose column holds one of these values are left out and counted: "
+        "column = value, another; entries separated by semicolons, e.g. "
+        "AssignmentStatus = Rejected.",
+    )
     formula_quoted = forms.BooleanField(
         required=False,
         label="Cells quoted as humaneval's CSV export writes them",
@@ -176,17 +203,11 @@ class MappingForm(forms.Form):
 
     def clean_aliases(self) -> dict[str, list[str]]:
         """``judgeId = judgeID; x = y, z`` as ``{"judgeId": ["judgeID"], "x": ["y", "z"]}``."""
-        aliases: dict[str, list[str]] = {}
-        for entry in (self.cleaned_data.get("aliases") or "").split(";"):
-            if not entry.strip():
-                continue
-            name, equals, others = entry.partition("=")
-            if not equals or not name.strip() or not _split(others):
-                raise forms.ValidationError(
-                    f"'{entry.strip()}' is not name = other name(s), e.g. judgeId = judgeID."
-                )
-            aliases[name.strip()] = _split(others)
-        return aliases
+        return _named_lists(self.cleaned_data.get("aliases") or "", "judgeId = judgeID")
+
+    def clean_skip_rows(self) -> dict[str, list[str]]:
+        """``AssignmentStatus = Rejected`` as ``{"AssignmentStatus": ["Rejected"]}``."""
+        return _named_lists(self.cleaned_data.get("skip_rows") or "", "AssignmentStatus = Rejected")
 
     def mapping_dict(self) -> dict[str, Any]:
         """The mapping in its JSON form (call after ``is_valid``)."""
@@ -204,23 +225,18 @@ class MappingForm(forms.Form):
             "skip_values": _split(d.get("skip_values") or ""),
             "one_value": _split(d.get("one_value") or ""),
             "aliases": d.get("aliases") or {},
+            "skip_rows": d.get("skip_rows") or {},
             "formula_quoted": bool(d.get("formula_quoted")),
         }
 
     @staticmethod
     def initial_from(mapping: dict[str, Any]) -> dict[str, Any]:
+        lists = ("criteria", "metadata", "skip_values", "columns", "one_value")
+        named = ("aliases", "skip_rows")
         return {
-            **{
-                k: v
-                for k, v in mapping.items()
-                if k
-                not in ("criteria", "metadata", "skip_values", "columns", "one_value", "aliases")
-            },
+            **{k: v for k, v in mapping.items() if k not in lists + named},
             "one_value": ", ".join(mapping.get("one_value", [])),
-            "aliases": "; ".join(
-                f"{name} = {', '.join(others)}"
-                for name, others in mapping.get("aliases", {}).items()
-            ),
+            **{key: _named_lists_text(mapping.get(key, {})) for key in named},
             "columns": ", ".join(mapping.get("columns", [])),
             "criteria": criteria_to_text(mapping.get("criteria", [])),
             "metadata": ", ".join(mapping.get("metadata", [])),

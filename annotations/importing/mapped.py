@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +62,8 @@ class MappedImported:
     #: outputs created written the other way than their language, in sentences
     #: (``annotations.importing.outputs.direction_warnings``)
     directions: tuple[str, ...] = ()
+    #: rows the mapping's ``skip_rows`` left out, by why ("AssignmentStatus is Rejected")
+    left_out: dict[str, int] = field(default_factory=dict)
 
     def summary(self) -> dict[str, Any]:
         """The fields (tuples as lists, the file's name without folders) and the notes."""
@@ -72,6 +74,10 @@ class MappedImported:
         """What the import did that the counts do not say, in sentences (the command and
         the import page show them)."""
         notes = [f"Scale of the criterion {how}." for how in self.scales]
+        for why, n in self.left_out.items():
+            notes.append(
+                f"Left out {n} row{'s' if n != 1 else ''} where {why} (the mapping's skip_rows)."
+            )
         if self.texts_differing:
             notes.append(
                 f"Texts differing: {self.texts_differing} output slots showed the worker a "
@@ -134,6 +140,7 @@ def _store(
         if not mapping.worker
         else 0,
         directions=direction_warnings(stored.directions_unlike),
+        left_out=dict(parsed.left_out),
     )
 
 

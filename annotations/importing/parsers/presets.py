@@ -81,6 +81,8 @@ Shapes assumed:
     ``Input.input``, ``Input.system{i}``, ``Input.output{i}`` and the answers as
     ``Answer.rating{i}``. ``AcceptTime``/``SubmitTime`` carry US time-zone names
     (``PDT``) that cannot be read reliably; they are kept as metadata, not as times.
+    Rows whose ``AssignmentStatus`` is ``Rejected`` (work the requester refused) are left
+    out and counted (``skip_rows``); ``Submitted`` and ``Approved`` ones are imported.
 ``appraise-pairwise``
     Appraise's JSONL export of pairwise (document) direct-assessment results: one
     object per result with ``annotator``, ``segment_id``, ``source_text``,
@@ -370,6 +372,7 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
             "output": "Input.output{i}",
             "criteria": [{"name": "rating", "score": "Answer.rating{i}"}],
             "metadata": ["AssignmentId", "WorkTimeInSeconds", "AcceptTime", "SubmitTime"],
+            "skip_rows": {"AssignmentStatus": ["Rejected"]},
         },
     ),
     "appraise-pairwise": (

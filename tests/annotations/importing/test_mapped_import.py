@@ -397,3 +397,28 @@ def test_an_archived_campaign_takes_no_ratings(
     with pytest.raises(DomainError, match="is archived, so it is read-only: nothing was imported"):
         mapped_import(campaign=campaign, path=path, mapping=mapping_from_dict(three_slot_mapping()))
     assert counts() == before
+
+
+@pytest.mark.django_db
+def test_mturk_rejected_assignments_are_left_out_and_said(tmp_path: Path) -> None:
+    """Rejected MTurk work (the requester refused it) was imported as judgements, with
+    nothing said; the preset's skip_rows now leave it out, and the notes count it."""
+    from tests.annotations.importing.parsers.test_presets import mturk_file
+
+    path = mturk_file(tmp_path)
+    text = path.read_text()
+    lines = text.splitlines()
+    lines[1] = lines[1].replace("Submitted", "Rejected", 1)
+    path.write_text("\n".join(lines) + "\n")
+    campaign = CampaignFactory()
+    result = mapped_import(campaign=campaign, path=path, mapping=preset_mapping("mturk"))
+    assert result.left_out == {"AssignmentStatus is Rejected": 1}
+    assert result.judgements == len(lines) - 2
+    assert "Left out 1 row where AssignmentStatus is Rejected (the mapping's skip_rows)." in (
+        result.notes()
+    )
+    assert result.summary()["left_out"] == {"AssignmentStatus is Rejected": 1}
+    # every row rejected: refused, saying why nothing is left
+    path.write_text(text.replace("Submitted", "Rejected"))
+    with pytest.raises(ImportFileError, match="skip_rows left out 2 row"):
+        mapped_import(campaign=CampaignFactory(), path=path, mapping=preset_mapping("mturk"))

@@ -292,4 +292,4 @@ def test_page_aliases_written_wrong_are_refused_beside_the_field(people_campaign
     from annotations.forms.mapped import MappingForm
 
     form = MappingForm(_form(aliases="judgeId judgeID"))
-    assert not form.is_valid() and "is not name = other name(s)" in str(form.errors["aliases"])
+    assert not form.is_valid() and "is not name = value(s)" in str(form.errors["aliases"])

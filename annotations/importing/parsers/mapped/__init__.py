@@ -34,6 +34,8 @@ definition's name. ``metadata_json`` names a column holding a JSON object of met
 (humaneval's exports), kept with each judgement beside the ``metadata`` columns.
 ``one_value`` lists columns that, where the file has them, must hold one value on every
 row (the ``wmt`` preset's ``srclang`` and ``trglang``: one language pair a file).
+``skip_rows`` leaves out (and counts) the rows whose column holds one of the values it
+gives (the ``mturk`` preset: ``AssignmentStatus`` ``Rejected``, work the requester refused).
 ``aliases`` gives a column's other names, read where the file lacks the mapped one (the
 ``wmt`` preset reads ``judgeID``, as WMT15-16 and xml2csv write it, for ``judgeId``).
 
@@ -72,6 +74,8 @@ class ParsedMapped:
     definitions: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: criterion name -> the line that first gives its definition
     definition_lines: dict[str, int] = field(default_factory=dict)
+    #: rows the mapping's ``skip_rows`` left out, by why ("AssignmentStatus is Rejected")
+    left_out: dict[str, int] = field(default_factory=dict)
 
     @property
     def judgements(self) -> list[MappedJudgement]:
@@ -94,7 +98,12 @@ def _rows(path: Path, mapping: Mapping, limit: int | None) -> ParsedMapped:
     languages: dict[str, str] = {}
     definitions: dict[str, tuple[dict[str, Any], int]] = {}
     first_values: dict[str, tuple[str, int]] = {}
+    left_out: dict[str, int] = {}
     for line, get in source.records():
+        why = _left_out(mapping, get)
+        if why:
+            left_out[why] = left_out.get(why, 0) + 1
+            continue
         _one_value(mapping, get, line, source.file, first_values)
         row = parse_row(mapping, k, line, get, source.file, languages, definitions)
         if row is not None:
@@ -102,8 +111,12 @@ def _rows(path: Path, mapping: Mapping, limit: int | None) -> ParsedMapped:
         if limit is not None and len(rows) >= limit:
             break
     if not rows:
+        why = "; ".join(f"{n} row(s) where {reason}" for reason, n in left_out.items())
         raise ImportFileError(
-            "the file has a header but no judgements.", file=source.file, line=source.header_line
+            "the file has a header but no judgements"
+            + (f" (the mapping's skip_rows left out {why})." if why else "."),
+            file=source.file,
+            line=source.header_line,
         )
     return ParsedMapped(
         file=source.file,
@@ -111,7 +124,17 @@ def _rows(path: Path, mapping: Mapping, limit: int | None) -> ParsedMapped:
         rows=rows,
         definitions={name: d for name, (d, _) in definitions.items()},
         definition_lines={name: line for name, (_, line) in definitions.items()},
+        left_out=left_out,
     )
+
+
+def _left_out(mapping: Mapping, get: Any) -> str:
+    """Why the mapping's ``skip_rows`` leave this row out ("column is value"), or ""."""
+    for column, values in mapping.skip_rows:
+        value = get(column)
+        if value is not None and value.strip() in values:
+            return f"{column} is {value.strip()}"
+    return ""
 
 
 def _one_value(

@@ -97,6 +97,9 @@ class Mapping:
     #: other names a column goes by, read where the file lacks the mapped name: the
     #: ``wmt`` preset's ``judgeId`` is ``judgeID`` in WMT15-16's and xml2csv's files
     aliases: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: rows left out (counted) when a column holds one of these values: the ``mturk``
+    #: preset leaves out ``AssignmentStatus`` ``Rejected`` (work the requester refused)
+    skip_rows: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form; settings that are optional and unset are left out."""
@@ -109,11 +112,13 @@ class Mapping:
             "formula_quoted",
             "one_value",
             "aliases",
+            "skip_rows",
         ):
             if not data[key]:
                 del data[key]
-        if "aliases" in data:
-            data["aliases"] = {name: list(others) for name, others in self.aliases}
+        for key in ("aliases", "skip_rows"):
+            if key in data:
+                data[key] = {name: list(others) for name, others in getattr(self, key)}
         if "columns" in data:
             data["columns"] = list(self.columns)
         if "one_value" in data:
@@ -210,7 +215,15 @@ def _setting_values(data: MappingType[str, Any]) -> dict[str, Any]:
         if not isinstance(value, list) or not all(isinstance(v, str | int) for v in value):
             raise MappingError("expected a list of texts.", field=key)
         values[key] = tuple(str(v).strip() for v in value if str(v).strip())
-    values["aliases"] = _aliases(data.get("aliases", {}))
+    values["aliases"] = _named_lists(
+        data.get("aliases", {}), field="aliases", example='{"judgeId": ["judgeID"]}', unique=True
+    )
+    values["skip_rows"] = _named_lists(
+        data.get("skip_rows", {}),
+        field="skip_rows",
+        example='{"AssignmentStatus": ["Rejected"]}',
+        unique=False,
+    )
     quoted = data.get("formula_quoted", False)
     if not isinstance(quoted, bool):
         raise MappingError("expected true or false.", field="formula_quoted")
@@ -218,21 +231,26 @@ def _setting_values(data: MappingType[str, Any]) -> dict[str, Any]:
     return values
 
 
-def _aliases(value: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """``{"judgeId": ["judgeID"]}``: each column's other names, texts, none taken twice."""
+def _named_lists(
+    value: Any, *, field: str, example: str, unique: bool
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """A JSON object of texts to lists of texts (``aliases``: each column's other names,
+    none named twice when ``unique``; ``skip_rows``: each column's values)."""
     if not isinstance(value, MappingType):
-        raise MappingError('expected an object such as {"judgeId": ["judgeID"]}.', field="aliases")
+        raise MappingError(f"expected an object such as {example}.", field=field)
     pairs: list[tuple[str, tuple[str, ...]]] = []
     seen: set[str] = set()
     for name, others in value.items():
         if isinstance(others, str):
             others = [others]
         if not isinstance(others, list) or not all(isinstance(o, str) for o in others):
-            raise MappingError("expected a list of column names.", field=f"aliases.{name}")
+            raise MappingError("expected a list of texts.", field=f"{field}.{name}")
         names = tuple(o.strip() for o in others if o.strip())
-        for other in (name.strip(), *names):
+        if not name.strip() or not names:
+            raise MappingError(f"expected a column and its texts, as {example}.", field=field)
+        for other in (name.strip(), *names) if unique else ():
             if other in seen:
-                raise MappingError(f"'{other}' is named twice.", field=f"aliases.{name}")
+                raise MappingError(f"'{other}' is named twice.", field=f"{field}.{name}")
             seen.add(other)
         pairs.append((name.strip(), names))
     return tuple(pairs)
@@ -278,6 +296,7 @@ def mapping_from_dict(data: MappingType[str, Any]) -> Mapping:
         "columns",
         "one_value",
         "aliases",
+        "skip_rows",
     }
     known.add("formula_quoted")
     for key in data:
