@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from annotations.access.apis import CampaignScoped
 from annotations.models import Judgement
 from annotations.selectors import judgements as judgement_selectors
+from annotations.selectors.criteria import criterion_get
 from annotations.serializers.judgements import (
     JudgementQuerySerializer,
     JudgementSerializer,
@@ -24,14 +25,17 @@ from common.api import (
 
 
 class JudgementListApi(CampaignScoped, generics.ListAPIView):
-    """Raw judgements, oldest first. Filters: ``criterion`` (name), ``worker`` (external id),
-    ``submitted_after`` (ISO time)."""
+    """Raw judgements, oldest first. Filters: ``criterion`` (name: one the campaign does
+    not have is a 400 naming it, as the export's), ``worker`` (external id: an unknown one
+    lists none), ``submitted_after`` (ISO time)."""
 
     pagination_class = Pagination
     serializer_class = JudgementSerializer
 
     def get_queryset(self) -> QuerySet[Judgement]:
         query = validated_query(JudgementQuerySerializer, self.request)
+        if query.get("criterion"):
+            criterion_get(self.campaign, query["criterion"])  # DomainError: 400
         return judgement_selectors.judgements_listed(
             campaign=self.campaign,
             criterion_name=query.get("criterion") or "",
