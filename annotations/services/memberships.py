@@ -48,9 +48,9 @@ def membership_set(*, campaign: Campaign, username: str, role: str) -> CampaignM
         )
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
-        raise DomainError(f"There is no user '{username}'.")
+        raise DomainError(f"There is no user '{username}'.", field="username")
     if campaign.owner_id == user.pk and role != CampaignMembership.Role.OWNER:
-        raise DomainError("The campaign's owner keeps the owner role.")
+        raise DomainError("The campaign's owner keeps the owner role.", field="role")
     membership, _ = CampaignMembership.objects.update_or_create(
         campaign=campaign, user=user, defaults={"role": role}
     )

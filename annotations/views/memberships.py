@@ -54,7 +54,7 @@ def campaign_members(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             try:
                 membership_services.membership_set(campaign=campaign, **form.cleaned_data)
             except DomainError as exc:
-                form.add_error(None, str(exc))
+                form_refused(form, exc)
             else:
                 messages.success(request, "Member saved.")
                 return redirect("annotations:designer-members", slug=campaign.slug)

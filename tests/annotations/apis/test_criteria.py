@@ -43,6 +43,8 @@ JUNK_SETTINGS = [
     ("likert", {"levels": [_level(1), _level(2, {"nested": ["junk"]})]}, "label must be text"),
     ("likert", {"levels": [_level(1), {**_level(2), "x": 1}]}, "not 'x'"),
     ("slider", {"min": "x"}, "take nothing, not min"),
+    ("magnitude", [1, 2], "must be a JSON object"),
+    ("likert", {"levels": "1-5"}, "levels"),
 ]
 
 
@@ -59,6 +61,8 @@ def test_scale_settings_the_pages_cannot_read_are_refused(people, owner_api, sca
     )
     assert created.status_code == 400, created.content
     assert said in created.json()["detail"]
+    # placed beside the setting (the levels have a field of their own on the form)
+    assert list(created.json()["fields"]) in (["scale_settings"], ["levels"]), created.json()
     assert not mine.criteria.filter(name="junk").exists()
 
 

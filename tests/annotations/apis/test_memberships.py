@@ -25,6 +25,7 @@ def test_members_list_add_remove_owners_only(people, owner_api, api_as):
     assert added.status_code == 200 and added.json()["role"] == "designer"
     unknown = owner.post(url, {"username": "nobody", "role": "viewer"}, format="json")
     assert unknown.status_code == 400 and "no user 'nobody'" in unknown.text
+    assert list(unknown.json()["fields"]) == ["username"]  # placed beside the field
     member = campaign.memberships.get(user=people["designer"])
     assert owner.delete(f"{url}{member.pk}/").status_code == 204
     own = campaign.memberships.get(user=people["owner"])

@@ -15,6 +15,8 @@ def test_members_owner_adds_and_removes(owner_client, people):
     assert membership.role == "designer"
     response = owner_client.post(url, {"username": "nobody", "role": "viewer"})
     assert "there is no user" in response.content.decode().lower()
+    # beside the username field, not above the form
+    assert response.context["form"].errors["username"] == ["There is no user 'nobody'."]
     remove = reverse("annotations:designer-member-remove", args=[campaign.slug, membership.pk])
     removed = owner_client.post(remove, follow=True)
     assert "viewer is no longer a member." in removed.content.decode()  # was said nothing
