@@ -89,7 +89,17 @@ class DesignReport:
             f"each pair together in {_span(c.pair_min, c.pair_max)}"
             for c in self.criteria
         ]
-        return f"{self.tasks} tasks of {self.k} outputs (seed {self.seed}). " + "; ".join(parts)
+        merged = sum(c.merged_outputs for c in self.criteria)
+        shown_once = (
+            f"; {merged} output{'s are' if merged != 1 else ' is'} identical to another in "
+            f"its task and shown once with it, so some tasks show fewer than {self.k} texts"
+            if merged
+            else ""
+        )
+        return (
+            f"{self.tasks} tasks of {self.k} outputs (seed {self.seed}){shown_once}. "
+            + "; ".join(parts)
+        )
 
 
 def _criterion_seed(seed: int, name: str) -> list[int]:
