@@ -213,6 +213,7 @@ def example_for(criterion: Criterion) -> Example:
         standard=criterion.standard,
         content_checks=list(criterion.content_checks or []),
         rng=np.random.default_rng(criterion.pk or 0),
+        input_shown=criterion.show_input,
     )
     return Example(markdown="", rows=tuple(rows))
 

@@ -60,3 +60,49 @@ def test_no_example_from_a_standard_of_a_few_words() -> None:
             )
             == []
         )
+
+
+def test_a_one_clause_standard_loses_its_last_phrase_not_a_run_from_its_middle() -> None:
+    """A reviewer saw "Blue Spice is a in the city centre.": a run of words cut from the
+    middle, garbled rather than missing information."""
+    text = "Blue Spice is a pub in the city centre."
+    for seed in range(20):
+        rows = worked_example(
+            standard_text=text, standard=100, content_checks=[], rng=np.random.default_rng(seed)
+        )
+        assert [(r.reason, r.text) for r in rows] == [
+            ("same", text),
+            ("missing", "Blue Spice is a pub."),
+        ]
+    # no trailing phrase to lose: no copy, and a standard alone is no example
+    assert (
+        worked_example(
+            standard_text="Cotto is a brilliant coffee shop.",
+            standard=100,
+            content_checks=[],
+            rng=np.random.default_rng(0),
+        )
+        == []
+    )
+
+
+def test_a_criterion_that_hides_the_input_shows_no_copy_with_information_left_out() -> None:
+    """Naturalness hides the input: its example spoke of information left out, which the
+    worker cannot see and is not asked about. It keeps the standard and the copy with a
+    clause said twice."""
+    rows = worked_example(
+        standard_text=STANDARD,
+        standard=100,
+        content_checks=[],
+        rng=np.random.default_rng(3),
+        input_shown=False,
+    )
+    assert [r.reason for r in rows] == ["same", "repeated"]
+    one_clause = worked_example(
+        standard_text="Blue Spice is a pub in the city centre.",
+        standard=100,
+        content_checks=[],
+        rng=np.random.default_rng(3),
+        input_shown=False,
+    )
+    assert one_clause == []

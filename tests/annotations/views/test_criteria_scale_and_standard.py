@@ -97,8 +97,14 @@ def test_the_criterion_page_says_when_workers_see_no_worked_example(world):
     url = reverse("annotations:designer-criterion", args=[campaign.slug, other.pk])
     type(other).objects.filter(pk=other.pk).update(standard_text="Cotto.")
     assert "data-no-example" in client.get(url).text
+    # naturalness hides the input: one clause gives no copy to compare (a copy with
+    # information left out is not what it asks about)
     type(other).objects.filter(pk=other.pk).update(
         standard_text="Cotto is a coffee shop near the river."
+    )
+    assert "a clause said twice, not information left out" in client.get(url).text
+    type(other).objects.filter(pk=other.pk).update(
+        standard_text="Cotto is a coffee shop near the river, and it serves Italian food."
     )
     html = client.get(url).text
     assert "data-no-example" not in html and "data-generated-example" in html
