@@ -52,7 +52,22 @@ MIN_WORDS = 4
 #: words that open a trailing phrase a one-clause standard can lose and still read as a
 #: sentence ("Cotto is a coffee shop in the city centre." -> "Cotto is a coffee shop.")
 _PHRASE_OPENERS = frozenset(
-    "in near at on by with for from of close next located serving offering".split()
+    [
+        "in",
+        "near",
+        "at",
+        "on",
+        "by",
+        "with",
+        "for",
+        "from",
+        "of",
+        "close",
+        "next",
+        "located",
+        "serving",
+        "offering",
+    ]
 )
 _END = ".!?"
 
