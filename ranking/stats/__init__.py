@@ -109,7 +109,7 @@ from ._power import (
 from ._proportions import wilson_interval
 from ._result import RankingResult
 from ._simulate import SCALES, Simulator, fit_simulator, pair_shares
-from ._stability import MAX_RUNS, range_coverage, stability_reasons
+from ._stability import MAX_RUNS, min_runs_for, range_coverage, stability_reasons
 
 __all__ = [
     "ADAPTIVE_REFIT_CONFIDENCE",
@@ -152,6 +152,7 @@ __all__ = [
     "mean_intervals",
     "merge_chunks",
     "method_parameters",
+    "min_runs_for",
     "overlap_weights",
     "pair_counts",
     "pair_share",

@@ -63,6 +63,7 @@ __all__ = [
     "ClusterStability",
     "adjusted_rand_index",
     "cluster_stability",
+    "min_runs_for",
     "range_coverage",
     "stability_reasons",
 ]
@@ -75,6 +76,9 @@ MAX_RUNS = 100_000
 
 #: the parts of the check that can fail, by code, in the words every message uses
 REASONS: dict[str, str] = {
+    "too_few_runs": "{runs:,} runs are too few for rank ranges at {confidence:.4g}% confidence: "
+    "each end of a range drops at least one whole run, more than the asked share, so the "
+    "ranges come out narrower than asked (at least {min_runs:,} runs are needed)",
     "halves_disagree": "two random halves of the runs give different clusters",
     "fragile_boundaries": "{fragile} boundary decision(s) rest on rank-range ends within "
     "{z:g} standard errors of the trim cut",
@@ -89,6 +93,17 @@ def range_coverage(runs: int, confidence: float) -> tuple[int, float]:
     """
     kept = runs - 2 * trim_count(runs, confidence) if runs > 0 else 0
     return kept, (kept / runs if runs else 0.0)
+
+
+def min_runs_for(confidence: float) -> int:
+    """The fewest runs whose rank ranges keep the asked share of the runs: each end is
+    asked to drop ``runs * (1 - confidence) / 2`` runs and drops that rounded up, so below
+    ``2 / (1 - confidence)`` runs (40 at 0.95, 2,000 at 0.999) it drops a whole run where
+    less was asked, and a range is narrower than the confidence claims (3 runs at 0.95
+    keep 1 of 3). At least 4 (two halves of two runs for the split-half check)."""
+    if confidence >= 1:
+        return 4
+    return max(4, math.ceil(2.0 / (1.0 - confidence) - 1e-9))
 
 
 def stability_reasons(stored: Mapping[str, Any]) -> list[str]:
@@ -108,8 +123,15 @@ def stability_reasons(stored: Mapping[str, Any]) -> list[str]:
         if not codes and stored.get("stable") is False:
             codes.append("halves_disagree")
     z = stored.get("z", 2.0)
+    confidence = stored.get("confidence")
     return [
-        REASONS[code].format(fragile=len(fragile), z=float(z) if z is not None else 2.0)
+        REASONS[code].format(
+            fragile=len(fragile),
+            z=float(z) if z is not None else 2.0,
+            runs=int(stored.get("n_runs") or 0),
+            confidence=100 * float(confidence) if isinstance(confidence, int | float) else 95.0,
+            min_runs=int(stored.get("min_runs") or 0),
+        )
         for code in codes
         if code in REASONS
     ]
@@ -188,6 +210,10 @@ class ClusterStability:
     coverage: float = 1.0
     half_coverage: float = 1.0
     runs_unknown: bool = False
+    #: the confidence of the ranges checked, and the fewest runs that deliver it
+    #: (:func:`min_runs_for`)
+    confidence: float = 0.95
+    min_runs: int = 4
 
     @property
     def stable(self) -> bool:
@@ -214,6 +240,8 @@ class ClusterStability:
             "half_coverage": self.half_coverage,
             "z": self.z,
             "note": self.note,
+            "confidence": self.confidence,
+            "min_runs": self.min_runs,
         }
 
 
@@ -302,7 +330,8 @@ def cluster_stability(
     ranks = result.run_ranks
     order = value_order(result.value)
     coverage = range_coverage(runs, result.confidence)[1]
-    if runs < 4 or n < 2:
+    min_runs = min_runs_for(result.confidence)
+    if n < 2:
         return ClusterStability(
             n_runs=runs,
             clusters_a=result.cluster.copy(),
@@ -314,11 +343,43 @@ def cluster_stability(
             fragile=np.empty(0, dtype=np.int64),
             suggested_runs=runs,
             z=z,
-            note="Too few runs or systems to judge the stability of the clusters.",
+            note="One system: there are no clusters to judge.",
             runs_interval=(runs, runs),
             max_runs=max_runs,
             coverage=coverage,
             half_coverage=coverage,
+            confidence=result.confidence,
+            min_runs=min_runs,
+        )
+    if runs < min_runs:
+        # Too few runs to deliver the asked confidence (or to split): the check cannot
+        # pass, and no clusters are claimed (it passed before, "too few to judge").
+        stored = {
+            "reasons": ["too_few_runs"],
+            "n_runs": runs,
+            "confidence": result.confidence,
+            "min_runs": min_runs,
+        }
+        low = _round_up(min_runs)
+        return ClusterStability(
+            n_runs=runs,
+            clusters_a=result.cluster.copy(),
+            clusters_b=result.cluster.copy(),
+            agree=False,  # not compared: the split was not made
+            adjusted_rand=0.0,
+            boundary_agreement=0.0,
+            range_agreement=0.0,
+            fragile=np.empty(0, dtype=np.int64),
+            suggested_runs=min(low, max_runs) if min_runs <= max_runs else None,
+            z=z,
+            note=f"Reason: {stability_reasons(stored)[0]}. The split-half check was not made.",
+            runs_interval=(low, low),
+            max_runs=max_runs,
+            reasons=("too_few_runs",),
+            coverage=coverage,
+            half_coverage=coverage,
+            confidence=result.confidence,
+            min_runs=min_runs,
         )
 
     perm = rng.permutation(runs)
@@ -474,4 +535,6 @@ def cluster_stability(
         coverage=coverage,
         half_coverage=half_coverage,
         runs_unknown=runs_unknown,
+        confidence=result.confidence,
+        min_runs=min_runs,
     )

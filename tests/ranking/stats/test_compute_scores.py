@@ -23,7 +23,7 @@ def test_api_checks_and_computes_from_scores():
         system=np.tile([2, 0, 1], n),
         score=np.tile([100.0, 50.0, 10.0], n),
         slot=np.tile([0, 1, 2], n),
-        runs=20,
+        runs=40,  # the fewest whose 95% ranges keep 95% (stats.min_runs_for)
         parameters={"sigma0": 0.5},
         rng=np.random.default_rng(1),
     )

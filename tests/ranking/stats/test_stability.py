@@ -72,3 +72,31 @@ def test_stability_summary_says_whether_stable():
     few = cluster_stability(wmt14(comparisons, rng=rng, runs=40), rng=np.random.default_rng(1))
     assert few.agree and not few.stable
     assert few.suggested_runs is not None and few.suggested_runs > 40
+
+
+@pytest.mark.parametrize(
+    ("runs", "confidence", "min_runs"),
+    [(1, 0.95, 40), (3, 0.95, 40), (39, 0.95, 40), (20, 0.999, 2000)],
+)
+def test_too_few_runs_for_the_asked_confidence_never_pass(runs, confidence, min_runs):
+    """A reviewer ranked with 1 to 3 runs: seven one-system clusters, the rule "met" and
+    the page "Stable. Too few runs ... to judge". 3 runs at 0.95 keep 1 of 3; 20 at 0.999
+    keep 18 of 20, what 0.95 keeps. Such a check now fails, says why, and suggests runs."""
+    from ranking.stats._stability import min_runs_for, stability_reasons
+
+    assert min_runs_for(confidence) == min_runs
+    result = rank(
+        "expected_wins",
+        dominance(40),
+        rng=np.random.default_rng(0),
+        runs=runs,
+        confidence=confidence,
+    )
+    check = cluster_stability(result, rng=np.random.default_rng(0))
+    assert not check.stable and check.reasons == ("too_few_runs",)
+    assert check.suggested_runs is not None and check.suggested_runs >= min_runs
+    stored = check.as_dict()
+    assert stored["stable"] is False and stored["min_runs"] == min_runs
+    (why,) = stability_reasons(stored)
+    assert why.startswith(f"{runs:,} runs are too few for rank ranges at {confidence * 100:.4g}%")
+    assert f"at least {min_runs:,} runs are needed" in why
