@@ -11,7 +11,24 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-__all__ = ["ranks_from_scores", "scores_to_ranks"]
+__all__ = ["SCORE_MAX", "ranks_from_scores", "score_refusal", "scores_to_ranks"]
+
+#: the largest score an import stores: twelve digits, the most a magnitude criterion's
+#: field takes; E2E's largest is 111,111. A score of 1e300 overflowed the means.
+SCORE_MAX = 10**12 - 1
+
+
+def score_refusal(raw: str, value: float) -> str:
+    """Why an imported score cannot be stored (empty when it can): scores are 0 or more
+    (the database's rule) and at most :data:`SCORE_MAX`."""
+    if value < 0:
+        return (
+            f"'{raw}' is a negative score: scores are 0 or more (magnitude estimates are "
+            "positive numbers, ratings count from the scale's lowest level up)."
+        )
+    if value > SCORE_MAX:
+        return f"'{raw}' is larger than any score the platform stores (at most {SCORE_MAX:,})."
+    return ""
 
 
 def scores_to_ranks(scores: ArrayLike, *, higher_is_better: bool = True) -> NDArray[np.int64]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from annotations.core.scoring import score_refusal
 from annotations.importing.parsers.common import CsvTable, parse_utc
 from common.errors import ImportFileError
 
@@ -162,8 +163,11 @@ def _score(row: _Row, column: str) -> float:
         score = float(raw)
     except ValueError:
         score = math.nan
-    if not math.isfinite(score) or score < 0:
-        raise row.error(f"'{raw}' is not a non-negative number.", column)
+    if not math.isfinite(score):
+        raise row.error(f"'{raw}' is not a number.", column)
+    refusal = score_refusal(raw, score)
+    if refusal:
+        raise row.error(refusal, column)
     return score
 
 

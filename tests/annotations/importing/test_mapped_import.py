@@ -422,3 +422,41 @@ def test_mturk_rejected_assignments_are_left_out_and_said(tmp_path: Path) -> Non
     path.write_text(text.replace("Submitted", "Rejected"))
     with pytest.raises(ImportFileError, match="skip_rows left out 2 row"):
         mapped_import(campaign=CampaignFactory(), path=path, mapping=preset_mapping("mturk"))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("score", "said"),
+    [("-5", "'-5' is a negative score"), ("1e300", "'1e300' is larger than any score")],
+)
+def test_a_score_the_platform_cannot_store_is_refused_with_its_place(
+    tmp_path: Path, counts: Callable[[], dict[str, int]], score: str, said: str
+) -> None:
+    """A reviewer's file: a negative magnitude score failed the database's check with a
+    traceback (IntegrityError), and 1e300 overflowed the means; both are refused now,
+    naming file, line and column, with nothing written."""
+    path = write_csv(
+        tmp_path / "neg.csv",
+        [
+            ["worker", "item", "sys1", "sys2", "sys3", "out1", "out2", "out3", "q1", "q2", "q3"],
+            ["w1", "i1", "A", "B", "C", "a", "b", "c", "0", score, "20"],
+        ],
+    )
+    mapping = mapping_from_dict(
+        {
+            "format": "csv",
+            "worker": "worker",
+            "item": "item",
+            "slots": 3,
+            "system": "sys{i}",
+            "output": "out{i}",
+            "criteria": [{"name": "quality", "score": "q{i}", "scale": "magnitude"}],
+        }
+    )
+    campaign = CampaignFactory()
+    before = counts()
+    with pytest.raises(ImportFileError) as refused:
+        mapped_import(campaign=campaign, path=path, mapping=mapping)
+    assert (refused.value.line, refused.value.field) == (2, "q2")
+    assert said in str(refused.value)
+    assert counts() == before

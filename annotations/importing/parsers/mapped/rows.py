@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from annotations.core.scoring import score_refusal
 from annotations.importing.parsers.common import row_language
 from annotations.importing.parsers.mapped.cells import (
     Cells,
@@ -193,6 +194,9 @@ def _scores(
             scores.append(float(n + 1 - number))
             ranks.append(number)
         else:
+            refusal = score_refusal(raw, number)
+            if refusal:
+                raise cells.error(refusal, column)
             scores.append(number)
             ranks.append(None)
     return scores, ranks
