@@ -122,7 +122,14 @@ def _ratings_store(
                 twin_equal += j.scores[slot] == j.scores[twin]
             scores.append(
                 FinishedScore(
-                    system=system, score=j.scores[slot], coverage=j.coverage[slot], text=text
+                    system=system,
+                    score=j.scores[slot],
+                    coverage=j.coverage[slot],
+                    text=text,
+                    # RankME's answer is also the content checks the quality question
+                    # asked (as the e2e-quality preset reads it): the checks table read
+                    # 0% of every check for an E2E folder imported so
+                    checks=_E2E_CHECKS.get(j.coverage[slot], ()),
                 )
             )
         meta: dict[str, Any] = {"_id": j.judgement_id}
@@ -210,6 +217,16 @@ class E2EImported:
     @property
     def scores(self) -> int:
         return sum(r.scores for r in self.ratings)
+
+
+#: an E2E coverage label as the content checks it answers (``check{i}``: ``ok`` is
+#: perfect, ``both`` added and missing), as the ``e2e-quality`` preset reads it
+_E2E_CHECKS = {
+    "ok": ("perfect",),
+    "missing": ("missing",),
+    "added": ("added",),
+    "both": ("added", "missing"),
+}
 
 
 def e2e_import(*, campaign_slug: str, folder: Path) -> E2EImported:

@@ -33,9 +33,12 @@ def content_check_counts(
     exclude_excluded_workers: bool = True,
     where: Mapping[str, str] | None = None,
 ) -> CheckCounts | None:
-    """Per system: outputs judged and how many times each enabled content check was ticked.
+    """Per system: outputs judged with their checks recorded, and how many times each
+    enabled content check was ticked.
 
-    None when the criterion has no content checks. Uses the judgements a ranking uses.
+    None when the criterion has no content checks, or when its judgements recorded none
+    (files imported without check columns: counting their outputs as ticking nothing read
+    0% of every check, with an interval). Uses the judgements a ranking uses.
     """
     checks = [str(c) for c in (criterion.content_checks or [])]
     if not checks:
@@ -49,6 +52,8 @@ def content_check_counts(
         outputs[label] += 1
         for key in set(ticks or []):
             ticked[(label, str(key))] += 1
+    if not ticked:
+        return None  # nothing recorded: no table rather than 0% of everything
     systems = sorted(outputs)
     return CheckCounts(
         checks=checks,
@@ -91,7 +96,7 @@ def content_check_summary(
     """Per system, the share of its outputs on which workers ticked each content check,
     with a Wilson interval (``ranking.stats.wilson_interval``, 95% by default), on the
     judgements the run ranks (its slice, its exclusions); None when the criterion has no
-    content checks."""
+    content checks or its judgements recorded none (:func:`content_check_counts`)."""
     counts = content_check_counts(
         criterion=run.criterion, exclude_excluded_workers=run.exclude_flagged, where=run.where
     )

@@ -67,3 +67,14 @@ def test_summary_at_another_confidence_level(checked):
     cell = summary.rows[3].cells[1]  # s3 "missing": 15 of 16
     ci = binomtest(15, 16).proportion_ci(confidence_level=0.99, method="wilson")
     assert (cell.lo, cell.hi) == (pytest.approx(ci.low), pytest.approx(ci.high))
+
+
+def test_judgements_that_recorded_no_checks_give_no_table_not_zero_percent(checked):
+    """An E2E folder imported with ``import_e2e`` stored no checks: every system read
+    "0% [0-1%]" for every check, beside 4,055 "missing" answers in the file."""
+    from annotations.models import JudgementScore
+
+    campaign, criterion, _owner = checked
+    JudgementScore.objects.filter(judgement__criterion=criterion).update(checks=[])
+    assert content_check_counts(criterion=criterion) is None
+    assert content_check_summary(run=_run(campaign, criterion)) is None

@@ -31,6 +31,18 @@ def test_import_e2e(e2e_folder: Path, counts) -> None:
     questions = dict(Criterion.objects.filter(campaign=campaign).values_list("name", "question"))
     assert questions == {"quality": E2E_QUALITY_QUESTION, "naturalness": E2E_NATURALNESS_QUESTION}
     assert Judgement.objects.filter(criterion__name="naturalness").count() == 2
+    # RankME's check{i} answers are the quality question's content checks, as the
+    # e2e-quality preset reads them (they were kept as coverage labels only, and the
+    # content-check table read 0% of every check)
+    from annotations.models import JudgementScore
+
+    quality = JudgementScore.objects.filter(judgement__criterion__name="quality")
+    answers = {(s.coverage, tuple(s.checks)) for s in quality}
+    assert all(
+        checks == {"ok": ("perfect",), "both": ("added", "missing")}.get(label, (label,))
+        for label, checks in answers
+    )
+    assert any(checks for _, checks in answers)
 
     before = counts()
     with pytest.raises(CommandError, match="already holds imported E2E judgements"):
