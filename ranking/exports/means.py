@@ -23,6 +23,7 @@ MEANS_CSV_HEADER = (
     "rank_range",
     "cluster",
     "ranking_run",
+    "mean_of",
 )
 
 
@@ -56,6 +57,7 @@ def means_csv(table: MeansTable) -> str:
                             cell.ranked.rank_range if cell.ranked else "",
                             cell.ranked.cluster if cell.ranked else "",
                             run.pk if run and cell.ranked else "",
+                            "logarithms" if block.geometric else "scores",
                         ]
                     )
                 )
@@ -77,6 +79,7 @@ def means_json(table: MeansTable) -> dict[str, object]:
                 "criterion": block.criterion,
                 "scale": block.scale,
                 "scale_range": list(block.scale_range) if block.scale_range else None,
+                "mean": "geometric" if block.geometric else "arithmetic",
                 "columns": [c or "all" for c in block.columns],
                 "runs": {(c or "all"): run.pk for c, run in block.runs.items()},
                 "systems": [

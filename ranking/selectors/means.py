@@ -1,5 +1,5 @@
 """Reads for the MTG-style table: each criterion's mean rating per system and
-language, with confidence intervals, beside the TrueSkill rank ranges and clusters.
+language, with confidence intervals, beside the latest ranking run's rank ranges and clusters (any method).
 
 The database adds the ratings up per (system, language): count, sum and sum of squares,
 one aggregate query per criterion; ``ranking.stats.mean_intervals`` turns them into
@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
-from django.db.models import Count, F, FloatField, Sum
-from django.db.models.functions import Cast
+from django.db.models import Count, ExpressionWrapper, FloatField, Sum
+from django.db.models.functions import Cast, Ln
 
 from annotations.core.slices import LANGUAGE
 from annotations.models import Campaign, Criterion
@@ -41,11 +42,6 @@ class MeanCell:
     high: float
     ranked: Row | None = None
 
-    @property
-    def half(self) -> float:
-        """Half the interval's width (``nan`` for a single rating)."""
-        return (self.high - self.low) / 2
-
 
 @dataclass(frozen=True)
 class CriterionMeans:
@@ -55,6 +51,8 @@ class CriterionMeans:
     criterion: str
     scale: str
     scale_range: tuple[float, float] | None  # Likert: lowest and highest level
+    #: geometric means (magnitude estimates: the mean of the logarithms, turned back)
+    geometric: bool
     columns: list[str]  # language tags; ALL for the pooled column
     systems: list[str]
     cells: dict[tuple[str, str], MeanCell] = field(default_factory=dict)
@@ -109,14 +107,26 @@ def criterion_means(
     confidence: float = DEFAULT_CONFIDENCE,
     exclude_excluded_workers: bool = True,
 ) -> CriterionMeans:
-    """The criterion's mean rating per system and language (and pooled), with intervals."""
+    """The criterion's mean rating per system and language (and pooled), with intervals.
+
+    Magnitude estimates are means of their logarithms, turned back (geometric means, with
+    the t interval of the logarithms' mean turned back: positive and not symmetric), as
+    magnitude estimation is analysed (Bard, Robertson and Sorace 1996): an arithmetic mean
+    of numbers with no upper bound followed a few scores of 111,111 (E2E's gong: 230.7,
+    interval -36 to 498, where the others sit at 78-97). Scores of 0 have no logarithm and
+    are left out of a magnitude mean."""
+    counted = scores_counted(criterion=criterion, exclude_excluded_workers=exclude_excluded_workers)
+    geometric = criterion.scale == Criterion.Scale.MAGNITUDE
+    value: Any = Cast("score", FloatField())
+    if geometric:
+        counted = counted.filter(score__gt=0)
+        value = Ln(value)
     sums = list(
-        scores_counted(criterion=criterion, exclude_excluded_workers=exclude_excluded_workers)
-        .values("output__system__label", "judgement__task__language")
+        counted.values("output__system__label", "judgement__task__language")
         .annotate(
             n=Count("id"),
-            total=Sum(Cast("score", FloatField())),
-            squares=Sum(F("score") * F("score"), output_field=FloatField()),
+            total=Sum(value),
+            squares=Sum(ExpressionWrapper(value * value, output_field=FloatField())),
         )
         .values_list("output__system__label", "judgement__task__language", "n", "total", "squares")
         .order_by()
@@ -150,14 +160,16 @@ def criterion_means(
         column: {row.system: row for row in ranking_run_rows_claimed(run=run)}
         for column, run in runs.items()
     }
-    low, high = result.low, result.high
+    mean, low, high = result.mean, result.low, result.high
+    if geometric:
+        mean, low, high = np.exp(mean), np.exp(low), np.exp(high)
     scale_range = _scale_range(criterion)
     if scale_range is not None:  # a mean cannot leave the scale: neither can its interval
         low, high = np.clip(low, *scale_range), np.clip(high, *scale_range)
     cells = {
         key: MeanCell(
             n=int(result.n[i]),
-            mean=float(result.mean[i]),
+            mean=float(mean[i]),
             low=float(low[i]),
             high=float(high[i]),
             ranked=ranked.get(key[1], {}).get(key[0]),
@@ -172,6 +184,7 @@ def criterion_means(
         criterion=criterion.name,
         scale=criterion.scale,
         scale_range=scale_range,
+        geometric=geometric,
         columns=columns,
         systems=systems,
         cells=cells,

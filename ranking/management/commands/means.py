@@ -17,7 +17,7 @@ from ranking.selectors.runs import CONFIDENCE_RANGE, DEFAULT_CONFIDENCE
 class Command(BaseCommand):
     help = (
         "Each criterion's mean rating per system and language (and over all languages), "
-        "with Student t intervals, beside the latest TrueSkill rank range on the same "
+        "with Student t intervals, beside the latest ranking run's rank range (any method, named) on the same "
         "language. --csv writes the table as CSV."
     )
 
@@ -56,18 +56,31 @@ class Command(BaseCommand):
                 continue
             width = max(len(s) for s in block.systems)
             heads = [c or "all" for c in block.columns]
-            self.stdout.write("  " + "system".ljust(width) + "".join(f"  {h:>24}" for h in heads))
+            if block.geometric:
+                self.stdout.write(
+                    "  geometric means (magnitude estimates: the mean of the logarithms, "
+                    "turned back; scores of 0 left out)"
+                )
+            self.stdout.write("  " + "system".ljust(width) + "".join(f"  {h:>32}" for h in heads))
             for system, cells in block.rows():
                 shown = []
                 for cell in cells:
                     if cell is None:
-                        shown.append(f"  {'-':>24}")
+                        shown.append(f"  {'-':>32}")
                         continue
-                    half = "" if math.isnan(cell.half) else f" ±{cell.half:.2f}"
+                    interval = "" if math.isnan(cell.low) else f" ({cell.low:.2f}-{cell.high:.2f})"
                     rank = f" [{cell.ranked.rank_range}]" if cell.ranked else ""
-                    shown.append(f"  {f'{cell.mean:.2f}{half} n={cell.n}{rank}':>24}")
+                    shown.append(f"  {f'{cell.mean:.2f}{interval} n={cell.n}{rank}':>32}")
                 self.stdout.write("  " + system.ljust(width) + "".join(shown))
         self.stdout.write(
-            f"\nMeans with {table.confidence:.0%} t intervals; [rank range] of the latest "
-            "finished ranking run on the same language (or all items)."
+            f"\nMeans with {table.confidence:.0%} t intervals (low-high; cut at a Likert or "
+            "slider scale's ends); [rank range] of the latest finished ranking run on the same "
+            "language (or all items): "
+            + "; ".join(
+                f"{block.criterion} {column or 'all'}: run {run.pk} ({run.method})"
+                for block in table.criteria
+                for column, run in block.column_runs()
+                if run is not None
+            )
+            + "."
         )

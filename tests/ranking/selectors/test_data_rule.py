@@ -89,8 +89,8 @@ def test_two_judgements_give_no_clusters_and_no_stability_verdict(client):
     }
     means = client.get(f"/rankings/campaign/{campaign.slug}/means/").content.decode()
     assert "n=2 · rank 2-3" in means and "· cluster" not in means
-    # Magnitude means are raw arithmetic means: the page says what pulls them.
-    assert "data-magnitude-note" in means and "rank by it" in means
+    # Magnitude means are geometric: the page says so.
+    assert "data-magnitude-note" in means and "these are geometric means" in means
 
 
 def test_enough_comparisons_and_a_stable_split_show_clusters(client):

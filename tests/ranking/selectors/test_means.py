@@ -127,3 +127,32 @@ def test_the_page_and_the_api_accept_and_refuse_the_same_confidence(
     else:
         assert page.context["error"] == api.json()["detail"]
         assert api.json()["detail"].startswith("confidence: ")
+
+
+def test_magnitude_means_are_geometric_with_positive_intervals():
+    """A reviewer's E2E table: gong 230.7 with the interval -36 to 498 (a few scores of
+    111,111 in arithmetic means of magnitude estimates). Magnitude means are now the mean
+    of the logarithms turned back, checked against scipy's t interval on the logarithms."""
+    from tests.ranking.planted import add_judgement, planted_campaign
+
+    campaign, criterion = planted_campaign(strengths=[0, 0], n_judgements=0, k=2)
+    given = {"s0": [100, 80, 120, 111111], "s1": [90, 100, 95, 105]}
+    for n in range(4):
+        add_judgement(
+            campaign=campaign,
+            criterion=criterion,
+            scores={s: given[s][n] for s in given},
+            item_key=f"m{n}",
+        )
+    assert criterion.scale == "magnitude"
+    (block,) = means.campaign_means(campaign=campaign).criteria
+    assert block.geometric
+    for system, values in given.items():
+        logs = np.log(values)
+        cell = block.cells[(system, means.ALL)]
+        assert cell.mean == pytest.approx(np.exp(logs.mean()))
+        low, high = _interval(logs)
+        assert (cell.low, cell.high) == (pytest.approx(np.exp(low)), pytest.approx(np.exp(high)))
+        assert cell.low > 0
+    # one score of 111,111 no longer puts s0 a thousand times above s1
+    assert block.cells[("s0", means.ALL)].mean < 1000

@@ -27,6 +27,9 @@ def test_the_command():
     call_command("means", campaign.slug, stdout=out)
     text = out.getvalue()
     assert "grammar (24 ratings)" in text and f"{np.mean(given[('good', 'fr')]):.2f}" in text
+    # The interval as low-high, never a symmetric "±" beside a clipped interval (a
+    # reviewer's "4.67 ±0.88" was half of [3.23, 5.00], cut at the scale's top)
+    assert "±" not in text and "t intervals (low-high; cut at a Likert" in text
     out = io.StringIO()
     call_command("means", campaign.slug, "--csv", stdout=out)
     assert out.getvalue().splitlines()[0].startswith("criterion,confidence,system,language")
