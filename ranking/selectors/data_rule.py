@@ -216,14 +216,17 @@ class DataRule:
             )
         if self.separation:
             out.append(
-                "Unbounded values: "
-                + (
-                    "some systems were never compared with the others"
-                    if not self.separation_compared
-                    else "some systems won (or lost) every comparison with the others, so "
-                    "Bradley-Terry has no finite estimate"
+                (
+                    "Groups never compared: some systems were never shown with the others, "
+                    "directly or through other systems; collect judgements that show them "
+                    "together, then rank again."
                 )
-                + "; collect more judgements of them, then rank again."
+                if not self.separation_compared
+                else (
+                    "Unbounded values: some systems won (or lost) every comparison with the "
+                    "others, so Bradley-Terry has no finite estimate; collect more judgements "
+                    "of them, then rank again."
+                )
             )
         if self.stable is False:
             out.append(

@@ -192,4 +192,4 @@ def test_groups_never_compared_are_named_and_withhold_clusters():
         "together."
     ]
     assert rule.no_clusters_short == "groups never compared"
-    assert rule.no_clusters.startswith("Unbounded values: some systems were never compared")
+    assert rule.no_clusters.startswith("Groups never compared: some systems were never shown")
