@@ -12,10 +12,39 @@ from annotations.selectors.plan import PAY_PER_HOUR_DEFAULT
 from common.errors import DomainError
 from ranking.selectors import power as power_selectors
 from ranking.selectors.runs import DEFAULT_CONFIDENCE
+from ranking.serializers.power import PowerQuery
 
 
 def _number(value: float, unit: str = "") -> str:
     return "never (level so far)" if math.isinf(value) else f"{value:,.0f}{unit}"
+
+
+def _percent(value: float) -> str:
+    """0.95 as 95%, 0.999 as 99.9% (not 100%)."""
+    return f"{value * 100:.4g}%"
+
+
+def _check_bounds(options: dict[str, Any]) -> None:
+    """The options against the bounds the API and the page apply (``PowerQuery``): the
+    command took a share of 0.5 or 1, a power of 0.3, a negative pay and 0 seconds a task,
+    and answered "never", "inf worker hours" or a negative cost."""
+    given = {
+        "criterion": options["criterion"],
+        "share": options["share"],
+        "draws": options["draws"],
+        "confidence": options["confidence"],
+        "power": options["power"],
+        "pay_per_hour": options["pay_per_hour"],
+        "seconds_per_task": options["seconds_per_task"],
+    }
+    query = PowerQuery(data={k: v for k, v in given.items() if v is not None})
+    if not query.is_valid():
+        raise CommandError(
+            "; ".join(
+                f"--{name.replace('_', '-')}: {' '.join(str(e) for e in errors)}"
+                for name, errors in query.errors.items()
+            )
+        )
 
 
 class Command(BaseCommand):
@@ -42,6 +71,7 @@ class Command(BaseCommand):
             campaign = campaign_by_slug(options["campaign"])
         except DomainError as exc:
             raise CommandError(str(exc)) from exc
+        _check_bounds(options)
         money = dict(
             pay_per_hour=options["pay_per_hour"], seconds_per_task=options["seconds_per_task"]
         )
@@ -58,8 +88,8 @@ class Command(BaseCommand):
                 self.stdout.write(
                     f"{campaign.slug}: {plan.systems} systems, {plan.outputs_per_task} outputs "
                     f"per task; the better of two systems wins {plan.share:.0%} of their "
-                    f"comparisons ({plan.draws:.0%} draws); {plan.confidence:.0%} confidence, "
-                    f"{plan.power:.0%} power:\n"
+                    f"comparisons ({plan.draws:.0%} draws); {_percent(plan.confidence)} "
+                    f"confidence, {_percent(plan.power)} power:\n"
                     f"  {_number(plan.comparisons_per_pair)} comparisons of the pair = "
                     f"{_number(plan.judgements)} judgements = {_number(plan.tasks)} tasks of "
                     f"{plan.judgements_per_task} judgements\n"
@@ -85,8 +115,8 @@ class Command(BaseCommand):
             raise CommandError(f"Criterion '{options['criterion']}' has too few judgements yet.")
         self.stdout.write(
             f"{campaign.slug} / {report.criterion}: {report.judgements:,} judgements of "
-            f"{report.systems} systems; {report.confidence:.0%} confidence, "
-            f"{report.power:.0%} power; pairs in the judgements' order so far\n"
+            f"{report.systems} systems; {_percent(report.confidence)} confidence, "
+            f"{_percent(report.power)} power; pairs in the judgements' order so far\n"
         )
         width = max(len(p.better) + len(p.worse) for p in report.pairs) + 4
         self.stdout.write(

@@ -45,3 +45,29 @@ def test_without_pay_the_command_plans_at_the_pages_default() -> None:
     out = StringIO()
     call_command("power", campaign.slug, "--share", "0.6", stdout=out)
     assert f"at {PAY_PER_HOUR_DEFAULT:.2f} per hour" in out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("--share", "0.5"),
+        ("--share", "1"),
+        ("--power", "0.3"),
+        ("--pay-per-hour", "-5"),
+        ("--seconds-per-task", "0"),
+    ],
+)
+def test_the_command_applies_the_apis_bounds(option: str, value: str) -> None:
+    """A reviewer's command printed "never (level so far) comparisons", "inf worker
+    hours" and a cost of -339.50 where the API answers 400: one bound for both."""
+    campaign, _ = planted_campaign(strengths=[40.0, 0.0, 0.0], n_judgements=6, k=3)
+    args = ["power", campaign.slug, "--share", "0.6", option, value]
+    with pytest.raises(CommandError, match=f"^{option}: "):
+        call_command(*args, stdout=StringIO())
+
+
+def test_a_confidence_of_0_999_is_not_printed_as_100_percent() -> None:
+    campaign, _ = planted_campaign(strengths=[40.0, 0.0, 0.0], n_judgements=6, k=3)
+    out = StringIO()
+    call_command("power", campaign.slug, "--share", "0.6", "--confidence", "0.999", stdout=out)
+    assert "99.9% confidence" in out.getvalue()
