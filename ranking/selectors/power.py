@@ -65,8 +65,14 @@ class PowerPair:
         return self.comparisons_more == 0
 
     @property
+    def compared(self) -> bool:
+        """Whether the two were ever compared: a pair never shown together has no share
+        to plan from (it is no estimate, not "level")."""
+        return self.have > 0
+
+    @property
     def level(self) -> bool:
-        return math.isinf(self.comparisons_more)
+        return self.compared and math.isinf(self.comparisons_more)
 
 
 @dataclass(frozen=True)
@@ -89,6 +95,11 @@ class PowerReport:
         return [p for p in self.pairs if not p.resolved and p.level]
 
     @property
+    def never_compared(self) -> list[PowerPair]:
+        """Pairs never shown together: the pilot gives no share to plan from."""
+        return [p for p in self.pairs if not p.compared]
+
+    @property
     def separated(self) -> int:
         return sum(p.resolved for p in self.pairs)
 
@@ -96,7 +107,7 @@ class PowerReport:
     def unresolved(self) -> list[PowerPair]:
         """Pairs still to resolve that more judgements can resolve, fewest needed first."""
         return sorted(
-            (p for p in self.pairs if not p.resolved and not p.level),
+            (p for p in self.pairs if p.compared and not p.resolved and not p.level),
             key=lambda p: p.judgements_more,
         )
 
@@ -202,6 +213,15 @@ def campaign_power_plan(
     )
 
 
+def _observed_outputs_per_judgement(judgement: np.ndarray, n: int) -> int:
+    """The outputs a judgement of the pilot scored (the median; 2 to ``n``): the design the
+    pilot's judgements came from, which the judgements still needed are counted in. The
+    campaign's setting (5 by default) understated by 3.3x what 3-way imported judgements
+    of 6 systems need."""
+    _, sizes = np.unique(np.asarray(judgement), return_counts=True)
+    return int(min(max(round(float(np.median(sizes))), 2), n)) if sizes.size else 2
+
+
 def criterion_power(
     *,
     criterion: Criterion,
@@ -234,7 +254,7 @@ def criterion_power(
     np.add.at(points, comparisons.losers[comparisons.draws], 0.5)
     share = points / np.maximum(comparisons.per_system(), 1)
     order = np.argsort(-share, kind="stable")
-    k = min(max(campaign.outputs_per_task, 2), n)
+    k = _observed_outputs_per_judgement(data.judgement, n)
     seconds = seconds_per_task if seconds_per_task is not None else _seconds(criterion, campaign)
     labels = [data.systems[int(i)].label for i in ranked]
     found = []
@@ -242,12 +262,14 @@ def criterion_power(
         comparisons, order, k=k, confidence=confidence, power=power, pairs=pairs
     ):
         hours, cost = _hours_cost(pair.judgements_more, seconds, pay_per_hour)
+        # never compared: no share to plan from (the stats' 0.5 is a stand-in, not data)
+        unknown = math.nan if pair.have == 0 else None
         found.append(
             PowerPair(
                 better=labels[pair.a],
                 worse=labels[pair.b],
-                share=pair.share,
-                draws=pair.draws,
+                share=pair.share if unknown is None else unknown,
+                draws=pair.draws if unknown is None else unknown,
                 have=pair.have,
                 comparisons_more=pair.more,
                 judgements_more=pair.judgements_more,

@@ -51,13 +51,13 @@ class PowerQuery(serializers.Serializer):
 @extend_schema_field(OpenApiTypes.NUMBER)
 class Rounded(serializers.Field):
     """A number to four places; infinite (two systems level so far: no number of
-    judgements separates them) as null, where the field allows null."""
+    judgements separates them) or undefined (two systems never compared) as null."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(read_only=True, **kwargs)
 
     def to_representation(self, value: float) -> float | None:
-        return None if math.isinf(value) else round(value, 4)
+        return None if not math.isfinite(value) else round(value, 4)
 
 
 class Kind(serializers.ChoiceField):
@@ -110,9 +110,13 @@ class PowerPairSerializer(serializers.Serializer):
 
     better = serializers.CharField()
     worse = serializers.CharField()
-    share = Rounded()
-    draws = Rounded()
+    share = Rounded(allow_null=True)
+    draws = Rounded(allow_null=True)
     comparisons = serializers.IntegerField(source="have")
+    compared = serializers.BooleanField(
+        help_text="Whether the two were ever compared; when not, the pilot gives no share "
+        "to plan from and the figures are null (no estimate), not level."
+    )
     resolved = serializers.BooleanField()
     level = serializers.BooleanField()
     comparisons_more = Rounded(allow_null=True)

@@ -123,7 +123,14 @@ class Command(BaseCommand):
             f"  {'pair':{width}s} {'share':>6s} {'have':>6s} {'more judgements':>16s}"
         )
         for p in report.pairs:
-            more = "resolved" if p.resolved else _number(p.judgements_more)
+            more = (
+                "no estimate: never compared"
+                if not p.compared
+                else "resolved"
+                if p.resolved
+                else _number(p.judgements_more)
+            )
             self.stdout.write(
-                f"  {p.better + ' vs ' + p.worse:{width}s} {p.share:6.1%} {p.have:6,d} {more:>16s}"
+                f"  {p.better + ' vs ' + p.worse:{width}s} "
+                f"{(f'{p.share:6.1%}' if p.compared else '     -')} {p.have:6,d} {more:>16s}"
             )

@@ -153,3 +153,53 @@ def test_the_bounds_are_the_selectors() -> None:
         assert (api_field.min_value, api_field.max_value) == bounds  # type: ignore[attr-defined]
     assert power.power_draws_problem(share=0.9, draws=0.2) is None
     assert power.power_draws_problem(share=0.9, draws=0.21) is not None
+
+
+@pytest.mark.django_db
+def test_pairs_never_compared_are_no_estimate_and_the_pilots_design_is_used(client) -> None:
+    """A reviewer's pilot: 3-way tasks of two groups never shown together. "A vs D 50.0%
+    have 0 ... never (level so far)" and `"level": true`; and the campaign's default of 5
+    outputs a task understated the judgements 3-way tasks need by 3.3x."""
+    from io import StringIO
+
+    from django.core.management import call_command
+    from rest_framework.test import APIClient
+
+    from tests.ranking.planted import add_judgement
+
+    campaign, criterion = planted_campaign(strengths=[0] * 6, n_judgements=0, k=3)
+    for n in range(12):
+        add_judgement(
+            campaign=campaign,
+            criterion=criterion,
+            scores={"s0": 100 + n, "s1": 90, "s2": 80},
+            item_key=f"a{n}",
+        )
+        add_judgement(
+            campaign=campaign,
+            criterion=criterion,
+            scores={"s3": 100, "s4": 90 + n, "s5": 80},
+            item_key=f"b{n}",
+        )
+    assert campaign.outputs_per_task == 5
+    report = power.criterion_power(criterion=criterion, pairs="all")
+    assert report is not None and report.outputs_per_task == 3
+    apart = report.never_compared
+    assert len(apart) == 9 and all(not p.level and math.isnan(p.share) for p in apart)
+    assert all(p.compared for p in report.unresolved)
+
+    out = StringIO()
+    call_command("power", campaign.slug, "--criterion", "quality", "--all-pairs", stdout=out)
+    assert "no estimate: never compared" in out.getvalue() and "level so far" not in out.getvalue()
+
+    from django.contrib.auth.models import User
+
+    campaign.owner = User.objects.create_user("owner-power")
+    campaign.save(update_fields=["owner"])
+    api = APIClient()
+    api.force_authenticate(campaign.owner)
+    answer = api.get(f"/api/campaigns/{campaign.slug}/power/?criterion=quality&pairs=all")
+    body = answer.json()
+    assert answer.status_code == 200, body
+    never = [p for p in body["pairs"] if not p["compared"]]
+    assert len(never) == 9 and all(p["share"] is None and not p["level"] for p in never)
