@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 #: The longest system label and item id kept (``System.label``, ``Item.external_id``).
@@ -10,10 +11,18 @@ SYSTEM_LABEL_MAX = 100
 ITEM_ID_MAX = 200
 
 
+def system_label(text: str) -> str:
+    """A system's label as stored and matched: Unicode NFC. "Système" typed with a
+    combining accent (NFD, as macOS names files) and with the accented letter are one
+    system; they were two, both shown "Système", ranked apart."""
+    return unicodedata.normalize("NFC", text)
+
+
 @dataclass(frozen=True)
 class OutputRow:
-    """One output to store: the item's external id and input, the system, the text, and
-    the item's attributes as (name, value) pairs (``core.slices``)."""
+    """One output to store: the item's external id and input, the system (its label in
+    NFC, :func:`system_label`), the text, and the item's attributes as (name, value)
+    pairs (``core.slices``)."""
 
     item_id: str
     input: str
@@ -21,3 +30,6 @@ class OutputRow:
     text: str
     attributes: tuple[tuple[str, str], ...] = ()
     language: str = ""  # BCP 47, checked; "" = the file's, else the campaign's first
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "system", system_label(self.system))

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from annotations.core.outputs import system_label
 from annotations.core.scoring import score_refusal
 from annotations.importing.parsers.common import CsvTable, parse_utc
 from common.errors import ImportFileError
@@ -218,7 +219,7 @@ def _judgement(row: _Row, *, criterion: str, prefix: str, judgement_id: str) -> 
     started, submitted = _times(row)
     systems, texts, scores, coverage, twins = [], [], [], [], []
     for k in range(1, SLOTS + 1):
-        systems.append(row.value(f"sys{k}"))
+        systems.append(system_label(row.value(f"sys{k}")))
         texts.append(row.value(f"ref{k}"))
         scores.append(_score(row, f"{prefix}{k}"))
         coverage.append(_slot_coverage(row, k) if criterion == "quality" else "")

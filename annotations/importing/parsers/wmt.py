@@ -33,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from annotations.core.outputs import system_label
 from annotations.importing.parsers.common import CsvTable, row_language
 from common.errors import ImportFileError
 
@@ -169,7 +170,7 @@ def _ranking(
     source: str,
 ) -> WMTRanking:
     """A ranked row (its systems checked: none empty, none twice)."""
-    systems = tuple(record[i].strip() for i in at.system_at)
+    systems = tuple(system_label(record[i].strip()) for i in at.system_at)
     if not all(systems) or len(set(systems)) < at.k:
         _refuse_systems(systems, file=file, line=line)
     written: tuple[int, ...] = ()

@@ -460,3 +460,41 @@ def test_a_score_the_platform_cannot_store_is_refused_with_its_place(
     assert (refused.value.line, refused.value.field) == (2, "q2")
     assert said in str(refused.value)
     assert counts() == before
+
+
+@pytest.mark.django_db
+def test_a_system_label_in_two_unicode_forms_is_one_system(tmp_path: Path) -> None:
+    """A reviewer's file named "Système" with the accented letter on one row and with a
+    combining accent (NFD) on another: two systems, both shown "Système", ranked apart."""
+    import unicodedata
+
+    from annotations.models import System
+
+    composed = "Syst\u00e8me"
+    decomposed = unicodedata.normalize("NFD", composed)
+    assert composed != decomposed
+    path = write_csv(
+        tmp_path / "uni.csv",
+        [
+            ["worker", "item", "sys1", "sys2", "out1", "out2", "q1", "q2"],
+            ["w1", "i1", composed, "B", "x1", "y1", "120", "80"],
+            ["w2", "i2", decomposed, "B", "x2", "y2", "90", "110"],
+        ],
+    )
+    mapping = mapping_from_dict(
+        {
+            "format": "csv",
+            "worker": "worker",
+            "item": "item",
+            "slots": 2,
+            "system": "sys{i}",
+            "output": "out{i}",
+            "criteria": [{"name": "quality", "score": "q{i}", "scale": "magnitude"}],
+        }
+    )
+    campaign = CampaignFactory()
+    mapped_import(campaign=campaign, path=path, mapping=mapping)
+    assert sorted(System.objects.filter(campaign=campaign).values_list("label", flat=True)) == [
+        "B",
+        composed,
+    ]

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from annotations.core.outputs import system_label
 from annotations.core.scoring import score_refusal
 from annotations.importing.parsers.common import row_language
 from annotations.importing.parsers.mapped.cells import (
@@ -134,6 +135,7 @@ def _row_outputs(cells: Cells, mapping: Mapping, k: int) -> tuple[list[str], lis
             cells.value(column)
         if not system:
             break  # the row's outputs end here (exports pad narrower judgements)
+        system = system_label(system)
         if system in systems:
             raise cells.error(f"system '{system}' appears twice in the row.", column)
         systems.append(system)
