@@ -601,6 +601,10 @@ def _chunks_compute(
                 f"Chunk {chunks[0].index + 1} stopped at the time limit of "
                 f"{settings.RANKING_SOFT_TIME_LIMIT // 60} minutes; ask for fewer runs."
             )
+        elif isinstance(exc, ValueError):
+            # the statistics' refusal of these data, worded for a person (as the run
+            # that is not cut into chunks says it)
+            message = f"Cannot rank '{run.criterion.name}': {exc}"
         elif not isinstance(exc, DomainError):
             message = f"The computation failed ({type(exc).__name__}: {exc})."
         ended = RankingRun.objects.filter(pk=run.pk, status=RankingRun.Status.RUNNING).update(

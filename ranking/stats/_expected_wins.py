@@ -99,7 +99,26 @@ def expected_wins(
     ----------
     Koehn, P. (2012). Simulating human judgment in machine translation evaluation
     campaigns. IWSLT 2012.
+
+    Raises
+    ------
+    ValueError
+        Under ``draws_rule="exclude"``, when a system has no comparison but draws: its
+        expected wins are undefined (they were 0.5, and all-draw data came out one cluster
+        of 0.500 with the minimum-data rule met).
     """
+    if draws_rule == "exclude":
+        decisive = ~comparisons.draws
+        counted = np.bincount(
+            comparisons.winners[decisive], minlength=comparisons.n_systems
+        ) + np.bincount(comparisons.losers[decisive], minlength=comparisons.n_systems)
+        undefined = int(np.sum(counted == 0))
+        if undefined:
+            raise ValueError(
+                f"{undefined} of {comparisons.n_systems} systems have only draws, and expected "
+                "wins leaves draws out (draws_rule 'exclude'): they have no value. Rank with "
+                "draws_rule 'half', or with TrueSkill (wmt14), which counts draws."
+            )
     return bootstrap_pair_scores(
         comparisons,
         partial(expected_wins_scores, draws_rule=draws_rule),

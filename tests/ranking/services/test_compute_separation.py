@@ -92,3 +92,40 @@ def test_bradley_terry_on_data_with_every_group_beaten_stores_no_split():
     run = ranking_run_compute(run=run)
     assert run.status == "done", run.error
     assert "separation" not in run.inputs
+
+
+@pytest.mark.django_db
+def test_expected_wins_refuses_systems_with_only_draws():
+    """A reviewer's all-tie file under expected wins (draws left out): every system got
+    0.500, one cluster, and the minimum-data rule met, on no decisive comparison."""
+    from tests.ranking.planted import add_judgement
+
+    campaign, criterion = planted_campaign(strengths=[0, 0, 0], n_judgements=0, k=3)
+    for n in range(40):
+        add_judgement(
+            campaign=campaign,
+            criterion=criterion,
+            scores={"s0": 100, "s1": 100, "s2": 100},
+            item_key=f"t{n}",
+        )
+    run = ranking_run_create(
+        campaign=campaign, criterion=criterion, method="expected_wins", runs=100, queue=False
+    )
+    with pytest.raises(ValueError, match="only draws"):  # the chunk's task raises (eager)
+        ranking_run_compute(run=run)
+    run.refresh_from_db()
+    assert run.status == "failed"
+    assert run.error.startswith(
+        "Cannot rank 'quality': 3 of 3 systems have only draws, and expected wins leaves draws out"
+    )
+    half = ranking_run_compute(
+        run=ranking_run_create(
+            campaign=campaign,
+            criterion=criterion,
+            method="expected_wins",
+            runs=100,
+            parameters={"draws_rule": "half"},
+            queue=False,
+        )
+    )
+    assert half.status == "done", half.error
