@@ -132,6 +132,25 @@ def _clusters_shown(meta: dict) -> bool:
     return not isinstance(rule, dict) or bool(rule.get("met", True))
 
 
+#: the mark of a ranked system short of the minimum data, as the page marks its row
+THIN_MARK = "\u2020"
+
+
+def _thin(meta: dict) -> set[str]:
+    """The ranked systems with fewer judgements or comparisons than the minimum."""
+    rule = meta.get("data_rule")
+    return {str(label) for label in rule.get("thin", [])} if isinstance(rule, dict) else set()
+
+
+def _thin_key(meta: dict) -> str:
+    """The sentence that explains :data:`THIN_MARK` ("" when no row carries it)."""
+    if not _thin(meta):
+        return ""
+    rule = meta.get("data_rule")
+    minimum = rule.get("min_comparisons", "") if isinstance(rule, dict) else ""
+    return f"{THIN_MARK} fewer than {minimum} judgements or comparisons."
+
+
 def _no_clusters(meta: dict) -> str:
     """Why the clusters are not shown, naming the part of the minimum-data rule that
     failed (``data_rule.no_clusters``, from :class:`~ranking.selectors.data_rule.DataRule`)."""
@@ -216,6 +235,7 @@ def _value_label(meta: dict) -> str:
 
 def _table(rows: Sequence[Row], title: str, meta: dict) -> str:
     shown = _clusters_shown(meta)
+    thin = _thin(meta)
     names = [_one_line(r.system) for r in rows]
     width = max([len("System"), *(len(n) for n in names)])
     lines = [_one_line(title)] if title else []
@@ -226,11 +246,14 @@ def _table(rows: Sequence[Row], title: str, meta: dict) -> str:
         if shown and previous is not None and r.cluster != previous:
             lines.append("-" * len(header))
         cluster = str(r.cluster) if shown and r.cluster != previous else ""
-        lines.append(f"{cluster:>3}  {r.value:>9.3f}  {r.rank_range:>7}  {name:<{width}}")
+        mark = f" {THIN_MARK}" if r.system in thin else ""
+        lines.append(f"{cluster:>3}  {r.value:>9.3f}  {r.rank_range:>7}  {name}{mark}".rstrip())
         previous = r.cluster
     for p in _provisional(meta):
         name = f"{_one_line(p['system'])} ({p['comparisons']} comparisons)"
         lines.append(f"{'':>3}  {'-':>9}  {'prov.':>7}  {name}")
+    if _thin_key(meta):
+        lines.append(_thin_key(meta))
     if not shown:
         lines.append(f"(No clusters: {_no_clusters(meta)} See the minimum-data rule below.)")
     if meta:
@@ -308,6 +331,7 @@ def _provisional(meta: dict) -> list[dict[str, Any]]:
 
 def _latex(rows: Sequence[Row], title: str, meta: dict) -> str:
     shown = _clusters_shown(meta)
+    thin = _thin(meta)
     lines = [
         r"% requires \usepackage{booktabs}",
         r"\begin{tabular}{rrcl}",
@@ -321,7 +345,10 @@ def _latex(rows: Sequence[Row], title: str, meta: dict) -> str:
             lines.append(r"\midrule")
         cluster = str(r.cluster) if shown and r.cluster != previous else ""
         rank_range = r.rank_range.replace("-", "--")
-        lines.append(f"{cluster} & {r.value:.3f} & {rank_range} & {latex_escape(r.system)} \\\\")
+        mark = r"\textsuperscript{\dag}" if r.system in thin else ""
+        lines.append(
+            f"{cluster} & {r.value:.3f} & {rank_range} & {latex_escape(r.system)}{mark} \\\\"
+        )
         previous = r.cluster
     for p in _provisional(meta):
         lines.append(
@@ -331,9 +358,14 @@ def _latex(rows: Sequence[Row], title: str, meta: dict) -> str:
     for label in meta.get("unranked", []):
         lines.append(f" & -- & unranked & {latex_escape(label)} \\\\")
     lines += [r"\bottomrule", r"\end{tabular}"]
+    # Printed, not comments: a caveat pasted into a paper must show in it.
+    if _thin_key(meta):
+        key = latex_escape(_thin_key(meta).removeprefix(THIN_MARK).strip())
+        lines.append(rf"\par{{\footnotesize \textsuperscript{{\dag}} {key}}}")
     if not shown:
         lines.append(
-            f"% No clusters: {latex_escape(_no_clusters(meta))} See the minimum-data rule below."
+            rf"\par{{\footnotesize No clusters: {latex_escape(_no_clusters(meta))} "
+            "See the minimum-data rule in the provenance.}"
         )
     # Comments: escaped as well, and newlines are spaces, so nothing leaves the comment.
     lines += [f"% {heading}: {latex_escape(text)}" for heading, text in provenance(meta)]
@@ -344,13 +376,15 @@ def _latex(rows: Sequence[Row], title: str, meta: dict) -> str:
 
 def _markdown(rows: Sequence[Row], title: str, meta: dict) -> str:
     shown = _clusters_shown(meta)
+    thin = _thin(meta)
     lines = [f"**{markdown_escape(title)}**", ""] if title else []
     lines += [f"| # | {_value_label(meta)} | Range | System |", "|--:|--:|:-:|:--|"]
     previous = None
     for r in rows:
         cluster = str(r.cluster) if shown and r.cluster != previous else ""
+        mark = f" {THIN_MARK}" if r.system in thin else ""
         lines.append(
-            f"| {cluster} | {r.value:.3f} | {r.rank_range} | {markdown_escape(r.system)} |"
+            f"| {cluster} | {r.value:.3f} | {r.rank_range} | {markdown_escape(r.system)}{mark} |"
         )
         previous = r.cluster
     for p in _provisional(meta):
@@ -360,6 +394,8 @@ def _markdown(rows: Sequence[Row], title: str, meta: dict) -> str:
         )
     for label in meta.get("unranked", []):
         lines.append(f"|  | - | unranked | {markdown_escape(label)} |")
+    if _thin_key(meta):
+        lines += ["", _thin_key(meta)]
     if not shown:
         lines += [
             "",

@@ -486,6 +486,8 @@ def ranking_run_meta(*, run: RankingRun) -> dict[str, Any]:
             "met": rule.met,
             "problems": rule.problems,
             "no_clusters": rule.no_clusters,
+            # ranked systems short of the minimum (the page marks their rows with †)
+            "thin": sorted(rule.thin_labels),
             "separation": (
                 {"groups": rule.separation, "compared": rule.separation_compared}
                 if rule.separation

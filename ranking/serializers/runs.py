@@ -190,6 +190,11 @@ class DataRuleSerializer(serializers.Serializer):
         help_text="Which part of the rule failed (too few comparisons, or the split-half "
         "check) and what to do; empty when it is met."
     )
+    thin = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Ranked systems with fewer judgements or comparisons than the minimum "
+        "(the page marks their rows with †).",
+    )
     separation = SeparationSerializer(
         allow_null=True,
         help_text="When the data leave values unbounded: the ranked systems' groups, highest "

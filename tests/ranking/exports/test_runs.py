@@ -192,7 +192,7 @@ def test_no_clusters_caption_names_the_split_half_check_when_it_fails():
         "give different clusters); rank again with more runs (about 700 "
         "suggested). See the minimum-data rule below.)"
     ) in table
-    assert "% No clusters: The stability check fails at 200 runs" in render(
+    assert "\\par{\\footnotesize No clusters: The stability check fails at 200 runs" in render(
         ROWS, "latex", meta=meta
     )
     markdown = render(ROWS, "markdown", meta=meta)
@@ -211,5 +211,7 @@ def test_no_clusters_caption_names_the_comparisons_when_too_few():
         "judgements or comparisons (RANKING_MIN_COMPARISONS); collect more judgements for them, then rank again."
     ) in table
     assert "split-half" not in table.split("See the minimum-data rule")[0]
-    assert "% No clusters: Too few comparisons: 2 system(s)" in render(ROWS, "latex", meta=meta)
+    assert "\\par{\\footnotesize No clusters: Too few comparisons: 2 system(s)" in render(
+        ROWS, "latex", meta=meta
+    )
     assert rule.no_clusters_short == "fewer than 30 judgements or comparisons"

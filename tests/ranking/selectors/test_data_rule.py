@@ -71,9 +71,17 @@ def test_two_judgements_give_no_clusters_and_no_stability_verdict(client):
     latex = _export(api, run, "latex")
     assert latex.count(r"\midrule") == 1  # only under the header: no rules between clusters
     assert (
-        "% No clusters: Too few comparisons: 4 system(s) have fewer than 30 "
+        "\\par{\\footnotesize No clusters: Too few comparisons: 4 system(s) have fewer than 30 "
         "judgements or comparisons (RANKING\\_MIN\\_COMPARISONS); collect more judgements for them"
     ) in latex
+    # Thin rows carry the page's mark in every export read as text (only the page did),
+    # and LaTeX prints its caveats rather than hiding them in comments.
+    assert "s0\\textsuperscript{\\dag}" in latex
+    assert "\\par{\\footnotesize \\textsuperscript{\\dag} fewer than 30" in latex
+    assert "| s0 \u2020 |" in _export(api, run, "markdown")
+    table = _export(api, run, "table")
+    assert "s0 \u2020" in table and "\u2020 fewer than 30 judgements or comparisons." in table
+    assert result["data_rule"]["thin"] == ["s0", "s1", "s2", "s3"]
     # The reasons are said once, in the box above the table; rows carry a mark it explains.
     assert "In order of value; no clusters (the reasons are above)." in html
     assert html.count("(RANKING_MIN_COMPARISONS)") == 0 and html.count("have fewer than 30") == 1
@@ -145,7 +153,9 @@ def test_a_failing_split_half_check_is_named_as_the_reason_for_no_clusters(clien
     api = APIClient()
     api.force_authenticate(campaign.owner)
     assert f"(No clusters: {reason} See the minimum-data rule below.)" in _export(api, run, "table")
-    assert "% No clusters: The stability check fails at 200 runs" in _export(api, run, "latex")
+    assert "\\par{\\footnotesize No clusters: The stability check fails at 200 runs" in _export(
+        api, run, "latex"
+    )
     assert json.loads(_export(api, run, "json"))["data_rule"]["no_clusters"] == reason
     assert api.get(f"/api/rankings/{run.pk}/result/").json()["data_rule"]["no_clusters"] == reason
     plot = client.get(f"/rankings/{run.pk}/plot.svg").content
