@@ -33,6 +33,8 @@ def test_ranking_page_shows_rates_with_wilson_intervals(checked, client):
     client.force_login(owner)
     html = client.get(f"/rankings/{run.pk}/").content.decode()
     assert "Content checks" in html and "95% Wilson interval" in html
+    # each judgement of an output is a trial, and the caption says what that means
+    assert "Judged outputs" in html and "read the intervals as too narrow" in html
     for ticked, expected_rate in ((8, "50"), (15, "94"), (5, "31"), (0, "0")):
         ci = binomtest(ticked, 16).proportion_ci(confidence_level=0.95, method="wilson")
         cell = f'title="{ticked} of 16">{expected_rate}% <span class="muted small">[{_percent(ci.low)}&ndash;{_percent(ci.high)}%]</span>'
