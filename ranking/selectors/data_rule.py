@@ -12,6 +12,10 @@ from django.conf import settings
 from ranking import stats
 from ranking.models import RankingRun
 
+#: systems a note names before "and N more" (a campaign rarely has more; a longer list
+#: hid the very system a reader looked for)
+LISTED = 30
+
 
 @dataclass(frozen=True)
 class DataRule:
@@ -150,8 +154,10 @@ class DataRule:
         """What the provisional systems are and why they are not ranked; empty if none."""
         if not self.provisional:
             return ""
-        listed = ", ".join(f"{label} ({n})" for label, n in self.provisional[:10])
-        more = f" and {len(self.provisional) - 10} more" if len(self.provisional) > 10 else ""
+        listed = ", ".join(f"{label} ({n})" for label, n in self.provisional[:LISTED])
+        more = (
+            f" and {len(self.provisional) - LISTED} more" if len(self.provisional) > LISTED else ""
+        )
         trueskill = (
             " Under TrueSkill a system's comparisons move its opponents' values too, so "
             "ranking them in would change the other systems' values and order."
@@ -160,8 +166,9 @@ class DataRule:
         )
         return (
             f"{len(self.provisional)} system(s) are provisional, not ranked: fewer than "
-            f"{self.min_comparisons} judgements or comparisons each (comparisons given): "
-            f"{listed}{more}. The ranking is "
+            f"{self.min_comparisons} judgements or comparisons each, in all or with the "
+            f"systems ranked (a system that loses its opponents to this rule loses their "
+            f"comparisons too; comparisons in all given): {listed}{more}. The ranking is "
             f"computed without them (as WMT leaves out systems below a minimum and "
             f"Chatbot Arena lists new models as preliminary).{trueskill}"
         )

@@ -65,7 +65,8 @@ def test_a_system_seen_once_is_provisional_not_ranked_first(client):
     assert '<td class="num">provisional</td><td>s3</td><td class="num">2</td>' in html
     assert (
         "1 system(s) are provisional, not ranked: fewer than 30 judgements or comparisons "
-        "each (comparisons given): s3 (2)"
+        "each, in all or with the systems ranked (a system that loses its opponents to this "
+        "rule loses their comparisons too; comparisons in all given): s3 (2)"
     ) in html
     assert "computed without them" in html and "Under TrueSkill" in html
 
