@@ -54,6 +54,11 @@ ALLOWED_TAGS = frozenset(
 )
 ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "abbr": {"title"}, "ol": {"start"}}
 URL_SCHEMES = frozenset({"http", "https", "mailto"})
+#: elements dropped with their content (HTML's raw-text and escapable raw-text elements,
+#: and the others whose content a browser does not render as the page's text)
+RAW_TEXT_TAGS = frozenset(
+    {"script", "style", "iframe", "noembed", "noframes", "noscript", "xmp", "textarea", "title"}
+)
 
 
 #: a designer's headings sit under the page's own (its title is h1, its sections h2):
@@ -79,7 +84,9 @@ def sanitise_html(html: str) -> str:
     return nh3.clean(
         html,
         tags=set(ALLOWED_TAGS),
-        clean_content_tags={"script", "style"},
+        # Raw-text elements whose content a browser never shows as text: an unclosed
+        # <iframe> made the rest of the text, closing tags included, a literal "</p>".
+        clean_content_tags=set(RAW_TEXT_TAGS),
         attributes={tag: set(attrs) for tag, attrs in ALLOWED_ATTRIBUTES.items()},
         url_schemes=set(URL_SCHEMES),
         link_rel="noopener noreferrer nofollow",

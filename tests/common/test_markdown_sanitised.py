@@ -35,3 +35,20 @@ def test_markdown_strips_scripts_handlers_and_javascript_links(bad):
 
 def test_markdown_of_nothing_is_nothing():
     assert render_markdown("") == "" and render_markdown("  \n") == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hello <iframe src=x> world",
+        'Read this.\n\n<iframe src="https://evil">\n\nMore text',
+        "<noscript>unseen</p></noscript> after",
+    ],
+)
+def test_an_unclosed_raw_text_element_leaves_no_literal_markup(text):
+    """A reviewer's stray <iframe>: the sanitiser kept its raw-text content, so the
+    closing tags after it showed as a literal "</p>" on the worker's page."""
+    from common.markdown import render_markdown
+
+    html = str(render_markdown(text))
+    assert "&lt;" not in html and "iframe" not in html and "unseen" not in html
