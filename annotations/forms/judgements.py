@@ -5,6 +5,7 @@ and the designer's preview render it. Domain rules stay in the services."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -22,6 +23,13 @@ from common.converters import whole_number
 from common.http import HtmxHttpRequest
 
 _WHOLE = re.compile(r"^[0-9]+$")
+_NEGATIVE = re.compile(r"^-[0-9]+$")
+
+
+def _ascii_digits(raw: str) -> str:
+    """Every decimal digit of any script as its ASCII digit ("٨٠" -> "80")."""
+    return "".join(str(unicodedata.decimal(ch)) if ch.isdecimal() else ch for ch in raw)
+
 
 # Where every slider starts (the middle); the page renders it, the form checks against it.
 SLIDER_START = 50
@@ -85,6 +93,13 @@ class ScoresForm(forms.Form):
                 "standard": standard
             }
         digits = len(str(max_magnitude(self.criterion)))
+        # Digits of other scripts, as some phone keyboards type them (٨٠, full-width
+        # U+FF11 U+FF10 U+FF10): the same number, read as such (static/js/worker.js reads them alike).
+        raw = _ascii_digits(raw)
+        if _NEGATIVE.fullmatch(raw):
+            return None, gettext(
+                "Enter a number above 0 (half as good as the standard is %(half)s)."
+            ) % {"half": standard // 2 or 1}
         if not _WHOLE.fullmatch(raw):
             return None, gettext(
                 "“%(raw)s” is not a whole number: use digits only, without signs, "

@@ -29,11 +29,24 @@
     }
     // Only what the server accepts is ranked (a whole number above 0 of at most
     // max-digits digits); anything else (too long, signed, text) counts as not scored.
-    var raw = input.value.trim();
+    var raw = asciiDigits(input.value.trim());
     var digits = parseInt(f.dataset.maxDigits, 10) || 6;
     if (!/^[0-9]+$/.test(raw) || raw.length > digits) return null;
     var value = parseInt(raw, 10);
     return value > 0 ? value : null;
+  }
+
+  // Digits of other scripts as some phone keyboards type them (Arabic-Indic, Persian,
+  // Devanagari, full-width) as ASCII digits, as the server reads them.
+  var DIGIT_ZEROS = [0x0660, 0x06F0, 0x0966, 0x09E6, 0x0E50, 0xFF10];
+  function asciiDigits(text) {
+    return text.replace(/[\u0660-\u0669\u06F0-\u06F9\u0966-\u096F\u09E6-\u09EF\u0E50-\u0E59\uFF10-\uFF19]/g, function (ch) {
+      var code = ch.charCodeAt(0);
+      for (var i = 0; i < DIGIT_ZEROS.length; i++) {
+        if (code >= DIGIT_ZEROS[i] && code <= DIGIT_ZEROS[i] + 9) return String(code - DIGIT_ZEROS[i]);
+      }
+      return ch;
+    });
   }
 
   // A slider counts as placed once moved (marker set by this script) or when the worker

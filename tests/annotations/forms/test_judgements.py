@@ -37,7 +37,7 @@ def test_seven_digits_are_refused_with_a_message_never_cut():
     [
         ("1e3", "not a whole number"),
         ("12.5", "not a whole number"),
-        ("-5", "not a whole number"),
+        ("-5", "Enter a number above 0"),  # a sign is not "not a whole number"
         ("1,000", "not a whole number"),
         ("0", "above 0"),
         ("", "Enter a number (100 = as good as the standard)"),
@@ -53,6 +53,15 @@ def test_only_whole_positive_numbers_are_accepted(raw, expected):
 def test_spaces_around_a_number_are_ignored_and_nothing_else_changes():
     assert _magnitude(" 150 ").cleaned_scores == {0: 150.0}
     assert _magnitude("07").cleaned_scores == {0: 7.0}
+
+
+def test_digits_of_other_scripts_are_read_as_the_number_they_are():
+    """A reviewer's phone keyboard typed Arabic-Indic and full-width digits: refused as
+    "not a whole number: use digits only"."""
+    assert _magnitude("\u0668\u0660").cleaned_scores == {0: 80.0}
+    assert _magnitude("\uff11\uff10\uff10").cleaned_scores == {0: 100.0}
+    assert _magnitude("\u06f1\u06f2").cleaned_scores == {0: 12.0}  # Persian
+    assert "above 0" in _magnitude("\u0660").errors["score_0"][0]
 
 
 def test_the_digit_limit_follows_the_criterion():
