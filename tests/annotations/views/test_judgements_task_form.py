@@ -292,7 +292,11 @@ def test_too_fast_warning_is_by_the_submit_button_with_the_seconds(client_):
     html = client_.post(submit, data).content.decode()
     warning = html.index('role="alert" id="too-fast"')
     last_output = html.rindex('class="w-output')
-    assert last_output < warning < html.index("Submit and continue")
+    assert last_output < warning < html.index("I have read every output: submit")
+    # The confirming button is the one to press: a reviewer pressed the blue "Submit and
+    # continue" four times and was warned four times (it never confirms).
+    assert "Submit and continue" not in html
+    assert 'value="1" class="w-primary" autofocus>I have read every output: submit' in html
     assert re.search(r"You spent \d+(\.\d)? seconds on this task; we expect at least 300", html)
     assert html.index('class="w-actions"') < warning
 
