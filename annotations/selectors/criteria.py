@@ -246,6 +246,21 @@ def standard_outputs(*, criteria: list[Criterion]) -> set[int]:
     return standards
 
 
+def standard_outputs_named(*, campaign: Campaign, criteria: list[Criterion]) -> list[str]:
+    """The outputs :func:`standard_outputs` leaves out of every task, each as "system for
+    item" (the build and the plan say which systems lose which items)."""
+    standards = standard_outputs(criteria=criteria)
+    if not standards:
+        return []
+    rows = (
+        Output.objects.filter(item__campaign=campaign)
+        .filter(Q(pk__in=standards) | Q(canonical_id__in=standards))
+        .order_by("item__external_id", "system__label")
+        .values_list("system__label", "item__external_id")
+    )
+    return [f"{system} for {item}" for system, item in rows]
+
+
 def _standard_outputs(*, campaign: Campaign, query: str = "") -> QuerySet[Output]:
     """Uploaded outputs with a text, of the items matching ``query`` (an item's id, or a
     text found in its input, in the output or in the system's label), in item order."""

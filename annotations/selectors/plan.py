@@ -13,7 +13,7 @@ from django.db.models import Count
 
 from annotations.core.design import item_task_counts
 from annotations.models import Campaign, Judgement, Output, Task, TaskOutput
-from annotations.selectors.criteria import standard_outputs
+from annotations.selectors.criteria import standard_outputs, standard_outputs_named
 from annotations.selectors.judgements import regular_q
 from annotations.selectors.sessions import tasks_per_regular_page
 
@@ -60,6 +60,8 @@ class Plan:
     #: pages of regular tasks (judgements that count) and of checks (attention, repeat)
     regular_pages: int = 0
     tasks_per_page: int = 1
+    #: outputs no task rates (a standard, and any output with its text), "system for item"
+    standards_left_out: list[str] = field(default_factory=list)
 
     @property
     def tasks_per_item(self) -> float:
@@ -144,6 +146,9 @@ def campaign_plan(
     worker_tasks = judgements + (pages - regular_pages)
     hours = worker_tasks * seconds_per_task / 3600.0
     return Plan(
+        standards_left_out=standard_outputs_named(
+            campaign=campaign, criteria=list(campaign.criteria.all())
+        ),
         built=built,
         criteria=n_criteria,
         items=n_items,

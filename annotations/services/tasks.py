@@ -77,6 +77,9 @@ class DesignReport:
     tasks_per_item: int
     deleted_tasks: int
     criteria: tuple[CriterionDesign, ...]
+    #: outputs left out of every task as a standard or a standard's identical text, each
+    #: "system for item" (``criteria_selectors.standard_outputs_named``)
+    standards_left_out: tuple[str, ...] = ()
 
     @property
     def tasks(self) -> int:
@@ -96,9 +99,19 @@ class DesignReport:
             if merged
             else ""
         )
+        left = self.standards_left_out
+        not_rated = (
+            f". Not rated, in any criterion: {', '.join(left[:10])}"
+            f"{f' and {len(left) - 10} more' if len(left) > 10 else ''} (an output chosen as a "
+            "standard, and any with its text, is left out of every task; those items are "
+            "rated without them)"
+            if left
+            else ""
+        )
         return (
             f"{self.tasks} tasks of {self.k} outputs (seed {self.seed}){shown_once}. "
             + "; ".join(parts)
+            + not_rated
         )
 
 
@@ -261,6 +274,9 @@ def tasks_build(
         tasks_per_item=tasks_per_item or default_tasks_per_item(len(systems), k),
         deleted_tasks=deleted,
         criteria=tuple(reports),
+        standards_left_out=tuple(
+            criteria_selectors.standard_outputs_named(campaign=campaign, criteria=chosen)
+        ),
     )
 
 

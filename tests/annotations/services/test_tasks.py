@@ -421,7 +421,16 @@ def test_an_output_chosen_as_standard_is_never_rated_in_tasks_built_after(setup)
     Output.objects.filter(pk=twin.pk).update(text=standard.text, canonical=standard)
     quality = campaign.criteria.get(name="quality")
     criterion_rankme_set(criterion=quality, standard_output=standard)
-    tasks_build(campaign=campaign, seed=3)
+    from annotations.selectors.plan import campaign_plan
+
+    assert campaign_plan(campaign=campaign).standards_left_out == [
+        "sys02 for mr0001",
+        "sys03 for mr0001",
+    ]
+    report = tasks_build(campaign=campaign, seed=3)
+    # said, naming the systems and the item (a reviewer's Likert criterion lost two
+    # systems of an item, with only small print under the picker to say so)
+    assert "Not rated, in any criterion: sys02 for mr0001, sys03 for mr0001" in report.summary
     rated = set(TaskOutput.objects.filter(task__campaign=campaign).values_list("output", flat=True))
     assert standard.pk not in rated and twin.pk not in rated
     # every other output is still rated
