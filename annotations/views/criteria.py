@@ -18,6 +18,7 @@ from annotations.forms.criteria import CriterionForm, CriterionPresetForm
 from annotations.models import (
     Campaign,
     CampaignMembership,
+    Criterion,
     Output,
 )
 from annotations.selectors import criteria as criteria_selectors
@@ -131,7 +132,16 @@ def criteria(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
     if request.htmx and request.method == "GET":
         return render(request, "annotations/criteria/criteria.html#criterion-form", context)
     context["input_conflict"] = criteria_selectors.setup_input_conflict(campaign=campaign)
-    context["criteria"] = criteria_selectors.criteria_listed(campaign=campaign)
+    context["criteria"] = listed = criteria_selectors.criteria_listed(campaign=campaign)
+    # Magnitude criteria whose workers will see no worked example (none written, none
+    # could be generated from the standard): said in the list, not only on the edit page.
+    context["no_example"] = {
+        c.pk
+        for c in listed
+        if c.scale == Criterion.Scale.MAGNITUDE
+        and c.standard_text
+        and not criteria_selectors.example_for(c)
+    }
     return render(request, "annotations/criteria/criteria.html", context)
 
 

@@ -108,3 +108,18 @@ def test_the_criterion_page_says_when_workers_see_no_worked_example(world):
     )
     html = client.get(url).text
     assert "data-no-example" not in html and "data-generated-example" in html
+
+
+def test_the_criteria_list_says_which_criteria_show_workers_no_worked_example(world):
+    """A reviewer's one-clause standard ("Blue Spice is a nice place.") gave workers no
+    example; only the criterion's own page said so, which the reviewer never opened."""
+    client, campaign = world
+    quality = criterion_from_preset(campaign=campaign, preset="quality")
+    type(quality).objects.filter(pk=quality.pk).update(standard_text="Blue Spice is a nice place.")
+    url = reverse("annotations:designer-criteria", args=[campaign.slug])
+    html = client.get(url).text
+    assert "Workers see no worked example: none can be generated from this standard" in html
+    type(quality).objects.filter(pk=quality.pk).update(
+        standard_text="Blue Spice is a pub in the city centre."
+    )
+    assert "Workers see no worked example" not in client.get(url).text
