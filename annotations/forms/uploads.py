@@ -29,7 +29,9 @@ class UploadForm(SiteLabels, forms.Form):
     files = MultipleFileField(  # type: ignore[assignment]
         help_text=(
             # Django writes a help text as HTML: no angle brackets here.
-            "A .csv, .tsv or .jsonl file of outputs, or the .tsv files of an E2E-style "
-            "release, one per system (select them all; participants.tsv names the systems)."
+            "A .csv, .tsv or .jsonl file of outputs, one output a row with the columns "
+            "item_id, input, system and output (named so, in lower case; language is "
+            "optional), or the .tsv files of an E2E-style release, one per system (select "
+            "them all; participants.tsv names the systems)."
         )
     )
