@@ -134,7 +134,7 @@ class CriterionForm(forms.Form):
         for o in outputs or []:
             label = f"Item {o.item.external_id}: {_excerpt(o.item.input, 90)}"
             groups.setdefault(o.item_id, (label, []))[1].append(
-                (str(o.pk), f"{o.system.label}: {_excerpt(o.text, 100)}")
+                (str(o.pk), f"{o.system.label}, item {o.item.external_id}: {_excerpt(o.text, 100)}")
             )
         self.fields["standard_output"].choices = [  # type: ignore[attr-defined]
             (WRITE_IN, "— none: write it in below —"),

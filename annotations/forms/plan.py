@@ -26,8 +26,7 @@ class PlanForm(forms.Form):
         super().__init__(*args, **kwargs)
         # The platform's currency (settings.PAYMENT_CURRENCY), which the costs are in; a
         # blank pay is the default the untouched page shows (the view plans with it).
-        self.fields[
-            "pay_per_hour"
-        ].label = (
-            f"Pay per hour ({django_settings.PAYMENT_CURRENCY}), blank: {PAY_PER_HOUR_DEFAULT:.2f}"
+        self.fields["pay_per_hour"].label = (
+            f"Pay per hour ({django_settings.PAYMENT_CURRENCY}; left empty: "
+            f"{PAY_PER_HOUR_DEFAULT:.2f})"
         )

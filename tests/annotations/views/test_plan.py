@@ -38,7 +38,7 @@ def test_a_blank_pay_costs_what_the_untouched_page_shows(owner_client, people):
     typed = owner_client.get(url, {"pay_per_hour": shown, "seconds_per_task": "60"})
     assert blank.pay_per_hour == PAY_PER_HOUR_DEFAULT
     assert blank.cost == typed.context["plan"].cost > 0
-    assert f"blank: {PAY_PER_HOUR_DEFAULT:.2f}" in untouched.content.decode()
+    assert f"left empty: {PAY_PER_HOUR_DEFAULT:.2f})" in untouched.content.decode()
     # A pay of 0 typed in is 0, not the default.
     free = owner_client.get(url, {"pay_per_hour": "0", "seconds_per_task": "60"}).context["plan"]
     assert free.cost == 0

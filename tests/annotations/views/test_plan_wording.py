@@ -28,7 +28,7 @@ def test_plan_says_comparisons_per_criterion_and_costs_in_a_currency(client, set
     per = [int(v.replace(",", "")) for v in re.findall(r"data-per-criterion>([\d,]+)<", html)]
     assert per and all(v > 0 for v in per)
     assert re.search(r"data-cost>£[\d.,]+<", html)
-    assert "Pay per hour (GBP)" in html
+    assert "Pay per hour (GBP; left empty: " in html
 
 
 def test_plan_says_how_often_each_output_is_judged_and_the_cost_formatted(client, settings):
