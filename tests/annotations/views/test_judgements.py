@@ -152,7 +152,7 @@ def test_likert_page_and_submit(client):
     task_with_outputs(campaign=c, criterion=crit)
     worker = consented(c)
     html = client.get(session_url(c, worker)).content.decode()
-    assert "level 2 words" in html and 'type="radio"' in html and "The information" not in html
+    assert "level 2 words" in html and 'type="radio"' in html and "The input" not in html
     a = Assignment.objects.get(worker=worker)
     missing = client.post(submit_url(c, worker, a), {"score_0": "1", "score_1": "3"})
     assert missing.status_code == 400 and b"Choose one of the levels" in missing.content
