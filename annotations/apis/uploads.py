@@ -16,9 +16,11 @@ from annotations.models import (
 )
 from annotations.serializers.uploads import (
     OutputsImportedSerializer,
+    OutputsRemovedSerializer,
     SystemSerializer,
     UploadSerializer,
 )
+from annotations.services.outputs import outputs_remove_all
 from common.api import (
     ERRORS,
     ErrorSerializer,
@@ -39,7 +41,9 @@ class SystemListApi(CampaignScoped, generics.ListAPIView):
 
 
 class OutputUploadApi(CampaignScoped, APIView):
-    """Upload outputs (multipart ``files``): all files or nothing."""
+    """Upload outputs (multipart ``files``): all files or nothing. ``DELETE`` removes
+    every uploaded output of a draft (its items, systems and tasks with them), as the
+    campaign page's "Remove all uploaded outputs" does."""
 
     @extend_schema(
         request={"multipart/form-data": UploadSerializer},
@@ -68,3 +72,10 @@ class OutputUploadApi(CampaignScoped, APIView):
         return Response(
             OutputsImportedSerializer(rows, many=True).data, status=status.HTTP_201_CREATED
         )
+
+    @extend_schema(request=None, responses={200: OutputsRemovedSerializer, **ERRORS})
+    def delete(self, request: Request, slug: str) -> Response:
+        """Remove every uploaded output of a draft (400 once launched, handed out or
+        judged)."""
+        removed = outputs_remove_all(campaign=self.campaign)
+        return Response(OutputsRemovedSerializer(removed).data)

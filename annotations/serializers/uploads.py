@@ -26,6 +26,15 @@ class UploadSerializer(serializers.Serializer):
     )
 
 
+class OutputsRemovedSerializer(serializers.Serializer):
+    """What ``DELETE /api/campaigns/<slug>/outputs/`` removed."""
+
+    outputs = serializers.IntegerField()
+    items = serializers.IntegerField()
+    systems = serializers.IntegerField()
+    tasks = serializers.IntegerField(help_text="Tasks built from the outputs, removed too.")
+
+
 class OutputsImportedSerializer(serializers.Serializer):
     file = serializers.CharField()
     systems = serializers.IntegerField()

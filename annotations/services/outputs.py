@@ -1,7 +1,8 @@
 """Systems, items and outputs written in bulk (``outputs_store``), items given their
-input (``items_inputs_fill``), systems named (``systems_describe``), and the outputs of an
-item that share a text (``outputs_detect_identical``): the importers
-(``annotations.importing``, above) and the demo campaigns call them."""
+input (``items_inputs_fill``), systems named (``systems_describe``), the outputs of an
+item that share a text (``outputs_detect_identical``), and a draft's uploads removed
+(``outputs_remove_all``): the importers (``annotations.importing``, above), the upload
+pages and API, and the demo campaigns call them."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from django.db import transaction
 
 from annotations.core.languages import directions_unlike
 from annotations.core.outputs import OutputRow
-from annotations.models import Campaign, Item, Output, System
+from annotations.models import Assignment, Campaign, Item, Judgement, Output, System, Task
 from annotations.services.bulk import BATCH_SIZE, bulk_insert
 from annotations.services.languages import campaign_languages_add
 from common.errors import DomainError
@@ -230,3 +231,38 @@ def outputs_detect_identical(*, campaign: Campaign) -> int:
                 changed.append(output)
     Output.objects.bulk_update(changed, ["canonical"], batch_size=2000)
     return groups
+
+
+@dataclass(frozen=True)
+class OutputsRemoved:
+    outputs: int
+    items: int
+    systems: int
+    tasks: int
+
+
+@transaction.atomic
+def outputs_remove_all(*, campaign: Campaign) -> OutputsRemoved:
+    """Remove every uploaded output of a draft campaign, with its items and systems (and
+    the tasks built from them), so that a wrong upload is undone without deleting the
+    campaign. Refused once the campaign is launched, or once any task was handed out or
+    judged (a preview hands nothing out). A standard picked from an uploaded output keeps
+    its text, now written in."""
+    row_lock(Campaign, campaign.pk)
+    campaign.refresh_from_db(fields=["status"])
+    if campaign.status != Campaign.Status.DRAFT:
+        raise DomainError(
+            "Uploaded outputs can be removed only while the campaign is a draft; clone it "
+            "for a new round with other outputs."
+        )
+    if Judgement.objects.filter(criterion__campaign=campaign).exists():
+        raise DomainError("The campaign holds judgements of these outputs: they stay.")
+    if Assignment.objects.filter(task__campaign=campaign).exists():
+        raise DomainError("Tasks built from these outputs were handed out: they stay.")
+    outputs = Output.objects.filter(item__campaign=campaign).count()
+    tasks = Task.objects.filter(campaign=campaign).delete()[1].get(Task._meta.label, 0)
+    items = Item.objects.filter(campaign=campaign).count()
+    systems = System.objects.filter(campaign=campaign).count()
+    Item.objects.filter(campaign=campaign).delete()  # their outputs with them
+    System.objects.filter(campaign=campaign).delete()
+    return OutputsRemoved(outputs=outputs, items=items, systems=systems, tasks=tasks)

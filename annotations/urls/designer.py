@@ -26,6 +26,11 @@ urlpatterns = [
     path("campaigns/<slug:slug>/", campaigns.campaign_detail, name="designer-campaign"),
     path("campaigns/<slug:slug>/upload/", uploads.campaign_upload, name="designer-upload"),
     path(
+        "campaigns/<slug:slug>/outputs/remove/",
+        uploads.campaign_outputs_remove,
+        name="designer-outputs-remove",
+    ),
+    path(
         "campaigns/<slug:slug>/ratings/import/",
         mapped.mapped_import,
         name="designer-mapped-import",

@@ -21,6 +21,7 @@ from annotations.models import (
     ImportJob,
 )
 from annotations.selectors.jobs import import_job_by_id, import_job_progress
+from annotations.services import outputs as outputs_services
 from common.errors import DomainError, ImportFileError
 from common.http import (
     HtmxHttpRequest,
@@ -65,6 +66,30 @@ def campaign_upload(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         messages.warning(request, _not_in_tasks(unjudged))
     for warning in (w for r in results for w in r.warnings):
         messages.warning(request, warning)
+    return redirect("annotations:designer-campaign", slug=campaign.slug)
+
+
+@campaign_view(Role.DESIGNER)
+@require_POST
+def campaign_outputs_remove(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+    """Undo the uploads of a draft: every output, item and system (and the tasks built
+    from them) removed, so that a wrong file does not mean deleting the campaign."""
+    try:
+        removed = outputs_services.outputs_remove_all(campaign=campaign)
+    except DomainError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(
+            request,
+            f"Removed {_counted(removed.outputs, 'output')} of "
+            f"{_counted(removed.systems, 'system')} and {_counted(removed.items, 'item')}"
+            + (
+                f", and the {_counted(removed.tasks, 'task')} built from them"
+                if removed.tasks
+                else ""
+            )
+            + ". Upload the right file now.",
+        )
     return redirect("annotations:designer-campaign", slug=campaign.slug)
 
 

@@ -79,3 +79,23 @@ def test_api_small_upload_imports_during_the_request_without_server_paths(owner,
     )
     assert bad.status_code == 400 and bad.json()["file"] == "bad.csv"
     assert "/tmp" not in bad.content.decode()
+
+
+def test_api_removes_a_drafts_outputs_and_refuses_once_launched(owner, api_as) -> None:
+    from annotations.models import Campaign, Item
+
+    campaign = campaign_create(slug="pilot", owner=owner)
+    api = api_as(owner)
+    api.post(
+        f"/api/campaigns/{campaign.slug}/outputs/",
+        {"files": [SimpleUploadedFile("o.csv", outputs_csv(3, 2))]},
+    )
+    assert Output.objects.filter(item__campaign=campaign).count() == 6
+    answer = api.delete(f"/api/campaigns/{campaign.slug}/outputs/")
+    assert answer.status_code == 200, answer.json()
+    assert answer.json() == {"outputs": 6, "items": 2, "systems": 3, "tasks": 0}
+    assert not Item.objects.filter(campaign=campaign).exists()
+    Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.LIVE)
+    refused = api.delete(f"/api/campaigns/{campaign.slug}/outputs/")
+    assert refused.status_code == 400
+    assert "only while the campaign is a draft" in refused.json()["detail"]

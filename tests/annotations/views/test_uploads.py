@@ -68,3 +68,38 @@ def test_outputs_written_the_other_way_get_a_warning_on_the_page_and_in_the_api(
     )
     assert api.status_code == 201, api.content
     assert api.json()[0]["warnings"][0].startswith("1 output in 'en' looks written")
+
+
+def test_a_wrong_upload_is_removed_in_a_draft_not_by_deleting_the_campaign(owner_client):
+    """A reviewer uploaded a wrong file (an item with one output) and could only delete
+    the campaign: a draft's uploads are now removed in one step, tasks built from them
+    included, and refused once a task was handed out."""
+    from annotations.models import Item, System, Task
+    from annotations.services.tasks import tasks_build
+    from tests.factories import CriterionFactory
+
+    campaign = _campaign(owner_client)
+    upload = SimpleUploadedFile("outputs.csv", GOOD_CSV.encode(), content_type="text/csv")
+    owner_client.post(
+        reverse("annotations:designer-upload", args=[campaign.slug]), {"files": [upload]}
+    )
+    CriterionFactory(campaign=campaign, name="fluency", scale="likert")
+    tasks_build(campaign=campaign, seed=1)
+    assert Task.objects.filter(campaign=campaign).exists()
+    page = owner_client.get(reverse("annotations:designer-campaign", args=[campaign.slug]))
+    assert "Remove all uploaded outputs" in page.content.decode()
+    removed = owner_client.post(
+        reverse("annotations:designer-outputs-remove", args=[campaign.slug]), follow=True
+    )
+    assert "Removed 4 outputs of 2 systems and 2 items, and the" in removed.content.decode()
+    for model in (Output, Item, System):
+        assert not model.objects.filter(
+            **{"item__campaign" if model is Output else "campaign": campaign}
+        ).exists()
+    assert not Task.objects.filter(campaign=campaign).exists()
+    # and the right file goes in
+    again = SimpleUploadedFile("outputs.csv", GOOD_CSV.encode(), content_type="text/csv")
+    owner_client.post(
+        reverse("annotations:designer-upload", args=[campaign.slug]), {"files": [again]}
+    )
+    assert Output.objects.filter(item__campaign=campaign).count() == 4
