@@ -424,6 +424,21 @@ def test_mturk_rejected_assignments_are_left_out_and_said(tmp_path: Path) -> Non
         mapped_import(campaign=CampaignFactory(), path=path, mapping=preset_mapping("mturk"))
 
 
+def _quality_mapping(*, slots: int):
+    """Columns worker, item, sys{i}, out{i} and q{i}: a magnitude criterion "quality"."""
+    return mapping_from_dict(
+        {
+            "format": "csv",
+            "worker": "worker",
+            "item": "item",
+            "slots": slots,
+            "system": "sys{i}",
+            "output": "out{i}",
+            "criteria": [{"name": "quality", "score": "q{i}", "scale": "magnitude"}],
+        }
+    )
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("score", "said"),
@@ -442,17 +457,7 @@ def test_a_score_the_platform_cannot_store_is_refused_with_its_place(
             ["w1", "i1", "A", "B", "C", "a", "b", "c", "0", score, "20"],
         ],
     )
-    mapping = mapping_from_dict(
-        {
-            "format": "csv",
-            "worker": "worker",
-            "item": "item",
-            "slots": 3,
-            "system": "sys{i}",
-            "output": "out{i}",
-            "criteria": [{"name": "quality", "score": "q{i}", "scale": "magnitude"}],
-        }
-    )
+    mapping = _quality_mapping(slots=3)
     campaign = CampaignFactory()
     before = counts()
     with pytest.raises(ImportFileError) as refused:
@@ -481,17 +486,7 @@ def test_a_system_label_in_two_unicode_forms_is_one_system(tmp_path: Path) -> No
             ["w2", "i2", decomposed, "B", "x2", "y2", "90", "110"],
         ],
     )
-    mapping = mapping_from_dict(
-        {
-            "format": "csv",
-            "worker": "worker",
-            "item": "item",
-            "slots": 2,
-            "system": "sys{i}",
-            "output": "out{i}",
-            "criteria": [{"name": "quality", "score": "q{i}", "scale": "magnitude"}],
-        }
-    )
+    mapping = _quality_mapping(slots=2)
     campaign = CampaignFactory()
     mapped_import(campaign=campaign, path=path, mapping=mapping)
     assert sorted(System.objects.filter(campaign=campaign).values_list("label", flat=True)) == [
