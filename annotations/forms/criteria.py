@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
@@ -37,6 +38,10 @@ def _excerpt(text: str, n: int) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+#: a level written "1 - Very unclear" (or "1: ...", "1) ...", "1. ..."): value and label
+_DASHED_LEVEL = re.compile(r"^\s*(-?[0-9]+)\s*(?:[-\u2013\u2014:)]|\.(?!\d))\s*(.+)$")
+
+
 class CriterionForm(forms.Form):
     """A criterion as the designer sees it: question, scale, and for magnitude estimation
     the standard workers relate their scores to; the per-output content checks.
@@ -62,7 +67,7 @@ class CriterionForm(forms.Form):
         required=False,
         widget=forms.Textarea(attrs={"rows": 5}),
         label="Likert levels",
-        help_text="Likert: one level a line, 'value | label | descriptor'.",
+        help_text="Likert: one level a line, 'value | label | descriptor' (or 'value - label').",
     )
     standard = forms.IntegerField(
         required=False,
@@ -150,10 +155,17 @@ class CriterionForm(forms.Form):
         levels = []
         for n, line in enumerate(text.strip().splitlines(), start=1):
             parts = [p.strip() for p in line.split("|")]
+            dashed = _DASHED_LEVEL.match(line) if len(parts) == 1 else None
+            if dashed:  # "1 - Very unclear", "2: Unclear", "3) Fair": value and label
+                parts = [dashed.group(1), dashed.group(2).strip()]
             try:
                 value = int(parts[0])
             except ValueError as exc:
-                raise forms.ValidationError(f"Line {n}: the value must be a whole number.") from exc
+                raise forms.ValidationError(
+                    f"Line {n}: '{line.strip()[:60]}' does not start with the level's whole "
+                    "number. Write one level a line as value | label | descriptor, e.g. "
+                    "1 | Very unclear | The text cannot be understood."
+                ) from exc
             label = parts[1] if len(parts) > 1 and parts[1] else str(value)
             descriptor = parts[2] if len(parts) > 2 else ""
             levels.append({"value": value, "label": label, "descriptor": descriptor})

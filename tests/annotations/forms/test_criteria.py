@@ -200,3 +200,32 @@ def test_plan_page_says_which_criterion_lacks_a_standard(client: Client):
     Criterion.objects.filter(campaign=campaign).update(standard_text="")
     html = client.get(url).content.decode()
     assert "Not ready to launch" in html and "Criterion &#x27;quality&#x27;" in html
+
+
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [
+        ("1 - Very unclear\n2 - Clear", [(1, "Very unclear"), (2, "Clear")]),
+        ("1: Bad\n2) Fair\n3. Good", [(1, "Bad"), (2, "Fair"), (3, "Good")]),
+        ("1 | Bad | cannot be read\n2 | Good", [(1, "Bad"), (2, "Good")]),
+    ],
+)
+def test_likert_levels_written_as_people_write_lists_are_read(written, expected):
+    """A reviewer wrote "1 - Very unclear" and got "Line 1: the value must be a whole
+    number." with no example of the format."""
+    from annotations.forms.criteria import CriterionForm
+
+    form = CriterionForm({"levels": written}, outputs=[])
+    form.is_valid()
+    assert "levels" not in form.errors, form.errors
+    assert [(lv["value"], lv["label"]) for lv in form.cleaned_data["levels"]] == expected
+
+
+def test_a_level_without_its_number_is_refused_with_the_format_and_an_example():
+    from annotations.forms.criteria import CriterionForm
+
+    form = CriterionForm({"levels": "Very unclear | 1"}, outputs=[])
+    form.is_valid()
+    (message,) = form.errors["levels"]
+    assert message.startswith("Line 1: 'Very unclear | 1' does not start with the level's")
+    assert "e.g. 1 | Very unclear | The text cannot be understood." in message
