@@ -62,7 +62,7 @@ def test_next_step_primary_upload_closed_pages_labelled(new_page, live_server):
 
     page.goto(live_server.url + f"/campaigns/{judged.slug}/plan/")
     assert page.locator("[data-cost]").inner_text().startswith("£")
-    assert page.get_by_label("Pay per hour (GBP)").is_visible()
+    assert page.get_by_label("Pay per hour (GBP; left empty").is_visible()
 
 
 def test_empty_draft_buttons_disabled_and_amounts_formatted(new_page, live_server, owner):
