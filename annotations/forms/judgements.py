@@ -108,7 +108,11 @@ class ScoresForm(forms.Form):
         if len(raw) > digits:
             return None, gettext(
                 "%(raw)s has %(length)s digits; enter a whole number of at most %(digits)s digits."
-            ) % {"raw": raw, "length": len(raw), "digits": digits}
+            ) % {
+                "raw": raw[:20] + ("…" if len(raw) > 20 else ""),
+                "length": len(raw),
+                "digits": digits,
+            }
         value = int(raw)
         if value <= 0:
             return None, gettext(

@@ -17,7 +17,8 @@ def _split(value: str) -> list[str]:
 
 
 def _named_lists(text: str, example: str) -> dict[str, list[str]]:
-    """``name = a, b; other = c`` as ``{"name": ["a", "b"], "other": ["c"]}``."""
+    """``name = a, b; other = c`` as ``{"name": ["a", "b"], "other": ["c"]}``; a name
+    given twice gathers its values (it kept only the last entry's)."""
     named: dict[str, list[str]] = {}
     for entry in text.split(";"):
         if not entry.strip():
@@ -25,9 +26,10 @@ def _named_lists(text: str, example: str) -> dict[str, list[str]]:
         name, equals, values = entry.partition("=")
         if not equals or not name.strip() or not _split(values):
             raise forms.ValidationError(
-                f"'{entry.strip()}' is not name = value(s), e.g. {example}."
+                f"'{entry.strip()[:60]}' is not name = value(s), e.g. {example}."
             )
-        named[name.strip()] = _split(values)
+        kept = named.setdefault(name.strip(), [])
+        kept += [v for v in _split(values) if v not in kept]
     return named
 
 

@@ -25,7 +25,12 @@ from annotations.importing.mapped_rows import (
 )
 from annotations.importing.mappings import mapping_parse
 from annotations.importing.outputs import Upload, direction_warnings
-from annotations.importing.parsers.mapped import ParsedMapped, parse_mapped, preview_mapped
+from annotations.importing.parsers.mapped import (
+    ParsedMapped,
+    left_out_sentences,
+    parse_mapped,
+    preview_mapped,
+)
 from annotations.importing.parsers.mapped.mapping import Mapping
 from annotations.importing.parsers.mapped.rows import AGGREGATE_WORKER
 from annotations.importing.parsers.mapped.source import file_columns
@@ -62,8 +67,8 @@ class MappedImported:
     #: outputs created written the other way than their language, in sentences
     #: (``annotations.importing.outputs.direction_warnings``)
     directions: tuple[str, ...] = ()
-    #: rows the mapping's ``skip_rows`` left out, by why ("AssignmentStatus is Rejected")
-    left_out: dict[str, int] = field(default_factory=dict)
+    #: rows the mapping's ``skip_rows`` left out, by column and value
+    left_out: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def summary(self) -> dict[str, Any]:
         """The fields (tuples as lists, the file's name without folders) and the notes."""
@@ -74,10 +79,8 @@ class MappedImported:
         """What the import did that the counts do not say, in sentences (the command and
         the import page show them)."""
         notes = [f"Scale of the criterion {how}." for how in self.scales]
-        for why, n in self.left_out.items():
-            notes.append(
-                f"Left out {n} row{'s' if n != 1 else ''} where {why} (the mapping's skip_rows)."
-            )
+        for clause in left_out_sentences(self.left_out):
+            notes.append(f"Left out {clause} (the mapping's skip_rows).")
         if self.texts_differing:
             notes.append(
                 f"Texts differing: {self.texts_differing} output slots showed the worker a "
@@ -140,7 +143,7 @@ def _store(
         if not mapping.worker
         else 0,
         directions=direction_warnings(stored.directions_unlike),
-        left_out=dict(parsed.left_out),
+        left_out={column: dict(counts) for column, counts in parsed.left_out.items()},
     )
 
 

@@ -27,7 +27,7 @@ from ranking.selectors.runs import CONFIDENCE_RANGE, DEFAULT_CONFIDENCE
 class PowerQuery(serializers.Serializer):
     """The bounds are the selector's, as the page's form (``ranking.forms.power``)."""
 
-    criterion = serializers.CharField(required=False)
+    criterion = serializers.CharField(required=False, max_length=64)
     share = bounded_number(SHARE_RANGE, required=False)
     draws = bounded_number(DRAWS_RANGE, default=0.0)
     confidence = bounded_number(CONFIDENCE_RANGE, default=DEFAULT_CONFIDENCE)

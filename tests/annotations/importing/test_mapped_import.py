@@ -412,12 +412,12 @@ def test_mturk_rejected_assignments_are_left_out_and_said(tmp_path: Path) -> Non
     path.write_text("\n".join(lines) + "\n")
     campaign = CampaignFactory()
     result = mapped_import(campaign=campaign, path=path, mapping=preset_mapping("mturk"))
-    assert result.left_out == {"AssignmentStatus is Rejected": 1}
+    assert result.left_out == {"AssignmentStatus": {"Rejected": 1}}
     assert result.judgements == len(lines) - 2
     assert "Left out 1 row where AssignmentStatus is Rejected (the mapping's skip_rows)." in (
         result.notes()
     )
-    assert result.summary()["left_out"] == {"AssignmentStatus is Rejected": 1}
+    assert result.summary()["left_out"] == {"AssignmentStatus": {"Rejected": 1}}
     # every row rejected: refused, saying why nothing is left
     path.write_text(text.replace("Submitted", "Rejected"))
     with pytest.raises(ImportFileError, match="skip_rows left out 2 row"):

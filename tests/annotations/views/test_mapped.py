@@ -293,3 +293,30 @@ def test_page_aliases_written_wrong_are_refused_beside_the_field(people_campaign
 
     form = MappingForm(_form(aliases="judgeId judgeID"))
     assert not form.is_valid() and "is not name = value(s)" in str(form.errors["aliases"])
+
+
+def test_page_rows_to_leave_out_gather_a_repeated_column_and_the_preview_says_so(
+    tmp_path: Path, people_campaign
+) -> None:
+    """ "status = Rejected; status = Pending" kept only Pending; and the page's preview
+    never showed the rows left out (the API's did)."""
+    from annotations.forms.mapped import MappingForm
+
+    form = MappingForm(_form(skip_rows="status = Rejected; status = Pending"))
+    form.is_valid()
+    assert form.cleaned_data["skip_rows"] == {"status": ["Rejected", "Pending"]}
+    people, _ = people_campaign
+    rows = [
+        ["judge", "seg", "src", "team1", "hyp1", "flu1", "status"],
+        ["w1", "s1", "x", "A", "a", "3", "Rejected"],
+        ["w1", "s2", "y", "A", "b", "4", "ok"],
+    ]
+    data = _form(
+        slots="1", criteria="fluency: flu{i}", skip_rows="status = Rejected", action="preview"
+    )
+    data["file"] = SimpleUploadedFile("r.csv", _csv(tmp_path, rows))
+    html = _client(people["designer"]).post(URL, data).content.decode()
+    assert (
+        "data-left-out" in html
+        and "1 row where <code>status</code> is <code>Rejected</code>" in html
+    )

@@ -32,6 +32,8 @@ def test_the_api_answers_both_questions_and_says_what_is_wrong(client, django_us
         ({}, "criterion"),
         ({"share": 0.6, "draws": 0.9}, "draws"),
         ({"share": 0.6, "power": 2}, "power"),
+        # bounded like the means API's: 3,000 characters were echoed in the refusal
+        ({"criterion": "c" * 3000}, "criterion"),
     ):
         response = client.get(url, bad)
         assert response.status_code == 400 and field in response.content.decode()

@@ -74,8 +74,9 @@ class ParsedMapped:
     definitions: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: criterion name -> the line that first gives its definition
     definition_lines: dict[str, int] = field(default_factory=dict)
-    #: rows the mapping's ``skip_rows`` left out, by why ("AssignmentStatus is Rejected")
-    left_out: dict[str, int] = field(default_factory=dict)
+    #: rows the mapping's ``skip_rows`` left out, by column and value
+    #: (``{"AssignmentStatus": {"Rejected": 3}}``)
+    left_out: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @property
     def judgements(self) -> list[MappedJudgement]:
@@ -98,11 +99,12 @@ def _rows(path: Path, mapping: Mapping, limit: int | None) -> ParsedMapped:
     languages: dict[str, str] = {}
     definitions: dict[str, tuple[dict[str, Any], int]] = {}
     first_values: dict[str, tuple[str, int]] = {}
-    left_out: dict[str, int] = {}
+    left_out: dict[str, dict[str, int]] = {}
     for line, get in source.records():
         why = _left_out(mapping, get)
-        if why:
-            left_out[why] = left_out.get(why, 0) + 1
+        if why is not None:
+            counts = left_out.setdefault(why[0], {})
+            counts[why[1]] = counts.get(why[1], 0) + 1
             continue
         _one_value(mapping, get, line, source.file, first_values)
         row = parse_row(mapping, k, line, get, source.file, languages, definitions)
@@ -111,10 +113,10 @@ def _rows(path: Path, mapping: Mapping, limit: int | None) -> ParsedMapped:
         if limit is not None and len(rows) >= limit:
             break
     if not rows:
-        why = "; ".join(f"{n} row(s) where {reason}" for reason, n in left_out.items())
+        skipped = "; ".join(left_out_sentences(left_out))
         raise ImportFileError(
             "the file has a header but no judgements"
-            + (f" (the mapping's skip_rows left out {why})." if why else "."),
+            + (f" (the mapping's skip_rows left out {skipped})." if skipped else "."),
             file=source.file,
             line=source.header_line,
         )
@@ -128,13 +130,25 @@ def _rows(path: Path, mapping: Mapping, limit: int | None) -> ParsedMapped:
     )
 
 
-def _left_out(mapping: Mapping, get: Any) -> str:
-    """Why the mapping's ``skip_rows`` leave this row out ("column is value"), or ""."""
+def _left_out(mapping: Mapping, get: Any) -> tuple[str, str] | None:
+    """The column and value for which the mapping's ``skip_rows`` leave this row out."""
     for column, values in mapping.skip_rows:
         value = get(column)
         if value is not None and value.strip() in values:
-            return f"{column} is {value.strip()}"
-    return ""
+            return column, value.strip()
+    return None
+
+
+def left_out_sentences(left_out: dict[str, dict[str, int]]) -> list[str]:
+    """The rows ``skip_rows`` left out, a clause per column: "3 rows where
+    AssignmentStatus is Rejected or Pending"."""
+    clauses = []
+    for column, counts in left_out.items():
+        n = sum(counts.values())
+        values = list(counts)
+        said = values[0] if len(values) == 1 else f"{', '.join(values[:-1])} or {values[-1]}"
+        clauses.append(f"{n} row{'s' if n != 1 else ''} where {column} is {said}")
+    return clauses
 
 
 def _one_value(

@@ -39,6 +39,9 @@ def required_columns(mapping: Mapping, k: int) -> list[str]:
         if getattr(mapping, key):
             columns.append(getattr(mapping, key))
     columns += list(mapping.metadata)
+    # the columns skip_rows reads: one the file lacks would leave out nothing, silently
+    # (a typo, or MTurk's "Rejected" work imported after all)
+    columns += [column for column, _ in mapping.skip_rows]
     for i in range(mapping.first, mapping.first + k):
         if mapping.system:
             columns.append(mapping.column(mapping.system, i))

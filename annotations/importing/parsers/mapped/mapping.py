@@ -212,7 +212,9 @@ def _setting_values(data: MappingType[str, Any]) -> dict[str, Any]:
         value = data.get(key, [])
         if isinstance(value, str):
             value = [v for v in value.split(",")]
-        if not isinstance(value, list) or not all(isinstance(v, str | int) for v in value):
+        if not isinstance(value, list) or not all(
+            isinstance(v, str | int) and not isinstance(v, bool) for v in value
+        ):
             raise MappingError("expected a list of texts.", field=key)
         values[key] = tuple(str(v).strip() for v in value if str(v).strip())
     values["aliases"] = _named_lists(
@@ -231,26 +233,54 @@ def _setting_values(data: MappingType[str, Any]) -> dict[str, Any]:
     return values
 
 
+#: the most columns ``aliases`` or ``skip_rows`` name, the most texts each lists, and the
+#: longest text: bounded like every input (a preset of 3,000 x 20 values made a 300 KB
+#: page and an import of 3,000 notes)
+NAMED_LISTS_MAX = 20
+NAMED_LIST_TEXT_MAX = 200
+#: characters the page's one-line form of these settings uses as separators, which a
+#: column name or value therefore cannot hold (the page would save another mapping)
+NAMED_LIST_SEPARATORS = ("=", ",", ";")
+
+
 def _named_lists(
     value: Any, *, field: str, example: str, unique: bool
 ) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """A JSON object of texts to lists of texts (``aliases``: each column's other names,
-    none named twice when ``unique``; ``skip_rows``: each column's values)."""
+    none named twice when ``unique``; ``skip_rows``: each column's values), bounded
+    (:data:`NAMED_LISTS_MAX`, :data:`NAMED_LIST_TEXT_MAX`), without the page form's
+    separators (:data:`NAMED_LIST_SEPARATORS`)."""
     if not isinstance(value, MappingType):
         raise MappingError(f"expected an object such as {example}.", field=field)
+    if len(value) > NAMED_LISTS_MAX:
+        raise MappingError(f"at most {NAMED_LISTS_MAX} columns.", field=field)
     pairs: list[tuple[str, tuple[str, ...]]] = []
     seen: set[str] = set()
     for name, others in value.items():
+        place = f"{field}.{str(name)[:40]}"
         if isinstance(others, str):
             others = [others]
         if not isinstance(others, list) or not all(isinstance(o, str) for o in others):
-            raise MappingError("expected a list of texts.", field=f"{field}.{name}")
+            raise MappingError("expected a list of texts.", field=place)
+        if len(others) > NAMED_LISTS_MAX:
+            raise MappingError(f"at most {NAMED_LISTS_MAX} texts.", field=place)
         names = tuple(o.strip() for o in others if o.strip())
         if not name.strip() or not names:
             raise MappingError(f"expected a column and its texts, as {example}.", field=field)
+        for text in (name.strip(), *names):
+            if len(text) > NAMED_LIST_TEXT_MAX:
+                raise MappingError(
+                    f"a text of at most {NAMED_LIST_TEXT_MAX} characters.", field=place
+                )
+            if any(mark in text for mark in NAMED_LIST_SEPARATORS):
+                raise MappingError(
+                    f"'{text[:40]}' holds one of {' '.join(NAMED_LIST_SEPARATORS)}, which "
+                    "the import page uses to separate these texts.",
+                    field=place,
+                )
         for other in (name.strip(), *names) if unique else ():
             if other in seen:
-                raise MappingError(f"'{other}' is named twice.", field=f"{field}.{name}")
+                raise MappingError(f"'{other[:40]}' is named twice.", field=place)
             seen.add(other)
         pairs.append((name.strip(), names))
     return tuple(pairs)

@@ -451,3 +451,50 @@ def test_aliases_are_checked_and_written_back() -> None:
         with pytest.raises(MappingError) as refused:
             mapping_from_dict({**data, **bad})
         assert refused.value.field == field
+
+
+def test_a_skip_rows_column_the_file_lacks_is_refused_not_ignored(tmp_path: Path) -> None:
+    """An attacker's review: skip_rows naming "Status" where the file has "status" left
+    out nothing and said nothing, so rejected work was imported after all."""
+    from annotations.importing.parsers.mapped.mapping import mapping_from_dict
+
+    path = write_csv(
+        tmp_path / "s.csv",
+        [["item", "sys", "w", "score", "status"], ["1", "A", "w1", "3", "Rejected"]],
+    )
+    mapping = mapping_from_dict(
+        {
+            "format": "csv",
+            "item": "item",
+            "system": "sys",
+            "worker": "w",
+            "slots": 1,
+            "criteria": [{"name": "fluency", "score": "score"}],
+            "skip_rows": {"Status": ["Rejected"]},
+        }
+    )
+    with pytest.raises(ImportFileError) as refused:
+        parse_mapped(path, mapping)
+    assert refused.value.field == "Status" and "'status' for 'Status'" in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("bad", "field", "said"),
+    [
+        ({"skip_rows": {f"c{i}": ["x"] for i in range(21)}}, "skip_rows", "at most 20 columns"),
+        ({"skip_rows": {"status": [f"v{i}" for i in range(21)]}}, "skip_rows.status", "at most 20"),
+        ({"skip_rows": {"status": ["x" * 201]}}, "skip_rows.status", "at most 200 characters"),
+        ({"skip_rows": {"status": ["Rejected, or not"]}}, "skip_rows.status", "holds one of"),
+        ({"aliases": {"x=y": ["z"]}}, "aliases.x=y", "holds one of"),
+        ({"aliases": {"i" * 5000: ["z"]}}, "aliases." + "i" * 40, "at most 200"),
+        ({"one_value": [True, 5]}, "one_value", "expected a list of texts"),
+    ],
+)
+def test_named_lists_are_bounded_and_writable_on_the_page(bad, field, said) -> None:
+    """Unbounded lists made a 300 KB preset page and 3,000 notes; a name or value with the
+    page's separators came back from the page as another mapping; a bool was a text."""
+    from annotations.importing.parsers.mapped.mapping import MappingError, mapping_from_dict
+
+    with pytest.raises(MappingError) as refused:
+        mapping_from_dict({**preset_dict("mturk"), **bad})
+    assert refused.value.field == field and said in str(refused.value)
