@@ -226,6 +226,6 @@ def test_a_level_without_its_number_is_refused_with_the_format_and_an_example():
 
     form = CriterionForm({"levels": "Very unclear | 1"}, outputs=[])
     form.is_valid()
-    (message,) = form.errors["levels"]
+    message = str(form.errors["levels"][0])
     assert message.startswith("Line 1: 'Very unclear | 1' does not start with the level's")
     assert "e.g. 1 | Very unclear | The text cannot be understood." in message
