@@ -134,6 +134,13 @@ def missing_columns_hint(names: Sequence[str], missing: Sequence[str], *, delimi
     return ""
 
 
+def near_miss(names: Sequence[str], wanted: str) -> str | None:
+    """The name of ``names`` that ``wanted`` was most likely meant as (other capitals,
+    spaces, hyphens or underscores), or None."""
+    loose = _loose(wanted)
+    return next((name for name in names if _loose(name) == loose), None)
+
+
 def _loose(name: str) -> str:
     """A column name as people vary it: capitals, and spaces, hyphens or underscores."""
     return "".join(c for c in name.strip().casefold() if c not in " _-")

@@ -48,6 +48,7 @@ def preview_body(parsed: ParsedMapped) -> dict[str, Any]:
             {"line": r.line, "criteria": list(r.skipped)} for r in parsed.rows if r.skipped
         ],
         "left_out": dict(parsed.left_out),
+        "skip_rows_absent": list(parsed.skip_rows_absent),
     }
 
 

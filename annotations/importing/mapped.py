@@ -69,6 +69,8 @@ class MappedImported:
     directions: tuple[str, ...] = ()
     #: rows the mapping's ``skip_rows`` left out, by column and value
     left_out: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: the columns ``skip_rows`` reads that the file lacks
+    skip_rows_absent: tuple[str, ...] = ()
 
     def summary(self) -> dict[str, Any]:
         """The fields (tuples as lists, the file's name without folders) and the notes."""
@@ -81,6 +83,11 @@ class MappedImported:
         notes = [f"Scale of the criterion {how}." for how in self.scales]
         for clause in left_out_sentences(self.left_out):
             notes.append(f"Left out {clause} (the mapping's skip_rows).")
+        if self.skip_rows_absent:
+            notes.append(
+                f"The file has no {', '.join(self.skip_rows_absent)} column: the mapping's "
+                "skip_rows left no row out by it."
+            )
         if self.texts_differing:
             notes.append(
                 f"Texts differing: {self.texts_differing} output slots showed the worker a "
@@ -144,6 +151,7 @@ def _store(
         else 0,
         directions=direction_warnings(stored.directions_unlike),
         left_out={column: dict(counts) for column, counts in parsed.left_out.items()},
+        skip_rows_absent=parsed.skip_rows_absent,
     )
 
 

@@ -3,6 +3,7 @@ saved presets, the background job, and export -> import round trips."""
 
 from __future__ import annotations
 
+import csv
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -493,3 +494,21 @@ def test_a_system_label_in_two_unicode_forms_is_one_system(tmp_path: Path) -> No
         "B",
         composed,
     ]
+
+
+@pytest.mark.django_db
+def test_a_skip_rows_column_the_file_lacks_altogether_is_noted(tmp_path: Path) -> None:
+    """An MTurk file as another tool saves it, without AssignmentStatus: imported, and
+    the notes say the preset's skip_rows left nothing out (a near miss is refused)."""
+    from tests.annotations.importing.parsers.test_presets import mturk_file
+
+    path = mturk_file(tmp_path)
+    rows = list(csv.reader(path.read_text().splitlines()))
+    at = rows[0].index("AssignmentStatus")
+    path.write_text("\n".join(",".join(r[:at] + r[at + 1 :]) for r in rows) + "\n")
+    result = mapped_import(campaign=CampaignFactory(), path=path, mapping=preset_mapping("mturk"))
+    assert result.judgements == len(rows) - 1 and result.skip_rows_absent == ("AssignmentStatus",)
+    assert (
+        "The file has no AssignmentStatus column: the mapping's skip_rows left no row out by it."
+        in result.notes()
+    )

@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from annotations.importing.parsers.mapped.header import header_check, slots_of
+from annotations.importing.parsers.mapped.header import header_check, skip_rows_absent, slots_of
 from annotations.importing.parsers.mapped.mapping import Mapping, mapping_check
 from annotations.importing.parsers.mapped.rows import MappedJudgement, MappedRow, parse_row
 from annotations.importing.parsers.mapped.source import Source
@@ -77,6 +77,8 @@ class ParsedMapped:
     #: rows the mapping's ``skip_rows`` left out, by column and value
     #: (``{"AssignmentStatus": {"Rejected": 3}}``)
     left_out: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: the columns ``skip_rows`` reads that the file lacks (they left nothing out)
+    skip_rows_absent: tuple[str, ...] = ()
 
     @property
     def judgements(self) -> list[MappedJudgement]:
@@ -95,6 +97,7 @@ def _rows(path: Path, mapping: Mapping, limit: int | None) -> ParsedMapped:
     source.read_aliases(mapping.aliases)
     k = slots_of(mapping, source)
     header_check(mapping, source, k)
+    absent = skip_rows_absent(mapping, source)
     rows: list[MappedRow] = []
     languages: dict[str, str] = {}
     definitions: dict[str, tuple[dict[str, Any], int]] = {}
@@ -127,6 +130,7 @@ def _rows(path: Path, mapping: Mapping, limit: int | None) -> ParsedMapped:
         definitions={name: d for name, (d, _) in definitions.items()},
         definition_lines={name: line for name, (_, line) in definitions.items()},
         left_out=left_out,
+        skip_rows_absent=tuple(absent),
     )
 
 

@@ -12,7 +12,7 @@ from annotations.importing.parsers.mapped.mapping import (
     Mapping,
 )
 from annotations.importing.parsers.mapped.source import Source
-from common.tables import missing_columns_refused
+from common.tables import missing_columns_refused, near_miss
 
 
 def slots_of(mapping: Mapping, source: Source) -> int:
@@ -39,9 +39,6 @@ def required_columns(mapping: Mapping, k: int) -> list[str]:
         if getattr(mapping, key):
             columns.append(getattr(mapping, key))
     columns += list(mapping.metadata)
-    # the columns skip_rows reads: one the file lacks would leave out nothing, silently
-    # (a typo, or MTurk's "Rejected" work imported after all)
-    columns += [column for column, _ in mapping.skip_rows]
     for i in range(mapping.first, mapping.first + k):
         if mapping.system:
             columns.append(mapping.column(mapping.system, i))
@@ -68,6 +65,27 @@ def header_check(mapping: Mapping, source: Source, k: int) -> None:
             delimiter=source.delimiter,
             why=", which the mapping reads",
         )
+
+
+def skip_rows_absent(mapping: Mapping, source: Source) -> list[str]:
+    """The columns ``skip_rows`` reads that the file lacks (the import notes them: they
+    left nothing out). One the header has under other capitals or spacing is refused,
+    with the near miss named: a typo of the column would otherwise import the very rows
+    it was meant to leave out (MTurk's rejected work)."""
+    if source.fmt == "jsonl":
+        return []  # keys may differ per object
+    absent = [column for column, _ in mapping.skip_rows if not source.has(column)]
+    near = [column for column in absent if near_miss(source.columns, column)]
+    if near:
+        raise missing_columns_refused(
+            source.columns,
+            near,
+            file=source.file,
+            line=source.header_line,
+            delimiter=source.delimiter,
+            why=", which the mapping's skip_rows reads",
+        )
+    return absent
 
 
 def header_problems(mapping: Mapping, columns: Sequence[str]) -> list[str]:
