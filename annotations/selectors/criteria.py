@@ -246,15 +246,21 @@ def standard_outputs(*, criteria: list[Criterion]) -> set[int]:
     return standards
 
 
-def standard_outputs_named(*, campaign: Campaign, criteria: list[Criterion]) -> list[str]:
-    """The outputs :func:`standard_outputs` leaves out of every task, each as "system for
-    item" (the build and the plan say which systems lose which items)."""
+def standard_outputs_left_out(*, criteria: list[Criterion]) -> Q:
+    """The outputs no task rates: those :func:`standard_outputs` names, and those whose
+    text they share (their canonical output is one of them). The one rule the build, the
+    plan and the preview leave out by, and name."""
     standards = standard_outputs(criteria=criteria)
-    if not standards:
+    return Q(pk__in=standards) | Q(canonical_id__in=standards)
+
+
+def standard_outputs_named(*, campaign: Campaign, criteria: list[Criterion]) -> list[str]:
+    """The outputs :func:`standard_outputs_left_out` leaves out of every task, each as
+    "system for item" (the build and the plan say which systems lose which items)."""
+    if not standard_outputs(criteria=criteria):
         return []
     rows = (
-        Output.objects.filter(item__campaign=campaign)
-        .filter(Q(pk__in=standards) | Q(canonical_id__in=standards))
+        Output.objects.filter(standard_outputs_left_out(criteria=criteria), item__campaign=campaign)
         .order_by("item__external_id", "system__label")
         .values_list("system__label", "item__external_id")
     )

@@ -13,7 +13,7 @@ from django.db.models import Count
 
 from annotations.core.design import item_task_counts
 from annotations.models import Campaign, Judgement, Output, Task, TaskOutput
-from annotations.selectors.criteria import standard_outputs, standard_outputs_named
+from annotations.selectors.criteria import standard_outputs_left_out, standard_outputs_named
 from annotations.selectors.judgements import regular_q
 from annotations.selectors.sessions import tasks_per_regular_page
 
@@ -113,11 +113,9 @@ def campaign_plan(
         index = {sid: s for s, (sid, _) in enumerate(systems)}
         item_rows: dict[int, list[int]] = defaultdict(list)
         # as the build does: the outputs chosen as standards are never rated
-        standards = standard_outputs(criteria=list(campaign.criteria.all()))
         for item_id, system_id in (
             Output.objects.filter(item__campaign=campaign)
-            .exclude(pk__in=standards)
-            .exclude(canonical_id__in=standards)
+            .exclude(standard_outputs_left_out(criteria=list(campaign.criteria.all())))
             .values_list("item_id", "system_id")
         ):
             item_rows[item_id].append(index[system_id])

@@ -359,11 +359,9 @@ def _output_grid(
     systems: list[tuple[int, str]],
     items: list[int],
 ) -> _OutputGrid:
-    standards = criteria_selectors.standard_outputs(criteria=chosen)
     outputs = list(
         Output.objects.filter(item__campaign=campaign)
-        .exclude(pk__in=standards)
-        .exclude(canonical_id__in=standards)
+        .exclude(criteria_selectors.standard_outputs_left_out(criteria=chosen))
         .values_list("id", "item_id", "system_id", "canonical_id", "language")
     )
     # Tasks never mix languages: the design's rows are (item, language) pairs, one per
