@@ -17,7 +17,7 @@ from annotations.selectors.criteria import (
     WITHOUT_STANDARD,
     criterion_by_name,
     criterion_missing,
-    standard_outputs,
+    standard_outputs_left_out,
 )
 from annotations.selectors.judgements import SlotView, TaskPage
 from annotations.selectors.sessions import criterion_in_language
@@ -293,14 +293,13 @@ def sample_task_page(*, campaign: Campaign, criterion_name: str | None = None) -
         return None
     texts: list[str] = []
     language = ""  # a task never mixes languages: the first output's
-    # Building leaves the standards out of every task (RankME's standard stood outside
-    # the rated set): the preview before the build does too (it showed the standard as
-    # output A).
-    standards = standard_outputs(criteria=list(criteria))
-    for output in item.outputs.select_related("system").order_by("language", "system__label", "id"):
+    # Building leaves the standards, and the outputs sharing their text, out of every task
+    # (RankME's standard stood outside the rated set): the preview before the build does
+    # too, by the same rule (it showed the standard as output A, then a standard's twin
+    # where the campaign does not merge identical outputs).
+    shown = item.outputs.exclude(standard_outputs_left_out(criteria=list(criteria)))
+    for output in shown.select_related("system").order_by("language", "system__label", "id"):
         if campaign.merge_identical_outputs and output.canonical_id is not None:
-            continue
-        if output.pk in standards:
             continue
         language = language or output.language or item.language
         if (output.language or item.language) != language:

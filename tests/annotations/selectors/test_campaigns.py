@@ -128,3 +128,31 @@ def test_the_preview_before_the_build_leaves_the_standard_out():
     page = sample_task_page(campaign=campaign)
     assert page is not None
     assert [slot.text for slot in page.slots] == ["A by b.", "A by c."]
+
+
+def test_the_preview_before_the_build_leaves_a_standards_twin_out_as_the_build_does():
+    """Where identical outputs are not merged, an output with the standard's text was still
+    shown before the build, which leaves it out of every task."""
+    from annotations.core.outputs import OutputRow
+    from annotations.models import Campaign, Output
+    from annotations.selectors.campaigns import sample_task_page
+    from annotations.services.criteria import criterion_rankme_set
+    from annotations.services.outputs import outputs_detect_identical, outputs_store
+
+    campaign = CampaignFactory()
+    Campaign.objects.filter(pk=campaign.pk).update(merge_identical_outputs=False)
+    campaign.refresh_from_db()
+    criterion = CriterionFactory(campaign=campaign)
+    texts = {"a": "A is here.", "b": "A is here.", "c": "A by c."}
+    outputs_store(
+        campaign=campaign,
+        rows=[OutputRow(item_id="1", input="name[A]", system=s, text=t) for s, t in texts.items()],
+    )
+    outputs_detect_identical(campaign=campaign)
+    standard = Output.objects.get(item__campaign=campaign, system__label="a")
+    twin = Output.objects.get(item__campaign=campaign, system__label="b")
+    assert twin.canonical_id == standard.pk
+    criterion_rankme_set(criterion=criterion, standard_output=standard)
+    page = sample_task_page(campaign=campaign)
+    assert page is not None
+    assert [slot.text for slot in page.slots] == ["A by c."]
