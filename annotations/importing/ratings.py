@@ -18,6 +18,7 @@ from annotations.importing.parsers.e2e_outputs import (
     parse_participants,
 )
 from annotations.importing.parsers.e2e_ratings import ParsedRatings, parse_e2e_ratings
+from annotations.importing.parsers.mapped.cells import RANKME_CHECKS
 from annotations.models import Campaign, Criterion, Judgement, Output, Task, Worker
 from annotations.services.campaigns import campaign_get_or_create
 from annotations.services.criteria import criterion_from_preset
@@ -129,7 +130,7 @@ def _ratings_store(
                     # RankME's answer is also the content checks the quality question
                     # asked (as the e2e-quality preset reads it): the checks table read
                     # 0% of every check for an E2E folder imported so
-                    checks=_E2E_CHECKS.get(j.coverage[slot], ()),
+                    checks=_e2e_checks(j.coverage[slot]),
                 )
             )
         meta: dict[str, Any] = {"_id": j.judgement_id}
@@ -219,14 +220,11 @@ class E2EImported:
         return sum(r.scores for r in self.ratings)
 
 
-#: an E2E coverage label as the content checks it answers (``check{i}``: ``ok`` is
-#: perfect, ``both`` added and missing), as the ``e2e-quality`` preset reads it
-_E2E_CHECKS = {
-    "ok": ("perfect",),
-    "missing": ("missing",),
-    "added": ("added",),
-    "both": ("added", "missing"),
-}
+def _e2e_checks(label: str) -> tuple[str, ...]:
+    """An E2E coverage label (``check{i}``) as the content checks it answers, as the
+    ``e2e-quality`` preset reads it (``RANKME_CHECKS``: ``ok`` is perfect, ``both`` added
+    and missing); none for no label."""
+    return RANKME_CHECKS.get(label, (label,)) if label else ()
 
 
 def e2e_import(*, campaign_slug: str, folder: Path) -> E2EImported:
