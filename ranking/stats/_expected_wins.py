@@ -108,11 +108,7 @@ def expected_wins(
         of 0.500 with the minimum-data rule met).
     """
     if draws_rule == "exclude":
-        decisive = ~comparisons.draws
-        counted = np.bincount(
-            comparisons.winners[decisive], minlength=comparisons.n_systems
-        ) + np.bincount(comparisons.losers[decisive], minlength=comparisons.n_systems)
-        undefined = int(np.sum(counted == 0))
+        undefined = int(np.sum(comparisons.subset(~comparisons.draws).per_system() == 0))
         if undefined:
             raise ValueError(
                 f"{undefined} of {comparisons.n_systems} systems have only draws, and expected "
