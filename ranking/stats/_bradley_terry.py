@@ -55,6 +55,7 @@ __all__ = [
     "bradley_terry_fit",
     "bt_normal",
     "separation",
+    "separation_of",
 ]
 
 FloatArray = NDArray[np.float64]
@@ -181,7 +182,12 @@ def separation(comparisons: Comparisons) -> Separation:
     Statistics 32, 384-406.
     """
     wins, draws = pair_counts(comparisons)
-    beat = (wins + draws) > 0
+    return separation_of((wins + draws) > 0)
+
+
+def separation_of(beat: NDArray[np.bool_]) -> Separation:
+    """:func:`separation` of a "beat or drew" matrix (``beat[i, j]``: ``i`` beat or drew
+    with ``j`` at least once), as a caller that holds the counts already passes it."""
     reach = _reachable(beat)
     # i and j share a group when each reaches the other; a group is named by its first
     # system, and the groups are numbered in that order

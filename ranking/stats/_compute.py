@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._bradley_terry import Separation, separation
+from ._bradley_terry import Separation, separation_of
 from ._methods import check_parameters, run_method
-from ._pairwise import Comparisons, judgements_to_comparisons
+from ._pairwise import Comparisons, judgements_to_comparisons, pair_counts
 from ._result import RankingResult, summarise_runs
 from ._stability import MAX_RUNS, cluster_stability
 
@@ -307,23 +307,14 @@ def system_evidence(
     )
     split = None
     if ranked is not None:
+        # the ranked systems' comparisons with each other: their rows and columns of the
+        # pair counts (indices back into the systems given)
         ranked_arr = np.asarray(ranked, dtype=np.int64)
-        among = np.isin(comparisons.winners, ranked_arr) & np.isin(comparisons.losers, ranked_arr)
-        renumber = np.full(n_systems, -1, dtype=np.int64)
-        renumber[ranked_arr] = np.arange(ranked_arr.size)
-        inner = separation(
-            Comparisons(
-                n_systems=int(ranked_arr.size),
-                winners=renumber[comparisons.winners[among]],
-                losers=renumber[comparisons.losers[among]],
-                draws=comparisons.draws[among],
-                judgement=comparisons.judgement[among],
-                n_judgements=comparisons.n_judgements,
-            )
-        )
+        wins, draws = pair_counts(comparisons)
+        among = separation_of(((wins + draws) > 0)[np.ix_(ranked_arr, ranked_arr)])
         split = Separation(
-            groups=tuple(tuple(int(ranked_arr[i]) for i in g) for g in inner.groups),
-            compared=inner.compared,
+            groups=tuple(tuple(int(ranked_arr[i]) for i in g) for g in among.groups),
+            compared=among.compared,
         )
     return Evidence(
         comparisons=np.asarray(comparisons.per_system(), dtype=np.int64),
