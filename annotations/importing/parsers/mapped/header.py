@@ -12,7 +12,7 @@ from annotations.importing.parsers.mapped.mapping import (
     Mapping,
 )
 from annotations.importing.parsers.mapped.source import Source
-from common.tables import missing_columns_refused, near_miss
+from common.tables import near_miss
 
 
 def slots_of(mapping: Mapping, source: Source) -> int:
@@ -57,14 +57,7 @@ def header_check(mapping: Mapping, source: Source, k: int) -> None:
         return  # keys may differ per object (and nested slots): checked row by row
     missing = list(dict.fromkeys(c for c in required_columns(mapping, k) if not source.has(c)))
     if missing:
-        raise missing_columns_refused(
-            source.columns,
-            missing,
-            file=source.file,
-            line=source.header_line,
-            delimiter=source.delimiter,
-            why=", which the mapping reads",
-        )
+        raise source.refuse_missing(missing, why=", which the mapping reads")
 
 
 def skip_rows_absent(mapping: Mapping, source: Source) -> list[str]:
@@ -77,14 +70,7 @@ def skip_rows_absent(mapping: Mapping, source: Source) -> list[str]:
     absent = [column for column, _ in mapping.skip_rows if not source.has(column)]
     near = [column for column in absent if near_miss(source.columns, column)]
     if near:
-        raise missing_columns_refused(
-            source.columns,
-            near,
-            file=source.file,
-            line=source.header_line,
-            delimiter=source.delimiter,
-            why=", which the mapping's skip_rows reads",
-        )
+        raise source.refuse_missing(near, why=", which the mapping's skip_rows reads")
     return absent
 
 

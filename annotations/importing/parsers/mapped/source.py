@@ -14,6 +14,7 @@ from annotations.core.export_safety import csv_cell_read
 from annotations.importing.parsers.common import CsvTable, read_text, refuse_nul
 from common.errors import ImportFileError
 from common.jsontext import JsonTextError, json_loads
+from common.tables import missing_columns_refused
 
 
 def _lookup(record: Any, path: str) -> tuple[bool, Any]:
@@ -86,6 +87,18 @@ class Source:
 
     def has(self, column: str) -> bool:
         return column in self.columns
+
+    def refuse_missing(self, missing: Sequence[str], *, why: str) -> ImportFileError:
+        """The refusal of a header that lacks ``missing`` (each named, with its near miss),
+        placed at this file's header line."""
+        return missing_columns_refused(
+            self.columns,
+            missing,
+            file=self.file,
+            line=self.header_line,
+            delimiter=self.delimiter,
+            why=why,
+        )
 
     def read_aliases(self, aliases: Sequence[tuple[str, Sequence[str]]]) -> None:
         """Read a column the header lacks under the first of its other names it has (a
