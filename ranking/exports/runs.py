@@ -252,8 +252,9 @@ def _table(rows: Sequence[Row], title: str, meta: dict) -> str:
     for p in _provisional(meta):
         name = f"{_one_line(p['system'])} ({p['comparisons']} comparisons)"
         lines.append(f"{'':>3}  {'-':>9}  {'prov.':>7}  {name}")
-    if _thin_key(meta):
-        lines.append(_thin_key(meta))
+    key = _thin_key(meta)
+    if key:
+        lines.append(key)
     if not shown:
         lines.append(f"(No clusters: {_no_clusters(meta)} See the minimum-data rule below.)")
     if meta:
@@ -359,9 +360,10 @@ def _latex(rows: Sequence[Row], title: str, meta: dict) -> str:
         lines.append(f" & -- & unranked & {latex_escape(label)} \\\\")
     lines += [r"\bottomrule", r"\end{tabular}"]
     # Printed, not comments: a caveat pasted into a paper must show in it.
-    if _thin_key(meta):
-        key = latex_escape(_thin_key(meta).removeprefix(THIN_MARK).strip())
-        lines.append(rf"\par{{\footnotesize \textsuperscript{{\dag}} {key}}}")
+    key = _thin_key(meta)
+    if key:
+        said = latex_escape(key.removeprefix(THIN_MARK).strip())
+        lines.append(rf"\par{{\footnotesize \textsuperscript{{\dag}} {said}}}")
     if not shown:
         lines.append(
             rf"\par{{\footnotesize No clusters: {latex_escape(_no_clusters(meta))} "
@@ -394,8 +396,9 @@ def _markdown(rows: Sequence[Row], title: str, meta: dict) -> str:
         )
     for label in meta.get("unranked", []):
         lines.append(f"|  | - | unranked | {markdown_escape(label)} |")
-    if _thin_key(meta):
-        lines += ["", _thin_key(meta)]
+    key = _thin_key(meta)
+    if key:
+        lines += ["", key]
     if not shown:
         lines += [
             "",
