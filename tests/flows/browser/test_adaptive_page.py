@@ -14,6 +14,10 @@ from tests.ranking.adaptive_data import adaptive_campaign, judge_all
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+#: a batch refits the ranking before it chooses its tasks: seconds on a loaded CI machine,
+#: more than the pages' default 10 s wait at worst
+BATCH_TIMEOUT_MS = 30_000
+
 
 def test_a_designer_adds_batches_and_reads_the_stop_rule(new_page, live_server):
     campaign = adaptive_campaign(items=40, batch=10)
@@ -27,12 +31,16 @@ def test_a_designer_adds_batches_and_reads_the_stop_rule(new_page, live_server):
     page.get_by_text("Settings saved.").wait_for()
     page.goto(live_server.url + f"/rankings/campaign/{campaign.slug}/")
     page.get_by_role("link", name="Adaptive design").click()
+    # The link's page first: the loop's expect_navigation must catch the form's, not this.
+    page.wait_for_url(f"**/rankings/campaign/{campaign.slug}/adaptive/")
     for number in (1, 2, 3):
         # Each click waits for the page it leads to: a click on the page before sends the
         # batch number that page showed, and is refused as a form sent twice.
-        with page.expect_navigation():
+        with page.expect_navigation(timeout=BATCH_TIMEOUT_MS):
             page.get_by_role("button", name="Add a batch of quality tasks now").click()
-        page.get_by_text(f"Batch {number} of quality: 10 tasks added.").wait_for()
+        page.get_by_text(f"Batch {number} of quality: 10 tasks added.").wait_for(
+            timeout=BATCH_TIMEOUT_MS
+        )
     assert AdaptiveBatch.objects.count() == 3
     rows = page.locator("table tbody tr")
     assert rows.count() == 3 and "#3" in rows.first.inner_text()
@@ -56,7 +64,7 @@ def test_a_double_click_adds_one_batch(new_page, live_server):
     # page load: one of the two, and one batch either way.
     page.get_by_text(
         re.compile("Batch 1 of quality: 10 tasks added|no batch was added", re.IGNORECASE)
-    ).first.wait_for()
+    ).first.wait_for(timeout=BATCH_TIMEOUT_MS)
     page.goto(live_server.url + f"/rankings/campaign/{campaign.slug}/adaptive/")
     assert AdaptiveBatch.objects.count() == 1
     assert page.locator("table tbody tr").count() == 1
