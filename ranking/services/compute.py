@@ -165,7 +165,7 @@ def _compute_claimed(run: RankingRun, attempt: int) -> None:
                 max_runs=_max_runs(run.campaign),
             )
         except ValueError as exc:  # e.g. fewer than two systems with comparisons
-            raise DomainError(f"Cannot rank '{run.criterion.name}': {exc}") from exc
+            raise DomainError(_cannot_rank(run, exc)) from exc
         with transaction.atomic():
             if not _still_ours(run, attempt, lock=True):
                 raise RunStopped()
@@ -433,6 +433,12 @@ def _load_scores(run: RankingRun) -> selectors.ScoreArrays:
     return data
 
 
+def _cannot_rank(run: RankingRun, exc: ValueError) -> str:
+    """The statistics' refusal of these data (``ValueError``: e.g. fewer than two systems
+    with comparisons), worded for a person, the same whichever path computed the run."""
+    return f"Cannot rank '{run.criterion.name}': {exc}"
+
+
 def _refuse_single_outputs(run: RankingRun, data: selectors.ScoreArrays) -> None:
     """Judgements of one output each (PlainME tasks, or files imported with one output
     per row) hold no within-task comparison: say so rather than "too few comparisons"."""
@@ -604,7 +610,7 @@ def _chunks_compute(
         elif isinstance(exc, ValueError):
             # the statistics' refusal of these data, worded for a person (as the run
             # that is not cut into chunks says it)
-            message = f"Cannot rank '{run.criterion.name}': {exc}"
+            message = _cannot_rank(run, exc)
         elif not isinstance(exc, DomainError):
             message = f"The computation failed ({type(exc).__name__}: {exc})."
         ended = RankingRun.objects.filter(pk=run.pk, status=RankingRun.Status.RUNNING).update(
@@ -651,7 +657,7 @@ def _prepared(
             min_comparisons=_min_comparisons(),
         )
     except ValueError as exc:
-        raise DomainError(f"Cannot rank '{run.criterion.name}': {exc}") from exc
+        raise DomainError(_cannot_rank(run, exc)) from exc
     with _PREPARED_LOCK:
         _PREPARED.clear()  # one run's data at a time
         _PREPARED[key] = (data, comparisons, ranked)
