@@ -5,6 +5,7 @@ from django.conf import settings
 from django.core.wsgi import get_wsgi_application
 
 from humaneval.startup import server_settings_or_exit
+from humaneval.warm import web_process_warm
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "humaneval.settings")
 # The production entry point fails closed: a WSGI server (gunicorn, make serve) is a
@@ -21,3 +22,6 @@ application = get_wsgi_application()
 # launch would otherwise spend its first request (about a second of CPU) importing while
 # workers wait. With gunicorn's --preload (make serve) this happens once, before forking.
 import_module(settings.ROOT_URLCONF)
+# ... and what the pages build on first use (URL tables, templates, catalogues), for the
+# same reason (humaneval.warm).
+web_process_warm()
