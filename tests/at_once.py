@@ -11,14 +11,13 @@ from typing import Any
 import pytest
 from django.db import connection, connections
 
-#: Tests of requests sent at once: row locks (SELECT ... FOR UPDATE) are PostgreSQL's.
-ROW_LOCKS = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="Row locks (SELECT ... FOR UPDATE) need PostgreSQL; SQLite serialises writes.",
-    ),
-]
+#: Row locks (SELECT ... FOR UPDATE) are PostgreSQL's: a test of them skips elsewhere.
+NEEDS_ROW_LOCKS = pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="Row locks (SELECT ... FOR UPDATE) need PostgreSQL; SQLite serialises writes.",
+)
+#: Tests of requests sent at once.
+ROW_LOCKS = [pytest.mark.django_db(transaction=True), NEEDS_ROW_LOCKS]
 
 
 def at_once(call: Callable[[], Any], *, times: int) -> list[Any]:

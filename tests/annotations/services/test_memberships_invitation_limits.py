@@ -13,12 +13,11 @@ from smtplib import SMTPException
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
-from django.db import connection
 
 from annotations.models import CampaignInvitation
 from annotations.services.memberships import invitation_create, invitation_revoke
 from common.errors import DomainError
-from tests.at_once import at_once
+from tests.at_once import NEEDS_ROW_LOCKS, at_once
 from tests.factories import CampaignFactory
 
 pytestmark = pytest.mark.django_db
@@ -84,10 +83,7 @@ def test_a_mail_that_cannot_be_sent_stores_no_invitation(owner, monkeypatch):
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(
-    connection.vendor != "postgresql",
-    reason="Row locks (SELECT ... FOR UPDATE) need PostgreSQL; SQLite serialises writes.",
-)
+@NEEDS_ROW_LOCKS
 def test_one_address_invited_from_two_tabs_at_once_gets_one_invitation_on_postgresql():
     """An outside review sent one invitation from four tabs at once on PostgreSQL and got
     four open invitations (each checked before any was stored). The campaign's row lock

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
 from rest_framework.authtoken.models import Token
 
 from annotations.services.tokens import token_get_or_create, token_rotate
-from tests.at_once import at_once
+from tests.at_once import NEEDS_ROW_LOCKS, at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -34,10 +33,7 @@ def test_rotate_replaces_the_token_and_makes_one_when_there_was_none() -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(
-    connection.vendor != "postgresql",
-    reason="Row locks (SELECT ... FOR UPDATE) need PostgreSQL; SQLite serialises writes.",
-)
+@NEEDS_ROW_LOCKS
 def test_two_rotations_at_once_leave_one_working_token_on_postgresql():
     """Rotations from four tabs at once: each returns a token (no unique constraint's
     refusal), and the user has exactly one, one of those returned."""

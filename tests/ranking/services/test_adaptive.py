@@ -9,7 +9,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from django.db import connection, connections
+from django.db import connections
 from django.utils import timezone
 
 from annotations.models import (
@@ -30,7 +30,7 @@ from common.errors import DomainError
 from ranking.models import AdaptiveBatch
 from ranking.selectors import adaptive as selectors
 from ranking.services import adaptive
-from tests.at_once import at_once
+from tests.at_once import NEEDS_ROW_LOCKS, at_once
 from tests.ranking.adaptive_data import adaptive_campaign, judge_all
 
 pytestmark = pytest.mark.django_db
@@ -223,10 +223,7 @@ def test_why_a_campaign_cannot_get_a_batch_is_the_design_pages_rule():
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(
-    connection.vendor != "postgresql",
-    reason="Row locks (SELECT ... FOR UPDATE) need PostgreSQL; SQLite serialises writes.",
-)
+@NEEDS_ROW_LOCKS
 def test_batches_and_hand_outs_at_once_keep_every_invariant_on_postgresql():
     """Workers claim and submit while batches are added from other threads: batch
     numbers and task numbers stay unique, no task gets more judgements than it asks
@@ -417,10 +414,7 @@ def test_the_span_counts_tasks_of_at_most_every_system():
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(
-    connection.vendor != "postgresql",
-    reason="Row locks (SELECT ... FOR UPDATE) need PostgreSQL; SQLite serialises writes.",
-)
+@NEEDS_ROW_LOCKS
 def test_two_sends_of_one_form_at_once_add_one_batch_on_postgresql():
     """Four threads send the same ``after`` at the same moment (a form sent from four
     tabs): the campaign's row lock makes exactly one add a batch; the rest are refused

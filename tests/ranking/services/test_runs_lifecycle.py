@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
 
 from common.errors import DomainError
 from ranking.models import RankingRun
@@ -17,7 +16,7 @@ from ranking.services.runs import (
     ranking_run_start,
 )
 from ranking.services.sweep import ranking_runs_sweep
-from tests.at_once import at_once
+from tests.at_once import NEEDS_ROW_LOCKS, at_once
 from tests.ranking.planted import planted_campaign
 from tests.ranking.running_runs import _running
 
@@ -149,10 +148,7 @@ def test_ranking_run_start_says_whether_it_made_the_run(planted):
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(
-    connection.vendor != "postgresql",
-    reason="Row locks (SELECT ... FOR UPDATE) need PostgreSQL; SQLite serialises writes.",
-)
+@NEEDS_ROW_LOCKS
 def test_five_identical_starts_at_once_make_one_run_and_say_so_once_on_postgresql():
     campaign, criterion = planted_campaign(strengths=STRENGTHS, n_judgements=40, seed=11, k=4)
     designer = User.objects.create_user("racer")
