@@ -102,6 +102,14 @@ def ranking_slices_start(
             waiting += 1
             continue
         if compute_here:
-            compute.ranking_run_compute(run=made, fan_out=False)
+            try:
+                compute.ranking_run_compute(run=made, fan_out=False)
+            except Exception:
+                # A failure the run recorded (the data's refusal, worded for a person) is
+                # the run's outcome, which the caller reads from it as from a worker's
+                # run; anything else (a fault that could not be recorded) propagates.
+                made.refresh_from_db()
+                if made.status != RankingRun.Status.FAILED:
+                    raise
         started.append(made)
     return SlicesStarted(runs=started, waiting=waiting, refusal=refusal)
