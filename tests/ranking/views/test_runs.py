@@ -91,6 +91,14 @@ def test_two_runs_side_by_side(client, setup, django_capture_on_commit_callbacks
         rows = re.findall(rf'<td>{label}</td><td class="num">[\d,]+</td></tr>', html)
         assert len(rows) == 2
     assert "Bradley-Terry" in html and "WMT14" in html
+    # Each side's rule ends with the coverage its ranges keep (the sentence stopped at
+    # "so ." on this page: the include did not pass it).
+    assert "rounded up as WMT's scripts do, so ." not in html
+    assert (
+        html.count("rounded up as WMT&#x27;s scripts do, so the rank ranges keep")
+        + html.count("rounded up as WMT's scripts do, so the rank ranges keep")
+        == 2
+    )
 
 
 def test_viewer_cannot_start_runs(client, setup):
