@@ -13,6 +13,7 @@ from annotations.core.slices import MAX_CONDITIONS, too_many_conditions
 from common.serializers import KnownFieldsOnly, bounded_number
 from ranking import stats
 from ranking.models import RankingRun
+from ranking.selectors.data_rule import ranking_data_rule
 from ranking.selectors.runs import CONFIDENCE_RANGE, RUN_DEFAULTS
 
 _EXCLUDED_HELP = (
@@ -161,6 +162,24 @@ class RankingRunSerializer(KnownFieldsOnly, serializers.ModelSerializer):
 
     def get_result_url(self, run: RankingRun) -> str:
         return f"/api/rankings/{run.pk}/result/"
+
+    def to_representation(self, instance: RankingRun) -> dict[str, Any]:
+        data = super().to_representation(instance)
+        stability = data.get("stability")
+        # The split-half check passes on data the minimum-data rule rejects (three
+        # judgements, groups never compared): no verdict then, as the page shows none.
+        if (
+            isinstance(stability, dict)
+            and stability.get("stable") is True
+            and not ranking_data_rule(run=instance).enough_data
+        ):
+            data["stability"] = {
+                **stability,
+                "stable": None,
+                "note": "Not judged: the data do not meet the minimum-data rule "
+                "(the result's data_rule), so there are no clusters to check.",
+            }
+        return data
 
 
 class RankingRowSerializer(serializers.Serializer):

@@ -17,6 +17,7 @@ from ranking.exports import runs as exports
 from ranking.exports.runs import side_by_side
 from ranking.models import RankingRun
 from ranking.selectors import slices
+from ranking.selectors.data_rule import ranking_data_rule
 from ranking.selectors.runs import RUN_DEFAULTS
 from ranking.services.slices import ranking_slices_start
 
@@ -139,6 +140,12 @@ class Command(BaseCommand):
         self.stdout.write(exports.run_export(run=run, fmt=fmt, title=title), ending="")
         if fmt == "table":
             note = run.stability.get("note") if run.stability else None
+            if note and run.stability.get("stable") and not ranking_data_rule(run=run).enough_data:
+                # as the page: no clusters on these data, so no verdict on them
+                note = (
+                    "not judged: the data do not meet the minimum-data rule (above), so "
+                    "there are no clusters to check."
+                )
             if note:
                 self.stdout.write(f"\nStability: {note}")
             self.stdout.write(f"Ranking run {run.pk} stored; computed in {run.seconds:.2f} s.")
