@@ -279,19 +279,40 @@ CSV_COLUMNS = (
     "rank_lo",
     "rank_hi",
     "comparisons",
+    "caveat",
 )
+
+
+def _caveats(meta: dict) -> dict[str, str]:
+    """Each ranked system's caveat, as the page and the LaTeX mark it: ``thin`` (fewer
+    judgements or comparisons than the minimum), and where the data leave values
+    unbounded or groups never compared, the system's group (``group 1 of 2, unbounded``
+    under Bradley-Terry's separation; ``group 1 of 2, never compared with the others``).
+    Systems without a caveat are left out."""
+    notes: dict[str, list[str]] = {label: ["thin"] for label in _thin(meta)}
+    rule = meta.get("data_rule")
+    split = rule.get("separation") if isinstance(rule, dict) else None
+    if isinstance(split, dict):
+        groups = split.get("groups") or []
+        how = "unbounded" if split.get("compared", True) else "never compared with the others"
+        for number, group in enumerate(groups, start=1):
+            for label in group:
+                notes.setdefault(str(label), []).append(f"group {number} of {len(groups)}, {how}")
+    return {label: "; ".join(words) for label, words in notes.items()}
 
 
 def _csv(rows: Sequence[Row], title: str, meta: dict) -> str:
     """The ranking as a plain table, the header its first line (``pandas.read_csv`` and
     spreadsheets read it as it is): ranked systems, then the provisional ones (fewer
     comparisons than the minimum: empty ranks, their count) and the unranked (no
-    comparisons), ``status`` saying which. What the ranking rests on is in the
+    comparisons), ``status`` saying which; ``caveat`` says what the page marks on a ranked
+    row (:func:`_caveats`). What the ranking rests on is in the
     ``provenance`` download (its sidecar) and in the JSON export."""
     out = io.StringIO()
     writer = csv_writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     shown = _clusters_shown(meta)
+    caveats = _caveats(meta)
     for r in rows:
         writer.writerow(
             csv_row(
@@ -304,13 +325,16 @@ def _csv(rows: Sequence[Row], title: str, meta: dict) -> str:
                     r.rank_lo,
                     r.rank_hi,
                     r.comparisons,
+                    caveats.get(r.system, ""),
                 ]
             )
         )
     for p in _provisional(meta):
-        writer.writerow(csv_row(["provisional", "", p["system"], "", "", "", "", p["comparisons"]]))
+        writer.writerow(
+            csv_row(["provisional", "", p["system"], "", "", "", "", p["comparisons"], ""])
+        )
     for label in meta.get("unranked", []):
-        writer.writerow(csv_row(["unranked", "", label, "", "", "", "", 0]))
+        writer.writerow(csv_row(["unranked", "", label, "", "", "", "", 0, ""]))
     return out.getvalue()
 
 

@@ -26,6 +26,7 @@ CSV_COLUMNS = (
     "rank_lo",
     "rank_hi",
     "comparisons",
+    "caveat",
 )
 
 
@@ -72,3 +73,52 @@ def test_the_provenance_is_a_sidecar_download_with_a_header():
     fields = dict(rows[1:])
     assert fields["seed"] == "2" and fields["runs"] == "20"
     assert fields["unranked (no comparisons)"] == "zeta"
+
+
+def _caveats(campaign, criterion, *, method: str = "wmt14") -> dict[str, str]:
+    from ranking.exports.runs import run_export
+
+    run = ranking_run_compute(
+        run=ranking_run_create(
+            campaign=campaign, criterion=criterion, method=method, runs=50, queue=False
+        )
+    )
+    assert run.status == "done", run.error
+    rows = csv.DictReader(io.StringIO(run_export(run=run, fmt="csv")))
+    return {r["system"]: r["caveat"] for r in rows if r["status"] == "ranked"}
+
+
+def test_the_csv_carries_the_caveats_the_page_marks():
+    """A reviewer's CSV of three judgements read "ranked, rank 1-1" with nothing else: the
+    page's † and notes (thin, unbounded, groups never compared) were only on the page and
+    in LaTeX."""
+    from tests.ranking.planted import add_judgement
+
+    thin, criterion = planted_campaign(strengths=[40, 0, -40], n_judgements=3, k=3)
+    assert _caveats(thin, criterion) == {"s0": "thin", "s1": "thin", "s2": "thin"}
+
+    runaway, criterion = planted_campaign(
+        strengths=[2000, 0, -5, -10], n_judgements=60, k=4, seed=3
+    )
+    caveats = _caveats(runaway, criterion, method="bradley_terry")
+    assert caveats["s0"] == "group 1 of 2, unbounded"
+    assert {caveats[s] for s in ("s1", "s2", "s3")} == {"group 2 of 2, unbounded"}
+
+    apart, criterion = planted_campaign(strengths=[0, 0, 0, 0], n_judgements=0, k=2)
+    for n in range(40):
+        for pair, scores in (
+            (0, {"s0": 100 + n % 7, "s1": 100}),
+            (1, {"s2": 95 + n % 10, "s3": 100}),
+        ):
+            add_judgement(
+                campaign=apart, criterion=criterion, scores=scores, item_key=f"{pair}-{n}"
+            )
+    caveats = _caveats(apart, criterion)
+    assert set(caveats.values()) == {
+        "group 1 of 2, never compared with the others",
+        "group 2 of 2, never compared with the others",
+    }
+    assert caveats["s0"] == caveats["s1"] != caveats["s2"] == caveats["s3"]
+
+    enough, criterion = planted_campaign(strengths=[40, 0, -40], n_judgements=60, k=3)
+    assert set(_caveats(enough, criterion).values()) == {""}
