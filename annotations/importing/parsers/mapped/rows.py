@@ -134,7 +134,10 @@ def _row_outputs(cells: Cells, mapping: Mapping, k: int) -> tuple[list[str], lis
                 break  # nested slots: the row's list ended
             cells.value(column)
         if not system:
-            break  # the row's outputs end here (exports pad narrower judgements)
+            # the row's outputs end here (exports pad narrower judgements), with nothing
+            # after: a score beside an empty system cell would be dropped unseen
+            _refuse_values_after(cells, mapping, k, empty=i)
+            break
         system = system_label(system)
         if system in systems:
             raise cells.error(f"system '{system}' appears twice in the row.", column)
@@ -149,6 +152,28 @@ def _row_outputs(cells: Cells, mapping: Mapping, k: int) -> tuple[list[str], lis
             mapping.column(mapping.system, mapping.first),
         )
     return systems, texts, slot_numbers
+
+
+def _refuse_values_after(cells: Cells, mapping: Mapping, k: int, *, empty: int) -> None:
+    """Refuse a row whose slot ``empty`` has an empty system cell while it, or a slot after
+    it, still has a system, an output or a score: that value would be dropped unseen."""
+    blank = {"", *mapping.skip_values}
+    for i in range(empty, mapping.first + k):
+        columns = [mapping.column(c.score, i) for c in mapping.criteria]
+        if mapping.output:
+            columns.insert(0, mapping.column(mapping.output, i))
+        if i > empty:
+            columns.insert(0, mapping.column(mapping.system, i))
+        for column in columns:
+            found = cells.get(column)
+            if found is not None and found.strip() not in blank:
+                raise cells.error(
+                    f"'{found.strip()[:40]}' is given, but field "
+                    f"'{mapping.column(mapping.system, empty)}' is empty: a row's outputs end "
+                    "at its first empty system cell, so this value would be dropped. Give "
+                    "that system, or clear the value.",
+                    column,
+                )
 
 
 def _criterion_name(

@@ -77,3 +77,64 @@ def test_metadata_kept(tmp_path: Path) -> None:
     path = write_csv(tmp_path / "r.csv", rows)
     parsed = parse_mapped(path, mapping_from_dict(three_slot_mapping(metadata=["HITId"])))
     assert [j.metadata for j in parsed.judgements[::2]] == [{"HITId": "h0"}, {"HITId": "h1"}]
+
+
+@pytest.mark.parametrize(
+    ("row", "field", "given"),
+    [
+        pytest.param(["w1", "i1", "A", "", "a", "b", "10", "20"], "out2", "b", id="text"),
+        pytest.param(["w1", "i1", "A", "", "a", "", "10", "20"], "score2", "20", id="score"),
+        pytest.param(["w1", "i1", "", "B", "", "b", "", "20"], "sys2", "B", id="a later system"),
+    ],
+)
+def test_a_value_beside_an_empty_system_cell_is_refused(tmp_path: Path, row, field, given) -> None:
+    """A reviewer's row ``w1,i1,A,,a,b,10,20`` was imported as one output: the filled
+    ``out2`` and ``score2`` beside the empty ``sys2`` were dropped without a word."""
+    path = write_csv(
+        tmp_path / "r.csv",
+        [["worker", "item", "sys1", "sys2", "out1", "out2", "score1", "score2"], row],
+    )
+    mapping = mapping_from_dict(
+        {
+            "format": "csv",
+            "worker": "worker",
+            "item": "item",
+            "slots": 2,
+            "first": 1,
+            "system": "sys{i}",
+            "output": "out{i}",
+            "criteria": [{"name": "quality", "score": "score{i}", "scale": "slider"}],
+        }
+    )
+    with pytest.raises(ImportFileError) as err:
+        parse_mapped(path, mapping)
+    empty = "sys1" if field == "sys2" else "sys2"
+    assert (err.value.line, err.value.field) == (2, field)
+    assert f"'{given}' is given, but field '{empty}' is empty" in str(err.value)
+
+
+def test_padding_after_the_last_system_is_still_read(tmp_path: Path) -> None:
+    """Exports pad narrower judgements with empty cells (or a skip value): still taken."""
+    path = write_csv(
+        tmp_path / "r.csv",
+        [
+            ["worker", "item", "sys1", "sys2", "out1", "out2", "score1", "score2"],
+            ["w1", "i1", "A", "", "a", "", "10", ""],
+            ["w1", "i2", "A", "", "a", " ", "10", "NA"],
+        ],
+    )
+    mapping = mapping_from_dict(
+        {
+            "format": "csv",
+            "worker": "worker",
+            "item": "item",
+            "slots": 2,
+            "first": 1,
+            "system": "sys{i}",
+            "output": "out{i}",
+            "criteria": [{"name": "quality", "score": "score{i}", "scale": "slider"}],
+            "skip_values": ["NA"],
+        }
+    )
+    parsed = parse_mapped(path, mapping)
+    assert [j.systems for j in parsed.judgements] == [("A",), ("A",)]
