@@ -77,8 +77,8 @@ MAX_RUNS = 100_000
 #: the parts of the check that can fail, by code, in the words every message uses
 REASONS: dict[str, str] = {
     "too_few_runs": "{runs:,} runs are too few for rank ranges at {confidence:.4g}% confidence: "
-    "each end of a range drops at least one whole run, more than the asked share, so the "
-    "ranges come out narrower than asked (at least {min_runs:,} runs are needed)",
+    "a range drops only whole runs at each end, so it keeps {kept:,} of {runs:,} runs "
+    "({kept_share:.1%}), not the asked share (at least {min_runs:,} runs are needed)",
     "halves_disagree": "two random halves of the runs give different clusters",
     "fragile_boundaries": "{fragile} boundary decision(s) rest on rank-range ends within "
     "{z:g} standard errors of the trim cut",
@@ -124,13 +124,18 @@ def stability_reasons(stored: Mapping[str, Any]) -> list[str]:
             codes.append("halves_disagree")
     z = stored.get("z", 2.0)
     confidence = stored.get("confidence")
+    level = float(confidence) if isinstance(confidence, int | float) else 0.95
+    runs = int(stored.get("n_runs") or 0)
+    kept, kept_share = range_coverage(runs, level) if 0 < level <= 1 else (runs, 1.0)
     return [
         REASONS[code].format(
             fragile=len(fragile),
             z=float(z) if z is not None else 2.0,
-            runs=int(stored.get("n_runs") or 0),
-            confidence=100 * float(confidence) if isinstance(confidence, int | float) else 95.0,
+            runs=runs,
+            confidence=100 * level,
             min_runs=int(stored.get("min_runs") or 0),
+            kept=kept,
+            kept_share=kept_share,
         )
         for code in codes
         if code in REASONS

@@ -178,7 +178,7 @@ def test_systems_without_comparisons_are_listed_as_unranked_not_dropped(client):
     for fmt in FORMATS:
         assert "zeta" in _export(api, run, fmt), fmt
     rows = list(csv.reader(io.StringIO(_export(api, run, "csv"))))
-    assert ["unranked", "", "zeta", "", "", "", "", "0"] in rows
+    assert ["unranked", "", "zeta", "", "", "", "", "0", ""] in rows
 
 
 def test_groups_never_compared_are_named_and_withhold_clusters():

@@ -83,7 +83,9 @@ def test_a_system_seen_once_is_provisional_not_ranked_first(client):
     ]
     csv_text = api.get(f"/api/rankings/{run.pk}/export/csv/").content.decode()
     assert [r.system for r in parse_csv(csv_text)] == ["s0", "s1", "s2"]
-    assert ["provisional", "", "s3", "", "", "", "", "2"] in list(csv.reader(io.StringIO(csv_text)))
+    assert ["provisional", "", "s3", "", "", "", "", "2", ""] in list(
+        csv.reader(io.StringIO(csv_text))
+    )
 
 
 @pytest.mark.django_db

@@ -76,7 +76,7 @@ def test_stability_summary_says_whether_stable():
 
 @pytest.mark.parametrize(
     ("runs", "confidence", "min_runs"),
-    [(1, 0.95, 40), (3, 0.95, 40), (39, 0.95, 40), (20, 0.999, 2000)],
+    [(1, 0.95, 40), (2, 0.95, 40), (3, 0.95, 40), (39, 0.95, 40), (20, 0.999, 2000)],
 )
 def test_too_few_runs_for_the_asked_confidence_never_pass(runs, confidence, min_runs):
     """A reviewer ranked with 1 to 3 runs: seven one-system clusters, the rule "met" and
@@ -100,3 +100,7 @@ def test_too_few_runs_for_the_asked_confidence_never_pass(runs, confidence, min_
     (why,) = stability_reasons(stored)
     assert why.startswith(f"{runs:,} runs are too few for rank ranges at {confidence * 100:.4g}%")
     assert f"at least {min_runs:,} runs are needed" in why
+    # what the ranges keep, as the coverage says it: 2 runs keep both (none can be
+    # dropped), 3 keep 1 (the note said "narrower than asked" of both)
+    kept = {1: 1, 2: 2, 3: 1, 39: 37, 20: 18}[runs]
+    assert f"it keeps {kept:,} of {runs:,} runs ({kept / runs:.1%}), not the asked share" in why

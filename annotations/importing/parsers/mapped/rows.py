@@ -168,11 +168,10 @@ def _refuse_values_after(cells: Cells, mapping: Mapping, k: int, *, empty: int) 
             found = cells.get(column)
             if found is not None and found.strip() not in blank:
                 raise cells.error(
-                    f"'{found.strip()[:40]}' is given, but field "
-                    f"'{mapping.column(mapping.system, empty)}' is empty: a row's outputs end "
-                    "at its first empty system cell, so this value would be dropped. Give "
-                    "that system, or clear the value.",
-                    column,
+                    f"the system is empty, but field '{column}' gives '{found.strip()[:40]}': "
+                    "a row's outputs end at its first empty system cell, so that value would "
+                    "be dropped. Give the system, or clear the value.",
+                    mapping.column(mapping.system, empty),
                 )
 
 

@@ -109,8 +109,8 @@ def test_a_value_beside_an_empty_system_cell_is_refused(tmp_path: Path, row, fie
     with pytest.raises(ImportFileError) as err:
         parse_mapped(path, mapping)
     empty = "sys1" if field == "sys2" else "sys2"
-    assert (err.value.line, err.value.field) == (2, field)
-    assert f"'{given}' is given, but field '{empty}' is empty" in str(err.value)
+    assert (err.value.line, err.value.field) == (2, empty)
+    assert f"the system is empty, but field '{field}' gives '{given}'" in str(err.value)
 
 
 def test_padding_after_the_last_system_is_still_read(tmp_path: Path) -> None:
