@@ -177,6 +177,13 @@ class MappingForm(forms.Form):
         help_text="Columns that must hold one value on every row where the file has them "
         "(comma-separated), e.g. srclang, trglang: one language pair a file.",
     )
+    optional = forms.CharField(
+        required=False,
+        widget=forms.TextInput(_TEXT),
+        label="Columns a file may lack",
+        help_text="The language or metadata columns read as empty where a file lacks them "
+        "(comma-separated), e.g. trglang.",
+    )
     aliases = forms.CharField(
         required=False,
         widget=forms.TextInput(_TEXT),
@@ -226,6 +233,7 @@ class MappingForm(forms.Form):
             "columns": _split(d.get("columns") or ""),
             "skip_values": _split(d.get("skip_values") or ""),
             "one_value": _split(d.get("one_value") or ""),
+            "optional": _split(d.get("optional") or ""),
             "aliases": d.get("aliases") or {},
             "skip_rows": d.get("skip_rows") or {},
             "formula_quoted": bool(d.get("formula_quoted")),
@@ -233,11 +241,12 @@ class MappingForm(forms.Form):
 
     @staticmethod
     def initial_from(mapping: dict[str, Any]) -> dict[str, Any]:
-        lists = ("criteria", "metadata", "skip_values", "columns", "one_value")
+        lists = ("criteria", "metadata", "skip_values", "columns", "one_value", "optional")
         named = ("aliases", "skip_rows")
         return {
             **{k: v for k, v in mapping.items() if k not in lists + named},
             "one_value": ", ".join(mapping.get("one_value", [])),
+            "optional": ", ".join(mapping.get("optional", [])),
             **{key: _named_lists_text(mapping.get(key, {})) for key in named},
             "columns": ", ".join(mapping.get("columns", [])),
             "criteria": criteria_to_text(mapping.get("criteria", [])),

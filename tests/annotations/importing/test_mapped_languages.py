@@ -69,7 +69,11 @@ def test_a_rows_outputs_and_task_take_its_language(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("extra", "line", "message"),
     [
-        (["w4", "m3", "xx", "a", "x", "1", "b", "y", "2"], 5, "not a BCP 47"),
+        (
+            ["w4", "m3", "xx", "a", "x", "1", "b", "y", "2"],
+            5,
+            "neither a BCP 47 language code nor a",
+        ),
         (["w4", "m3", "", "a", "x", "1", "b", "y", "2"], 5, "empty"),
         (["w4", "m1", "fr", "a", "Das ist gut.", "1", "b", "Gut ist das.", "2"], 5, "is in 'de'"),
     ],

@@ -107,8 +107,8 @@ def test_the_csv_carries_the_caveats_the_page_marks():
     apart, criterion = planted_campaign(strengths=[0, 0, 0, 0], n_judgements=0, k=2)
     for n in range(40):
         for pair, scores in (
-            (0, {"s0": 100 + n % 7, "s1": 100}),
-            (1, {"s2": 95 + n % 10, "s3": 100}),
+            (0, {"s0": 100.0 + n % 7, "s1": 100.0}),
+            (1, {"s2": 95.0 + n % 10, "s3": 100.0}),
         ):
             add_judgement(
                 campaign=apart, criterion=criterion, scores=scores, item_key=f"{pair}-{n}"

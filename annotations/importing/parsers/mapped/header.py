@@ -55,7 +55,13 @@ def header_check(mapping: Mapping, source: Source, k: int) -> None:
     is the error's field)."""
     if source.fmt == "jsonl":
         return  # keys may differ per object (and nested slots): checked row by row
-    missing = list(dict.fromkeys(c for c in required_columns(mapping, k) if not source.has(c)))
+    missing = list(
+        dict.fromkeys(
+            c
+            for c in required_columns(mapping, k)
+            if not source.has(c) and c not in mapping.optional
+        )
+    )
     if missing:
         raise source.refuse_missing(missing, why=", which the mapping reads")
 

@@ -94,6 +94,9 @@ class Mapping:
     #: one language pair (WMT's ``srclang``, ``trglang``), so that items keyed by their
     #: segment never merge two pairs' segments into one ranking
     one_value: tuple[str, ...] = ()
+    #: per-row columns a file may lack, read as empty where it does: the ``wmt`` preset's
+    #: ``trglang`` (the outputs' language, left to the campaign's when a file has none)
+    optional: tuple[str, ...] = ()
     #: other names a column goes by, read where the file lacks the mapped name: the
     #: ``wmt`` preset's ``judgeId`` is ``judgeID`` in WMT15-16's and xml2csv's files
     aliases: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -111,6 +114,7 @@ class Mapping:
             "system_value",
             "formula_quoted",
             "one_value",
+            "optional",
             "aliases",
             "skip_rows",
         ):
@@ -123,6 +127,8 @@ class Mapping:
             data["columns"] = list(self.columns)
         if "one_value" in data:
             data["one_value"] = list(self.one_value)
+        if "optional" in data:
+            data["optional"] = list(self.optional)
         data["criteria"] = [
             {
                 k: list(v) if k == "levels" else v
@@ -208,7 +214,7 @@ def _setting_values(data: MappingType[str, Any]) -> dict[str, Any]:
         if not isinstance(value, int) or isinstance(value, bool):
             raise MappingError("expected a whole number.", field=key)
         values[key] = value
-    for key in ("metadata", "skip_values", "columns", "one_value"):
+    for key in ("metadata", "skip_values", "columns", "one_value", "optional"):
         value = data.get(key, [])
         if isinstance(value, str):
             value = [v for v in value.split(",")]
@@ -325,6 +331,7 @@ def mapping_from_dict(data: MappingType[str, Any]) -> Mapping:
         "skip_values",
         "columns",
         "one_value",
+        "optional",
         "aliases",
         "skip_rows",
     }
@@ -467,12 +474,26 @@ def _check_criterion(c: CriterionColumns, where: str, single: bool) -> None:
         )
 
 
+def _check_optional(mapping: Mapping) -> None:
+    """``optional`` names only the language or metadata columns (not the item, the worker,
+    the systems or the scores, which every row needs)."""
+    allowed = {mapping.language, *mapping.metadata} - {""}
+    for column in mapping.optional:
+        if column not in allowed:
+            raise MappingError(
+                f"'{column[:40]}' is not the mapping's language or metadata column: only "
+                "those may be optional (a file without them is read as if they were empty).",
+                field="optional",
+            )
+
+
 def mapping_check(mapping: Mapping) -> None:
     """The mapping's own rules, before any file is read."""
     _check_system(mapping)
     single = mapping_single_slot(mapping)
     _check_patterns(mapping, single)
     _check_layout(mapping)
+    _check_optional(mapping)
     names: set[str] = set()
     for n, c in enumerate(mapping.criteria):
         where = f"criteria[{n}]"

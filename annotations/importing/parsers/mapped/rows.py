@@ -4,6 +4,7 @@ Pure: no Django."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -154,6 +155,16 @@ def _row_outputs(cells: Cells, mapping: Mapping, k: int) -> tuple[list[str], lis
     return systems, texts, slot_numbers
 
 
+def _optional_read(get: Any, optional: Sequence[str]) -> Any:
+    """``get`` reading a missing ``optional`` column as empty (a file may lack it)."""
+
+    def read(column: str) -> str | None:
+        found = get(column)
+        return "" if found is None and column in optional else found
+
+    return read
+
+
 def _refuse_values_after(cells: Cells, mapping: Mapping, k: int, *, empty: int) -> None:
     """Refuse a row whose slot ``empty`` has an empty system cell while it, or a slot after
     it, still has a system, an output or a score: that value would be dropped unseen."""
@@ -278,6 +289,8 @@ def parse_row(
 ) -> MappedRow | None:
     """One record (``get``: its cells by column) read through the mapping: k outputs at
     most; ``languages`` and ``definitions`` carry what earlier rows gave."""
+    if mapping.optional:
+        get = _optional_read(get, mapping.optional)
     cells = Cells(get, file=file, line=line)
     value = cells.value
     item_id = value(mapping.item)
@@ -286,7 +299,12 @@ def parse_row(
     unit_id = value(mapping.unit) if mapping.unit else ""
     language = (
         row_language(
-            value(mapping.language), languages, file=file, line=line, field=mapping.language
+            value(mapping.language, required=mapping.language not in mapping.optional),
+            languages,
+            file=file,
+            line=line,
+            field=mapping.language,
+            names=True,  # as other tools write them: "German", "cze", "-1" for none
         )
         if mapping.language
         else ""

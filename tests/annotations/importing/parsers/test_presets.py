@@ -498,3 +498,21 @@ def test_named_lists_are_bounded_and_writable_on_the_page(bad, field, said) -> N
     with pytest.raises(MappingError) as refused:
         mapping_from_dict({**preset_dict("mturk"), **bad})
     assert refused.value.field == field and said in str(refused.value)
+
+
+def test_the_wmt_preset_reads_the_outputs_language_from_trglang(tmp_path: Path) -> None:
+    """A reviewer's English-German file through the web preset was stored (and exported)
+    as English, where ``import_wmt`` stores German: the preset read no language. It reads
+    ``trglang`` now, as codes or WMT's names; a file without it is read as before."""
+    header = ["srclang", "trglang", "segmentId", "judgeId"]
+    header += [f"system{i}{c}" for i in (1, 2) for c in ("Id", "rank")]
+    for trglang, expected in (("German", "de"), ("deu", "de"), ("cze", "cs"), ("-1", "")):
+        rows = [header, ["English", trglang, "1", "j1", "online-B", "1", "uedin", "2"]]
+        path = write_csv(tmp_path / f"en-{trglang}.csv", rows)
+        (row,) = parse_mapped(path, preset_mapping("wmt")).rows
+        assert row.language == expected, trglang
+    bare = write_csv(
+        tmp_path / "bare.csv", [header[2:], ["1", "j1", "online-B", "1", "uedin", "2"]]
+    )
+    (row,) = parse_mapped(bare, preset_mapping("wmt")).rows
+    assert row.language == ""

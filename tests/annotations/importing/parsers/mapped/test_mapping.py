@@ -32,6 +32,9 @@ from tests.annotations.importing.conftest import three_slot_mapping
         ),
         ({"started_at": "t"}, "time_format"),
         ({"colour": "red"}, "colour"),
+        # only the language or metadata columns may be missing from a file
+        ({"optional": ["judge"]}, "optional"),
+        ({"optional": "team{i}"}, "optional"),
     ],
 )
 def test_mapping_refused(changes: dict[str, Any], field: str) -> None:
@@ -39,3 +42,9 @@ def test_mapping_refused(changes: dict[str, Any], field: str) -> None:
         mapping_from_dict(three_slot_mapping(**changes))
     assert err.value.field == field
     assert field in str(err.value)
+
+
+def test_an_optional_language_round_trips() -> None:
+    mapping = mapping_from_dict(three_slot_mapping(language="lang", optional=["lang"]))
+    assert mapping.optional == ("lang",)
+    assert mapping_from_dict(mapping.to_dict()) == mapping
