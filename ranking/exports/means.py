@@ -24,7 +24,20 @@ MEANS_CSV_HEADER = (
     "cluster",
     "ranking_run",
     "mean_of",
+    "caveat",
 )
+
+
+def _caveat(cell_thin: bool, unmet: bool, no_spread: bool) -> str:
+    """What the page notes beside a cell: ``thin`` (ranked on fewer judgements or
+    comparisons than the minimum), ``minimum-data rule not met`` (its run claims no
+    clusters), ``all ratings equal`` (an interval of no width)."""
+    words = ["thin"] if cell_thin else []
+    if unmet:
+        words.append("minimum-data rule not met")
+    if no_spread:
+        words.append("all ratings equal")
+    return "; ".join(words)
 
 
 def _number(value: float) -> str:
@@ -58,6 +71,11 @@ def means_csv(table: MeansTable) -> str:
                             cell.ranked.cluster if cell.ranked else "",
                             run.pk if run and cell.ranked else "",
                             "logarithms" if block.geometric else "scores",
+                            _caveat(
+                                cell.thin,
+                                bool(cell.ranked) and column in block.unmet,
+                                cell.no_spread,
+                            ),
                         ]
                     )
                 )
@@ -82,6 +100,9 @@ def means_json(table: MeansTable) -> dict[str, object]:
                 "mean": "geometric" if block.geometric else "arithmetic",
                 "columns": [c or "all" for c in block.columns],
                 "runs": {(c or "all"): run.pk for c, run in block.runs.items()},
+                # per column with a run: whether it meets the minimum-data rule (its
+                # clusters are null when not)
+                "data_rule_met": {(c or "all"): c not in block.unmet for c in block.runs},
                 "systems": [
                     {
                         "system": system,
@@ -93,6 +114,8 @@ def means_json(table: MeansTable) -> dict[str, object]:
                                 "ci_high": num(cell.high),
                                 "rank_range": cell.ranked.rank_range if cell.ranked else None,
                                 "cluster": cell.ranked.cluster if cell.ranked else None,
+                                "thin": cell.thin,
+                                "all_equal": cell.no_spread,
                             }
                             for column, cell in zip(block.columns, cells, strict=True)
                             if cell is not None

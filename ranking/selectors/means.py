@@ -27,6 +27,7 @@ from annotations.selectors.criteria import criteria_in_order
 from annotations.selectors.judgements import scores_counted
 from ranking import stats
 from ranking.models import RankingRun
+from ranking.selectors.data_rule import ranking_data_rule
 from ranking.selectors.runs import DEFAULT_CONFIDENCE, Row, ranking_run_rows_claimed
 
 ALL = ""  # the pooled column's key: every language
@@ -41,6 +42,13 @@ class MeanCell:
     low: float
     high: float
     ranked: Row | None = None
+    #: ranked with fewer judgements or comparisons than the minimum (the run page's †)
+    thin: bool = False
+
+    @property
+    def no_spread(self) -> bool:
+        """Every rating equal (n > 1): the interval has no width, and says nothing."""
+        return self.n > 1 and self.low == self.high
 
 
 @dataclass(frozen=True)
@@ -57,6 +65,15 @@ class CriterionMeans:
     systems: list[str]
     cells: dict[tuple[str, str], MeanCell] = field(default_factory=dict)
     runs: dict[str, RankingRun] = field(default_factory=dict)
+    #: the columns whose run does not meet the minimum-data rule: why (its ranks are
+    #: shown without clusters)
+    unmet: dict[str, str] = field(default_factory=dict)
+    #: the rule's minimum (judgements and comparisons) behind the † marks
+    min_comparisons: int = 0
+
+    @property
+    def unmet_runs(self) -> list[tuple[str, RankingRun, str]]:
+        return [(c, self.runs[c], why) for c, why in self.unmet.items() if c in self.runs]
 
     def rows(self) -> list[tuple[str, list[MeanCell | None]]]:
         return [(s, [self.cells.get((s, c)) for c in self.columns]) for s in self.systems]
@@ -156,8 +173,11 @@ def criterion_means(
         np.array(n, dtype=np.int64), total, squares, confidence=confidence
     )
     runs = _latest_runs(criterion, columns)
+    rules = {column: ranking_data_rule(run=run) for column, run in runs.items()}
     ranked = {
-        column: {row.system: row for row in ranking_run_rows_claimed(run=run)}
+        column: {
+            row.system: row for row in ranking_run_rows_claimed(run=run, met=rules[column].met)
+        }
         for column, run in runs.items()
     }
     mean, low, high = result.mean, result.low, result.high
@@ -173,6 +193,7 @@ def criterion_means(
             low=float(low[i]),
             high=float(high[i]),
             ranked=ranked.get(key[1], {}).get(key[0]),
+            thin=key[1] in rules and key[0] in rules[key[1]].thin_labels,
         )
         for i, key in enumerate(keys)
     }
@@ -189,6 +210,8 @@ def criterion_means(
         systems=systems,
         cells=cells,
         runs=runs,
+        unmet={c: rule.no_clusters for c, rule in rules.items() if not rule.met},
+        min_comparisons=next(iter(rules.values())).min_comparisons if rules else 0,
     )
 
 

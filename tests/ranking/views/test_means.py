@@ -36,3 +36,47 @@ def test_outsiders_see_nothing(client, django_user_model):
     client.force_login(outsider)
     assert client.get(f"/rankings/campaign/{campaign.slug}/means/").status_code == 404
     assert client.get(f"/api/campaigns/{campaign.slug}/means/").status_code == 404
+
+
+def test_thin_ranks_and_equal_ratings_are_marked_on_the_page_api_and_csv(client, django_user_model):
+    """A reviewer's three judgements showed "31.00 [28.52-33.48] n=3 · rank 1" beside a
+    run the minimum-data rule rejects, with no mark, and forty equal ratings an interval
+    "[50.00-50.00]" with no word: now † and a note, and "all equal: no interval"."""
+    from ranking.services.compute import ranking_run_compute
+    from ranking.services.runs import ranking_run_create
+    from tests.ranking.planted import add_judgement, planted_campaign
+
+    from tests.factories import SystemFactory
+
+    campaign, criterion = planted_campaign(strengths=[60, 0, -60], n_judgements=3, k=3)
+    SystemFactory(campaign=campaign, label="s3")
+    for n in range(3):  # s3's ratings all the same (and only with s0)
+        add_judgement(
+            campaign=campaign,
+            criterion=criterion,
+            scores={"s0": 100.0 + n, "s3": 50.0},
+            item_key=f"eq{n}",
+        )
+    run = ranking_run_compute(
+        run=ranking_run_create(campaign=campaign, criterion=criterion, runs=100, queue=False)
+    )
+    assert run.status == "done", run.error
+    client.force_login(_member(django_user_model, campaign))
+    url = f"/rankings/campaign/{campaign.slug}/means/"
+    body = client.get(url).content.decode()
+    # no system has 30 judgements, so every compared one is ranked, each marked thin
+    assert body.count("data-thin>†</span>") == 4
+    assert f"run #{run.pk} does not meet the minimum-data rule" in body
+    assert "[all 3 equal: no interval]" in body  # s3
+    assert "treats the ratings as independent" in body
+    api = client.get(f"/api/campaigns/{campaign.slug}/means/").json()["criteria"][0]
+    assert api["data_rule_met"] == {"all": False}
+    cells = {s["system"]: s["cells"]["all"] for s in api["systems"]}
+    assert cells["s0"]["thin"] is True and cells["s0"]["cluster"] is None
+    assert cells["s3"]["all_equal"] is True and cells["s0"]["all_equal"] is False
+    lines = client.get(url + "?format=csv").content.decode().splitlines()
+    assert lines[0].endswith(",mean_of,caveat")
+    s0 = next(line for line in lines if line.startswith("quality,0.95,s0,all,"))
+    assert s0.endswith(",logarithms,thin; minimum-data rule not met")
+    s3 = next(line for line in lines if line.startswith("quality,0.95,s3,all,"))
+    assert s3.endswith(",logarithms,thin; minimum-data rule not met; all ratings equal")
