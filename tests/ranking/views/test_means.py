@@ -44,9 +44,8 @@ def test_thin_ranks_and_equal_ratings_are_marked_on_the_page_api_and_csv(client,
     "[50.00-50.00]" with no word: now † and a note, and "all equal: no interval"."""
     from ranking.services.compute import ranking_run_compute
     from ranking.services.runs import ranking_run_create
-    from tests.ranking.planted import add_judgement, planted_campaign
-
     from tests.factories import SystemFactory
+    from tests.ranking.planted import add_judgement, planted_campaign
 
     campaign, criterion = planted_campaign(strengths=[60, 0, -60], n_judgements=3, k=3)
     SystemFactory(campaign=campaign, label="s3")
