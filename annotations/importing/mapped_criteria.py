@@ -166,7 +166,11 @@ def _criterion_new(
         scale = columns.scale
     settings_: dict[str, Any]
     if scale == Criterion.Scale.LIKERT:
-        settings_ = {**likert_settings(levels), "source": "mapped-import"}
+        # Ranks (1 = best, stored as k + 1 - rank) are a relative ranking of the outputs
+        # shown together, as WMT's: the datasheet says so, not "absolute scores"
+        # (``reports.selectors.datasheet.WMT_RANKING``).
+        source = "wmt-ranking" if columns.ranks else "mapped-import"
+        settings_ = {**likert_settings(levels), "source": source}
     elif scale == Criterion.Scale.MAGNITUDE:
         settings_ = magnitude_settings()
     else:

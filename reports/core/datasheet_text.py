@@ -137,10 +137,14 @@ class Agreement(Protocol):
 
 
 def words(texts: list[str]) -> str:
-    """The texts' length: "mean 12.5 words (from 3 to 30)", or "" for no text."""
+    """The texts' length: "mean 12.5 words (from 3 to 30)", "" for no text, and "no texts
+    given" when every text is empty (imported judgements of a file without texts, such
+    as WMT's rankings: "mean 0.0 words" read as empty outputs)."""
     lengths = [len(t.split()) for t in texts]
     if not lengths:
         return ""
+    if not any(lengths):
+        return "no texts given (the file had none)"
     return f"mean {statistics.fmean(lengths):.1f} words (from {min(lengths)} to {max(lengths)})"
 
 

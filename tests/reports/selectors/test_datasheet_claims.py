@@ -243,11 +243,34 @@ def _wmt_campaign(tmp_path: Path) -> Campaign:
     return campaign
 
 
-def test_a_wmt_ranking_is_described_as_a_ranking_not_as_scores(tmp_path):
+def _wmt_preset_campaign(tmp_path: Path) -> Campaign:
+    """The same file through the web's ``wmt`` preset (a mapping with ``ranks``)."""
+    from annotations.importing.mapped import mapped_import
+    from annotations.importing.parsers.presets import preset_mapping
+    from tests.annotations.importing.conftest import write_csv
+
+    campaign = CampaignFactory()
+    systems = ["s1", "s2", "s3", "s4", "s5"]
+    rows = [WMT_HEADER] + [
+        ["cze", "eng", str(segment), judge, *systems, *map(str, ranks)]
+        for segment in (10, 11)
+        for judge, ranks in (("judgeA", [1, 2, 2, 4, 5]), ("judgeB", [5, 4, 3, 2, 1]))
+    ]
+    mapped_import(
+        campaign=campaign,
+        path=write_csv(tmp_path / "wmt.csv", rows),
+        mapping=preset_mapping("wmt"),
+    )
+    return campaign
+
+
+@pytest.mark.parametrize("route", ["import_wmt", "wmt preset"])
+def test_a_wmt_ranking_is_described_as_a_ranking_not_as_scores(tmp_path, route):
     """Review: an import_wmt campaign read "Absolute scores, several outputs side by
     side", "Direct quality estimation" and "values 1 to 5", while its criterion is a
-    ranking (source wmt-ranking, "Rank the translations from best to worst")."""
-    campaign = _wmt_campaign(tmp_path)
+    ranking (source wmt-ranking, "Rank the translations from best to worst"). The web's
+    ``wmt`` preset said the same of the same file, after that was fixed for import_wmt."""
+    campaign = _wmt_campaign(tmp_path) if route == "import_wmt" else _wmt_preset_campaign(tmp_path)
     assert Criterion.objects.get(campaign=campaign).scale_settings["source"] == "wmt-ranking"
     a = _sheet(campaign)
     assert a["4.2.2@ranking"].platform_answer.startswith("Relative: the evaluators ranked")
@@ -257,6 +280,8 @@ def test_a_wmt_ranking_is_described_as_a_ranking_not_as_scores(tmp_path):
     assert values.startswith("Ranks 1 (best) to 5 (worst), ties allowed")
     assert "the stored 1 to 5 are ranks, not scores" in values
     assert "Stored scores range" not in values
+    # WMT's files carry no texts: said so, not "mean 0.0 words (from 0 to 0)"
+    assert a["2.2"].platform_answer.endswith("outputs, no texts given (the file had none).")
     md = datasheet_markdown(datasheet_for(campaign=campaign))
     assert "Direct quality estimation" not in md and "Absolute scores" not in md
     assert "are ranks, not scores" in datasheet_latex(datasheet_for(campaign=campaign))
