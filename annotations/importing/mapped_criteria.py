@@ -168,8 +168,8 @@ def _criterion_new(
     if scale == Criterion.Scale.LIKERT:
         # Ranks (1 = best, stored as k + 1 - rank) are a relative ranking of the outputs
         # shown together, as WMT's: the datasheet says so, not "absolute scores"
-        # (``reports.selectors.datasheet.WMT_RANKING``).
-        source = "wmt-ranking" if columns.ranks else "mapped-import"
+        # (``Criterion.of_ranks``).
+        source = Criterion.RANKS_SOURCE if columns.ranks else "mapped-import"
         settings_ = {**likert_settings(levels), "source": source}
     elif scale == Criterion.Scale.MAGNITUDE:
         settings_ = magnitude_settings()

@@ -68,7 +68,7 @@ def _wmt_criterion(*, campaign: Campaign, name: str, k: int) -> Criterion:
             question=WMT_QUESTION,
             show_input=True,
             scale=Criterion.Scale.LIKERT,
-            scale_settings={"levels": levels, "source": "wmt-ranking"},
+            scale_settings={"levels": levels, "source": Criterion.RANKS_SOURCE},
         )
     except DomainError as exc:
         raise DomainError(f"Criterion '{name}': {exc}") from exc

@@ -82,3 +82,12 @@ class Criterion(models.Model):
     @property
     def likert_levels(self) -> list[dict[str, Any]]:
         return list(self.scale_settings.get("levels", []))
+
+    #: ``scale_settings["source"]`` of ranks stored as scores, ``k + 1 - rank`` (a WMT
+    #: relative ranking: ``import_wmt``, or a mapping whose criterion has ``ranks``)
+    RANKS_SOURCE = "wmt-ranking"
+
+    @property
+    def of_ranks(self) -> bool:
+        """Whether the scores are ranks of the outputs shown together (not ratings)."""
+        return bool(self.scale_settings.get("source") == self.RANKS_SOURCE)

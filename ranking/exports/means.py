@@ -70,7 +70,13 @@ def means_csv(table: MeansTable) -> str:
                             cell.ranked.rank_range if cell.ranked else "",
                             cell.ranked.cluster if cell.ranked else "",
                             run.pk if run and cell.ranked else "",
-                            "logarithms" if block.geometric else "scores",
+                            (
+                                "logarithms"
+                                if block.geometric
+                                else "ranks as k + 1 - rank"
+                                if block.ranks
+                                else "scores"
+                            ),
                             _caveat(
                                 cell.thin,
                                 bool(cell.ranked) and column in block.unmet,
@@ -98,6 +104,8 @@ def means_json(table: MeansTable) -> dict[str, object]:
                 "scale": block.scale,
                 "scale_range": list(block.scale_range) if block.scale_range else None,
                 "mean": "geometric" if block.geometric else "arithmetic",
+                # the scores are ranks stored as k + 1 - rank (a relative ranking)
+                "of_ranks": block.ranks,
                 "columns": [c or "all" for c in block.columns],
                 "runs": {(c or "all"): run.pk for c, run in block.runs.items()},
                 # per column with a run: whether it meets the minimum-data rule (its

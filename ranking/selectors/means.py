@@ -70,6 +70,9 @@ class CriterionMeans:
     unmet: dict[str, str] = field(default_factory=dict)
     #: the rule's minimum (judgements and comparisons) behind the † marks
     min_comparisons: int = 0
+    #: the scores are ranks stored as k + 1 - rank (a WMT relative ranking): their mean
+    #: is not a rating
+    ranks: bool = False
 
     @property
     def unmet_runs(self) -> list[tuple[str, RankingRun, str]]:
@@ -206,6 +209,7 @@ def criterion_means(
         scale=criterion.scale,
         scale_range=scale_range,
         geometric=geometric,
+        ranks=criterion.of_ranks,
         columns=columns,
         systems=systems,
         cells=cells,

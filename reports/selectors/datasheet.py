@@ -112,11 +112,6 @@ class FilledDatasheet:
         }
 
 
-#: ``Criterion.scale_settings["source"]`` of a WMT relative ranking imported with
-#: ``import_wmt`` (``annotations.importing.wmt``)
-WMT_RANKING = "wmt-ranking"
-
-
 @dataclass(frozen=True)
 class _Facts:
     """What every section of the datasheet reads about the campaign, read once."""
@@ -356,7 +351,7 @@ def _criterion_facts(c: Criterion, *, imported: bool, ticked: bool) -> text.Crit
         show_input=c.show_input,
         magnitude=c.scale == Criterion.Scale.MAGNITUDE,
         likert=c.scale == Criterion.Scale.LIKERT,
-        ranking=settings.get("source") == WMT_RANKING,
+        ranking=c.of_ranks,
         imported=imported,
         ticked=ticked,
         standard=c.standard,

@@ -79,3 +79,18 @@ def test_thin_ranks_and_equal_ratings_are_marked_on_the_page_api_and_csv(client,
     assert s0.endswith(",logarithms,thin; minimum-data rule not met")
     s3 = next(line for line in lines if line.startswith("quality,0.95,s3,all,"))
     assert s3.endswith(",logarithms,thin; minimum-data rule not met; all ratings equal")
+
+
+def test_means_of_wmt_ranks_say_they_are_ranks(client, django_user_model, tmp_path):
+    """A reviewer read "ranking scale 1-5 ... A 4.02 [3.69-4.34]" as a rating: these are
+    means of 6 - rank. The page, the API and the CSV now say so."""
+    from tests.reports.selectors.test_datasheet_claims import _wmt_campaign
+
+    campaign = _wmt_campaign(tmp_path)
+    client.force_login(_member(django_user_model, campaign))
+    url = f"/rankings/campaign/{campaign.slug}/means/"
+    body = client.get(url).content.decode()
+    assert "data-ranks-note" in body and "stored as 5 + 1 &minus; rank" in body
+    assert client.get(f"/api/campaigns/{campaign.slug}/means/").json()["criteria"][0]["of_ranks"]
+    lines = client.get(url + "?format=csv").content.decode().splitlines()
+    assert all(",ranks as k + 1 - rank," in line for line in lines[1:])
