@@ -75,6 +75,10 @@ class CriterionMeans:
     ranks: bool = False
 
     @property
+    def any_thin(self) -> bool:
+        return any(cell.thin for cell in self.cells.values())
+
+    @property
     def unmet_runs(self) -> list[tuple[str, RankingRun, str]]:
         return [(c, self.runs[c], why) for c, why in self.unmet.items() if c in self.runs]
 
