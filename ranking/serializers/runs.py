@@ -166,11 +166,13 @@ class RankingRunSerializer(KnownFieldsOnly, serializers.ModelSerializer):
     def to_representation(self, instance: RankingRun) -> dict[str, Any]:
         data = super().to_representation(instance)
         stability = data.get("stability")
-        # The split-half check passes on data the minimum-data rule rejects (three
-        # judgements, groups never compared): no verdict then, as the page shows none.
+        # On data the minimum-data rule rejects (three judgements, groups never compared)
+        # there are no clusters to check: no verdict, as the page shows none (the check
+        # passed there, or failed asking for more runs, which cannot help).
         if (
             isinstance(stability, dict)
-            and stability.get("stable") is True
+            and stability.get("stable") is not None
+            and instance.status == RankingRun.Status.DONE
             and not ranking_data_rule(run=instance).enough_data
         ):
             data["stability"] = {

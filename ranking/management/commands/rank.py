@@ -140,7 +140,7 @@ class Command(BaseCommand):
         self.stdout.write(exports.run_export(run=run, fmt=fmt, title=title), ending="")
         if fmt == "table":
             note = run.stability.get("note") if run.stability else None
-            if note and run.stability.get("stable") and not ranking_data_rule(run=run).enough_data:
+            if note and not ranking_data_rule(run=run).enough_data:
                 # as the page: no clusters on these data, so no verdict on them
                 note = (
                     "not judged: the data do not meet the minimum-data rule (above), so "

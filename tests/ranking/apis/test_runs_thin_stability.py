@@ -53,6 +53,28 @@ def test_the_api_gives_no_verdict_on_thin_data_and_keeps_it_on_enough():
     assert client.get(f"/api/rankings/{good.pk}/").json()["stability"]["stable"] is True
 
 
+def test_a_failed_check_on_thin_data_gives_no_verdict_either():
+    """At 20 runs the same data failed the check ("too few runs"), and the API and the
+    command advised more runs, which cannot help three judgements."""
+    campaign, criterion = _thin()
+    owner = User.objects.create(username="thin-owner-2")
+    add_member(campaign, owner, CampaignMembership.Role.OWNER)
+    run = ranking_run_compute(
+        run=ranking_run_create(campaign=campaign, criterion=criterion, runs=20, queue=False)
+    )
+    assert run.stability["stable"] is False  # the check itself
+    client = APIClient()
+    client.force_authenticate(owner)
+    assert client.get(f"/api/rankings/{run.pk}/").json()["stability"]["stable"] is None
+    out = StringIO()
+    call_command(
+        "rank", campaign.slug, "--criterion", criterion.name, "--runs", "20",
+        stdout=out, stderr=StringIO(),
+    )  # fmt: skip
+    assert "Stability: not judged" in out.getvalue()
+    assert "more runs" not in out.getvalue().split("Stability:")[1]
+
+
 def test_the_rank_command_says_not_judged_on_thin_data():
     campaign, criterion = _thin()
     out = StringIO()
