@@ -9,6 +9,10 @@ from dataclasses import dataclass
 #: The longest system label and item id kept (``System.label``, ``Item.external_id``).
 SYSTEM_LABEL_MAX = 100
 ITEM_ID_MAX = 200
+#: ... and the longest worker id and task (unit) id an import keeps (``Worker.external_id``,
+#: ``Task.external_id``)
+WORKER_ID_MAX = 200
+UNIT_ID_MAX = 100
 
 
 def system_label(text: str) -> str:

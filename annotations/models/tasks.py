@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
+from annotations.core.outputs import UNIT_ID_MAX
 from annotations.models.campaigns import LANGUAGE_MAX, Campaign
 from annotations.models.criteria import Criterion
 from annotations.models.outputs import Item, Output
@@ -32,7 +33,9 @@ class Task(models.Model):
     item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="tasks")
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.REGULAR)
     number = models.PositiveIntegerField(default=0, help_text="Order within the design.")
-    external_id = models.CharField(max_length=100, blank=True, help_text="e.g. a CrowdFlower unit")
+    external_id = models.CharField(
+        max_length=UNIT_ID_MAX, blank=True, help_text="e.g. a CrowdFlower unit"
+    )
     language = models.CharField(
         max_length=LANGUAGE_MAX, default="en", help_text="Its outputs' language (never mixed)."
     )

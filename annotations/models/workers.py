@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
+from annotations.core.outputs import WORKER_ID_MAX
 from annotations.models.campaigns import LANGUAGE_MAX, Campaign
 from annotations.models.criteria import Criterion
 
@@ -31,7 +32,7 @@ class Worker(models.Model):
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="workers")
     platform = models.CharField(max_length=8, choices=Platform.choices)
-    external_id = models.CharField(max_length=200)
+    external_id = models.CharField(max_length=WORKER_ID_MAX)
     metadata = models.JSONField(default=dict, blank=True)
     language = models.CharField(
         max_length=LANGUAGE_MAX, blank=True, help_text="The language the worker judges in."

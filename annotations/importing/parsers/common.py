@@ -11,7 +11,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from annotations.core.languages import LanguageError, language_check, language_from_code_or_name
-from annotations.core.outputs import ITEM_ID_MAX, SYSTEM_LABEL_MAX, OutputRow
+from annotations.core.outputs import (
+    ITEM_ID_MAX,
+    SYSTEM_LABEL_MAX,
+    UNIT_ID_MAX,
+    WORKER_ID_MAX,
+    OutputRow,
+)
 from common.errors import ImportFileError
 from common.nul import nul_message, nul_path
 from common.tables import csv_reader, header_check, missing_columns_refused, record_check
@@ -276,10 +282,29 @@ def reserved_attribute_check(name: str, *, file: str, line: int, field: str) -> 
         )
 
 
-#: A longer system label or item id is refused by line, on SQLite as on PostgreSQL (whose
-#: columns refuse it).
-_LONGEST = {"system": SYSTEM_LABEL_MAX, "item_id": ITEM_ID_MAX}
-_WHAT = {"system": "a system's name", "item_id": "an item's id"}
+#: what each kind of id is, and its longest: a longer one is refused by line, on SQLite as
+#: on PostgreSQL (whose columns refuse it; a rating file's ids gave a 500 there, and
+#: SQLite kept them)
+ID_LIMITS = {
+    "system": ("a system's name", SYSTEM_LABEL_MAX),
+    "item": ("an item's id", ITEM_ID_MAX),
+    "worker": ("a worker's id", WORKER_ID_MAX),
+    "unit": ("a task's id", UNIT_ID_MAX),
+}
+
+
+def id_bounded(value: str, kind: str, *, file: str, line: int, field: str) -> str:
+    """``value`` when it fits the column of its ``kind`` (:data:`ID_LIMITS`), else a
+    refusal naming the file, line and field."""
+    what, longest = ID_LIMITS[kind]
+    if len(value) > longest:
+        raise ImportFileError(
+            f"the value has {len(value):,} characters; at most {longest} are kept for {what}.",
+            file=file,
+            line=line,
+            field=field,
+        )
+    return value
 
 
 def outputs_check_consistent(parsed: ParsedOutputs) -> None:
@@ -289,16 +314,8 @@ def outputs_check_consistent(parsed: ParsedOutputs) -> None:
     attributes: dict[tuple[str, str], tuple[str, int]] = {}
     names = parsed.field_names
     for row, (file, line) in zip(parsed.rows, parsed.where, strict=True):
-        for logical, value in (("system", row.system), ("item_id", row.item_id)):
-            longest = _LONGEST[logical]
-            if len(value) > longest:
-                raise ImportFileError(
-                    f"the value has {len(value):,} characters; at most {longest} are kept "
-                    f"for {_WHAT[logical]}.",
-                    file=file,
-                    line=line,
-                    field=names[logical],
-                )
+        id_bounded(row.system, "system", file=file, line=line, field=names["system"])
+        id_bounded(row.item_id, "item", file=file, line=line, field=names["item_id"])
         for name, value in row.attributes:
             first = attributes.setdefault((row.item_id, name), (value, line))
             if first[0] != value:

@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from annotations.core.outputs import system_label
-from annotations.importing.parsers.common import CsvTable, row_language
+from annotations.importing.parsers.common import CsvTable, id_bounded, row_language
 from common.errors import ImportFileError
 
 MAX_SYSTEMS = 5
@@ -170,7 +170,12 @@ def _ranking(
     source: str,
 ) -> WMTRanking:
     """A ranked row (its systems checked: none empty, none twice)."""
-    systems = tuple(system_label(record[i].strip()) for i in at.system_at)
+    systems = tuple(
+        id_bounded(
+            system_label(record[i].strip()), "system", file=file, line=line, field=f"system{n}Id"
+        )
+        for n, i in enumerate(at.system_at, start=1)
+    )
     if not all(systems) or len(set(systems)) < at.k:
         _refuse_systems(systems, file=file, line=line)
     written: tuple[int, ...] = ()
@@ -205,6 +210,8 @@ def parse_wmt_csv(path: Path) -> ParsedWMT:
     skipped = 0
     for line, record in table.records():
         segment, judge = record[at.segment_at].strip(), record[at.judge_at].strip()
+        id_bounded(segment, "item", file=file, line=line, field="segmentId")
+        id_bounded(judge, "worker", file=file, line=line, field=at.judge)
         for column, value in (("segmentId", segment), (at.judge, judge)):
             if not value:
                 raise ImportFileError("the value is empty.", file=file, line=line, field=column)

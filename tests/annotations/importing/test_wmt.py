@@ -198,3 +198,23 @@ def test_a_criterion_name_the_criteria_service_refuses_is_refused(tmp_path: Path
     assert str(tmp_path) not in str(err.value)
     assert not Criterion.objects.exists() and not Judgement.objects.exists()
     assert not Item.objects.filter(campaign=campaign).exists()
+
+
+@pytest.mark.parametrize(
+    ("changed", "field", "longest"),
+    [("segment", "segmentId", 200), ("judge", "judgeId", 200), ("system", "system2Id", 100)],
+)
+def test_an_id_longer_than_its_column_is_refused_by_line(tmp_path, changed, field, longest):
+    """As in a mapped file: PostgreSQL's columns refused them with a 500, SQLite kept them."""
+    campaign = CampaignFactory()
+    long = "x" * (longest + 1)
+    segment, judge = (long, "judgeA") if changed == "segment" else ("10", long)
+    systems = ["s1", long, "s3", "s4", "s5"] if changed == "system" else SYSTEMS
+    if changed == "system":
+        judge = "judgeA"
+    rows = [HEADER, row(segment, judge, systems, [1, 2, 3, 4, 5])]
+    with pytest.raises(ImportFileError) as err:
+        wmt_import(campaign=campaign, path=write_csv(tmp_path / "wmt.csv", rows))
+    assert (err.value.line, err.value.field) == (2, field)
+    assert f"at most {longest} are kept" in str(err.value)
+    assert not Judgement.objects.exists()

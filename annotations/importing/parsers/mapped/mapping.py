@@ -206,6 +206,8 @@ def _setting_values(data: MappingType[str, Any]) -> dict[str, Any]:
         value = data.get(key, "")
         if not isinstance(value, str):
             raise MappingError("expected a text.", field=key)
+        if len(value) > NAMED_LIST_TEXT_MAX:
+            raise MappingError(f"at most {NAMED_LIST_TEXT_MAX} characters.", field=key)
         values[key] = value.strip()
     for key in ("slots", "first"):
         value = data.get(key, 0 if key == "slots" else 1)
@@ -222,6 +224,12 @@ def _setting_values(data: MappingType[str, Any]) -> dict[str, Any]:
             isinstance(v, str | int) and not isinstance(v, bool) for v in value
         ):
             raise MappingError("expected a list of texts.", field=key)
+        if len(value) > LIST_MAX:
+            raise MappingError(f"at most {LIST_MAX} entries.", field=key)
+        if any(len(str(v)) > NAMED_LIST_TEXT_MAX for v in value):
+            raise MappingError(
+                f"an entry has more than {NAMED_LIST_TEXT_MAX} characters.", field=key
+            )
         values[key] = tuple(str(v).strip() for v in value if str(v).strip())
     values["aliases"] = _named_lists(
         data.get("aliases", {}), field="aliases", example='{"judgeId": ["judgeID"]}', unique=True
@@ -244,6 +252,11 @@ def _setting_values(data: MappingType[str, Any]) -> dict[str, Any]:
 #: page and an import of 3,000 notes)
 NAMED_LISTS_MAX = 20
 NAMED_LIST_TEXT_MAX = 200
+#: the most entries a plain list setting holds (``metadata``, ``skip_values``, ``columns``,
+#: ``one_value``, ``optional``): a file's columns, with room (a saved preset of 50,000
+#: skip values made a 355 KB page); each entry, and each text setting, at most
+#: ``NAMED_LIST_TEXT_MAX`` characters
+LIST_MAX = 500
 #: characters the page's one-line form of these settings uses as separators, which a
 #: column name or value therefore cannot hold (the page would save another mapping)
 NAMED_LIST_SEPARATORS = ("=", ",", ";")
@@ -477,12 +490,13 @@ def _check_criterion(c: CriterionColumns, where: str, single: bool) -> None:
 def _check_optional(mapping: Mapping) -> None:
     """``optional`` names only the language or metadata columns (not the item, the worker,
     the systems or the scores, which every row needs)."""
-    allowed = {mapping.language, *mapping.metadata} - {""}
+    allowed = {mapping.language, *mapping.metadata} - {"", mapping.item, mapping.worker}
     for column in mapping.optional:
         if column not in allowed:
             raise MappingError(
-                f"'{column[:40]}' is not the mapping's language or metadata column: only "
-                "those may be optional (a file without them is read as if they were empty).",
+                f"'{column[:40]}' is not the mapping's language or metadata column (nor its "
+                "item or worker): only those may be optional (a file without them is read "
+                "as if they were empty).",
                 field="optional",
             )
 

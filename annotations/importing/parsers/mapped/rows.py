@@ -11,7 +11,7 @@ from typing import Any
 
 from annotations.core.outputs import system_label
 from annotations.core.scoring import score_refusal
-from annotations.importing.parsers.common import row_language
+from annotations.importing.parsers.common import id_bounded, row_language
 from annotations.importing.parsers.mapped.cells import (
     Cells,
     parse_checks,
@@ -139,7 +139,9 @@ def _row_outputs(cells: Cells, mapping: Mapping, k: int) -> tuple[list[str], lis
             # after: a score beside an empty system cell would be dropped unseen
             _refuse_values_after(cells, mapping, k, empty=i)
             break
-        system = system_label(system)
+        system = id_bounded(
+            system_label(system), "system", file=cells.file, line=cells.line, field=column
+        )
         if system in systems:
             raise cells.error(f"system '{system}' appears twice in the row.", column)
         systems.append(system)
@@ -167,10 +169,16 @@ def _optional_read(get: Any, optional: Sequence[str]) -> Any:
 
 def _refuse_values_after(cells: Cells, mapping: Mapping, k: int, *, empty: int) -> None:
     """Refuse a row whose slot ``empty`` has an empty system cell while it, or a slot after
-    it, still has a system, an output or a score: that value would be dropped unseen."""
+    it, still has a system, an output, a score, a rank, content checks or a coverage
+    label: that value would be dropped unseen."""
     blank = {"", *mapping.skip_values}
     for i in range(empty, mapping.first + k):
-        columns = [mapping.column(c.score, i) for c in mapping.criteria]
+        columns = [
+            mapping.column(pattern, i)
+            for c in mapping.criteria
+            for pattern in (c.score, c.rank, c.checks, c.coverage)
+            if pattern
+        ]
         if mapping.output:
             columns.insert(0, mapping.column(mapping.output, i))
         if i > empty:
@@ -293,10 +301,18 @@ def parse_row(
         get = _optional_read(get, mapping.optional)
     cells = Cells(get, file=file, line=line)
     value = cells.value
-    item_id = value(mapping.item)
-    worker_id = value(mapping.worker) if mapping.worker else AGGREGATE_WORKER
+    item_id = id_bounded(value(mapping.item), "item", file=file, line=line, field=mapping.item)
+    worker_id = (
+        id_bounded(value(mapping.worker), "worker", file=file, line=line, field=mapping.worker)
+        if mapping.worker
+        else AGGREGATE_WORKER
+    )
     input_text = value(mapping.input, required=False) if mapping.input else ""
-    unit_id = value(mapping.unit) if mapping.unit else ""
+    unit_id = (
+        id_bounded(value(mapping.unit), "unit", file=file, line=line, field=mapping.unit)
+        if mapping.unit
+        else ""
+    )
     language = (
         row_language(
             value(mapping.language, required=mapping.language not in mapping.optional),

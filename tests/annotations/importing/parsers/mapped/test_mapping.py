@@ -35,6 +35,13 @@ from tests.annotations.importing.conftest import three_slot_mapping
         # only the language or metadata columns may be missing from a file
         ({"optional": ["judge"]}, "optional"),
         ({"optional": "team{i}"}, "optional"),
+        # the worker as a metadata column does not make it optional
+        ({"metadata": ["judge"], "optional": ["judge"]}, "optional"),
+        ({"language": "seg", "optional": ["seg"]}, "optional"),
+        # bounded, as aliases and skip_rows are (a saved 50,000 made a 355 KB page)
+        ({"skip_values": [str(n) for n in range(501)]}, "skip_values"),
+        ({"metadata": ["m" * 201]}, "metadata"),
+        ({"language": "l" * 201}, "language"),
     ],
 )
 def test_mapping_refused(changes: dict[str, Any], field: str) -> None:

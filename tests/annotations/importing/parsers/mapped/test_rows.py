@@ -113,6 +113,61 @@ def test_a_value_beside_an_empty_system_cell_is_refused(tmp_path: Path, row, fie
     assert f"the system is empty, but field '{field}' gives '{given}'" in str(err.value)
 
 
+def test_a_rank_check_or_coverage_after_an_empty_system_cell_is_refused(tmp_path: Path) -> None:
+    header = ["judge", "seg", "sys1", "sys2", "q1", "q2", "r1", "r2", "c1", "c2", "v1", "v2"]
+    mapping = mapping_from_dict(
+        {
+            "format": "csv",
+            "worker": "judge",
+            "item": "seg",
+            "slots": 2,
+            "system": "sys{i}",
+            "criteria": [
+                {"name": "q", "score": "q{i}", "rank": "r{i}", "checks": "c{i}", "coverage": "v{i}"}
+            ],
+        }
+    )
+    for given, field in (("r2", "2"), ("c2", "perfect"), ("v2", "x")):
+        row = dict.fromkeys(header, "")
+        row.update({"judge": "w1", "seg": "i1", "sys1": "A", "q1": "3", "r1": "1", given: field})
+        path = write_csv(tmp_path / f"{given}.csv", [header, [row[h] for h in header]])
+        with pytest.raises(ImportFileError) as err:
+            parse_mapped(path, mapping)
+        assert (err.value.line, err.value.field) == (2, "sys2")
+        assert f"field '{given}' gives '{field}'" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("column", "longest"), [("judge", 200), ("seg", 200), ("unit", 100), ("sys1", 100)]
+)
+def test_an_id_longer_than_its_column_is_refused_by_line(
+    tmp_path: Path, column: str, longest: int
+) -> None:
+    """A reviewer's 1,000-character system, item, unit and worker ids: a 500 on PostgreSQL
+    (its columns refuse them), kept whole on SQLite. Now the file, line and field."""
+    header = ["judge", "seg", "unit", "sys1", "sys2", "q1", "q2"]
+    row = {"judge": "w1", "seg": "i1", "unit": "u1", "sys1": "A", "sys2": "B", "q1": "2", "q2": "5"}
+    mapping = mapping_from_dict(
+        {
+            "format": "csv",
+            "worker": "judge",
+            "item": "seg",
+            "unit": "unit",
+            "system": "sys{i}",
+            "criteria": [{"name": "q", "score": "q{i}", "scale": "likert", "levels": [1, 5]}],
+        }
+    )
+    fits = write_csv(tmp_path / "fits.csv", [header, [*{**row, column: "x" * longest}.values()]])
+    assert len(parse_mapped(fits, mapping).judgements) == 1
+    long = write_csv(
+        tmp_path / "long.csv", [header, [*{**row, column: "x" * (longest + 1)}.values()]]
+    )
+    with pytest.raises(ImportFileError) as err:
+        parse_mapped(long, mapping)
+    assert (err.value.line, err.value.field) == (2, column)
+    assert f"at most {longest} are kept" in str(err.value)
+
+
 def test_padding_after_the_last_system_is_still_read(tmp_path: Path) -> None:
     """Exports pad narrower judgements with empty cells (or a skip value): still taken."""
     path = write_csv(
