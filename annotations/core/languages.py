@@ -66,7 +66,7 @@ def language_from_code_or_name(written: object) -> str:
     """A BCP 47 tag from a code (``de``, ``deu``, ``cze``) or an English language name
     (``German``, ``Czech``: the WMT13 exports and wmt-trueskill's CSVs), normalised;
     "" for a placeholder (:data:`LANGUAGE_PLACEHOLDERS`). A ``LanguageError`` names the
-    value when it is neither (names are looked up with ``langcodes.find``)."""
+    value when it is neither (names are looked up exactly: :func:`_language_named`)."""
     text = str(written).strip() if written is not None else ""
     if text in LANGUAGE_PLACEHOLDERS:
         return ""
@@ -74,17 +74,34 @@ def language_from_code_or_name(written: object) -> str:
         return language_check(text)
     except LanguageError as error:
         code_error = error
-    if len(text) <= 60 and any(c.isalpha() for c in text):
-        try:
-            found = _langcodes().find(text)
-        except (LookupError, ValueError):
-            found = None
-        if found is not None and found.language not in (None, "und"):
-            return str(found)
+    if 3 <= len(text) <= 60 and any(c.isalpha() for c in text):
+        found = _language_named(text)
+        if found is not None:
+            return found
     raise LanguageError(
         f"'{text[:40]}' is neither a BCP 47 language code nor a language name: use a code "
         "such as en, de or cs, a name such as English, or -1 for none."
     ) from code_error
+
+
+def _language_named(text: str) -> str | None:
+    """The tag of an English language name written as it is named (case, accents and
+    spacing aside: ``German``, ``czech``, ``Bengali``, ``Farsi``), else None.
+    ``langcodes.find`` also takes a name with more after it (``Germany``, ``Klingonish``
+    and ``Czech Republic`` gave de, tlh and cs): such a value is not a language."""
+    from language_data import names
+
+    try:
+        code = names.name_to_code("language", text, "en")
+        trie = names.TRIES.get("en/name_to_language")
+    except (LookupError, ValueError, OSError):
+        return None
+    if code is None or trie is None or names.normalize_name(text) not in trie:
+        return None
+    try:
+        return language_check(code)
+    except LanguageError:
+        return None
 
 
 def languages_check(codes: Iterable[object]) -> list[str]:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from annotations.core.languages import translated_for
+import pytest
+
+from annotations.core.languages import LanguageError, language_from_code_or_name, translated_for
 
 
 def test_translated_texts_follow_the_base_language():
@@ -23,3 +25,29 @@ def test_a_texts_direction_is_that_of_most_of_its_letters() -> None:
     assert text_direction("12 345 !?") == ""
     texts = [("أرومي مقهى", "en"), ("Pub.", "en"), ("أرومي", "ar"), ("Pub.", "ar"), ("", "ar")]
     assert directions_unlike(texts) == {("en", "rtl"): 1, ("ar", "ltr"): 1}
+
+
+@pytest.mark.parametrize(
+    ("written", "tag"),
+    [
+        ("German", "de"),
+        ("czech", "cs"),
+        ("Bengali", "bn"),
+        ("Farsi", "fa"),
+        ("deu", "de"),
+        ("cze", "cs"),
+        ("-1", ""),
+        ("", ""),
+        ("pt-BR", "pt-BR"),
+    ],
+)
+def test_a_language_is_read_from_a_code_or_its_english_name(written, tag):
+    assert language_from_code_or_name(written) == tag
+
+
+@pytest.mark.parametrize("written", ["Germany", "Klingonish", "A", "Czech Republic", "Xyzzy"])
+def test_a_value_that_only_begins_like_a_language_name_is_refused(written):
+    """langcodes' search took "Germany" for German, "Klingonish" for Klingon and "A" for
+    a language of that name: a reviewer's file was stored as Klingon."""
+    with pytest.raises(LanguageError, match="neither a BCP 47 language code nor a"):
+        language_from_code_or_name(written)
