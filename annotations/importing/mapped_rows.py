@@ -84,6 +84,10 @@ def mapped_outputs_store(
     # counted in the summary), not dropped.
     inputs_filled: set[str] = set()
     for row in parsed.rows:
+        if not row.judgements:
+            # every criterion of the row skipped (a skip value, WMT's unranked -1): the
+            # row writes nothing, as import_wmt's unranked rows do
+            continue
         _item_input(
             items=items,
             mapping=mapping,

@@ -31,6 +31,7 @@ from annotations.models import (
     Judgement,
     Output,
     RatingMapping,
+    System,
     Task,
 )
 from annotations.services.criteria import CRITERION_PRESETS
@@ -512,3 +513,33 @@ def test_a_skip_rows_column_the_file_lacks_altogether_is_noted(tmp_path: Path) -
         "The file has no AssignmentStatus column: the mapping's skip_rows left no row out by it."
         in result.notes()
     )
+
+
+def test_rows_whose_judgements_are_all_skipped_write_nothing(tmp_path: Path) -> None:
+    """A reviewer's WMT file through the preset: the unranked rows (-1) created systems
+    "-1", sysZ and sysY with outputs, 9 outputs for 1 judgement, and ranking then counted
+    them as systems without comparisons. import_wmt skips such rows before anything."""
+    header = ["srclang", "trglang", "segmentId", "judgeId"]
+    header += [f"system{i}{c}" for c in ("Id", "rank") for i in (1, 2, 3)]
+    rows = [
+        header,
+        ["en", "de", "1", "j1", "sysA", "sysB", "sysC", "1", "2", "3"],
+        ["en", "de", "2", "j1", "sysA", "sysB", "-1", "1", "2", "-1"],
+        ["en", "de", "3", "j1", "sysA", "sysZ", "sysY", "-1", "-1", "-1"],
+    ]
+    campaign = CampaignFactory()
+    summary = mapped_import(
+        campaign=campaign,
+        path=write_csv(tmp_path / "wmt.csv", rows),
+        mapping=preset_mapping("wmt"),
+    )
+    assert summary.judgements == 1
+    assert sorted(System.objects.filter(campaign=campaign).values_list("label", flat=True)) == [
+        "sysA",
+        "sysB",
+        "sysC",
+    ]
+    assert Output.objects.filter(item__campaign=campaign).count() == 3
+    assert list(Item.objects.filter(campaign=campaign).values_list("external_id", flat=True)) == [
+        "1"
+    ]
