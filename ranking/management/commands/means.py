@@ -61,6 +61,11 @@ class Command(BaseCommand):
                     "  geometric means (magnitude estimates: the mean of the logarithms, "
                     "turned back; scores of 0 left out)"
                 )
+            if block.ranks:
+                self.stdout.write(
+                    "  means of ranks stored as k + 1 - rank (a relative ranking: higher is "
+                    "better), not ratings"
+                )
             self.stdout.write("  " + "system".ljust(width) + "".join(f"  {h:>32}" for h in heads))
             for system, cells in block.rows():
                 shown = []
@@ -69,9 +74,21 @@ class Command(BaseCommand):
                         shown.append(f"  {'-':>32}")
                         continue
                     interval = "" if math.isnan(cell.low) else f" ({cell.low:.2f}-{cell.high:.2f})"
-                    rank = f" [{cell.ranked.rank_range}]" if cell.ranked else ""
+                    if cell.no_spread:
+                        interval = " (all equal)"
+                    thin = " \u2020" if cell.thin else ""
+                    rank = f" [{cell.ranked.rank_range}{thin}]" if cell.ranked else ""
                     shown.append(f"  {f'{cell.mean:.2f}{interval} n={cell.n}{rank}':>32}")
                 self.stdout.write("  " + system.ljust(width) + "".join(shown))
+            for column, run, why in block.unmet_runs:
+                self.stdout.write(
+                    f"  {column or 'all'}: run {run.pk} does not meet the minimum-data rule, so "
+                    f"its rank ranges come without clusters: {why}"
+                )
+            if block.any_thin:
+                self.stdout.write(
+                    f"  \u2020 fewer than {block.min_comparisons} judgements or comparisons."
+                )
         self.stdout.write(
             f"\nMeans with {table.confidence:.0%} t intervals (low-high; cut at a Likert or "
             "slider scale's ends); [rank range] of the latest finished ranking run on the same "

@@ -43,3 +43,35 @@ def test_the_command():
 @UNKNOWN
 def test_an_unknown_campaign_or_criterion_is_refused_in_the_other_commands_words(args, message):
     assert_refused_in_the_selectors_words("means", args, message)
+
+
+def test_the_text_table_carries_the_pages_caveats():
+    """A reviewer's text table printed "B 3.00 (3.00-3.00)" and "[1]" beside a run the
+    minimum-data rule rejects, with none of the page's notes."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from ranking.services.compute import ranking_run_compute
+    from ranking.services.runs import ranking_run_create
+    from tests.factories import SystemFactory
+    from tests.ranking.planted import add_judgement, planted_campaign
+
+    campaign, criterion = planted_campaign(strengths=[60, 0, -60], n_judgements=3, k=3)
+    SystemFactory(campaign=campaign, label="s3")
+    for n in range(3):
+        add_judgement(
+            campaign=campaign,
+            criterion=criterion,
+            scores={"s0": 100.0 + n, "s3": 50.0},
+            item_key=f"eq{n}",
+        )
+    run = ranking_run_compute(
+        run=ranking_run_create(campaign=campaign, criterion=criterion, runs=100, queue=False)
+    )
+    out = StringIO()
+    call_command("means", campaign.slug, stdout=out)
+    text = out.getvalue()
+    assert "50.00 (all equal) n=3" in text
+    assert "\u2020]" in text and "\u2020 fewer than 30 judgements or comparisons." in text
+    assert f"all: run {run.pk} does not meet the minimum-data rule" in text
