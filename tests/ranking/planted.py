@@ -158,3 +158,31 @@ def checked_campaign() -> tuple[Campaign, Criterion, User]:
     campaign.owner = owner
     campaign.save(update_fields=["owner"])
     return campaign, criterion, owner
+
+
+def all_draw_campaign(n: int = 40) -> tuple[Campaign, Criterion]:
+    """Three systems scored the same in each of ``n`` judgements: every comparison a draw."""
+    campaign, criterion = planted_campaign(strengths=[0, 0, 0], n_judgements=0, k=3)
+    for number in range(n):
+        add_judgement(
+            campaign=campaign,
+            criterion=criterion,
+            scores={"s0": 100, "s1": 100, "s2": 100},
+            item_key=f"t{number}",
+        )
+    return campaign, criterion
+
+
+def thin_campaign_with_equal_ratings() -> tuple[Campaign, Criterion]:
+    """Three systems in 3 judgements (thin, under the minimum-data rule), and s3 rated
+    50 in each of its 3 judgements beside s0 (ratings all equal)."""
+    campaign, criterion = planted_campaign(strengths=[60, 0, -60], n_judgements=3, k=3)
+    SystemFactory(campaign=campaign, label="s3")
+    for number in range(3):
+        add_judgement(
+            campaign=campaign,
+            criterion=criterion,
+            scores={"s0": 100.0 + number, "s3": 50.0},
+            item_key=f"eq{number}",
+        )
+    return campaign, criterion

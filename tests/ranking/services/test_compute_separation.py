@@ -98,16 +98,9 @@ def test_bradley_terry_on_data_with_every_group_beaten_stores_no_split():
 def test_expected_wins_refuses_systems_with_only_draws():
     """A reviewer's all-tie file under expected wins (draws left out): every system got
     0.500, one cluster, and the minimum-data rule met, on no decisive comparison."""
-    from tests.ranking.planted import add_judgement
+    from tests.ranking.planted import all_draw_campaign
 
-    campaign, criterion = planted_campaign(strengths=[0, 0, 0], n_judgements=0, k=3)
-    for n in range(40):
-        add_judgement(
-            campaign=campaign,
-            criterion=criterion,
-            scores={"s0": 100, "s1": 100, "s2": 100},
-            item_key=f"t{n}",
-        )
+    campaign, criterion = all_draw_campaign()
     run = ranking_run_create(
         campaign=campaign, criterion=criterion, method="expected_wins", runs=100, queue=False
     )

@@ -44,18 +44,9 @@ def test_thin_ranks_and_equal_ratings_are_marked_on_the_page_api_and_csv(client,
     "[50.00-50.00]" with no word: now † and a note, and "all equal: no interval"."""
     from ranking.services.compute import ranking_run_compute
     from ranking.services.runs import ranking_run_create
-    from tests.factories import SystemFactory
-    from tests.ranking.planted import add_judgement, planted_campaign
+    from tests.ranking.planted import thin_campaign_with_equal_ratings
 
-    campaign, criterion = planted_campaign(strengths=[60, 0, -60], n_judgements=3, k=3)
-    SystemFactory(campaign=campaign, label="s3")
-    for n in range(3):  # s3's ratings all the same (and only with s0)
-        add_judgement(
-            campaign=campaign,
-            criterion=criterion,
-            scores={"s0": 100.0 + n, "s3": 50.0},
-            item_key=f"eq{n}",
-        )
+    campaign, criterion = thin_campaign_with_equal_ratings()
     run = ranking_run_compute(
         run=ranking_run_create(campaign=campaign, criterion=criterion, runs=100, queue=False)
     )

@@ -228,17 +228,22 @@ WMT_HEADER = ["srclang", "trglang", "segmentId", "judgeId"] + [
 ]
 
 
+def _wmt_rows() -> list[list[str]]:
+    """Two segments ranked by two judges, five systems each (Czech-English)."""
+    systems = ["s1", "s2", "s3", "s4", "s5"]
+    return [WMT_HEADER] + [
+        ["cze", "eng", str(segment), judge, *systems, *map(str, ranks)]
+        for segment in (10, 11)
+        for judge, ranks in (("judgeA", [1, 2, 2, 4, 5]), ("judgeB", [5, 4, 3, 2, 1]))
+    ]
+
+
 def _wmt_campaign(tmp_path: Path) -> Campaign:
     from annotations.importing.wmt import wmt_import
     from tests.annotations.importing.conftest import write_csv
 
     campaign = CampaignFactory()
-    systems = ["s1", "s2", "s3", "s4", "s5"]
-    rows = [WMT_HEADER] + [
-        ["cze", "eng", str(segment), judge, *systems, *map(str, ranks)]
-        for segment in (10, 11)
-        for judge, ranks in (("judgeA", [1, 2, 2, 4, 5]), ("judgeB", [5, 4, 3, 2, 1]))
-    ]
+    rows = _wmt_rows()
     wmt_import(campaign=campaign, path=write_csv(tmp_path / "wmt.csv", rows))
     return campaign
 
@@ -250,12 +255,7 @@ def _wmt_preset_campaign(tmp_path: Path) -> Campaign:
     from tests.annotations.importing.conftest import write_csv
 
     campaign = CampaignFactory()
-    systems = ["s1", "s2", "s3", "s4", "s5"]
-    rows = [WMT_HEADER] + [
-        ["cze", "eng", str(segment), judge, *systems, *map(str, ranks)]
-        for segment in (10, 11)
-        for judge, ranks in (("judgeA", [1, 2, 2, 4, 5]), ("judgeB", [5, 4, 3, 2, 1]))
-    ]
+    rows = _wmt_rows()
     mapped_import(
         campaign=campaign,
         path=write_csv(tmp_path / "wmt.csv", rows),

@@ -54,18 +54,9 @@ def test_the_text_table_carries_the_pages_caveats():
 
     from ranking.services.compute import ranking_run_compute
     from ranking.services.runs import ranking_run_create
-    from tests.factories import SystemFactory
-    from tests.ranking.planted import add_judgement, planted_campaign
+    from tests.ranking.planted import thin_campaign_with_equal_ratings
 
-    campaign, criterion = planted_campaign(strengths=[60, 0, -60], n_judgements=3, k=3)
-    SystemFactory(campaign=campaign, label="s3")
-    for n in range(3):
-        add_judgement(
-            campaign=campaign,
-            criterion=criterion,
-            scores={"s0": 100.0 + n, "s3": 50.0},
-            item_key=f"eq{n}",
-        )
+    campaign, criterion = thin_campaign_with_equal_ratings()
     run = ranking_run_compute(
         run=ranking_run_create(campaign=campaign, criterion=criterion, runs=100, queue=False)
     )

@@ -9,20 +9,13 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from ranking.models import RankingRun
-from tests.ranking.planted import add_judgement, planted_campaign
+from tests.ranking.planted import all_draw_campaign
 
 pytestmark = pytest.mark.django_db
 
 
 def test_an_all_draw_criterion_under_expected_wins_is_the_commands_error():
-    campaign, criterion = planted_campaign(strengths=[0, 0, 0], n_judgements=0, k=3)
-    for n in range(40):
-        add_judgement(
-            campaign=campaign,
-            criterion=criterion,
-            scores={"s0": 100, "s1": 100, "s2": 100},
-            item_key=f"t{n}",
-        )
+    campaign, criterion = all_draw_campaign()
     with pytest.raises(CommandError) as refused:
         call_command(
             "rank", campaign.slug, "--criterion", criterion.name, "--method", "expected_wins",

@@ -79,6 +79,23 @@ def test_metadata_kept(tmp_path: Path) -> None:
     assert [j.metadata for j in parsed.judgements[::2]] == [{"HITId": "h0"}, {"HITId": "h1"}]
 
 
+def _two_slots(**extra: object):
+    """Two slots of system, text and slider score (``sys{i}``, ``out{i}``, ``score{i}``)."""
+    return mapping_from_dict(
+        {
+            "format": "csv",
+            "worker": "worker",
+            "item": "item",
+            "slots": 2,
+            "first": 1,
+            "system": "sys{i}",
+            "output": "out{i}",
+            "criteria": [{"name": "quality", "score": "score{i}", "scale": "slider"}],
+            **extra,
+        }
+    )
+
+
 @pytest.mark.parametrize(
     ("row", "field", "given"),
     [
@@ -94,20 +111,8 @@ def test_a_value_beside_an_empty_system_cell_is_refused(tmp_path: Path, row, fie
         tmp_path / "r.csv",
         [["worker", "item", "sys1", "sys2", "out1", "out2", "score1", "score2"], row],
     )
-    mapping = mapping_from_dict(
-        {
-            "format": "csv",
-            "worker": "worker",
-            "item": "item",
-            "slots": 2,
-            "first": 1,
-            "system": "sys{i}",
-            "output": "out{i}",
-            "criteria": [{"name": "quality", "score": "score{i}", "scale": "slider"}],
-        }
-    )
     with pytest.raises(ImportFileError) as err:
-        parse_mapped(path, mapping)
+        parse_mapped(path, _two_slots())
     empty = "sys1" if field == "sys2" else "sys2"
     assert (err.value.line, err.value.field) == (2, empty)
     assert f"the system is empty, but field '{field}' gives '{given}'" in str(err.value)
@@ -178,18 +183,5 @@ def test_padding_after_the_last_system_is_still_read(tmp_path: Path) -> None:
             ["w1", "i2", "A", "", "a", " ", "10", "NA"],
         ],
     )
-    mapping = mapping_from_dict(
-        {
-            "format": "csv",
-            "worker": "worker",
-            "item": "item",
-            "slots": 2,
-            "first": 1,
-            "system": "sys{i}",
-            "output": "out{i}",
-            "criteria": [{"name": "quality", "score": "score{i}", "scale": "slider"}],
-            "skip_values": ["NA"],
-        }
-    )
-    parsed = parse_mapped(path, mapping)
+    parsed = parse_mapped(path, _two_slots(skip_values=["NA"]))
     assert [j.systems for j in parsed.judgements] == [("A",), ("A",)]
