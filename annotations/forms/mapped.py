@@ -16,6 +16,10 @@ def _split(value: str) -> list[str]:
     return [v.strip() for v in value.split(",") if v.strip()]
 
 
+#: the mapping's list settings, each a comma-separated field of the form
+_LISTS = ("metadata", "skip_values", "columns", "one_value", "optional")
+
+
 def _named_lists(text: str, example: str) -> dict[str, list[str]]:
     """``name = a, b; other = c`` as ``{"name": ["a", "b"], "other": ["c"]}``; a name
     given twice gathers its values (it kept only the last entry's)."""
@@ -229,11 +233,7 @@ class MappingForm(forms.Form):
             "slots": d["slots"],
             "first": d["first"],
             "criteria": d["criteria"],
-            "metadata": _split(d.get("metadata") or ""),
-            "columns": _split(d.get("columns") or ""),
-            "skip_values": _split(d.get("skip_values") or ""),
-            "one_value": _split(d.get("one_value") or ""),
-            "optional": _split(d.get("optional") or ""),
+            **{key: _split(d.get(key) or "") for key in _LISTS},
             "aliases": d.get("aliases") or {},
             "skip_rows": d.get("skip_rows") or {},
             "formula_quoted": bool(d.get("formula_quoted")),
@@ -241,15 +241,10 @@ class MappingForm(forms.Form):
 
     @staticmethod
     def initial_from(mapping: dict[str, Any]) -> dict[str, Any]:
-        lists = ("criteria", "metadata", "skip_values", "columns", "one_value", "optional")
         named = ("aliases", "skip_rows")
         return {
-            **{k: v for k, v in mapping.items() if k not in lists + named},
-            "one_value": ", ".join(mapping.get("one_value", [])),
-            "optional": ", ".join(mapping.get("optional", [])),
+            **{k: v for k, v in mapping.items() if k not in ("criteria", *_LISTS, *named)},
+            **{key: ", ".join(mapping.get(key, [])) for key in _LISTS},
             **{key: _named_lists_text(mapping.get(key, {})) for key in named},
-            "columns": ", ".join(mapping.get("columns", [])),
             "criteria": criteria_to_text(mapping.get("criteria", [])),
-            "metadata": ", ".join(mapping.get("metadata", [])),
-            "skip_values": ", ".join(mapping.get("skip_values", [])),
         }

@@ -123,12 +123,9 @@ class Mapping:
         for key in ("aliases", "skip_rows"):
             if key in data:
                 data[key] = {name: list(others) for name, others in getattr(self, key)}
-        if "columns" in data:
-            data["columns"] = list(self.columns)
-        if "one_value" in data:
-            data["one_value"] = list(self.one_value)
-        if "optional" in data:
-            data["optional"] = list(self.optional)
+        for key in ("columns", "one_value", "optional"):
+            if key in data:
+                data[key] = list(getattr(self, key))
         data["criteria"] = [
             {
                 k: list(v) if k == "levels" else v
