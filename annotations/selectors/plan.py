@@ -92,7 +92,8 @@ def campaign_plan(
     if seconds_per_task is None:
         seconds_per_task = float(max(campaign.min_seconds_per_task, 60))
     k = campaign.outputs_per_task
-    n_criteria = campaign.criteria.count()
+    criteria = list(campaign.criteria.all())
+    n_criteria = len(criteria)
     n_items = campaign.items.count()
     systems = list(campaign.systems.order_by("label").values_list("id", "label"))
     jpt = campaign.judgements_per_task
@@ -115,7 +116,7 @@ def campaign_plan(
         # as the build does: the outputs chosen as standards are never rated
         for item_id, system_id in (
             Output.objects.filter(item__campaign=campaign)
-            .exclude(standard_outputs_left_out(criteria=list(campaign.criteria.all())))
+            .exclude(standard_outputs_left_out(criteria=criteria))
             .values_list("item_id", "system_id")
         ):
             item_rows[item_id].append(index[system_id])
@@ -144,9 +145,7 @@ def campaign_plan(
     worker_tasks = judgements + (pages - regular_pages)
     hours = worker_tasks * seconds_per_task / 3600.0
     return Plan(
-        standards_left_out=standard_outputs_named(
-            campaign=campaign, criteria=list(campaign.criteria.all())
-        ),
+        standards_left_out=standard_outputs_named(campaign=campaign, criteria=criteria),
         built=built,
         criteria=n_criteria,
         items=n_items,
