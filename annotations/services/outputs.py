@@ -259,10 +259,13 @@ def outputs_remove_all(*, campaign: Campaign) -> OutputsRemoved:
         raise DomainError("The campaign holds judgements of these outputs: they stay.")
     if Assignment.objects.filter(task__campaign=campaign).exists():
         raise DomainError("Tasks built from these outputs were handed out: they stay.")
-    outputs = Output.objects.filter(item__campaign=campaign).count()
-    tasks = Task.objects.filter(campaign=campaign).delete()[1].get(Task._meta.label, 0)
-    items = Item.objects.filter(campaign=campaign).count()
-    systems = System.objects.filter(campaign=campaign).count()
-    Item.objects.filter(campaign=campaign).delete()  # their outputs with them
-    System.objects.filter(campaign=campaign).delete()
-    return OutputsRemoved(outputs=outputs, items=items, systems=systems, tasks=tasks)
+    # what each delete removed, by model, is what the answer counts
+    tasks = Task.objects.filter(campaign=campaign).delete()[1]
+    items = Item.objects.filter(campaign=campaign).delete()[1]  # their outputs with them
+    systems = System.objects.filter(campaign=campaign).delete()[1]
+    return OutputsRemoved(
+        outputs=items.get(Output._meta.label, 0),
+        items=items.get(Item._meta.label, 0),
+        systems=systems.get(System._meta.label, 0),
+        tasks=tasks.get(Task._meta.label, 0),
+    )
