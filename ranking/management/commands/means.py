@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from annotations.selectors.campaigns import campaign_by_slug, campaign_criterion_get
 from common.errors import DomainError
 from ranking.exports import means as means_exports
+from ranking.exports.runs import THIN_MARK
 from ranking.selectors import means as means_selectors
 from ranking.selectors.runs import CONFIDENCE_RANGE, DEFAULT_CONFIDENCE
 
@@ -76,7 +77,7 @@ class Command(BaseCommand):
                     interval = "" if math.isnan(cell.low) else f" ({cell.low:.2f}-{cell.high:.2f})"
                     if cell.no_spread:
                         interval = " (all equal)"
-                    thin = " \u2020" if cell.thin else ""
+                    thin = f" {THIN_MARK}" if cell.thin else ""
                     rank = f" [{cell.ranked.rank_range}{thin}]" if cell.ranked else ""
                     shown.append(f"  {f'{cell.mean:.2f}{interval} n={cell.n}{rank}':>32}")
                 self.stdout.write("  " + system.ljust(width) + "".join(shown))
@@ -87,7 +88,7 @@ class Command(BaseCommand):
                 )
             if block.any_thin:
                 self.stdout.write(
-                    f"  \u2020 fewer than {block.min_comparisons} judgements or comparisons."
+                    f"  {THIN_MARK} fewer than {block.min_comparisons} judgements or comparisons."
                 )
         self.stdout.write(
             f"\nMeans with {table.confidence:.0%} t intervals (low-high; cut at a Likert or "
