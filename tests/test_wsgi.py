@@ -279,16 +279,25 @@ def _gunicorn(tmp_path: Path, *args: str, env: dict[str, str]) -> subprocess.Com
 
 def test_gunicorn_with_a_config_that_sets_django_up_first_is_refused(tmp_path):
     """The same with a real gunicorn and its own config file calling ``django.setup()``:
-    it used to serve DEBUG pages signed with the development key."""
+    it used to serve DEBUG pages signed with the development key.
+
+    Such a config replaces the project's, whose master checks first; each worker then
+    refuses as it loads the application. With two or more workers their exits can race
+    gunicorn's own shutdown into a ``HaltServer`` traceback and exit 1 instead of 3 (in
+    gunicorn, not here: the CI hit it once under load), so that case asserts the refusal
+    and leaves the exit status to gunicorn."""
     config = tmp_path / "gunicorn.conf.py"
     config.write_text("import django\ndjango.setup()\n")
     bind = f"127.0.0.1:{_free_port()}"
-    for preload in (["--preload"], ["--workers", "2"]):
+    for preload in (["--preload"], ["--workers", "1"], ["--workers", "2"]):
         ran = _gunicorn(
             tmp_path, "-c", str(config), "--bind", bind, *preload, env=start_environment()
         )
-        assert ran.returncode == 3, ran.stderr
         assert "HUMANEVAL_PRODUCTION_PROCESS=true" in ran.stderr
+        if preload == ["--workers", "2"]:
+            assert ran.returncode in (1, 3), ran.stderr
+            continue
+        assert ran.returncode == 3, ran.stderr
         assert "Traceback" not in ran.stderr
 
 
