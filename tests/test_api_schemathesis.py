@@ -23,6 +23,7 @@ import schemathesis
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
+from django.test import override_settings
 from hypothesis import HealthCheck, settings
 from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
@@ -85,8 +86,12 @@ def seeded(db: Any, _keep_test_connection: None) -> dict[str, Any]:
 
 
 # Loaded at collection (the schema view reads no database). Not through a fixture:
-# schemathesis.pytest.from_fixture does not run under pytest 9.
-schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", WSGIHandler())
+# schemathesis.pytest.from_fixture does not run under pytest 9. Collection comes before
+# tests/conftest.py's session fixture switches the embedded beat off: a web stack built
+# here started a real beat in every pytest process, which swept the test databases
+# behind the tests' backs (tests/common/test_middleware_beat.py).
+with override_settings(EMBEDDED_BEAT=False):
+    schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", WSGIHandler())
 schema.config.phases.update(phases=["examples", "coverage", "fuzzing"])
 
 

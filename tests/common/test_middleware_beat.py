@@ -72,6 +72,17 @@ def test_a_live_server_in_the_test_session_starts_no_beat(monkeypatch, settings)
     assert loops == []
 
 
+def test_no_real_beat_runs_in_the_test_process() -> None:
+    """Every module is collected (imported) in every pytest process before any test runs:
+    a web stack built at import (tests/test_api_schemathesis.py) started a real beat
+    there, before the session switched it off. Its ticks swept the test databases from
+    their own thread: a locked SQLite database stalled a browser test's request, and its
+    logged tracebacks (which parse source to place their carets) raced a test's own
+    ``ast.parse`` into CPython 3.11's "AST constructor recursion depth mismatch"."""
+    beats = [t for t in threading.enumerate() if t.name == "embedded-beat" and t.is_alive()]
+    assert beats == []
+
+
 SCRIPT = """
 import json, threading
 import django
