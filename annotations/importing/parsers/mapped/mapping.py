@@ -227,6 +227,13 @@ def _setting_values(data: MappingType[str, Any]) -> dict[str, Any]:
             raise MappingError(
                 f"an entry has more than {NAMED_LIST_TEXT_MAX} characters.", field=key
             )
+        comma = next((str(v) for v in value if "," in str(v)), None)
+        if comma is not None:  # the page's form would save it as two entries
+            raise MappingError(
+                f"'{comma[:40]}' holds a comma, which the import page uses to separate "
+                "these texts.",
+                field=key,
+            )
         values[key] = tuple(str(v).strip() for v in value if str(v).strip())
     values["aliases"] = _named_lists(
         data.get("aliases", {}), field="aliases", example='{"judgeId": ["judgeID"]}', unique=True
@@ -498,6 +505,53 @@ def _check_optional(mapping: Mapping) -> None:
             )
 
 
+def _identity_columns(mapping: Mapping) -> list[tuple[str, str]]:
+    """(setting, column) of what each row says about whom and what: the item, the worker,
+    the system and output patterns, and each criterion's score, rank, checks and coverage
+    patterns (those set)."""
+    named = [(key, getattr(mapping, key)) for key in ("item", "worker", "system", "output")]
+    for n, c in enumerate(mapping.criteria):
+        named += [
+            (f"criteria[{n}].{key}", getattr(c, key))
+            for key in ("score", "rank", "checks", "coverage")
+        ]
+    return [(key, column) for key, column in named if column]
+
+
+def _check_distinct(mapping: Mapping) -> None:
+    """Each identity column (:func:`_identity_columns`) is a column of its own: a worker
+    read from the item column made every item its own worker; and no other name
+    (``aliases``) is a column the mapping reads as something else. The input and the unit
+    may be the item's column (items keyed by their input, one task per item)."""
+    seen: dict[str, str] = {}
+    for key, column in _identity_columns(mapping):
+        if column in seen:
+            raise MappingError(
+                f"'{column[:40]}' is also the {seen[column]} column: the item, worker, "
+                "system, output and each score, rank, checks and coverage column must be "
+                "different columns.",
+                field=key,
+            )
+        seen[column] = key
+    read = {
+        column: key
+        for key, column in [
+            *_identity_columns(mapping),
+            *((key, getattr(mapping, key)) for key in PER_ROW_FIELDS),
+            *(("metadata", column) for column in mapping.metadata),
+        ]
+        if column
+    }
+    for name, others in mapping.aliases:
+        for other in others:
+            if other in read and other != name:
+                raise MappingError(
+                    f"'{other[:40]}' is the mapping's {read[other]} column: it cannot also "
+                    f"be another name of '{name[:40]}'.",
+                    field=f"aliases.{name[:40]}",
+                )
+
+
 def mapping_check(mapping: Mapping) -> None:
     """The mapping's own rules, before any file is read."""
     _check_system(mapping)
@@ -505,6 +559,7 @@ def mapping_check(mapping: Mapping) -> None:
     _check_patterns(mapping, single)
     _check_layout(mapping)
     _check_optional(mapping)
+    _check_distinct(mapping)
     names: set[str] = set()
     for n, c in enumerate(mapping.criteria):
         where = f"criteria[{n}]"

@@ -56,7 +56,11 @@ def test_the_preview_says_which_scale_would_be_inferred_and_from_what(tmp_path, 
 
     from annotations.services.campaigns import campaign_create
 
-    rows = [["worker", "item", "system", "answer"], ["w1", "1", "A", "0"], ["w2", "1", "A", "1"]]
+    rows = [
+        ["worker", "item", "system", "answer", "fluent"],
+        ["w1", "1", "A", "0", "3"],
+        ["w2", "1", "A", "1", "4"],
+    ]
     path = write_csv(tmp_path / "q.csv", rows)
     owner = User.objects.create(username="owner")
     campaign_create(slug="prev", name="Preview", owner=owner)
@@ -69,7 +73,7 @@ def test_the_preview_says_which_scale_would_be_inferred_and_from_what(tmp_path, 
         "slots": "1",
         "first": "1",
         "system": "system",
-        "criteria": "yesno: answer\nfluency: answer",
+        "criteria": "yesno: answer\nfluency: fluent",
         "action": "preview",
         "file": SimpleUploadedFile("q.csv", path.read_bytes()),
     }

@@ -42,6 +42,22 @@ from tests.annotations.importing.conftest import three_slot_mapping
         ({"skip_values": [str(n) for n in range(501)]}, "skip_values"),
         ({"metadata": ["m" * 201]}, "metadata"),
         ({"language": "l" * 201}, "language"),
+        # each identity column is a column of its own (a worker read from the item's
+        # column made every item its own worker)
+        ({"worker": "seg"}, "worker"),
+        ({"output": "team{i}"}, "output"),
+        ({"criteria": [{"name": "f", "score": "hyp{i}"}]}, "criteria[0].score"),
+        (
+            {"criteria": [{"name": "f", "score": "f{i}"}, {"name": "g", "score": "f{i}"}]},
+            "criteria[1].score",
+        ),
+        ({"criteria": [{"name": "f", "score": "f{i}", "rank": "f{i}"}]}, "criteria[0].rank"),
+        # another name of a column cannot be a column the mapping reads as something else
+        ({"aliases": {"judge": ["seg"]}}, "aliases.judge"),
+        ({"aliases": {"judge": ["src"]}}, "aliases.judge"),
+        # a comma in an entry: the page's form would save it as two entries
+        ({"metadata": ["a,b"]}, "metadata"),
+        ({"skip_values": ["n/a", "none, given"]}, "skip_values"),
     ],
 )
 def test_mapping_refused(changes: dict[str, Any], field: str) -> None:
@@ -55,3 +71,9 @@ def test_an_optional_language_round_trips() -> None:
     mapping = mapping_from_dict(three_slot_mapping(language="lang", optional=["lang"]))
     assert mapping.optional == ("lang",)
     assert mapping_from_dict(mapping.to_dict()) == mapping
+
+
+def test_the_input_and_the_unit_may_be_the_items_column() -> None:
+    """Items keyed by their input (E2E's meaning representation), one task per item."""
+    mapping = mapping_from_dict(three_slot_mapping(input="seg", unit="seg"))
+    assert mapping.item == mapping.input == mapping.unit == "seg"
