@@ -52,9 +52,11 @@ judgements).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from annotations.core.languages import LanguageError, language_from_code_or_name
 from annotations.importing.parsers.mapped.header import header_check, skip_rows_absent, slots_of
 from annotations.importing.parsers.mapped.mapping import Mapping, mapping_check
 from annotations.importing.parsers.mapped.rows import MappedJudgement, MappedRow, parse_row
@@ -160,13 +162,14 @@ def _one_value(
 ) -> None:
     """Refuse a row whose ``one_value`` column differs from the first row's (a WMT file of
     two language pairs: German and Czech segment 1 became one item, and their systems
-    one system, ranked in one table)."""
+    one system, ranked in one table). A language written two ways (``de``, ``German``,
+    ``deu``) is one value."""
     for column in mapping.one_value:
         value = get(column)
         if value is None:
             continue  # the file has no such column
         seen, where = first.setdefault(column, (str(value), line))
-        if str(value) != seen:
+        if _one_value_key(str(value)) != _one_value_key(seen):
             raise ImportFileError(
                 f"the file holds more than one {column}: '{seen[:40]}' on line {where}, "
                 f"'{str(value)[:40]}' here. Import each into a campaign of its own, so that "
@@ -175,6 +178,17 @@ def _one_value(
                 line=line,
                 field=column,
             )
+
+
+@lru_cache(maxsize=256)  # a file repeats its few values on every row
+def _one_value_key(value: str) -> str:
+    """What ``one_value`` compares: a language's tag where the value reads as a language
+    (a code or an English name, :func:`language_from_code_or_name`), else the value."""
+    try:
+        tag = language_from_code_or_name(value)
+    except LanguageError:
+        return value.strip()
+    return f"language:{tag}" if tag else value.strip()
 
 
 def parse_mapped(path: Path, mapping: Mapping) -> ParsedMapped:

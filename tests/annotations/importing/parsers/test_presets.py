@@ -424,6 +424,32 @@ def test_a_wmt_file_of_two_language_pairs_is_refused_by_the_preset(tmp_path: Pat
     assert len(parse_mapped(bare, preset_mapping("wmt")).rows) == 3
 
 
+def test_one_language_pair_written_two_ways_is_one_pair(tmp_path: Path) -> None:
+    """A file mixing a language's code and name (``de``, ``German``, ``deu``) holds one
+    language pair: it was refused as two. Two languages, and a language beside ``-1``
+    (none), are still two values."""
+    header = ["srclang", "trglang", "segmentId", "judgeId"]
+    header += [f"system{i}{c}" for i in (1, 2) for c in ("Id", "rank")]
+
+    def rows(*pairs: tuple[str, str]) -> list[list[str]]:
+        return [header] + [
+            [src, trg, str(n), "j1", "online-B", "1", "uedin", "2"]
+            for n, (src, trg) in enumerate(pairs, 1)
+        ]
+
+    one = rows(("en", "de"), ("English", "German"), ("eng", "deu"))
+    parsed = parse_mapped(write_csv(tmp_path / "one.csv", one), preset_mapping("wmt"))
+    assert len(parsed.rows) == 3
+    for pairs, field in (
+        ((("en", "de"), ("en", "cs")), "trglang"),
+        ((("en", "de"), ("-1", "de")), "srclang"),
+    ):
+        path = write_csv(tmp_path / f"{field}.csv", rows(*pairs))
+        with pytest.raises(ImportFileError) as refused:
+            parse_mapped(path, preset_mapping("wmt"))
+        assert (refused.value.line, refused.value.field) == (3, field)
+
+
 def test_the_wmt_preset_reads_wmt15s_judgeID(tmp_path: Path) -> None:
     """WMT15-16's files and xml2csv.py write ``judgeID``; ``import_wmt`` read them, the web
     preset refused them for lacking ``judgeId``. Its ``aliases`` read the other name."""
