@@ -521,11 +521,12 @@ def _identity_columns(mapping: Mapping) -> list[tuple[str, str]]:
 def _check_distinct(mapping: Mapping) -> None:
     """Each identity column (:func:`_identity_columns`) is a column of its own: a worker
     read from the item column made every item its own worker; and no other name
-    (``aliases``) is a column the mapping reads as something else. The input and the unit
-    may be the item's column (items keyed by their input, one task per item)."""
+    (``aliases``) is a column the mapping reads as something else. The input, the unit
+    and (one output per row) the output may be the item's column: items keyed by their
+    input, one task per item, or texts rated alone and keyed by themselves."""
     seen: dict[str, str] = {}
     for key, column in _identity_columns(mapping):
-        if column in seen:
+        if column in seen and {key, seen[column]} != {"item", "output"}:
             raise MappingError(
                 f"'{column[:40]}' is also the {seen[column]} column: the item, worker, "
                 "system, output and each score, rank, checks and coverage column must be "

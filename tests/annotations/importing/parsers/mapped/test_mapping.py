@@ -73,7 +73,13 @@ def test_an_optional_language_round_trips() -> None:
     assert mapping_from_dict(mapping.to_dict()) == mapping
 
 
-def test_the_input_and_the_unit_may_be_the_items_column() -> None:
-    """Items keyed by their input (E2E's meaning representation), one task per item."""
+def test_the_input_the_unit_and_a_lone_output_may_be_the_items_column() -> None:
+    """Items keyed by their input (E2E's meaning representation), one task per item, or
+    texts rated one per row and keyed by themselves."""
     mapping = mapping_from_dict(three_slot_mapping(input="seg", unit="seg"))
     assert mapping.item == mapping.input == mapping.unit == "seg"
+    alone = mapping_from_dict(
+        three_slot_mapping(slots=1, item="text", output="text", system="team", input="")
+        | {"criteria": [{"name": "fluency", "score": "flu"}]}
+    )
+    assert alone.item == alone.output == "text"
