@@ -90,8 +90,9 @@ class RatingsUploadApi(CampaignScoped):
         },
     )
     def post(self, request: Request, slug: str) -> Response:
-        """``preview`` > 0 parses that many rows and writes nothing (200); else the file
-        is imported now (201) or, when large, as a background job (202, its page)."""
+        """``preview`` (1-50) parses that many rows and writes nothing (200); without it
+        the file is imported now (201) or, when large, as a background job (202, its
+        page). ``preview=0`` is refused: it imported, where a preview was asked for."""
         data = RatingsUploadSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
@@ -105,7 +106,7 @@ class RatingsUploadApi(CampaignScoped):
         except UploadTooLargeError as exc:
             body = error_body(detail=str(exc), code="too_large", file=exc.file)
             return Response(body, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
-        if v["preview"]:
+        if v.get("preview"):
             parsed = mapped_preview_upload(upload=upload, mapping=mapping, rows=v["preview"])
             return Response(preview_body(parsed))
         outcome = mapped_upload(

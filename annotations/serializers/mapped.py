@@ -27,7 +27,10 @@ class RatingsUploadSerializer(KnownFieldsOnly):
         required=False, allow_blank=True, help_text="A mapping in its JSON form (instead)."
     )
     preview = serializers.IntegerField(
-        required=False, min_value=0, max_value=50, default=0, help_text="Only parse N rows."
+        required=False,
+        min_value=1,
+        max_value=50,
+        help_text="Only parse the first N rows (1-50) and write nothing; leave it out to import.",
     )
     experts = serializers.BooleanField(required=False, default=False)
 

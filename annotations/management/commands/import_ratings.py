@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import argparse
 import time
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,20 @@ from annotations.importing.parsers.presets import PRESETS, mapping_renamed
 from annotations.models import Campaign
 from annotations.selectors.campaigns import campaign_find
 from common.errors import DomainError
+
+
+def _rows_to_preview(text: str) -> int:
+    """``--preview N``: N at least 1 (0 imported the file, where a preview was asked for)."""
+    try:
+        rows = int(text)
+    except ValueError:
+        rows = 0
+    if rows < 1:
+        raise argparse.ArgumentTypeError(
+            f"'{text[:20]}' is not a number of rows to preview (at least 1); leave --preview "
+            "out to import."
+        )
+    return rows
 
 
 def _mapping(spec: str, campaign: Campaign | None) -> Mapping:
@@ -52,10 +67,10 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--preview",
-            type=int,
+            type=_rows_to_preview,
             default=0,
             metavar="N",
-            help="Only show the first N rows as parsed; write nothing.",
+            help="Only show the first N rows (at least 1) as parsed; write nothing.",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:

@@ -56,6 +56,25 @@ def test_api_preview_writes_nothing(tmp_path: Path, people_campaign, api_as) -> 
     assert not Judgement.objects.exists()
 
 
+def test_api_preview_of_no_rows_is_refused_and_writes_nothing(
+    tmp_path: Path, people_campaign, api_as
+) -> None:
+    """``preview=0`` imported the file (201), where a preview was asked for."""
+    people, _campaign = people_campaign
+    response = api_as(people["designer"]).post(
+        "/api/campaigns/byo/ratings/",
+        {
+            "file": SimpleUploadedFile("w.csv", FILES["wmt"](tmp_path).read_bytes()),
+            "mapping": "wmt",
+            "preview": 0,
+        },
+        format="multipart",
+    )
+    assert response.status_code == 400, response.content
+    assert "preview" in response.json()["fields"]
+    assert not Judgement.objects.exists()
+
+
 def test_api_errors(tmp_path: Path, people_campaign, api_as) -> None:
     people, _campaign = people_campaign
     rows = rows3()

@@ -85,6 +85,27 @@ def test_command_preview_writes_nothing(
     assert "line 2: item 7, worker w1, ranking: a=3, b=1, c=2" in out.getvalue()
 
 
+@pytest.mark.parametrize("rows", ["0", "-3", "some"])
+def test_a_preview_of_no_rows_is_refused_and_writes_nothing(
+    tmp_path: Path, counts: Callable[[], dict[str, int]], rows: str
+) -> None:
+    """``--preview 0`` imported the file, where a preview was asked for."""
+    before = counts()
+    with pytest.raises(CommandError, match="at least 1"):
+        call_command(
+            "import_ratings",
+            str(FILES["wmt"](tmp_path)),
+            "--mapping",
+            "wmt",
+            "--campaign",
+            "x",
+            "--preview",
+            rows,
+            stdout=StringIO(),
+        )
+    assert counts() == before
+
+
 def test_command_errors(tmp_path: Path, counts: Callable[[], dict[str, int]]) -> None:
     before = counts()
     with pytest.raises(CommandError, match="no mapping 'nope'"):
