@@ -319,6 +319,19 @@ def _criterion_from_dict(c: Any, where: str) -> CriterionColumns:
     name, score, scale, checks, coverage, rank = (
         str(c.get(k, "")).strip() for k in ("name", "score", "scale", "checks", "coverage", "rank")
     )
+    for key, column in (
+        ("score", score),
+        ("checks", checks),
+        ("coverage", coverage),
+        ("rank", rank),
+    ):
+        if any(mark in column for mark in (",", "\n", "\r")):
+            # the page's form writes a criterion as one line of comma-separated settings
+            raise MappingError(
+                f"'{column[:40]}' holds a comma or a line break, which the import page uses "
+                "to separate a criterion's settings.",
+                field=f"{where}.{key}",
+            )
     ranks = c.get("ranks", False)
     if not isinstance(ranks, bool):
         raise MappingError("expected true or false.", field=f"{where}.ranks")
@@ -507,9 +520,9 @@ def _check_optional(mapping: Mapping) -> None:
 
 def _identity_columns(mapping: Mapping) -> list[tuple[str, str]]:
     """(setting, column) of what each row says about whom and what: the item, the worker,
-    the system and output patterns, and each criterion's score, rank, checks and coverage
-    patterns (those set)."""
-    named = [(key, getattr(mapping, key)) for key in ("item", "worker", "system", "output")]
+    the system and output patterns, the unit, and each criterion's score, rank, checks and
+    coverage patterns (those set)."""
+    named = [(key, getattr(mapping, key)) for key in ("item", "worker", "system", "output", "unit")]
     for n, c in enumerate(mapping.criteria):
         named += [
             (f"criteria[{n}].{key}", getattr(c, key))
@@ -526,11 +539,11 @@ def _check_distinct(mapping: Mapping) -> None:
     input, one task per item, or texts rated alone and keyed by themselves."""
     seen: dict[str, str] = {}
     for key, column in _identity_columns(mapping):
-        if column in seen and {key, seen[column]} != {"item", "output"}:
+        if column in seen and {key, seen[column]} not in ({"item", "output"}, {"item", "unit"}):
             raise MappingError(
                 f"'{column[:40]}' is also the {seen[column]} column: the item, worker, "
-                "system, output and each score, rank, checks and coverage column must be "
-                "different columns.",
+                "system, output, unit and each score, rank, checks and coverage column "
+                "must be different columns.",
                 field=key,
             )
         seen[column] = key

@@ -46,6 +46,7 @@ from tests.annotations.importing.conftest import three_slot_mapping
         # column made every item its own worker)
         ({"worker": "seg"}, "worker"),
         ({"output": "team{i}"}, "output"),
+        ({"unit": "judge"}, "unit"),
         ({"criteria": [{"name": "f", "score": "hyp{i}"}]}, "criteria[0].score"),
         (
             {"criteria": [{"name": "f", "score": "f{i}"}, {"name": "g", "score": "f{i}"}]},
@@ -58,6 +59,9 @@ from tests.annotations.importing.conftest import three_slot_mapping
         # a comma in an entry: the page's form would save it as two entries
         ({"metadata": ["a,b"]}, "metadata"),
         ({"skip_values": ["n/a", "none, given"]}, "skip_values"),
+        # nor a criterion's column: the page's form writes a criterion as one line
+        ({"criteria": [{"name": "f", "score": "flu{i}, likert"}]}, "criteria[0].score"),
+        ({"criteria": [{"name": "f", "score": "f{i}", "checks": "c{i}\nx"}]}, "criteria[0].checks"),
     ],
 )
 def test_mapping_refused(changes: dict[str, Any], field: str) -> None:
