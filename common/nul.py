@@ -12,20 +12,27 @@ serializers (``common.serializers``). Pure: no Django.
 
 from __future__ import annotations
 
+import re
+
 NUL = "\x00"
+#: What no store takes in text: NUL (PostgreSQL) and lone UTF-16 surrogates (JSON's
+#: ``\ud800`` escapes: no driver encodes one; on SQLite one was stored, then broke the
+#: exports); the same set as ``common.limits.REFUSED_CHARACTERS`` for requests.
+_REFUSED = re.compile("[\x00\ud800-\udfff]")
 
 
 def nul_path(value: object, prefix: str = "") -> str | None:
-    """Where a NUL sits in a decoded JSON value: ``""`` for the value itself, else the
-    dotted path of the key or item (``answers.5.1``, ``rows[2]``), or None when none does.
-    A key holding a NUL is named as its path with the NUL shown as ``\\0``."""
+    """Where a NUL (or a lone surrogate) sits in a decoded JSON value: ``""`` for the value
+    itself, else the dotted path of the key or item (``answers.5.1``, ``rows[2]``), or
+    None when none does. A key holding one is named as its path with it shown as ``\\0``
+    or ``\\udXXX``."""
     if isinstance(value, str):
-        return prefix if NUL in value else None
+        return prefix if _REFUSED.search(value) else None
     if isinstance(value, dict):
         for key, item in value.items():
             path = f"{prefix}.{key}" if prefix else str(key)
-            if NUL in str(key):
-                return path.replace(NUL, "\\0")
+            if _REFUSED.search(str(key)):
+                return _REFUSED.sub(_shown, path)
             found = nul_path(item, path)
             if found is not None:
                 return found
@@ -37,5 +44,13 @@ def nul_path(value: object, prefix: str = "") -> str | None:
     return None
 
 
+def _shown(found: re.Match[str]) -> str:
+    char = found.group()
+    return "\\0" if char == NUL else f"\\u{ord(char):04x}"
+
+
 def nul_message(where: str) -> str:
-    return f"{where} contains a NUL character (U+0000), which cannot be stored; remove it."
+    return (
+        f"{where} contains a NUL character (U+0000) or a lone UTF-16 surrogate (a \\ud800 to "
+        "\\udfff escape that pairs with none), which cannot be stored; remove it."
+    )

@@ -99,7 +99,7 @@ class RatingsUploadApi(CampaignScoped):
         mapping: Mapping = (
             mapping_resolve(campaign=self.campaign, name=v["mapping"])
             if v.get("mapping")
-            else mapping_parse(v["mapping_json"])
+            else mapping_parse(v["mapping_json"], field="mapping_json")
         )
         try:
             (upload,) = uploads_read(files=[v["file"]])

@@ -16,21 +16,26 @@ from annotations.models import Campaign, RatingMapping
 from common.errors import DomainError
 
 
-def mapping_parse(data: Any) -> Mapping:
-    """A mapping from its JSON form (a dict, or JSON text); a wrong one is a DomainError."""
+def mapping_parse(data: Any, *, field: str = "mapping") -> Mapping:
+    """A mapping from its JSON form (a dict, or JSON text); a wrong one is a DomainError
+    naming the input ``field`` that held it and the setting at fault (``mapping.worker``:
+    the API lists it under ``fields``)."""
     if isinstance(data, str | bytes):
         try:
             data = json.loads(data)
         except json.JSONDecodeError as exc:
             raise DomainError(
-                f"The mapping is not valid JSON ({exc.msg}, line {exc.lineno})."
+                f"The mapping is not valid JSON ({exc.msg}, line {exc.lineno}).", field=field
             ) from exc
         except RecursionError as exc:
-            raise DomainError("The mapping is not valid JSON (nested too deeply).") from exc
+            raise DomainError(
+                "The mapping is not valid JSON (nested too deeply).", field=field
+            ) from exc
     try:
         return mapping_from_dict(data)
     except MappingError as exc:
-        raise DomainError(f"The {exc}") from exc
+        at = field if exc.field == "mapping" else f"{field}.{exc.field}"
+        raise DomainError(f"The {exc}", field=at) from exc
 
 
 def mapping_resolve(*, campaign: Campaign | None, name: str) -> Mapping:
@@ -47,6 +52,10 @@ def mapping_resolve(*, campaign: Campaign | None, name: str) -> Mapping:
     raise DomainError(f"There is no mapping '{name}'; known: {', '.join(known)}.")
 
 
+#: the most presets one campaign saves (each is bounded: ``parsers.mapped.mapping``)
+SAVED_MAPPINGS_MAX = 50
+
+
 @transaction.atomic
 def rating_mapping_save(
     *, campaign: Campaign, name: str, mapping: Mapping, user: Any = None
@@ -56,10 +65,28 @@ def rating_mapping_save(
     A built-in preset's name is refused: the saved one would hide it.
     """
     name = name.strip()
-    if not name or len(name) > 64 or not all(c.isalnum() or c in "-_" for c in name):
-        raise DomainError("A preset name uses letters, digits, - and _ (at most 64).")
+    # ASCII only, as the page's form takes it: 'wmт' (a Cyrillic т) passed the API and
+    # listed beside the built-in 'wmt'.
+    if (
+        not name
+        or len(name) > 64
+        or not all(c.isascii() and (c.isalnum() or c in "-_") for c in name)
+    ):
+        raise DomainError(
+            "A preset name uses the letters a-z and A-Z, digits, - and _ (at most 64).",
+            field="name",
+        )
     if name in PRESETS:
-        raise DomainError(f"'{name}' is the name of a built-in preset; choose another.")
+        raise DomainError(
+            f"'{name}' is the name of a built-in preset; choose another.", field="name"
+        )
+    saved_names = RatingMapping.objects.filter(campaign=campaign).values_list("name", flat=True)
+    if name not in saved_names and len(saved_names) >= SAVED_MAPPINGS_MAX:
+        raise DomainError(
+            f"A campaign keeps at most {SAVED_MAPPINGS_MAX} saved presets: save this one "
+            "under the name of one it replaces.",
+            field="name",
+        )
     saved, _ = RatingMapping.objects.update_or_create(
         campaign=campaign,
         name=name,

@@ -19,6 +19,7 @@ from annotations.importing.outputs import (
     uploads_refuse_if_none,
 )
 from annotations.models import Campaign, ImportJob
+from common.errors import DomainError
 
 # Upload, UploadTooLargeError and outputs_import_uploads live with the outputs importer
 # (background jobs use them too); interfaces take every upload name from here.
@@ -36,6 +37,10 @@ def _megabytes(n: int) -> str:
     return f"{n / 1024 / 1024:.1f} MB"
 
 
+#: the longest upload name, in UTF-8 bytes (a file system's limit for one name)
+UPLOAD_NAME_MAX_BYTES = 255
+
+
 def uploads_read(*, files: Sequence[Any]) -> list[Upload]:
     """The uploaded files' names and bytes, refusing any upload over the limit.
 
@@ -45,6 +50,15 @@ def uploads_read(*, files: Sequence[Any]) -> list[Upload]:
     limit = settings.IMPORT_UPLOAD_MAX_BYTES
     uploads_refuse_if_none(files)
     names = [Path(f.name or "").name or f"upload-{i + 1}" for i, f in enumerate(files)]
+    for name in names:
+        # The file is written under its name for the importers (an E2E output file's name
+        # is its system); a name over the file system's 255 bytes was a 500.
+        if len(name.encode("utf-8")) > UPLOAD_NAME_MAX_BYTES:
+            raise DomainError(
+                f"The file name '{name[:40]}…' is {len(name.encode('utf-8'))} bytes long in "
+                f"UTF-8; names are limited to {UPLOAD_NAME_MAX_BYTES}: rename the file.",
+                field="file",
+            )
     for name, f in zip(names, files, strict=True):
         if f.size > limit:
             raise UploadTooLargeError(

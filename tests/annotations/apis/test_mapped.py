@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -160,3 +161,74 @@ def test_api_mappings(people_campaign, api_as) -> None:
         .status_code
         == 403
     )
+
+
+def test_api_mapping_refusals_name_their_field(tmp_path: Path, people_campaign, api_as) -> None:
+    """A mapping's refusal carried its setting only in the message: now under ``fields``
+    too, by the input that held it (``mapping_json``, or ``mapping`` for a preset)."""
+    people, _campaign = people_campaign
+    client = api_as(people["designer"])
+    upload = client.post(
+        "/api/campaigns/byo/ratings/",
+        {
+            "file": SimpleUploadedFile("m.csv", _csv(tmp_path)),
+            "mapping_json": json.dumps(three_slot_mapping(worker="seg")),
+        },
+        format="multipart",
+    )
+    assert upload.status_code == 400
+    assert list(upload.json()["fields"]) == ["mapping_json.worker"]
+    saved = client.post(
+        "/api/campaigns/byo/rating-mappings/",
+        {"name": "bad", "mapping": three_slot_mapping(slots=11)},
+        format="json",
+    )
+    assert saved.status_code == 400 and list(saved.json()["fields"]) == ["mapping.slots"]
+
+
+def test_api_upload_names_over_255_bytes_are_refused(
+    tmp_path: Path, people_campaign, api_as
+) -> None:
+    """A name of 204 characters but 404 bytes passed Django's 255-character cut and was a
+    500 (the file system's 255-byte limit, with the server's temporary path)."""
+    people, _campaign = people_campaign
+    response = api_as(people["designer"]).post(
+        "/api/campaigns/byo/ratings/",
+        {
+            "file": SimpleUploadedFile("é" * 200 + ".csv", _csv(tmp_path)),
+            "mapping_json": json.dumps(three_slot_mapping()),
+        },
+        format="multipart",
+    )
+    assert response.status_code == 400, response.content
+    body = response.json()
+    assert "fields" in body and "file" in body["fields"] and "255" in body["detail"]
+    assert "/tmp" not in json.dumps(body)
+    assert not Judgement.objects.exists()
+
+
+def test_api_preset_names_are_ascii_and_a_campaign_keeps_at_most_fifty(
+    people_campaign, api_as, settings
+) -> None:
+    """'wmт' (a Cyrillic т) was saved and listed beside the built-in 'wmt'; presets were
+    unbounded in number."""
+    from annotations.importing.mappings import SAVED_MAPPINGS_MAX
+
+    people, campaign = people_campaign
+    client = api_as(people["designer"])
+
+    def save(name: str) -> Any:
+        return client.post(
+            "/api/campaigns/byo/rating-mappings/",
+            {"name": name, "mapping": three_slot_mapping()},
+            format="json",
+        )
+
+    lookalike = save("wm\u0442")
+    assert lookalike.status_code == 400 and list(lookalike.json()["fields"]) == ["name"]
+    for n in range(SAVED_MAPPINGS_MAX):
+        assert save(f"p{n}").status_code == 201
+    over = save("one-more")
+    assert over.status_code == 400 and "at most 50" in over.json()["detail"]
+    assert save("p0").status_code == 201  # replacing one is fine
+    assert RatingMapping.objects.filter(campaign=campaign).count() == SAVED_MAPPINGS_MAX

@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from common.converters import whole_number
+from common.nul import nul_message, nul_path
 
 FORMATS = ("csv", "tsv", "jsonl")
 MIN_SLOTS, MAX_SLOTS = 1, 10
@@ -163,6 +164,15 @@ FROM_DEFINITION = "*"
 #: RankME's ``check{i}`` answers -> the platform's content checks
 
 
+#: a criterion's Likert levels: at most as many, each within as much either side of 0, as
+#: a criterion takes (``annotations.services.criteria``: ``LIKERT_LEVELS_MAX``,
+#: ``LEVEL_VALUE_MAX``); a 5,000-digit level was a 500 (Python's int() refuses it)
+LEVELS_MAX = 101
+LEVEL_MAX = 1_000_000
+#: the most criteria one mapping reads
+CRITERIA_MAX = 50
+
+
 def _levels(value: Any, *, field: str) -> tuple[int, ...]:
     """A criterion's Likert levels: a list of whole numbers (or their comma-separated
     text), sorted."""
@@ -170,12 +180,17 @@ def _levels(value: Any, *, field: str) -> tuple[int, ...]:
         value = [v.strip() for v in value.split(",") if v.strip()]
     if not isinstance(value, list):
         raise MappingError("expected a list of whole numbers.", field=field)
+    if len(value) > LEVELS_MAX:
+        raise MappingError(f"at most {LEVELS_MAX} levels ({len(value)} given).", field=field)
     levels: set[int] = set()
     for v in value:
-        if isinstance(v, str) and re.fullmatch(r"-?\d+", v):
+        if isinstance(v, str) and re.fullmatch(r"-?\d{1,7}", v):  # digits bounded first
             v = int(v)
-        if not isinstance(v, int) or isinstance(v, bool):
-            raise MappingError(f"'{v}' is not a whole number.", field=field)
+        if not isinstance(v, int) or isinstance(v, bool) or abs(v) > LEVEL_MAX:
+            raise MappingError(
+                f"'{str(v)[:20]}' is not a whole number from -{LEVEL_MAX:,} to {LEVEL_MAX:,}.",
+                field=field,
+            )
         levels.add(v)
     return tuple(sorted(levels))
 
@@ -316,9 +331,15 @@ def _criterion_from_dict(c: Any, where: str) -> CriterionColumns:
     for key in c:
         if key not in _CRITERION_KEYS:
             raise MappingError("unknown setting.", field=f"{where}.{key}")
-    name, score, scale, checks, coverage, rank = (
-        str(c.get(k, "")).strip() for k in ("name", "score", "scale", "checks", "coverage", "rank")
-    )
+    texts = {}
+    for key in ("name", "score", "scale", "checks", "coverage", "rank"):
+        value = c.get(key, "")
+        if not isinstance(value, str):
+            raise MappingError("expected a text.", field=f"{where}.{key}")
+        if len(value) > NAMED_LIST_TEXT_MAX:
+            raise MappingError(f"at most {NAMED_LIST_TEXT_MAX} characters.", field=f"{where}.{key}")
+        texts[key] = value.strip()
+    name, score, scale, checks, coverage, rank = texts.values()
     for key, column in (
         ("score", score),
         ("checks", checks),
@@ -352,6 +373,9 @@ def mapping_from_dict(data: MappingType[str, Any]) -> Mapping:
     """A mapping from its JSON form, checked; a wrong setting is a :class:`MappingError`."""
     if not isinstance(data, MappingType):
         raise MappingError("a mapping is a JSON object.", field="mapping")
+    where = nul_path(data)
+    if where is not None:  # PostgreSQL stores no NUL; no driver encodes a lone surrogate
+        raise MappingError(nul_message("the setting"), field=where or "mapping")
     known = {
         *_STR_FIELDS,
         "criteria",
@@ -375,6 +399,8 @@ def mapping_from_dict(data: MappingType[str, Any]) -> Mapping:
         raise MappingError(
             "at least one criterion (name and score pattern) is needed.", field="criteria"
         )
+    if len(criteria) > CRITERIA_MAX:
+        raise MappingError(f"at most {CRITERIA_MAX} criteria.", field="criteria")
     parsed = [_criterion_from_dict(c, f"criteria[{n}]") for n, c in enumerate(criteria)]
     mapping = Mapping(criteria=tuple(parsed), **values)
     mapping_check(mapping)

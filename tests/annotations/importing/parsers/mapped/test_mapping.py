@@ -59,6 +59,26 @@ from tests.annotations.importing.conftest import three_slot_mapping
         # a comma in an entry: the page's form would save it as two entries
         ({"metadata": ["a,b"]}, "metadata"),
         ({"skip_values": ["n/a", "none, given"]}, "skip_values"),
+        # what no store takes (a 500 on PostgreSQL, or in a preview), named where it is
+        ({"item": "seg\ud800"}, "item"),
+        ({"aliases": {"judge": ["ju\x00dge"]}}, "aliases.judge[0]"),
+        # bounded and typed: a 5,000-digit level was a 500, lists of 100,000 levels and
+        # 50,000-character patterns were saved
+        (
+            {"criteria": [{"name": "f", "score": "f{i}", "levels": "1," + "9" * 5000}]},
+            "criteria[0].levels",
+        ),
+        (
+            {"criteria": [{"name": "f", "score": "f{i}", "levels": list(range(102))}]},
+            "criteria[0].levels",
+        ),
+        (
+            {"criteria": [{"name": "f", "score": "f{i}", "levels": [1, 10**7]}]},
+            "criteria[0].levels",
+        ),
+        ({"criteria": [{"name": "f", "score": "f{i}" + "x" * 200}]}, "criteria[0].score"),
+        ({"criteria": [{"name": "f", "score": ["flu{i}"]}]}, "criteria[0].score"),
+        ({"criteria": [{"name": f"c{n}", "score": f"c{n}_{{i}}"} for n in range(51)]}, "criteria"),
         # nor a criterion's column: the page's form writes a criterion as one line
         ({"criteria": [{"name": "f", "score": "flu{i}, likert"}]}, "criteria[0].score"),
         ({"criteria": [{"name": "f", "score": "f{i}", "checks": "c{i}\nx"}]}, "criteria[0].checks"),

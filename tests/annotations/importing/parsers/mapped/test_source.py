@@ -81,3 +81,37 @@ def test_bad_bytes(tmp_path: Path, data: bytes, line: int | None, words: str) ->
         parse_mapped(path, mapping_from_dict(three_slot_mapping()))
     assert err.value.line == line and words in err.value.reason
     assert err.value.file == str(path)
+
+
+@pytest.mark.parametrize(
+    ("line", "field"),
+    [
+        ('{"w":"w1","i":"i1","s1":"A","o1":"a","q1":3,"m":{"k":"\\udfff"}}', "m.k"),
+        ('{"w":"w1","i":"i\\ud800","s1":"A","o1":"a","q1":3,"m":{}}', "i"),
+    ],
+    ids=["in metadata", "in the item id"],
+)
+def test_a_lone_surrogate_in_a_jsonl_record_is_refused(
+    tmp_path: Path, line: str, field: str
+) -> None:
+    """JSON's ``\\udfff`` escape decodes to a lone surrogate, which no database driver
+    encodes: stored on SQLite it broke the campaign's exports (a 500, an empty CSV); on
+    PostgreSQL, and in an id, the import was a 500. Now refused naming line and field."""
+    path = tmp_path / "r.jsonl"
+    path.write_text(line + "\n", encoding="utf-8")
+    mapping = mapping_from_dict(
+        {
+            "format": "jsonl",
+            "worker": "w",
+            "item": "i",
+            "slots": 1,
+            "system": "s1",
+            "output": "o1",
+            "criteria": [{"name": "fluency", "score": "q1"}],
+            "metadata_json": "m",
+        }
+    )
+    with pytest.raises(ImportFileError) as err:
+        parse_mapped(path, mapping)
+    assert (err.value.line, err.value.field) == (1, field)
+    assert "surrogate" in str(err.value)
