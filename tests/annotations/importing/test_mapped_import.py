@@ -183,7 +183,7 @@ def test_saved_presets() -> None:
     assert mapping_resolve(campaign=campaign, name="my-study") == mapping
     assert mapping_resolve(campaign=campaign, name="wmt") == preset_mapping("wmt")
     # Saving again under the name replaces it.
-    other = mapping_from_dict(three_slot_mapping(worker="src"))
+    other = mapping_from_dict(three_slot_mapping(worker="annotator"))
     rating_mapping_save(campaign=campaign, name="my-study", mapping=other)
     assert mapping_resolve(campaign=campaign, name="my-study") == other
     assert RatingMapping.objects.filter(campaign=campaign).count() == 1

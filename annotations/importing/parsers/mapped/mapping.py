@@ -546,15 +546,21 @@ def _check_optional(mapping: Mapping) -> None:
 
 def _identity_columns(mapping: Mapping) -> list[tuple[str, str]]:
     """(setting, column) of what each row says about whom and what: the item, the worker,
-    the system and output patterns, the unit, and each criterion's score, rank, checks and
-    coverage patterns (those set)."""
-    named = [(key, getattr(mapping, key)) for key in ("item", "worker", "system", "output", "unit")]
+    the system and output patterns, the unit, the input, and each criterion's score, rank,
+    checks and coverage patterns (those set)."""
+    roles = ("item", "worker", "system", "output", "unit", "input")
+    named = [(key, getattr(mapping, key)) for key in roles]
     for n, c in enumerate(mapping.criteria):
         named += [
             (f"criteria[{n}].{key}", getattr(c, key))
             for key in ("score", "rank", "checks", "coverage")
         ]
     return [(key, column) for key, column in named if column]
+
+
+#: identity columns that may be one column: items keyed by their input or by their one
+#: output's text, one task (unit) per item or per input
+_MAY_SHARE = ({"item", "output"}, {"item", "unit"}, {"item", "input"}, {"input", "unit"})
 
 
 def _check_distinct(mapping: Mapping) -> None:
@@ -565,11 +571,12 @@ def _check_distinct(mapping: Mapping) -> None:
     input, one task per item, or texts rated alone and keyed by themselves."""
     seen: dict[str, str] = {}
     for key, column in _identity_columns(mapping):
-        if column in seen and {key, seen[column]} not in ({"item", "output"}, {"item", "unit"}):
+        if column in seen and {key, seen[column]} not in _MAY_SHARE:
             raise MappingError(
                 f"'{column[:40]}' is also the {seen[column]} column: the item, worker, "
-                "system, output, unit and each score, rank, checks and coverage column "
-                "must be different columns.",
+                "system, output, unit, input and each score, rank, checks and coverage "
+                "column must be different columns (the input and the unit may be the "
+                "item's, and a lone output too).",
                 field=key,
             )
         seen[column] = key

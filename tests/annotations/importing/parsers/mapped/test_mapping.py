@@ -47,6 +47,7 @@ from tests.annotations.importing.conftest import three_slot_mapping
         ({"worker": "seg"}, "worker"),
         ({"output": "team{i}"}, "output"),
         ({"unit": "judge"}, "unit"),
+        ({"worker": "src"}, "input"),
         ({"criteria": [{"name": "f", "score": "hyp{i}"}]}, "criteria[0].score"),
         (
             {"criteria": [{"name": "f", "score": "f{i}"}, {"name": "g", "score": "f{i}"}]},
