@@ -77,6 +77,8 @@ class CriterionFacts:
     max_digits: int = 6
     likert_levels: list[dict[str, Any]] = field(default_factory=list)
     content_checks: list[Any] = field(default_factory=list)
+    #: every stored judgement of it scores one output (a file of one output per row)
+    one_output: bool = False
 
     def key(self, question_id: str) -> str:
         return heds.answer_key(question_id, self.name)
@@ -181,7 +183,11 @@ def inputs_and_outputs(
     output_languages: list[str],
 ) -> None:
     """Section 2: the inputs and outputs, their form and stored languages."""
-    if inputs:
+    if inputs and not any(text.strip() for text in inputs):
+        # WMT's rankings, and other files without the source: no text, so no language
+        a["2.1"] = f"No input texts stored ({len(inputs):,} items, the files gave none)."
+        a["2.4"] = "Not applicable: no input texts are stored."
+    elif inputs:
         mrs = [mr_attributes(text) for text in inputs[:200]]
         if all(mrs):
             names = sorted({name for pairs in mrs if pairs for name, _ in pairs})
@@ -470,6 +476,8 @@ def criterion_quality(a: Answers, cr: CriterionFacts) -> None:
         if magnitude and not imported
         else "Relative: magnitude estimation against a standard (RankME)."
         if magnitude
+        else "Absolute scores, one output at a time."
+        if cr.one_output
         else "Absolute scores, several outputs side by side (turned into ranks for ranking)."
     )
     if imported and magnitude:
@@ -533,8 +541,10 @@ def _imported_instrument(a: Answers, cr: CriterionFacts, stored: StoredScores) -
         n = len(cr.likert_levels) or int(stored.high or 0)
         a[k("4.3.3")] = f"{n:,} ranks: up to {n:,} outputs ranked together."
         a[k("4.3.4")] = (
-            f"Ranks 1 (best) to {n:,} (worst), ties allowed; stored as values {n:,} down to "
-            f"1 (value = {n + 1} - rank), so the stored 1 to {n:,} are ranks, not scores"
+            f"Ranks 1 (best) to {n:,} (worst), ties allowed; stored as values k down to 1 "
+            f"(value = k + 1 - rank, k the outputs ranked together in that judgement, at "
+            f"most {n:,}), so the stored values are ranks, not scores, and the same rank "
+            "stores a higher value in a longer ranking"
             + (f" ({stored.n:,} stored)." if stored.n else ".")
         )
         # The WMT format fixes them: nothing for a person to add.

@@ -360,7 +360,18 @@ def _criterion_facts(c: Criterion, *, imported: bool, ticked: bool) -> text.Crit
         max_digits=int(settings.get("max_digits", Criterion.MAGNITUDE_MAX_DIGITS)),
         likert_levels=c.likert_levels,
         content_checks=list(c.content_checks or []),
+        one_output=_one_output_each(c),
     )
+
+
+def _one_output_each(c: Criterion) -> bool:
+    """Whether every stored judgement of ``c`` scores one output (and there are some)."""
+    sizes = (
+        Judgement.objects.filter(criterion=c)
+        .annotate(n=Count("scores"))
+        .aggregate(most=Max("n"))["most"]
+    )
+    return sizes == 1
 
 
 def _criterion_answers(

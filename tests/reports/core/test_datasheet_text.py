@@ -127,7 +127,10 @@ def test_a_wmt_ranking_is_worded_as_ranks_with_nothing_left_to_ask():
     cr = _criterion(ranking=True, imported=True)
     text.instrument(a, cr, text.StoredScores(low=1.0, high=5.0, n=40))
     assert a.text[cr.key("4.3.3")] == "5 ranks: up to 5 outputs ranked together."
-    assert "ranks, not scores (40 stored)." in a.text[cr.key("4.3.4")]
+    assert (
+        "ranks, not scores, and the same rank stores a higher value in a longer ranking (40 stored)."
+        in a.text[cr.key("4.3.4")]
+    )
     assert cr.key("4.3.3") not in a.ask and cr.key("4.3.4") not in a.ask
     assert a.ask[cr.key("4.3.5")]
 

@@ -278,10 +278,14 @@ def test_a_wmt_ranking_is_described_as_a_ranking_not_as_scores(tmp_path, route):
     assert a["4.3.8@ranking"].platform_answer.startswith("Relative quality estimation: a ranking")
     values = a["4.3.4@ranking"].platform_answer
     assert values.startswith("Ranks 1 (best) to 5 (worst), ties allowed")
-    assert "the stored 1 to 5 are ranks, not scores" in values
+    assert "value = k + 1 - rank, k the outputs ranked together in that judgement" in values
+    assert "the stored values are ranks, not scores" in values
     assert "Stored scores range" not in values
     # WMT's files carry no texts: said so, not "mean 0.0 words (from 0 to 0)"
     assert a["2.2"].platform_answer.endswith("outputs, no texts given (the file had none).")
+    # ... nor inputs: their language was the outputs' (English for a Czech source)
+    assert a["2.4"].platform_answer == "Not applicable: no input texts are stored."
+    assert a["2.1"].platform_answer.startswith("No input texts stored (2 items")
     md = datasheet_markdown(datasheet_for(campaign=campaign))
     assert "Direct quality estimation" not in md and "Absolute scores" not in md
     assert "are ranks, not scores" in datasheet_latex(datasheet_for(campaign=campaign))
@@ -293,3 +297,28 @@ def test_an_imported_rating_is_still_described_as_scores():
     assert a["4.3.8@quality"].platform_answer == "Direct quality estimation."
     assert a["4.3.4@quality"].platform_answer.startswith("Stored scores range from")
     assert "ranks, not scores" not in a["4.3.4@quality"].platform_answer
+
+
+def test_scores_of_one_output_per_row_are_not_said_to_be_side_by_side(tmp_path):
+    """Review: a file of one output per row (Appraise's CSV) read "Each task shows 1
+    output" in 3.3.4 and "several outputs side by side" in 4.2.2."""
+    from annotations.importing.mapped import mapped_import
+    from annotations.importing.parsers.mapped.mapping import mapping_from_dict
+    from tests.annotations.importing.conftest import write_csv
+
+    campaign = CampaignFactory()
+    rows = [["judge", "seg", "team", "flu"], ["w1", "1", "A", "4"], ["w1", "1", "B", "2"]]
+    mapping = mapping_from_dict(
+        {
+            "format": "csv",
+            "worker": "judge",
+            "item": "seg",
+            "slots": 1,
+            "system": "team",
+            "criteria": [{"name": "fluency", "score": "flu", "levels": [1, 2, 3, 4, 5]}],
+        }
+    )
+    mapped_import(campaign=campaign, path=write_csv(tmp_path / "one.csv", rows), mapping=mapping)
+    a = _sheet(campaign)
+    assert a["4.2.2@fluency"].platform_answer == "Absolute scores, one output at a time."
+    assert a["3.3.4"].platform_answer.startswith("Each task shows 1 output of one item")
