@@ -604,7 +604,18 @@ def agreement_answer(
     a: Answers, cr: CriterionFacts, ag: Agreement, *, ranking_kept_excluded: bool
 ) -> None:
     """4.3.11: the evaluators' agreement on the criterion (``ranking_kept_excluded``: the
-    ranking of 4.3.9 kept the excluded workers' judgements that the agreement leaves out)."""
+    ranking of 4.3.9 kept the excluded workers' judgements that the agreement leaves out).
+    When no coefficient is defined (one evaluator, or no output judged twice) the answer
+    is No, saying why: "Yes ... n/a" throughout claimed an assessment there was none of."""
+    coefficients = (ag.preference_alpha, ag.score_alpha, ag.inter_kappa, ag.intra_kappa)
+    if all(c is None for c in coefficients):
+        a[cr.key("4.3.11")] = (
+            f"No: on {ag.judgements:,} judgement{'s' if ag.judgements != 1 else ''} by "
+            f"{ag.workers:,} evaluator{'s' if ag.workers != 1 else ''} no agreement "
+            "coefficient is defined (it needs outputs judged by at least two evaluators, "
+            "or by one evaluator twice)."
+        )
+        return
     a[cr.key("4.3.11")] = (
         f"Yes, on {ag.judgements:,} judgements by {ag.workers:,} evaluators"
         + (

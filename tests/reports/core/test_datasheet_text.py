@@ -166,3 +166,29 @@ def test_clusters_are_worded_only_when_claimed():
     text.ranking_answers(a, cr, run)
     assert "judgements of 2 excluded workers left out (ranking run 9)." in a.text[cr.key("4.3.9")]
     assert a.text[cr.key("4.3.10")].endswith("No clusters are claimed: Too few comparisons.")
+
+
+def test_agreement_with_no_coefficient_defined_is_a_no_saying_why() -> None:
+    """Review: one evaluator (CrowdFlower's aggregated report, a WMT file of one judge)
+    read "Yes, on 2 judgements by 1 evaluators: ... n/a ... n/a"."""
+    from types import SimpleNamespace
+
+    a = text.Answers()
+    cr = _criterion()
+    none = SimpleNamespace(
+        judgements=2,
+        workers=1,
+        excluded_judgements=0,
+        excluded_workers=0,
+        preference_alpha=None,
+        score_alpha=None,
+        inter_kappa=None,
+        intra_kappa=None,
+    )
+    text.agreement_answer(a, cr, none, ranking_kept_excluded=False)
+    said = a.text[cr.key("4.3.11")]
+    assert said.startswith("No: on 2 judgements by 1 evaluator no agreement coefficient")
+    assert "n/a" not in said
+    some = SimpleNamespace(**{**vars(none), "workers": 2, "score_alpha": 0.5})
+    text.agreement_answer(a, cr, some, ranking_kept_excluded=False)
+    assert a.text[cr.key("4.3.11")].startswith("Yes, on 2 judgements by 2 evaluators")
