@@ -20,7 +20,12 @@ from annotations.importing.parsers.mapped.cells import (
     parse_number,
     parse_time,
 )
-from annotations.importing.parsers.mapped.mapping import FROM_DEFINITION, CriterionColumns, Mapping
+from annotations.importing.parsers.mapped.mapping import (
+    FROM_DEFINITION,
+    MAX_SLOTS,
+    CriterionColumns,
+    Mapping,
+)
 
 #: the worker id of rows when the mapping names no worker column (aggregated reports)
 AGGREGATE_WORKER = "aggregate"
@@ -226,7 +231,11 @@ def _scores(
     cells: Cells, criterion: CriterionColumns, raws: list[tuple[str, str]], n: int
 ) -> tuple[list[float], list[float | None]]:
     """The scores of the row's ``n`` outputs, and their ranks when the scores are ranks
-    (a rank r becomes the score n + 1 - r)."""
+    (a rank r becomes the score n + 1 - r).
+
+    Ranks up to ``MAX_SLOTS`` are read in a row of fewer outputs and ranked within the
+    row (ties kept): WMT15-16's pairs cut from a five-way ranking keep its ranks (1 and
+    3 become 1 and 2), as ``import_wmt`` reads them."""
     scores: list[float] = []
     ranks: list[float | None] = []
     for column, raw in raws:
@@ -234,9 +243,8 @@ def _scores(
             raise cells.error("the value is empty.", column)
         number = parse_number(raw, file=cells.file, line=cells.line, field=column)
         if criterion.ranks:
-            if not (number.is_integer() and 1 <= number <= n):
-                raise cells.error(f"'{raw}' is not a rank from 1 to {n}.", column)
-            scores.append(float(n + 1 - number))
+            if not (number.is_integer() and 1 <= number <= max(n, MAX_SLOTS)):
+                raise cells.error(f"'{raw}' is not a rank from 1 to {max(n, MAX_SLOTS)}.", column)
             ranks.append(number)
         else:
             refusal = score_refusal(raw, number)
@@ -244,6 +252,12 @@ def _scores(
                 raise cells.error(refusal, column)
             scores.append(number)
             ranks.append(None)
+    if criterion.ranks:
+        written = [float(r) for r in ranks if r is not None]
+        if max(written) > n:  # ranked within the row
+            written = [float(1 + sum(other < r for other in written)) for r in written]
+        ranks = list(written)
+        scores = [float(n + 1 - r) for r in written]
     return scores, ranks
 
 

@@ -65,10 +65,32 @@ def test_ranks_skip_values_and_padding(tmp_path: Path) -> None:
     assert full.ranks == (1.0, 2.0, 2.0) and full.scores == (3.0, 2.0, 2.0)
     assert short.systems == ("a", "b") and short.scores == (1.0, 2.0)
     rows = path.read_text().splitlines()
-    path.write_text("\n".join([*rows, "3,j,a,b,c,1,2,4"]) + "\n")
+    path.write_text("\n".join([*rows, "3,j,a,b,c,1,2,11"]) + "\n")
     with pytest.raises(ImportFileError) as err:
         parse_mapped(path, mapping)
     assert (err.value.line, err.value.field) == (5, "system3rank")
+    assert "not a rank from 1 to 10" in str(err.value)
+
+
+def test_ranks_of_a_longer_ranking_are_ranked_within_the_row(tmp_path: Path) -> None:
+    """WMT15-16's pairs cut from a five-way ranking keep its ranks (1 and 3): the web's
+    ``wmt`` preset refused them ("'3' is not a rank from 1 to 2"), which ``import_wmt``
+    reads, ranked within the row."""
+    header = [
+        *("srclang", "trglang", "srcIndex", "documentId", "segmentId", "judgeID"),
+        *("system1Number", "system1Id", "system2Number", "system2Id"),
+        *("system1rank", "system2rank", "rankingID"),
+    ]
+    row = ["cze", "eng", "1", "doc1", "1", "judge1", "1", "cu-bojar", "2", "online-B"]
+    path = write_csv(
+        tmp_path / "pairs.csv",
+        [header, [*row, "1", "3", "77"], [*row, "4", "4", "78"], [*row, "5", "2", "79"]],
+    )
+    from annotations.importing.parsers.presets import preset_mapping
+
+    parsed = parse_mapped(path, preset_mapping("wmt"))
+    assert [j.ranks for j in parsed.judgements] == [(1.0, 2.0), (1.0, 1.0), (2.0, 1.0)]
+    assert [j.scores for j in parsed.judgements] == [(2.0, 1.0), (2.0, 2.0), (1.0, 2.0)]
 
 
 def test_metadata_kept(tmp_path: Path) -> None:
