@@ -13,6 +13,7 @@ from rest_framework.response import Response
 
 from annotations.access.apis import CampaignScoped, job_accepted
 from annotations.importing.mapped import mapped_preview_upload, mapped_upload
+from annotations.importing.mapped_criteria import mapped_preview_scales
 from annotations.importing.mappings import (
     mapping_parse,
     mapping_resolve,
@@ -108,7 +109,10 @@ class RatingsUploadApi(CampaignScoped):
             return Response(body, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
         if v.get("preview"):
             parsed = mapped_preview_upload(upload=upload, mapping=mapping, rows=v["preview"])
-            return Response(preview_body(parsed))
+            # what the page's preview says per criterion: its scale, from what, and any
+            # shown score off its levels (which the import would refuse)
+            scales = mapped_preview_scales(campaign=self.campaign, mapping=mapping, parsed=parsed)
+            return Response({**preview_body(parsed), "scales": scales})
         outcome = mapped_upload(
             campaign=self.campaign,
             upload=upload,

@@ -291,5 +291,46 @@ def mapped_preview_scales(
                 f"({reason}; the import infers from every row): give scale and levels in the "
                 "mapping to choose"
             )
-        notes.append(f"{name}: {how}.")
+        notes.append(f"{name}: {how}." + _off_levels(parsed, name, existing, preset, columns))
     return notes
+
+
+def _off_levels(
+    parsed: ParsedMapped,
+    name: str,
+    existing: Criterion | None,
+    preset: dict[str, Any] | None,
+    columns: CriterionColumns,
+) -> str:
+    """What the preview adds when rows it shows hold scores off the Likert levels it
+    states (the campaign's criterion, the preset's or the mapping's): the import would
+    refuse them, where the preview passed them."""
+    if existing is not None:
+        settings = existing.scale_settings if existing.scale == Criterion.Scale.LIKERT else None
+        source = "the campaign's criterion"
+    elif name in parsed.definitions:
+        return ""  # the file's own definition: checked as the import reads it
+    elif _preset_fits(preset, columns):
+        settings = preset.get("scale_settings") if preset["scale"] == "likert" else None
+        source = f"the criterion preset '{name}'"
+    elif columns.levels:
+        settings = {"levels": [{"value": v} for v in columns.levels]}
+        source = "the mapping"
+    else:
+        return ""
+    levels = {
+        lv["value"]
+        for lv in (settings or {}).get("levels") or []
+        if isinstance(lv, dict) and isinstance(lv.get("value"), int | float)
+    }
+    if not levels:
+        return ""
+    off = sorted({x for j in parsed.judgements if j.criterion == name for x in j.scores} - levels)
+    if not off:
+        return ""
+    shown = ", ".join(f"{v:g}" for v in off[:10])
+    return (
+        f" The rows shown hold {shown}, not among the levels of {source}: the import would "
+        "refuse them. Give the mapping this criterion's own levels (levels=1 2 3 ...) or "
+        "map it to another name."
+    )

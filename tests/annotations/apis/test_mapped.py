@@ -54,6 +54,8 @@ def test_api_preview_writes_nothing(tmp_path: Path, people_campaign, api_as) -> 
     body = response.json()
     assert body["slots"] == 3 and len(body["judgements"]) == 1
     assert [o["system"] for o in body["judgements"][0]["outputs"]] == ["a", "b", "c"]
+    # the scale each criterion would get, as the page's preview says it
+    assert len(body["scales"]) == 1 and body["scales"][0].startswith("ranking: new")
     assert not Judgement.objects.exists()
 
 

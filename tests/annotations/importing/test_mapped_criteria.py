@@ -66,3 +66,31 @@ def test_an_imported_magnitude_criterion_gets_the_services_settings(tmp_path, mo
     mapped_import(campaign=campaign, path=_file(tmp_path), mapping=mapping_parse(MAPPING))
     imported = campaign.criteria.get(name="sized")
     assert imported.scale_settings == magnitude_settings() == {"standard": 50, "max_digits": 4}
+
+
+@pytest.mark.parametrize(
+    ("criterion", "source"),
+    [
+        ({"name": "fluency", "score": "flu{i}"}, "the criterion preset 'fluency'"),
+        ({"name": "answer", "score": "flu{i}", "levels": [1, 2, 3]}, "the mapping"),
+    ],
+)
+def test_the_preview_names_scores_off_the_levels_it_states(tmp_path, criterion, source) -> None:
+    """Review: a 1-7 fluency file previewed as "Likert, levels 1 to 5 from the criterion
+    preset" with its 7 and 6 listed and no word, then the import refused them."""
+    from annotations.importing.parsers.mapped import preview_mapped
+
+    rows = [["judge", "seg", "team1", "team2", "flu1", "flu2"], ["w1", "1", "A", "B", "7", "3"]]
+    mapping = mapping_parse(
+        {
+            "format": "csv",
+            "worker": "judge",
+            "item": "seg",
+            "system": "team{i}",
+            "criteria": [criterion],
+        }
+    )
+    parsed = preview_mapped(write_csv(tmp_path / "seven.csv", rows), mapping, rows=5)
+    (note,) = mapped_criteria.mapped_preview_scales(campaign=None, mapping=mapping, parsed=parsed)
+    assert f"The rows shown hold 7, not among the levels of {source}" in note
+    assert "the import would refuse them" in note
