@@ -277,7 +277,7 @@ def evaluators(
     """3.2: the evaluators, how they were recruited and paid (``recruitment``), what they
     were told."""
     a["3.2.1"] = (
-        f"{n_active:,} evaluators submitted judgements ({n_registered:,} registered); "
+        f"{count(n_active, 'evaluator')} submitted judgements ({n_registered:,} registered); "
         f"{n_excluded:,} excluded from the results."
     )
     a["3.2.2"] = f"{n_experts} marked as experts, {n_registered - n_experts} not marked as experts."

@@ -192,3 +192,19 @@ def test_agreement_with_no_coefficient_defined_is_a_no_saying_why() -> None:
     some = SimpleNamespace(**{**vars(none), "workers": 2, "score_alpha": 0.5})
     text.agreement_answer(a, cr, some, ranking_kept_excluded=False)
     assert a.text[cr.key("4.3.11")].startswith("Yes, on 2 judgements by 2 evaluators")
+
+
+def test_one_evaluator_is_one_evaluator() -> None:
+    """Review: "1 evaluators submitted judgements" (CrowdFlower's aggregated report)."""
+    a = text.Answers()
+    text.evaluators(
+        a,
+        SETTINGS,
+        imported=True,
+        n_active=1,
+        n_registered=1,
+        n_excluded=0,
+        n_experts=0,
+        recruitment=[],
+    )
+    assert a.text["3.2.1"].startswith("1 evaluator submitted judgements (1 registered)")
