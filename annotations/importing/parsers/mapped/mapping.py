@@ -242,6 +242,13 @@ def _setting_values(data: MappingType[str, Any]) -> dict[str, Any]:
             raise MappingError(
                 f"an entry has more than {NAMED_LIST_TEXT_MAX} characters.", field=key
             )
+        if not isinstance(data.get(key), str) and any(not str(v).strip() for v in value):
+            # a JSON list's "" was dropped unseen (skip_values [""] then skipped nothing)
+            raise MappingError(
+                "an entry is empty: list settings take texts (an empty score cell is refused "
+                "by its line, never skipped).",
+                field=key,
+            )
         comma = next((str(v) for v in value if "," in str(v)), None)
         if comma is not None:  # the page's form would save it as two entries
             raise MappingError(

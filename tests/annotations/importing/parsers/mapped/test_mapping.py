@@ -60,6 +60,8 @@ from tests.annotations.importing.conftest import three_slot_mapping
         # a comma in an entry: the page's form would save it as two entries
         ({"metadata": ["a,b"]}, "metadata"),
         ({"skip_values": ["n/a", "none, given"]}, "skip_values"),
+        ({"skip_values": [""]}, "skip_values"),
+        ({"metadata": ["HITId", " "]}, "metadata"),
         # what no store takes (a 500 on PostgreSQL, or in a preview), named where it is
         ({"item": "seg\ud800"}, "item"),
         ({"aliases": {"judge": ["ju\x00dge"]}}, "aliases.judge[0]"),
