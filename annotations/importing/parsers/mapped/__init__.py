@@ -125,6 +125,8 @@ def _rows(path: Path, mapping: Mapping, limit: int | None) -> ParsedMapped:
             file=source.file,
             line=source.header_line,
         )
+    if not mapping.slots and source.fmt == "jsonl" and "." in mapping.system:
+        k = max(len(row.systems) for row in rows)  # nested lists: the most a row holds
     return ParsedMapped(
         file=source.file,
         slots=k,

@@ -44,6 +44,7 @@ def test_jsonl_nested_outputs_variable_width(tmp_path: Path) -> None:
         }
     )
     parsed = parse_mapped(path, mapping)
+    assert parsed.slots == 3  # the most a row holds (it said 10, the most it would read)
     assert [j.systems for j in parsed.judgements] == [("a", "b"), ("a", "b", "c")]
     assert parsed.judgements[0].scores == (3.0, 1.5)
     assert [j.line for j in parsed.judgements] == [1, 2]
