@@ -64,6 +64,9 @@ class MappedImported:
     scales: tuple[str, ...] = ()
     #: judgements given the worker ``aggregate`` (the mapping names no worker column)
     aggregate: int = 0
+    #: outputs created without a language in the file, and the campaign's they took
+    languages_defaulted: int = 0
+    default_language: str = ""
     #: outputs created written the other way than their language, in sentences
     #: (``annotations.importing.outputs.direction_warnings``)
     directions: tuple[str, ...] = ()
@@ -99,6 +102,12 @@ class MappedImported:
             notes.append(
                 f"Inputs filled: {self.inputs_filled} items the campaign had without an "
                 "input took the file's."
+            )
+        if self.languages_defaulted:
+            notes.append(
+                f"Languages defaulted: the file gives no language for {self.languages_defaulted} "
+                f"new outputs (no language column, an empty cell or -1); they are stored in the "
+                f"campaign's language, '{self.default_language}', and counted so by the datasheet."
             )
         if self.aggregate:
             notes.append(
@@ -150,6 +159,8 @@ def _store(
         if not mapping.worker
         else 0,
         directions=direction_warnings(stored.directions_unlike),
+        languages_defaulted=stored.languages_defaulted,
+        default_language=campaign.default_language,
         left_out={column: dict(counts) for column, counts in parsed.left_out.items()},
         skip_rows_absent=parsed.skip_rows_absent,
     )

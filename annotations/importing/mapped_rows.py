@@ -35,6 +35,9 @@ class MappedOutputsStored:
     inputs_filled: int
     #: the outputs created written the other way than their language (``OutputsStored``)
     directions_unlike: dict[tuple[str, str], int] = field(default_factory=dict)
+    #: outputs created for which the file gives no language (no column, an empty cell
+    #: or ``-1``): stored in the campaign's language
+    languages_defaulted: int = 0
 
 
 def _item_input(
@@ -126,6 +129,7 @@ def mapped_outputs_store(
         outputs_created=len(missing),
         inputs_filled=len(inputs_filled),
         directions_unlike=unlike,
+        languages_defaulted=sum(not r.language for r in missing.values()),
     )
 
 

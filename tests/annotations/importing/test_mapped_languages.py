@@ -128,3 +128,26 @@ def test_outputs_created_the_other_way_than_their_language_are_noted(tmp_path: P
     (note,) = [n for n in result.notes() if "written" in n]
     assert note.startswith("1 output in 'en' looks written right to left")
     assert note in result.summary()["notes"]
+
+
+def test_outputs_given_no_language_are_said_to_take_the_campaigns(tmp_path: Path) -> None:
+    """Review: a ``-1`` (none) language cell was stored as the campaign's English and
+    counted so by the datasheet, with nothing saying it was a default."""
+    campaign = CampaignFactory()
+    none = ["w4", "m3", "-1", "a", "Ok.", "4", "b", "No.", "2"]
+    path = write_csv(tmp_path / "langs.csv", _rows(none))
+    result = mapped_import(campaign=campaign, path=path, mapping=mapping_from_dict(MAPPING))
+    (said,) = [n for n in result.notes() if n.startswith("Languages defaulted")]
+    assert "no language for 2 new outputs" in said
+    assert f"'{campaign.default_language}'" in said
+    assert set(
+        Output.objects.filter(item__external_id="m3").values_list("language", flat=True)
+    ) == {campaign.default_language}
+    # a file whose every row gives its language says nothing of the kind
+    other = CampaignFactory()
+    given = mapped_import(
+        campaign=other,
+        path=write_csv(tmp_path / "given.csv", _rows()),
+        mapping=mapping_from_dict(MAPPING),
+    )
+    assert not [n for n in given.notes() if n.startswith("Languages defaulted")]
