@@ -188,10 +188,16 @@ def _criterion_new(
 
 
 def _likert_check(
-    *, mapping: Mapping, parsed: ParsedMapped, columns: CriterionColumns, criterion: Criterion
+    *,
+    mapping: Mapping,
+    parsed: ParsedMapped,
+    columns: CriterionColumns,
+    criterion: Criterion,
+    source: str,
 ) -> None:
     """Every score of a Likert criterion is one of its levels: a score outside them is
-    refused, naming the file, line, score column and the levels allowed."""
+    refused, naming the file, line, score column, the levels allowed and where they come
+    from (``source``: a preset, the mapping, the campaign's criterion)."""
     if criterion.scale != Criterion.Scale.LIKERT:
         return
     levels = sorted(
@@ -209,8 +215,9 @@ def _likert_check(
             if score not in allowed:
                 raise ImportFileError(
                     f"'{score:g}' is not a level of criterion '{criterion.name}' "
-                    f"(Likert levels: {', '.join(f'{v:g}' for v in levels)}); nothing was "
-                    "written.",
+                    f"(Likert levels: {', '.join(f'{v:g}' for v in levels)}, {source}); "
+                    "nothing was written. Give the mapping this criterion's own levels "
+                    "(levels=1 2 3 ...) or map it to another name.",
                     file=parsed.file,
                     line=j.line,
                     field=mapping.column(columns.score, mapping.first + n),
@@ -248,7 +255,15 @@ def mapped_criteria_store(
             definition_field=mapping.definition,
         )
         criteria[columns.name] = criterion
-        _likert_check(mapping=mapping, parsed=parsed, columns=columns, criterion=criterion)
+        _likert_check(
+            mapping=mapping,
+            parsed=parsed,
+            columns=columns,
+            criterion=criterion,
+            source=how.removeprefix(f"{_scale_text(criterion)}, ")
+            if new
+            else "the campaign's criterion",
+        )
         if new:
             created.append(columns.name)
             scales.append(f"{columns.name}: {how}")

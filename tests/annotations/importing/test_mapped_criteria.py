@@ -94,3 +94,31 @@ def test_the_preview_names_scores_off_the_levels_it_states(tmp_path, criterion, 
     (note,) = mapped_criteria.mapped_preview_scales(campaign=None, mapping=mapping, parsed=parsed)
     assert f"The rows shown hold 7, not among the levels of {source}" in note
     assert "the import would refuse them" in note
+
+
+@pytest.mark.django_db
+def test_a_score_off_a_presets_levels_is_refused_naming_the_preset(tmp_path) -> None:
+    """Review: a 1-7 fluency file was refused with "'7' is not a level of criterion
+    'fluency' (Likert levels: 1, 2, 3, 4, 5)", not saying the levels were the criterion
+    preset's nor how to give others."""
+    from annotations.models import Judgement
+    from common.errors import ImportFileError
+
+    campaign = CampaignFactory()
+    rows = [["judge", "seg", "team1", "team2", "flu1", "flu2"], ["w1", "1", "A", "B", "7", "3"]]
+    mapping = mapping_parse(
+        {
+            "format": "csv",
+            "worker": "judge",
+            "item": "seg",
+            "system": "team{i}",
+            "criteria": [{"name": "fluency", "score": "flu{i}"}],
+        }
+    )
+    with pytest.raises(ImportFileError) as refused:
+        mapped_import(campaign=campaign, path=write_csv(tmp_path / "s.csv", rows), mapping=mapping)
+    said = str(refused.value)
+    assert "'7' is not a level of criterion 'fluency'" in said
+    assert "from the criterion preset 'fluency'" in said and "own levels" in said
+    assert (refused.value.line, refused.value.field) == (2, "flu1")
+    assert not Judgement.objects.exists()
