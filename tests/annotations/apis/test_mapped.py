@@ -39,17 +39,21 @@ def test_api_import_with_json_mapping(tmp_path: Path, people_campaign, api_as) -
     assert Judgement.objects.filter(criterion__campaign=campaign).count() == 4
 
 
-def test_api_preview_writes_nothing(tmp_path: Path, people_campaign, api_as) -> None:
-    people, _campaign = people_campaign
-    response = api_as(people["designer"]).post(
+def _wmt_preview(tmp_path: Path, api: Any, rows: int) -> Any:
+    return api.post(
         "/api/campaigns/byo/ratings/",
         {
             "file": SimpleUploadedFile("w.csv", FILES["wmt"](tmp_path).read_bytes()),
             "mapping": "wmt",
-            "preview": 1,
+            "preview": rows,
         },
         format="multipart",
     )
+
+
+def test_api_preview_writes_nothing(tmp_path: Path, people_campaign, api_as) -> None:
+    people, _campaign = people_campaign
+    response = _wmt_preview(tmp_path, api_as(people["designer"]), 1)
     assert response.status_code == 200, response.content
     body = response.json()
     assert body["slots"] == 3 and len(body["judgements"]) == 1
@@ -64,15 +68,7 @@ def test_api_preview_of_no_rows_is_refused_and_writes_nothing(
 ) -> None:
     """``preview=0`` imported the file (201), where a preview was asked for."""
     people, _campaign = people_campaign
-    response = api_as(people["designer"]).post(
-        "/api/campaigns/byo/ratings/",
-        {
-            "file": SimpleUploadedFile("w.csv", FILES["wmt"](tmp_path).read_bytes()),
-            "mapping": "wmt",
-            "preview": 0,
-        },
-        format="multipart",
-    )
+    response = _wmt_preview(tmp_path, api_as(people["designer"]), 0)
     assert response.status_code == 400, response.content
     assert "preview" in response.json()["fields"]
     assert not Judgement.objects.exists()

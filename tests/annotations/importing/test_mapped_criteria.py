@@ -6,6 +6,7 @@ criterion gets the criteria service's settings, the ones its presets get."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -68,6 +69,22 @@ def test_an_imported_magnitude_criterion_gets_the_services_settings(tmp_path, mo
     assert imported.scale_settings == magnitude_settings() == {"standard": 50, "max_digits": 4}
 
 
+#: a 1-7 fluency file (scores 7 and 3), and its mapping with a criterion of one's own
+SEVEN = [["judge", "seg", "team1", "team2", "flu1", "flu2"], ["w1", "1", "A", "B", "7", "3"]]
+
+
+def _seven_mapping(criterion: dict) -> Any:
+    return mapping_parse(
+        {
+            "format": "csv",
+            "worker": "judge",
+            "item": "seg",
+            "system": "team{i}",
+            "criteria": [criterion],
+        }
+    )
+
+
 @pytest.mark.parametrize(
     ("criterion", "source"),
     [
@@ -80,17 +97,8 @@ def test_the_preview_names_scores_off_the_levels_it_states(tmp_path, criterion, 
     preset" with its 7 and 6 listed and no word, then the import refused them."""
     from annotations.importing.parsers.mapped import preview_mapped
 
-    rows = [["judge", "seg", "team1", "team2", "flu1", "flu2"], ["w1", "1", "A", "B", "7", "3"]]
-    mapping = mapping_parse(
-        {
-            "format": "csv",
-            "worker": "judge",
-            "item": "seg",
-            "system": "team{i}",
-            "criteria": [criterion],
-        }
-    )
-    parsed = preview_mapped(write_csv(tmp_path / "seven.csv", rows), mapping, rows=5)
+    mapping = _seven_mapping(criterion)
+    parsed = preview_mapped(write_csv(tmp_path / "seven.csv", SEVEN), mapping, rows=5)
     (note,) = mapped_criteria.mapped_preview_scales(campaign=None, mapping=mapping, parsed=parsed)
     assert f"The rows shown hold 7, not among the levels of {source}" in note
     assert "the import would refuse them" in note
@@ -105,18 +113,9 @@ def test_a_score_off_a_presets_levels_is_refused_naming_the_preset(tmp_path) -> 
     from common.errors import ImportFileError
 
     campaign = CampaignFactory()
-    rows = [["judge", "seg", "team1", "team2", "flu1", "flu2"], ["w1", "1", "A", "B", "7", "3"]]
-    mapping = mapping_parse(
-        {
-            "format": "csv",
-            "worker": "judge",
-            "item": "seg",
-            "system": "team{i}",
-            "criteria": [{"name": "fluency", "score": "flu{i}"}],
-        }
-    )
+    mapping = _seven_mapping({"name": "fluency", "score": "flu{i}"})
     with pytest.raises(ImportFileError) as refused:
-        mapped_import(campaign=campaign, path=write_csv(tmp_path / "s.csv", rows), mapping=mapping)
+        mapped_import(campaign=campaign, path=write_csv(tmp_path / "s.csv", SEVEN), mapping=mapping)
     said = str(refused.value)
     assert "'7' is not a level of criterion 'fluency'" in said
     assert "from the criterion preset 'fluency'" in said and "own levels" in said

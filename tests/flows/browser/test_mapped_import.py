@@ -131,3 +131,43 @@ def test_preview_error_with_javascript_is_shown_in_the_panel(
     assert page.locator("#id_file").evaluate("el => el.files.length") == 1
     save_screenshot(page, f"mapped-preview-error-js-{problem}")
     assert Judgement.objects.count() == 0
+
+
+@pytest.mark.parametrize("width", [1100, 390])
+def test_preview_names_scores_off_the_levels_and_a_mapping_refusal(
+    new_page, live_server, settings, tmp_path, width
+):
+    """A 1-7 fluency file: the preview states the preset's levels 1-5 and now says that
+    the 7 shown is not among them (the import refused it after a clean preview). A worker
+    read from the item's column is refused on the page, naming the setting."""
+    from annotations.models import Judgement
+    from tests.annotations.importing.conftest import write_csv
+
+    page, campaign = _login_campaign(new_page, live_server, settings, width=width)
+    page.goto(f"{live_server.url}/campaigns/{campaign.slug}/ratings/import/")
+    page.wait_for_load_state("load")
+    path = write_csv(
+        tmp_path / "seven.csv",
+        [["judge", "seg", "team1", "team2", "flu1", "flu2"], ["w1", "1", "A", "B", "7", "3"]],
+    )
+    page.get_by_label("Worker").fill("judge")
+    page.get_by_label("Item").fill("seg")
+    page.get_by_label("System:", exact=True).fill("team{i}")
+    page.locator("#id_criteria").fill("fluency: flu{i}")
+    page.get_by_label("File:", exact=True).set_input_files(str(path))
+    page.get_by_role("button", name="Preview the first rows").click()
+    scales = page.locator("#preview-scales")
+    scales.wait_for()
+    said = scales.inner_text()
+    assert "The rows shown hold 7, not among the levels of the criterion preset" in said
+    assert settled_width(page, width) <= width
+    scales.scroll_into_view_if_needed()
+    save_screenshot(page, f"mapped-preview-off-levels-{width}")
+
+    page.get_by_label("Worker").fill("seg")
+    page.get_by_role("button", name="Preview the first rows").click()
+    panel = page.locator("#mapped-preview")
+    panel.get_by_text("'seg' is also the item column").wait_for()
+    assert "field 'worker'" in panel.inner_text()
+    save_screenshot(page, f"mapped-refused-same-column-{width}")
+    assert Judgement.objects.count() == 0

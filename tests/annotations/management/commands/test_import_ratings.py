@@ -65,11 +65,7 @@ def test_command_criterion_renamed(tmp_path: Path) -> None:
     assert set(campaign.workers.values_list("expert", flat=True)) == {True}
 
 
-def test_command_preview_writes_nothing(
-    tmp_path: Path, counts: Callable[[], dict[str, int]]
-) -> None:
-    out = StringIO()
-    before = counts()
+def _wmt_preview(tmp_path: Path, rows: str, out: StringIO) -> None:
     call_command(
         "import_ratings",
         str(FILES["wmt"](tmp_path)),
@@ -78,9 +74,17 @@ def test_command_preview_writes_nothing(
         "--campaign",
         "x",
         "--preview",
-        "1",
+        rows,
         stdout=out,
     )
+
+
+def test_command_preview_writes_nothing(
+    tmp_path: Path, counts: Callable[[], dict[str, int]]
+) -> None:
+    out = StringIO()
+    before = counts()
+    _wmt_preview(tmp_path, "1", out)
     assert counts() == before
     assert "line 2: item 7, worker w1, ranking: a=3, b=1, c=2" in out.getvalue()
 
@@ -92,17 +96,7 @@ def test_a_preview_of_no_rows_is_refused_and_writes_nothing(
     """``--preview 0`` imported the file, where a preview was asked for."""
     before = counts()
     with pytest.raises(CommandError, match="at least 1"):
-        call_command(
-            "import_ratings",
-            str(FILES["wmt"](tmp_path)),
-            "--mapping",
-            "wmt",
-            "--campaign",
-            "x",
-            "--preview",
-            rows,
-            stdout=StringIO(),
-        )
+        _wmt_preview(tmp_path, rows, StringIO())
     assert counts() == before
 
 
