@@ -292,7 +292,13 @@ def mapped_preview_scales(
         elif name in parsed.definitions:
             how = f"new, {parsed.definitions[name].get('scale')} as the file's definition gives it"
         elif _preset_fits(preset, columns):
-            how = f"new, {preset['scale']} from the criterion preset '{name}'"
+            levels = [
+                lv["value"]
+                for lv in (preset.get("scale_settings") or {}).get("levels") or []
+                if isinstance(lv, dict) and "value" in lv
+            ]
+            shown = f" (levels {', '.join(map(str, levels))})" if levels else ""
+            how = f"new, {preset['scale']}{shown} from the criterion preset '{name}'"
         elif columns.levels:
             how = f"new, Likert with the mapping's levels {', '.join(map(str, columns.levels))}"
         elif columns.scale:

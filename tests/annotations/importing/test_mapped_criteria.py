@@ -101,6 +101,8 @@ def test_the_preview_names_scores_off_the_levels_it_states(tmp_path, criterion, 
     parsed = preview_mapped(write_csv(tmp_path / "seven.csv", SEVEN), mapping, rows=5)
     (note,) = mapped_criteria.mapped_preview_scales(campaign=None, mapping=mapping, parsed=parsed)
     assert f"The rows shown hold 7, not among the levels of {source}" in note
+    if "preset" in source:  # the levels it states, as the mapping's are
+        assert note.startswith("fluency: new, likert (levels 1, 2, 3, 4, 5) from the criterion")
     assert "the import would refuse them" in note
 
 

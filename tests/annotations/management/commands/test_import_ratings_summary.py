@@ -80,7 +80,7 @@ def test_the_preview_says_which_scale_would_be_inferred_and_from_what(tmp_path, 
     html = client.post("/campaigns/prev/ratings/import/", data).content.decode()
     assert 'id="preview-scales"' in html
     assert "yesno: new, likert (levels 0, 1) inferred from the 2 rows shown" in html
-    assert "fluency: new, likert from the criterion preset" in html
+    assert "fluency: new, likert (levels 1, 2, 3, 4, 5) from the criterion preset" in html
 
     mapping_file = tmp_path / "m.json"
     mapping = {**FLUENCY, "output": "", "criteria": [{"name": "yesno", "score": "answer"}]}
