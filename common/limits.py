@@ -8,15 +8,13 @@ One module so that the middleware (``common.middleware``), the upload handler
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 
-#: What PostgreSQL refuses in text (NUL) and what no database driver can encode (lone
-#: UTF-16 surrogates, which JSON's ``\\ud800`` escapes produce).
-REFUSED_CHARACTERS = re.compile("[\x00\ud800-\udfff]")
+# What no store takes in text (NUL, lone surrogates): one definition, with the file walker's.
+from common.nul import REFUSED_CHARACTERS
 
 #: Nesting of JSON bodies (objects and arrays); no endpoint takes more than a few levels.
 JSON_MAX_DEPTH = 32

@@ -17,8 +17,8 @@ import re
 NUL = "\x00"
 #: What no store takes in text: NUL (PostgreSQL) and lone UTF-16 surrogates (JSON's
 #: ``\ud800`` escapes: no driver encodes one; on SQLite one was stored, then broke the
-#: exports); the same set as ``common.limits.REFUSED_CHARACTERS`` for requests.
-_REFUSED = re.compile("[\x00\ud800-\udfff]")
+#: exports). The one definition: ``common.limits`` refuses the same in requests.
+REFUSED_CHARACTERS = re.compile("[\x00\ud800-\udfff]")
 
 
 def nul_path(value: object, prefix: str = "") -> str | None:
@@ -27,12 +27,12 @@ def nul_path(value: object, prefix: str = "") -> str | None:
     None when none does. A key holding one is named as its path with it shown as ``\\0``
     or ``\\udXXX``."""
     if isinstance(value, str):
-        return prefix if _REFUSED.search(value) else None
+        return prefix if REFUSED_CHARACTERS.search(value) else None
     if isinstance(value, dict):
         for key, item in value.items():
             path = f"{prefix}.{key}" if prefix else str(key)
-            if _REFUSED.search(str(key)):
-                return _REFUSED.sub(_shown, path)
+            if REFUSED_CHARACTERS.search(str(key)):
+                return REFUSED_CHARACTERS.sub(_shown, path)
             found = nul_path(item, path)
             if found is not None:
                 return found
