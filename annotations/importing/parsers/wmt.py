@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from annotations.core.outputs import system_label
-from annotations.importing.parsers.common import CsvTable, id_bounded, row_language
+from annotations.importing.parsers.common import CsvTable, id_bounded, ranked_within, row_language
 from common.errors import ImportFileError
 
 MAX_SYSTEMS = 5
@@ -181,7 +181,7 @@ def _ranking(
     written: tuple[int, ...] = ()
     if max(ranks) > at.k:  # a pair cut from a five-way ranking: rank within the row
         written = ranks
-        ranks = tuple(1 + sum(other < rank for other in ranks) for rank in ranks)
+        ranks = ranked_within(ranks)
     numbers = tuple(_given(record[i]) if i is not None else "" for i in at.number_at)
     return WMTRanking(
         line=line,

@@ -11,7 +11,7 @@ from typing import Any
 
 from annotations.core.outputs import system_label
 from annotations.core.scoring import score_refusal
-from annotations.importing.parsers.common import id_bounded, row_language
+from annotations.importing.parsers.common import id_bounded, ranked_within, row_language
 from annotations.importing.parsers.mapped.cells import (
     Cells,
     parse_checks,
@@ -254,8 +254,8 @@ def _scores(
             ranks.append(None)
     if criterion.ranks:
         written = [float(r) for r in ranks if r is not None]
-        if max(written) > n:  # ranked within the row
-            written = [float(1 + sum(other < r for other in written)) for r in written]
+        if max(written) > n:  # a longer ranking's ranks
+            written = [float(r) for r in ranked_within(written)]
         ranks = list(written)
         scores = [float(n + 1 - r) for r in written]
     return scores, ranks
