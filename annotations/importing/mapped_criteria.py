@@ -187,6 +187,16 @@ def _criterion_new(
     return criterion, f"{_scale_text(criterion)}, {how}"
 
 
+def _level_values(settings: dict[str, Any] | None) -> list[float]:
+    """The values of a Likert scale's levels (``scale_settings["levels"]``), in order;
+    entries without a numeric value left out."""
+    return [
+        level["value"]
+        for level in (settings or {}).get("levels") or []
+        if isinstance(level, dict) and isinstance(level.get("value"), int | float)
+    ]
+
+
 def _likert_check(
     *,
     mapping: Mapping,
@@ -200,14 +210,8 @@ def _likert_check(
     from (``source``: a preset, the mapping, the campaign's criterion)."""
     if criterion.scale != Criterion.Scale.LIKERT:
         return
-    levels = sorted(
-        {
-            level["value"]
-            for level in (criterion.scale_settings or {}).get("levels") or []
-            if isinstance(level, dict) and isinstance(level.get("value"), int | float)
-        }
-    )
-    allowed = set(levels)
+    allowed = set(_level_values(criterion.scale_settings))
+    levels = sorted(allowed)
     for j in parsed.judgements:
         if j.criterion != criterion.name:
             continue
@@ -292,12 +296,8 @@ def mapped_preview_scales(
         elif name in parsed.definitions:
             how = f"new, {parsed.definitions[name].get('scale')} as the file's definition gives it"
         elif _preset_fits(preset, columns):
-            levels = [
-                lv["value"]
-                for lv in (preset.get("scale_settings") or {}).get("levels") or []
-                if isinstance(lv, dict) and "value" in lv
-            ]
-            shown = f" (levels {', '.join(map(str, levels))})" if levels else ""
+            values = _level_values(preset.get("scale_settings"))
+            shown = f" (levels {', '.join(map(str, values))})" if values else ""
             how = f"new, {preset['scale']}{shown} from the criterion preset '{name}'"
         elif columns.levels:
             how = f"new, Likert with the mapping's levels {', '.join(map(str, columns.levels))}"
@@ -326,24 +326,22 @@ def _off_levels(
     """What the preview adds when rows it shows hold scores off the Likert levels it
     states (the campaign's criterion, the preset's or the mapping's): the import would
     refuse them, where the preview passed them."""
+    levels: set[float] = set()
     if existing is not None:
-        settings = existing.scale_settings if existing.scale == Criterion.Scale.LIKERT else None
+        if existing.scale == Criterion.Scale.LIKERT:
+            levels = set(_level_values(existing.scale_settings))
         source = "the campaign's criterion"
     elif name in parsed.definitions:
         return ""  # the file's own definition: checked as the import reads it
     elif _preset_fits(preset, columns):
-        settings = preset.get("scale_settings") if preset["scale"] == "likert" else None
+        if preset["scale"] == Criterion.Scale.LIKERT:
+            levels = set(_level_values(preset.get("scale_settings")))
         source = f"the criterion preset '{name}'"
     elif columns.levels:
-        settings = {"levels": [{"value": v} for v in columns.levels]}
+        levels = set(columns.levels)
         source = "the mapping"
     else:
         return ""
-    levels = {
-        lv["value"]
-        for lv in (settings or {}).get("levels") or []
-        if isinstance(lv, dict) and isinstance(lv.get("value"), int | float)
-    }
     if not levels:
         return ""
     off = sorted({x for j in parsed.judgements if j.criterion == name for x in j.scores} - levels)
