@@ -21,7 +21,11 @@ from ranking.selectors.runs import CONFIDENCE_RANGE, DEFAULT_CONFIDENCE
 
 
 class PowerForm(forms.Form):
-    """The bounds are the selector's, as the API's (``ranking.serializers.power``)."""
+    """The bounds are the selector's, as the API's (``ranking.serializers.power``).
+
+    The plan and monitor pages load this form into themselves (``#power-report``), beside
+    the plan's own pay and seconds: its ids carry ``power-`` so no id is on a page twice.
+    """
 
     share = bounded_number(
         SHARE_RANGE,
@@ -40,6 +44,10 @@ class PowerForm(forms.Form):
         required=False,
         label="Seconds per task (blank: the pilot's median)",
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "power-%s")
+        super().__init__(*args, **kwargs)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

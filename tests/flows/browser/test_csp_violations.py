@@ -1,4 +1,5 @@
-"""Real Chromium reports no Content-Security-Policy violation on the main pages.
+"""Real Chromium reports no Content-Security-Policy violation on the main pages, and each
+id is on a page once, after the panels htmx loads into it have arrived.
 
 Each page is loaded and used a little (htmx, the worker script, Swagger UI draws the API,
 the admin's scripts run); every console error and every ``securitypolicyviolation``
@@ -27,7 +28,18 @@ document.addEventListener("securitypolicyviolation", function (e) {
 """
 
 
-def test_main_pages_load_without_csp_violations(new_page, live_server):
+# The ids on the page that more than one element has.
+REPEATED_IDS = """() => {
+  const seen = new Set(), repeated = new Set();
+  for (const el of document.querySelectorAll("[id]")) {
+    if (seen.has(el.id)) repeated.add(el.id);
+    seen.add(el.id);
+  }
+  return [...repeated];
+}"""
+
+
+def test_main_pages_load_without_csp_violations_or_repeated_ids(new_page, live_server):
     owner = get_user_model().objects.create_user(
         "owner", password="pw-123456", is_staff=True, is_superuser=True
     )
@@ -55,6 +67,9 @@ def test_main_pages_load_without_csp_violations(new_page, live_server):
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))")
         violations = page.evaluate("window.__cspViolations")
         assert violations == [], (path, violations)
+        # A panel loaded into a page (the plan's power panel) brings its own form: a label's
+        # for= and a locator by id would find the page's field of the same name.
+        assert page.evaluate(REPEATED_IDS) == [], path
 
     # Worker pages.
     visit(f"/w/{campaign.slug}/?PROLIFIC_PID=csp-1", "form.w-consent")
@@ -69,7 +84,10 @@ def test_main_pages_load_without_csp_violations(new_page, live_server):
     page.get_by_role("link", name="Campaigns").wait_for()
     visit("/", "main")
     visit(f"/campaigns/{campaign.slug}/", "main h1")
-    visit(f"/campaigns/{campaign.slug}/monitor/", "main h1")
+    visit(f"/campaigns/{campaign.slug}/monitor/", "#power-report")
+    visit(f"/campaigns/{campaign.slug}/plan/", "#power-report")
+    visit(f"/campaigns/{campaign.slug}/criteria/", "main h1")
+    visit(f"/campaigns/{campaign.slug}/settings/", "main h1")
     visit("/campaigns/account/", "main h1")
     visit(f"/rankings/campaign/{campaign.slug}/", "main h1")
     visit("/admin/", "#content")

@@ -78,10 +78,15 @@ def test_designer_sets_up_previews_builds_and_launches(
     screenshot("designer-03-criteria")
 
     page.get_by_role("navigation", name="Campaign").get_by_role("link", name="Plan").click()
-    page.get_by_label("Pay per hour").fill("15")
-    page.get_by_label("Expected seconds per task").fill("90")
-    # exact: the power panel (loaded by htmx) has its own "Recalculate the judgements needed"
-    page.get_by_role("button", name="Recalculate", exact=True).click()
+    # The plan's own form: the power panel, which htmx loads into the page, has its own
+    # pay, seconds and "Recalculate the judgements needed". Wait for it, so that the
+    # test does not depend on which arrives first.
+    page.locator("#power-report").wait_for()
+    recalculate = page.get_by_role("button", name="Recalculate", exact=True)
+    plan_form = page.locator("form", has=recalculate)
+    plan_form.get_by_label("Pay per hour").fill("15")
+    plan_form.get_by_label("Expected seconds per task").fill("90")
+    recalculate.click()
     page.locator("#plan-result", has_text="at £15.00 an hour").wait_for()
     # 4 items x 1 task x 2 criteria x 3 judgements = 24 judgements.
     assert "24" in page.locator("#plan-result dl").inner_text()
