@@ -23,6 +23,7 @@ from ranking.exports import runs as exports
 from ranking.models import RankingRun
 from ranking.selectors import runs as selectors
 from ranking.selectors.content_checks import content_check_summary
+from ranking.selectors.data_rule import ranking_data_rules
 from ranking.selectors.sweep import ranking_runs_as_swept
 from ranking.serializers.runs import RankingResultSerializer, RankingRunSerializer
 from ranking.services.runs import (
@@ -50,7 +51,17 @@ class CampaignRankingRunsApi(CampaignScoped, generics.ListAPIView):
     def paginate_queryset(self, queryset: Any) -> Any:
         # each run as the sweep will leave it (a lost run as failed), as the pages show it
         page = super().paginate_queryset(queryset)
-        return None if page is None else list(ranking_runs_as_swept(runs=list(page)))
+        if page is None:
+            return None
+        runs = list(ranking_runs_as_swept(runs=list(page)))
+        # The minimum-data rule of the page's finished runs, read at once (the serializer
+        # withholds a stability verdict where the rule is not met).
+        done = [run for run in runs if run.status == RankingRun.Status.DONE]
+        self._data_rules = ranking_data_rules(runs=done)
+        return runs
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        return {**super().get_serializer_context(), "data_rules": getattr(self, "_data_rules", {})}
 
     @extend_schema(
         parameters=[

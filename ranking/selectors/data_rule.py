@@ -4,13 +4,14 @@ clusters to be shown, and what to do when it has not."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
 
 from ranking import stats
-from ranking.models import RankingRun
+from ranking.models import RankingResult, RankingRun
 
 #: systems a note names before "and N more" (a campaign rarely has more; a longer list
 #: hid the very system a reader looked for)
@@ -268,18 +269,35 @@ class DataRule:
 def ranking_data_rule(*, run: RankingRun) -> DataRule:
     """Apply the minimum-data rule (``RANKING_MIN_COMPARISONS``, as the run stored it)
     to a finished run."""
+    counts = run.results.order_by("comparisons", "system__label").values_list(
+        "system__label", "comparisons"
+    )
+    return _data_rule(run, list(counts))
+
+
+def ranking_data_rules(*, runs: Sequence[RankingRun]) -> dict[int, DataRule]:
+    """:func:`ranking_data_rule` of each run of ``runs`` (by id), their systems' counts
+    read in one query: a list of runs asks once, not once per run."""
+    counts: dict[int, list[tuple[str, int]]] = {run.pk: [] for run in runs}
+    rows = (
+        RankingResult.objects.filter(run_id__in=list(counts))
+        .order_by("run_id", "comparisons", "system__label")
+        .values_list("run_id", "system__label", "comparisons")
+    )
+    for run_id, label, n in rows:
+        counts[run_id].append((label, n))
+    return {run.pk: _data_rule(run, counts[run.pk]) for run in runs}
+
+
+def _data_rule(run: RankingRun, counts: list[tuple[str, int]]) -> DataRule:
+    """The rule of ``run``, whose systems' comparisons are ``counts`` (label, count;
+    fewest first, then by label)."""
     inputs = run.inputs or {}
     minimum = int(inputs.get("min_comparisons", settings.RANKING_MIN_COMPARISONS))
     # Too few comparisons, or (runs since judgements are counted) too few judgements:
     # a system's comparisons in one five-way judgement are one judge's one look.
     few_judgements = {str(label) for label, _n in inputs.get("thin_judgements", [])}
-    thin = [
-        (label, n)
-        for label, n in run.results.order_by("comparisons", "system__label").values_list(
-            "system__label", "comparisons"
-        )
-        if n < minimum or label in few_judgements
-    ]
+    thin = [(label, n) for label, n in counts if n < minimum or label in few_judgements]
     stability = run.stability or {}
     suggested = stability.get("suggested_runs")
     interval = stability.get("runs_interval")

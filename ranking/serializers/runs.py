@@ -13,7 +13,7 @@ from annotations.core.slices import MAX_CONDITIONS, too_many_conditions
 from common.serializers import KnownFieldsOnly, bounded_number
 from ranking import stats
 from ranking.models import RankingRun
-from ranking.selectors.data_rule import ranking_data_rule
+from ranking.selectors.data_rule import DataRule, ranking_data_rule
 from ranking.selectors.runs import CONFIDENCE_RANGE, RUN_DEFAULTS
 
 _EXCLUDED_HELP = (
@@ -163,6 +163,12 @@ class RankingRunSerializer(KnownFieldsOnly, serializers.ModelSerializer):
     def get_result_url(self, run: RankingRun) -> str:
         return f"/api/rankings/{run.pk}/result/"
 
+    def _data_rule(self, run: RankingRun) -> DataRule:
+        """The run's minimum-data rule: from the context's ``data_rules`` (by run id),
+        which a list reads for its page at once, or read for this run alone."""
+        rules = self.context.get("data_rules") or {}
+        return rules[run.pk] if run.pk in rules else ranking_data_rule(run=run)
+
     def to_representation(self, instance: RankingRun) -> dict[str, Any]:
         data = super().to_representation(instance)
         stability = data.get("stability")
@@ -173,7 +179,7 @@ class RankingRunSerializer(KnownFieldsOnly, serializers.ModelSerializer):
             isinstance(stability, dict)
             and stability.get("stable") is not None
             and instance.status == RankingRun.Status.DONE
-            and not ranking_data_rule(run=instance).enough_data
+            and not self._data_rule(instance).enough_data
         ):
             data["stability"] = {
                 **stability,

@@ -86,3 +86,35 @@ def test_the_rank_command_says_not_judged_on_thin_data():
     assert RankingRun.objects.get().stability["stable"] is True
     assert "Stability: not judged: the data do not meet the minimum-data rule" in text
     assert "give the same clusters" not in text
+
+
+def test_the_list_reads_its_runs_data_rules_in_one_query():
+    """The list withholds the verdict run by run, as above, but reads every finished
+    run's counts in one query: four runs ask no more than one did (it was one query per
+    run)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    campaign, criterion = _thin()
+    owner = User.objects.create(username="thin-owner-list")
+    add_member(campaign, owner, CampaignMembership.Role.OWNER)
+    client = APIClient()
+    client.force_authenticate(owner)
+    url = f"/api/campaigns/{campaign.slug}/rankings/"
+
+    def listed() -> tuple[int, list[object]]:
+        with CaptureQueriesContext(connection) as queries:
+            rows = client.get(url).json()["results"]
+        return len(queries), [r["stability"]["stable"] for r in rows]
+
+    for seed in (1, 2, 3, 4):
+        ranking_run_compute(
+            run=ranking_run_create(
+                campaign=campaign, criterion=criterion, runs=200, seed=seed, queue=False
+            )
+        )
+        if seed == 1:
+            one = listed()
+    four = listed()
+    assert one[1] == [None] and four[1] == [None] * 4
+    assert four[0] == one[0], (one[0], four[0])
