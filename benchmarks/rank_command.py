@@ -40,7 +40,9 @@ if TYPE_CHECKING:
     from ranking.stats._trueskill import TrueSkillParams
 
 REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:
+# First, even where PYTHONPATH already names it: a script's own folder (benchmarks/,
+# which has a ranking.py) comes before PYTHONPATH and would hide the ranking package.
+if sys.path[0] != str(REPO):
     sys.path.insert(0, str(REPO))
 
 COMMAND = ["rank", "e2e", "--criterion", "quality", "--method", "wmt14", "--runs", "200"]

@@ -34,7 +34,9 @@ from pathlib import Path
 import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:
+# First, even where PYTHONPATH already names it: a script's own folder (benchmarks/,
+# which has a ranking.py) comes before PYTHONPATH and would hide the ranking package.
+if sys.path[0] != str(REPO):
     sys.path.insert(0, str(REPO))
 
 # The method's internals, measured directly (the project uses ranking.stats.compute).

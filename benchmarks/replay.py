@@ -64,7 +64,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:
+# First, even where PYTHONPATH already names it: a script's own folder (benchmarks/,
+# which has a ranking.py) comes before PYTHONPATH and would hide the ranking package.
+if sys.path[0] != str(REPO):
     sys.path.insert(0, str(REPO))
 
 from annotations.core.design import design_tasks  # noqa: E402

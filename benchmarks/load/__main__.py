@@ -50,7 +50,9 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
-if str(REPO) not in sys.path:
+# First, even where PYTHONPATH already names it: a script's own folder (benchmarks/,
+# which has a ranking.py) comes before PYTHONPATH and would hide the ranking package.
+if sys.path[0] != str(REPO):
     sys.path.insert(0, str(REPO))
 E2E = REPO.parent / "shared" / "e2e"
 VENV_BIN = Path(sys.executable).parent
