@@ -26,7 +26,8 @@ def system_label(text: str) -> str:
 class OutputRow:
     """One output to store: the item's external id and input, the system (its label in
     NFC, :func:`system_label`), the text, and the item's attributes as (name, value)
-    pairs (``core.slices``)."""
+    pairs (``core.slices``); the output's language and its input's, where a file gives
+    them."""
 
     item_id: str
     input: str
@@ -34,6 +35,8 @@ class OutputRow:
     text: str
     attributes: tuple[tuple[str, str], ...] = ()
     language: str = ""  # BCP 47, checked; "" = the file's, else the campaign's first
+    #: the input's language (BCP 47, checked: a translation's source); "" = the output's
+    input_language: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "system", system_label(self.system))

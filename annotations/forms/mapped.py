@@ -111,6 +111,13 @@ class MappingForm(forms.Form):
         widget=forms.TextInput(_TEXT),
         help_text="The outputs' language per row (a BCP 47 code such as de), if the file has one.",
     )
+    input_language = forms.CharField(
+        required=False,
+        widget=forms.TextInput(_TEXT),
+        label="Input language",
+        help_text="The input's language per row (a translation's source), if the file has "
+        "one; left empty: the outputs' language.",
+    )
     slots = forms.IntegerField(
         min_value=0, max_value=10, initial=0, help_text="Outputs per row, 1-10; 0 = as the header."
     )
@@ -225,7 +232,8 @@ class MappingForm(forms.Form):
     def mapping_dict(self) -> dict[str, Any]:
         """The mapping in its JSON form (call after ``is_valid``)."""
         d = self.cleaned_data
-        keys: tuple[str, ...] = ("format", "worker", "item", "input", "unit", "language", "system")
+        keys: tuple[str, ...] = ("format", "worker", "item", "input", "unit", "language")
+        keys += ("input_language", "system")
         keys += ("output", "started_at", "submitted_at", "time_format", "definition")
         keys += ("metadata_json", "system_value")
         return {

@@ -5,12 +5,12 @@ judgements, stored criterion by criterion."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.utils import timezone
 
 from annotations.core.outputs import OutputRow
-from annotations.importing.parsers.common import collapse_whitespace
+from annotations.importing.parsers.common import collapse_whitespace, input_language_check
 from annotations.importing.parsers.mapped import ParsedMapped
 from annotations.importing.parsers.mapped.mapping import Mapping
 from annotations.importing.parsers.mapped.rows import MappedRow
@@ -68,12 +68,47 @@ def _item_input(
         )
 
 
+def _input_language(
+    *,
+    row: MappedRow,
+    mapping: Mapping,
+    file: str,
+    stored: str | None,
+    given: dict[str, tuple[str, int]],
+) -> None:
+    """Take the row's input language (``mapping.input_language``; none: nothing to do):
+    one per item over the file's rows (``given``), and the language ``stored`` for an
+    item the campaign has with its input (None: an item this file creates or gives its
+    input)."""
+    if not row.input_language:
+        return
+    if stored is not None and stored != row.input_language:
+        raise ImportFileError(
+            f"item '{row.item_id}' is stored with its input in '{stored}', not "
+            f"'{row.input_language}'.",
+            file=file,
+            line=row.line,
+            field=mapping.input_language,
+        )
+    input_language_check(
+        given,
+        row.item_id,
+        row.input_language,
+        file=file,
+        line=row.line,
+        field=mapping.input_language,
+    )
+
+
 def mapped_outputs_store(
     *, campaign: Campaign, mapping: Mapping, parsed: ParsedMapped
 ) -> MappedOutputsStored:
     """Items and outputs: reuse the campaign's, create what is missing from the file."""
     file = parsed.file
     items = dict(campaign.items.values_list("external_id", "input"))
+    item_languages = dict(campaign.items.values_list("external_id", "language"))
+    # The inputs' languages the file gives, by item: (language, first line).
+    input_languages: dict[str, tuple[str, int]] = {}
     outputs: dict[tuple[str, str], str] = {}
     output_language: dict[tuple[str, str], str] = {}
     for ext, label, text, language in Output.objects.filter(item__campaign=campaign).values_list(
@@ -99,6 +134,15 @@ def mapped_outputs_store(
             items_created=items_created,
             inputs_filled=inputs_filled,
         )
+        _input_language(
+            row=row,
+            mapping=mapping,
+            file=file,
+            stored=None
+            if row.item_id in items_created or row.item_id in inputs_filled
+            else item_languages.get(row.item_id),
+            given=input_languages,
+        )
         for system, text in zip(row.systems, row.texts, strict=True):
             key = (row.item_id, system)
             had = output_language.get(key) or (missing[key].language if key in missing else "")
@@ -118,10 +162,21 @@ def mapped_outputs_store(
                     text=text,
                     language=row.language,
                 )
-    items_inputs_fill(campaign=campaign, inputs={i: items[i] for i in inputs_filled})
+    items_inputs_fill(
+        campaign=campaign,
+        inputs={i: items[i] for i in inputs_filled},
+        languages={i: input_languages[i][0] for i in inputs_filled if i in input_languages},
+    )
     unlike: dict[tuple[str, str], int] = {}
     if missing:
-        unlike = outputs_store(campaign=campaign, rows=list(missing.values())).directions_unlike
+        # Each new item's input language, whichever of its rows gave it.
+        rows = [
+            replace(r, input_language=input_languages[r.item_id][0])
+            if r.item_id in input_languages
+            else r
+            for r in missing.values()
+        ]
+        unlike = outputs_store(campaign=campaign, rows=rows).directions_unlike
         outputs.update({(r.item_id, r.system): r.text for r in missing.values()})
     return MappedOutputsStored(
         outputs=outputs,

@@ -85,8 +85,8 @@ def outputs_store(
     attributes it lacks, a different value for one it has is an error); an output that
     exists already, or twice in ``rows``, is an error, so importing the same file twice
     cannot silently double anything. A row's language, else ``language``, else the
-    campaign's first; an item's is its first output's; the campaign holds every language
-    brought. Written by the raw bulk inserter (``annotations.services.bulk``): the
+    campaign's first; a new item's is its input's language where a row gives it, else its
+    first output's; the campaign holds every output language brought. Written by the raw bulk inserter (``annotations.services.bulk``): the
     statements do not grow with the rows. ``progress(outputs written, outputs to
     write)`` after each chunk.
     """
@@ -112,7 +112,7 @@ def outputs_store(
     default = language or campaign.default_language
     item_language: dict[str, str] = {}
     for r in rows:
-        item_language.setdefault(r.item_id, r.language or default)
+        item_language.setdefault(r.item_id, r.input_language or r.language or default)
     campaign_languages_add(
         campaign=campaign, languages=[r.language or default for r in rows], first=not items
     )
@@ -172,13 +172,21 @@ def outputs_store(
 
 
 @transaction.atomic
-def items_inputs_fill(*, campaign: Campaign, inputs: Mapping[str, str]) -> int:
+def items_inputs_fill(
+    *,
+    campaign: Campaign,
+    inputs: Mapping[str, str],
+    languages: Mapping[str, str] | None = None,
+) -> int:
     """Give the campaign's items that have no input the one ``inputs`` has for their
-    external id (an item with an input keeps it); returns how many were filled."""
+    external id (an item with an input keeps it), and the input's language where
+    ``languages`` gives it (by external id); returns how many were filled."""
+    languages = languages or {}
     filled = list(campaign.items.filter(external_id__in=list(inputs), input=""))
     for item in filled:
         item.input = inputs[item.external_id]
-    Item.objects.bulk_update(filled, ["input"], batch_size=BATCH_SIZE)
+        item.language = languages.get(item.external_id) or item.language
+    Item.objects.bulk_update(filled, ["input", "language"], batch_size=BATCH_SIZE)
     return len(filled)
 
 

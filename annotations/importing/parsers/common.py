@@ -276,9 +276,35 @@ def row_language(
     return tag
 
 
+def input_language_check(
+    first: dict[str, tuple[str, int]],
+    item_id: str,
+    language: str,
+    *,
+    file: str,
+    line: int,
+    field: str = "input_language",
+) -> None:
+    """An item's input has one language: ``language`` (this row's, "" when not given) is
+    the one an earlier row gave the item (``first``: item -> (language, line)), or the
+    first given."""
+    if not language:
+        return
+    had = first.setdefault(item_id, (language, line))
+    if had[0] != language:
+        raise ImportFileError(
+            f"item '{item_id}' has its input in '{had[0]}' on line {had[1]}, '{language}' "
+            "here: an input has one language.",
+            file=file,
+            line=line,
+            field=field,
+        )
+
+
 def reserved_attribute_check(name: str, *, file: str, line: int, field: str) -> None:
-    """``language`` is not an attribute: it is the outputs' language column or key."""
-    if name == "language":
+    """``language`` and ``input_language`` are not attributes: they are the outputs' and
+    the inputs' language columns or keys."""
+    if name in ("language", "input_language"):
         raise ImportFileError(
             "'language' is the outputs' language: give it as a 'language' column (or key), "
             "not as an attribute.",
@@ -314,9 +340,11 @@ def id_bounded(value: str, kind: str, *, file: str, line: int, field: str) -> st
 
 
 def outputs_check_consistent(parsed: ParsedOutputs) -> None:
-    """No (item, system) twice, one input per item, and one value per item attribute."""
+    """No (item, system) twice, one input and one input language per item, and one value
+    per item attribute."""
     seen: dict[tuple[str, str], tuple[str, int, str]] = {}
     inputs: dict[str, tuple[str, tuple[str, int]]] = {}
+    input_languages: dict[str, tuple[str, int]] = {}
     attributes: dict[tuple[str, str], tuple[str, int]] = {}
     names = parsed.field_names
     for row, (file, line) in zip(parsed.rows, parsed.where, strict=True):
@@ -352,6 +380,7 @@ def outputs_check_consistent(parsed: ParsedOutputs) -> None:
                 field=names["system"],
             )
         seen[key] = (file, line, row.text)
+        input_language_check(input_languages, row.item_id, row.input_language, file=file, line=line)
         known = inputs.get(row.item_id)
         if known is None:
             inputs[row.item_id] = (row.input, (file, line))

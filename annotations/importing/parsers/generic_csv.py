@@ -3,7 +3,8 @@ row.
 
 Columns named ``attr:<name>`` carry the item's attributes (``core.slices``; a blank cell
 means the item lacks it); an optional ``language`` column the output's language (BCP 47;
-blank: the file's or the campaign's); other columns are ignored. Every value of the four columns
+blank: the file's or the campaign's), an optional ``input_language`` column the input's
+(a translation's source; blank: the output's); other columns are ignored. Every value of the four columns
 must be non-empty.
 """
 
@@ -39,6 +40,7 @@ def parse_outputs_csv(path: Path, *, delimiter: str = ",") -> ParsedOutputs:
             except SliceError as exc:
                 raise ImportFileError(str(exc), file=file, line=header_line, field=column) from None
     language_at = table.index.get("language")
+    input_language_at = table.index.get("input_language")
     languages: dict[str, str] = {}
     rows: list[OutputRow] = []
     where: list[tuple[str, int]] = []
@@ -58,6 +60,15 @@ def parse_outputs_csv(path: Path, *, delimiter: str = ",") -> ParsedOutputs:
                 ),
                 language=row_language(record[language_at], languages, file=file, line=line)
                 if language_at is not None
+                else "",
+                input_language=row_language(
+                    record[input_language_at],
+                    languages,
+                    file=file,
+                    line=line,
+                    field="input_language",
+                )
+                if input_language_at is not None
                 else "",
             )
         )

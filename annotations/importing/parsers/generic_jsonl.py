@@ -4,7 +4,8 @@
 ``item_id`` may be a string or an integer; the other values must be non-empty strings.
 An optional ``attributes`` object holds the item's attributes (``core.slices``: names
 of lower-case letters, digits and underscores; values text, numbers or booleans), an
-optional ``language`` the output's language (BCP 47).
+optional ``language`` the output's language (BCP 47) and ``input_language`` the input's
+(a translation's source; absent: the output's).
 Blank lines are skipped.
 """
 
@@ -40,7 +41,9 @@ def _attributes(raw: object, *, file: str, line: int) -> tuple[tuple[str, str], 
         )
     pairs = []
     for name, value in raw.items():
-        reserved_attribute_check(str(name), file=file, line=line, field="attributes.language")
+        reserved_attribute_check(
+            str(name), file=file, line=line, field=f"attributes.{str(name)[:40]}"
+        )
         try:
             pairs.append((attribute_name_check(str(name)), attribute_value_check(name, value)))
         except SliceError as exc:
@@ -50,7 +53,9 @@ def _attributes(raw: object, *, file: str, line: int) -> tuple[tuple[str, str], 
     return tuple(pair for pair in pairs if pair[1])
 
 
-def _language(raw: object, known: dict[str, str], *, file: str, line: int) -> str:
+def _language(
+    raw: object, known: dict[str, str], *, file: str, line: int, field: str = "language"
+) -> str:
     if raw is None:
         return ""
     if not isinstance(raw, str):
@@ -58,9 +63,9 @@ def _language(raw: object, known: dict[str, str], *, file: str, line: int) -> st
             f"expected a string, found {type(raw).__name__}.",
             file=file,
             line=line,
-            field="language",
+            field=field,
         )
-    return row_language(raw, known, file=file, line=line)
+    return row_language(raw, known, file=file, line=line, field=field)
 
 
 def parse_outputs_jsonl(path: Path) -> ParsedOutputs:
@@ -105,6 +110,13 @@ def parse_outputs_jsonl(path: Path) -> ParsedOutputs:
                 text=values["output"],
                 attributes=_attributes(obj.get("attributes"), file=file, line=line),
                 language=_language(obj.get("language"), languages, file=file, line=line),
+                input_language=_language(
+                    obj.get("input_language"),
+                    languages,
+                    file=file,
+                    line=line,
+                    field="input_language",
+                ),
             )
         )
         where.append((file, line))

@@ -21,6 +21,7 @@ PER_ROW_FIELDS: tuple[str, ...] = (
     "input",
     "unit",
     "language",
+    "input_language",
     "started_at",
     "submitted_at",
     "definition",
@@ -74,6 +75,8 @@ class Mapping:
     output: str = ""
     unit: str = ""
     language: str = ""
+    #: the input's language per row (a translation's source); "" = the outputs'
+    input_language: str = ""
     slots: int = 0
     first: int = 1
     started_at: str = ""
@@ -109,6 +112,7 @@ class Mapping:
         """The JSON form; settings that are optional and unset are left out."""
         data = asdict(self)
         for key in (
+            "input_language",
             "definition",
             "metadata_json",
             "columns",
@@ -150,6 +154,7 @@ _STR_FIELDS = (
     "worker",
     "input",
     "language",
+    "input_language",
     "output",
     "unit",
     "started_at",
@@ -538,13 +543,17 @@ def _check_criterion(c: CriterionColumns, where: str, single: bool) -> None:
 
 
 def _check_optional(mapping: Mapping) -> None:
-    """``optional`` names only the language or metadata columns (not the item, the worker,
-    the systems or the scores, which every row needs)."""
-    allowed = {mapping.language, *mapping.metadata} - {"", mapping.item, mapping.worker}
+    """``optional`` names only the language columns or metadata columns (not the item, the
+    worker, the systems or the scores, which every row needs)."""
+    allowed = {mapping.language, mapping.input_language, *mapping.metadata} - {
+        "",
+        mapping.item,
+        mapping.worker,
+    }
     for column in mapping.optional:
         if column not in allowed:
             raise MappingError(
-                f"'{column[:40]}' is not the mapping's language or metadata column (nor its "
+                f"'{column[:40]}' is not one of the mapping's language or metadata columns (nor its "
                 "item or worker): only those may be optional (a file without them is read "
                 "as if they were empty).",
                 field="optional",

@@ -73,6 +73,7 @@ class MappedRow:
     judgements: tuple[MappedJudgement, ...]
     skipped: tuple[str, ...]
     language: str = ""
+    input_language: str = ""  # BCP 47 (checked), "" when not mapped or the cell is empty
 
 
 def _row_times(cells: Cells, mapping: Mapping) -> tuple[datetime | None, datetime | None]:
@@ -339,6 +340,21 @@ def parse_row(
         if mapping.language
         else ""
     )
+    input_language = (
+        row_language(
+            value(
+                mapping.input_language,
+                required=mapping.input_language not in mapping.optional,
+            ),
+            languages,
+            file=file,
+            line=line,
+            field=mapping.input_language,
+            names=True,
+        )
+        if mapping.input_language
+        else ""
+    )
     started, submitted = _row_times(cells, mapping)
     metadata = _row_metadata(cells, mapping)
     definition = _row_definition(cells, mapping)
@@ -394,4 +410,5 @@ def parse_row(
         judgements=tuple(judgements),
         skipped=tuple(skipped),
         language=language,
+        input_language=input_language,
     )
