@@ -269,7 +269,10 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
             "criteria": [{"name": "ranking", "score": "system{i}rank", "ranks": True}],
             "skip_values": ["-1"],
             "one_value": ["srclang", "trglang"],
-            "optional": ["trglang"],
+            # The file's own ids, kept with each judgement where the file has them, as
+            # import_wmt keeps them: the WMT export writes them back.
+            "metadata": ["srclang", "srcIndex", "documentId"],
+            "optional": ["trglang", "srclang", "srcIndex", "documentId"],
             "aliases": {"judgeId": ["judgeID"]},
         },
     ),

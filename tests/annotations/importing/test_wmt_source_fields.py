@@ -93,3 +93,40 @@ def test_import_wmt_keeps_srcindex_documentid_srclang_and_the_export_writes_them
     }
     for key in ("srclang", "srcIndex", "documentId", "systemNumbers"):
         assert again["1417"][key] == meta["1417"][key]
+
+
+def test_the_wmt_preset_keeps_srcindex_documentid_srclang_as_import_wmt_does(tmp_path):
+    """The same file through the ``wmt`` preset: the export wrote ``-1`` for the source
+    language, source index and document the file had given (only import_wmt kept them)."""
+    import csv
+    import io
+
+    from annotations.exports.judgements import wmt_lines
+    from annotations.importing.mapped import mapped_import
+    from annotations.importing.parsers.presets import preset_mapping
+
+    campaign = CampaignFactory(slug="wmt13-preset")
+    mapped_import(campaign=campaign, path=_wmt13(tmp_path), mapping=preset_mapping("wmt"))
+    criterion = campaign.criteria.get()
+    rows = list(csv.DictReader(io.StringIO("".join(wmt_lines(criterion=criterion)))))
+    by_segment = {row["segmentId"]: row for row in rows}
+    first, second = by_segment["1417"], by_segment["88"]
+    assert (first["srclang"], first["srcIndex"], first["documentId"]) == (
+        "French",
+        "1417",
+        "newstest2013-doc12",
+    )
+    assert (second["srcIndex"], second["documentId"]) == ("88", "-1")
+
+
+def test_the_wmt_preset_reads_a_file_without_the_source_ids(tmp_path):
+    """WMT16's files as xml2csv writes them may lack srcIndex and documentId: optional."""
+    from annotations.importing.mapped import mapped_import
+    from annotations.importing.parsers.presets import preset_mapping
+
+    header = ["trglang", "segmentId", "judgeId", "system1Id", "system2Id"]
+    header += ["system1rank", "system2rank"]
+    path = write_csv(tmp_path / "bare.csv", [header, ["en", "7", "j1", "a", "b", "1", "2"]])
+    campaign = CampaignFactory(slug="wmt-bare")
+    mapped_import(campaign=campaign, path=path, mapping=preset_mapping("wmt"))
+    assert Judgement.objects.filter(criterion__campaign=campaign).count() == 1
