@@ -66,6 +66,16 @@ NEW_CRITERION = gettext_lazy(
     "answering. Read it, and how to score it, before you start."
 )
 
+# ... and of the last page, when the submit that sent the worker there recorded nothing.
+ALREADY_SUBMITTED_LAST = gettext_lazy(
+    "This task was already submitted (here or in another tab or window), so this answer "
+    "was not recorded again. The answers submitted before it are saved."
+)
+UNKNOWN_TASK_LAST = gettext_lazy(
+    "That address is not one of your tasks (it may have been changed), so nothing was "
+    "recorded from it."
+)
+
 UNKNOWN_TASK = gettext_lazy(
     "That address is not one of your tasks (it may have been changed), so nothing was "
     "recorded from it. Here is your current task."
@@ -371,6 +381,17 @@ def _done(request: HttpRequest, campaign: Campaign, worker: Worker) -> HttpRespo
     return _final_page(request, campaign, worker, "done.html", campaign.completion_code)
 
 
+def _final_notice(request: HttpRequest) -> str:
+    """What the last page says first when the submit that led to it recorded nothing (a
+    second tab's answer to a task already submitted, an address changed): its "Your
+    answers are saved" is about the answers submitted before."""
+    if request.GET.get("already"):
+        return str(ALREADY_SUBMITTED_LAST)
+    if request.GET.get("unknown"):
+        return str(UNKNOWN_TASK_LAST)
+    return ""
+
+
 def _stopped(request: HttpRequest, campaign: Campaign, worker: Worker) -> HttpResponse:
     return _final_page(request, campaign, worker, "stopped.html", campaign.failed_check_code)
 
@@ -405,5 +426,6 @@ def _final_page(
             ),
             "mturk_assignment_id": worker.metadata.get("assignment_id", ""),
             "prolific_url": prolific_url,
+            "notice": _final_notice(request),
         },
     )
