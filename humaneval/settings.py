@@ -213,6 +213,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a check: revokes the user's API token whenever the password changes.
+    {"NAME": "annotations.services.tokens.PasswordChangeRevokesToken"},
 ]
 # Password-reset mails (annotations.views.accounts): at most this many requests per
 # address and per client address in PASSWORD_RESET_WINDOW seconds, counted in the cache

@@ -24,3 +24,28 @@ def token_rotate(*, user: User) -> Token:
     row_lock(User, user.pk)
     Token.objects.filter(user=user).delete()
     return Token.objects.create(user=user)
+
+
+def token_revoke(*, user: User) -> int:
+    """Delete the user's token (the API's next sign-in makes a new one); how many."""
+    deleted, _ = Token.objects.filter(user=user).delete()
+    return deleted
+
+
+class PasswordChangeRevokesToken:
+    """A password "validator" (``AUTH_PASSWORD_VALIDATORS``) for Django's hook after a
+    password is set (:func:`django.contrib.auth.password_validation.password_changed`,
+    called on every change: the account page, a reset by mail, the admin, the
+    ``changepassword`` command): the user's API token is revoked with the old password,
+    so whoever holds the token loses the access a stolen password gave them. It refuses
+    no password."""
+
+    def validate(self, password: str, user: User | None = None) -> None:
+        return None
+
+    def password_changed(self, password: str, user: User | None = None) -> None:
+        if user is not None and user.pk is not None:
+            token_revoke(user=user)
+
+    def get_help_text(self) -> str:
+        return "Setting a new password also revokes your API token (sign in to the API again)."

@@ -42,3 +42,64 @@ def test_two_rotations_at_once_leave_one_working_token_on_postgresql():
     assert not [o for o in outcomes if isinstance(o, BaseException)], outcomes
     (kept,) = Token.objects.filter(user=user).values_list("key", flat=True)
     assert kept in outcomes and len(set(outcomes)) == 4
+
+
+def test_a_new_password_revokes_the_token_on_every_path(client) -> None:
+    """The account page's password change left the API token working: whoever held it
+    (or the stolen password's token) kept the access. Django's hook after a password is
+    set (``password_changed``) now revokes it: the page, and ``set_password`` as the
+    admin, the reset by mail and the ``changepassword`` command use it."""
+    from rest_framework.test import APIClient
+
+    user = User.objects.create_user("ada", password="first-Pass-2026!")
+    other = User.objects.create_user("bea", password="other-Pass-2026!")
+    kept = token_get_or_create(user=other)
+    key = token_get_or_create(user=user).key
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    assert api.get("/api/campaigns/").status_code == 200
+
+    client.login(username="ada", password="first-Pass-2026!")
+    changed = client.post(
+        "/accounts/password_change/",
+        {
+            "old_password": "first-Pass-2026!",
+            "new_password1": "second-Pass-2026!",
+            "new_password2": "second-Pass-2026!",
+        },
+    )
+    assert changed.status_code == 302
+    assert not Token.objects.filter(user=user).exists()
+    assert api.get("/api/campaigns/").status_code == 401
+    # The API's sign-in with the new password makes a new token.
+    signed_in = APIClient().post(
+        "/api/auth/token/", {"username": "ada", "password": "second-Pass-2026!"}
+    )
+    assert signed_in.status_code == 200 and signed_in.json()["token"] != key
+
+    user.refresh_from_db()
+    user.set_password("third-Pass-2026!")
+    user.save()
+    assert not Token.objects.filter(user=user).exists()
+    assert Token.objects.get(user=other).key == kept.key  # another user's stays
+
+
+def test_a_login_that_only_rehashes_the_password_keeps_the_token(settings) -> None:
+    """Django re-hashes a password on sign-in when the hasher changed, without calling
+    the change hook: the token stays."""
+    from django.contrib.auth import authenticate
+
+    settings.PASSWORD_HASHERS = [
+        "django.contrib.auth.hashers.MD5PasswordHasher",
+        "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    ]
+    user = User.objects.create_user("cid", password="cid-Pass-2026!")
+    key = token_get_or_create(user=user).key
+    settings.PASSWORD_HASHERS = [
+        "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+        "django.contrib.auth.hashers.MD5PasswordHasher",
+    ]
+    assert authenticate(username="cid", password="cid-Pass-2026!") is not None
+    user.refresh_from_db()
+    assert user.password.startswith("pbkdf2_")  # re-hashed
+    assert Token.objects.get(user=user).key == key
