@@ -33,7 +33,9 @@ def rank_range_plot(
     import matplotlib.pyplot as plt
 
     n = len(rows)
-    with matplotlib.rc_context({"svg.fonttype": "none"}):
+    # parse_math off: a label or title with "$" (a system "$x^{$", a campaign "Budget $5")
+    # is text, not mathtext (invalid mathtext raised, a 500; valid mathtext drew a formula)
+    with matplotlib.rc_context({"svg.fonttype": "none", "text.parse_math": False}):
         fig, ax = plt.subplots(figsize=(7.5, 1.6 + 0.32 * max(n, 1)), dpi=110)
         return _draw(fig, ax, rows, n, fmt, title, plt, clusters, no_clusters)
 
