@@ -222,6 +222,12 @@ AUTH_PASSWORD_VALIDATORS = [
 PASSWORD_RESET_MAX_PER_ADDRESS = env.int("HUMANEVAL_PASSWORD_RESET_PER_ADDRESS", default=3)
 PASSWORD_RESET_MAX_PER_CLIENT = env.int("HUMANEVAL_PASSWORD_RESET_PER_CLIENT", default=10)
 PASSWORD_RESET_WINDOW = env.int("HUMANEVAL_PASSWORD_RESET_WINDOW_SECONDS", default=3600)
+# New workers' consents (each takes a task place for the assignment timeout): at most this
+# many per client address in WORKER_SIGNUPS_WINDOW seconds, so that one connection cannot
+# sign up made-up participants until every place is held (0: no limit; a lab whose
+# participants share one address may raise it). Counted in the cache, as above.
+WORKER_SIGNUPS_PER_CLIENT = env.int("HUMANEVAL_WORKER_SIGNUPS_PER_CLIENT", default=30)
+WORKER_SIGNUPS_WINDOW = env.int("HUMANEVAL_WORKER_SIGNUPS_WINDOW_SECONDS", default=600)
 
 LANGUAGE_CODE = "en"
 # The worker interface's languages (gettext catalogs in locale/, compiled by `make

@@ -16,6 +16,7 @@ submit is ``annotations.views.judgements``) or the end.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -52,8 +53,10 @@ from annotations.selectors import sessions as session_selectors
 from annotations.services import assignment as assignment_services
 from annotations.services import sessions as session_services
 from annotations.services.languages import LanguageQuotaFull, language_quota_full
+from common.auth import client_ip_address
 from common.errors import DomainError
 from common.http import HtmxHttpRequest
+from common.throttle import throttle_hit
 
 # The notices of the task page, asked for by the query the submit sends the worker on with.
 ALREADY_SUBMITTED = gettext_lazy(
@@ -180,6 +183,21 @@ def start(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         return _start(request, campaign, identity, signed)
 
 
+def _signups_over(request: HttpRequest) -> bool:
+    """Count a consent from this client address; True beyond WORKER_SIGNUPS_PER_CLIENT in
+    the window (each new worker holds a task place: one connection signing up made-up
+    participants held every place, and the real ones were turned away)."""
+    limit = settings.WORKER_SIGNUPS_PER_CLIENT
+    if limit <= 0:
+        return False
+    return throttle_hit(
+        scope="worker-signup",
+        key=client_ip_address(request) or "unknown",
+        limit=limit,
+        window=settings.WORKER_SIGNUPS_WINDOW,
+    )
+
+
 def _start(
     request: HttpRequest, campaign: Campaign, identity: Identity, signed: str
 ) -> HttpResponse:
@@ -196,6 +214,10 @@ def _start(
             language=identity.language,
             criterion_id=identity.criterion_id,
         )
+    if _signups_over(request):
+        response = problem_page(request, "busy", campaign, status=429)
+        response["Retry-After"] = str(settings.WORKER_SIGNUPS_WINDOW)
+        return response
     try:
         worker = session_services.worker_enrol(
             campaign=campaign,

@@ -203,6 +203,8 @@ def start_server(
         "DJANGO_CSRF_COOKIE_SECURE": "false",
         "CELERY_TASK_ALWAYS_EAGER": "true",
         "DJANGO_BEHIND_PROXY": "true" if proxied else "false",
+        # Every simulated worker signs up from this machine's one address.
+        "HUMANEVAL_WORKER_SIGNUPS_PER_CLIENT": "0",
     }
     env.pop("CELERY_BROKER_URL", None)
     command = [
