@@ -59,10 +59,21 @@ class PowerPair:
     judgements_more: float
     hours: float
     cost: float
+    #: the comparisons so far already tell the two apart (a test of the share against 1/2)
+    significant: bool = False
+    #: ``judgements_more`` at the two ends of the share's confidence interval (math.inf:
+    #: the interval reaches 1/2, so the pair may be level and no figure bounds it)
+    judgements_low: float = math.inf
+    judgements_high: float = math.inf
 
     @property
     def resolved(self) -> bool:
         return self.comparisons_more == 0
+
+    @property
+    def bounded(self) -> bool:
+        """Whether the share's interval bounds the judgements needed (it stays off 1/2)."""
+        return math.isfinite(self.judgements_high)
 
     @property
     def compared(self) -> bool:
@@ -275,6 +286,9 @@ def criterion_power(
                 judgements_more=pair.judgements_more,
                 hours=hours,
                 cost=cost,
+                significant=pair.significant,
+                judgements_low=pair.judgements_low,
+                judgements_high=pair.judgements_high,
             )
         )
     return PowerReport(

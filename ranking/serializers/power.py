@@ -119,8 +119,27 @@ class PowerPairSerializer(serializers.Serializer):
     )
     resolved = serializers.BooleanField()
     level = serializers.BooleanField()
-    comparisons_more = Rounded(allow_null=True)
+    comparisons_more = Rounded(
+        allow_null=True,
+        help_text="Comparisons still needed for the test to reach the power asked at the "
+        "pilot's share, taken as the truth (power at the observed share).",
+    )
     judgements_more = Rounded(allow_null=True)
+    judgements_more_low = Rounded(
+        allow_null=True,
+        source="judgements_low",
+        help_text="judgements_more at the far end of the share's confidence interval.",
+    )
+    judgements_more_high = Rounded(
+        allow_null=True,
+        source="judgements_high",
+        help_text="judgements_more at the end nearer 1/2; null (unbounded) when the "
+        "interval reaches 1/2: the pilot cannot tell the pair from level.",
+    )
+    significant = serializers.BooleanField(
+        help_text="The comparisons so far already tell the two apart at the confidence "
+        "(a two-sided test of the share against 1/2, draws counting half)."
+    )
     hours = Rounded(allow_null=True)
     cost = Rounded(allow_null=True)
 

@@ -63,7 +63,12 @@ class PairPower:
     ``draws``: the share of draws; ``have``: their comparisons so far; ``needed``: the
     comparisons the test needs in all (``math.inf`` when the two are level: no number
     of judgements separates systems that are equal); ``more``: still to collect;
-    ``judgements_more``: judgements of the design that bring them.
+    ``judgements_more``: judgements of the design that bring them. These take the
+    pilot's share as the truth (power at the observed share): ``judgements_low`` and
+    ``judgements_high`` are the same figure at the two ends of the share's confidence
+    interval (``math.inf`` when the interval reaches 1/2: the pilot cannot tell the pair
+    from level), and ``significant`` says whether the comparisons so far already tell
+    the two apart (a two-sided test of the share against 1/2, draws counting half).
     """
 
     a: int
@@ -74,6 +79,9 @@ class PairPower:
     needed: float
     more: float
     judgements_more: float
+    significant: bool = False
+    judgements_low: float = 0.0
+    judgements_high: float = math.inf
 
     @property
     def resolved(self) -> bool:
@@ -174,6 +182,10 @@ def pilot_power(
             share, draw_share = 0.5, 0.0
         needed = comparisons_needed(share, draws=draw_share, confidence=confidence, power=power)
         more = max(needed - have, 0.0)
+        low, high = _share_interval(share, draw_share, have, confidence)
+
+        # the end nearer 1/2 needs the most; the farther end the fewest
+        near, far = (low, high) if share >= 0.5 else (high, low)
         found.append(
             PairPower(
                 a=a,
@@ -184,6 +196,63 @@ def pilot_power(
                 needed=needed,
                 more=more,
                 judgements_more=judgements_for(more, n_systems=n, k=k) if more else 0.0,
+                significant=_significant(share, draw_share, have, confidence),
+                judgements_low=_judgements_at(far, share, draw_share, have, n, k, confidence, power)
+                if have
+                else math.inf,
+                judgements_high=_judgements_at(
+                    near, share, draw_share, have, n, k, confidence, power
+                )
+                if have
+                else math.inf,
             )
         )
     return found
+
+
+def _judgements_at(
+    end: float,
+    share: float,
+    draws: float,
+    have: int,
+    n: int,
+    k: int,
+    confidence: float,
+    power: float,
+) -> float:
+    """The judgements still needed were the pair's share ``end`` (an end of the interval
+    of the pilot's ``share``); ``math.inf`` where ``end`` is 1/2 or across it, or the
+    pilot's share is 1/2: possibly level."""
+    if share == 0.5 or abs(end - 0.5) < 1e-12 or (end - 0.5) * (share - 0.5) < 0:
+        return math.inf
+    # the draws as the pilot's, within what the end of the interval allows
+    d = min(draws, 2 * min(end, 1 - end))
+    at = comparisons_needed(end, draws=d, confidence=confidence, power=power)
+    extra = max(at - have, 0.0)
+    return judgements_for(extra, n_systems=n, k=k) if extra else 0.0
+
+
+def _share_interval(
+    share: float, draws: float, have: int, confidence: float
+) -> tuple[float, float]:
+    """The normal-approximation interval of a pair's share from ``have`` comparisons
+    (each 1, 1/2 or 0 to the better system), clipped to [0, 1]."""
+    if have == 0:
+        return 0.0, 1.0
+    wins = share - draws / 2
+    variance = max(wins + draws / 4 - share * share, 0.0)
+    half = _z(1 - (1 - confidence) / 2) * math.sqrt(variance / have)
+    return max(share - half, 0.0), min(share + half, 1.0)
+
+
+def _significant(share: float, draws: float, have: int, confidence: float) -> bool:
+    """Whether ``have`` comparisons at ``share`` (``draws`` of them draws) already tell the
+    pair apart: the share's two-sided test against 1/2 at ``confidence``, with the null
+    hypothesis's standard deviation (as :func:`comparisons_needed` uses)."""
+    if have == 0 or share == 0.5:
+        return False
+    sigma_0 = math.sqrt(max(1.0 - draws, 0.0)) / 2
+    if sigma_0 == 0:
+        return False  # all draws: nothing to tell apart
+    z = abs(share - 0.5) / (sigma_0 / math.sqrt(have))
+    return z >= _z(1 - (1 - confidence) / 2)

@@ -120,7 +120,8 @@ class Command(BaseCommand):
         )
         width = max(len(p.better) + len(p.worse) for p in report.pairs) + 4
         self.stdout.write(
-            f"  {'pair':{width}s} {'share':>6s} {'have':>6s} {'more judgements':>16s}"
+            f"  {'pair':{width}s} {'share':>6s} {'have':>6s} {'more judgements':>16s}  "
+            f"{'(share interval)':s}"
         )
         for p in report.pairs:
             more = (
@@ -130,7 +131,21 @@ class Command(BaseCommand):
                 if p.resolved
                 else _number(p.judgements_more)
             )
+            span = ""
+            if p.compared and not p.resolved:
+                high = _number(p.judgements_high) if p.bounded else "unbounded"
+                span = f"  ({_number(p.judgements_low)} to {high})"
+            if p.significant:
+                span += "  already told apart"
             self.stdout.write(
                 f"  {p.better + ' vs ' + p.worse:{width}s} "
                 f"{(f'{p.share:6.1%}' if p.compared else '     -')} {p.have:6,d} {more:>16s}"
+                f"{span}"
             )
+        self.stdout.write(
+            "\n'more judgements' take the pilot's share as the truth: the judgements after "
+            f"which the pair's test reaches {_percent(report.power)} power at that share. In "
+            f"brackets, the same at the ends of the share's {_percent(report.confidence)} "
+            "interval ('unbounded': the interval reaches 50%, the pair may be level). "
+            "'already told apart': the comparisons so far are significant."
+        )

@@ -102,3 +102,35 @@ def test_the_simulated_ratios_are_ranges_over_blocks_of_seeds() -> None:
     assert sorted(SIMULATED_RATIOS) == [2, 5, 20]
     for low, high in SIMULATED_RATIOS.values():
         assert 0 < low <= high
+
+
+def test_a_pilots_figure_carries_its_shares_interval_and_whether_it_is_already_significant() -> (
+    None
+):
+    """A reviewer's pilot: a pair level in truth, 50.4% of 1,000 comparisons, was given a
+    six-digit figure with nothing to say that the share's interval reaches 1/2 (so no
+    number bounds it); a pair already significant (z 2.5) was "184 more to resolve", with
+    nothing to say that the comparisons so far tell it apart."""
+    z = NormalDist().inv_cdf(0.975)
+    # 504 wins of 1,000: the interval 0.473-0.535 reaches 1/2.
+    level = _comparisons({(0, 1): (504, 496, 0)}, 2)
+    (pair,) = pilot_power(level, np.array([0, 1]), k=2)
+    assert pair.judgements_more > 100_000 and not pair.significant
+    assert pair.judgements_high == math.inf
+    half = z * math.sqrt(0.504 * 0.496 / 1000)
+    far = comparisons_needed(0.504 + half)
+    assert pair.judgements_low == max(far - 1000, 0)
+    # 580 of 1,000 (z = 0.08 / 0.0158 = 5.1): significant; its interval stays off 1/2.
+    clear = _comparisons({(0, 1): (580, 420, 0)}, 2)
+    (pair,) = pilot_power(clear, np.array([0, 1]), k=2)
+    assert pair.significant and pair.resolved
+    # 140 of 250 (z 1.9): not yet significant; its interval (0.50-0.62) reaches 1/2.
+    close = _comparisons({(0, 1): (140, 110, 0)}, 2)
+    (pair,) = pilot_power(close, np.array([0, 1]), k=2)
+    assert not pair.significant and pair.judgements_more > 0
+    assert pair.judgements_low < pair.judgements_more < pair.judgements_high == math.inf
+    # 160 of 250 (z 4.4): significant, and the interval bounds the figure on both sides.
+    strong = _comparisons({(0, 1): (160, 90, 0)}, 2)
+    (pair,) = pilot_power(strong, np.array([0, 1]), k=2)
+    assert pair.significant
+    assert pair.judgements_low <= pair.judgements_more <= pair.judgements_high < math.inf
