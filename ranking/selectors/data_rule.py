@@ -57,6 +57,9 @@ class DataRule:
     #: compared with each other, directly or through others; empty when neither
     separation: list[list[str]] = field(default_factory=list)
     separation_compared: bool = True
+    #: the thin systems' judgements, by label, where those are fewer than the minimum
+    #: (a system is thin by its comparisons, its judgements, or both)
+    thin_judgements: dict[str, int] = field(default_factory=dict)
 
     @property
     def stability_failure(self) -> str:
@@ -174,6 +177,16 @@ class DataRule:
             f"Chatbot Arena lists new models as preliminary).{trueskill}"
         )
 
+    def _thin_counts(self, label: str, comparisons: int) -> str:
+        """A thin system with the counts below the minimum: "sysA (28 comparisons)",
+        "sysB (9 judgements)" (its 34 comparisons meet it), or both."""
+        short = []
+        if comparisons < self.min_comparisons:
+            short.append(f"{comparisons:,} comparisons")
+        if label in self.thin_judgements:
+            short.append(f"{self.thin_judgements[label]:,} judgements")
+        return f"{label} ({', '.join(short) or f'{comparisons:,} comparisons'})"
+
     @property
     def problems(self) -> list[str]:
         """What is missing, one sentence each (empty when the rule is met)."""
@@ -181,11 +194,11 @@ class DataRule:
         if self.provisional:
             out.append(self.provisional_note)
         if self.thin_systems:
-            listed = ", ".join(f"{label} ({n})" for label, n in self.thin_systems[:10])
+            listed = ", ".join(self._thin_counts(label, n) for label, n in self.thin_systems[:10])
             more = f" and {len(self.thin_systems) - 10} more" if len(self.thin_systems) > 10 else ""
             out.append(
                 f"{len(self.thin_systems)} system(s) have fewer than {self.min_comparisons} "
-                f"judgements or comparisons (comparisons given): {listed}{more}."
+                f"judgements or comparisons: {listed}{more}."
             )
         if self.unranked:
             out.append(
@@ -296,7 +309,7 @@ def _data_rule(run: RankingRun, counts: list[tuple[str, int]]) -> DataRule:
     minimum = int(inputs.get("min_comparisons", settings.RANKING_MIN_COMPARISONS))
     # Too few comparisons, or (runs since judgements are counted) too few judgements:
     # a system's comparisons in one five-way judgement are one judge's one look.
-    few_judgements = {str(label) for label, _n in inputs.get("thin_judgements", [])}
+    few_judgements = {str(label): int(n) for label, n in inputs.get("thin_judgements", [])}
     thin = [(label, n) for label, n in counts if n < minimum or label in few_judgements]
     stability = run.stability or {}
     suggested = stability.get("suggested_runs")
@@ -307,6 +320,9 @@ def _data_rule(run: RankingRun, counts: list[tuple[str, int]]) -> DataRule:
     return DataRule(
         min_comparisons=minimum,
         thin_systems=thin,
+        thin_judgements={
+            label: few_judgements[label] for label, _ in thin if label in few_judgements
+        },
         unranked=list(inputs.get("unranked", [])),
         stable=bool(stability["stable"]) if "stable" in stability else None,
         runs=run.runs,

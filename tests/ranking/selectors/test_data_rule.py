@@ -53,8 +53,9 @@ def test_two_judgements_give_no_clusters_and_no_stability_verdict(client):
     html = client.get(f"/rankings/{run.pk}/").content.decode()
     assert "Too little data for clusters" in html
     assert (
-        "4 system(s) have fewer than 30 judgements or comparisons (comparisons given): s0 (6), "
-        "s1 (6), s2 (6), s3 (6)."
+        "4 system(s) have fewer than 30 judgements or comparisons: s0 (6 comparisons, 2 "
+        "judgements), s1 (6 comparisons, 2 judgements), s2 (6 comparisons, 2 judgements), "
+        "s3 (6 comparisons, 2 judgements)."
     ) in html
     assert "at least 30 comparisons, in as many judgements" in html  # the rule, stated
     assert (
@@ -203,3 +204,22 @@ def test_groups_never_compared_are_named_and_withhold_clusters():
     ]
     assert rule.no_clusters_short == "groups never compared"
     assert rule.no_clusters.startswith("Groups never compared: some systems were never shown")
+
+
+def test_a_thin_system_is_named_with_the_counts_below_the_minimum():
+    """A reviewer read "fewer than 30 judgements or comparisons (comparisons given): sysA
+    (28), sysB (34), ...": four of the five figures were above 30, and the count that
+    failed (9 judgements) was named nowhere."""
+    from ranking.selectors.data_rule import DataRule
+
+    rule = DataRule(
+        min_comparisons=30,
+        thin_systems=[("sysA", 28), ("sysB", 34)],
+        thin_judgements={"sysA": 9, "sysB": 9},
+        unranked=[],
+        stable=True,
+    )
+    assert rule.problems[0] == (
+        "2 system(s) have fewer than 30 judgements or comparisons: sysA (28 comparisons, "
+        "9 judgements), sysB (9 judgements)."
+    )
