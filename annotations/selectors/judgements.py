@@ -20,7 +20,7 @@ from datetime import datetime
 from django.db.models import Prefetch, Q, QuerySet
 
 from annotations.core.inputs import mr_attributes
-from annotations.core.languages import direction
+from annotations.core.languages import direction, translated_for
 from annotations.core.slices import LANGUAGE, attribute_name_check
 from annotations.models import (
     Assignment,
@@ -188,6 +188,20 @@ class TaskPage:
     @property
     def letters(self) -> dict[int, str]:
         return {s.slot: s.letter for s in self.slots}
+
+    @property
+    def question_language(self) -> str:
+        """The question's language: the outputs' where the designer translated it into
+        theirs, else the campaign's (the question as entered, a fallback)."""
+        default = self.campaign.default_language
+        if self.language == default:
+            return default
+        given = translated_for(self.criterion.translations, self.language)
+        return self.language if given.get("question") else default
+
+    @property
+    def question_direction(self) -> str:
+        return direction(self.question_language)
 
 
 def _letter(i: int) -> str:

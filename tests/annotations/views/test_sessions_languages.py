@@ -115,6 +115,24 @@ def test_an_arabic_task_is_written_right_to_left(client) -> None:
     assert body.count('lang="ar" dir="rtl"') >= 2
 
 
+def test_an_untranslated_question_keeps_its_own_language_and_direction(client) -> None:
+    """An Arabic task whose question the designer did not translate showed the English
+    question as lang="ar" dir="rtl" (its "?" moved to the front); a translated one takes
+    the outputs' language and direction."""
+    from annotations.access.workers import worker_token
+    from annotations.models import Criterion
+
+    campaign, criterion = _german_task(language="ar")
+    worker = WorkerFactory(campaign=campaign, language="ar", consented_at="2026-01-01T00:00Z")
+    url = reverse("annotations:worker-session", args=[campaign.slug, worker_token(worker)])
+    translated = client.get(url, follow=True).content.decode()
+    assert '<h1 class="w-question" lang="ar" dir="rtl">Wie flüssig ist der Text?</h1>' in translated
+    Criterion.objects.filter(pk=criterion.pk).update(translations={})
+    fallback = client.get(url, follow=True).content.decode()
+    assert '<h1 class="w-question" lang="en" dir="ltr">How fluent is the text?</h1>' in fallback
+    assert fallback.count('lang="ar" dir="rtl"') >= 2  # the outputs keep theirs
+
+
 def test_the_consent_page_speaks_the_workers_language(client) -> None:
     campaign, _ = _german_task()
     url = reverse("annotations:worker-entry", args=[campaign.slug])
