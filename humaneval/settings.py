@@ -242,6 +242,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = env.path("DJANGO_STATIC_ROOT", default=BASE_DIR / "staticfiles")
+# Files served at the site's root by WhiteNoise (the favicon browsers ask for at /favicon.ico).
+WHITENOISE_ROOT = BASE_DIR / "public"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
