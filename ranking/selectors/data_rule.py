@@ -207,9 +207,11 @@ class DataRule:
             )
         if self.separation:
             out.append(self.separation_note)
-        if self.stable is False:
+        # On data the rule rejects there are no clusters to check: no verdict (as the
+        # page, the API and the rank command say), so none here either.
+        if self.stable is False and self.enough_data:
             out.append(f"The stability check fails: {self.stability_failure}.")
-        elif self.stable is None:
+        elif self.stable is None and self.enough_data:
             out.append("The run stored no stability check.")
         return out
 
@@ -249,12 +251,12 @@ class DataRule:
                     "of them, then rank again."
                 )
             )
-        if self.stable is False:
+        if self.stable is False and self.enough_data:
             out.append(
                 f"The stability check fails at {self.runs:,} runs ({self.stability_failure}); "
                 f"{self.runs_advice}."
             )
-        elif self.stable is None:
+        elif self.stable is None and self.enough_data:
             out.append("The run stored no stability check; rank again.")
         return " ".join(out)
 
@@ -272,9 +274,9 @@ class DataRule:
             parts.append(
                 "groups never compared" if not self.separation_compared else "values unbounded"
             )
-        if self.stable is False:
+        if self.stable is False and self.enough_data:
             parts.append(f"stability check fails at {self.runs:,} runs")
-        elif self.stable is None:
+        elif self.stable is None and self.enough_data:
             parts.append("no stability check")
         return "; ".join(parts)
 

@@ -100,5 +100,7 @@ class Command(BaseCommand):
                 for column, run in block.column_runs()
                 if run is not None
             )
-            + "."
+            + ". The intervals treat the ratings as independent; ratings by one worker, or "
+            "of one item, are not, so they are narrower than a model of workers and items (or "
+            "a bootstrap over units) would give. Ranges that overlap are not told apart."
         )

@@ -25,8 +25,8 @@ _FOREIGN_ELEMENTS = {"iframe", "object", "embed", "base", "frame", "frameset", "
 _OWN_REFRESH = re.compile(
     r"^\d+;url=https://app\.prolific\.com/submissions/complete\?cc=[A-Za-z0-9%._~+-]*$"
 )
-#: the site's own "no favicon" link (base.html)
-_NO_FAVICON = {"rel": "icon", "href": "data:,"}
+#: the site's icons: none (a standalone error page) or the one at the root (public/)
+_FAVICONS = ({"rel": "icon", "href": "data:,"}, {"rel": "icon", "href": "/favicon.ico"})
 #: where the site's own scripts and styles come from
 _OWN_PREFIX = "/static/"
 
@@ -68,7 +68,7 @@ class _Elements(HTMLParser):
                 self.problems.append(f"<script> not from this site: src={src!r}")
             self._in_script = True
         if tag == "link":
-            if values.get("href", "").startswith(_OWN_PREFIX) or values == _NO_FAVICON:
+            if values.get("href", "").startswith(_OWN_PREFIX) or values in _FAVICONS:
                 return
             self.problems.append(f"<link href={values.get('href')!r}>")
         if tag == "img" and _url_value(values.get("src", "")) in ("", "x"):

@@ -223,3 +223,33 @@ def test_a_thin_system_is_named_with_the_counts_below_the_minimum():
         "2 system(s) have fewer than 30 judgements or comparisons: sysA (28 comparisons, "
         "9 judgements), sysB (9 judgements)."
     )
+
+
+def test_on_data_the_rule_rejects_the_stability_check_gets_no_verdict_anywhere():
+    """On eight judgements the reasons for no clusters said "The stability check fails at
+    200 runs ..." while the Stability line beside them said "not judged": on data the
+    rule rejects there are no clusters to check, in every message."""
+    from ranking.selectors.data_rule import DataRule
+
+    thin = DataRule(
+        min_comparisons=30,
+        thin_systems=[("a", 8), ("b", 8)],
+        unranked=[],
+        stable=False,
+        runs=200,
+        reasons=["two random halves of the runs give different clusters"],
+    )
+    assert not thin.enough_data
+    assert "stability" not in thin.no_clusters.lower()
+    assert "stability" not in " ".join(thin.problems).lower()
+    assert "stability" not in thin.no_clusters_short
+    enough = DataRule(
+        min_comparisons=30,
+        thin_systems=[],
+        unranked=[],
+        stable=False,
+        runs=200,
+        reasons=["two random halves of the runs give different clusters"],
+    )
+    assert "The stability check fails at 200 runs" in enough.no_clusters
+    assert "stability check fails" in enough.no_clusters_short

@@ -30,6 +30,8 @@ def test_the_command():
     # The interval as low-high, never a symmetric "±" beside a clipped interval (a
     # reviewer's "4.67 ±0.88" was half of [3.23, 5.00], cut at the scale's top)
     assert "±" not in text and "t intervals (low-high; cut at a Likert" in text
+    # as the page says: ratings of one worker or item are not independent
+    assert "The intervals treat the ratings as independent" in text
     out = io.StringIO()
     call_command("means", campaign.slug, "--csv", stdout=out)
     assert out.getvalue().splitlines()[0].startswith("criterion,confidence,system,language")
