@@ -23,7 +23,9 @@ def _sign_up(client, campaign, pid: str, address: str = "203.0.113.7"):
         + f"?PROLIFIC_PID={pid}&SESSION_ID=s-{pid}",
         REMOTE_ADDR=address,
     ).content.decode()
-    identity = IDENTITY.search(page).group(1).replace("&amp;", "&")
+    found = IDENTITY.search(page)
+    assert found is not None, "no identity on the consent page"
+    identity = found.group(1).replace("&amp;", "&")
     return client.post(
         f"/w/{campaign.slug}/start/",
         {"agree": "on", "identity": identity},
