@@ -60,8 +60,9 @@ def direction_warnings(unlike: dict[tuple[str, str], int]) -> tuple[str, ...]:
         f"{_WRITTEN['ltr' if written == 'rtl' else 'rtl']}, so workers would see "
         f"{'it' if n == 1 else 'them'} that way. The file gives no language, so the "
         "campaign's was taken. If that is wrong, give each output's language in a "
-        "'language' column (for example ar or he) and upload the file to a new campaign "
-        "(uploaded outputs are not replaced; this draft can be deleted)."
+        "'language' column (for example ar or he), remove the uploaded outputs (the "
+        "campaign page's 'Remove all uploaded outputs', while no task has been handed out) "
+        "and upload the file again."
         for (language, written), n in sorted(unlike.items())
     )
 

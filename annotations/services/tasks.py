@@ -108,8 +108,10 @@ class DesignReport:
             if left
             else ""
         )
+        # An item whose standard is left out has fewer outputs for its tasks.
+        up_to = "up to " if left else ""
         return (
-            f"{self.tasks} tasks of {self.k} outputs (seed {self.seed}){shown_once}. "
+            f"{self.tasks} tasks of {up_to}{self.k} outputs (seed {self.seed}){shown_once}. "
             + "; ".join(parts)
             + not_rated
         )

@@ -95,7 +95,8 @@ def test_outputs_written_the_other_way_than_their_language_are_named(tmp_path: P
     (warning,) = summary.warnings
     assert warning.startswith("2 outputs in 'en' look written right to left")
     assert "'language' column" in warning
-    assert "upload the file to a new campaign" in warning
+    # the way the page offers: remove the outputs and upload again (not a new campaign)
+    assert "'Remove all uploaded outputs'" in warning and "new campaign" not in warning
     # A language the file gives is the designer's word: a mixed-script Hebrew output
     # ("restaurant near river עם נוף") under "he" is not questioned.
     hebrew = [["item_id", "input", "system", "output", "language"]]

@@ -431,6 +431,8 @@ def test_an_output_chosen_as_standard_is_never_rated_in_tasks_built_after(setup)
     # said, naming the systems and the item (a reviewer's Likert criterion lost two
     # systems of an item, with only small print under the picker to say so)
     assert "Not rated, in any criterion: sys02 for mr0001, sys03 for mr0001" in report.summary
+    # mr0001's tasks have fewer outputs: "tasks of up to k" (it said "of 5" for tasks of 4)
+    assert f"tasks of up to {report.k} outputs" in report.summary
     rated = set(TaskOutput.objects.filter(task__campaign=campaign).values_list("output", flat=True))
     assert standard.pk not in rated and twin.pk not in rated
     # every other output is still rated
