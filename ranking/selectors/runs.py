@@ -446,7 +446,24 @@ def ranking_run_coverage(*, run: RankingRun) -> dict[str, Any]:
             f"the rank ranges keep {kept:,} of {run.runs:,} runs ({share:.1%}; "
             f"{run.confidence:.1%} asked)"
         ),
+        "meaning": _coverage_meaning(run.method),
     }
+
+
+def _coverage_meaning(method: str) -> str:
+    """What a rank range's share of runs is, and is not, under ``method``."""
+    if method == "wmt14":
+        return (
+            "A share of the runs kept, not a confidence level: WMT14's runs go over the same "
+            "comparisons in shuffled order, one comparison at a time, not over resampled "
+            "judgements, so its ranges are narrower than a bootstrap over judgements gives, "
+            "and two ranges that do not overlap are no significance test. Read a difference "
+            "from the clusters (shown once the stability check passes) or a Bradley-Terry run."
+        )
+    return (
+        "A share of the bootstrap replicates kept (each resamples the judgements): a "
+        "percentile interval of each system's rank."
+    )
 
 
 def ranking_run_meta(*, run: RankingRun) -> dict[str, Any]:

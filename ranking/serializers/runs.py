@@ -236,6 +236,10 @@ class CoverageSerializer(serializers.Serializer):
     coverage = serializers.FloatField()
     confidence_asked = serializers.FloatField()
     text = serializers.CharField()
+    meaning = serializers.CharField(
+        help_text="What the share kept is, and is not, under the run's method (WMT14's "
+        "ranges are no confidence intervals)."
+    )
 
 
 class ProvisionalSerializer(serializers.Serializer):
