@@ -112,6 +112,8 @@ class RunFacts:
     share: float
     clusters_claimed: bool
     problems: list[str] = field(default_factory=list)
+    #: what the ranges' share of runs is under the run's method (``ranking_run_coverage``)
+    ranges_meaning: str = ""
 
 
 class Agreement(Protocol):
@@ -322,7 +324,10 @@ def collection(
     """3.3.2: how the judgements were collected (``n_judgements``: all of them, read for
     an imported campaign only; ``n_imported``: those imported)."""
     if imported:
-        a["3.3.2"] = f"Judgements imported from a finished evaluation: {n_judgements:,} judgements."
+        a["3.3.2"] = (
+            "Judgements imported from a finished evaluation: "
+            f"{n_judgements:,} judgements, of all criteria."
+        )
         a.ask["3.3.2"] = "how the original evaluation collected them"
     else:
         a["3.3.2"] = (
@@ -575,7 +580,8 @@ def ranking_answers(a: Answers, cr: CriterionFacts, run: RunFacts) -> None:
     a[k("4.3.9")] = (
         f"Each judgement's scores are turned into ranks (1 best, ties shared) and pairwise "
         f"comparisons; systems ranked by {run.method_display} from "
-        f"{run.n_judgements:,} judgements ({run.n_comparisons:,} comparisons), {run.runs:,} runs, "
+        f"{run.n_judgements:,} judgements of this criterion ({run.n_comparisons:,} "
+        f"comparisons), {run.runs:,} runs, "
         f"seed {run.seed}"
         + (
             f"; judgements of {run.excluded_workers:,} excluded workers left out"
@@ -587,6 +593,11 @@ def ranking_answers(a: Answers, cr: CriterionFacts, run: RunFacts) -> None:
     ranges = (
         f"Rank ranges keep {run.kept:,} of the {run.runs:,} runs ({run.share:.1%}; "
         f"{run.confidence:.0%} asked)"
+        + (
+            f" ({run.ranges_meaning[0].lower()}{run.ranges_meaning[1:].rstrip('.')})"
+            if run.ranges_meaning
+            else ""
+        )
     )
     a[k("4.3.10")] = (
         f"{ranges}. Clusters follow WMT14's rule (the minimum-data rule and the "

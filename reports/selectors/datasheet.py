@@ -28,6 +28,7 @@ from annotations.selectors import agreement as agreement_selectors
 from annotations.selectors.judgements import regular_q
 from ranking.models import RankingRun
 from ranking.selectors.data_rule import ranking_data_rule
+from ranking.selectors.runs import ranking_run_coverage
 from ranking.stats import range_coverage
 from reports.core import datasheet_text as text
 from reports.core import heds
@@ -424,6 +425,7 @@ def _run_facts(run: RankingRun) -> text.RunFacts:
         share=share,
         clusters_claimed=rule.met,
         problems=list(rule.problems),
+        ranges_meaning=str(ranking_run_coverage(run=run)["meaning"]),
     )
 
 

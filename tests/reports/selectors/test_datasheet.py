@@ -38,6 +38,9 @@ def test_platform_fills_what_the_campaign_knows(campaign):
     assert "value 100" in a["4.3.5@quality"]
     assert "bootstrap" in a["4.3.9@quality"].lower() and "300 runs, seed 7" in a["4.3.9@quality"]
     assert a["4.3.10@quality"].startswith("Rank ranges keep 270 of the 300 runs (90.0%; 90% asked)")
+    # what that share is under the method (a bootstrap here; WMT14's is no interval)
+    assert "(a share of the bootstrap replicates kept" in a["4.3.10@quality"]
+    assert "judgements of this criterion" in a["4.3.9@quality"]
     assert a["4.3.11@quality"].startswith("Yes, on 2 judgements by 2 evaluators")
     assert a["4.3.9@fluency"] == "" and a["4.3.11@fluency"] == ""  # no run, no judgements
 
