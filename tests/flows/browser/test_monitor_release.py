@@ -34,3 +34,25 @@ def test_exclude_and_free_the_id_on_the_monitor(new_page, live_server, owner):
     taken.refresh_from_db()
     assert taken.excluded and taken.stopped
     assert not Worker.objects.filter(campaign=campaign, external_id="PID0001").exists()
+
+
+def test_the_workers_table_fits_a_laptop_screen(new_page, live_server, owner):
+    """A reviewer's monitor at 1280 px: the workers table was 1,635 px wide, the Expert
+    button and the reason box cut off, the status one word a line. The actions now wrap
+    in a column of their own, and a plain link's long id breaks."""
+    from annotations.models import CampaignMembership, Worker
+    from tests.annotations.designer_data import add_member, judged_campaign
+
+    campaign = judged_campaign(owner=owner, n_workers=3)
+    add_member(campaign, owner, CampaignMembership.Role.OWNER)
+    Worker.objects.filter(campaign=campaign, external_id="PID0002").update(
+        external_id="link-" + "8f3a9c2e" * 6, platform="link"
+    )
+    page = signed_in_owner(new_page, live_server, width=1280)
+    page.goto(live_server.url + f"/campaigns/{campaign.slug}/monitor/")
+    table = page.locator("#workers-table")
+    table.wait_for()
+    page.wait_for_load_state("networkidle")  # the panels htmx loads above it
+    table.screenshot(path=str(save_screenshot(page, "monitor-workers-1280")))
+    widths = table.evaluate("el => [el.scrollWidth, el.clientWidth]")
+    assert widths[0] <= widths[1] + 1, widths  # no sideways scrolling at 1280 px
