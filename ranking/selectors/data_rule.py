@@ -144,6 +144,14 @@ class DataRule:
             if len(top) == 1 and len(self.separation) == 2
             else "every comparison between groups was won by the higher group"
         )
+        if self.method == "expected_wins":
+            return (
+                f"Expected wins cannot bound these values: {first} (groups, highest first: "
+                f"{groups}{more}). Every bootstrap resample then repeats the same wins, so "
+                "the spreads at those boundaries are zero and the rank ranges certain by "
+                "construction, not by the data. Collect more judgements of these systems, or "
+                "rank with TrueSkill (wmt14), whose prior keeps its uncertainty."
+            )
         return (
             f"Bradley-Terry cannot estimate these values: {first} (groups, highest first: "
             f"{groups}{more}). The maximum-likelihood strengths are then infinitely far "
@@ -247,8 +255,13 @@ class DataRule:
                 if not self.separation_compared
                 else (
                     "Unbounded values: some systems won (or lost) every comparison with the "
-                    "others, so Bradley-Terry has no finite estimate; collect more judgements "
-                    "of them, then rank again."
+                    "others, so "
+                    + (
+                        "every resample repeats the same wins (a zero spread)"
+                        if self.method == "expected_wins"
+                        else "Bradley-Terry has no finite estimate"
+                    )
+                    + "; collect more judgements of them, then rank again."
                 )
             )
         if self.stable is False and self.enough_data:

@@ -71,6 +71,31 @@ def test_a_system_that_won_every_comparison_is_named_not_given_a_value_with_cert
 
 
 @pytest.mark.django_db
+def test_expected_wins_names_a_system_that_won_every_comparison_too():
+    """A statistician's all-winning system under expected wins: value 1.000, spread
+    0.000, range "1", no caveat, where Bradley-Terry named it. Every resample repeats the
+    same wins: the rule now names it under expected wins as well."""
+    campaign, criterion, _ = _always_first()
+    run = ranking_run_compute(
+        run=ranking_run_create(
+            campaign=campaign,
+            criterion=criterion,
+            method="expected_wins",
+            runs=100,
+            seed=1,
+            queue=False,
+        )
+    )
+    assert run.status == "done", run.error
+    assert run.inputs["separation"] == {"groups": [["s0"], ["s1", "s2", "s3"]], "compared": True}
+    rule = ranking_data_rule(run=run)
+    assert not rule.met
+    note = "Expected wins cannot bound these values: s0 won every comparison it was in"
+    assert any(p.startswith(note) for p in rule.problems)
+    assert "every resample repeats the same wins" in rule.no_clusters
+
+
+@pytest.mark.django_db
 def test_trueskill_keeps_values_finite_and_says_nothing_of_separation():
     """TrueSkill's prior bounds every value: the same data under wmt14 store no split."""
     campaign, criterion, _ = _always_first()
