@@ -12,8 +12,8 @@ from ranking.services.runs import ranking_run_create
 from tests.annotations.designer_data import judged_campaign, users
 
 
-@pytest.mark.django_db
-def test_page_api_and_exports_state_the_coverage_kept(client):
+def _run_of_100(client):
+    """A WMT14 run of 100 runs of a judged campaign, its owner signed in on ``client``."""
     people = users()
     campaign = judged_campaign(owner=people["owner"], n_items=6)
     run = ranking_run_compute(
@@ -22,6 +22,12 @@ def test_page_api_and_exports_state_the_coverage_kept(client):
         )
     )
     client.force_login(people["owner"])
+    return run, people
+
+
+@pytest.mark.django_db
+def test_page_api_and_exports_state_the_coverage_kept(client):
+    run, people = _run_of_100(client)
     html = client.get(reverse("ranking:run", args=[run.pk])).content.decode()
     assert "the rank ranges keep 94 of 100 runs (94.0%; 95.0% asked)" in html
     api = APIClient()
@@ -38,14 +44,7 @@ def test_the_page_and_api_say_a_wmt14_range_is_no_confidence_interval(client):
     overlap in 10 of them (1 of 20 under Bradley-Terry): its runs go over the same
     comparisons in shuffled order, not over resampled judgements. "keep 190 of 200 runs
     (95%)" read as a 95% interval; the page and the API now say what it is not."""
-    people = users()
-    campaign = judged_campaign(owner=people["owner"], n_items=6)
-    run = ranking_run_compute(
-        run=ranking_run_create(
-            campaign=campaign, criterion=campaign.criteria.get(), queue=False, runs=100
-        )
-    )
-    client.force_login(people["owner"])
+    run, people = _run_of_100(client)
     html = client.get(reverse("ranking:run", args=[run.pk])).content.decode()
     assert "A share of the runs kept, not a confidence level" in html
     assert "two ranges that do not overlap are no significance test" in html
