@@ -374,6 +374,18 @@ def preview_task(
     )
 
 
+def preview_next_task(*, task: Task) -> Task | None:
+    """The task a preview of ``task`` offers next: the following regular task of its
+    criterion in the design's order (the first again after the last), so that a designer
+    can page through every item's task before launch; None when it is the only one."""
+    tasks = Task.objects.filter(
+        campaign_id=task.campaign_id, criterion_id=task.criterion_id, kind=Task.Kind.REGULAR
+    ).order_by("number", "id")
+    after = tasks.filter(Q(number__gt=task.number) | Q(number=task.number, id__gt=task.pk))
+    found = after.select_related("item").first() or tasks.select_related("item").first()
+    return None if found is None or found.pk == task.pk else found
+
+
 def judgements_listed(
     *,
     campaign: Campaign,

@@ -71,6 +71,7 @@ def campaign_preview_task(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         page = sample
     else:
         page = judgement_selectors.task_page_preview(task=task)
+    following = judgement_selectors.preview_next_task(task=task) if task is not None else None
     data = request.POST if request.method == "POST" else None
     form = ScoresForm(data, criterion=page.criterion, letters=page.letters)
     checked = data is not None and form.is_valid()
@@ -84,6 +85,9 @@ def campaign_preview_task(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         preview=True,
         preview_ok=checked,
         preview_criteria=criteria_selectors.criteria_in_order(campaign=campaign),
+        preview_item=page.item.external_id if task is not None else "",
+        preview_next=following,
+        preview_sample=task is None,
     )
     return render(request, template, context, status=status)
 

@@ -31,6 +31,7 @@ def test_preview_works_before_tasks_are_built_in_every_scale(owner_client, peopl
     # A sample of the uploaded outputs: outputs_per_task (5) of item i0's 6 systems.
     shown = re.findall(r"Output of (s\d) for item 0\.", html)
     assert shown == ["s1", "s2", "s3", "s4", "s5"]
+    assert "build the tasks to preview each of them" in html  # only the first item, said
     assert not campaign.tasks.exists()  # nothing was stored
 
 
