@@ -183,10 +183,40 @@ def start(request: HttpRequest, campaign: Campaign) -> HttpResponse:
         return _start(request, campaign, identity, signed)
 
 
+def _link_worker_of_this_browser(
+    request: HttpRequest, campaign: Campaign, identity: Identity
+) -> Worker | None:
+    """The plain-link worker this browser already is (its signed cookie), when a consent
+    of a new plain-link identity arrives from it: a consent page opened in two tabs
+    signs two fresh ids, and the second tab's consent made a second worker, to whom the
+    link then led (the first one's work out of reach)."""
+    if identity.platform != Worker.Platform.LINK:
+        return None
+    earlier = link_cookie_worker_id(request, campaign)
+    if not earlier or earlier == identity.external_id:
+        return None
+    worker = platform_selectors.worker_with_identity(
+        campaign=campaign, platform=Worker.Platform.LINK, external_id=earlier
+    )
+    if worker is None or worker.consented_at is None:
+        return None
+    return worker  # a stopped one too: its session says so (a new id would get round it)
+
+
+def _new_worker(campaign: Campaign, identity: Identity) -> bool:
+    """Whether a consent of ``identity`` would create a worker (asked only beyond the
+    sign-up limit: a second tab's or a returning worker's consent is never refused)."""
+    known = platform_selectors.worker_with_identity(
+        campaign=campaign, platform=identity.platform, external_id=identity.external_id
+    )
+    return known is None
+
+
 def _signups_over(request: HttpRequest) -> bool:
     """Count a consent from this client address; True beyond WORKER_SIGNUPS_PER_CLIENT in
     the window (each new worker holds a task place: one connection signing up made-up
-    participants held every place, and the real ones were turned away)."""
+    participants held every place, and the real ones were turned away). Only a consent
+    that would create a worker is then refused (:func:`_new_worker`)."""
     limit = settings.WORKER_SIGNUPS_PER_CLIENT
     if limit <= 0:
         return False
@@ -214,7 +244,16 @@ def _start(
             language=identity.language,
             criterion_id=identity.criterion_id,
         )
-    if _signups_over(request):
+    earlier = _link_worker_of_this_browser(request, campaign, identity)
+    if earlier is not None:
+        # A second tab's consent page signed another fresh link id: this browser goes on
+        # as the worker it already is, not as a second, empty one.
+        return remember_session(
+            request,
+            HttpResponseRedirect(worker_session_url(campaign, earlier), status=303),
+            earlier,
+        )
+    if _signups_over(request) and _new_worker(campaign, identity):
         response = problem_page(request, "busy", campaign, status=429)
         response["Retry-After"] = str(settings.WORKER_SIGNUPS_WINDOW)
         return response

@@ -298,9 +298,8 @@ def _evidence(
 ) -> _Evidence:
     """What the data give each system, and whether they bound the ranked systems' values:
     Bradley-Terry's maximum-likelihood strengths need every group of systems to have beaten
-    or drawn with the rest at least once, and expected wins' bootstrap the same (else every
-    resample repeats the same wins); every method needs the systems compared, directly or
-    through others (:func:`ranking.stats.separation`)."""
+    or drawn with the rest at least once (expected wins too: else every resample repeats
+    the same wins); every method, the systems compared (:func:`ranking.stats.separation`)."""
     found = stats.system_evidence(
         n_systems=len(data.systems),
         judgement=data.judgement,
@@ -313,12 +312,9 @@ def _evidence(
         s.label: (int(n), int(j))
         for s, n, j in zip(data.systems, found.comparisons, found.judgements, strict=True)
     }
-    split = found.separation
-    separated = None
-    # Bradley-Terry's strengths run off to infinity; expected wins' resamples all repeat
-    # the same wins (a zero spread, a certain range) where a group won every comparison.
-    bounded_by_data = method in ("bradley_terry", "expected_wins")
-    if split is not None and split.separated and (bounded_by_data or not split.compared):
+    split, separated = found.separation, None
+    by_data = method in ("bradley_terry", "expected_wins")
+    if split is not None and split.separated and (by_data or not split.compared):
         separated = {
             "groups": [sorted(data.systems[i].label for i in group) for group in split.groups],
             "compared": split.compared,
