@@ -14,3 +14,14 @@ class AnnotationsConfig(AppConfig):
         from annotations import tasks  # noqa: F401
 
         checks.register(shared_cache_check, checks.Tags.security, deploy=True)
+        # A password made unusable revokes the user's API token (a new password does too).
+        from django.conf import settings
+        from django.db.models.signals import post_save
+
+        from annotations.services.tokens import token_revoke_if_password_unusable
+
+        post_save.connect(
+            token_revoke_if_password_unusable,
+            sender=settings.AUTH_USER_MODEL,
+            dispatch_uid="annotations.token_revoke_if_password_unusable",
+        )

@@ -3,6 +3,8 @@ has, made on first sign-in through the API, replaced from their account page."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import User
 from django.db import transaction
 from rest_framework.authtoken.models import Token
@@ -49,3 +51,17 @@ class PasswordChangeRevokesToken:
 
     def get_help_text(self) -> str:
         return "Setting a new password also revokes your API token (sign in to the API again)."
+
+
+def token_revoke_if_password_unusable(
+    sender: Any, instance: User, update_fields: Any = None, **kwargs: Any
+) -> None:
+    """``post_save`` of a user: a password made unusable (the admin's "Disable
+    password-based authentication", ``set_unusable_password``) revokes the API token as
+    a new password does; Django's ``password_changed`` hook is not called for it. A save
+    of other fields only (``update_fields`` without the password: a sign-in's
+    ``last_login``) changes nothing."""
+    if update_fields is not None and "password" not in update_fields:
+        return
+    if instance.pk is not None and not instance.has_usable_password():
+        token_revoke(user=instance)

@@ -135,7 +135,7 @@ def test_account_page_needs_login_and_shows_token(client, db):
     url = reverse("annotations:designer-account")
     assert client.get(url).status_code == 302
     client.force_login(people["viewer"])
-    assert "You have no API token yet" in client.get(url).content.decode()
+    assert "You have no API token (a new password revokes it)" in client.get(url).content.decode()
     client.post(url)
     from rest_framework.authtoken.models import Token
 

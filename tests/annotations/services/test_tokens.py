@@ -103,3 +103,26 @@ def test_a_login_that_only_rehashes_the_password_keeps_the_token(settings) -> No
     user.refresh_from_db()
     assert user.password.startswith("pbkdf2_")  # re-hashed
     assert Token.objects.get(user=user).key == key
+
+
+def test_a_password_made_unusable_revokes_the_token_too(admin_client) -> None:
+    """The admin's "Disable password-based authentication" left the token working:
+    ``set_unusable_password`` does not call Django's password_changed hook."""
+    user = User.objects.create_user("dee", password="dee-Pass-2026!")
+    key = token_get_or_create(user=user).key
+    done = admin_client.post(
+        f"/admin/auth/user/{user.pk}/password/",
+        {"usable_password": "false", "unset-password": "Disable password-based authentication"},
+    )
+    assert done.status_code == 302, done.content[:500]
+    user.refresh_from_db()
+    assert not user.has_usable_password()
+    assert not Token.objects.filter(key=key).exists()
+
+
+def test_a_sign_in_of_a_user_without_a_password_keeps_their_token(client) -> None:
+    """Only a save of the password revokes: a sign-in saves last_login alone."""
+    user = User.objects.create_user("eve")  # no usable password
+    key = token_get_or_create(user=user).key
+    client.force_login(user)
+    assert Token.objects.get(user=user).key == key
