@@ -20,4 +20,11 @@ urlpatterns = [
         drafts.draft,
         name="worker-draft",
     ),
+    # Any other task address in a valid session (letters, a sign, too many digits): the
+    # worker's own notice, as for a number that is none of their tasks.
+    path(
+        "<slug:slug>/s/<str:token>/task/<str:other>/",
+        judgements.unknown_task,
+        name="worker-task-unknown",
+    ),
 ]

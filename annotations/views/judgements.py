@@ -44,6 +44,17 @@ def _to_session(request: HtmxHttpRequest, url: str) -> HttpResponse:
 @worker_form_view
 @require_http_methods(["GET", "POST"])
 @worker_session_view(live_only=False)
+def unknown_task(
+    request: HtmxHttpRequest, campaign: Campaign, worker: Worker, token: str, other: str
+) -> HttpResponse:
+    """A task address that is no number (edited by hand, cut short): nothing is recorded,
+    and the worker's session says so, as for a number that is none of their tasks."""
+    return _to_session(request, f"{worker_session_url(campaign, worker)}?unknown=1")
+
+
+@worker_form_view
+@require_http_methods(["GET", "POST"])
+@worker_session_view(live_only=False)
 def submit(
     request: HtmxHttpRequest, campaign: Campaign, worker: Worker, token: str, assignment_id: int
 ) -> HttpResponse:

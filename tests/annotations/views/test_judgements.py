@@ -177,6 +177,21 @@ def test_a_forged_assignment_id_is_refused_as_unknown_not_as_already_submitted(c
     assert Judgement.objects.count() == 0
 
 
+@pytest.mark.parametrize("address", ["abc", "-1", "99999999999999999999"])
+def test_a_task_address_that_is_no_number_gets_the_workers_notice(client, campaign, address):
+    """Letters, a sign or too many digits matched no URL: the site's bare 404 (on a
+    development server, every URL pattern), not the worker's "not one of your tasks"."""
+    worker = consented(campaign)
+    base = session_url(campaign, worker)
+    for method in (client.get, client.post):
+        response = method(f"{base}task/{address}/", follow=True)
+        assert response.status_code == 200
+        assert "not one of your tasks" in response.content.decode()
+    assert Judgement.objects.count() == 0
+    # another worker's token with a bad address is refused as a bad link, as before
+    assert client.get(f"/w/{campaign.slug}/s/1:forged/task/{address}/").status_code == 404
+
+
 def test_the_task_page_says_the_time_limit_and_what_happens_at_it(client, campaign):
     Campaign.objects.filter(pk=campaign.pk).update(assignment_timeout_minutes=20)
     worker = consented(campaign)
