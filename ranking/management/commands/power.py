@@ -151,7 +151,7 @@ class Command(BaseCommand):
                 high = _number(p.judgements_high) if p.bounded else "unbounded"
                 span = f"  ({_number(p.judgements_low)} to {high})"
             if p.significant:
-                span += "  already told apart"
+                span += "  already significant"
             self.stdout.write(
                 f"  {p.better + ' vs ' + p.worse:{width}s} "
                 f"{(f'{p.share:6.1%}' if p.compared else '     -')} {p.have:6,d} {more:>16s}"
@@ -162,5 +162,6 @@ class Command(BaseCommand):
             f"which the pair's test reaches {_percent(report.power)} power at that share. In "
             f"brackets, the same at the ends of the share's {_percent(report.confidence)} "
             "interval ('unbounded': the interval reaches 50%, the pair may be level). "
-            "'already told apart': the comparisons so far are significant."
+            "'already significant': the pair's own comparisons pass the test (a test of the "
+            "pair alone; the ranking's clusters may still join the two)."
         )

@@ -19,7 +19,7 @@ def test_the_power_page_answers_and_the_plan_and_monitor_load_it(client, django_
     url = f"/rankings/campaign/{campaign.slug}/power/"
     page = client.get(url).content.decode()
     assert "194 comparisons" in page and "data-power-plan" in page
-    assert "more to resolve" in page  # s1 vs s2 are close: judgements still needed
+    assert "more for 80% power on" in page  # s1 vs s2 are close: judgements still needed
     bad = client.get(
         url, {"share": 0.6, "draws": 0.95, "confidence": 0.95, "power": 0.8, "pay_per_hour": 12}
     )

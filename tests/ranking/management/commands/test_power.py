@@ -84,5 +84,5 @@ def test_the_command_says_what_its_figures_are() -> None:
     out = StringIO()
     call_command("power", campaign.slug, "--criterion", criterion.name, stdout=out)
     text = out.getvalue()
-    assert "already told apart" in text  # s0 wins 90% of 60
+    assert "already significant" in text  # s0 wins 90% of 60
     assert "take the pilot's share as the truth" in text and " to unbounded)" in text
