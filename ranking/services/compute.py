@@ -567,7 +567,7 @@ def _chunks_compute(
     assert run.chunk_runs is not None
     started = time.perf_counter()
     try:
-        data, comparisons, ranked = _prepared(run, data)
+        data, comparisons, ranked, inputs = _prepared(run, data)
         parts = stats.compute_chunks(
             comparisons,
             method=run.method,
@@ -580,7 +580,7 @@ def _chunks_compute(
             progress=_chunk_heartbeat(run, chunks),
         )
         seconds = (time.perf_counter() - started) / len(chunks)
-        return _chunk_store(run, chunks, parts, data, ranked, seconds=seconds)
+        return _chunk_store(run, chunks, parts, data, ranked, inputs=inputs, seconds=seconds)
     except RunStopped:
         # The run ended, or a chunk of this group was taken over by a newer attempt: the
         # group's other chunks, still this task's, go back and out again at once (not
@@ -629,14 +629,15 @@ def _chunks_compute(
 #: statistics' own per-data work, such as Bradley-Terry's judgement patterns, hangs on
 #: the comparisons and is kept with them). Keyed by the run and its attempt's start: a
 #: retried run reads afresh. Judgements that change while a run computes still fail it
-#: at the merge when its chunks' fingerprints differ.
-_PREPARED: dict[tuple[int, Any], tuple[selectors.ScoreArrays, stats.Comparisons, Any]] = {}
+#: at the merge when its chunks' fingerprints differ. The run's summary of its inputs is
+#: read with the scores, so that the merge stores the counts of the judgements ranked.
+_PREPARED: dict[tuple[int, Any], tuple[selectors.ScoreArrays, stats.Comparisons, Any, dict]] = {}
 _PREPARED_LOCK = threading.Lock()
 
 
 def _prepared(
     run: RankingRun, data: selectors.ScoreArrays | None
-) -> tuple[selectors.ScoreArrays, stats.Comparisons, Any]:
+) -> tuple[selectors.ScoreArrays, stats.Comparisons, Any, dict[str, Any]]:
     """The run's scores (``data`` when the caller read them), its comparisons and the
     ranked systems, from this process's last run when it was the same attempt."""
     key = (run.pk, run.started_at)
@@ -646,6 +647,9 @@ def _prepared(
         return kept
     if data is None:
         data = _load_scores(run)
+    inputs = selectors.ranking_inputs(
+        criterion=run.criterion, exclude_excluded_workers=run.exclude_flagged, where=run.where
+    )
     _refuse_single_outputs(run, data)
     try:
         comparisons, ranked = stats.prepare_comparisons(
@@ -660,8 +664,8 @@ def _prepared(
         raise DomainError(_cannot_rank(run, exc)) from exc
     with _PREPARED_LOCK:
         _PREPARED.clear()  # one run's data at a time
-        _PREPARED[key] = (data, comparisons, ranked)
-    return data, comparisons, ranked
+        _PREPARED[key] = (data, comparisons, ranked, inputs)
+    return data, comparisons, ranked, inputs
 
 
 def _chunk_store(
@@ -671,11 +675,13 @@ def _chunk_store(
     data: selectors.ScoreArrays,
     ranked: Any,
     *,
+    inputs: dict[str, Any],
     seconds: float,
 ) -> str:
     """Store computed chunks (one transaction) under the run's lock; the store that finds
-    every chunk done merges them and finishes the run. ``computed`` or ``merged``;
-    RunStopped when the run or a chunk is no longer ours."""
+    every chunk done merges them and finishes the run (with ``inputs``, read with
+    ``data``). ``computed`` or ``merged``; RunStopped when the run or a chunk is no
+    longer ours."""
     assert run.chunk_runs is not None
     with transaction.atomic():
         locked = (
@@ -729,11 +735,6 @@ def _chunk_store(
             seed=locked.seed,
             confidence=locked.confidence,
             max_runs=_max_runs(locked.campaign),
-        )
-        inputs = selectors.ranking_inputs(
-            criterion=locked.criterion,
-            exclude_excluded_workers=locked.exclude_flagged,
-            where=locked.where,
         )
         began = locked.started_at or timezone.now()
         _store_result(

@@ -353,7 +353,7 @@ def test_storing_a_task_of_chunks_costs_a_fixed_number_of_statements(
     assert claimed is not None
     locked, chunks = claimed
     assert locked.chunk_runs is not None
-    data, comparisons, ranked = compute._prepared(locked, None)
+    data, comparisons, ranked, inputs = compute._prepared(locked, None)
     parts = stats.compute_chunks(
         comparisons,
         method=locked.method,
@@ -363,7 +363,10 @@ def test_storing_a_task_of_chunks_costs_a_fixed_number_of_statements(
         seed=locked.seed,
     )
     with django_assert_max_num_queries(4 + len(chunks) + 2):  # + the savepoint's 2
-        assert compute._chunk_store(locked, chunks, parts, data, ranked, seconds=0.1) == "computed"
+        stored = compute._chunk_store(
+            locked, chunks, parts, data, ranked, inputs=inputs, seconds=0.1
+        )
+        assert stored == "computed"
 
 
 def test_no_worker_setting_below_one_stalls_a_fanned_out_run(planted, dispatched, settings):
@@ -416,3 +419,29 @@ def test_a_group_stopped_by_a_takeover_sends_its_other_chunks_out_again_at_once(
     assert ranking_chunk_compute(run_id=run.pk, index=0, count=3) == "computed"
     states = dict(run.chunks.filter(index__in=group).values_list("index", "state"))
     assert states == {0: "done", 1: "running", 2: "done"}
+
+
+def test_the_merge_stores_the_counts_of_the_judgements_it_ranked(planted, monkeypatch):
+    """A judgement submitted while a run computes: the page said "97 judgements" and
+    "used: 98", the merge having read its summary anew. The summary is now read with the
+    scores, and the merge stores that one."""
+    campaign, criterion = planted
+    submitted = []
+    real_inputs, real_chunks = compute.selectors.ranking_inputs, compute.stats.compute_chunks
+
+    def inputs(**kwargs):
+        found = real_inputs(**kwargs)
+        return {**found, "judgements_used": found["judgements_used"] + len(submitted)}
+
+    def chunks(*args, **kwargs):
+        submitted.append(1)  # a worker submits while the chunks compute
+        return real_chunks(*args, **kwargs)
+
+    monkeypatch.setattr(compute.selectors, "ranking_inputs", inputs)
+    monkeypatch.setattr(compute.stats, "compute_chunks", chunks)
+    run = ranking_run_compute(
+        run=ranking_run_create(campaign=campaign, criterion=criterion, runs=200, queue=False)
+    )
+    run.refresh_from_db()
+    assert run.status == "done", run.error
+    assert submitted and run.inputs["judgements_used"] == run.n_judgements
