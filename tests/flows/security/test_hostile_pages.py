@@ -94,6 +94,9 @@ ARGUMENTS: dict[str, Args] = {
     "annotations:worker-draft": lambda w: [
         {"token": worker_token(w.worker), "assignment_id": w.assignment.pk}
     ],
+    "annotations:worker-task-unknown": lambda w: [
+        {"token": worker_token(w.worker), "other": "abc"}
+    ],
     "api-criterion": lambda w: [{"pk": c.pk} for c in w.criteria],
     "api-member": lambda w: [{"pk": w.member.pk}],
     "api-worker": lambda w: [{"pk": w.worker.pk}],

@@ -426,7 +426,7 @@ def test_the_merge_stores_the_counts_of_the_judgements_it_ranked(planted, monkey
     "used: 98", the merge having read its summary anew. The summary is now read with the
     scores, and the merge stores that one."""
     campaign, criterion = planted
-    submitted = []
+    submitted: list[int] = []
     real_inputs, real_chunks = compute.selectors.ranking_inputs, compute.stats.compute_chunks
 
     def inputs(**kwargs):
