@@ -24,6 +24,7 @@ POSITIONAL: dict[str, str] = {
     "finished_judgements.judgements_refuse_if_archived": "a one-value check, no write",
     "places.places_taken": "a lookup of the hand-out: one task's places at a moment",
     "places.task_to_lock": "a lookup of the hand-out: one task's row, to lock",
+    "tokens.token_revoke_if_password_unusable": "a post_save receiver: Django passes the sender",
     # Writes, but its caller is annotations/services/assignment.py, left to its owner
     # in this change: to be made keyword-only with it.
 }
