@@ -54,7 +54,7 @@ class PasswordChangeRevokesToken:
 
 
 def token_revoke_if_password_unusable(
-    sender: Any, instance: User, update_fields: Any = None, **kwargs: Any
+    sender: Any, *, instance: User, update_fields: Any = None, **kwargs: Any
 ) -> None:
     """``post_save`` of a user: a password made unusable (the admin's "Disable
     password-based authentication", ``set_unusable_password``) revokes the API token as
