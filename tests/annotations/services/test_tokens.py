@@ -70,6 +70,8 @@ def test_a_new_password_revokes_the_token_on_every_path(client) -> None:
     )
     assert changed.status_code == 302
     assert not Token.objects.filter(user=user).exists()
+    done = client.get(changed["Location"]).content.decode()
+    assert "Your API token, if you had one, is revoked" in done  # said where it happens
     assert api.get("/api/campaigns/").status_code == 401
     # The API's sign-in with the new password makes a new token.
     signed_in = APIClient().post(
