@@ -85,8 +85,8 @@ def outputs_store(
     attributes it lacks, a different value for one it has is an error); an output that
     exists already, or twice in ``rows``, is an error, so importing the same file twice
     cannot silently double anything. A row's language, else ``language``, else the
-    campaign's first; a new item's is its input's language where a row gives it, else its
-    first output's; the campaign holds every output language brought. Written by the raw bulk inserter (``annotations.services.bulk``): the
+    campaign's first; a new item's is its input's language where one of its rows gives
+    it, else its first output's; the campaign holds every output language brought. Written by the raw bulk inserter (``annotations.services.bulk``): the
     statements do not grow with the rows. ``progress(outputs written, outputs to
     write)`` after each chunk.
     """
@@ -112,7 +112,9 @@ def outputs_store(
     default = language or campaign.default_language
     item_language: dict[str, str] = {}
     for r in rows:
-        item_language.setdefault(r.item_id, r.input_language or r.language or default)
+        item_language.setdefault(r.item_id, r.language or default)
+    # The input's language where any of its rows gives it (the parsers made them agree).
+    item_language.update({r.item_id: r.input_language for r in reversed(rows) if r.input_language})
     campaign_languages_add(
         campaign=campaign, languages=[r.language or default for r in rows], first=not items
     )

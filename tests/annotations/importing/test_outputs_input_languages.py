@@ -166,3 +166,16 @@ def test_an_input_language_round_trips_and_is_left_out_when_unset() -> None:
     assert mapping_from_dict(MAPPING).to_dict()["input_language"] == "srclang"
     unset = {k: v for k, v in MAPPING.items() if k != "input_language"}
     assert "input_language" not in mapping_from_dict(unset).to_dict()
+
+
+def test_an_items_input_language_may_come_on_any_of_its_rows(tmp_path: Path) -> None:
+    """The first row of an item left input_language empty, a later one gave it: the
+    item took its outputs' language (only the first row was read)."""
+    campaign = CampaignFactory()
+    rows = [
+        OUTPUTS,
+        ["s1", "Das Haus ist alt.", "a", "The house is old.", "en", ""],
+        ["s1", "Das Haus ist alt.", "b", "The building is old.", "en", "de"],
+    ]
+    outputs_import(campaign=campaign, path=write_csv(tmp_path / "o.csv", rows))
+    assert _item_languages(campaign) == {"s1": "de"}
